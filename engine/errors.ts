@@ -1,0 +1,41 @@
+/**
+ * The engine's errors. They know nothing of HTTP: the service maps them to statuses in one place.
+ */
+export class EngineError extends Error {
+  override name = 'EngineError';
+}
+
+/** The request named a style that presets/ does not have. */
+export class UnknownStyleError extends EngineError {
+  override name = 'UnknownStyleError' as const;
+  constructor(
+    readonly style: string,
+    readonly allowed: readonly string[],
+  ) {
+    super(`Unknown style "${style}". Use one of: ${allowed.join(', ')}.`);
+  }
+}
+
+/** A render thread died (crash, out of memory) while it held a task. The task can be retried. */
+export class WorkerCrashedError extends EngineError {
+  override name = 'WorkerCrashedError' as const;
+  constructor(readonly exitCode: number | null, options?: ErrorOptions) {
+    super(`The render worker stopped unexpectedly (exit code ${exitCode ?? 'none'}).`, options);
+  }
+}
+
+/** The render was cancelled through its AbortSignal or because the pool is closing. */
+export class RenderAbortedError extends EngineError {
+  override name = 'RenderAbortedError' as const;
+  constructor(options?: ErrorOptions) {
+    super('The render was cancelled.', options);
+  }
+}
+
+/** A preset file in presets/ does not match the schema. */
+export class InvalidPresetError extends EngineError {
+  override name = 'InvalidPresetError' as const;
+  constructor(readonly file: string, readonly problem: string) {
+    super(`Preset ${file} is invalid: ${problem}`);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The engine's only door. src/ imports from here and nowhere else in engine/.
+ *
+ * Stages (each usable alone, each pure but the render):
+ *   interpret(request) -> SongSpec -> compose(spec) -> Score -> render in a worker -> WAV + MIDI
+ */
+export type {
+  GenerationRequest,
+  SongSpec,
+  Score,
+  Part,
+  Note,
+  Section,
+  ChordEvent,
+  TrackMetadata,
+  StyleInfo,
+  Preset,
+  Role,
+  Mode,
+  PitchClass,
+  TraceEntry,
+} from './types.ts';
+export { EngineError, UnknownStyleError, WorkerCrashedError, RenderAbortedError, InvalidPresetError } from './errors.ts';
+export { listStyles, getPreset } from './presets.ts';
+export { interpret } from './interpret/index.ts';
+export { compose } from './compose/index.ts';
+export { renderTrack, type RenderedTrack } from './track.ts';
+export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

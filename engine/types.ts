@@ -1,0 +1,259 @@
+/**
+ * The engine's data model: the contract between its four stages.
+ *
+ *   interpret(request) -> SongSpec      (engine/interpret/)
+ *   compose(spec)      -> Score         (engine/compose/)
+ *   render(score)      -> AudioBuffers  (engine/render/, inside a worker)
+ *   encode(audio)      -> WAV + MIDI    (engine/encode/)
+ *
+ * Everything here is plain data (structured-clone safe) so it can cross the worker boundary.
+ */
+
+/** What a caller asks for. `seed` is always resolved before the engine sees the request. */
+export interface GenerationRequest {
+  prompt: string;
+  /** Seconds, 30–180 at the API; the engine accepts 1–600 so tests can render short clips. */
+  duration: number;
+  /** A preset name from presets/ (see listStyles()), or null to infer the genre from the prompt. */
+  style: string | null;
+  instrumental: boolean;
+  /** Integer 0–2147483647; the same request and seed give a byte-identical WAV. */
+  seed: number;
+  lyrics?: string | null;
+}
+
+export type PitchClass = 'C' | 'C#' | 'D' | 'Eb' | 'E' | 'F' | 'F#' | 'G' | 'Ab' | 'A' | 'Bb' | 'B';
+
+export type Mode =
+  | 'major'
+  | 'minor'
+  | 'dorian'
+  | 'mixolydian'
+  | 'lydian'
+  | 'phrygian'
+  | 'harmonicMinor';
+
+/** Musical jobs in an arrangement. Each maps to at most one instrument patch. */
+export type Role = 'drums' | 'bass' | 'chords' | 'pad' | 'lead' | 'arp' | 'texture' | 'vocal';
+
+export type FormKind = 'song' | 'electronic' | 'ambient' | 'orchestral' | 'loop';
+
+export type SectionKind =
+  | 'intro'
+  | 'verse'
+  | 'prechorus'
+  | 'chorus'
+  | 'bridge'
+  | 'build'
+  | 'drop'
+  | 'breakdown'
+  | 'theme'
+  | 'climax'
+  | 'outro';
+
+/** One line of the "why" behind a SongSpec: which words set which values. */
+export interface TraceEntry {
+  /** The prompt words (or "style", "default", "seed") that caused it. */
+  source: string;
+  /** A short human sentence: "bpm = 80 (explicit)". */
+  effect: string;
+}
+
+export interface InstrumentChoice {
+  role: Role;
+  /** A patch name known to engine/render/instruments (e.g. "rhodes", "piano", "sawLead", "strings"). */
+  instrument: string;
+}
+
+export interface SongSpec {
+  /** The original request, kept so every later stage is a pure function of the spec. */
+  prompt: string;
+  duration: number;
+  seed: number;
+  /** The preset/genre name (a key of presets/). */
+  genre: string;
+  /** A second genre mixed in when the prompt names two ("jazzy house"): its weight 0–1. */
+  blend: { genre: string; weight: number } | null;
+  bpm: number;
+  meter: { beatsPerBar: number; beatUnit: number };
+  /** 0 = straight, 1 = full triplet swing of the swing subdivision. */
+  swing: number;
+  key: { tonic: PitchClass; mode: Mode };
+  /** Russell circumplex coordinates in [-1, 1]. */
+  valence: number;
+  arousal: number;
+  /** 0–1 base note density, scaled per section by the form. */
+  density: number;
+  form: FormKind;
+  instruments: InstrumentChoice[];
+  /** Roles the prompt excluded ("no drums", "solo piano"). */
+  excluded: Role[];
+  effects: {
+    /** Reverb send 0–1 and decay seconds. */
+    reverb: number;
+    reverbDecay: number;
+    /** Tempo-synced delay send 0–1 (0 = none). */
+    delay: number;
+    /** Vinyl crackle, wow and a low-pass: the lo-fi treatment. */
+    lofi: boolean;
+    /** A rain noise bed under the music. */
+    rain: boolean;
+    /** Low-pass cutoff of the master in Hz (brightness); 20000 = open. */
+    brightness: number;
+  };
+  vocals: { enabled: boolean; gender: 'female' | 'male' };
+  title: string;
+  trace: TraceEntry[];
+}
+
+/** A pitched note. `beat` is the grid position in quarter-note beats before swing and humanizing. */
+export interface Note {
+  /** Seconds from the start of the track, after swing and humanizing. */
+  time: number;
+  /** Seconds. */
+  duration: number;
+  /** MIDI note number; for drums a General MIDI percussion key (36 kick, 38 snare, 42 hat ...). */
+  midi: number;
+  /** 0–1. */
+  velocity: number;
+  /** Position on the grid in quarter-note beats from the start of the track. */
+  beat: number;
+}
+
+export interface Part {
+  role: Role;
+  instrument: string;
+  notes: Note[];
+  /** Mix level in dB relative to the role's default (the render stage owns the defaults). */
+  gainDb: number;
+  /** -1 (left) … 1 (right). */
+  pan: number;
+}
+
+export interface ChordEvent {
+  /** Grid beat where the chord starts and its length in beats. */
+  beat: number;
+  beats: number;
+  /** Roman numeral as written in the preset ("ii7", "bVII", "V/V"). */
+  symbol: string;
+  /** Pitch classes 0–11 of the chord, root first. */
+  pitchClasses: number[];
+  root: number;
+}
+
+export interface Section {
+  kind: SectionKind;
+  /** An id shared by repeats of the same material ("A", "B"). */
+  label: string;
+  startBar: number;
+  bars: number;
+  /** Grid beat where it starts, and its start in seconds. */
+  beat: number;
+  time: number;
+  /** 0–1: how full and loud this section is (drives density, layers and velocity). */
+  energy: number;
+}
+
+export interface Score {
+  spec: SongSpec;
+  bpm: number;
+  beatsPerBar: number;
+  /** Total length in seconds: exactly spec.duration (the tail of the ending rings out inside it). */
+  duration: number;
+  sections: Section[];
+  chords: ChordEvent[];
+  parts: Part[];
+  /** Pitch classes 0–11 of the scale, tonic first. */
+  scale: number[];
+}
+
+/** What the service shows as `metadata` of a completed generation. */
+export interface TrackMetadata {
+  genre: string;
+  bpm: number;
+  key: string;
+  mode: Mode;
+  meter: string;
+  instruments: string[];
+  sections: { kind: SectionKind; start: number; end: number }[];
+  vocals: boolean;
+  trace: TraceEntry[];
+}
+
+export interface StyleInfo {
+  name: string;
+  description: string;
+}
+
+/**
+ * Patch names the renderer knows. Interpretation picks from these; the renderer must implement all of them.
+ * Drum kits are patches of the "drums" role, textures of the "texture" role.
+ */
+export const PATCHES = [
+  // keys
+  'piano', 'rhodes', 'organ',
+  // plucked and mallet
+  'pluck', 'guitar', 'distGuitar', 'marimba', 'bells', 'fmBell',
+  // sustained
+  'strings', 'brass', 'choir', 'flute', 'warmPad', 'synthPad',
+  // leads
+  'sawLead', 'squareLead',
+  // basses
+  'subBass', 'fingerBass', 'acousticBass', 'acidBass', 'reeseBass', 'synthBass',
+  // drum kits
+  'acousticKit', 'electronicKit', 'lofiKit', 'trapKit', 'orchestralPerc', 'chipKit', 'brushKit',
+  // textures
+  'rain', 'vinyl', 'ocean', 'wind',
+] as const;
+export type Patch = (typeof PATCHES)[number];
+
+export const DRUMS = ['kick', 'snare', 'clap', 'hat', 'openHat', 'ride', 'crash', 'tomLow', 'tomHigh', 'shaker', 'rim'] as const;
+export type Drum = (typeof DRUMS)[number];
+
+/** General MIDI percussion keys for each drum, used in Part.notes[].midi of the drums role and in MIDI export. */
+export const DRUM_MIDI: Record<Drum, number> = {
+  kick: 36, snare: 38, clap: 39, hat: 42, openHat: 46, ride: 51, crash: 49, tomLow: 45, tomHigh: 50, shaker: 70, rim: 37,
+};
+
+export type BassStyle = 'root' | 'rootFifth' | 'octaves' | 'walking' | 'offbeat' | 'sub808' | 'acid' | 'pedal' | 'ostinato';
+export type ChordStyle = 'block' | 'stabs' | 'arpeggio' | 'strum' | 'sustain' | 'comp' | 'ostinato';
+
+/**
+ * A style preset: one JSON file in presets/, validated on load. Genre knowledge lives here as data,
+ * so adding a style needs no code.
+ */
+export interface Preset {
+  name: string;
+  /** One line for GET /v1/styles. */
+  description: string;
+  /** Words and phrases that select this genre in a prompt ("lofi", "lo-fi", "chillhop"). */
+  aliases: string[];
+  bpm: { min: number; max: number; default: number };
+  meter: { beatsPerBar: number; beatUnit: number };
+  /** 0 straight … 1 full triplet swing. */
+  swing: number;
+  /** Preferred modes, most typical first. */
+  modes: Mode[];
+  /** Default valence/arousal of the genre before mood words move them. */
+  valence: number;
+  arousal: number;
+  form: FormKind;
+  /** Roman-numeral progressions, one symbol per chord, for major-ish and minor-ish modes. */
+  progressions: { major: string[][]; minor: string[][] };
+  /** Chords per bar: 0.5 (a chord every two bars), 1 or 2. */
+  harmonicRhythm: number;
+  /**
+   * Drum grooves: for each drum a string with one character per step ('.' rest, '1'–'9' velocity).
+   * `main` is the groove; `fill` replaces the last bar of a phrase; `half` is a sparser variant for verses/intros.
+   */
+  drums: { stepsPerBar: number; main: Partial<Record<Drum, string>>; fill: Partial<Record<Drum, string>>; half: Partial<Record<Drum, string>> } | null;
+  bass: BassStyle;
+  chords: ChordStyle;
+  /** MIDI range of the melody and how busy it is (0–1). */
+  melody: { low: number; high: number; density: number };
+  /** Default patch per role. Roles absent here are not in the arrangement. */
+  instruments: Partial<Record<Role, Patch>>;
+  effects: { reverb: number; reverbDecay: number; delay: number; lofi: boolean; brightness: number };
+  /** Whether the style is sung by default when a song is asked for (issue 4). */
+  vocal: boolean;
+}

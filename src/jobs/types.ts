@@ -1,0 +1,22 @@
+import type { Generation } from '../store/types.ts';
+
+/** What the HTTP layer sees of the render queue. The implementation schedules fairly between accounts. */
+export interface LiveState {
+  /** 0 when rendering; n when n tasks will start before this one. */
+  queue_position: number;
+  /** 0–1. */
+  progress: number;
+  /** Seconds until completion, from the queue ahead and the measured render speed. */
+  estimated_time: number;
+}
+
+export interface JobQueue {
+  /** Queue a task the store has just accepted (status processing). */
+  enqueue(generation: Generation): void;
+  /** The live view of a task that is not terminal; undefined when the queue does not hold it. */
+  live(id: string): LiveState | undefined;
+  /** True while the worker pool is up. */
+  healthy(): boolean;
+  /** Stop taking work; running renders finish (up to a grace period) or go back to pending for the next start. */
+  close(): Promise<void>;
+}

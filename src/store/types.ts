@@ -1,0 +1,161 @@
+/**
+ * The store's records and the interface the rest of the service uses. The lowdb implementation
+ * lives beside this file; nothing outside src/store/ knows how records are laid out on disk.
+ */
+
+export type PlanName = 'starter' | 'developer' | 'enterprise';
+
+export type GenerationStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface Account {
+  id: string;
+  email: string | null;
+  name: string | null;
+  plan: PlanName;
+  /** Enterprise's custom figures (null = the plan default). */
+  rpm: number | null;
+  monthly: number | null;
+  created_at: string;
+}
+
+export interface ApiKey {
+  id: string;
+  account_id: string;
+  name: string | null;
+  /** The readable start of the key ("ts_live_ab12…"), safe to show. */
+  prefix: string;
+  /** sha256 hex of the whole key. The key itself is never stored. */
+  hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface GenerationFiles {
+  /** Paths relative to the data dir. */
+  wav: string;
+  midi: string;
+}
+
+export interface Generation {
+  id: string;
+  account_id: string;
+  status: GenerationStatus;
+  prompt: string;
+  duration: number;
+  style: string | null;
+  instrumental: boolean;
+  seed: number;
+  lyrics: string | null;
+  callback_url: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  /** Render attempts so far (3 failed attempts make the task failed). */
+  attempts: number;
+  title: string | null;
+  /** The engine's TrackMetadata, as plain JSON. */
+  metadata: Record<string, unknown> | null;
+  files: GenerationFiles | null;
+  error: { code: string; message: string } | null;
+  /** The calendar month (UTC, "YYYY-MM") whose quota this task counts against. */
+  quota_month: string;
+}
+
+export interface NewGeneration {
+  account_id: string;
+  prompt: string;
+  duration: number;
+  style: string | null;
+  instrumental: boolean;
+  seed: number;
+  lyrics: string | null;
+  callback_url: string | null;
+}
+
+export interface CreateGenerationOptions {
+  /** Monthly generations allowed for the account (null = unlimited). Checked and reserved atomically. */
+  monthlyQuota: number | null;
+  /** When given, the same key and body hash within 24 h return the first generation instead of a new one. */
+  idempotency?: { key: string; bodyHash: string } | undefined;
+  now?: Date;
+}
+
+export interface ListOptions {
+  status?: GenerationStatus | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** Thrown by createGeneration when the month's quota is spent. */
+export class QuotaExceededError extends Error {
+  override name = 'QuotaExceededError' as const;
+  constructor(
+    readonly limit: number,
+    readonly resetsAt: Date,
+  ) {
+    super(`The monthly quota of ${limit} generations is used up; it resets at ${resetsAt.toISOString()}.`);
+  }
+}
+
+/** Thrown when an Idempotency-Key is reused with a different body. */
+export class IdempotencyConflictError extends Error {
+  override name = 'IdempotencyConflictError' as const;
+  constructor() {
+    super('This Idempotency-Key was already used with a different request body. Use a new key for a new request.');
+  }
+}
+
+/** Thrown when a record to change does not exist. */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError' as const;
+  constructor(readonly what: string, readonly id: string) {
+    super(`No ${what} with id ${id}.`);
+  }
+}
+
+/** Thrown at open when another live server owns the data dir. */
+export class DataDirLockedError extends Error {
+  override name = 'DataDirLockedError' as const;
+  constructor(readonly dataDir: string, readonly pid: number) {
+    super(`The data dir ${dataDir} is in use by another Tunesmith server (pid ${pid}). Stop it, or set TUNESMITH_DATA_DIR to another directory.`);
+  }
+}
+
+export interface Store {
+  readonly dataDir: string;
+
+  createAccount(input: { email?: string | null; name?: string | null; plan: PlanName }): Promise<Account>;
+  getAccount(id: string): Account | undefined;
+  listAccounts(): Account[];
+  updateAccount(id: string, patch: Partial<Pick<Account, 'plan' | 'rpm' | 'monthly'>>): Promise<Account>;
+
+  /** Returns the plaintext key once; only its hash is kept. */
+  createKey(accountId: string, name?: string | null): Promise<{ key: string; record: ApiKey }>;
+  /** Looks a presented key up by hash (constant-time compare); undefined when unknown. Revoked keys are returned with revoked_at set. */
+  findKey(secret: string): ApiKey | undefined;
+  listKeys(accountId?: string): ApiKey[];
+  revokeKey(keyId: string): Promise<ApiKey>;
+  /** Records last use; may be persisted lazily (it is not worth a disk write per request). */
+  touchKey(keyId: string, at: Date): void;
+
+  /** Atomically checks the quota, reserves one unit and persists the new task (status processing). */
+  createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }>;
+  getGeneration(accountId: string, id: string): Generation | undefined;
+  /** Newest first, ties broken by id. */
+  listGenerations(accountId: string, options: ListOptions): { items: Generation[]; total: number };
+  /** Persists a change; a change to status failed refunds the quota unit. */
+  updateGeneration(id: string, patch: Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>): Promise<Generation>;
+  /** Tasks not yet terminal (processing or pending), oldest first: what a restart must resume. */
+  unfinishedGenerations(): Generation[];
+  /** Generations counted against the account's quota for a month ("YYYY-MM"). */
+  usage(accountId: string, month: string): number;
+
+  /** Absolute path of a file inside the data dir; throws if the relative path would escape it. */
+  resolveFile(relativePath: string): string;
+  /** Writes a file atomically inside the data dir (temp file, fsync, rename). */
+  writeFile(relativePath: string, bytes: Uint8Array): Promise<void>;
+
+  /** Flushes pending writes and releases the data-dir lock. */
+  close(): Promise<void>;
+}

@@ -39,3 +39,15 @@ export class InvalidPresetError extends EngineError {
     super(`Preset ${file} is invalid: ${problem}`);
   }
 }
+
+/** The render itself threw (a bug or bad input the engine could not handle). Retrying will not help. */
+export class RenderFailedError extends EngineError {
+  override name = 'RenderFailedError' as const;
+  constructor(
+    message: string,
+    /** The name of the error the worker threw, e.g. "RangeError". */
+    readonly causeName: string,
+  ) {
+    super(message);
+  }
+}

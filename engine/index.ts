@@ -20,7 +20,7 @@ export type {
   PitchClass,
   TraceEntry,
 } from './types.ts';
-export { EngineError, UnknownStyleError, WorkerCrashedError, RenderAbortedError, InvalidPresetError } from './errors.ts';
+export { EngineError, UnknownStyleError, WorkerCrashedError, RenderAbortedError, RenderFailedError, InvalidPresetError } from './errors.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
 export { compose } from './compose/index.ts';

@@ -1,0 +1,37 @@
+/**
+ * Messages between the pool (main thread) and a render worker. Plain data only: they are structured-cloned,
+ * and the WAV/MIDI bytes are transferred, not copied.
+ */
+import type { GenerationRequest } from './types.ts';
+import type { RenderedTrack } from './track.ts';
+
+export interface RenderCommand {
+  type: 'render';
+  jobId: number;
+  request: GenerationRequest;
+}
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'progress'; jobId: number; fraction: number }
+  | { type: 'done'; jobId: number; track: RenderedTrack }
+  | { type: 'failed'; jobId: number; error: SerializedError };
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  /** Extra fields of known engine errors (e.g. UnknownStyleError's style and allowed list). */
+  details?: Record<string, unknown>;
+}
+
+/** Turns anything thrown into plain data that survives postMessage (worker errors are not native Errors). */
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof Error) {
+    const details: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(error)) {
+      if (key !== 'name' && key !== 'message' && key !== 'stack') details[key] = value;
+    }
+    return { name: error.name, message: error.message, details };
+  }
+  return { name: 'NonError', message: String(error) };
+}

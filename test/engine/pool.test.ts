@@ -1,0 +1,82 @@
+import test from 'ava';
+import { createRenderPool } from '../../engine/pool.ts';
+import { RenderAbortedError, RenderFailedError, WorkerCrashedError } from '../../engine/errors.ts';
+import type { GenerationRequest } from '../../engine/types.ts';
+
+const fakeWorker = new URL('../fixtures/fake-worker.ts', import.meta.url);
+
+function request(prompt: string): GenerationRequest {
+  return { prompt, duration: 30, style: null, instrumental: true, seed: 1 };
+}
+
+function pool(t: import('ava').ExecutionContext, workers = 2) {
+  const created = createRenderPool({ workers, workerEntry: fakeWorker });
+  t.teardown(() => created.close());
+  return created;
+}
+
+test('a render resolves with the bytes the worker transferred', async (t) => {
+  const track = await pool(t).render(request('hello'));
+  t.is(new TextDecoder().decode(track.wav), 'wav:hello');
+  t.is(track.seed, 1);
+});
+
+test('progress reported by the worker reaches the caller', async (t) => {
+  const seen: number[] = [];
+  await pool(t).render(request('x'), { onProgress: (fraction) => seen.push(fraction) });
+  t.deepEqual(seen, [0.5]);
+});
+
+test('more jobs than threads wait their turn and all complete', async (t) => {
+  const renderPool = pool(t, 2);
+  const renders = await Promise.all(Array.from({ length: 7 }, (_, i) => renderPool.render(request(`job${i}`))));
+  t.deepEqual(renders.map((track) => track.title), ['job0', 'job1', 'job2', 'job3', 'job4', 'job5', 'job6']);
+});
+
+test('a crashed thread rejects its job with WorkerCrashedError and is replaced', async (t) => {
+  const renderPool = pool(t, 1);
+  const error = await t.throwsAsync(renderPool.render(request('crash')), { instanceOf: WorkerCrashedError });
+  t.is(error?.exitCode, 3);
+  const after = await renderPool.render(request('still works'));
+  t.is(after.title, 'still works');
+});
+
+test('an error thrown while rendering becomes RenderFailedError with the original name', async (t) => {
+  const error = await t.throwsAsync(pool(t).render(request('fail')), { instanceOf: RenderFailedError });
+  t.is(error?.causeName, 'RangeError');
+  t.is(error?.message, 'bad things');
+});
+
+test('aborting a running job stops it and the pool keeps serving', async (t) => {
+  const renderPool = pool(t, 1);
+  const controller = new AbortController();
+  const hanging = renderPool.render(request('hang'), { signal: controller.signal });
+  setTimeout(() => controller.abort(), 50);
+  await t.throwsAsync(hanging, { instanceOf: RenderAbortedError });
+  t.is((await renderPool.render(request('next'))).title, 'next');
+});
+
+test('aborting a queued job removes it without touching the running one', async (t) => {
+  const renderPool = pool(t, 1);
+  const controller = new AbortController();
+  const first = renderPool.render(request('first'));
+  const queued = renderPool.render(request('queued'), { signal: controller.signal });
+  controller.abort();
+  await t.throwsAsync(queued, { instanceOf: RenderAbortedError });
+  t.is((await first).title, 'first');
+});
+
+test('close rejects waiting and running jobs and refuses new ones', async (t) => {
+  const renderPool = createRenderPool({ workers: 1, workerEntry: fakeWorker });
+  const running = renderPool.render(request('hang'));
+  const waiting = renderPool.render(request('waiting'));
+  await renderPool.close();
+  await t.throwsAsync(running, { instanceOf: RenderAbortedError });
+  await t.throwsAsync(waiting, { instanceOf: RenderAbortedError });
+  await t.throwsAsync(renderPool.render(request('late')), { instanceOf: RenderAbortedError });
+  t.false(renderPool.healthy());
+});
+
+test('an invalid thread count is refused with a message naming the option', (t) => {
+  t.throws(() => createRenderPool({ workers: 0, workerEntry: fakeWorker }), { message: /`workers`.*got `0`/ });
+});

@@ -1,4 +1,10 @@
-// owned by the store/jobs helper (S1): reads the environment once. Shape agreed with the HTTP helper:
+/**
+ * The service's configuration, read from the environment once at start. Nothing else reads
+ * process.env. A bad value stops the start with a ConfigError that names the variable and what it accepts.
+ */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
 export interface Config {
   port: number;
   host: string;
@@ -11,3 +17,78 @@ export interface Config {
   /** Secret for signing download URLs: generated once and kept in the data dir. */
   signingSecret?: string;
 }
+
+export class ConfigError extends Error {
+  override name = 'ConfigError' as const;
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Unset and empty both mean "use the default", as shells make the two hard to tell apart. */
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}".`);
+  }
+  return value;
+}
+
+function host(env: Env): string {
+  const value = read(env, 'HOST') ?? '127.0.0.1';
+  if (/[\s/]/.test(value)) throw new ConfigError('HOST', `expected a host name or IP address, got "${value}".`);
+  return value;
+}
+
+/** The URL clients can reach: a wildcard bind address is not one, so it maps to the loopback name. */
+function defaultPublicUrl(bindHost: string, port: number): string {
+  const reachable = bindHost === '0.0.0.0' ? '127.0.0.1' : bindHost === '::' ? 'localhost' : bindHost;
+  const hostPart = reachable.includes(':') ? `[${reachable}]` : reachable;
+  return `http://${hostPart}:${port}`;
+}
+
+function publicUrl(env: Env, fallback: string): string {
+  const raw = read(env, 'TUNESMITH_PUBLIC_URL');
+  if (raw === undefined) return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('TUNESMITH_PUBLIC_URL', `expected an absolute http:// or https:// URL, got "${raw}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('TUNESMITH_PUBLIC_URL', `expected an http:// or https:// URL, got "${raw}".`);
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError('TUNESMITH_PUBLIC_URL', `expected a base URL without credentials, query or fragment, got "${raw}".`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const bindHost = host(env);
+  return Object.freeze({
+    port,
+    host: bindHost,
+    dataDir: resolve(read(env, 'TUNESMITH_DATA_DIR') ?? './data'),
+    publicUrl: publicUrl(env, defaultPublicUrl(bindHost, port)),
+    workers: integer(env, 'TUNESMITH_WORKERS', availableParallelism(), 1, 64),
+    downloadTtlSeconds: integer(env, 'TUNESMITH_DOWNLOAD_TTL', 86_400, 60, 30 * 86_400),
+  });
+}
+
+/** The default public URL for a bound address: used when PORT=0 lets the system pick the port. */
+export { defaultPublicUrl };

@@ -1,0 +1,87 @@
+/**
+ * The in-memory view of one account's generations, built at open: newest first (ties by id),
+ * with status counts and per-month usage kept up to date, so listing a page and checking a quota
+ * never scan the whole history.
+ */
+import type { Generation, GenerationStatus } from './types.ts';
+
+/** Newest first; equal timestamps by ascending id, so the order is total and stable. */
+export function newestFirst(a: Generation, b: Generation): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+const counts = (): Record<GenerationStatus, number> => ({ pending: 0, processing: 0, completed: 0, failed: 0 });
+
+export class AccountGenerations {
+  readonly #items: Generation[] = [];
+  readonly #statusCounts = counts();
+  /** Month -> tasks that count against its quota (every task that has not failed). */
+  readonly #usage = new Map<string, number>();
+
+  get size(): number {
+    return this.#items.length;
+  }
+
+  /** Bulk load: call sortAfterLoad() once afterwards. */
+  push(generation: Generation): void {
+    this.#items.push(generation);
+    this.#count(generation.status, generation.quota_month, +1);
+  }
+
+  sortAfterLoad(): void {
+    this.#items.sort(newestFirst);
+  }
+
+  insert(generation: Generation): void {
+    // New tasks are almost always the newest: a binary search keeps the rare out-of-order insert correct.
+    let low = 0;
+    let high = this.#items.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (newestFirst(this.#items[mid]!, generation) < 0) low = mid + 1;
+      else high = mid;
+    }
+    this.#items.splice(low, 0, generation);
+    this.#count(generation.status, generation.quota_month, +1);
+  }
+
+  remove(generation: Generation): void {
+    const at = this.#items.indexOf(generation);
+    if (at === -1) return;
+    this.#items.splice(at, 1);
+    this.#count(generation.status, generation.quota_month, -1);
+  }
+
+  /** Call after a record's status changed from `previous`. */
+  statusChanged(generation: Generation, previous: GenerationStatus): void {
+    if (previous === generation.status) return;
+    this.#count(previous, generation.quota_month, -1);
+    this.#count(generation.status, generation.quota_month, +1);
+  }
+
+  usage(month: string): number {
+    return this.#usage.get(month) ?? 0;
+  }
+
+  page(status: GenerationStatus | undefined, offset: number, limit: number): { items: Generation[]; total: number } {
+    if (status === undefined) {
+      return { items: this.#items.slice(offset, offset + limit), total: this.#items.length };
+    }
+    const total = this.#statusCounts[status];
+    const items: Generation[] = [];
+    let skipped = 0;
+    for (const generation of this.#items) {
+      if (items.length >= limit) break;
+      if (generation.status !== status) continue;
+      if (skipped < offset) skipped++;
+      else items.push(generation);
+    }
+    return { items, total };
+  }
+
+  #count(status: GenerationStatus, month: string, delta: number): void {
+    this.#statusCounts[status] += delta;
+    if (status !== 'failed') this.#usage.set(month, (this.#usage.get(month) ?? 0) + delta);
+  }
+}

@@ -1,0 +1,416 @@
+/**
+ * The Store over lowdb and plain files in the data dir:
+ *   accounts.json                         accounts and key hashes (small; one lowdb file)
+ *   generations/<account_id>/<id>.json    one file per generation, so a write costs the same at any history size
+ *   audio/<account_id>/<id>.wav|.mid      rendered files, beside the JSON and never inside it
+ *   server.lock                           who owns the dir (see lock.ts)
+ * Every write is crash-safe (atomic-file.ts). Reads are served from memory, loaded once at open.
+ */
+import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { Low } from 'lowdb';
+import { hashApiKey, newAccountId, newApiKey, newGenerationId, newKeyId, sameHash } from '../ids.ts';
+import { isPlanName, quotaMonth, quotaResetsAt } from '../plans.ts';
+import { AtomicJsonFile, CoalescingWriter, atomicWriteFile } from './atomic-file.ts';
+import { StoreClosedError } from './errors.ts';
+import { AccountGenerations, newestFirst } from './generation-index.ts';
+import { loadGenerationFiles, type IdempotencyRecord, type StoredGeneration } from './generation-files.ts';
+import { acquireLock, type DataDirLock, type LockOwner } from './lock.ts';
+import { resolveInside } from './paths.ts';
+import {
+  IdempotencyConflictError,
+  NotFoundError,
+  QuotaExceededError,
+  type Account,
+  type ApiKey,
+  type CreateGenerationOptions,
+  type Generation,
+  type ListOptions,
+  type NewGeneration,
+  type PlanName,
+  type Store,
+} from './types.ts';
+
+export interface OpenStoreOptions {
+  dataDir: string;
+  /** Who takes the data-dir lock: the server, or the CLI writing while no server runs. */
+  owner?: LockOwner;
+  /** Source of "now" for created_at and quota months. */
+  clock?: () => Date;
+  /** Where to report files that could not be loaded. */
+  warn?: (message: string) => void;
+}
+
+interface AccountsData {
+  accounts: Account[];
+  keys: ApiKey[];
+}
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** last_used_at is a convenience: batching it saves a disk write per request. */
+const TOUCH_FLUSH_MS = 10_000;
+
+interface PendingIdempotency extends IdempotencyRecord {
+  generationId: string;
+  createdAt: number;
+  persisted: Promise<void>;
+}
+
+const copy = <T extends object>(record: T): T => ({ ...record });
+
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const lock = acquireLock(dataDir, options.owner ?? 'server');
+  try {
+    const store = new LowdbStore(dataDir, lock, options.clock ?? (() => new Date()));
+    await store.load(options.warn ?? (() => undefined));
+    return store;
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+class LowdbStore implements Store {
+  readonly dataDir: string;
+  readonly #realDataDir: string;
+  readonly #lock: DataDirLock;
+  readonly #clock: () => Date;
+  readonly #writer = new CoalescingWriter();
+  readonly #db: Low<AccountsData>;
+
+  readonly #accounts = new Map<string, Account>();
+  readonly #keys = new Map<string, ApiKey>();
+  readonly #keysByHash = new Map<string, ApiKey>();
+
+  readonly #generations = new Map<string, Generation>();
+  readonly #byAccount = new Map<string, AccountGenerations>();
+  readonly #unfinished = new Set<Generation>();
+  /** account + "\n" + key -> the first generation made with it, in creation order (for pruning). */
+  readonly #idempotency = new Map<string, PendingIdempotency>();
+  /** generation id -> its idempotency record, rewritten with every update of the generation. */
+  readonly #idempotencyOf = new Map<string, IdempotencyRecord>();
+  readonly #knownDirs = new Set<string>();
+
+  #touchTimer: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  constructor(dataDir: string, lock: DataDirLock, clock: () => Date) {
+    this.dataDir = dataDir;
+    this.#realDataDir = realpathSync(dataDir);
+    this.#lock = lock;
+    this.#clock = clock;
+    this.#db = new Low<AccountsData>(new AtomicJsonFile(join(dataDir, 'accounts.json'), this.#writer), { accounts: [], keys: [] });
+  }
+
+  async load(warn: (message: string) => void): Promise<void> {
+    await this.#db.read();
+    for (const account of this.#db.data.accounts) this.#accounts.set(account.id, account);
+    for (const key of this.#db.data.keys) {
+      this.#keys.set(key.id, key);
+      this.#keysByHash.set(key.hash, key);
+    }
+    const now = this.#clock().getTime();
+    const recentIdempotency: PendingIdempotency[] = [];
+    for (const stored of loadGenerationFiles(join(this.dataDir, 'generations'), warn)) {
+      const { idempotency, ...generation } = stored;
+      this.#generations.set(generation.id, generation);
+      this.#accountIndex(generation.account_id).push(generation);
+      if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
+      if (idempotency) {
+        this.#idempotencyOf.set(generation.id, idempotency);
+        const createdAt = Date.parse(generation.created_at);
+        if (now - createdAt < IDEMPOTENCY_WINDOW_MS) {
+          recentIdempotency.push({ ...idempotency, generationId: generation.id, createdAt, persisted: Promise.resolve() });
+        }
+      }
+    }
+    for (const index of this.#byAccount.values()) index.sortAfterLoad();
+    recentIdempotency.sort((a, b) => a.createdAt - b.createdAt);
+    for (const record of recentIdempotency) {
+      this.#idempotency.set(idempotencyKey(this.#generations.get(record.generationId)!.account_id, record.key), record);
+    }
+  }
+
+  // Accounts and keys
+
+  async createAccount(input: { email?: string | null; name?: string | null; plan: PlanName }): Promise<Account> {
+    this.#assertOpen();
+    if (!isPlanName(input.plan)) throw new TypeError(`Unknown plan "${String(input.plan)}".`);
+    const account: Account = {
+      id: newAccountId(),
+      email: input.email ?? null,
+      name: input.name ?? null,
+      plan: input.plan,
+      rpm: null,
+      monthly: null,
+      created_at: this.#clock().toISOString(),
+    };
+    this.#db.data.accounts.push(account);
+    this.#accounts.set(account.id, account);
+    await this.#db.write();
+    return copy(account);
+  }
+
+  getAccount(id: string): Account | undefined {
+    const account = this.#accounts.get(id);
+    return account && copy(account);
+  }
+
+  listAccounts(): Account[] {
+    return [...this.#accounts.values()].map(copy);
+  }
+
+  async updateAccount(id: string, patch: Partial<Pick<Account, 'plan' | 'rpm' | 'monthly'>>): Promise<Account> {
+    this.#assertOpen();
+    const account = this.#accounts.get(id);
+    if (!account) throw new NotFoundError('account', id);
+    if (patch.plan !== undefined && !isPlanName(patch.plan)) throw new TypeError(`Unknown plan "${String(patch.plan)}".`);
+    if (patch.plan !== undefined) account.plan = patch.plan;
+    if (patch.rpm !== undefined) account.rpm = patch.rpm;
+    if (patch.monthly !== undefined) account.monthly = patch.monthly;
+    await this.#db.write();
+    return copy(account);
+  }
+
+  async createKey(accountId: string, name: string | null = null): Promise<{ key: string; record: ApiKey }> {
+    this.#assertOpen();
+    if (!this.#accounts.has(accountId)) throw new NotFoundError('account', accountId);
+    const { key, prefix, hash } = newApiKey();
+    const record: ApiKey = {
+      id: newKeyId(),
+      account_id: accountId,
+      name,
+      prefix,
+      hash,
+      created_at: this.#clock().toISOString(),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    this.#db.data.keys.push(record);
+    this.#keys.set(record.id, record);
+    this.#keysByHash.set(hash, record);
+    await this.#db.write();
+    return { key, record: copy(record) };
+  }
+
+  findKey(secret: string): ApiKey | undefined {
+    if (typeof secret !== 'string' || secret.length === 0 || secret.length > 256) return undefined;
+    const hash = hashApiKey(secret);
+    const record = this.#keysByHash.get(hash);
+    return record && sameHash(record.hash, hash) ? copy(record) : undefined;
+  }
+
+  listKeys(accountId?: string): ApiKey[] {
+    return [...this.#keys.values()].filter((key) => accountId === undefined || key.account_id === accountId).map(copy);
+  }
+
+  async revokeKey(keyId: string): Promise<ApiKey> {
+    this.#assertOpen();
+    const key = this.#keys.get(keyId);
+    if (!key) throw new NotFoundError('key', keyId);
+    key.revoked_at ??= this.#clock().toISOString();
+    await this.#db.write();
+    return copy(key);
+  }
+
+  touchKey(keyId: string, at: Date): void {
+    const key = this.#keys.get(keyId);
+    if (!key || this.#closed) return;
+    key.last_used_at = at.toISOString();
+    this.#touchTimer ??= setTimeout(() => {
+      this.#touchTimer = null;
+      this.#db.write().catch(() => undefined);
+    }, TOUCH_FLUSH_MS).unref();
+  }
+
+  // Generations
+
+  async createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }> {
+    this.#assertOpen();
+    // Everything up to the first await runs as one synchronous step: concurrent creates cannot
+    // both see the last free unit of quota.
+    const now = options.now ?? this.#clock();
+    if (!this.#accounts.has(input.account_id)) throw new NotFoundError('account', input.account_id);
+    const idem = options.idempotency;
+    if (idem) {
+      const prior = this.#liveIdempotency(input.account_id, idem.key, now.getTime());
+      if (prior) {
+        if (prior.bodyHash !== idem.bodyHash) throw new IdempotencyConflictError();
+        await prior.persisted;
+        return { generation: copy(this.#generations.get(prior.generationId)!), replayed: true };
+      }
+    }
+    const month = quotaMonth(now);
+    const index = this.#accountIndex(input.account_id);
+    if (options.monthlyQuota !== null && index.usage(month) >= options.monthlyQuota) {
+      throw new QuotaExceededError(options.monthlyQuota, quotaResetsAt(now));
+    }
+    const generation: Generation = {
+      id: newGenerationId(),
+      account_id: input.account_id,
+      status: 'processing',
+      prompt: input.prompt,
+      duration: input.duration,
+      style: input.style,
+      instrumental: input.instrumental,
+      seed: input.seed,
+      lyrics: input.lyrics,
+      callback_url: input.callback_url,
+      created_at: now.toISOString(),
+      started_at: null,
+      completed_at: null,
+      attempts: 0,
+      title: null,
+      metadata: null,
+      files: null,
+      error: null,
+      quota_month: month,
+    };
+    this.#generations.set(generation.id, generation);
+    index.insert(generation);
+    this.#unfinished.add(generation);
+    if (idem) this.#idempotencyOf.set(generation.id, { key: idem.key, bodyHash: idem.bodyHash });
+    const persisted = this.#persistGeneration(generation);
+    if (idem) this.#rememberIdempotency(input.account_id, idem, generation, now.getTime(), persisted);
+    try {
+      await persisted;
+    } catch (error) {
+      this.#forget(generation, idem?.key);
+      throw error;
+    }
+    return { generation: copy(generation), replayed: false };
+  }
+
+  getGeneration(accountId: string, id: string): Generation | undefined {
+    const generation = this.#generations.get(id);
+    return generation && generation.account_id === accountId ? copy(generation) : undefined;
+  }
+
+  listGenerations(accountId: string, options: ListOptions): { items: Generation[]; total: number } {
+    const index = this.#byAccount.get(accountId);
+    if (!index) return { items: [], total: 0 };
+    const { items, total } = index.page(options.status, options.offset, options.limit);
+    return { items: items.map(copy), total };
+  }
+
+  async updateGeneration(
+    id: string,
+    patch: Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>,
+  ): Promise<Generation> {
+    this.#assertOpen();
+    const generation = this.#generations.get(id);
+    if (!generation) throw new NotFoundError('generation', id);
+    const previous = generation.status;
+    const { id: _id, account_id: _account, created_at: _created, quota_month: _month, ...allowed } = patch as Partial<Generation>;
+    Object.assign(generation, allowed);
+    this.#accountIndex(generation.account_id).statusChanged(generation, previous);
+    if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
+    else this.#unfinished.delete(generation);
+    await this.#persistGeneration(generation);
+    return copy(generation);
+  }
+
+  unfinishedGenerations(): Generation[] {
+    return [...this.#unfinished].sort((a, b) => newestFirst(b, a)).map(copy);
+  }
+
+  usage(accountId: string, month: string): number {
+    return this.#byAccount.get(accountId)?.usage(month) ?? 0;
+  }
+
+  // Files
+
+  resolveFile(relativePath: string): string {
+    return resolveInside(this.dataDir, this.#realDataDir, relativePath);
+  }
+
+  async writeFile(relativePath: string, bytes: Uint8Array): Promise<void> {
+    this.#assertOpen();
+    const path = this.resolveFile(relativePath);
+    await this.#ensureDir(dirname(path));
+    await atomicWriteFile(path, bytes);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#touchTimer) {
+      clearTimeout(this.#touchTimer);
+      this.#touchTimer = null;
+      await this.#db.write().catch(() => undefined);
+    }
+    await this.#writer.idle();
+    this.#lock.release();
+  }
+
+  // Internals
+
+  #assertOpen(): void {
+    if (this.#closed) throw new StoreClosedError();
+  }
+
+  #accountIndex(accountId: string): AccountGenerations {
+    let index = this.#byAccount.get(accountId);
+    if (!index) {
+      index = new AccountGenerations();
+      this.#byAccount.set(accountId, index);
+    }
+    return index;
+  }
+
+  async #ensureDir(dir: string): Promise<void> {
+    if (this.#knownDirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.#knownDirs.add(dir);
+  }
+
+  async #persistGeneration(generation: Generation): Promise<void> {
+    const path = join(this.dataDir, 'generations', generation.account_id, `${generation.id}.json`);
+    await this.#ensureDir(dirname(path));
+    await this.#writer.write(path, () => {
+      const stored: StoredGeneration = { ...generation };
+      const idempotency = this.#idempotencyOf.get(generation.id);
+      if (idempotency) stored.idempotency = idempotency;
+      return JSON.stringify(stored);
+    });
+  }
+
+  #liveIdempotency(accountId: string, key: string, now: number): PendingIdempotency | undefined {
+    const record = this.#idempotency.get(idempotencyKey(accountId, key));
+    return record && now - record.createdAt < IDEMPOTENCY_WINDOW_MS ? record : undefined;
+  }
+
+  #rememberIdempotency(
+    accountId: string,
+    idem: IdempotencyRecord,
+    generation: Generation,
+    createdAt: number,
+    persisted: Promise<void>,
+  ): void {
+    persisted.catch(() => undefined);
+    const mapKey = idempotencyKey(accountId, idem.key);
+    // Re-inserting moves the key to the end, keeping the map in creation order for pruning.
+    this.#idempotency.delete(mapKey);
+    this.#idempotency.set(mapKey, { ...idem, generationId: generation.id, createdAt, persisted });
+    for (const [oldKey, record] of this.#idempotency) {
+      if (createdAt - record.createdAt < IDEMPOTENCY_WINDOW_MS) break;
+      this.#idempotency.delete(oldKey);
+    }
+  }
+
+  #forget(generation: Generation, idempotencyKeyValue: string | undefined): void {
+    this.#generations.delete(generation.id);
+    this.#accountIndex(generation.account_id).remove(generation);
+    this.#unfinished.delete(generation);
+    this.#idempotencyOf.delete(generation.id);
+    if (idempotencyKeyValue !== undefined) {
+      const mapKey = idempotencyKey(generation.account_id, idempotencyKeyValue);
+      if (this.#idempotency.get(mapKey)?.generationId === generation.id) this.#idempotency.delete(mapKey);
+    }
+  }
+}
+
+const idempotencyKey = (accountId: string, key: string): string => `${accountId}\n${key}`;

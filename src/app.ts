@@ -1,0 +1,61 @@
+/**
+ * Builds the Koa app from its dependencies. No listening, no process concerns (server.ts owns those),
+ * no module state: two apps in one process share nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import Koa from 'koa';
+import { authenticate } from './http/auth.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { MethodNotAllowedError, RouteNotFoundError } from './http/errors.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import { requestId } from './http/request-id.ts';
+import { DownloadSigner } from './http/signing.ts';
+import type { AppDeps, AppMiddleware, AppState, Services } from './http/types.ts';
+import { buildRouter } from './routes/index.ts';
+
+export type { AppDeps } from './http/types.ts';
+
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const services: Services = {
+    ...deps,
+    now: deps.now ?? (() => new Date()),
+    signer: new DownloadSigner({
+      // Without a kept secret, links still work but die with the process.
+      secret: deps.config.signingSecret ?? randomBytes(32).toString('hex'),
+      publicUrl: deps.config.publicUrl,
+      ttlSeconds: deps.config.downloadTtlSeconds,
+    }),
+  };
+  const router = buildRouter(services);
+
+  const app = new Koa<AppState>();
+  app.use(requestId());
+  app.use(errorHandler());
+  app.use(underV1([authenticate(services), rateLimit(services)]));
+  app.use(unrouted());
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}
+
+/** Runs the middleware for every /v1 request, routed or not, so an unknown /v1 path also needs a key. */
+function underV1(middleware: AppMiddleware[]): AppMiddleware {
+  return function v1Only(ctx, next) {
+    if (ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) return next();
+    const run = (i: number): Promise<unknown> => (i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => run(i + 1))));
+    return run(0);
+  };
+}
+
+/** Turns what the router left unanswered into errors of the one shape: 404 for unknown paths, 405 for wrong methods. */
+function unrouted(): AppMiddleware {
+  return async function answerUnrouted(ctx, next) {
+    await next();
+    if (ctx.body != null) return;
+    if (ctx.status === 405 || ctx.status === 501) {
+      const allowed = ctx.response.get('Allow').split(',').map((m) => m.trim()).filter(Boolean);
+      throw new MethodNotAllowedError(ctx.method, allowed);
+    }
+    if (ctx.status === 404) throw new RouteNotFoundError(ctx.method, ctx.path);
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The one place that knows which error means which HTTP status. Handlers only throw; this turns any
+ * thrown value into `{"error": {type, code, message, param?}}`, never leaking a stack or a path on 5xx.
+ */
+import type { UnknownStyleError } from '../../engine/index.ts';
+import { StoreClosedError } from '../store/errors.ts';
+import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../store/types.ts';
+import {
+  AuthenticationError,
+  BodyTooLargeError,
+  DownloadLinkError,
+  MalformedBodyError,
+  MethodNotAllowedError,
+  PlanForbiddenError,
+  RangeNotSatisfiableError,
+  RateLimitedError,
+  ResourceNotFoundError,
+  RouteNotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from './errors.ts';
+import type { AppMiddleware } from './types.ts';
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'quota_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'rate_limit_error'
+  | 'service_unavailable_error'
+  | 'api_error';
+
+export interface ErrorResponse {
+  status: number;
+  type: ErrorType;
+  code: string;
+  message: string;
+  param?: string | undefined;
+  headers?: Record<string, string>;
+  /** Extra machine-readable facts beside the message (the quota's limit and reset time). */
+  details?: Record<string, unknown>;
+}
+
+type ErrorClass<E extends Error> = abstract new (...args: never[]) => E;
+interface Rule {
+  matches: (err: Error) => boolean;
+  map: (err: Error) => ErrorResponse;
+}
+const rule = <E extends Error>(cls: ErrorClass<E>, map: (err: E) => ErrorResponse): Rule => ({
+  matches: (err) => err instanceof cls,
+  map: map as (err: Error) => ErrorResponse,
+});
+/**
+ * Engine errors are matched by name: they may have crossed a worker boundary (losing their class), and
+ * the HTTP layer should not load the engine just to name its errors.
+ */
+const namedRule = <E extends Error>(name: E['name'], map: (err: E) => ErrorResponse): Rule => ({
+  matches: (err) => err.name === name,
+  map: map as (err: Error) => ErrorResponse,
+});
+
+const RULES: Rule[] = [
+  rule(ValidationError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message, param: e.param })),
+  rule(MalformedBodyError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message })),
+  namedRule<UnknownStyleError>('UnknownStyleError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'unknown_style', message: e.message, param: 'style' })),
+  rule(BodyTooLargeError, (e) => ({
+    status: 413,
+    type: 'invalid_request_error',
+    code: 'body_too_large',
+    message: e.message,
+    // The unread rest of the body is not worth draining: close the connection after answering.
+    headers: { Connection: 'close' },
+  })),
+  rule(AuthenticationError, (e) => ({
+    status: 401,
+    type: 'authentication_error',
+    code: e.code,
+    message: e.message,
+    headers: { 'WWW-Authenticate': 'Bearer realm="tunesmith"' },
+  })),
+  rule(PlanForbiddenError, (e) => ({ status: 403, type: 'permission_error', code: 'plan_forbidden', message: e.message, param: e.param })),
+  rule(DownloadLinkError, (e) => ({ status: 403, type: 'permission_error', code: e.code, message: e.message })),
+  rule(QuotaExceededError, (e) => ({
+    status: 402,
+    type: 'quota_error',
+    code: 'quota_exceeded',
+    message: e.message,
+    details: { limit: e.limit, resets_at: e.resetsAt.toISOString() },
+  })),
+  rule(ResourceNotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: e.code, message: e.message, param: e.param })),
+  rule(NotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: `${e.what}_not_found`, message: e.message })),
+  rule(RouteNotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: 'route_not_found', message: e.message })),
+  rule(MethodNotAllowedError, (e) => ({
+    status: 405,
+    type: 'invalid_request_error',
+    code: 'method_not_allowed',
+    message: e.message,
+    headers: { Allow: e.allowed.join(', ') },
+  })),
+  rule(IdempotencyConflictError, (e) => ({
+    status: 409,
+    type: 'conflict_error',
+    code: 'idempotency_key_reused',
+    message: e.message,
+    param: 'Idempotency-Key',
+  })),
+  rule(RangeNotSatisfiableError, (e) => ({
+    status: 416,
+    type: 'invalid_request_error',
+    code: 'range_not_satisfiable',
+    message: e.message,
+    param: 'Range',
+    headers: { 'Content-Range': `bytes */${e.size}` },
+  })),
+  rule(RateLimitedError, (e) => ({
+    status: 429,
+    type: 'rate_limit_error',
+    code: e.code,
+    message: e.message,
+    headers: { 'Retry-After': String(e.retryAfter) },
+  })),
+  rule(StoreClosedError, () => ({
+    status: 503,
+    type: 'service_unavailable_error',
+    code: 'shutting_down',
+    message: 'The server is shutting down. Retry in a few seconds.',
+    headers: { 'Retry-After': '5' },
+  })),
+  rule(ServiceUnavailableError, (e) => ({ status: 503, type: 'service_unavailable_error', code: 'service_unavailable', message: e.message })),
+];
+
+const INTERNAL: ErrorResponse = {
+  status: 500,
+  type: 'api_error',
+  code: 'internal_error',
+  message: 'Something went wrong on our side. Retry the request; if it keeps failing, report the X-Request-Id.',
+};
+
+/** Statuses other middleware (Koa, the router) may raise as http-errors with `expose` set. */
+const EXPOSED_TYPES: Record<number, ErrorType> = { 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 409: 'conflict_error', 429: 'rate_limit_error' };
+
+export function describeError(err: unknown): ErrorResponse {
+  if (err instanceof Error) {
+    for (const { matches, map } of RULES) if (matches(err)) return map(err);
+    const status = (err as { status?: unknown }).status;
+    if ((err as { expose?: unknown }).expose === true && typeof status === 'number' && status >= 400 && status < 500) {
+      return { status, type: EXPOSED_TYPES[status] ?? 'invalid_request_error', code: 'invalid_request', message: err.message };
+    }
+  }
+  return INTERNAL;
+}
+
+export function errorBody(described: ErrorResponse) {
+  const { type, code, message, param, details } = described;
+  return { error: { type, code, message, ...(param === undefined ? {} : { param }), ...details } };
+}
+
+/** First in the chain (after the request id), so it sees everything thrown below it. */
+export function errorHandler(): AppMiddleware {
+  return async function handleErrors(ctx, next) {
+    try {
+      await next();
+    } catch (err) {
+      const described = describeError(err);
+      // 5xx are ours to fix: log them through Koa's 'error' event (one listener, in server.ts or Koa's default).
+      if (described.status >= 500) ctx.app.emit('error', err, ctx);
+      if (ctx.headerSent) return;
+      ctx.status = described.status;
+      for (const [name, value] of Object.entries(described.headers ?? {})) ctx.set(name, value);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.remove('Content-Disposition');
+      ctx.body = errorBody(described);
+    }
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Errors raised while handling a request. Like the store's and the engine's errors they carry no
+ * status code: src/http/error-handler.ts maps every class to a status in one table.
+ */
+
+/** A request field, query parameter, header or body is unusable. `param` names the part at fault. */
+export class ValidationError extends Error {
+  override name = 'ValidationError' as const;
+  constructor(
+    readonly param: string | undefined,
+    message: string,
+    readonly code: string = 'invalid_value',
+  ) {
+    super(message);
+  }
+}
+
+/** The request body could not be read as the JSON object we accept (not JSON, not UTF-8, empty, too deep). */
+export class MalformedBodyError extends Error {
+  override name = 'MalformedBodyError' as const;
+  constructor(
+    readonly code: 'invalid_json' | 'body_required' | 'unsupported_media_type' | 'invalid_encoding' | 'too_deep',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The request body is larger than the limit. */
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError' as const;
+  constructor(readonly limitBytes: number) {
+    super(`The request body is larger than ${limitBytes} bytes. Send a smaller body.`);
+  }
+}
+
+export type AuthenticationProblem = 'missing_api_key' | 'malformed_api_key' | 'invalid_api_key' | 'revoked_api_key';
+
+/** No usable API key came with the request. */
+export class AuthenticationError extends Error {
+  override name = 'AuthenticationError' as const;
+  constructor(readonly code: AuthenticationProblem) {
+    super(AUTHENTICATION_MESSAGES[code]);
+  }
+}
+
+const AUTHENTICATION_MESSAGES: Record<AuthenticationProblem, string> = {
+  missing_api_key: 'No API key was sent. Send it as "Authorization: Bearer <key>".',
+  malformed_api_key: 'The Authorization header is not of the form "Bearer <key>". Send "Authorization: Bearer <key>".',
+  invalid_api_key: 'The API key is not valid. Check it, or create a new one with "tunesmith keys create".',
+  revoked_api_key: 'The API key has been revoked. Create a new one with "tunesmith keys create".',
+};
+
+/** The account's plan does not include a feature the request asked for. */
+export class PlanForbiddenError extends Error {
+  override name = 'PlanForbiddenError' as const;
+  constructor(
+    readonly param: string | undefined,
+    readonly planLabel: string,
+    feature: string,
+  ) {
+    super(`${feature} are not available on the ${planLabel} plan. Upgrade to Developer or Enterprise, or leave out "${param}".`);
+  }
+}
+
+/** Too many requests: from one account (its rate limit) or from one address (repeated failed authentications). */
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError' as const;
+  constructor(
+    /** Whole seconds until a retry can succeed. */
+    readonly retryAfter: number,
+    readonly code: 'rate_limit_exceeded' | 'too_many_failed_authentications',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Nothing is routed at this path. */
+export class RouteNotFoundError extends Error {
+  override name = 'RouteNotFoundError' as const;
+  constructor(readonly method: string, readonly path: string) {
+    super(`There is no route ${method} ${path}. See GET /v1/openapi.json for the routes.`);
+  }
+}
+
+/** The path exists but not for this method. */
+export class MethodNotAllowedError extends Error {
+  override name = 'MethodNotAllowedError' as const;
+  constructor(readonly method: string, readonly allowed: readonly string[]) {
+    super(`${method} is not allowed here. Use ${allowed.join(' or ')}.`);
+  }
+}
+
+/** A signed download link whose signature does not match or whose time is up. */
+export class DownloadLinkError extends Error {
+  override name = 'DownloadLinkError' as const;
+  constructor(readonly code: 'invalid_signature' | 'link_expired') {
+    super(
+      code === 'link_expired'
+        ? 'This download link has expired. Fetch the generation again for fresh download_urls.'
+        : 'This download link is not valid. Use the download_urls of the generation exactly as given.',
+    );
+  }
+}
+
+/** A requested resource (generation, file) does not exist or is not the caller's. */
+export class ResourceNotFoundError extends Error {
+  override name = 'ResourceNotFoundError' as const;
+  constructor(readonly code: 'generation_not_found' | 'file_not_found', message: string, readonly param?: string) {
+    super(message);
+  }
+}
+
+/** A Range header asks for bytes outside the file. */
+export class RangeNotSatisfiableError extends Error {
+  override name = 'RangeNotSatisfiableError' as const;
+  constructor(readonly size: number) {
+    super(`The requested range is outside the file (${size} bytes). Ask for a range within it, or no range.`);
+  }
+}
+
+/** A part the service depends on (store, render pool) is down. */
+export class ServiceUnavailableError extends Error {
+  override name = 'ServiceUnavailableError' as const;
+}

@@ -1,0 +1,49 @@
+/**
+ * Signed, expiring download links: /files/{account_id}/{generation_id}.{wav|mid}?expires=…&sig=…
+ * where sig = base64url(HMAC-SHA256(secret, "{account_id}/{generation_id}.{ext}.{expires}")).
+ * The account id is in the path because a generation is looked up within its account.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DownloadLinkError } from './errors.ts';
+
+export type FileExtension = 'wav' | 'mid';
+
+export interface DownloadLinks {
+  download_urls: { wav: string; midi: string };
+  download_expires_at: string;
+}
+
+export class DownloadSigner {
+  readonly #secret: string;
+  readonly #publicUrl: string;
+  readonly #ttlSeconds: number;
+
+  constructor(options: { secret: string; publicUrl: string; ttlSeconds: number }) {
+    this.#secret = options.secret;
+    this.#publicUrl = options.publicUrl.replace(/\/+$/, '');
+    this.#ttlSeconds = options.ttlSeconds;
+  }
+
+  links(accountId: string, generationId: string, now: Date): DownloadLinks {
+    // Rounded up to the minute so repeated polls get the same URLs (and a player's cache keeps working).
+    const expires = Math.ceil((now.getTime() / 1000 + this.#ttlSeconds) / 60) * 60;
+    const url = (ext: FileExtension) =>
+      `${this.#publicUrl}/files/${accountId}/${generationId}.${ext}?expires=${expires}&sig=${this.#sign(accountId, generationId, ext, expires)}`;
+    return { download_urls: { wav: url('wav'), midi: url('mid') }, download_expires_at: new Date(expires * 1000).toISOString() };
+  }
+
+  /** Throws DownloadLinkError unless the signature matches and the link has not expired. */
+  verify(link: { accountId: string; generationId: string; ext: FileExtension; expires: string; sig: string }, now: Date): void {
+    if (!/^\d{1,12}$/.test(link.expires)) throw new DownloadLinkError('invalid_signature');
+    const expires = Number(link.expires);
+    const expected = Buffer.from(this.#sign(link.accountId, link.generationId, link.ext, expires));
+    const given = Buffer.from(link.sig);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new DownloadLinkError('invalid_signature');
+    // Checked after the signature, so an expiry cannot be probed on a forged link.
+    if (expires * 1000 <= now.getTime()) throw new DownloadLinkError('link_expired');
+  }
+
+  #sign(accountId: string, generationId: string, ext: FileExtension, expires: number): string {
+    return createHmac('sha256', this.#secret).update(`${accountId}/${generationId}.${ext}.${expires}`).digest('base64url');
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * A token bucket per key: `capacity` tokens, refilled continuously at `capacity` per `windowMs`.
+ * Unlike a fixed window it never lets 2 × capacity through around a window edge: after a burst
+ * the next request waits for one token's worth of time (windowMs / capacity).
+ */
+export interface TakeResult {
+  allowed: boolean;
+  limit: number;
+  /** Whole tokens left after this request. */
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds until one token is available (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+  capacity: number;
+}
+
+const SWEEP_EVERY = 10_000;
+
+export class TokenBucketLimiter {
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #windowMs: number;
+  #sinceSweep = 0;
+
+  constructor(options: { windowMs: number }) {
+    this.#windowMs = options.windowMs;
+  }
+
+  /** Consumes one token when one is available. */
+  take(key: string, capacity: number, nowMs: number): TakeResult {
+    const bucket = this.#refilled(key, capacity, nowMs);
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    this.#maybeSweep(nowMs);
+    return this.#describe(bucket, allowed);
+  }
+
+  /** The state without consuming anything. */
+  peek(key: string, capacity: number, nowMs: number): TakeResult {
+    // Unknown keys are full: answer without creating an entry for every caller that is only looked at.
+    const bucket = this.#buckets.has(key) ? this.#refilled(key, capacity, nowMs) : { tokens: capacity, at: nowMs, capacity };
+    return this.#describe(bucket, bucket.tokens >= 1);
+  }
+
+  #refilled(key: string, capacity: number, nowMs: number): Bucket {
+    let bucket = this.#buckets.get(key);
+    if (!bucket) {
+      bucket = { tokens: capacity, at: nowMs, capacity };
+      this.#buckets.set(key, bucket);
+      return bucket;
+    }
+    const elapsed = Math.max(0, nowMs - bucket.at);
+    // A plan change takes effect at once, without handing out the difference as a burst.
+    bucket.capacity = capacity;
+    bucket.tokens = Math.min(capacity, bucket.tokens + (elapsed * capacity) / this.#windowMs);
+    bucket.at = Math.max(bucket.at, nowMs);
+    return bucket;
+  }
+
+  #describe(bucket: Bucket, allowed: boolean): TakeResult {
+    const msPerToken = this.#windowMs / bucket.capacity;
+    const missing = bucket.capacity - bucket.tokens;
+    return {
+      allowed,
+      limit: bucket.capacity,
+      remaining: Math.floor(bucket.tokens),
+      resetSeconds: Math.ceil((missing * msPerToken) / 1000),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(((1 - bucket.tokens) * msPerToken) / 1000)),
+    };
+  }
+
+  /** Full buckets carry no information: drop them now and then so idle keys do not pile up. */
+  #maybeSweep(nowMs: number): void {
+    if (++this.#sinceSweep < SWEEP_EVERY) return;
+    this.#sinceSweep = 0;
+    for (const [key, bucket] of this.#buckets) {
+      const refilled = bucket.tokens + ((nowMs - bucket.at) * bucket.capacity) / this.#windowMs;
+      if (refilled >= bucket.capacity) this.#buckets.delete(key);
+    }
+  }
+
+  get size(): number {
+    return this.#buckets.size;
+  }
+}

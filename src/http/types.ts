@@ -1,0 +1,48 @@
+import type { RouterContext, RouterMiddleware } from '@koa/router';
+import type { ParameterizedContext, Middleware } from 'koa';
+import type { StyleInfo } from '../../engine/index.ts';
+import type { Config } from '../config.ts';
+import type { JobQueue } from '../jobs/types.ts';
+import type { Account, ApiKey, Store } from '../store/types.ts';
+import type { DownloadSigner } from './signing.ts';
+
+/** Everything the HTTP layer needs, handed in by whoever builds the app (server.ts, tests, the bench). */
+export interface AppDeps {
+  store: Store;
+  jobs: JobQueue;
+  engine: { listStyles(): StyleInfo[] };
+  config: Config;
+  /** The clock: injectable so rate-limit and expiry tests need no waiting. */
+  now?: () => Date;
+}
+
+/** AppDeps with the clock resolved, plus what createApp builds once from the config. */
+export interface Services extends Omit<AppDeps, 'now'> {
+  now: () => Date;
+  signer: DownloadSigner;
+}
+
+export interface AppState {
+  requestId: string;
+  /** Set by the auth middleware on every /v1 route. */
+  account?: Account;
+  apiKey?: ApiKey;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+export type AppMiddleware = Middleware<AppState>;
+export type RouteContext = RouterContext<AppState>;
+export type RouteHandler = RouterMiddleware<AppState>;
+
+/** The state of an authenticated /v1 request. */
+export interface AuthedState extends AppState {
+  account: Account;
+  apiKey: ApiKey;
+}
+
+export function authed(ctx: AppContext): AuthedState {
+  const { account, apiKey } = ctx.state;
+  // The auth middleware runs before every /v1 route; reaching this without it is a wiring bug.
+  if (!account || !apiKey) throw new Error('authed() used on a route without the auth middleware');
+  return ctx.state as AuthedState;
+}

@@ -1,0 +1,343 @@
+/**
+ * The OpenAPI 3.1 description of the v1 API, served at GET /v1/openapi.json. Written by hand beside
+ * the handlers; test/api-openapi.test.ts checks that every routed path is described here.
+ */
+import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
+import { LIMITS } from './routes/generations/generate-request.ts';
+import { LIST_LIMITS } from './routes/generations/listGenerations.ts';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+
+const RATE_HEADERS = {
+  'X-Request-Id': header('X-Request-Id'),
+  'RateLimit-Limit': header('RateLimit-Limit'),
+  'RateLimit-Remaining': header('RateLimit-Remaining'),
+  'RateLimit-Reset': header('RateLimit-Reset'),
+};
+
+/** The errors every authenticated route can answer besides its own. */
+const COMMON_ERRORS = { '401': response('Unauthorized'), '429': response('TooManyRequests'), '500': response('InternalError') };
+
+const ok = (description: string, schema: object) => ({ description, headers: RATE_HEADERS, content: json(schema) });
+
+function errorResponse(description: string, extraHeaders: Record<string, object> = {}) {
+  return { description, headers: { 'X-Request-Id': header('X-Request-Id'), ...extraHeaders }, content: json(ref('Error')) };
+}
+
+export function openApiDocument(options: { serverUrl: string; styles: readonly string[] }) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tunesmith API',
+      version: '1.0.0',
+      summary: 'Self-hosted text-to-music generation.',
+      description:
+        'Create a generation from a text prompt (POST /v1/generate), poll it (GET /v1/generation/{id}) until it is completed, ' +
+        'then download the WAV and MIDI from its signed download_urls. Every error has the body {"error": {type, code, message, param?}} ' +
+        'and every response an X-Request-Id header. Every /v1 response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
+    },
+    servers: [{ url: options.serverUrl }],
+    security: [{ bearer: [] }],
+    tags: [{ name: 'generations' }, { name: 'catalog' }, { name: 'account' }, { name: 'service' }],
+    paths: {
+      '/v1/generate': {
+        post: {
+          operationId: 'createGeneration',
+          tags: ['generations'],
+          summary: 'Create a generation task',
+          description:
+            `Validates the body, reserves one unit of the monthly quota and queues the task. Bodies are JSON (Content-Type: application/json, UTF-8), at most ${BODY_LIMIT_BYTES} bytes ` +
+            `and ${MAX_JSON_DEPTH} levels deep. Unknown fields are refused by name. With an Idempotency-Key, a retry with the same key and the same body within 24 h ` +
+            'answers the same generation (in its current state, with Idempotent-Replayed: true) and creates nothing; the same key with another body is 409.',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description: '1–255 printable ASCII characters, e.g. a UUID. Scoped to the account; remembered for 24 h.',
+              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+            },
+          ],
+          requestBody: { required: true, content: json(ref('GenerateRequest')) },
+          responses: {
+            '202': {
+              description: 'Accepted: the task is processing (queued or rendering).',
+              headers: {
+                ...RATE_HEADERS,
+                Location: { description: 'Where to poll: /v1/generation/{id}.', schema: { type: 'string' } },
+                'Idempotent-Replayed': { description: '"true" when this answers an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+              },
+              content: json(ref('Generation')),
+            },
+            '400': response('BadRequest'),
+            '402': response('QuotaExceeded'),
+            '403': response('Forbidden'),
+            '409': response('Conflict'),
+            '413': response('PayloadTooLarge'),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/generation/{id}': {
+        get: {
+          operationId: 'getGeneration',
+          tags: ['generations'],
+          summary: 'Get one generation',
+          description: "An id that does not exist or belongs to another account answers 404 alike.",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } }],
+          responses: { '200': ok('The generation.', ref('Generation')), '404': response('NotFound'), ...COMMON_ERRORS },
+        },
+      },
+      '/v1/generations': {
+        get: {
+          operationId: 'listGenerations',
+          tags: ['generations'],
+          summary: "List the account's generations, newest first",
+          description: 'Ties in created_at are broken by id. Unknown or repeated query parameters are refused.',
+          parameters: [
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIST_LIMITS.maxLimit, default: LIST_LIMITS.defaultLimit } },
+            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: LIST_LIMITS.maxOffset, default: 0 } },
+            { name: 'status', in: 'query', schema: ref('GenerationStatus') },
+          ],
+          responses: { '200': ok('One page of generations.', ref('GenerationList')), '400': response('BadRequest'), ...COMMON_ERRORS },
+        },
+      },
+      '/v1/styles': {
+        get: {
+          operationId: 'listStyles',
+          tags: ['catalog'],
+          summary: 'The styles accepted by the style field',
+          responses: { '200': ok('Every style preset with a one-line description.', ref('StyleList')), ...COMMON_ERRORS },
+        },
+      },
+      '/v1/account': {
+        get: {
+          operationId: 'getAccount',
+          tags: ['account'],
+          summary: "The caller's plan, rate limit and this month's quota",
+          responses: { '200': ok('The account.', ref('Account')), ...COMMON_ERRORS },
+        },
+      },
+      '/v1/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          tags: ['service'],
+          summary: 'This document',
+          responses: { '200': ok('The OpenAPI 3.1 document.', { type: 'object' }), ...COMMON_ERRORS },
+        },
+      },
+      '/healthz': {
+        get: {
+          operationId: 'getHealth',
+          tags: ['service'],
+          summary: 'Liveness of the store and the render worker pool',
+          security: [],
+          responses: {
+            '200': { description: 'Both are up.', headers: { 'X-Request-Id': header('X-Request-Id') }, content: json(ref('Health')) },
+            '503': response('ServiceUnavailable'),
+          },
+        },
+      },
+      '/files/{account_id}/{file}': {
+        get: {
+          operationId: 'downloadFile',
+          tags: ['generations'],
+          summary: 'Download a rendered file through a signed link',
+          description:
+            'Use the URLs in a completed generation\'s download_urls exactly as given; no API key is needed, so they play in an <audio> tag. ' +
+            'Links expire at download_expires_at (24 h after they were issued). Supports one byte range per request.',
+          security: [],
+          parameters: [
+            { name: 'account_id', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'file', in: 'path', required: true, description: '{generation_id}.wav or {generation_id}.mid', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+\\.(wav|mid)$' } },
+            { name: 'expires', in: 'query', required: true, description: 'Unix seconds.', schema: { type: 'integer' } },
+            { name: 'sig', in: 'query', required: true, description: 'base64url HMAC-SHA256 signature.', schema: { type: 'string' } },
+            { name: 'Range', in: 'header', required: false, description: 'One range, e.g. bytes=0-1023, bytes=1024- or bytes=-500.', schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': fileResponse('The whole file.'),
+            '206': fileResponse('The requested range (Content-Range tells which).'),
+            '403': response('Forbidden'),
+            '404': response('NotFound'),
+            '416': errorResponse('The range lies outside the file.', { 'Content-Range': { schema: { type: 'string', examples: ['bytes */1234'] } } }),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API key from "tunesmith keys create": Authorization: Bearer ts_live_…' },
+      },
+      headers: {
+        'X-Request-Id': { description: 'Identifies this request in the server log; send your own (8–128 of A–Z a–z 0–9 . _ : -) to have it echoed.', schema: { type: 'string' } },
+        'RateLimit-Limit': { description: 'Requests per minute allowed to the account (all its keys together).', schema: { type: 'integer' } },
+        'RateLimit-Remaining': { description: 'Requests that may be made right now (a token bucket refilled continuously).', schema: { type: 'integer' } },
+        'RateLimit-Reset': { description: 'Seconds until the full limit is available again.', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+      },
+      responses: {
+        BadRequest: errorResponse(
+          'The request is malformed: codes invalid_json, body_required, unsupported_media_type, invalid_encoding, too_deep, invalid_type, unknown_field, missing_field, out_of_range, invalid_characters, unknown_style, conflicting_fields, invalid_url, invalid_idempotency_key, unknown_parameter, duplicate_parameter, invalid_value. `param` names the field, parameter or header at fault.',
+        ),
+        Unauthorized: errorResponse('No valid API key: codes missing_api_key, malformed_api_key, invalid_api_key, revoked_api_key.', {
+          'WWW-Authenticate': { schema: { type: 'string', examples: ['Bearer realm="tunesmith"'] } },
+        }),
+        QuotaExceeded: errorResponse('The monthly quota is used up (code quota_exceeded); the error carries `limit` and `resets_at`.'),
+        Forbidden: errorResponse('Not allowed: plan_forbidden (callback_url on Starter), invalid_signature or link_expired (download links).'),
+        NotFound: errorResponse('No such resource: generation_not_found, file_not_found, route_not_found.'),
+        Conflict: errorResponse('idempotency_key_reused: the Idempotency-Key was used with a different body.'),
+        PayloadTooLarge: errorResponse(`body_too_large: the body is over ${BODY_LIMIT_BYTES} bytes.`),
+        TooManyRequests: errorResponse('rate_limit_exceeded (the account\'s requests per minute) or too_many_failed_authentications (this address sent too many bad keys).', {
+          'Retry-After': header('Retry-After'),
+        }),
+        InternalError: errorResponse('internal_error: a fault on the server. The body never contains a stack trace; report the X-Request-Id.'),
+        ServiceUnavailable: errorResponse('service_unavailable or shutting_down.'),
+      },
+      schemas: {
+        GenerateRequest: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['prompt'],
+          properties: {
+            prompt: { type: 'string', minLength: 1, maxLength: LIMITS.promptChars, description: 'Trimmed; 1–2000 Unicode characters; no control characters except tab and line breaks.' },
+            duration: { type: 'number', minimum: LIMITS.minDuration, maximum: LIMITS.maxDuration, default: LIMITS.defaultDuration, description: 'Seconds; fractions allowed.' },
+            style: { type: ['string', 'null'], enum: [...options.styles, null], description: 'A name from GET /v1/styles (case-insensitive). Omit or null to infer it from the prompt.' },
+            instrumental: { type: 'boolean', default: false },
+            seed: { type: ['integer', 'null'], minimum: 0, maximum: LIMITS.maxSeed, description: 'The same request and seed give the same track. Omitted: drawn at random and returned.' },
+            lyrics: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.lyricsChars, description: 'Only with instrumental false.' },
+            callback_url: {
+              type: ['string', 'null'],
+              format: 'uri',
+              maxLength: LIMITS.callbackUrlChars,
+              description: 'http(s) URL to notify when the task ends. Developer and Enterprise plans only (403 on Starter). Stored; delivery is not part of v1.',
+            },
+          },
+        },
+        GenerationStatus: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
+        Generation: {
+          type: 'object',
+          required: ['id', 'object', 'status', 'prompt', 'duration', 'style', 'instrumental', 'seed', 'created_at', 'started_at', 'completed_at', 'progress', 'queue_position', 'title'],
+          properties: {
+            id: { type: 'string' },
+            object: { const: 'generation' },
+            status: ref('GenerationStatus'),
+            prompt: { type: 'string' },
+            duration: { type: 'number' },
+            style: { type: ['string', 'null'] },
+            instrumental: { type: 'boolean' },
+            seed: { type: 'integer' },
+            created_at: { type: 'string', format: 'date-time' },
+            started_at: { type: ['string', 'null'], format: 'date-time' },
+            completed_at: { type: ['string', 'null'], format: 'date-time' },
+            estimated_time: { type: ['number', 'null'], description: 'Seconds until completion; only while pending or processing (null for a moment after a restart).' },
+            progress: { type: 'number', minimum: 0, maximum: 1 },
+            queue_position: { type: ['integer', 'null'], description: '0 while rendering, n when n tasks start first; null once terminal.' },
+            title: { type: ['string', 'null'] },
+            metadata: { type: 'object', description: 'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace).' },
+            lyrics: { type: 'string', description: 'When the track is sung with given lyrics.' },
+            download_urls: {
+              type: 'object',
+              description: 'When completed: absolute signed URLs.',
+              required: ['wav', 'midi'],
+              properties: { wav: { type: 'string', format: 'uri' }, midi: { type: 'string', format: 'uri' } },
+            },
+            download_expires_at: { type: 'string', format: 'date-time' },
+            error: {
+              type: 'object',
+              description: 'When failed.',
+              required: ['code', 'message'],
+              properties: { code: { type: 'string' }, message: { type: 'string' } },
+            },
+          },
+        },
+        GenerationList: {
+          type: 'object',
+          required: ['object', 'data', 'total', 'limit', 'offset', 'has_more'],
+          properties: {
+            object: { const: 'list' },
+            data: { type: 'array', items: ref('Generation') },
+            total: { type: 'integer' },
+            limit: { type: 'integer' },
+            offset: { type: 'integer' },
+            has_more: { type: 'boolean' },
+          },
+        },
+        Style: {
+          type: 'object',
+          required: ['object', 'name', 'description'],
+          properties: { object: { const: 'style' }, name: { type: 'string' }, description: { type: 'string' } },
+        },
+        StyleList: {
+          type: 'object',
+          required: ['object', 'data'],
+          properties: { object: { const: 'list' }, data: { type: 'array', items: ref('Style') } },
+        },
+        Account: {
+          type: 'object',
+          required: ['object', 'id', 'plan', 'rate_limit', 'quota', 'webhooks'],
+          properties: {
+            object: { const: 'account' },
+            id: { type: 'string' },
+            email: { type: ['string', 'null'] },
+            name: { type: ['string', 'null'] },
+            plan: { type: 'string', enum: ['starter', 'developer', 'enterprise'] },
+            plan_label: { type: 'string' },
+            created_at: { type: 'string', format: 'date-time' },
+            rate_limit: { type: 'object', properties: { requests_per_minute: { type: 'integer' } } },
+            quota: {
+              type: 'object',
+              properties: {
+                month: { type: 'string', description: 'YYYY-MM, UTC.' },
+                limit: { type: ['integer', 'null'], description: 'null = unlimited.' },
+                used: { type: 'integer' },
+                remaining: { type: ['integer', 'null'] },
+                resets_at: { type: 'string', format: 'date-time' },
+              },
+            },
+            webhooks: { type: 'boolean' },
+          },
+        },
+        Health: {
+          type: 'object',
+          properties: { status: { const: 'ok' }, store: { const: 'up' }, workers: { const: 'up' } },
+        },
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['type', 'code', 'message'],
+              properties: {
+                type: {
+                  type: 'string',
+                  enum: ['invalid_request_error', 'authentication_error', 'permission_error', 'quota_error', 'not_found_error', 'conflict_error', 'rate_limit_error', 'service_unavailable_error', 'api_error'],
+                },
+                code: { type: 'string' },
+                message: { type: 'string', description: 'A sentence saying what to do.' },
+                param: { type: 'string', description: 'The field, query parameter or header at fault.' },
+                limit: { type: 'integer', description: 'quota_exceeded only.' },
+                resets_at: { type: 'string', format: 'date-time', description: 'quota_exceeded only.' },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+function fileResponse(description: string) {
+  return {
+    description,
+    headers: {
+      'X-Request-Id': header('X-Request-Id'),
+      'Accept-Ranges': { schema: { const: 'bytes' } },
+      'Content-Disposition': { schema: { type: 'string', examples: ['attachment; filename="rainy-night-lofi.wav"'] } },
+    },
+    content: { 'audio/wav': { schema: { type: 'string', contentEncoding: 'binary' } }, 'audio/midi': { schema: { type: 'string', contentEncoding: 'binary' } } },
+  };
+}

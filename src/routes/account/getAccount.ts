@@ -1,0 +1,32 @@
+import { authed, type RouteHandler, type Services } from '../../http/types.ts';
+import { PLAN_LABELS } from '../../http/plan-label.ts';
+import { limitsFor, quotaMonth, quotaResetsAt } from '../../plans.ts';
+
+/** GET /v1/account: the plan, its limits and this calendar month's (UTC) quota use. */
+export function getAccountHandler(services: Services): RouteHandler {
+  return async function getAccount(ctx) {
+    const { account } = authed(ctx);
+    const limits = limitsFor(account);
+    const now = services.now();
+    const month = quotaMonth(now);
+    const used = services.store.usage(account.id, month);
+    ctx.body = {
+      object: 'account',
+      id: account.id,
+      email: account.email,
+      name: account.name,
+      plan: account.plan,
+      plan_label: PLAN_LABELS[account.plan],
+      created_at: account.created_at,
+      rate_limit: { requests_per_minute: limits.rpm },
+      quota: {
+        month,
+        limit: limits.monthly,
+        used,
+        remaining: limits.monthly === null ? null : Math.max(0, limits.monthly - used),
+        resets_at: quotaResetsAt(now).toISOString(),
+      },
+      webhooks: limits.webhooks,
+    };
+  };
+}

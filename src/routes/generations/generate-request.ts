@@ -1,0 +1,56 @@
+/**
+ * The body of POST /v1/generate, checked field by field. Everything not listed here is refused by name.
+ */
+import { randomInt } from 'node:crypto';
+import type { StyleInfo } from '../../../engine/index.ts';
+import { ValidationError } from '../../http/errors.ts';
+import { readBoolean, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
+
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url'] as const;
+
+export const LIMITS = {
+  promptChars: 2000,
+  lyricsChars: 3000,
+  callbackUrlChars: 2048,
+  minDuration: 30,
+  maxDuration: 180,
+  defaultDuration: 60,
+  maxSeed: 2_147_483_647,
+} as const;
+
+export interface GenerateRequest {
+  prompt: string;
+  duration: number;
+  style: string | null;
+  instrumental: boolean;
+  seed: number;
+  lyrics: string | null;
+  callback_url: string | null;
+}
+
+export function parseGenerateRequest(body: Record<string, unknown>, styles: readonly StyleInfo[]): GenerateRequest {
+  rejectUnknownFields(body, GENERATE_FIELDS);
+  const prompt = readText(body, 'prompt', { required: true, maxChars: LIMITS.promptChars })!;
+  const duration = readNumber(body, 'duration', { min: LIMITS.minDuration, max: LIMITS.maxDuration, unit: 'seconds' }) ?? LIMITS.defaultDuration;
+  const style = readStyle(body, styles);
+  const instrumental = readBoolean(body, 'instrumental') ?? false;
+  const seed = readNumber(body, 'seed', { min: 0, max: LIMITS.maxSeed, integer: true }) ?? randomInt(0, LIMITS.maxSeed + 1);
+  const lyrics = readText(body, 'lyrics', { maxChars: LIMITS.lyricsChars }) ?? null;
+  if (lyrics !== null && instrumental) {
+    throw new ValidationError('lyrics', '"lyrics" cannot be used with "instrumental": true. Drop one of them.', 'conflicting_fields');
+  }
+  const callback_url = readHttpUrl(body, 'callback_url', LIMITS.callbackUrlChars) ?? null;
+  return { prompt, duration, style, instrumental, seed, lyrics, callback_url };
+}
+
+/** A style name as the engine publishes it; matched without regard to case, stored in the engine's spelling. */
+function readStyle(body: Record<string, unknown>, styles: readonly StyleInfo[]): string | null {
+  const given = readText(body, 'style', { maxChars: 100 });
+  if (given === undefined) return null;
+  const match = styles.find((s) => s.name.toLowerCase() === given.toLowerCase());
+  if (!match) {
+    const names = styles.map((s) => s.name).join(', ');
+    throw new ValidationError('style', `Unknown style "${given}". Use one of: ${names} (or leave "style" out to infer it from the prompt).`, 'unknown_style');
+  }
+  return match.name;
+}

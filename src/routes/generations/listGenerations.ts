@@ -1,0 +1,29 @@
+import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
+import { authed, type RouteHandler, type Services } from '../../http/types.ts';
+import type { GenerationStatus } from '../../store/types.ts';
+import { presentGeneration } from './present.ts';
+
+export const STATUSES: readonly GenerationStatus[] = ['pending', 'processing', 'completed', 'failed'];
+export const LIST_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1_000_000_000 } as const;
+
+/** GET /v1/generations: the caller's generations, newest first. */
+export function listGenerationsHandler(services: Services): RouteHandler {
+  return async function listGenerations(ctx) {
+    const { account } = authed(ctx);
+    const query = readQuery(ctx.querystring, ['limit', 'offset', 'status']);
+    const limit = readQueryInteger(query, 'limit', { min: 1, max: LIST_LIMITS.maxLimit, fallback: LIST_LIMITS.defaultLimit });
+    const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
+    const status = readQueryEnum(query, 'status', STATUSES);
+
+    const { items, total } = services.store.listGenerations(account.id, { status, limit, offset });
+    const now = services.now();
+    ctx.body = {
+      object: 'list',
+      data: items.map((g) => presentGeneration(g, services.jobs.live(g.id), services.signer, now)),
+      total,
+      limit,
+      offset,
+      has_more: offset + items.length < total,
+    };
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * The real app over a real store in a temp dir, on an ephemeral port, with a hand-driven clock and a
+ * job queue that renders nothing until a test tells it to complete a task (then it writes a small real
+ * WAV and MIDI through the store, as the render pipeline does).
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tonejsMidi from '@tonejs/midi';
+import type { ExecutionContext } from 'ava';
+import wavefile from 'wavefile';
+import type { StyleInfo } from '../../engine/index.ts';
+// Straight from the preset loader while engine/index.ts is still being filled in by the engine work.
+import { listStyles } from '../../engine/presets.ts';
+import { createApp } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
+import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
+import { openStore } from '../../src/store/index.ts';
+import type { Account, Generation, PlanName, Store } from '../../src/store/types.ts';
+
+/** A clock tests move by hand. */
+export class ManualClock {
+  #ms: number;
+  constructor(start = Date.parse('2026-03-15T12:00:00.000Z')) {
+    this.#ms = start;
+  }
+  now = (): Date => new Date(this.#ms);
+  advance(ms: number): void {
+    this.#ms += ms;
+  }
+  set(iso: string): void {
+    this.#ms = Date.parse(iso);
+  }
+}
+
+/** A JobQueue that holds tasks in order and finishes them only when asked. */
+export class FakeJobQueue implements JobQueue {
+  readonly queued: Generation[] = [];
+  up = true;
+  #store: Store | undefined;
+  #clock: () => Date;
+
+  constructor(clock: () => Date) {
+    this.#clock = clock;
+  }
+
+  attach(store: Store): void {
+    this.#store = store;
+  }
+
+  enqueue(generation: Generation): void {
+    this.queued.push(generation);
+  }
+
+  live(id: string): LiveState | undefined {
+    const index = this.queued.findIndex((g) => g.id === id);
+    if (index === -1) return undefined;
+    return { queue_position: index, progress: index === 0 ? 0.25 : 0, estimated_time: 12 * (index + 1) };
+  }
+
+  healthy(): boolean {
+    return this.up;
+  }
+
+  async close(): Promise<void> {
+    this.up = false;
+  }
+
+  /** Writes a one-second 440 Hz WAV and a one-note MIDI file and marks the task completed. */
+  async complete(id: string, title = 'Rainy Night Lo-Fi'): Promise<Generation> {
+    const store = this.#take(id);
+    const generation = this.queued.splice(this.queued.findIndex((g) => g.id === id), 1)[0]!;
+    const files = { wav: `audio/${generation.account_id}/${id}.wav`, midi: `audio/${generation.account_id}/${id}.mid` };
+    await store.writeFile(files.wav, sineWav());
+    await store.writeFile(files.midi, oneNoteMidi());
+    const at = this.#clock().toISOString();
+    return store.updateGeneration(id, {
+      status: 'completed',
+      started_at: at,
+      completed_at: at,
+      title,
+      files,
+      metadata: { genre: 'lofi', bpm: 80, key: 'C', mode: 'minor', meter: '4/4', instruments: ['rhodes'], sections: [], vocals: false, trace: [] },
+    });
+  }
+
+  async fail(id: string): Promise<Generation> {
+    const store = this.#take(id);
+    this.queued.splice(this.queued.findIndex((g) => g.id === id), 1);
+    return store.updateGeneration(id, {
+      status: 'failed',
+      completed_at: this.#clock().toISOString(),
+      error: { code: 'render_failed', message: 'The render failed three times.' },
+    });
+  }
+
+  #take(id: string): Store {
+    if (!this.#store) throw new Error('FakeJobQueue not attached to a store');
+    if (!this.queued.some((g) => g.id === id)) throw new Error(`task ${id} is not queued`);
+    return this.#store;
+  }
+}
+
+export function sineWav(seconds = 1, sampleRate = 8000): Uint8Array {
+  const samples = new Int16Array(seconds * sampleRate);
+  for (let i = 0; i < samples.length; i++) samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / sampleRate));
+  const wav = new wavefile.WaveFile();
+  wav.fromScratch(1, sampleRate, '16', samples);
+  return wav.toBuffer();
+}
+
+function oneNoteMidi(): Uint8Array {
+  const midi = new tonejsMidi.Midi();
+  midi.addTrack().addNote({ midi: 60, time: 0, duration: 0.5 });
+  return midi.toArray();
+}
+
+export interface TestApp {
+  url: string;
+  store: Store;
+  jobs: FakeJobQueue;
+  clock: ManualClock;
+  server: Server;
+  dataDir: string;
+  /** An account with one key; `overrides` sets Enterprise's custom figures. */
+  account(plan?: PlanName, overrides?: { rpm?: number | null; monthly?: number | null }): Promise<{ account: Account; key: string }>;
+  /** fetch against the app with the key as Bearer. */
+  call(key: string | null, path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+}
+
+export interface StartOptions {
+  styles?: StyleInfo[];
+  /** Replace the store with a wrapper (to inject faults). */
+  wrapStore?: (store: Store) => Store;
+  downloadTtlSeconds?: number;
+}
+
+export async function startApp(t: ExecutionContext, options: StartOptions = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-api-'));
+  const clock = new ManualClock();
+  const realStore = await openStore({ dataDir, clock: clock.now });
+  const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
+  const jobs = new FakeJobQueue(clock.now);
+  jobs.attach(store);
+
+  const server = createServer();
+  server.keepAliveTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config: Config = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    publicUrl: url,
+    workers: 1,
+    downloadTtlSeconds: options.downloadTtlSeconds ?? 24 * 3600,
+    signingSecret: 'test-secret-0123456789abcdef',
+  };
+  const app = createApp({ store, jobs, engine: { listStyles: () => options.styles ?? listStyles() }, config, now: clock.now });
+  app.silent = true;
+  server.on('request', app.callback());
+
+  t.teardown(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await realStore.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  return {
+    url,
+    store,
+    jobs,
+    clock,
+    server,
+    dataDir,
+    async account(plan = 'developer', overrides = {}) {
+      let account = await store.createAccount({ plan, email: `${plan}@example.com` });
+      if (overrides.rpm !== undefined || overrides.monthly !== undefined) account = await store.updateAccount(account.id, overrides);
+      const { key } = await store.createKey(account.id, 'test');
+      return { account, key };
+    },
+    call(key, path, init = {}) {
+      const { json, headers, ...rest } = init;
+      const merged = new Headers(headers);
+      if (key !== null) merged.set('Authorization', `Bearer ${key}`);
+      if (json !== undefined) merged.set('Content-Type', 'application/json');
+      return fetch(url + path, { ...rest, headers: merged, ...(json === undefined ? {} : { body: JSON.stringify(json), method: rest.method ?? 'POST' }) });
+    },
+  };
+}
+
+/** The error object of a response, after checking the one error shape. */
+export async function errorOf(res: Response): Promise<{ type: string; code: string; message: string; param?: string; [k: string]: unknown }> {
+  const body = (await res.json()) as { error?: { type: string; code: string; message: string; param?: string } };
+  if (!body.error || typeof body.error.type !== 'string' || typeof body.error.code !== 'string' || typeof body.error.message !== 'string') {
+    throw new Error(`not an error body: ${JSON.stringify(body)}`);
+  }
+  return body.error;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  json(): any;
+}
+
+/** A request exactly as written: no URL normalisation, any header, any bytes. */
+export function rawRequest(
+  baseUrl: string,
+  options: { method?: string; path: string; headers?: Record<string, string | number | string[]>; body?: Uint8Array | string },
+): Promise<RawResponse> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * Bass lines in the preset's style. Every chord starts with its "anchor" note (the root, or the tonic for a
+ * pedal) so the voicing stage can rule out parallels against the real bass.
+ */
+import type { BassStyle } from '../types.ts';
+import type { Random } from '../random.ts';
+import { lowestAtOrAbove, mod } from '../theory/pitch.ts';
+import { chordScale } from '../theory/scales.ts';
+import { hitsOf, type DrumGrid } from './drums.ts';
+import { EPSILON, clamp, sectionVelocity, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
+
+/** The lowest anchor note: 808s sit lower than a played bass. */
+function bassFloor(style: BassStyle): number {
+  return style === 'sub808' ? 26 : style === 'acid' ? 31 : 33;
+}
+
+/** The bass note sounding at the start of each chord. */
+export function bassAnchors(ctx: ComposeContext, style: BassStyle): number[] {
+  const floor = bassFloor(style);
+  return ctx.chords.map((slot) => lowestAtOrAbove(style === 'pedal' ? ctx.tonic : slot.chord.root, floor));
+}
+
+interface SlotInput {
+  ctx: ComposeContext;
+  slot: ChordSlot;
+  anchor: number;
+  nextAnchor: number;
+  /** 0–1: how busy the line is (section energy and arousal). */
+  drive: number;
+  velocity: number;
+  drumBars: readonly (DrumGrid | null)[];
+  stepsPerBar: number;
+  acid: AcidPattern;
+}
+
+/** Onsets from `start` every `every` beats until `end`. */
+function pulses(start: number, end: number, every: number): number[] {
+  const result: number[] = [];
+  for (let beat = start; beat < end - EPSILON; beat += every) result.push(beat);
+  return result;
+}
+
+/** Notes lasting until the next onset (times `gate`), all in the slot. */
+function legato(onsets: readonly number[], pitches: readonly number[], end: number, velocity: number, gate = 0.92): GridNote[] {
+  return onsets.map((beat, i) => ({
+    beat,
+    beats: ((onsets[i + 1] ?? end) - beat) * gate,
+    midi: pitches[i % pitches.length]!,
+    velocity: velocity * (i === 0 ? 1 : 0.88),
+  }));
+}
+
+function fifthAbove(slot: ChordSlot, anchor: number): number {
+  return anchor + (slot.chord.intervals[2] ?? 7);
+}
+
+type SlotGenerator = (input: SlotInput) => GridNote[];
+
+const end = (s: ChordSlot) => s.beat + s.beats;
+
+const GENERATORS: Record<BassStyle, SlotGenerator> = {
+  root: ({ slot, anchor, drive, velocity, ctx }) => {
+    const every = drive < 0.45 ? ctx.beatsPerBar : drive < 0.7 ? ctx.beatsPerBar / 2 : 0.5;
+    const onsets = pulses(slot.beat, end(slot), every);
+    return legato(onsets, [anchor], end(slot), velocity);
+  },
+  rootFifth: ({ slot, anchor, drive, velocity, ctx }) => {
+    const every = drive < 0.75 ? ctx.beatsPerBar / 2 : 1;
+    return legato(pulses(slot.beat, end(slot), every), [anchor, fifthAbove(slot, anchor)], end(slot), velocity);
+  },
+  octaves: ({ slot, anchor, drive, velocity }) =>
+    legato(pulses(slot.beat, end(slot), drive < 0.4 ? 1 : 0.5), [anchor, anchor + 12], end(slot), velocity, 0.8),
+  walking: ({ ctx, slot, anchor, nextAnchor, velocity }) => {
+    const onsets = pulses(slot.beat, end(slot), 1);
+    const tones = slot.chord.intervals.slice(1).map((i) => anchor + mod(i, 12));
+    const pitches = onsets.map((_, i) => (i === 0 ? anchor : tones[(i - 1) % tones.length]!));
+    if (onsets.length >= 2) pitches[pitches.length - 1] = approachTone(ctx, slot, nextAnchor, pitches[pitches.length - 2]!);
+    return legato(onsets, pitches, end(slot), velocity, 0.9);
+  },
+  offbeat: ({ slot, anchor, drive, velocity }) => {
+    const onsets = pulses(slot.beat + 0.5, end(slot), 1);
+    const pitches = onsets.map((_, i) => (drive > 0.85 && i % 4 === 3 ? anchor + 12 : anchor));
+    return onsets.map((beat, i) => ({ beat, beats: 0.4, midi: pitches[i]!, velocity: velocity * (i === 0 ? 1 : 0.9) }));
+  },
+  sub808: ({ ctx, slot, anchor, drive, velocity, drumBars, stepsPerBar }) => {
+    const onsets = new Set<number>([slot.beat]);
+    for (let bar = Math.floor(slot.beat / ctx.beatsPerBar); bar * ctx.beatsPerBar < end(slot) - EPSILON; bar++) {
+      const grid = drumBars[bar];
+      const kicks = grid ? hitsOf(grid, 'kick', stepsPerBar, ctx.beatsPerBar).map((h) => h.beat) : [0, ctx.beatsPerBar * 0.625];
+      for (const k of kicks) {
+        const beat = bar * ctx.beatsPerBar + k;
+        if (beat > slot.beat + EPSILON && beat < end(slot) - EPSILON) onsets.add(beat);
+      }
+    }
+    const sorted = [...onsets].sort((a, b) => a - b);
+    const pitches = sorted.map((_, i) => (drive > 0.8 && i % 4 === 2 ? anchor + 12 : anchor));
+    return legato(sorted, pitches, end(slot), velocity, 0.97);
+  },
+  acid: (input) => acidLine(input),
+  pedal: ({ slot, anchor, velocity, ctx }) =>
+    legato(pulses(slot.beat, end(slot), ctx.beatsPerBar * 2), [anchor], end(slot), velocity * 0.9, 0.98),
+  ostinato: ({ slot, anchor, drive, velocity }) => {
+    const fifth = fifthAbove(slot, anchor);
+    const figure = [anchor, anchor, anchor + 12, anchor, fifth, anchor, anchor + 12, fifth];
+    return legato(pulses(slot.beat, end(slot), drive < 0.35 ? 1 : 0.5), figure, end(slot), velocity, 0.75);
+  },
+};
+
+/** The scale tone next to the coming root, on the side of the previous note: walking bass's last beat. */
+function approachTone(ctx: ComposeContext, slot: ChordSlot, target: number, previous: number): number {
+  const tones = chordScale(ctx.scale, slot.chord.pitchClasses);
+  const inScale = (midi: number) => tones.includes(mod(midi, 12));
+  let above = target + 1;
+  while (!inScale(above)) above++;
+  let below = target - 1;
+  while (!inScale(below)) below--;
+  return Math.abs(previous - above) < Math.abs(previous - below) ? above : below;
+}
+
+/** A 16-step acid figure per section label: chord-tone indices, accents and slides (acid-banger's idea). */
+interface AcidStep {
+  tone: number;
+  octave: number;
+  accent: boolean;
+  slide: boolean;
+}
+type AcidPattern = Map<string, (AcidStep | null)[]>;
+
+export function makeAcidPatterns(ctx: ComposeContext, random: Random): AcidPattern {
+  const patterns: AcidPattern = new Map();
+  for (const section of ctx.sections) {
+    if (patterns.has(section.label)) continue;
+    const r = random.fork(section.label);
+    const steps: (AcidStep | null)[] = [];
+    for (let i = 0; i < 16; i++) {
+      const p = i % 4 === 0 ? 0.7 : i % 2 === 0 ? 0.45 : 0.28;
+      if (i !== 0 && !r.chance(p)) {
+        steps.push(null);
+        continue;
+      }
+      steps.push({
+        tone: i === 0 ? 0 : r.weighted([0, 1, 2, 3], [4, 1, 2, 1]),
+        octave: i !== 0 && r.chance(0.25) ? 12 : 0,
+        accent: r.chance(0.3),
+        slide: r.chance(0.15),
+      });
+    }
+    patterns.set(section.label, steps);
+  }
+  return patterns;
+}
+
+function acidLine({ ctx, slot, anchor, velocity, acid }: SlotInput): GridNote[] {
+  const pattern = acid.get(ctx.sections[slot.section]!.label)!;
+  const stepBeats = ctx.beatsPerBar / 16;
+  const onsets: { beat: number; step: AcidStep }[] = [];
+  for (let beat = slot.beat; beat < end(slot) - EPSILON; beat += stepBeats) {
+    const index = Math.round((beat % ctx.beatsPerBar) / stepBeats) % 16;
+    const step = beat === slot.beat ? { tone: 0, octave: 0, accent: true, slide: false } : pattern[index];
+    if (step) onsets.push({ beat, step });
+  }
+  const intervals = slot.chord.intervals;
+  return onsets.map(({ beat, step }, i) => {
+    const next = onsets[i + 1]?.beat ?? end(slot);
+    return {
+      beat,
+      // A slide overlaps the next note: the renderer glides between overlapping notes.
+      beats: step.slide && i + 1 < onsets.length ? next - beat + stepBeats * 0.25 : Math.min(next - beat, stepBeats) * 0.85,
+      midi: anchor + mod(intervals[step.tone % intervals.length]!, 12) + step.octave,
+      velocity: clamp(velocity * (step.accent ? 1.2 : 0.82), 0, 1),
+    };
+  });
+}
+
+export function composeBass(
+  ctx: ComposeContext,
+  anchors: readonly number[],
+  drumBars: readonly (DrumGrid | null)[],
+  stepsPerBar: number,
+  random: Random,
+): GridNote[] {
+  const style = ctx.preset.bass;
+  const acid = makeAcidPatterns(ctx, random);
+  const notes: GridNote[] = [];
+  ctx.chords.forEach((slot, i) => {
+    const section = ctx.sections[slot.section]!;
+    if (!section.roles.has('bass')) return;
+    const velocity = sectionVelocity(ctx.spec.arousal, section.energy) * 0.95;
+    if (slot.beat >= ctx.endingBeat - EPSILON) {
+      // The ending: the root held under the final chord.
+      notes.push({ beat: slot.beat, beats: slot.beats, midi: anchors[i]!, velocity: velocity * 0.9 });
+      return;
+    }
+    const drive = section.energy * (0.6 + 0.2 * (ctx.spec.arousal + 1));
+    const input: SlotInput = {
+      ctx, slot, anchor: anchors[i]!, nextAnchor: anchors[i + 1] ?? anchors[i]!, drive, velocity, drumBars, stepsPerBar, acid,
+    };
+    notes.push(...GENERATORS[style](input));
+  });
+  return notes;
+}

@@ -1,0 +1,134 @@
+/**
+ * Drums from the preset's step grids: `half` in low-energy sections, `main` in high-energy ones, `fill` in the
+ * last bar of every 8-bar phrase and before a lift, a dropped bar at loop edges (lo-fi), a crash on the first
+ * beat of loud sections, a snare roll through builds, and one last hit on the final chord.
+ */
+import { DRUM_MIDI, type Drum, type Preset } from '../types.ts';
+import type { Random } from '../random.ts';
+import { EPSILON, clamp, type ComposeContext, type GridNote } from './model.ts';
+
+export type DrumGrid = Partial<Record<Drum, string>>;
+type DrumKit = NonNullable<Preset['drums']>;
+
+/** A plain backbeat for arrangements that ask for drums in a style that has none (ambient "with drums"). */
+const FALLBACK_KIT: DrumKit = {
+  stepsPerBar: 16,
+  main: { kick: '8.......7.......', snare: '....7.......7...', hat: '5.3.5.3.5.3.5.3.' },
+  fill: { kick: '8.......7.......', snare: '....7.......7.67', hat: '5.3.5.3.5.3.....' },
+  half: { kick: '7...............', snare: '........6.......', hat: '4...3...4...3...' },
+};
+
+export function drumKitFor(ctx: ComposeContext, blend?: { preset: Preset; weight: number }): DrumKit {
+  if (blend && blend.weight >= 0.5 && blend.preset.drums) return blend.preset.drums;
+  return ctx.preset.drums ?? FALLBACK_KIT;
+}
+
+const hasHits = (grid: DrumGrid) => Object.values(grid).some((p) => p !== undefined && /[1-9]/.test(p));
+
+/** The grid each whole bar plays, or null for a bar without drums. Bars from the ending on are null. */
+export function planDrumBars(ctx: ComposeContext, kit: DrumKit): (DrumGrid | null)[] {
+  const bars: (DrumGrid | null)[] = [];
+  const endingBar = Math.floor(ctx.endingBeat / ctx.beatsPerBar + EPSILON);
+  ctx.sections.forEach((section, index) => {
+    const next = ctx.sections[index + 1];
+    const wholeBars = Math.ceil(section.bars - EPSILON);
+    for (let b = 0; b < wholeBars; b++) {
+      const bar = section.startBar + b;
+      if (!section.roles.has('drums') || bar >= endingBar) {
+        bars.push(null);
+        continue;
+      }
+      const last = b === wholeBars - 1;
+      const base = section.energy >= 0.6 ? kit.main : kit.half;
+      if (ctx.preset.form === 'loop' && last && next && next.label !== section.label && section.kind !== 'intro') {
+        bars.push(null); // the lo-fi drop: the beat stops for a bar and comes back with the new section
+      } else if (((last && next && next.energy > section.energy) || (b + 1) % 8 === 0) && hasHits(kit.fill)) {
+        bars.push(kit.fill);
+      } else {
+        bars.push(hasHits(base) ? base : kit.main);
+      }
+    }
+  });
+  return bars;
+}
+
+/** Beats (within the bar) where `drum` hits in `grid`, with the velocity digit as 0–1. */
+export function hitsOf(grid: DrumGrid, drum: Drum, stepsPerBar: number, beatsPerBar: number): { beat: number; level: number }[] {
+  const pattern = grid[drum];
+  if (!pattern) return [];
+  const hits: { beat: number; level: number }[] = [];
+  for (let step = 0; step < pattern.length; step++) {
+    const c = pattern[step]!;
+    if (c !== '.') hits.push({ beat: (step * beatsPerBar) / stepsPerBar, level: Number(c) / 9 });
+  }
+  return hits;
+}
+
+export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (DrumGrid | null)[], random: Random): GridNote[] {
+  const notes: GridNote[] = [];
+  const { beatsPerBar } = ctx;
+  const stepBeats = beatsPerBar / kit.stepsPerBar;
+  bars.forEach((grid, bar) => {
+    if (!grid) return;
+    const section = ctx.sections.find((s) => bar >= s.startBar && bar < s.startBar + s.bars)!;
+    const level = 0.72 + 0.32 * section.energy + 0.12 * ctx.spec.arousal;
+    for (const drum of Object.keys(grid) as Drum[]) {
+      for (const hit of hitsOf(grid, drum, kit.stepsPerBar, beatsPerBar)) {
+        notes.push({
+          beat: bar * beatsPerBar + hit.beat,
+          beats: stepBeats,
+          midi: DRUM_MIDI[drum],
+          velocity: clamp(hit.level * level * random.range(0.9, 1), 0.05, 1),
+        });
+      }
+    }
+  });
+
+  ctx.sections.forEach((section, index) => {
+    if (!section.roles.has('drums') || section.beat >= ctx.endingBeat - EPSILON) return;
+    if (section.energy >= 0.75 && index > 0) {
+      notes.push({ beat: section.beat, beats: beatsPerBar, midi: DRUM_MIDI.crash, velocity: clamp(0.6 + 0.3 * section.energy, 0, 1) });
+    }
+    if (section.kind === 'build') notes.push(...snareRoll(section.beat, Math.min(section.beats, ctx.endingBeat - section.beat), beatsPerBar));
+  });
+
+  const last = ctx.sections[ctx.sections.length - 1]!;
+  if (last.roles.has('drums') && ctx.endingBeat > 0) {
+    // The last hit: kick and crash on the final chord, left to ring.
+    const velocity = clamp(0.55 + 0.25 * ctx.spec.arousal, 0.3, 0.85);
+    notes.push({ beat: ctx.endingBeat, beats: beatsPerBar, midi: DRUM_MIDI.kick, velocity });
+    notes.push({ beat: ctx.endingBeat, beats: beatsPerBar, midi: DRUM_MIDI.crash, velocity: velocity * 0.9 });
+  }
+  return dedupe(notes);
+}
+
+/** One hit per drum and grid position (a roll over a grid snare keeps the louder), sorted by time. */
+function dedupe(notes: GridNote[]): GridNote[] {
+  const byKey = new Map<string, GridNote>();
+  for (const note of notes) {
+    const key = `${note.midi}@${note.beat.toFixed(4)}`;
+    const existing = byKey.get(key);
+    if (!existing || existing.velocity < note.velocity) byKey.set(key, note);
+  }
+  return [...byKey.values()].sort((a, b) => a.beat - b.beat || a.midi - b.midi);
+}
+
+/** A build's snare roll: quarters, then eighths, then sixteenths, rising in velocity. */
+function snareRoll(startBeat: number, beats: number, beatsPerBar: number): GridNote[] {
+  const notes: GridNote[] = [];
+  const bars = Math.floor(beats / beatsPerBar + EPSILON);
+  for (let b = 0; b < bars; b++) {
+    const progress = (b + 1) / bars;
+    const perBeat = progress <= 0.5 ? 1 : progress <= 0.75 ? 2 : 4;
+    for (let i = 0; i < beatsPerBar * perBeat; i++) {
+      const within = i / perBeat;
+      notes.push({
+        beat: startBeat + b * beatsPerBar + within,
+        beats: 1 / perBeat,
+        midi: DRUM_MIDI.snare,
+        velocity: clamp(0.25 + 0.6 * ((b + within / beatsPerBar) / bars), 0, 1),
+      });
+    }
+  }
+  return notes;
+}

@@ -1,0 +1,163 @@
+/**
+ * Song form: which sections, how many bars each, how full each one is, and which roles play in it.
+ * Templates follow the bar-budget table of the reference study (2.5) per form kind; they are then fitted
+ * so the bars add up exactly to the track length. The final section also takes the fractional last bar.
+ */
+import type { FormKind, Role, SectionKind } from '../types.ts';
+import type { PlannedSection } from './model.ts';
+
+interface SectionTemplate {
+  kind: SectionKind;
+  label: string;
+  bars: number;
+  energy: number;
+  /** Explicit layers (ambient); otherwise the roles come from the section kind. */
+  roles?: Role[];
+}
+
+const ALL_ROLES: Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture'];
+
+/** Which roles play in each kind of section: the intro is sparse, choruses and drops are fullest. */
+const KIND_ROLES: Record<SectionKind, Role[]> = {
+  intro: ['chords', 'pad', 'texture', 'arp'],
+  verse: ['drums', 'bass', 'chords', 'pad', 'lead', 'texture'],
+  prechorus: ['drums', 'bass', 'chords', 'pad', 'lead', 'texture', 'arp'],
+  chorus: ALL_ROLES,
+  bridge: ['drums', 'bass', 'chords', 'pad', 'lead', 'texture', 'arp'],
+  build: ['drums', 'chords', 'pad', 'arp', 'texture'],
+  drop: ALL_ROLES,
+  breakdown: ['chords', 'pad', 'lead', 'texture', 'arp'],
+  theme: ['drums', 'bass', 'chords', 'pad', 'lead', 'texture'],
+  climax: ALL_ROLES,
+  outro: ['drums', 'bass', 'chords', 'pad', 'lead', 'texture'],
+};
+
+const s = (kind: SectionKind, label: string, bars: number, energy: number, roles?: Role[]): SectionTemplate =>
+  roles ? { kind, label, bars, energy, roles } : { kind, label, bars, energy };
+
+/** Templates per form, from the smallest budget up; the first whose nominal length fits best is used. */
+function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
+  switch (form) {
+    case 'song':
+      if (budget <= 12) return [s('intro', 'I', 2, 0.3), s('verse', 'A', 8, 0.6), s('outro', 'O', 2, 0.4)];
+      if (budget <= 24) return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.5), s('chorus', 'B', 8, 0.9), s('outro', 'O', 4, 0.4)];
+      if (budget <= 48) {
+        return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.5), s('chorus', 'B', 8, 0.9), s('verse', 'A', 8, 0.55),
+          s('chorus', 'B', 8, 0.95), s('outro', 'O', 4, 0.4)];
+      }
+      return [s('intro', 'I', 4, 0.3), s('verse', 'A', 16, 0.5), s('prechorus', 'P', 4, 0.65), s('chorus', 'B', 8, 0.9),
+        s('verse', 'A', 16, 0.55), s('prechorus', 'P', 4, 0.7), s('chorus', 'B', 8, 0.95), s('bridge', 'C', 8, 0.55),
+        s('chorus', 'B', 8, 1), s('outro', 'O', 4, 0.4)];
+    case 'electronic':
+      if (budget <= 16) return [s('intro', 'I', 2, 0.35), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('outro', 'O', 2, 0.4)];
+      if (budget <= 40) {
+        return [s('intro', 'I', 4, 0.35), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('breakdown', 'K', 4, 0.3),
+          s('build', 'U', 4, 0.65), s('drop', 'D', 8, 1), s('outro', 'O', 4, 0.4)];
+      }
+      return [s('intro', 'I', 8, 0.35), s('build', 'U', 8, 0.6), s('drop', 'D', 16, 1), s('breakdown', 'K', 8, 0.3),
+        s('build', 'U', 8, 0.65), s('drop', 'D', 16, 1), s('outro', 'O', 8, 0.4)];
+    case 'ambient': {
+      // Evolving layers: each section adds or removes roles instead of switching verse/chorus.
+      const intro = s('intro', 'I', 4, 0.2, ['pad', 'texture', 'chords']);
+      const a = s('theme', 'A', 8, 0.35, ['pad', 'chords', 'bass', 'texture', 'lead', 'drums']);
+      const b = s('theme', 'B', 8, 0.5, ['pad', 'chords', 'bass', 'texture', 'lead', 'arp', 'drums']);
+      const k = s('breakdown', 'K', 8, 0.25, ['pad', 'texture', 'lead']);
+      const outro = s('outro', 'O', 4, 0.2, ['pad', 'chords', 'texture', 'lead']);
+      if (budget <= 12) return [{ ...intro, bars: 2 }, a, { ...outro, bars: 2 }];
+      if (budget <= 32) return [intro, a, b, { ...a, energy: 0.4 }, outro];
+      return [{ ...intro, bars: 8 }, { ...a, bars: 16 }, { ...b, bars: 16 }, k, { ...a, bars: 16, energy: 0.4 }, { ...outro, bars: 8 }];
+    }
+    case 'orchestral':
+      if (budget <= 12) return [s('intro', 'I', 2, 0.3), s('theme', 'A', 8, 0.6), s('outro', 'O', 2, 0.4)];
+      if (budget <= 28) return [s('intro', 'I', 4, 0.3), s('theme', 'A', 8, 0.55), s('climax', 'B', 8, 1), s('outro', 'O', 4, 0.4)];
+      if (budget <= 48) {
+        return [s('intro', 'I', 4, 0.3), s('theme', 'A', 8, 0.5), s('build', 'U', 8, 0.7), s('climax', 'B', 8, 1), s('outro', 'O', 4, 0.4)];
+      }
+      return [s('intro', 'I', 4, 0.3), s('theme', 'A', 16, 0.5), s('build', 'U', 8, 0.7), s('climax', 'B', 16, 1),
+        s('bridge', 'C', 8, 0.45), s('build', 'U', 8, 0.75), s('climax', 'B', 16, 1), s('outro', 'O', 8, 0.4)];
+    case 'loop':
+      // Lo-fi: the same 4-bar loops, drums dropped at section edges (drums.ts), no big contrasts.
+      if (budget <= 12) return [s('intro', 'I', 2, 0.3), s('verse', 'A', 8, 0.6), s('outro', 'O', 2, 0.35)];
+      if (budget <= 24) return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.55), s('chorus', 'B', 8, 0.8), s('outro', 'O', 4, 0.35)];
+      if (budget <= 48) {
+        return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.55), s('chorus', 'B', 8, 0.8), s('verse', 'A', 8, 0.55),
+          s('chorus', 'B', 8, 0.85), s('outro', 'O', 4, 0.35)];
+      }
+      return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.55), s('chorus', 'B', 8, 0.8), s('verse', 'A', 8, 0.55),
+        s('chorus', 'B', 8, 0.85), s('bridge', 'C', 8, 0.45), s('verse', 'A', 8, 0.6), s('chorus', 'B', 8, 0.9), s('outro', 'O', 4, 0.35)];
+  }
+}
+
+/**
+ * Fits template lengths to exactly `budget` whole bars while keeping main sections in whole 4-bar phrases:
+ * shrinking trims the intro and outro first (down to a bar), then the longest main section (the later one on a tie) by a
+ * phrase; growing adds phrases to main sections, loudest first, and leaves the last few bars to the outro.
+ */
+function fitBars(templates: SectionTemplate[], budget: number): number[] {
+  const bars = templates.map((t) => t.bars);
+  const last = bars.length - 1;
+  const edges = [0, last].filter((i) => templates[i]!.kind === 'intro' || templates[i]!.kind === 'outro');
+  const main = templates.map((_, i) => i).filter((i) => !edges.includes(i));
+  const sum = () => bars.reduce((a, b) => a + b, 0);
+  const shrinkers: (() => boolean)[] = [
+    ...edges.map((i) => () => bars[i]! > 2 && ((bars[i] = bars[i]! - 2), true)),
+    ...edges.map((i) => () => bars[i]! > 1 && ((bars[i] = bars[i]! - 1), true)),
+    () => {
+      let pick = -1;
+      for (const i of main) if (bars[i]! > 4 && (pick < 0 || bars[i]! >= bars[pick]!)) pick = i;
+      return pick >= 0 && ((bars[pick] = bars[pick]! - 4), true);
+    },
+    () => {
+      let pick = -1;
+      for (const i of main) if (bars[i]! > 1 && (pick < 0 || bars[i]! >= bars[pick]!)) pick = i;
+      return pick >= 0 && ((bars[pick] = bars[pick]! - 1), true);
+    },
+  ];
+  while (sum() > budget) {
+    if (!shrinkers.some((shrink) => shrink())) break;
+  }
+  const growOrder = [...main].sort((a, b) => templates[b]!.energy - templates[a]!.energy || b - a);
+  for (let k = 0; budget - sum() >= 4 && growOrder.length > 0; k++) {
+    const i = growOrder[k % growOrder.length]!;
+    bars[i] = bars[i]! + 4;
+  }
+  bars[last] = bars[last]! + (budget - sum());
+  return bars;
+}
+
+/** Plans the sections of a track with `totalBars` bars (may be fractional) in form `form`. */
+export function planForm(form: FormKind, totalBars: number, beatsPerBar: number, available: ReadonlySet<Role>): PlannedSection[] {
+  const whole = Math.floor(totalBars + 1e-9);
+  let templates = templatesFor(form, whole);
+  let bars: number[];
+  if (whole < 4) {
+    // Too short for a form: one section that is all melody and harmony.
+    const main = templates.find((t) => t.kind !== 'intro' && t.kind !== 'outro') ?? templates[0]!;
+    templates = [main];
+    bars = [whole];
+  } else {
+    if (whole < templates.length * 2) templates = [templates[0]!, templates[1]!, templates[templates.length - 1]!];
+    bars = fitBars(templates, whole);
+  }
+  bars[bars.length - 1] = bars[bars.length - 1]! + (totalBars - whole);
+
+  let startBar = 0;
+  return templates.map((template, i) => {
+    const wanted = template.roles ?? KIND_ROLES[template.kind];
+    let roles = new Set(wanted.filter((role) => available.has(role)));
+    // A section that would be silent (a solo-piano intro without chords) plays everything there is.
+    if (roles.size === 0) roles = new Set(available);
+    const section: PlannedSection = {
+      kind: template.kind,
+      label: template.label,
+      startBar,
+      bars: bars[i]!,
+      energy: template.energy,
+      roles,
+      beat: startBar * beatsPerBar,
+      beats: bars[i]! * beatsPerBar,
+    };
+    startBar += bars[i]!;
+    return section;
+  });
+}

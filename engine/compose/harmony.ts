@@ -1,0 +1,160 @@
+/**
+ * Harmony: the chord skeleton everything else is conditioned on. Each section label gets a progression from
+ * the preset (repeats of a label reuse it; a new label prefers a progression not used yet), looped at the
+ * preset's harmonic rhythm, with half cadences into tonic-led sections and a full cadence into the final
+ * tonic chord that rings out the ending.
+ */
+import type { Mode, Preset } from '../types.ts';
+import type { Random } from '../random.ts';
+import { isMinorMode } from '../theory/scales.ts';
+import { parseRoman, type ParsedChord } from '../theory/roman.ts';
+import { mod } from '../theory/pitch.ts';
+import { EPSILON, type ChordSlot, type PlannedSection } from './model.ts';
+
+/** Roots (semitones above the tonic) that lead home: V, bVII, IV/iv, bII and the lydian II. */
+const DOMINANT_LIKE = new Set([7, 10, 5, 1, 2]);
+
+export interface HarmonyOptions {
+  preset: Preset;
+  /** A blended second genre: its progressions are picked with probability `weight`. */
+  blend?: { preset: Preset; weight: number } | undefined;
+  mode: Mode;
+  tonic: number;
+  bpm: number;
+  arousal: number;
+  beatsPerBar: number;
+  totalBeats: number;
+  /** Where the final tonic chord starts. */
+  endingBeat: number;
+}
+
+/** Chords per bar after tempo and mood: slower for fast tempos and low arousal (as Abundant Music does). */
+export function chordsPerBar(preset: Preset, bpm: number, arousal: number): number {
+  const slow = bpm > 120 || arousal < -0.6;
+  return slow && preset.harmonicRhythm >= 1 ? preset.harmonicRhythm / 2 : preset.harmonicRhythm;
+}
+
+function progressionsOf(preset: Preset, mode: Mode): string[][] {
+  return isMinorMode(mode) ? preset.progressions.minor : preset.progressions.major;
+}
+
+function rootDegree(chord: ParsedChord, tonic: number): number {
+  return mod(chord.root - tonic, 12);
+}
+
+/** The chord the genre uses to lead home: the commonest dominant-like chord before a tonic in its progressions. */
+export function cadenceSymbol(progressions: readonly string[][], mode: Mode, tonic: number): string {
+  const counts = new Map<string, number>();
+  for (const progression of progressions) {
+    progression.forEach((symbol, i) => {
+      const next = progression[(i + 1) % progression.length]!;
+      const chord = parseRoman(symbol, tonic);
+      if (rootDegree(parseRoman(next, tonic), tonic) === 0 && DOMINANT_LIKE.has(rootDegree(chord, tonic))) {
+        counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+      }
+    });
+  }
+  const best = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  if (best) return best[0];
+  const fallback: Record<Mode, string> = {
+    major: 'V', lydian: 'II', mixolydian: 'bVII', minor: 'bVII', dorian: 'IV', phrygian: 'bII', harmonicMinor: 'V',
+  };
+  return fallback[mode];
+}
+
+/** The genre's spelling of the tonic chord ("Imaj7", "i7"), or a plain triad. */
+export function tonicSymbol(progressions: readonly string[][], mode: Mode, tonic: number): string {
+  const minor = isMinorMode(mode);
+  for (const progression of progressions) {
+    for (const symbol of progression) {
+      const chord = parseRoman(symbol, tonic);
+      if (rootDegree(chord, tonic) === 0 && chord.minor === minor) return symbol;
+    }
+  }
+  return minor ? 'i' : 'I';
+}
+
+/** Plans every chord of the track. Sections must already be planned. */
+export function planHarmony(sections: readonly PlannedSection[], options: HarmonyOptions, random: Random): ChordSlot[] {
+  const { preset, mode, tonic, beatsPerBar, totalBeats, endingBeat } = options;
+  const own = progressionsOf(preset, mode);
+  const blended = options.blend ? progressionsOf(options.blend.preset, mode) : [];
+  const all = [...own, ...blended];
+  const cadence = cadenceSymbol(all, mode, tonic);
+  const home = tonicSymbol(all, mode, tonic);
+  const slotBeats = beatsPerBar / chordsPerBar(preset, options.bpm, options.arousal);
+
+  // One progression per label; the intro previews the first main section's, the outro recalls it.
+  const byLabel = new Map<string, string[]>();
+  const used = new Set<string[]>();
+  const firstMain = sections.find((s) => s.kind !== 'intro' && s.kind !== 'outro') ?? sections[0]!;
+  const labelFor = (section: PlannedSection) => (section.kind === 'intro' || section.kind === 'outro' ? firstMain.label : section.label);
+  for (const section of sections) {
+    const label = labelFor(section);
+    if (byLabel.has(label)) continue;
+    const useBlend = blended.length > 0 && random.chance(options.blend!.weight);
+    const pool = useBlend ? blended : own;
+    const fresh = pool.filter((p) => !used.has(p));
+    let progression = random.pick(fresh.length > 0 ? fresh : pool);
+    if (used.has(progression) && progression.length > 1) {
+      // Only one progression to go round: start it elsewhere so the new section still sounds different.
+      const shift = 1 + random.int(0, progression.length - 2);
+      progression = [...progression.slice(shift), ...progression.slice(0, shift)];
+    }
+    used.add(progression);
+    byLabel.set(label, progression);
+  }
+
+  const slots: ChordSlot[] = [];
+  sections.forEach((section, index) => {
+    const progression = byLabel.get(labelFor(section))!;
+    let i = 0;
+    for (let beat = section.beat; beat < section.beat + section.beats - EPSILON; beat += slotBeats, i++) {
+      const symbol = progression[i % progression.length]!;
+      const beats = Math.min(slotBeats, section.beat + section.beats - beat);
+      slots.push({ beat, beats, symbol, chord: parseRoman(symbol, tonic), section: index });
+    }
+  });
+
+  addHalfCadences(slots, cadence, tonic);
+  return addEnding(slots, { cadence, home, tonic, endingBeat, totalBeats, lastSection: sections.length - 1 });
+}
+
+/** A section that hands over to a tonic-led section ends on a dominant-like chord (a half cadence). */
+function addHalfCadences(slots: ChordSlot[], cadence: string, tonic: number): void {
+  for (let i = 0; i + 1 < slots.length; i++) {
+    const slot = slots[i]!;
+    const next = slots[i + 1]!;
+    if (slot.section === next.section) continue;
+    if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic))) continue;
+    slots[i] = { ...slot, symbol: cadence, chord: parseRoman(cadence, tonic) };
+  }
+}
+
+interface EndingOptions {
+  cadence: string;
+  home: string;
+  tonic: number;
+  endingBeat: number;
+  totalBeats: number;
+  lastSection: number;
+}
+
+/** Cuts the chords at the ending, adds the final tonic chord and makes the chord before it lead home. */
+function addEnding(slots: ChordSlot[], o: EndingOptions): ChordSlot[] {
+  const kept = slots
+    .filter((slot) => slot.beat < o.endingBeat - EPSILON)
+    .map((slot) => ({ ...slot, beats: Math.min(slot.beats, o.endingBeat - slot.beat) }));
+  const final: ChordSlot = {
+    beat: o.endingBeat,
+    beats: o.totalBeats - o.endingBeat,
+    symbol: o.home,
+    chord: parseRoman(o.home, o.tonic),
+    section: o.lastSection,
+  };
+  const before = kept[kept.length - 1];
+  if (before && !DOMINANT_LIKE.has(rootDegree(before.chord, o.tonic))) {
+    kept[kept.length - 1] = { ...before, symbol: o.cadence, chord: parseRoman(o.cadence, o.tonic) };
+  }
+  return [...kept, final];
+}

@@ -1,0 +1,61 @@
+/**
+ * From grid to performance: swing delays the off-beat of the swing subdivision, a little timing and velocity
+ * jitter makes it breathe (less for electronic styles), and nothing may sound past the track's end.
+ * Note.beat stays the grid position (in quarter notes); only Note.time moves.
+ */
+import type { Note } from '../types.ts';
+import type { Random } from '../random.ts';
+import { clamp, type GridNote } from './model.ts';
+
+export interface Performance {
+  bpm: number;
+  beatUnit: number;
+  /** 0 straight … 1 full triplet swing. */
+  swing: number;
+  /** Standard deviation of timing jitter in seconds (capped at 12 ms). */
+  jitter: number;
+  velocityJitter: number;
+  /** Seconds: no note may end after this. */
+  endLimit: number;
+}
+
+const round = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/** Swing delay in seconds for a note at `quarter` (quarter-note beats). */
+export function swingDelay(quarter: number, p: Pick<Performance, 'bpm' | 'beatUnit' | 'swing'>): number {
+  if (p.swing <= 0) return 0;
+  const secondsPerQuarter = (60 / p.bpm) * (p.beatUnit / 4);
+  const quarterBpm = 60 / secondsPerQuarter;
+  // Slow grooves swing sixteenths (lo-fi, hip hop); faster ones swing eighths (jazz, shuffle).
+  const sub = quarterBpm < 100 ? 0.25 : 0.5;
+  const position = quarter % (2 * sub);
+  if (Math.abs(position - sub) > 1e-6) return 0;
+  return p.swing * ((2 * sub) / 6) * secondsPerQuarter;
+}
+
+export function perform(notes: readonly GridNote[], p: Performance, random: Random): Note[] {
+  const secondsPerBeat = 60 / p.bpm;
+  const quarterPerBeat = 4 / p.beatUnit;
+  const onsetJitter = new Map<number, number>();
+  const result: Note[] = [];
+  for (const note of notes) {
+    const quarter = round(note.beat * quarterPerBeat);
+    // Notes struck together move together: a chord is jittered as one.
+    let jitter = onsetJitter.get(quarter);
+    if (jitter === undefined) {
+      jitter = clamp(random.gaussian() * p.jitter, -0.012, 0.012);
+      onsetJitter.set(quarter, jitter);
+    }
+    const time = Math.max(0, note.beat * secondsPerBeat + swingDelay(quarter, p) + jitter + (note.offset ?? 0));
+    if (time > p.endLimit - 0.03) continue;
+    const duration = Math.min(note.beats * secondsPerBeat, p.endLimit - time);
+    result.push({
+      time: round(time),
+      duration: round(Math.max(0.02, duration)),
+      midi: note.midi,
+      velocity: round(clamp(note.velocity + random.gaussian() * p.velocityJitter, 0.02, 1)),
+      beat: quarter,
+    });
+  }
+  return result.sort((a, b) => a.time - b.time || a.midi - b.midi);
+}

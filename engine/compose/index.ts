@@ -1,0 +1,130 @@
+/**
+ * compose(spec) -> Score: stage 2 of the engine. Pure and deterministic: every decision domain draws from
+ * its own seeded stream, so the same spec always gives the same score.
+ *
+ * Order: form -> harmony -> bass anchors -> voicings (avoiding parallels with those anchors) -> parts ->
+ * swing and humanizing. Modules work in meter beats; this file converts to the Score's quarter-note beats.
+ */
+import type { ChordEvent, Part, Preset, Role, Score, Section, SongSpec } from '../types.ts';
+import { UnknownStyleError } from '../errors.ts';
+import { getPreset } from '../presets.ts';
+import { createRandom } from '../random.ts';
+import { pitchClassOf } from '../theory/pitch.ts';
+import { scaleOf } from '../theory/scales.ts';
+import { composeBass, bassAnchors } from './bass.ts';
+import { composeChords, composePad } from './comping.ts';
+import { composeDrums, drumKitFor, planDrumBars } from './drums.ts';
+import { planForm } from './form.ts';
+import { planHarmony } from './harmony.ts';
+import { perform } from './humanize.ts';
+import { composeMelody } from './melody.ts';
+import { EPSILON, type ComposeContext, type GridNote } from './model.ts';
+import { composeArp, composeTexture } from './texture.ts';
+import { voiceChords } from './voicing.ts';
+
+const ROLE_ORDER: Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture'];
+const PAN: Record<Role, number> = { drums: 0, bass: 0, chords: -0.2, pad: 0.1, lead: 0.15, arp: 0.3, texture: 0, vocal: 0 };
+/** Notes must end this long before the track does, so the renderer's releases fit. */
+const END_MARGIN = 0.05;
+
+export interface Blend {
+  preset: Preset;
+  weight: number;
+}
+
+export function compose(spec: SongSpec): Score {
+  const preset = getPreset(spec.genre);
+  let blend: Blend | undefined;
+  if (spec.blend && spec.blend.weight > 0) {
+    try {
+      blend = { preset: getPreset(spec.blend.genre), weight: spec.blend.weight };
+    } catch (error) {
+      if (!(error instanceof UnknownStyleError)) throw error;
+    }
+  }
+  return composeWith(spec, preset, blend);
+}
+
+/** The arrangement: roles the spec asks for, minus exclusions; the vocal is rendered elsewhere. */
+function arrangementRoles(spec: SongSpec): Set<Role> {
+  const roles = new Set<Role>();
+  for (const choice of spec.instruments) {
+    if (choice.role !== 'vocal' && !spec.excluded.includes(choice.role)) roles.add(choice.role);
+  }
+  return roles;
+}
+
+/** compose() with the preset given: the testable core. */
+export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Score {
+  if (!(spec.duration > 0) || !(spec.bpm > 0) || !(spec.meter.beatsPerBar > 0)) {
+    throw new RangeError('compose needs a positive duration, bpm and beatsPerBar');
+  }
+  const beatsPerBar = spec.meter.beatsPerBar;
+  const tonic = pitchClassOf(spec.key.tonic);
+  const roles = arrangementRoles(spec);
+  const totalBeats = (spec.duration * spec.bpm) / 60;
+  const totalBars = totalBeats / beatsPerBar;
+  const wholeBars = Math.floor(totalBars + EPSILON);
+  const endingBars = wholeBars >= 8 ? 2 : wholeBars >= 1 ? 1 : 0;
+  const endingBeat = (wholeBars - endingBars) * beatsPerBar;
+
+  const sections = planForm(spec.form, totalBars, beatsPerBar, roles);
+  const base = {
+    spec, preset, bpm: spec.bpm, beatsPerBar, totalBeats, endingBeat, tonic, mode: spec.key.mode,
+    scale: scaleOf(tonic, spec.key.mode), sections, roles,
+  };
+  const chords = planHarmony(sections, {
+    preset, blend, mode: spec.key.mode, tonic, bpm: spec.bpm, arousal: spec.arousal, beatsPerBar, totalBeats, endingBeat,
+  }, createRandom(spec.seed, 'harmony'));
+  const ctx: ComposeContext = { ...base, chords };
+
+  const kit = drumKitFor(ctx, blend);
+  const drumBars = planDrumBars(ctx, kit);
+  const anchors = bassAnchors(ctx, preset.bass);
+  const voicings = voiceChords(chords, anchors, preset.melody.low);
+
+  const generators: Record<Exclude<Role, 'vocal'>, () => GridNote[]> = {
+    drums: () => composeDrums(ctx, kit, drumBars, createRandom(spec.seed, 'drums')),
+    bass: () => composeBass(ctx, anchors, drumBars, kit.stepsPerBar, createRandom(spec.seed, 'bass')),
+    chords: () => composeChords(ctx, voicings, createRandom(spec.seed, 'chords')),
+    pad: () => composePad(ctx, voicings),
+    lead: () => composeMelody(ctx, createRandom(spec.seed, 'melody')),
+    arp: () => composeArp(ctx, voicings),
+    texture: () => composeTexture(ctx),
+  };
+
+  const electronic = preset.form === 'electronic';
+  const humanizeRandom = createRandom(spec.seed, 'humanize');
+  const instrumentOf = new Map(spec.instruments.map((c) => [c.role, c.instrument]));
+  const parts: Part[] = [];
+  for (const role of ROLE_ORDER) {
+    if (!roles.has(role) || role === 'vocal') continue;
+    const notes = perform(generators[role as Exclude<Role, 'vocal'>](), {
+      bpm: spec.bpm,
+      beatUnit: spec.meter.beatUnit,
+      // Texture beds and pads do not swing; everything rhythmic does.
+      swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
+      jitter: role === 'texture' ? 0 : electronic ? 0.003 : role === 'drums' ? 0.005 : 0.008,
+      velocityJitter: electronic ? 0.02 : 0.035,
+      endLimit: spec.duration - END_MARGIN,
+    }, humanizeRandom.fork(role));
+    parts.push({ role, instrument: instrumentOf.get(role)!, notes, gainDb: 0, pan: PAN[role] });
+  }
+
+  const quarterPerBeat = 4 / spec.meter.beatUnit;
+  const secondsPerBeat = 60 / spec.bpm;
+  return {
+    spec,
+    bpm: spec.bpm,
+    beatsPerBar,
+    duration: spec.duration,
+    sections: sections.map((s): Section => ({
+      kind: s.kind, label: s.label, startBar: s.startBar, bars: s.bars, beat: s.beat * quarterPerBeat, time: s.beat * secondsPerBeat, energy: s.energy,
+    })),
+    chords: chords.map((c): ChordEvent => ({
+      beat: c.beat * quarterPerBeat, beats: c.beats * quarterPerBeat, symbol: c.symbol, pitchClasses: [...c.chord.pitchClasses], root: c.chord.root,
+    })),
+    parts,
+    scale: [...base.scale],
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * The lead melody. Each section label gets its own motif; a section is a run of 4-bar phrases built as
+ * motif, varied repeat, motif, cadential ending. Pitches are realized against the sounding chord: strong
+ * beats and long notes land on chord tones, everything else moves by steps in the chord's scale, inside the
+ * preset's range. The piece's last note is the tonic, held over the final chord.
+ */
+import type { Random } from '../random.ts';
+import { mod } from '../theory/pitch.ts';
+import { chordScale } from '../theory/scales.ts';
+import { cadentialMotif, makeMotif, varyMotif, type Motif } from './motif.ts';
+import { EPSILON, chordAt, clamp, isStrongBeat, sectionVelocity, type ComposeContext, type GridNote, type PlannedSection } from './model.ts';
+
+interface LabelMaterial {
+  motif: Motif;
+  variant: Motif;
+  cadence: Motif;
+  /** The register centre: higher for louder sections, so a chorus sits above its verse. */
+  center: number;
+}
+
+/** Index of the scale tone nearest to `midi` in a sorted pitch-class list, as an absolute "scale position". */
+function moveInScale(midi: number, steps: number, tones: readonly number[]): number {
+  // Snap to the nearest tone of the scale first (the chord may have changed under the previous note).
+  let current = midi;
+  for (let d = 0; d < 12; d++) {
+    if (tones.includes(mod(midi - d, 12))) { current = midi - d; break; }
+    if (tones.includes(mod(midi + d, 12))) { current = midi + d; break; }
+  }
+  let remaining = steps;
+  while (remaining !== 0) {
+    const dir = Math.sign(remaining);
+    do current += dir; while (!tones.includes(mod(current, 12)));
+    remaining -= dir;
+  }
+  return current;
+}
+
+/** The chord tone nearest to `midi`; ties go in `direction`. */
+function nearestChordTone(midi: number, chordPcs: readonly number[], direction: number): number {
+  for (let d = 0; d < 12; d++) {
+    const first = direction >= 0 ? midi + d : midi - d;
+    const second = direction >= 0 ? midi - d : midi + d;
+    if (chordPcs.includes(mod(first, 12))) return first;
+    if (chordPcs.includes(mod(second, 12))) return second;
+  }
+  return midi;
+}
+
+function materialFor(ctx: ComposeContext, section: PlannedSection, motifBeats: number, random: Random): LabelMaterial {
+  const { low, high, density: presetDensity } = ctx.preset.melody;
+  const density = clamp(presetDensity * (0.55 + 0.6 * section.energy) * (0.6 + 0.8 * ctx.spec.density), 0.05, 1);
+  const motif = makeMotif(random, motifBeats, density, ctx.bpm >= 115);
+  return {
+    motif,
+    variant: varyMotif(motif, random),
+    cadence: cadentialMotif(motif, ctx.beatsPerBar),
+    center: Math.round(low + (0.3 + 0.3 * section.energy) * (high - low)),
+  };
+}
+
+/** Realizes one motif instance starting at `origin`; returns notes and leaves range handling to the caller. */
+function realize(ctx: ComposeContext, motif: Motif, origin: number, material: LabelMaterial, limit: number, velocity: number): GridNote[] {
+  const { low, high } = ctx.preset.melody;
+  const notes: GridNote[] = [];
+  let previous = material.center;
+  motif.notes.forEach((note, i) => {
+    const beat = origin + note.at;
+    if (beat >= limit - EPSILON) return;
+    const chord = chordAt(ctx.chords, beat).chord;
+    const tones = chordScale(ctx.scale, chord.pitchClasses);
+    let pitch: number;
+    if (i === 0) {
+      const pc = chord.pitchClasses[Math.min(motif.startTone, chord.pitchClasses.length - 1)]!;
+      pitch = nearestChordTone(material.center, [pc], 1);
+    } else {
+      pitch = moveInScale(previous, note.step, tones);
+      // Out of range: take the step the other way instead (the contour reflects off the edge).
+      if (pitch > high || pitch < low) pitch = moveInScale(previous, -note.step, tones);
+    }
+    const landing = isStrongBeat(beat, ctx.beatsPerBar) || note.beats >= 1.5 || i === motif.notes.length - 1;
+    if (landing) pitch = nearestChordTone(pitch, chord.pitchClasses, note.step);
+    while (pitch > high) pitch -= 12;
+    while (pitch < low) pitch += 12;
+    const accent = isStrongBeat(beat, ctx.beatsPerBar) ? 1 : 0.86;
+    notes.push({
+      beat,
+      beats: Math.min(note.beats, limit - beat),
+      midi: pitch,
+      velocity: clamp(velocity * accent * (1 + (pitch - material.center) / 60), 0.05, 1),
+    });
+    previous = pitch;
+  });
+  return notes;
+}
+
+/** Which form of the motif plays as instance `j` of a section with `count` instances. */
+function formOf(material: LabelMaterial, j: number, count: number, perPhrase: number): Motif {
+  if (j === count - 1) return material.cadence;
+  const inPhrase = j % perPhrase;
+  if (inPhrase === perPhrase - 1) return material.cadence;
+  return inPhrase % 2 === 1 ? material.variant : material.motif;
+}
+
+export function composeMelody(ctx: ComposeContext, random: Random): GridNote[] {
+  const bpb = ctx.beatsPerBar;
+  const motifBars = ctx.bpm < 75 ? 1 : 2;
+  const materials = new Map<string, LabelMaterial>();
+  const notes: GridNote[] = [];
+  for (const section of ctx.sections) {
+    if (!section.roles.has('lead')) continue;
+    const motifBeats = Math.min(motifBars * bpb, Math.max(bpb, Math.floor(section.bars) * bpb));
+    if (!materials.has(section.label)) materials.set(section.label, materialFor(ctx, section, motifBeats, random.fork(section.label)));
+    const material = materials.get(section.label)!;
+    const limit = Math.min(section.beat + section.beats, ctx.endingBeat);
+    const count = Math.max(1, Math.ceil((limit - section.beat) / material.motif.beats - EPSILON));
+    const perPhrase = Math.max(2, Math.round((4 * bpb) / material.motif.beats));
+    const velocity = sectionVelocity(ctx.spec.arousal, section.energy);
+    for (let j = 0; j < count; j++) {
+      const origin = section.beat + j * material.motif.beats;
+      if (origin >= limit - EPSILON) break;
+      notes.push(...realize(ctx, formOf(material, j, count, perPhrase), origin, material, limit, velocity));
+    }
+  }
+  // Monophonic line: a note stops where the next begins.
+  for (let i = 0; i + 1 < notes.length; i++) notes[i]!.beats = Math.min(notes[i]!.beats, notes[i + 1]!.beat - notes[i]!.beat);
+  return withFinalTonic(ctx, notes);
+}
+
+/** The last note of the piece: the tonic nearest to where the line was, held over the final chord. */
+function withFinalTonic(ctx: ComposeContext, notes: GridNote[]): GridNote[] {
+  const kept = notes.filter((n) => n.beat < ctx.endingBeat - EPSILON);
+  const { low, high } = ctx.preset.melody;
+  const last = kept[kept.length - 1];
+  let pitch = nearestChordTone(last?.midi ?? Math.round((low + high) / 2), [ctx.tonic], -1);
+  while (pitch > high) pitch -= 12;
+  while (pitch < low) pitch += 12;
+  const final = ctx.sections[ctx.sections.length - 1]!;
+  const velocity = sectionVelocity(ctx.spec.arousal, final.energy) * 0.9;
+  kept.push({ beat: ctx.endingBeat, beats: ctx.totalBeats - ctx.endingBeat, midi: pitch, velocity });
+  return kept;
+}

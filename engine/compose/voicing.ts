@@ -1,0 +1,46 @@
+/**
+ * Voicing: one set of MIDI notes per chord for the chords and pad roles. Each chord takes the candidate
+ * voicing that moves the voices least from the previous one while keeping the top voice near a fixed
+ * register, and never forms parallel fifths or octaves between the top voice and the bass at the change.
+ */
+import { candidateVoicings, isParallelPerfect, movementCost, voicedPitchClasses } from '../theory/voiceLeading.ts';
+import { clamp, type ChordSlot } from './model.ts';
+
+/** The register where the chord voicings sit: top voice near `topTarget`, spread downwards. */
+export function chordRegister(melodyLow: number): { low: number; high: number; topTarget: number } {
+  const topTarget = clamp(melodyLow + 6, 63, 74);
+  return { low: topTarget - 19, high: topTarget + 4, topTarget };
+}
+
+/**
+ * Voices every chord. `bassAnchors[i]` is the bass note sounding when chord i starts (same indexing).
+ * Costs: semitones of voice movement, plus distance of the top voice from the target register, plus a
+ * light penalty for muddy low voicings; parallels with the bass are ruled out whenever any candidate allows.
+ */
+export function voiceChords(chords: readonly ChordSlot[], bassAnchors: readonly number[], melodyLow: number): number[][] {
+  const { low, high, topTarget } = chordRegister(melodyLow);
+  const result: number[][] = [];
+  let previous: number[] | null = null;
+  chords.forEach((slot, i) => {
+    const pcs = voicedPitchClasses(slot.chord.pitchClasses, slot.chord.intervals);
+    const candidates = candidateVoicings(pcs, low, high);
+    let best: number[] = candidates[0] ?? pcs.map((pc) => low + pc);
+    let bestCost = Infinity;
+    for (const candidate of candidates) {
+      const top = candidate[candidate.length - 1]!;
+      let cost = 0.6 * Math.abs(top - topTarget) + Math.max(0, low + 5 - candidate[0]!) * 0.8;
+      if (previous) {
+        cost += movementCost(previous, candidate);
+        const previousTop = previous[previous.length - 1]!;
+        if (isParallelPerfect(bassAnchors[i - 1]!, previousTop, bassAnchors[i]!, top)) cost += 1000;
+      }
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = candidate;
+      }
+    }
+    result.push(best);
+    previous = best;
+  });
+  return result;
+}

@@ -2,7 +2,7 @@ import type { Generation } from '../store/types.ts';
 
 /** What the HTTP layer sees of the render queue. The implementation schedules fairly between accounts. */
 export interface LiveState {
-  /** 0 when rendering; n when n tasks will start before this one. */
+  /** 0 when rendering; n when it is the n-th waiting task to start (n - 1 tasks will start before it). */
   queue_position: number;
   /** 0–1. */
   progress: number;

@@ -1,0 +1,105 @@
+/**
+ * Waiting tasks, served round-robin between accounts: the next task comes from the account with work
+ * that was served least recently, so one account's burst cannot starve another's single task. Within
+ * an account, first in, first out (a retried task goes back to the front of its account's line).
+ */
+export interface QueuedTask {
+  id: string;
+  account_id: string;
+}
+
+export class FairQueue<T extends QueuedTask> {
+  readonly #byAccount = new Map<string, T[]>();
+  /** When each account was last served (a counter); never-served accounts go first. */
+  readonly #lastServed = new Map<string, number>();
+  #serves = 0;
+  #order: T[] | null = null;
+  #positions: Map<string, number> | null = null;
+
+  get size(): number {
+    let size = 0;
+    for (const line of this.#byAccount.values()) size += line.length;
+    return size;
+  }
+
+  push(task: T): void {
+    this.#line(task.account_id).push(task);
+    this.#changed();
+  }
+
+  pushFront(task: T): void {
+    this.#line(task.account_id).unshift(task);
+    this.#changed();
+  }
+
+  /** The next task to start, or undefined when nothing waits. */
+  shift(): T | undefined {
+    const account = this.#turns()[0];
+    if (account === undefined) return undefined;
+    const line = this.#byAccount.get(account)!;
+    const task = line.shift();
+    if (line.length === 0) this.#byAccount.delete(account);
+    this.#lastServed.set(account, ++this.#serves);
+    this.#changed();
+    return task;
+  }
+
+  has(id: string): boolean {
+    return this.#positionMap().has(id);
+  }
+
+  /** How many tasks start before this one; undefined when it is not waiting here. */
+  position(id: string): number | undefined {
+    return this.#positionMap().get(id);
+  }
+
+  /** Every waiting task in the order they will start. */
+  order(): readonly T[] {
+    if (this.#order) return this.#order;
+    // Round r of the rotation serves each account's r-th task, accounts in turn order.
+    const lines = this.#turns().map((account) => this.#byAccount.get(account)!);
+    const longest = Math.max(0, ...lines.map((line) => line.length));
+    const order: T[] = [];
+    for (let round = 0; round < longest; round++) {
+      for (const line of lines) {
+        const task = line[round];
+        if (task) order.push(task);
+      }
+    }
+    this.#order = order;
+    return order;
+  }
+
+  /** Removes and returns everything waiting. */
+  drain(): T[] {
+    const all = [...this.order()];
+    this.#byAccount.clear();
+    this.#changed();
+    return all;
+  }
+
+  #line(account: string): T[] {
+    let line = this.#byAccount.get(account);
+    if (!line) {
+      line = [];
+      this.#byAccount.set(account, line);
+    }
+    return line;
+  }
+
+  /** Accounts with waiting work, least recently served first (ties in order of arrival). */
+  #turns(): string[] {
+    const served = (account: string): number => this.#lastServed.get(account) ?? 0;
+    return [...this.#byAccount.keys()].sort((a, b) => served(a) - served(b));
+  }
+
+  #positionMap(): Map<string, number> {
+    if (!this.#positions) this.#positions = new Map(this.order().map((task, index) => [task.id, index]));
+    return this.#positions;
+  }
+
+  #changed(): void {
+    this.#order = null;
+    this.#positions = null;
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * Feeds accepted generations to the render pool: fairly between accounts, never more at once than the
+ * pool has threads, and with every state change persisted so a restart can resume the work.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { GenerationRequest, RenderPool, RenderedTrack } from '../../engine/index.ts';
+import type { Generation, Store } from '../store/types.ts';
+import { FairQueue } from './fair-queue.ts';
+import { RenderSpeed } from './render-speed.ts';
+import type { JobQueue, LiveState } from './types.ts';
+
+export type RenderPoolLike = Pick<RenderPool, 'size' | 'render' | 'healthy'>;
+
+export interface JobQueueOptions {
+  store: Store;
+  pool: RenderPoolLike;
+  /** Milliseconds now; a test seam for estimates. */
+  clock?: () => number;
+  /** How long close() lets running renders finish before sending them back to pending. @default 30000 */
+  graceMs?: number;
+  /** Starts a task gets before it is failed. @default 3 */
+  maxAttempts?: number;
+  /** Wall seconds per audio second assumed before the first render finishes. @default 0.08 */
+  speedPrior?: number;
+  log?: (message: string) => void;
+}
+
+export interface JobQueueHandle extends JobQueue {
+  /** Resolves when nothing waits or renders (tests and shutdown use it). */
+  idle(): Promise<void>;
+  /** The current render-speed estimate, wall seconds per audio second. */
+  readonly speed: number;
+}
+
+interface Running {
+  generation: Generation;
+  startedAt: number;
+  progress: number;
+  expectedSeconds: number;
+  controller: AbortController;
+  /** Set when close() aborts the render: the start is given back, it was not the task's fault. */
+  interruptedByClose: boolean;
+  done: Promise<void>;
+}
+
+/** Engine errors whose message is written for the caller; anything else gets a generic message. */
+const EXPLAINED_ERRORS = new Set(['UnknownStyleError', 'RenderFailedError', 'InvalidPresetError', 'EngineError']);
+const errorName = (error: unknown): string => (error instanceof Error ? error.name : typeof error);
+
+const requestOf = (generation: Generation): GenerationRequest => ({
+  prompt: generation.prompt,
+  duration: generation.duration,
+  style: generation.style,
+  instrumental: generation.instrumental,
+  seed: generation.seed,
+  lyrics: generation.lyrics,
+});
+
+const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
+
+/** Creates the queue and resumes every unfinished task found in the store (restart recovery). */
+export async function createJobQueue(options: JobQueueOptions): Promise<JobQueueHandle> {
+  const queue = new RenderQueue(options);
+  await queue.recover();
+  return queue;
+}
+
+class RenderQueue implements JobQueueHandle {
+  readonly #store: Store;
+  readonly #pool: RenderPoolLike;
+  readonly #clock: () => number;
+  readonly #graceMs: number;
+  readonly #maxAttempts: number;
+  readonly #log: (message: string) => void;
+  readonly #speed: RenderSpeed;
+  readonly #waiting = new FairQueue<Generation>();
+  readonly #running = new Map<string, Running>();
+  #idleWaiters: (() => void)[] = [];
+  #closing: Promise<void> | null = null;
+
+  constructor(options: JobQueueOptions) {
+    this.#store = options.store;
+    this.#pool = options.pool;
+    this.#clock = options.clock ?? Date.now;
+    this.#graceMs = options.graceMs ?? 30_000;
+    this.#maxAttempts = options.maxAttempts ?? 3;
+    this.#log = options.log ?? (() => undefined);
+    this.#speed = new RenderSpeed(options.speedPrior);
+  }
+
+  get speed(): number {
+    return this.#speed.wallPerAudioSecond;
+  }
+
+  async recover(): Promise<void> {
+    const resumed: Generation[] = [];
+    await Promise.all(
+      this.#store.unfinishedGenerations().map(async (generation) => {
+        // A task that was mid-render through maxAttempts crashes of the whole server is the likely cause.
+        if (generation.attempts >= this.#maxAttempts) {
+          await this.#fail(generation, 'render_interrupted', 'The render was interrupted too many times. Please try again.');
+          return;
+        }
+        resumed.push(generation.status === 'pending' ? generation : await this.#store.updateGeneration(generation.id, { status: 'pending' }));
+      }),
+    );
+    resumed.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+    for (const generation of resumed) this.#waiting.push(generation);
+    if (resumed.length > 0) this.#log(`Resuming ${resumed.length} unfinished generation(s).`);
+    this.#pump();
+  }
+
+  enqueue(generation: Generation): void {
+    if (this.#closing || this.#running.has(generation.id) || this.#waiting.has(generation.id)) return;
+    this.#waiting.push(generation);
+    this.#pump();
+  }
+
+  live(id: string): LiveState | undefined {
+    const running = this.#running.get(id);
+    if (running) {
+      return { queue_position: 0, progress: running.progress, estimated_time: roundSeconds(this.#remaining(running)) };
+    }
+    const position = this.#waiting.position(id);
+    if (position === undefined) return undefined;
+    const order = this.#waiting.order();
+    return {
+      queue_position: position + 1,
+      progress: 0,
+      estimated_time: roundSeconds(this.#startsIn(order.slice(0, position)) + this.#speed.estimate(order[position]!.duration)),
+    };
+  }
+
+  healthy(): boolean {
+    return this.#closing === null && this.#pool.healthy();
+  }
+
+  idle(): Promise<void> {
+    if (this.#running.size === 0 && this.#waiting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    const finished = Promise.all([...this.#running.values()].map((running) => running.done));
+    const grace = new AbortController();
+    const timedOut = await Promise.race([
+      finished.then(() => false),
+      delay(this.#graceMs, true, { signal: grace.signal }).catch(() => false),
+    ]);
+    grace.abort();
+    if (timedOut) {
+      for (const running of this.#running.values()) {
+        running.interruptedByClose = true;
+        running.controller.abort();
+      }
+      await finished;
+    }
+    await Promise.all(
+      this.#waiting.drain().map((generation) =>
+        generation.status === 'pending' ? undefined : this.#store.updateGeneration(generation.id, { status: 'pending' }).catch(() => undefined),
+      ),
+    );
+    this.#settleIdle();
+  }
+
+  /** Starts waiting tasks while the pool has free threads. */
+  #pump(): void {
+    while (this.#closing === null && this.#running.size < this.#pool.size) {
+      const generation = this.#waiting.shift();
+      if (!generation) break;
+      this.#start(generation);
+    }
+    this.#settleIdle();
+  }
+
+  #start(generation: Generation): void {
+    const running: Running = {
+      generation,
+      startedAt: this.#clock(),
+      progress: 0,
+      expectedSeconds: this.#speed.estimate(generation.duration),
+      controller: new AbortController(),
+      interruptedByClose: false,
+      done: Promise.resolve(),
+    };
+    this.#running.set(generation.id, running);
+    running.done = this.#render(running)
+      .catch((error: unknown) => this.#log(`Generation ${generation.id}: ${(error as Error).message ?? String(error)}`))
+      .finally(() => {
+        this.#running.delete(generation.id);
+        this.#pump();
+      });
+  }
+
+  async #render(running: Running): Promise<void> {
+    const started = await this.#store.updateGeneration(running.generation.id, {
+      status: 'processing',
+      started_at: new Date(this.#clock()).toISOString(),
+      attempts: running.generation.attempts + 1,
+      error: null,
+    });
+    running.generation = started;
+    let track: RenderedTrack;
+    try {
+      track = await this.#pool.render(requestOf(started), {
+        signal: running.controller.signal,
+        onProgress: (fraction) => {
+          running.progress = Math.min(1, Math.max(running.progress, fraction));
+        },
+      });
+    } catch (error) {
+      await this.#renderFailed(running, error);
+      return;
+    }
+    this.#speed.record((this.#clock() - running.startedAt) / 1000, track.audioSeconds);
+    await this.#complete(started, track);
+  }
+
+  async #complete(generation: Generation, track: RenderedTrack): Promise<void> {
+    const base = `audio/${generation.account_id}/${generation.id}`;
+    const files = { wav: `${base}.wav`, midi: `${base}.mid` };
+    await Promise.all([this.#store.writeFile(files.wav, track.wav), this.#store.writeFile(files.midi, track.midi)]);
+    await this.#store.updateGeneration(generation.id, {
+      status: 'completed',
+      completed_at: new Date(this.#clock()).toISOString(),
+      title: track.title,
+      metadata: track.metadata as unknown as Record<string, unknown>,
+      files,
+      error: null,
+    });
+  }
+
+  async #renderFailed(running: Running, error: unknown): Promise<void> {
+    const generation = running.generation;
+    if (running.interruptedByClose) {
+      await this.#store.updateGeneration(generation.id, { status: 'pending', attempts: Math.max(0, generation.attempts - 1) });
+      return;
+    }
+    const name = errorName(error);
+    if (name === 'WorkerCrashedError') {
+      if (generation.attempts < this.#maxAttempts) {
+        this.#log(`Generation ${generation.id}: render worker crashed (attempt ${generation.attempts}); retrying.`);
+        const pending = await this.#store.updateGeneration(generation.id, { status: 'pending' });
+        if (this.#closing === null) this.#waiting.pushFront(pending);
+        return;
+      }
+      await this.#fail(generation, 'render_failed', `The render failed ${generation.attempts} times. Please try again, perhaps with a shorter duration.`);
+      return;
+    }
+    const message = EXPLAINED_ERRORS.has(name) ? (error as Error).message : 'The track could not be rendered. Please try again.';
+    if (!EXPLAINED_ERRORS.has(name)) this.#log(`Generation ${generation.id}: render error ${name}: ${(error as Error)?.message ?? String(error)}`);
+    await this.#fail(generation, 'render_failed', message);
+  }
+
+  async #fail(generation: Generation, code: string, message: string): Promise<void> {
+    await this.#store.updateGeneration(generation.id, {
+      status: 'failed',
+      completed_at: new Date(this.#clock()).toISOString(),
+      error: { code, message },
+    });
+  }
+
+  /** Seconds left for a running render: from its progress once it reports some, else from the speed estimate. */
+  #remaining(running: Running): number {
+    const elapsed = (this.#clock() - running.startedAt) / 1000;
+    if (running.progress >= 0.05) return (elapsed * (1 - running.progress)) / running.progress;
+    return Math.max(running.expectedSeconds - elapsed, running.expectedSeconds * 0.05);
+  }
+
+  /**
+   * Seconds until a thread is free for the task behind `ahead`: list-schedules the running renders'
+   * remaining time and the tasks ahead onto the pool's threads.
+   */
+  #startsIn(ahead: readonly Generation[]): number {
+    const threads = Array.from({ length: this.#pool.size }, () => 0);
+    [...this.#running.values()].forEach((running, index) => {
+      threads[index % threads.length]! += this.#remaining(running);
+    });
+    for (const generation of ahead) {
+      const earliest = threads.indexOf(Math.min(...threads));
+      threads[earliest]! += this.#speed.estimate(generation.duration);
+    }
+    return Math.min(...threads);
+  }
+
+  #settleIdle(): void {
+    if (this.#running.size > 0 || (this.#waiting.size > 0 && this.#closing === null)) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,286 @@
+import test, { type ExecutionContext } from 'ava';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GenerationRequest, RenderedTrack } from '../engine/index.ts';
+import { createJobQueue, type JobQueueHandle } from '../src/jobs/index.ts';
+import { openStore, type Generation, type Store } from '../src/store/index.ts';
+
+/** A pool whose renders finish when the test says so. */
+class FakePool {
+  readonly calls: { request: GenerationRequest; resolve(track: RenderedTrack): void; reject(error: Error): void; progress(f: number): void; signal: AbortSignal | undefined }[] = [];
+  maxConcurrent = 0;
+  #active = 0;
+  constructor(readonly size: number) {}
+
+  healthy(): boolean {
+    return true;
+  }
+
+  render(request: GenerationRequest, options: { signal?: AbortSignal; onProgress?(fraction: number): void } = {}): Promise<RenderedTrack> {
+    this.#active++;
+    this.maxConcurrent = Math.max(this.maxConcurrent, this.#active);
+    return new Promise<RenderedTrack>((resolve, reject) => {
+      const settle = () => this.#active--;
+      options.signal?.addEventListener('abort', () => {
+        settle();
+        reject(Object.assign(new Error('The render was cancelled.'), { name: 'RenderAbortedError' }));
+      });
+      this.calls.push({
+        request,
+        resolve: (track) => {
+          settle();
+          resolve(track);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+        progress: (f) => options.onProgress?.(f),
+        signal: options.signal,
+      });
+    });
+  }
+
+  /** Waits until `count` renders have been asked for. */
+  async started(count: number): Promise<void> {
+    while (this.calls.length < count) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+const track = (request: GenerationRequest): RenderedTrack =>
+  ({
+    wav: new Uint8Array([82, 73, 70, 70]),
+    midi: new Uint8Array([77, 84, 104, 100]),
+    title: `Track ${request.seed}`,
+    metadata: { genre: 'lofi', bpm: 80 },
+    seed: request.seed,
+    audioSeconds: request.duration,
+    renderMs: 1,
+  }) as unknown as RenderedTrack;
+
+const namedError = (name: string, message = name): Error => Object.assign(new Error(message), { name });
+
+async function setup(t: ExecutionContext, options: { workers?: number; clock?: () => number } = {}) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const store = await openStore({ dataDir });
+  t.teardown(() => store.close());
+  const pool = new FakePool(options.workers ?? 1);
+  const jobs = await createJobQueue({ store, pool, clock: options.clock, graceMs: 50 });
+  t.teardown(() => jobs.close());
+  return { dataDir, store, pool, jobs };
+}
+
+async function create(store: Store, accountId: string, seed = 1, duration = 60): Promise<Generation> {
+  const { generation } = await store.createGeneration(
+    { account_id: accountId, prompt: `song ${seed}`, duration, style: null, instrumental: true, seed, lyrics: null, callback_url: null },
+    { monthlyQuota: null },
+  );
+  return generation;
+}
+
+async function settled(jobs: JobQueueHandle): Promise<void> {
+  await jobs.idle();
+}
+
+test('a rendered task is completed with its files, title and metadata', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  const running = store.getGeneration(account.id, generation.id)!;
+  t.is(running.attempts, 1);
+  t.truthy(running.started_at);
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  const done = store.getGeneration(account.id, generation.id)!;
+  t.like(done, { status: 'completed', title: 'Track 1', files: { wav: `audio/${account.id}/${generation.id}.wav`, midi: `audio/${account.id}/${generation.id}.mid` } });
+  t.truthy(done.completed_at);
+  t.deepEqual(done.metadata, { genre: 'lofi', bpm: 80 });
+  t.deepEqual([...(await readFile(store.resolveFile(done.files!.wav)))], [82, 73, 70, 70]);
+});
+
+test('no more renders run at once than the pool has threads', async (t) => {
+  const { store, pool, jobs } = await setup(t, { workers: 2 });
+  const account = await store.createAccount({ plan: 'developer' });
+  for (let seed = 0; seed < 5; seed++) jobs.enqueue(await create(store, account.id, seed));
+  await pool.started(2);
+  t.is(pool.calls.length, 2);
+  for (let i = 0; i < 5; i++) {
+    await pool.started(i + 1);
+    pool.calls[i]!.resolve(track(pool.calls[i]!.request));
+  }
+  await settled(jobs);
+  t.is(pool.maxConcurrent, 2);
+});
+
+test("one account's burst of 20 does not starve another account's single task", async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const busy = await store.createAccount({ plan: 'enterprise' });
+  const quiet = await store.createAccount({ plan: 'starter' });
+  for (let seed = 0; seed < 20; seed++) jobs.enqueue(await create(store, busy.id, seed));
+  const single = await create(store, quiet.id, 99);
+  jobs.enqueue(single);
+  t.is(jobs.live(single.id)?.queue_position, 1);
+  await pool.started(1);
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await pool.started(2);
+  t.is(pool.calls[1]!.request.seed, 99);
+});
+
+test('waiting tasks report their place and an estimate that grows with the queue ahead', async (t) => {
+  let now = 0;
+  const { store, pool, jobs } = await setup(t, { clock: () => now });
+  const account = await store.createAccount({ plan: 'developer' });
+  const tasks = [];
+  for (let seed = 0; seed < 3; seed++) {
+    tasks.push(await create(store, account.id, seed));
+    jobs.enqueue(tasks.at(-1)!);
+  }
+  await pool.started(1);
+  const [first, second, third] = tasks.map((task) => jobs.live(task.id)!);
+  t.is(first!.queue_position, 0);
+  t.is(second!.queue_position, 1);
+  t.is(third!.queue_position, 2);
+  t.true(first!.estimated_time > 0);
+  t.true(second!.estimated_time > first!.estimated_time);
+  t.true(third!.estimated_time > second!.estimated_time);
+});
+
+test('estimates follow the measured render speed', async (t) => {
+  let now = 0;
+  const { store, pool, jobs } = await setup(t, { clock: () => now });
+  const account = await store.createAccount({ plan: 'developer' });
+  const before = jobs.speed;
+  jobs.enqueue(await create(store, account.id, 1, 60));
+  await pool.started(1);
+  now += 30_000; // 30 s of wall for 60 s of audio: far slower than the prior
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  t.true(jobs.speed > before);
+  const next = await create(store, account.id, 2, 60);
+  jobs.enqueue(next);
+  await pool.started(2);
+  t.is(jobs.live(next.id)?.estimated_time, Math.round(60 * jobs.speed * 10) / 10);
+});
+
+test('progress from the pool shows in the live state', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.progress(0.5);
+  t.is(jobs.live(generation.id)?.progress, 0.5);
+});
+
+test('a worker crash sends the task back to pending and retries it', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.reject(namedError('WorkerCrashedError'));
+  await pool.started(2);
+  t.is(store.getGeneration(account.id, generation.id)?.attempts, 2);
+  pool.calls[1]!.resolve(track(pool.calls[1]!.request));
+  await settled(jobs);
+  t.is(store.getGeneration(account.id, generation.id)?.status, 'completed');
+});
+
+test('three crashes fail the task and refund its quota unit', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await pool.started(attempt);
+    pool.calls[attempt - 1]!.reject(namedError('WorkerCrashedError'));
+  }
+  await settled(jobs);
+  const failed = store.getGeneration(account.id, generation.id)!;
+  t.like(failed, { status: 'failed', attempts: 3, error: { code: 'render_failed' } });
+  t.is(pool.calls.length, 3);
+  t.is(store.usage(account.id, generation.quota_month), 0);
+});
+
+test('an engine error fails the task at once with its message', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.reject(namedError('UnknownStyleError', 'Unknown style "polka". Use one of: lofi.'));
+  await settled(jobs);
+  t.like(store.getGeneration(account.id, generation.id), { status: 'failed', error: { code: 'render_failed', message: 'Unknown style "polka". Use one of: lofi.' } });
+  t.is(pool.calls.length, 1);
+});
+
+test('an unexpected error fails the task without leaking its message', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.reject(new Error('ENOENT /secret/path'));
+  await settled(jobs);
+  const failed = store.getGeneration(account.id, generation.id)!;
+  t.is(failed.status, 'failed');
+  t.false(failed.error!.message.includes('/secret/path'));
+});
+
+test('unfinished tasks in the store are resumed when the queue starts', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const first = await openStore({ dataDir });
+  const account = await first.createAccount({ plan: 'developer' });
+  const generation = await create(first, account.id);
+  await first.updateGeneration(generation.id, { status: 'processing', attempts: 1, started_at: new Date().toISOString() });
+  await first.close();
+
+  const store = await openStore({ dataDir });
+  t.teardown(() => store.close());
+  const pool = new FakePool(1);
+  const jobs = await createJobQueue({ store, pool });
+  t.teardown(() => jobs.close());
+  await pool.started(1);
+  t.is(pool.calls[0]!.request.seed, 1);
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  t.like(store.getGeneration(account.id, generation.id), { status: 'completed', attempts: 2 });
+});
+
+test('close waits for a render that finishes within the grace period', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  const closing = jobs.close();
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await closing;
+  t.is(store.getGeneration(account.id, generation.id)?.status, 'completed');
+});
+
+test('close sends renders past the grace period and waiting tasks back to pending', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const running = await create(store, account.id, 1);
+  const waiting = await create(store, account.id, 2);
+  jobs.enqueue(running);
+  jobs.enqueue(waiting);
+  await pool.started(1);
+  await jobs.close();
+  t.true(pool.calls[0]!.signal?.aborted);
+  t.like(store.getGeneration(account.id, running.id), { status: 'pending', attempts: 0 });
+  t.like(store.getGeneration(account.id, waiting.id), { status: 'pending' });
+  t.false(jobs.healthy());
+  t.is(pool.calls.length, 1);
+});
+
+test('live() knows nothing of tasks it does not hold', async (t) => {
+  const { jobs } = await setup(t);
+  t.is(jobs.live('gen_unknown'), undefined);
+});

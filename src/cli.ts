@@ -1,0 +1,90 @@
+/**
+ * The command line: `tunesmith <command> [options]` (from a checkout: `npm run -s cli -- <command>`).
+ * Exit codes: 0 done, 1 the command failed (bad config, data dir in use, unknown id), 2 usage error.
+ */
+import { pathToFileURL } from 'node:url';
+import { accountsSetPlan } from './cli/accounts.ts';
+import { AdminCommandError } from './cli/admin-commands.ts';
+import { keysCreate, keysList, keysRevoke } from './cli/keys.ts';
+import { serve } from './cli/serve.ts';
+import { UsageError, type Command, type Io } from './cli/usage.ts';
+import { ConfigError } from './config.ts';
+import { DataDirLockedError } from './store/index.ts';
+
+/** Command name (one or two words) -> command. The engine's `render` command joins here. */
+export const COMMANDS: Record<string, Command> = {
+  serve,
+  'keys create': keysCreate,
+  'keys list': keysList,
+  'keys revoke': keysRevoke,
+  'accounts set-plan': accountsSetPlan,
+};
+
+function overview(prefix?: string): string {
+  const names = Object.keys(COMMANDS).filter((name) => prefix === undefined || name.startsWith(`${prefix} `));
+  const width = Math.max(...names.map((name) => name.length));
+  return [
+    `Usage: tunesmith ${prefix ?? '<command>'}${prefix ? ' <subcommand>' : ''} [options]`,
+    '',
+    'Commands:',
+    ...names.map((name) => `  ${name.padEnd(width)}  ${COMMANDS[name]!.summary}`),
+    '',
+    `Run "tunesmith ${prefix ?? '<command>'}${prefix ? ' <subcommand>' : ''} --help" for a command's options.`,
+  ].join('\n');
+}
+
+const isFlag = (arg: string | undefined): boolean => arg === undefined || arg.startsWith('-');
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [first, second] = argv;
+  if (isFlag(first) && (argv.length === 0 || first === '--help' || first === '-h')) {
+    (argv.length === 0 ? io.err : io.out)(overview());
+    return argv.length === 0 ? 2 : 0;
+  }
+  const twoWords = `${first} ${second}`;
+  const name = !isFlag(second) && COMMANDS[twoWords] ? twoWords : first!;
+  const command = COMMANDS[name];
+  if (!command) {
+    const group = Object.keys(COMMANDS).some((known) => known.startsWith(`${first} `));
+    if (group && (isFlag(second) || second === undefined)) {
+      const asksHelp = second === '--help' || second === '-h';
+      (asksHelp ? io.out : io.err)(overview(first));
+      return asksHelp ? 0 : 2;
+    }
+    const shown = group ? twoWords : first;
+    io.err(`Unknown command "${shown}". Run "tunesmith --help" to see the commands.`);
+    return 2;
+  }
+  try {
+    return await command.run(argv.slice(name.split(' ').length), io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\nRun "tunesmith ${name} --help" for usage.`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof AdminCommandError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+const viaBin = process.argv[1]?.endsWith('/bin/tunesmith.js') || process.argv[1]?.endsWith('/tunesmith');
+if (invokedDirectly || viaBin) {
+  const io: Io = {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    env: process.env,
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`Unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

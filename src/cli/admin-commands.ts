@@ -1,0 +1,114 @@
+/**
+ * The key and account commands, as functions of a Store. The CLI runs them on the store itself when
+ * no server owns the data dir, and the server runs them for the CLI (over the admin channel) when one
+ * does, so both paths share one implementation and never race each other's writes.
+ */
+import { isPlanName, limitsFor } from '../plans.ts';
+import { NotFoundError, type PlanName, type Store } from '../store/types.ts';
+
+export interface CreatedKey {
+  key: string;
+  key_id: string;
+  account_id: string;
+  plan: PlanName;
+}
+
+export interface KeyRow {
+  key_id: string;
+  prefix: string;
+  account_id: string;
+  plan: PlanName | null;
+  name: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface AccountRow {
+  account_id: string;
+  plan: PlanName;
+  rpm: number;
+  monthly: number | null;
+}
+
+export type AdminRequest =
+  | { command: 'keys.create'; plan?: PlanName; account?: string; email?: string | null; name?: string | null }
+  | { command: 'keys.list' }
+  | { command: 'keys.revoke'; keyId: string }
+  | { command: 'accounts.set-plan'; accountId: string; plan: PlanName; rpm?: number | null; monthly?: number | null };
+
+/** A request the command itself refuses (bad plan, unknown id): the CLI shows the message and exits 1. */
+export class AdminCommandError extends Error {
+  override name = 'AdminCommandError' as const;
+}
+
+export async function runAdminCommand(store: Store, request: AdminRequest): Promise<unknown> {
+  try {
+    switch (request.command) {
+      case 'keys.create':
+        return await createKey(store, request);
+      case 'keys.list':
+        return listKeys(store);
+      case 'keys.revoke':
+        return await revokeKey(store, request.keyId);
+      case 'accounts.set-plan':
+        return await setPlan(store, request);
+      default:
+        throw new AdminCommandError(`Unknown admin command ${JSON.stringify((request as { command: unknown }).command)}.`);
+    }
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new AdminCommandError(error.message);
+    throw error;
+  }
+}
+
+async function createKey(store: Store, request: Extract<AdminRequest, { command: 'keys.create' }>): Promise<CreatedKey> {
+  let account = request.account === undefined ? undefined : store.getAccount(request.account);
+  if (request.account !== undefined && !account) throw new AdminCommandError(`No account with id ${request.account}.`);
+  if (!account) {
+    if (!isPlanName(request.plan)) throw new AdminCommandError('A new key needs --plan starter, developer or enterprise (or --account ACCOUNT_ID).');
+    account = await store.createAccount({ plan: request.plan, email: request.email ?? null, name: request.name ?? null });
+  }
+  const { key, record } = await store.createKey(account.id, request.name ?? null);
+  return { key, key_id: record.id, account_id: account.id, plan: account.plan };
+}
+
+function listKeys(store: Store): KeyRow[] {
+  return store
+    .listKeys()
+    .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
+    .map((key) => ({
+      key_id: key.id,
+      prefix: key.prefix,
+      account_id: key.account_id,
+      plan: store.getAccount(key.account_id)?.plan ?? null,
+      name: key.name,
+      created_at: key.created_at,
+      last_used_at: key.last_used_at,
+      revoked_at: key.revoked_at,
+    }));
+}
+
+async function revokeKey(store: Store, keyId: string): Promise<KeyRow> {
+  const key = await store.revokeKey(keyId);
+  return { key_id: key.id, prefix: key.prefix, account_id: key.account_id, plan: store.getAccount(key.account_id)?.plan ?? null, name: key.name, created_at: key.created_at, last_used_at: key.last_used_at, revoked_at: key.revoked_at };
+}
+
+async function setPlan(store: Store, request: Extract<AdminRequest, { command: 'accounts.set-plan' }>): Promise<AccountRow> {
+  if (!isPlanName(request.plan)) throw new AdminCommandError(`Unknown plan "${String(request.plan)}". Use starter, developer or enterprise.`);
+  const custom = request.rpm != null || request.monthly != null;
+  if (custom && request.plan !== 'enterprise') {
+    throw new AdminCommandError('--rpm and --monthly are Enterprise figures; use them with the enterprise plan.');
+  }
+  // Leaving a plan drops its custom figures; on Enterprise, figures not given keep their current value.
+  const keep = request.plan === 'enterprise';
+  const current = store.getAccount(request.accountId);
+  if (!current) throw new AdminCommandError(`No account with id ${request.accountId}.`);
+  const account = await store.updateAccount(request.accountId, {
+    plan: request.plan,
+    rpm: request.rpm ?? (keep ? current.rpm : null),
+    monthly: request.monthly ?? (keep ? current.monthly : null),
+  });
+  const limits = limitsFor(account);
+  return { account_id: account.id, plan: account.plan, rpm: limits.rpm, monthly: limits.monthly };
+}

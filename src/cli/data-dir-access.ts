@@ -1,0 +1,38 @@
+/**
+ * Runs an admin command against a data dir, whoever holds it: directly (taking the lock) when no
+ * server runs, through the server's admin channel when one does. A lock held by another CLI run,
+ * or a server still starting, is waited for briefly.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { DataDirLockedError, openStore, readLiveLock, type Store } from '../store/index.ts';
+import { AdminUnavailableError, callAdmin } from './admin-channel.ts';
+import { runAdminCommand, type AdminRequest } from './admin-commands.ts';
+
+const RETRY_MS = 100;
+
+export async function runOnDataDir(dataDir: string, request: AdminRequest, waitMs = 10_000): Promise<unknown> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    let store: Store;
+    try {
+      store = await openStore({ dataDir, owner: 'cli' });
+    } catch (error) {
+      if (!(error instanceof DataDirLockedError)) throw error;
+      if (readLiveLock(dataDir)?.owner === 'server') {
+        try {
+          return await callAdmin(dataDir, request);
+        } catch (callError) {
+          if (!(callError instanceof AdminUnavailableError)) throw callError;
+        }
+      }
+      if (Date.now() > deadline) throw error;
+      await delay(RETRY_MS);
+      continue;
+    }
+    try {
+      return await runAdminCommand(store, request);
+    } finally {
+      await store.close();
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/** `tunesmith serve`: runs the server until SIGTERM/SIGINT, then shuts down gracefully and exits 0. */
+import { loadConfig } from '../config.ts';
+import { parse, printHelp, type Command } from './usage.ts';
+
+export const serve: Command = {
+  summary: 'Run the API server',
+  help: `Usage: tunesmith serve
+
+Runs the API server. Configuration comes from the environment:
+  PORT                    port to listen on (default 3000; 0 picks a free one)
+  HOST                    address to bind (default 127.0.0.1)
+  TUNESMITH_DATA_DIR      where accounts, generations and audio live (default ./data)
+  TUNESMITH_PUBLIC_URL    base of download URLs (default http://HOST:PORT)
+  TUNESMITH_WORKERS       render threads (default: the machine's cores)
+  TUNESMITH_DOWNLOAD_TTL  lifetime of download links in seconds (default 86400)
+
+On first start with an empty data dir it creates a local account and prints an API key.
+SIGTERM or SIGINT stops it gracefully: running renders finish (up to 30 s) or resume at the next start.`,
+  async run(args, io) {
+    if (parse(args, {}, { min: 0, max: 0, names: '' }) === 'help') return printHelp(io, this.help);
+    const config = loadConfig(io.env);
+    // Loaded here, not at the top: the key commands must not need the engine.
+    const { startServer } = await import('../server.ts');
+    const server = await startServer(config, { log: io.out });
+    await new Promise<void>((resolve) => {
+      const stop = (signal: NodeJS.Signals) => {
+        io.out(`Received ${signal}: finishing running renders and shutting down…`);
+        process.off('SIGTERM', stop);
+        process.off('SIGINT', stop);
+        resolve();
+      };
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+    });
+    await server.close();
+    io.out('Stopped.');
+    return 0;
+  },
+};

@@ -1,0 +1,147 @@
+/**
+ * The running service: owns the data dir (lock), the render pool, the job queue, the HTTP listener and
+ * the admin channel, and takes them down in order. Process concerns (signals, exit codes) stay in the CLI.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createRenderPool, listStyles } from '../engine/index.ts';
+import { createApp } from './app.ts';
+import { serveAdmin } from './cli/admin-channel.ts';
+import { defaultPublicUrl, type Config } from './config.ts';
+import { createJobQueue } from './jobs/index.ts';
+import { loadSigningSecret } from './secrets.ts';
+import { DataDirLockedError, openStore, readLiveLock, type Store } from './store/index.ts';
+
+export interface ServerHandle {
+  /** Where the server listens, e.g. http://127.0.0.1:3000 (the real port when PORT=0). */
+  url: string;
+  publicUrl: string;
+  /** Set on a first start with an empty data dir: the local account's key, shown once. */
+  firstKey: string | null;
+  /** Stops accepting, lets renders finish or re-queues them, flushes the store. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  log?: (line: string) => void;
+}
+
+/** How long an HTTP request in flight may take to finish at shutdown. */
+const HTTP_DRAIN_MS = 5_000;
+/** A CLI command holds the lock for a moment only: a starting server waits for it. */
+const CLI_LOCK_WAIT_MS = 10_000;
+
+export async function startServer(config: Config, options: StartServerOptions = {}): Promise<ServerHandle> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const store = await openStoreForServer(config.dataDir, log);
+  const cleanup: (() => Promise<void>)[] = [() => store.close()];
+  const unwind = async () => {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    const signingSecret = await loadSigningSecret(config.dataDir);
+    const firstKey = await provisionFirstStart(store);
+    const pool = createRenderPool({ workers: config.workers });
+    cleanup.push(() => pool.close());
+    const jobs = await createJobQueue({ store, pool, log });
+    cleanup.push(() => jobs.close());
+
+    let handler: Parameters<typeof createServer>[1] = (_req, res) => res.writeHead(503).end();
+    const http = createServer((req, res) => handler!(req, res));
+    await listen(http, config.port, config.host);
+    cleanup.push(() => closeHttp(http));
+    const { port } = http.address() as AddressInfo;
+    const url = defaultPublicUrl(config.host, port);
+    // PORT=0 lets the system pick: the download links must carry the port it picked.
+    const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
+    const app = createApp({ store, jobs, engine: { listStyles }, config: { ...config, port, publicUrl, signingSecret } });
+    app.silent = true;
+    app.on('error', (error: Error & { status?: number; expose?: boolean }) => {
+      if ((error.status ?? 500) >= 500) log(`Request failed: ${error.stack ?? error.message}`);
+    });
+    handler = app.callback();
+
+    const admin = await serveAdmin(store, config.dataDir);
+    cleanup.push(() => admin.close());
+
+    log(`Tunesmith listening on ${url} (data dir ${config.dataDir}, ${pool.size} render thread(s))`);
+    if (firstKey) log(firstStartBanner(publicUrl, firstKey));
+
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      publicUrl,
+      firstKey,
+      close() {
+        closing ??= (async () => {
+          // Order matters: no new requests, then no new renders, then threads, then the files.
+          await Promise.all([closeHttp(http), admin.close(), jobs.close()]);
+          await pool.close();
+          await store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+}
+
+async function openStoreForServer(dataDir: string, log: (line: string) => void): Promise<Store> {
+  const deadline = Date.now() + CLI_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return await openStore({ dataDir, owner: 'server', warn: log });
+    } catch (error) {
+      if (!(error instanceof DataDirLockedError) || readLiveLock(dataDir)?.owner !== 'cli' || Date.now() > deadline) throw error;
+      await delay(100);
+    }
+  }
+}
+
+/** An empty data dir gets a local Developer account and one key, so a newcomer can curl at once. */
+async function provisionFirstStart(store: Store): Promise<string | null> {
+  if (store.listAccounts().length > 0) return null;
+  const account = await store.createAccount({ plan: 'developer', name: 'local' });
+  const { key } = await store.createKey(account.id, 'first start');
+  return key;
+}
+
+function firstStartBanner(publicUrl: string, key: string): string {
+  return `
+First start: created a local Developer account and this API key (shown only once; keep it):
+
+  ${key}
+
+Try it:
+
+  curl -s -X POST ${publicUrl}/v1/generate \\
+    -H "Authorization: Bearer ${key}" \\
+    -H "Content-Type: application/json" \\
+    -d '{"prompt": "a calm lofi beat with soft piano", "duration": 30}'
+
+then poll the returned Location: curl -s ${publicUrl}/v1/generation/<id> -H "Authorization: Bearer ${key}"
+More keys: npm run -s cli -- keys create --plan developer
+`;
+}
+
+function listen(http: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function closeHttp(http: Server): Promise<void> {
+  if (!http.listening) return;
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeIdleConnections();
+  const drained = await Promise.race([closed.then(() => true), delay(HTTP_DRAIN_MS, false, { ref: false })]);
+  if (!drained) http.closeAllConnections();
+  await closed;
+}

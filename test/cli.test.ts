@@ -1,0 +1,126 @@
+import test from 'ava';
+import { openStore } from '../src/store/index.ts';
+import { serveAdmin } from '../src/cli/admin-channel.ts';
+import { runCli, tempDataDir } from './helpers/process.ts';
+
+const envFor = (dataDir: string) => ({ TUNESMITH_DATA_DIR: dataDir });
+
+test('keys create --json prints one line with the key, its id and the account id', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const result = await runCli(['keys', 'create', '--plan', 'starter', '--email', 'dev@example.com', '--json'], envFor(dataDir));
+  t.is(result.code, 0, result.stderr);
+  const lines = result.stdout.trim().split('\n');
+  t.is(lines.length, 1);
+  const created = JSON.parse(lines[0]!) as Record<string, string>;
+  t.deepEqual(Object.keys(created).sort(), ['account_id', 'key', 'key_id']);
+  t.regex(created.key!, /^ts_live_/);
+
+  const store = await openStore({ dataDir });
+  t.teardown(() => store.close());
+  t.is(store.findKey(created.key!)?.id, created.key_id);
+  t.like(store.getAccount(created.account_id!), { plan: 'starter', email: 'dev@example.com' });
+});
+
+test('keys list shows prefixes and plans but never a key', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const created = JSON.parse((await runCli(['keys', 'create', '--plan', 'developer', '--json'], envFor(dataDir))).stdout) as Record<string, string>;
+  const listed = await runCli(['keys', 'list'], envFor(dataDir));
+  t.is(listed.code, 0);
+  t.true(listed.stdout.includes(created.key_id!));
+  t.true(listed.stdout.includes(created.key!.slice(0, 12)));
+  t.true(listed.stdout.includes('developer'));
+  t.false(listed.stdout.includes(created.key!));
+});
+
+test('keys revoke marks the key revoked', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const created = JSON.parse((await runCli(['keys', 'create', '--plan', 'developer', '--json'], envFor(dataDir))).stdout) as Record<string, string>;
+  const revoked = await runCli(['keys', 'revoke', created.key_id!], envFor(dataDir));
+  t.is(revoked.code, 0, revoked.stderr);
+  const rows = JSON.parse((await runCli(['keys', 'list', '--json'], envFor(dataDir))).stdout) as { key_id: string; revoked_at: string | null }[];
+  t.truthy(rows.find((row) => row.key_id === created.key_id)?.revoked_at);
+});
+
+test('accounts set-plan moves an account to Enterprise with custom figures', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const created = JSON.parse((await runCli(['keys', 'create', '--plan', 'starter', '--json'], envFor(dataDir))).stdout) as Record<string, string>;
+  const result = await runCli(['accounts', 'set-plan', created.account_id!, 'enterprise', '--rpm', '1200', '--monthly', '5000'], envFor(dataDir));
+  t.is(result.code, 0, result.stderr);
+  t.regex(result.stdout, /enterprise plan: 5000 generations\/month, 1200 requests\/min/);
+  const store = await openStore({ dataDir });
+  t.teardown(() => store.close());
+  t.like(store.getAccount(created.account_id!), { plan: 'enterprise', rpm: 1200, monthly: 5000 });
+});
+
+test('custom figures on a plan other than Enterprise are a usage error', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const result = await runCli(['accounts', 'set-plan', 'acct_x', 'starter', '--rpm', '100'], envFor(dataDir));
+  t.is(result.code, 2);
+  t.regex(result.stderr, /Enterprise/);
+});
+
+test('an unknown account id exits 1 with a message naming it', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const result = await runCli(['accounts', 'set-plan', 'acct_missing', 'developer'], envFor(dataDir));
+  t.is(result.code, 1);
+  t.regex(result.stderr, /acct_missing/);
+});
+
+for (const [args, pattern] of [
+  [['frobnicate'], /Unknown command "frobnicate"/],
+  [['keys', 'rotate'], /Unknown command "keys rotate"/],
+  [['keys', 'create', '--plan', 'developer', '--colour', 'blue'], /Unknown option '--colour'/],
+  [['keys', 'create', '--plan', 'gold'], /Unknown plan "gold"/],
+  [['keys', 'create'], /--plan/],
+  [['keys', 'revoke'], /Missing KEY_ID/],
+  [['accounts', 'set-plan', 'acct_1', 'enterprise', '--rpm', 'fast'], /--rpm expects a whole number/],
+] as const) {
+  test(`"${args.join(' ')}" is a usage error (exit 2)`, async (t) => {
+    const result = await runCli([...args], envFor(await tempDataDir(t)));
+    t.is(result.code, 2);
+    t.regex(result.stderr, pattern);
+  });
+}
+
+test('--help describes each command and exits 0', async (t) => {
+  const env = envFor(await tempDataDir(t));
+  const top = await runCli(['--help'], env);
+  t.is(top.code, 0);
+  for (const name of ['serve', 'keys create', 'keys list', 'keys revoke', 'accounts set-plan']) t.true(top.stdout.includes(name));
+  const create = await runCli(['keys', 'create', '--help'], env);
+  t.is(create.code, 0);
+  t.regex(create.stdout, /--plan/);
+});
+
+test('a bad configuration value exits 1 naming the variable', async (t) => {
+  const result = await runCli(['keys', 'list'], { ...envFor(await tempDataDir(t)), TUNESMITH_WORKERS: 'many' });
+  t.is(result.code, 1);
+  t.regex(result.stderr, /TUNESMITH_WORKERS.*1 to 64/);
+});
+
+test('parallel CLI runs on one data dir all succeed without losing a write', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const results = await Promise.all(Array.from({ length: 4 }, () => runCli(['keys', 'create', '--plan', 'developer', '--json'], envFor(dataDir))));
+  t.deepEqual(results.map((result) => result.code), [0, 0, 0, 0]);
+  const rows = JSON.parse((await runCli(['keys', 'list', '--json'], envFor(dataDir))).stdout) as unknown[];
+  t.is(rows.length, 4);
+});
+
+test('while a server owns the data dir, key commands go through its admin channel', async (t) => {
+  const dataDir = await tempDataDir(t);
+  // This test process plays the server: it holds the lock and answers on the admin socket.
+  const store = await openStore({ dataDir, owner: 'server' });
+  t.teardown(() => store.close());
+  const admin = await serveAdmin(store, dataDir);
+  t.teardown(() => admin.close());
+
+  const result = await runCli(['keys', 'create', '--plan', 'enterprise', '--json'], envFor(dataDir));
+  t.is(result.code, 0, result.stderr);
+  const created = JSON.parse(result.stdout) as Record<string, string>;
+  // The running store saw the write at once: no second writer touched the files underneath it.
+  t.is(store.findKey(created.key!)?.account_id, created.account_id);
+
+  const revoked = await runCli(['keys', 'revoke', created.key_id!], envFor(dataDir));
+  t.is(revoked.code, 0, revoked.stderr);
+  t.truthy(store.findKey(created.key!)?.revoked_at);
+});

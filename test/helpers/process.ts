@@ -1,0 +1,105 @@
+/**
+ * Runs the real CLI in child processes, for tests of what only a process shows: the data-dir lock,
+ * kill -9 recovery, signals, exit codes and output.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ExecutionContext } from 'ava';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const cliEntry = join(repo, 'src', 'cli.ts');
+
+export async function tempDataDir(t: ExecutionContext): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'tunesmith-proc-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `tunesmith <args>` to completion. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
+      cwd: repo,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** The URL the server printed; empty when it exited before listening. */
+  url: string;
+  output(): string;
+  /** Resolves with the exit code (or signal) once the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts `tunesmith serve` on an ephemeral port and resolves once it prints where it listens, or once
+ * it exits (a refused start). Killed with SIGKILL at teardown if still running.
+ */
+export async function startServerProcess(t: ExecutionContext, dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, 'serve'], {
+    cwd: repo,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  const url = await new Promise<string>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Tunesmith listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(() => resolve(''));
+  });
+  return {
+    child,
+    url,
+    output: () => output,
+    exited,
+    kill(signal) {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns a value, for at most `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

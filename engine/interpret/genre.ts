@@ -1,0 +1,62 @@
+/**
+ * Which preset a prompt is in. Genre words decide; with none, scene/instrument votes ("battle",
+ * "neon", "piano") decide; with neither, pop (or ambient for very calm prompts, or by seed for
+ * prompts with no recognised word at all).
+ */
+import type { Random } from '../random.ts';
+import type { Content } from './match.ts';
+
+export interface GenreChoice {
+  genre: string;
+  blend: { genre: string; weight: number } | null;
+  source: string;
+  why: string;
+}
+
+/** The second genre blends in when its score is at least this share of the first's (section 2.2). */
+export const BLEND_THRESHOLD = 0.6;
+
+interface Tally {
+  genre: string;
+  score: number;
+  first: number;
+  words: string[];
+}
+
+function tally(votes: { genre: string; weight: number; index: number; phrase: string }[]): Tally[] {
+  const byGenre = new Map<string, Tally>();
+  for (const vote of votes) {
+    const t = byGenre.get(vote.genre) ?? { genre: vote.genre, score: 0, first: vote.index, words: [] };
+    t.score += vote.weight;
+    t.first = Math.min(t.first, vote.index);
+    if (!t.words.includes(vote.phrase)) t.words.push(vote.phrase);
+    byGenre.set(vote.genre, t);
+  }
+  // Highest score first; a tie goes to the genre named first.
+  return [...byGenre.values()].sort((a, b) => b.score - a.score || a.first - b.first);
+}
+
+export function chooseGenre(content: readonly Content[], arousalSum: number, recognisedAnything: boolean, wantsSong: boolean, random: Random): GenreChoice {
+  const genreVotes = content.flatMap((c) => (c.kind === 'genre' && !c.negated ? [{ genre: c.entry.genre, weight: c.entry.weight, index: c.index, phrase: c.phrase }] : []));
+  const ranked = tally(genreVotes);
+  if (ranked.length > 0) {
+    const [top, second] = ranked as [Tally, Tally | undefined];
+    const blend = second && second.score >= BLEND_THRESHOLD * top.score ? { genre: second.genre, weight: Math.round((second.score / (top.score + second.score)) * 100) / 100 } : null;
+    return { genre: top.genre, blend, source: top.words.join(', '), why: 'genre word' };
+  }
+
+  const hintVotes = content.flatMap((c) => {
+    if ('negated' in c && c.negated) return [];
+    const genres = c.kind === 'hint' ? c.hints.genres : c.kind === 'instrument' ? c.entry.genres : undefined;
+    return Object.entries(genres ?? {}).map(([genre, weight]) => ({ genre, weight, index: c.index, phrase: c.phrase }));
+  });
+  const hinted = tally(hintVotes);
+  if (hinted.length > 0) return { genre: hinted[0]!.genre, blend: null, source: hinted[0]!.words.join(', '), why: 'suggested by scene/instrument words' };
+
+  if (wantsSong) return { genre: 'pop', blend: null, source: 'default', why: 'no genre word; a song was asked for: default pop' };
+  if (!recognisedAnything) {
+    return { genre: random.pick(['pop', 'ambient']), blend: null, source: 'default', why: 'no recognised words: defaults (genre by seed)' };
+  }
+  if (arousalSum <= -0.5) return { genre: 'ambient', blend: null, source: 'default', why: 'no genre word; very calm mood suggests ambient' };
+  return { genre: 'pop', blend: null, source: 'default', why: 'no genre word: default pop' };
+}

@@ -1,0 +1,50 @@
+/**
+ * A short evocative title from the prompt's strongest words: scene and instrument words first, then
+ * mood words, plus a seeded noun when the words alone are thin ("rainy piano" -> "Rainy Piano Nights").
+ * "a song about summer love" titles itself "Summer Love". Never empty, at most 60 characters.
+ */
+import type { Random } from '../random.ts';
+import { titleCase } from './tokenize.ts';
+
+export interface TitleWord {
+  phrase: string;
+  kind: 'scene' | 'instrument' | 'mood';
+  index: number;
+}
+
+const CALM_NOUNS = ['Nights', 'Dreams', 'Echoes', 'Reverie', 'Skies', 'Memories', 'Afternoon', 'Letters', 'Lanterns', 'Tides', 'Window', 'Hours'];
+const BRIGHT_NOUNS = ['Run', 'Rising', 'Fire', 'Drive', 'Anthem', 'Lights', 'Pulse', 'Horizon', 'Heat', 'Sky', 'Parade', 'Motion'];
+const ADJECTIVES = ['Quiet', 'Golden', 'Silver', 'Distant', 'Velvet', 'Paper', 'Hidden', 'Electric', 'Midnight', 'Amber', 'Glass', 'Wandering'];
+const STOP = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'of', 'to', 'and', 'some', 'this', 'that', 'being', 'how']);
+const PRIORITY: Record<TitleWord['kind'], number> = { scene: 0, instrument: 1, mood: 2 };
+const MAX_LENGTH = 60;
+
+export function makeTitle(words: readonly TitleWord[], about: string | null, arousal: number, random: Random): string {
+  // Drawn up front so the stream is the same whatever branch is taken.
+  const noun = random.pick(arousal > 0.2 ? BRIGHT_NOUNS : CALM_NOUNS);
+  const adjective = random.pick(ADJECTIVES);
+  if (about) {
+    const topic = about.toLowerCase().split(/\s+/).filter((w) => !STOP.has(w)).slice(0, 5).join(' ');
+    if (topic) return clip(titleCase(topic));
+  }
+  const ranked = [...words]
+    .sort((a, b) => PRIORITY[a.kind] - PRIORITY[b.kind] || a.index - b.index)
+    .filter((w, i, all) => all.findIndex((o) => o.phrase === w.phrase) === i);
+  // One strong phrase of two words or more ("rainy piano") carries a title alone; else pair two words.
+  const first = ranked[0];
+  const picked = first && first.phrase.includes(' ') ? [first] : ranked.slice(0, 2);
+  // Mood adjectives read best first ("Sad Piano"), then prompt order.
+  const chosen = picked.sort((a, b) => (a.kind === 'mood' ? 0 : 1) - (b.kind === 'mood' ? 0 : 1) || a.index - b.index).map((w) => w.phrase);
+  if (chosen.length === 0) return `${adjective} ${noun}`;
+  const text = chosen.join(' ');
+  const wordCount = text.split(' ').length;
+  const lower = text.toLowerCase();
+  const withNoun = wordCount < 3 && !lower.includes(noun.toLowerCase()) ? `${text} ${noun}` : text;
+  return clip(titleCase(withNoun));
+}
+
+function clip(title: string): string {
+  if (title.length <= MAX_LENGTH) return title;
+  const cut = title.slice(0, MAX_LENGTH);
+  return cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : MAX_LENGTH).trim();
+}

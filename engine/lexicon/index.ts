@@ -1,0 +1,209 @@
+/**
+ * The word lists that turn a prompt into musical intent, kept as JSON data next to this loader:
+ *
+ *   moods.json       word -> (Δvalence, Δarousal) plus optional tempo/mode/brightness nudges
+ *   scenes.json      places and situations -> VA, genre votes, instruments, textures, rain, space
+ *   production.json  sound words -> reverb, delay, brightness, density, lo-fi treatment, swing
+ *   instruments.json instrument words -> a patch and the roles it prefers (plus optional hints)
+ *   genres.json      extra genre words (the presets' own `aliases` are added at load time)
+ *   modifiers.json   intensifiers (factor) and negators
+ *
+ * Loaded synchronously, validated (a bad entry throws with the file and the phrase), cached.
+ */
+import { readFileSync } from 'node:fs';
+import { EngineError } from '../errors.ts';
+import { normalizePhrase } from '../interpret/tokenize.ts';
+import { PATCHES, type Mode, type Patch, type Preset, type Role } from '../types.ts';
+
+/** Nudges a word gives. Every field is optional; numbers add up across words, `brightness` multiplies. */
+export interface Hints {
+  valence?: number;
+  arousal?: number;
+  /** -1…1: moves the tempo inside the genre's range beyond what arousal does ("slow", "fast"). */
+  tempo?: number;
+  /** A preferred mode when the valence band allows it ("dreamy" -> lydian, "dark" -> harmonic minor). */
+  mode?: Mode;
+  /** Weak genre votes used only when the prompt names no genre. */
+  genres?: Record<string, number>;
+  /** Patches wished for per role; applied softly (an already present patch is kept). */
+  instruments?: Partial<Record<Role, Patch>>;
+  rain?: boolean;
+  lofi?: boolean;
+  /** Added to the reverb send, the reverb decay (s), the delay send, the density and the swing. */
+  reverb?: number;
+  reverbDecay?: number;
+  delay?: number;
+  density?: number;
+  swing?: number;
+  /** Multiplies the master low-pass cutoff. */
+  brightness?: number;
+}
+
+export interface InstrumentEntry extends Hints {
+  patch: Patch;
+  /** Roles this instrument prefers, best first ("piano": chords, then lead). */
+  roles: Role[];
+  /** A generic word ("drums", "bass") only fills its role when the style lacks it. */
+  generic?: boolean;
+  /** Why the patch stands in for the word ("saxophone played by the brass patch"). */
+  note?: string;
+}
+
+export interface GenreEntry {
+  genre: string;
+  weight: number;
+}
+
+export type HintLexicon = 'mood' | 'scene' | 'production';
+
+export interface Lexicon {
+  moods: ReadonlyMap<string, Hints>;
+  scenes: ReadonlyMap<string, Hints>;
+  production: ReadonlyMap<string, Hints>;
+  instruments: ReadonlyMap<string, InstrumentEntry>;
+  /** Extra genre words and every preset alias (weight 1). */
+  genres: ReadonlyMap<string, GenreEntry>;
+  intensifiers: ReadonlyMap<string, number>;
+  negators: ReadonlySet<string>;
+}
+
+export class InvalidLexiconError extends EngineError {
+  override name = 'InvalidLexiconError' as const;
+  constructor(readonly file: string, readonly problem: string) {
+    super(`Lexicon ${file} is invalid: ${problem}`);
+  }
+}
+
+const MODES: readonly Mode[] = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', 'harmonicMinor'];
+const ROLES: readonly Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'];
+const HINT_FIELDS = ['valence', 'arousal', 'tempo', 'mode', 'genres', 'instruments', 'rain', 'lofi', 'reverb', 'reverbDecay', 'delay', 'density', 'swing', 'brightness'];
+const RANGES: Record<string, [number, number]> = {
+  valence: [-1, 1], arousal: [-1, 1], tempo: [-1, 1], reverb: [-1, 1], reverbDecay: [-5, 10], delay: [-1, 1],
+  density: [-1, 1], swing: [-1, 1], brightness: [0.1, 4],
+};
+
+const folder = new URL('./', import.meta.url);
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(new URL(file, folder), 'utf8'));
+  } catch (error) {
+    throw new InvalidLexiconError(file, (error as Error).message);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function validateHints(entry: Record<string, unknown>, extraFields: string[], where: string, fail: (m: string) => never, genreNames: ReadonlySet<string>): void {
+  for (const [field, value] of Object.entries(entry)) {
+    if (!HINT_FIELDS.includes(field) && !extraFields.includes(field)) fail(`${where}: unknown field "${field}"`);
+    const range = RANGES[field];
+    if (range) {
+      if (typeof value !== 'number' || value < range[0] || value > range[1]) fail(`${where}: ${field} must be a number in ${range[0]}…${range[1]}`);
+    }
+    if ((field === 'rain' || field === 'lofi') && typeof value !== 'boolean') fail(`${where}: ${field} must be a boolean`);
+    if (field === 'mode' && !MODES.includes(value as Mode)) fail(`${where}: mode "${String(value)}" is not a mode`);
+    if (field === 'genres') {
+      if (!isRecord(value)) fail(`${where}: genres must be an object`);
+      for (const [genre, weight] of Object.entries(value as Record<string, unknown>)) {
+        if (!genreNames.has(genre)) fail(`${where}: genre "${genre}" has no preset`);
+        if (typeof weight !== 'number' || weight <= 0 || weight > 1) fail(`${where}: genre weight must be in (0, 1]`);
+      }
+    }
+    if (field === 'instruments') {
+      if (!isRecord(value)) fail(`${where}: instruments must be an object`);
+      for (const [role, patch] of Object.entries(value as Record<string, unknown>)) {
+        if (!ROLES.includes(role as Role)) fail(`${where}: "${role}" is not a role`);
+        if (!(PATCHES as readonly string[]).includes(patch as string)) fail(`${where}: "${String(patch)}" is not a patch`);
+      }
+    }
+  }
+}
+
+function loadHintFile(file: string, genreNames: ReadonlySet<string>, requireVA: boolean, seen: Map<string, string>): Map<string, Hints> {
+  const raw = readJson(file);
+  const fail = (problem: string): never => {
+    throw new InvalidLexiconError(file, problem);
+  };
+  if (!isRecord(raw)) fail('must be an object of phrase -> entry');
+  const result = new Map<string, Hints>();
+  for (const [phrase, entry] of Object.entries(raw as Record<string, unknown>)) {
+    const key = normalizePhrase(phrase);
+    if (key === '') fail(`"${phrase}" has no words`);
+    if (seen.has(key)) fail(`"${phrase}" is also in ${seen.get(key)}`);
+    seen.set(key, file);
+    if (!isRecord(entry)) fail(`"${phrase}" must map to an object`);
+    const e = entry as Record<string, unknown>;
+    validateHints(e, [], `"${phrase}"`, fail, genreNames);
+    if (requireVA && (typeof e.valence !== 'number' || typeof e.arousal !== 'number' || (e.valence === 0 && e.arousal === 0))) {
+      fail(`"${phrase}" needs a valence and an arousal, not both 0`);
+    }
+    if (Object.keys(e).length === 0) fail(`"${phrase}" has no effect`);
+    result.set(key, e as Hints);
+  }
+  return result;
+}
+
+/** Builds the lexicon for a set of presets (their aliases become genre words). */
+export function loadLexicon(presets: readonly Preset[]): Lexicon {
+  const genreNames = new Set(presets.map((p) => p.name));
+  const seen = new Map<string, string>();
+  const moods = loadHintFile('moods.json', genreNames, true, seen);
+  const scenes = loadHintFile('scenes.json', genreNames, false, seen);
+  const production = loadHintFile('production.json', genreNames, false, seen);
+
+  const instruments = new Map<string, InstrumentEntry>();
+  const rawInstruments = readJson('instruments.json');
+  const failInstrument = (problem: string): never => {
+    throw new InvalidLexiconError('instruments.json', problem);
+  };
+  if (!isRecord(rawInstruments)) failInstrument('must be an object');
+  for (const [phrase, entry] of Object.entries(rawInstruments as Record<string, unknown>)) {
+    const key = normalizePhrase(phrase);
+    if (seen.has(key)) failInstrument(`"${phrase}" is also in ${seen.get(key)}`);
+    seen.set(key, 'instruments.json');
+    if (!isRecord(entry)) failInstrument(`"${phrase}" must map to an object`);
+    const e = entry as Record<string, unknown>;
+    validateHints(e, ['patch', 'roles', 'generic', 'note'], `"${phrase}"`, failInstrument, genreNames);
+    if (!(PATCHES as readonly string[]).includes(e.patch as string)) failInstrument(`"${phrase}": patch "${String(e.patch)}" is unknown`);
+    if (!Array.isArray(e.roles) || e.roles.length === 0 || !e.roles.every((r) => ROLES.includes(r as Role))) {
+      failInstrument(`"${phrase}": roles must be a non-empty list of roles`);
+    }
+    instruments.set(key, e as unknown as InstrumentEntry);
+  }
+
+  const genres = new Map<string, GenreEntry>();
+  const rawGenres = readJson('genres.json');
+  const failGenre = (problem: string): never => {
+    throw new InvalidLexiconError('genres.json', problem);
+  };
+  if (!isRecord(rawGenres)) failGenre('must be an object');
+  for (const [phrase, entry] of Object.entries(rawGenres as Record<string, unknown>)) {
+    const e = entry as GenreEntry;
+    if (!isRecord(entry) || !genreNames.has(e.genre)) failGenre(`"${phrase}": genre "${String(e?.genre)}" has no preset`);
+    if (typeof e.weight !== 'number' || e.weight <= 0 || e.weight > 1) failGenre(`"${phrase}": weight must be in (0, 1]`);
+    genres.set(normalizePhrase(phrase), e);
+  }
+  // Preset aliases are the strongest genre words; they win over an extra word spelled the same.
+  for (const preset of presets) {
+    for (const alias of [preset.name, ...preset.aliases]) genres.set(normalizePhrase(alias), { genre: preset.name, weight: 1 });
+  }
+
+  const rawModifiers = readJson('modifiers.json') as { intensifiers?: Record<string, number>; negators?: string[] };
+  if (!isRecord(rawModifiers.intensifiers) || !Array.isArray(rawModifiers.negators)) {
+    throw new InvalidLexiconError('modifiers.json', 'needs "intensifiers" (object) and "negators" (list)');
+  }
+  const intensifiers = new Map(Object.entries(rawModifiers.intensifiers).map(([k, v]) => [normalizePhrase(k), v] as const));
+  const negators = new Set(rawModifiers.negators.map(normalizePhrase));
+  return { moods, scenes, production, instruments, genres, intensifiers, negators };
+}
+
+let cached: Lexicon | null = null;
+
+/** The lexicon for the shipped presets, built once: it is read-only data. */
+export function getLexicon(presets: () => readonly Preset[]): Lexicon {
+  cached ??= loadLexicon(presets());
+  return cached;
+}

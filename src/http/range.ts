@@ -21,7 +21,7 @@ export function parseRange(header: string, size: number): ByteRange | 'unsatisfi
   }
   const start = Number(first);
   const end = last === '' ? size - 1 : Number(last);
-  if (end < start) return undefined;
+  if (last !== '' && end < start) return undefined;
   if (start >= size) return 'unsatisfiable';
   return { start, end: Math.min(end, size - 1) };
 }

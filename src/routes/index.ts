@@ -15,6 +15,6 @@ export function buildRouter(services: Services): Router<AppState> {
   router.get('/v1/account', getAccountHandler(services));
   router.get('/v1/openapi.json', getOpenApiHandler(services));
   router.get('/healthz', getHealthHandler(services));
-  router.get('/files/:account/:file', getFileHandler(services));
+  router.get('/files/:account_id/:file', getFileHandler(services));
   return router;
 }

@@ -10,12 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tonejsMidi from '@tonejs/midi';
 import type { ExecutionContext } from 'ava';
+import type Koa from 'koa';
 import wavefile from 'wavefile';
 import type { StyleInfo } from '../../engine/index.ts';
 // Straight from the preset loader while engine/index.ts is still being filled in by the engine work.
 import { listStyles } from '../../engine/presets.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
+import type { AppState } from '../../src/http/types.ts';
 import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Account, Generation, PlanName, Store } from '../../src/store/types.ts';
@@ -123,6 +125,7 @@ export interface TestApp {
   jobs: FakeJobQueue;
   clock: ManualClock;
   server: Server;
+  koa: Koa<AppState>;
   dataDir: string;
   /** An account with one key; `overrides` sets Enterprise's custom figures. */
   account(plan?: PlanName, overrides?: { rpm?: number | null; monthly?: number | null }): Promise<{ account: Account; key: string }>;
@@ -175,6 +178,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions = {}):
     jobs,
     clock,
     server,
+    koa: app,
     dataDir,
     async account(plan = 'developer', overrides = {}) {
       let account = await store.createAccount({ plan, email: `${plan}@example.com` });

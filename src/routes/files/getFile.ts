@@ -14,12 +14,12 @@ function notFound(): ResourceNotFoundError {
 }
 
 /**
- * GET /files/:account/:file (no API key: the signature is the credential, so links play in an <audio> tag).
+ * GET /files/:account_id/:file (no API key: the signature is the credential, so links play in an <audio> tag).
  * The path on disk comes from the generation record, never from the URL.
  */
 export function getFileHandler(services: Services): RouteHandler {
   return async function getFile(ctx) {
-    const accountId = ctx.params['account'] ?? '';
+    const accountId = ctx.params['account_id'] ?? '';
     const name = FILE_NAME.exec(ctx.params['file'] ?? '');
     if (!ID.test(accountId) || !name) throw notFound();
     const [, generationId = '', extText] = name;

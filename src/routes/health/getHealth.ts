@@ -1,9 +1,10 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { ServiceUnavailableError } from '../../http/errors.ts';
+import { readLiveLock } from '../../store/index.ts';
 import type { RouteHandler, Services } from '../../http/types.ts';
 
-/** GET /healthz (no key): 200 while the store answers and its data dir is writable and the render pool is up. */
+/** GET /healthz (no key): 200 while the store is open on a usable data dir and the render pool is up. */
 export function getHealthHandler(services: Services): RouteHandler {
   return async function getHealth(ctx) {
     const store = await storeIsUp(services);
@@ -17,9 +18,10 @@ export function getHealthHandler(services: Services): RouteHandler {
   };
 }
 
+/** Up = this process still holds the data dir's lock (the store is open) and can read and write there. */
 async function storeIsUp(services: Services): Promise<boolean> {
   try {
-    services.store.getAccount('healthz');
+    if (readLiveLock(services.store.dataDir)?.pid !== process.pid) return false;
     await access(services.store.dataDir, constants.R_OK | constants.W_OK);
     return true;
   } catch {

@@ -1,0 +1,56 @@
+/** The OpenAPI document describes every route the router serves. */
+import test from 'ava';
+import type { Router } from '@koa/router';
+import type { AppState } from '../src/http/types.ts';
+import { GENERATE_FIELDS } from '../src/routes/generations/generate-request.ts';
+import { startApp } from './helpers/app.ts';
+
+test('GET /v1/openapi.json is an OpenAPI 3.1 document with this server as its server', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const doc = await (await app.call(key, '/v1/openapi.json')).json();
+  t.is(doc.openapi, '3.1.0');
+  t.deepEqual(doc.servers, [{ url: app.url }]);
+  t.truthy(doc.components.schemas.Error);
+  t.truthy(doc.components.securitySchemes.bearer);
+});
+
+test('every routed path and method appears in the OpenAPI document', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const doc = await (await app.call(key, '/v1/openapi.json')).json();
+  const routes = app.koa.middleware.flatMap((mw) => (mw as { router?: Router<AppState> }).router?.stack ?? []);
+  t.true(routes.length >= 8);
+  for (const layer of routes) {
+    const path = String(layer.path).replace(/:(\w+)/g, '{$1}');
+    for (const method of layer.methods.filter((m) => m !== 'HEAD')) {
+      t.truthy(doc.paths[path]?.[method.toLowerCase()], `${method} ${path} is not in the document`);
+    }
+  }
+});
+
+test('every $ref in the document resolves', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const doc = await (await app.call(key, '/v1/openapi.json')).json();
+  const refs: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) k === '$ref' ? refs.push(v as string) : walk(v);
+    }
+  };
+  walk(doc);
+  t.true(refs.length > 20);
+  for (const ref of refs) {
+    const target = ref.replace(/^#\//, '').split('/').reduce<any>((node, part) => node?.[part], doc);
+    t.truthy(target, ref);
+  }
+});
+
+test('the documented request body names exactly the fields the handler accepts', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const doc = await (await app.call(key, '/v1/openapi.json')).json();
+  t.deepEqual(Object.keys(doc.components.schemas.GenerateRequest.properties).sort(), [...GENERATE_FIELDS].sort());
+});

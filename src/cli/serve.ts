@@ -34,6 +34,8 @@ SIGTERM or SIGINT stops it gracefully: running renders finish (up to 30 s) or re
     });
     await server.close();
     io.out('Stopped.');
+    // Everything is closed; should a stray handle still hold the event loop, do not hang the shutdown on it.
+    setTimeout(() => process.exit(0), 2_000).unref();
     return 0;
   },
 };

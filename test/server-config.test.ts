@@ -1,0 +1,53 @@
+import test from 'ava';
+import { availableParallelism } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+test('an empty environment gives the documented defaults', (t) => {
+  const config = loadConfig({});
+  t.like(config, { port: 3000, host: '127.0.0.1', publicUrl: 'http://127.0.0.1:3000', workers: availableParallelism(), downloadTtlSeconds: 86_400 });
+  t.is(config.dataDir, resolve('./data'));
+});
+
+test('the data dir is resolved to an absolute path', (t) => {
+  const config = loadConfig({ TUNESMITH_DATA_DIR: 'relative/dir' });
+  t.true(isAbsolute(config.dataDir));
+  t.is(config.dataDir, resolve('relative/dir'));
+});
+
+test('the default public URL follows HOST and PORT', (t) => {
+  t.is(loadConfig({ HOST: 'localhost', PORT: '8080' }).publicUrl, 'http://localhost:8080');
+  t.is(loadConfig({ HOST: '::1', PORT: '8080' }).publicUrl, 'http://[::1]:8080');
+});
+
+test('a wildcard bind address gives a reachable default public URL', (t) => {
+  t.is(loadConfig({ HOST: '0.0.0.0', PORT: '3000' }).publicUrl, 'http://127.0.0.1:3000');
+});
+
+test('TUNESMITH_PUBLIC_URL loses its trailing slash', (t) => {
+  t.is(loadConfig({ TUNESMITH_PUBLIC_URL: 'https://music.example.com/api/' }).publicUrl, 'https://music.example.com/api');
+});
+
+test('empty values mean the default', (t) => {
+  t.is(loadConfig({ PORT: '', TUNESMITH_WORKERS: '  ' }).port, 3000);
+});
+
+for (const [variable, value, pattern] of [
+  ['PORT', '70000', /PORT: expected a whole number from 0 to 65535, got "70000"/],
+  ['PORT', 'http', /PORT: expected a whole number/],
+  ['PORT', '-1', /PORT/],
+  ['PORT', '3000.5', /PORT/],
+  ['TUNESMITH_WORKERS', '0', /TUNESMITH_WORKERS: expected a whole number from 1 to 64/],
+  ['TUNESMITH_WORKERS', '1e3', /TUNESMITH_WORKERS/],
+  ['TUNESMITH_DOWNLOAD_TTL', '10', /TUNESMITH_DOWNLOAD_TTL: expected a whole number from 60/],
+  ['TUNESMITH_PUBLIC_URL', 'example.com', /TUNESMITH_PUBLIC_URL: expected an absolute http/],
+  ['TUNESMITH_PUBLIC_URL', 'ftp://example.com', /TUNESMITH_PUBLIC_URL: expected an http/],
+  ['TUNESMITH_PUBLIC_URL', 'https://example.com/?a=1', /without credentials, query or fragment/],
+  ['HOST', 'bad host', /HOST: expected a host name/],
+] as const) {
+  test(`${variable}=${JSON.stringify(value)} is refused with a message naming it`, (t) => {
+    const error = t.throws(() => loadConfig({ [variable]: value }), { instanceOf: ConfigError });
+    t.regex(error?.message ?? '', pattern);
+    t.is(error?.variable, variable);
+  });
+}

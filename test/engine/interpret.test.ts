@@ -1,0 +1,352 @@
+import test from 'ava';
+import { interpret } from '../../engine/interpret/index.ts';
+import { UnknownStyleError } from '../../engine/errors.ts';
+import { getPreset, presetNames } from '../../engine/presets.ts';
+import { PATCHES, type GenerationRequest, type SongSpec } from '../../engine/types.ts';
+
+const request = (prompt: string, extra: Partial<GenerationRequest> = {}): GenerationRequest => ({
+  prompt, duration: 45, style: null, instrumental: false, seed: 42, ...extra,
+});
+const spec = (prompt: string, extra: Partial<GenerationRequest> = {}): SongSpec => interpret(request(prompt, extra));
+const roles = (s: SongSpec) => s.instruments.map((i) => i.role);
+const patches = (s: SongSpec) => s.instruments.map((i) => i.instrument);
+const MINORISH = ['minor', 'dorian', 'harmonicMinor', 'phrygian'];
+
+test('the lo-fi brief example gives lofi at 80 bpm, minor-ish, with piano and rain', (t) => {
+  const s = spec('melancholic lo-fi hip hop with rainy piano, 80 bpm');
+  t.is(s.genre, 'lofi');
+  t.is(s.bpm, 80);
+  t.true(MINORISH.includes(s.key.mode), s.key.mode);
+  t.true(patches(s).includes('piano'));
+  t.true(s.effects.rain);
+  t.true(s.effects.lofi);
+});
+
+test('the battle brief example gives orchestral in D minor, fast and unsung', (t) => {
+  const s = spec('epic orchestral battle theme in D minor');
+  t.is(s.genre, 'orchestral');
+  t.deepEqual(s.key, { tonic: 'D', mode: 'minor' });
+  t.true(s.bpm >= 120, String(s.bpm));
+  t.false(s.vocals.enabled);
+});
+
+test('sad and slow is slower, lower in valence and minor; happy and upbeat is faster and major', (t) => {
+  const sad = spec('sad slow pop');
+  const happy = spec('happy upbeat pop');
+  t.true(sad.bpm < happy.bpm, `${sad.bpm} vs ${happy.bpm}`);
+  t.true(sad.valence < happy.valence);
+  t.true(sad.arousal < happy.arousal);
+  t.true(MINORISH.includes(sad.key.mode), sad.key.mode);
+  t.is(happy.key.mode, 'major');
+});
+
+test('"slow" and "fast" move the tempo within the same genre', (t) => {
+  const slow = spec('slow house').bpm;
+  const plain = spec('house').bpm;
+  const fast = spec('fast house').bpm;
+  t.true(slow < plain && plain < fast, `${slow} ${plain} ${fast}`);
+  const house = getPreset('house');
+  t.true(slow >= house.bpm.min && fast <= house.bpm.max);
+});
+
+test('without an explicit bpm every style stays inside its own range, however extreme the mood', (t) => {
+  for (const name of presetNames()) {
+    const { min, max } = getPreset(name).bpm;
+    for (const mood of ['', 'extremely calm sleepy slow', 'extremely frantic fast aggressive']) {
+      const bpm = spec(mood, { style: name }).bpm;
+      t.true(bpm >= min && bpm <= max, `${name} "${mood}": ${bpm}`);
+    }
+  }
+});
+
+test('negation flips a mood word: "not happy" is sadder than no mood at all', (t) => {
+  t.true(spec('not happy', { style: 'pop' }).valence < spec('', { style: 'pop' }).valence);
+});
+
+test('"no longer sad" is happier than no mood at all', (t) => {
+  t.true(spec('no longer sad', { style: 'pop' }).valence > spec('', { style: 'pop' }).valence);
+});
+
+test('"never calm" is more aroused than no mood at all', (t) => {
+  t.true(spec('never calm', { style: 'pop' }).arousal > spec('', { style: 'pop' }).arousal);
+});
+
+test('negation stops at a comma: "not fast, sad" is still sad', (t) => {
+  t.true(spec('not fast, sad', { style: 'jazz' }).valence < spec('', { style: 'jazz' }).valence);
+});
+
+test('intensifiers order the same mood word: very sad < sad < slightly sad', (t) => {
+  const v = (p: string) => spec(p, { style: 'jazz' }).valence;
+  t.true(v('very sad') < v('sad'));
+  t.true(v('sad') < v('slightly sad'));
+});
+
+test('valence and arousal stay within [-1, 1] however many words push them', (t) => {
+  const s = spec('extremely happy euphoric ecstatic joyful very upbeat super energetic hype wild party');
+  t.is(s.valence, 1);
+  t.is(s.arousal, 1);
+  const d = spec('extremely sad depressed mournful hopeless sleepy very calm');
+  t.is(d.valence, -1);
+  t.is(d.arousal, -1);
+});
+
+for (const phrase of ['no drums', 'without drums', 'drumless', 'no percussion']) {
+  test(`"${phrase}" removes the drums role`, (t) => {
+    const s = spec(`rock ${phrase}`);
+    t.true(s.excluded.includes('drums'));
+    t.false(roles(s).includes('drums'));
+  });
+}
+
+test('"no bass" removes the bass role', (t) => {
+  const s = spec('house with no bass');
+  t.true(s.excluded.includes('bass'));
+  t.false(roles(s).includes('bass'));
+});
+
+test('"without piano" removes whichever roles play piano', (t) => {
+  const s = spec('pop without piano');
+  t.false(patches(s).includes('piano'));
+  t.true(s.excluded.includes('chords'));
+});
+
+for (const phrase of ['solo piano', 'piano only', 'just piano']) {
+  test(`"${phrase}" leaves only piano on chords and lead`, (t) => {
+    const s = spec(`sad ${phrase}`);
+    t.deepEqual(s.instruments, [
+      { role: 'chords', instrument: 'piano' },
+      { role: 'lead', instrument: 'piano' },
+    ]);
+    for (const role of ['drums', 'bass', 'pad', 'arp', 'texture'] as const) t.true(s.excluded.includes(role), role);
+  });
+}
+
+test('excluded roles are never in the instruments, across many prompts', (t) => {
+  for (const p of ['lofi no drums', 'solo guitar', 'orchestral without brass', 'techno no bass no drums', 'jazz piano only', 'instrumental pop']) {
+    const s = spec(p);
+    for (const role of s.excluded) t.false(roles(s).includes(role), `${p}: ${role}`);
+  }
+});
+
+test('every instrument chosen is a known patch and no role appears twice', (t) => {
+  for (const p of ['lofi', 'jazzy house with saxophone', 'rainy piano', 'epic choir and taiko', 'neon synth arpeggios', '']) {
+    const s = spec(p);
+    for (const i of s.instruments) t.true((PATCHES as readonly string[]).includes(i.instrument), i.instrument);
+    t.is(new Set(roles(s)).size, s.instruments.length);
+  }
+});
+
+test('an instrument word adds its patch to a style that lacks it', (t) => {
+  t.false(patches(spec('', { style: 'techno' })).includes('strings'));
+  t.true(patches(spec('strings', { style: 'techno' })).includes('strings'));
+});
+
+test('saxophone is played by the brass patch and the trace says so', (t) => {
+  const s = spec('smooth saxophone', { style: 'lofi' });
+  t.true(patches(s).includes('brass'));
+  t.true(s.trace.some((e) => e.source === 'saxophone' && /brass/.test(e.effect)));
+});
+
+test('"no vocals" turns vocals off in a sung style', (t) => {
+  const s = spec('pop song, no vocals');
+  t.false(s.vocals.enabled);
+  t.true(s.excluded.includes('vocal'));
+});
+
+test('request.instrumental turns vocals off even when the prompt asks for a song', (t) => {
+  t.false(spec('a love song with female vocals', { instrumental: true }).vocals.enabled);
+});
+
+test('lyrics turn vocals on even in an instrumental style', (t) => {
+  t.true(spec('', { style: 'techno', lyrics: 'la la la' }).vocals.enabled);
+});
+
+test('a sung style is sung by default', (t) => {
+  t.true(spec('rock').vocals.enabled);
+});
+
+test('a sung style described as a beat or background stays instrumental', (t) => {
+  t.false(spec('hip hop beat').vocals.enabled);
+  t.false(spec('folk background music').vocals.enabled);
+  t.false(spec('jazz to study to').vocals.enabled);
+});
+
+test('an instrumental style is unsung unless a song is asked for', (t) => {
+  t.false(spec('ambient soundscape').vocals.enabled);
+  t.false(spec('techno').vocals.enabled);
+  t.true(spec('techno song with vocals').vocals.enabled);
+});
+
+test('"a song about X" asks for a singer and titles the track X', (t) => {
+  const s = spec('a song about summer love');
+  t.true(s.vocals.enabled);
+  t.is(s.title, 'Summer Love');
+});
+
+test('gender words choose the voice', (t) => {
+  t.is(spec('pop song with female vocals').vocals.gender, 'female');
+  t.is(spec('rock song, male singer').vocals.gender, 'male');
+  t.is(spec('a girl singing about rain').vocals.gender, 'female');
+});
+
+test('without gender words both voices occur across seeds', (t) => {
+  const genders = new Set(Array.from({ length: 30 }, (_, seed) => spec('pop song', { seed }).vocals.gender));
+  t.deepEqual([...genders].sort(), ['female', 'male']);
+});
+
+test('the vocals decision is traced with its reason', (t) => {
+  t.true(spec('hip hop beat').trace.some((e) => e.source === 'beat' && /vocals off/.test(e.effect)));
+});
+
+test('style sets the genre outright and is traced as the style preset', (t) => {
+  const s = spec('hard techno rave', { style: 'jazz' });
+  t.is(s.genre, 'jazz');
+  t.is(s.blend, null);
+  t.true(s.trace.some((e) => e.source === 'style' && e.effect === 'genre = jazz (style preset)'));
+});
+
+test('with a style, prompt words still refine mood, tempo and key', (t) => {
+  const plain = spec('', { style: 'lofi' });
+  const refined = spec('sad slow in C minor', { style: 'lofi' });
+  t.true(refined.valence < plain.valence);
+  t.true(refined.bpm <= plain.bpm);
+  t.deepEqual(refined.key, { tonic: 'C', mode: 'minor' });
+});
+
+test('an unknown style throws UnknownStyleError naming the allowed styles', (t) => {
+  const error = t.throws(() => spec('x', { style: 'polka' }), { instanceOf: UnknownStyleError });
+  t.true(error!.allowed.includes('lofi'));
+});
+
+test('two genre words blend the second in at its relative weight', (t) => {
+  const s = spec('jazzy house');
+  t.is(s.genre, 'house');
+  t.is(s.blend?.genre, 'jazz');
+  t.true(s.blend!.weight > 0 && s.blend!.weight < 0.5, String(s.blend!.weight));
+});
+
+test('a second genre far weaker than the first does not blend', (t) => {
+  const s = spec('rave techno with a jazzy touch');
+  t.is(s.genre, 'techno');
+  t.is(s.blend, null);
+});
+
+test('two words for the same genre do not blend', (t) => {
+  t.is(spec('lofi chillhop').blend, null);
+});
+
+test('a blended genre lends its harmony instruments', (t) => {
+  const s = spec('jazzy house');
+  t.true(patches(s).includes('brass'));
+  t.true(patches(s).includes('electronicKit'));
+});
+
+test('scene words pick the genre when none is named', (t) => {
+  t.is(spec('battle').genre, 'orchestral');
+  t.is(spec('neon lights').genre, 'synthwave');
+  t.is(spec('lost in space').genre, 'ambient');
+  t.is(spec('sad piano').genre, 'piano');
+  t.is(spec('car chase').genre, 'dnb');
+});
+
+test('mood words alone fall back to pop, or ambient when very calm', (t) => {
+  t.is(spec('happy').genre, 'pop');
+  t.is(spec('very calm and peaceful').genre, 'ambient');
+});
+
+for (const prompt of ['', '   ', 'música triste', '悲しい', 'asdf qwer', '!!!', '12345']) {
+  test(`the unrecognisable prompt ${JSON.stringify(prompt)} still gives a sensible spec`, (t) => {
+    const s = spec(prompt);
+    t.true(['pop', 'ambient'].includes(s.genre));
+    t.true(s.trace.some((e) => e.effect.includes('no recognised words: defaults')));
+    t.true(s.title.length > 0);
+    t.true(s.instruments.length > 0);
+    const { min, max } = getPreset(s.genre).bpm;
+    t.true(s.bpm >= min && s.bpm <= max);
+  });
+}
+
+test('an empty prompt picks pop or ambient by seed, and both occur', (t) => {
+  const genres = new Set(Array.from({ length: 20 }, (_, seed) => spec('', { seed }).genre));
+  t.deepEqual([...genres].sort(), ['ambient', 'pop']);
+});
+
+test('the same request gives a deep-equal spec', (t) => {
+  const r = request('melancholic lo-fi hip hop with rainy piano', { seed: 1234 });
+  t.deepEqual(interpret(r), interpret({ ...r }));
+});
+
+test('different seeds vary the key when it is not explicit', (t) => {
+  const keys = new Set(Array.from({ length: 20 }, (_, seed) => spec('house', { seed }).key.tonic));
+  t.true(keys.size > 3, [...keys].join(','));
+});
+
+test('an explicit key holds across seeds', (t) => {
+  const keys = new Set(Array.from({ length: 10 }, (_, seed) => `${spec('house in G minor', { seed }).key.tonic}`));
+  t.deepEqual([...keys], ['G']);
+});
+
+test('duration and seed are copied from the request, form from the preset', (t) => {
+  const s = spec('lofi', { duration: 123, seed: 77 });
+  t.is(s.duration, 123);
+  t.is(s.seed, 77);
+  t.is(s.form, getPreset('lofi').form);
+  t.is(s.prompt, 'lofi');
+});
+
+test('the trace explains explicit bpm, mood words and the style', (t) => {
+  const s = spec('melancholic, 80 bpm', { style: 'lofi' });
+  t.true(s.trace.some((e) => e.source === '80 bpm' && e.effect === 'bpm = 80 (explicit)'));
+  t.true(s.trace.some((e) => e.source === 'melancholic' && e.effect === 'valence -0.6, arousal -0.3'));
+  t.true(s.trace.some((e) => e.source === 'style' && e.effect === 'genre = lofi (style preset)'));
+});
+
+test('the trace covers every decided value', (t) => {
+  const effects = spec('dreamy synthwave').trace.map((e) => e.effect).join('\n');
+  for (const what of ['genre =', 'bpm =', 'meter =', 'swing =', 'key =', 'mode =', 'valence =', 'density =', 'reverb =', 'lo-fi treatment', 'rain', 'brightness =', 'vocals', 'instruments:', 'title =', 'form =']) {
+    t.true(effects.includes(what), what);
+  }
+});
+
+test('the title is built from the strongest words in Title Case', (t) => {
+  t.regex(spec('melancholic lo-fi hip hop with rainy piano, 80 bpm').title, /^Rainy Piano \w+$/);
+  t.is(spec('neon night drive').title, 'Neon Night Drive');
+});
+
+test('titles are never empty and at most 60 characters', (t) => {
+  const long = 'a song about ' + 'extraordinarily '.repeat(20) + 'long journeys';
+  for (const p of [long, '', 'x', 'sad', 'battle']) {
+    const title = spec(p).title;
+    t.true(title.length > 0 && title.length <= 60, title);
+    t.regex(title, /^[A-Z0-9]/);
+  }
+});
+
+test('spacious words give more reverb than the same style without them', (t) => {
+  t.true(spec('spacious cathedral pop').effects.reverb > spec('pop').effects.reverb);
+});
+
+test('calmer prompts get more reverb and a darker master than energetic ones', (t) => {
+  const calm = spec('very calm', { style: 'pop' });
+  const wild = spec('very energetic', { style: 'pop' });
+  t.true(calm.effects.reverb > wild.effects.reverb);
+  t.true(calm.effects.brightness < wild.effects.brightness);
+  t.true(calm.density < wild.density);
+});
+
+test('vinyl words switch on the lo-fi treatment outside lofi', (t) => {
+  t.false(spec('jazz').effects.lofi);
+  t.true(spec('dusty vinyl jazz').effects.lofi);
+});
+
+test('ambient has no drums by default', (t) => {
+  t.false(roles(spec('ambient')).includes('drums'));
+});
+
+test('dreamy prompts in a bright valence band take the lydian mode', (t) => {
+  t.is(spec('dreamy', { style: 'pop' }).key.mode, 'lydian');
+});
+
+test('dark epic prompts take harmonic minor when the genre prefers it', (t) => {
+  t.is(spec('dark orchestral').key.mode, 'harmonicMinor');
+});

@@ -58,8 +58,8 @@ const KEY_CASES: [string, string | null, string | null][] = [
 for (const [prompt, tonic, mode] of KEY_CASES) {
   test(`"${prompt}" gives key ${tonic ?? '-'} ${mode ?? '-'}`, (t) => {
     const e = extractExplicit(prompt);
-    t.is<string | null>(e.tonic, tonic);
-    t.is<string | null>(e.mode, mode);
+    t.is<string | null, string | null>(e.tonic, tonic);
+    t.is<string | null, string | null>(e.mode, mode);
   });
 }
 
@@ -83,7 +83,7 @@ test('spellTonic maps every sharp and flat spelling onto the PitchClass union', 
   const expected: Record<string, string> = {
     'C#': 'C#', Db: 'C#', 'D#': 'Eb', Eb: 'Eb', 'F#': 'F#', Gb: 'F#', 'G#': 'Ab', Ab: 'Ab', 'A#': 'Bb', Bb: 'Bb', Cb: 'B', 'E#': 'F', Fb: 'E', 'B#': 'C',
   };
-  for (const [written, pc] of Object.entries(expected)) t.is<string>(spellTonic(written[0]!, written.slice(1)), pc, written);
+  for (const [written, pc] of Object.entries(expected)) t.is<string, string>(spellTonic(written[0]!, written.slice(1)), pc, written);
 });
 
 test('an explicit bpm wins over the genre range', (t) => {

@@ -65,8 +65,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const admin = await serveAdmin(store, config.dataDir);
     cleanup.push(() => admin.close());
 
-    log(`Tunesmith listening on ${url} (data dir ${config.dataDir}, ${pool.size} render thread(s))`);
     if (firstKey) log(firstStartBanner(publicUrl, firstKey));
+    // Last, so whoever waits for this line (people, scripts, tests) has everything above it.
+    log(`Tunesmith listening on ${url} (data dir ${config.dataDir}, ${pool.size} render thread(s))`);
 
     let closing: Promise<void> | null = null;
     return {
@@ -110,8 +111,7 @@ async function provisionFirstStart(store: Store): Promise<string | null> {
 }
 
 function firstStartBanner(publicUrl: string, key: string): string {
-  return `
-First start: created a local Developer account and this API key (shown only once; keep it):
+  return `First start: created a local Developer account and this API key (shown only once; keep it):
 
   ${key}
 

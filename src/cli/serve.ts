@@ -19,19 +19,21 @@ SIGTERM or SIGINT stops it gracefully: running renders finish (up to 30 s) or re
   async run(args, io) {
     if (parse(args, {}, { min: 0, max: 0, names: '' }) === 'help') return printHelp(io, this.help);
     const config = loadConfig(io.env);
-    // Loaded here, not at the top: the key commands must not need the engine.
-    const { startServer } = await import('../server.ts');
-    const server = await startServer(config, { log: io.out });
-    await new Promise<void>((resolve) => {
+    // Listen for signals before starting, so one that arrives during start-up still shuts down cleanly.
+    const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
       const stop = (signal: NodeJS.Signals) => {
-        io.out(`Received ${signal}: finishing running renders and shutting down…`);
         process.off('SIGTERM', stop);
         process.off('SIGINT', stop);
-        resolve();
+        resolve(signal);
       };
       process.on('SIGTERM', stop);
       process.on('SIGINT', stop);
     });
+    // Loaded here, not at the top: the key commands must not need the engine.
+    const { startServer } = await import('../server.ts');
+    const server = await startServer(config, { log: io.out });
+    const signal = await stopRequested;
+    io.out(`Received ${signal}: finishing running renders and shutting down…`);
     await server.close();
     io.out('Stopped.');
     // Everything is closed; should a stray handle still hold the event loop, do not hang the shutdown on it.

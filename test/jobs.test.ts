@@ -284,3 +284,26 @@ test('live() knows nothing of tasks it does not hold', async (t) => {
   const { jobs } = await setup(t);
   t.is(jobs.live('gen_unknown'), undefined);
 });
+
+test('tasks start in the order their queue positions promised, rotating between accounts', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(() => store.createAccount({ plan: 'enterprise' })));
+  const blocker = await create(store, a!.id, 0);
+  jobs.enqueue(blocker);
+  await pool.started(1);
+  const queued: Generation[] = [];
+  for (const [account, seeds] of [[a!, [1, 2, 3]], [b!, [4, 5]], [c!, [6]]] as const) {
+    for (const seed of seeds) {
+      queued.push(await create(store, account.id, seed));
+      jobs.enqueue(queued.at(-1)!);
+    }
+  }
+  const promised = [...queued].sort((x, y) => jobs.live(x.id)!.queue_position - jobs.live(y.id)!.queue_position).map((g) => g.seed);
+  // a was just served (its blocker), so b and c come first in each round.
+  t.deepEqual(promised, [4, 6, 1, 5, 2, 3]);
+  for (let i = 0; i < queued.length; i++) {
+    pool.calls[i]!.resolve(track(pool.calls[i]!.request));
+    await pool.started(i + 2);
+  }
+  t.deepEqual(pool.calls.slice(1).map((call) => call.request.seed), promised);
+});

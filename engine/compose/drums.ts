@@ -52,6 +52,20 @@ export function planDrumBars(ctx: ComposeContext, kit: DrumKit): (DrumGrid | nul
   return bars;
 }
 
+/**
+ * The subdivision swing acts on, in quarter notes: sixteenths when the groove's time-keeper (hats, ride,
+ * shaker) plays sixteenths, otherwise eighths, so the swing is heard on the line that carries the pulse.
+ */
+export function swingUnitFor(kit: DrumKit, beatsPerBar: number, quarterPerBeat: number): number {
+  for (const drum of ['hat', 'ride', 'shaker', 'openHat'] as const) {
+    for (const hit of hitsOf(kit.main, drum, kit.stepsPerBar, beatsPerBar)) {
+      const sixteenths = hit.beat * quarterPerBeat * 4;
+      if (Math.abs(sixteenths - Math.round(sixteenths)) < EPSILON && Math.round(sixteenths) % 2 === 1) return 0.25;
+    }
+  }
+  return 0.5;
+}
+
 /** Beats (within the bar) where `drum` hits in `grid`, with the velocity digit as 0–1. */
 export function hitsOf(grid: DrumGrid, drum: Drum, stepsPerBar: number, beatsPerBar: number): { beat: number; level: number }[] {
   const pattern = grid[drum];

@@ -49,7 +49,7 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
         s('verse', 'A', 16, 0.55), s('prechorus', 'P', 4, 0.7), s('chorus', 'B', 8, 0.95), s('bridge', 'C', 8, 0.55),
         s('chorus', 'B', 8, 1), s('outro', 'O', 4, 0.4)];
     case 'electronic':
-      if (budget <= 16) return [s('intro', 'I', 2, 0.35), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('outro', 'O', 2, 0.4)];
+      if (budget <= 24) return [s('intro', 'I', 2, 0.35), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('outro', 'O', 2, 0.4)];
       if (budget <= 40) {
         return [s('intro', 'I', 4, 0.35), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('breakdown', 'K', 4, 0.3),
           s('build', 'U', 4, 0.65), s('drop', 'D', 8, 1), s('outro', 'O', 4, 0.4)];
@@ -90,7 +90,7 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
 
 /**
  * Fits template lengths to exactly `budget` whole bars while keeping main sections in whole 4-bar phrases:
- * shrinking trims the intro and outro first (down to a bar), then the longest main section (the later one on a tie) by a
+ * shrinking trims the intro and outro first (down to a bar), then the longest main section (with its repeats) by a
  * phrase; growing adds phrases to main sections, loudest first, and leaves the last few bars to the outro.
  */
 function fitBars(templates: SectionTemplate[], budget: number): number[] {
@@ -103,9 +103,13 @@ function fitBars(templates: SectionTemplate[], budget: number): number[] {
     ...edges.map((i) => () => bars[i]! > 2 && ((bars[i] = bars[i]! - 2), true)),
     ...edges.map((i) => () => bars[i]! > 1 && ((bars[i] = bars[i]! - 1), true)),
     () => {
+      // Repeats of a label shrink together, so a shortened repeat is not a truncated copy of its first.
       let pick = -1;
       for (const i of main) if (bars[i]! > 4 && (pick < 0 || bars[i]! >= bars[pick]!)) pick = i;
-      return pick >= 0 && ((bars[pick] = bars[pick]! - 4), true);
+      if (pick < 0) return false;
+      const size = bars[pick]!;
+      for (const i of main) if (templates[i]!.label === templates[pick]!.label && bars[i] === size) bars[i] = size - 4;
+      return true;
     },
     () => {
       let pick = -1;
@@ -116,9 +120,21 @@ function fitBars(templates: SectionTemplate[], budget: number): number[] {
   while (sum() > budget) {
     if (!shrinkers.some((shrink) => shrink())) break;
   }
-  const growOrder = [...main].sort((a, b) => templates[b]!.energy - templates[a]!.energy || b - a);
-  for (let k = 0; budget - sum() >= 4 && growOrder.length > 0; k++) {
-    const i = growOrder[k % growOrder.length]!;
+  // Grow whole labels (every repeat by a phrase), loudest first, while they fit; then single sections.
+  const labels = [...new Set([...main].sort((a, b) => templates[b]!.energy - templates[a]!.energy || b - a).map((i) => templates[i]!.label))];
+  const members = (label: string) => main.filter((i) => templates[i]!.label === label);
+  for (let k = 0, misses = 0; budget - sum() >= 4 && labels.length > 0 && misses < labels.length; k++) {
+    const group = members(labels[k % labels.length]!);
+    if (group.length * 4 > budget - sum()) {
+      misses++;
+      continue;
+    }
+    misses = 0;
+    for (const i of group) bars[i] = bars[i]! + 4;
+  }
+  const singles = [...main].sort((a, b) => templates[b]!.energy - templates[a]!.energy || b - a);
+  for (let k = 0; budget - sum() >= 4 && singles.length > 0; k++) {
+    const i = singles[k % singles.length]!;
     bars[i] = bars[i]! + 4;
   }
   bars[last] = bars[last]! + (budget - sum());

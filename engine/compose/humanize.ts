@@ -12,6 +12,8 @@ export interface Performance {
   beatUnit: number;
   /** 0 straight … 1 full triplet swing. */
   swing: number;
+  /** The swung subdivision in quarter notes: 0.25 (sixteenths) or 0.5 (eighths). */
+  swingUnit: number;
   /** Standard deviation of timing jitter in seconds (capped at 12 ms). */
   jitter: number;
   velocityJitter: number;
@@ -22,12 +24,10 @@ export interface Performance {
 const round = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /** Swing delay in seconds for a note at `quarter` (quarter-note beats). */
-export function swingDelay(quarter: number, p: Pick<Performance, 'bpm' | 'beatUnit' | 'swing'>): number {
+export function swingDelay(quarter: number, p: Pick<Performance, 'bpm' | 'beatUnit' | 'swing' | 'swingUnit'>): number {
   if (p.swing <= 0) return 0;
   const secondsPerQuarter = (60 / p.bpm) * (p.beatUnit / 4);
-  const quarterBpm = 60 / secondsPerQuarter;
-  // Slow grooves swing sixteenths (lo-fi, hip hop); faster ones swing eighths (jazz, shuffle).
-  const sub = quarterBpm < 100 ? 0.25 : 0.5;
+  const sub = p.swingUnit;
   const position = quarter % (2 * sub);
   if (Math.abs(position - sub) > 1e-6) return 0;
   return p.swing * ((2 * sub) / 6) * secondsPerQuarter;
@@ -48,10 +48,12 @@ export function perform(notes: readonly GridNote[], p: Performance, random: Rand
     }
     const time = Math.max(0, note.beat * secondsPerBeat + swingDelay(quarter, p) + jitter + (note.offset ?? 0));
     if (time > p.endLimit - 0.03) continue;
-    const duration = Math.min(note.beats * secondsPerBeat, p.endLimit - time);
+    const start = round(time);
+    // Rounded down, so rounding can never push a note's end past the limit.
+    const duration = Math.floor(Math.min(note.beats * secondsPerBeat, p.endLimit - start) * 1e6) / 1e6;
     result.push({
-      time: round(time),
-      duration: round(Math.max(0.02, duration)),
+      time: start,
+      duration: Math.max(0.02, duration),
       midi: note.midi,
       velocity: round(clamp(note.velocity + random.gaussian() * p.velocityJitter, 0.02, 1)),
       beat: quarter,

@@ -13,7 +13,7 @@ import { pitchClassOf } from '../theory/pitch.ts';
 import { scaleOf } from '../theory/scales.ts';
 import { composeBass, bassAnchors } from './bass.ts';
 import { composeChords, composePad } from './comping.ts';
-import { composeDrums, drumKitFor, planDrumBars } from './drums.ts';
+import { composeDrums, drumKitFor, planDrumBars, swingUnitFor } from './drums.ts';
 import { planForm } from './form.ts';
 import { planHarmony } from './harmony.ts';
 import { perform } from './humanize.ts';
@@ -94,6 +94,8 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   };
 
   const electronic = preset.form === 'electronic';
+  // Without a groove in the arrangement, slow pieces swing sixteenths and faster ones eighths.
+  const swingUnit = roles.has('drums') ? swingUnitFor(kit, beatsPerBar, 4 / spec.meter.beatUnit) : (spec.bpm * 4) / spec.meter.beatUnit < 100 ? 0.25 : 0.5;
   const humanizeRandom = createRandom(spec.seed, 'humanize');
   const instrumentOf = new Map(spec.instruments.map((c) => [c.role, c.instrument]));
   const parts: Part[] = [];
@@ -104,6 +106,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       beatUnit: spec.meter.beatUnit,
       // Texture beds and pads do not swing; everything rhythmic does.
       swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
+      swingUnit,
       jitter: role === 'texture' ? 0 : electronic ? 0.003 : role === 'drums' ? 0.005 : 0.008,
       velocityJitter: electronic ? 0.02 : 0.035,
       endLimit: spec.duration - END_MARGIN,

@@ -58,29 +58,62 @@ function materialFor(ctx: ComposeContext, section: PlannedSection, motifBeats: n
   };
 }
 
-/** Realizes one motif instance starting at `origin`; returns notes and leaves range handling to the caller. */
-function realize(ctx: ComposeContext, motif: Motif, origin: number, material: LabelMaterial, limit: number, velocity: number): GridNote[] {
+/** The member of `pcs` nearest to `midi` that lies inside [low, high]. */
+function inRange(midi: number, pcs: readonly number[], low: number, high: number): number {
+  let pitch = midi;
+  while (pitch > high) pitch -= 12;
+  while (pitch < low) pitch += 12;
+  if (pitch <= high) return pitch;
+  // The range is narrower than an octave around this pitch class: take the nearest member inside it.
+  for (let p = high; p >= low; p--) if (pcs.includes(mod(p, 12))) return p;
+  return midi;
+}
+
+/**
+ * After a leap (more than 4 semitones) the line turns back by a small interval (Huron's post-skip
+ * reversal): the nearest allowed tone 1–5 semitones the other way, or null when there is none.
+ */
+function reversal(previous: number, leap: number, pcs: readonly number[]): number | null {
+  const direction = -Math.sign(leap);
+  for (let d = 1; d <= 5; d++) if (pcs.includes(mod(previous + direction * d, 12))) return previous + direction * d;
+  return null;
+}
+
+interface LineState {
+  /** The last pitch played and the interval that reached it (0 at the start). */
+  previous: number | null;
+  lastInterval: number;
+}
+
+/** Realizes one motif instance starting at `origin`. */
+function realize(ctx: ComposeContext, motif: Motif, origin: number, material: LabelMaterial, limit: number, velocity: number, line: LineState): GridNote[] {
   const { low, high } = ctx.preset.melody;
   const notes: GridNote[] = [];
-  let previous = material.center;
+  let previous = line.previous ?? material.center;
   motif.notes.forEach((note, i) => {
     const beat = origin + note.at;
     if (beat >= limit - EPSILON) return;
     const chord = chordAt(ctx.chords, beat).chord;
     const tones = chordScale(ctx.scale, chord.pitchClasses);
+    const landing = isStrongBeat(beat, ctx.beatsPerBar) || note.beats >= 1.5 || i === motif.notes.length - 1;
+    const allowed = landing ? chord.pitchClasses : tones;
     let pitch: number;
-    if (i === 0) {
+    if (i === 0 && line.previous === null) {
+      // A section's first statement starts from the label's register centre, so repeats of a section match.
       const pc = chord.pitchClasses[Math.min(motif.startTone, chord.pitchClasses.length - 1)]!;
       pitch = nearestChordTone(material.center, [pc], 1);
+    } else if (Math.abs(line.lastInterval) > 4 && line.previous !== null && reversal(line.previous, line.lastInterval, allowed) !== null) {
+      pitch = reversal(line.previous, line.lastInterval, allowed)!;
+    } else if (i === 0) {
+      // Later statements pick up near where the last one ended, drawn a little toward the centre.
+      pitch = nearestChordTone(Math.round(line.previous! + (material.center - line.previous!) * 0.3), chord.pitchClasses, 0);
     } else {
       pitch = moveInScale(previous, note.step, tones);
       // Out of range: take the step the other way instead (the contour reflects off the edge).
       if (pitch > high || pitch < low) pitch = moveInScale(previous, -note.step, tones);
     }
-    const landing = isStrongBeat(beat, ctx.beatsPerBar) || note.beats >= 1.5 || i === motif.notes.length - 1;
     if (landing) pitch = nearestChordTone(pitch, chord.pitchClasses, note.step);
-    while (pitch > high) pitch -= 12;
-    while (pitch < low) pitch += 12;
+    pitch = inRange(pitch, allowed, low, high);
     const accent = isStrongBeat(beat, ctx.beatsPerBar) ? 1 : 0.86;
     notes.push({
       beat,
@@ -88,6 +121,8 @@ function realize(ctx: ComposeContext, motif: Motif, origin: number, material: La
       midi: pitch,
       velocity: clamp(velocity * accent * (1 + (pitch - material.center) / 60), 0.05, 1),
     });
+    line.lastInterval = line.previous === null ? 0 : pitch - line.previous;
+    line.previous = pitch;
     previous = pitch;
   });
   return notes;
@@ -108,6 +143,8 @@ export function composeMelody(ctx: ComposeContext, random: Random): GridNote[] {
   const notes: GridNote[] = [];
   for (const section of ctx.sections) {
     if (!section.roles.has('lead')) continue;
+    // The line restarts with each section: a repeated section is then realized exactly as before.
+    const line: LineState = { previous: null, lastInterval: 0 };
     const motifBeats = Math.min(motifBars * bpb, Math.max(bpb, Math.floor(section.bars) * bpb));
     if (!materials.has(section.label)) materials.set(section.label, materialFor(ctx, section, motifBeats, random.fork(section.label)));
     const material = materials.get(section.label)!;
@@ -118,7 +155,7 @@ export function composeMelody(ctx: ComposeContext, random: Random): GridNote[] {
     for (let j = 0; j < count; j++) {
       const origin = section.beat + j * material.motif.beats;
       if (origin >= limit - EPSILON) break;
-      notes.push(...realize(ctx, formOf(material, j, count, perPhrase), origin, material, limit, velocity));
+      notes.push(...realize(ctx, formOf(material, j, count, perPhrase), origin, material, limit, velocity, line));
     }
   }
   // Monophonic line: a note stops where the next begins.

@@ -44,7 +44,7 @@ function nextStep(random: Random, previous: number, height: number): number {
   if (Math.abs(previous) >= 3) return -Math.sign(previous) * random.int(1, 2); // a leap is answered by a step back
   const steps = [-4, -3, -2, -1, 0, 1, 2, 3, 4];
   const weights = steps.map((s) => {
-    const base = [0.35, 0.7, 2, 3, 0.6, 3, 2, 0.7, 0.35][s + 4]!;
+    const base = [0.12, 0.45, 2, 3, 0.6, 3, 2, 0.45, 0.12][s + 4]!;
     const away = Math.sign(s) === Math.sign(height) && s !== 0;
     return away ? base / (1 + Math.abs(height) * 0.45) : base;
   });

@@ -22,18 +22,29 @@ export function scaleOf(tonic: number, mode: Mode): number[] {
   return MODE_STEPS[mode].map((step) => mod(tonic + step, 12));
 }
 
+/** The largest step between neighbouring pitch classes of a set (cyclically). */
+function largestGap(pcs: readonly number[]): number {
+  const sorted = [...pcs].sort((a, b) => a - b);
+  return Math.max(...sorted.map((pc, i) => mod((sorted[(i + 1) % sorted.length] ?? pc) - pc, 12) || 12));
+}
+
 /**
- * The scale adjusted to a chord: a chord tone outside the scale (the raised 7th of V in minor, say) replaces
- * the scale tone a semitone away from it, so a melody over that chord never rubs a semitone against it.
- * Returned sorted ascending by pitch class.
+ * The scale adjusted to a chord: a chord tone outside the scale (the raised 7th of V in minor, the flat 7th
+ * of bVII in major) replaces the scale tone it alters, so a melody over that chord never rubs a semitone
+ * against it. The altered neighbour is the one whose removal leaves the smoothest scale; on a tie the tonic
+ * and the fifth (the key's anchors) stay. Returned sorted ascending by pitch class.
  */
-export function chordScale(scale: readonly number[], chordPcs: readonly number[]): number[] {
+export function chordScale(scale: readonly number[], chordPcs: readonly number[], tonic: number = scale[0] ?? 0): number[] {
   const result = new Set(scale);
   for (const pc of chordPcs) {
     if (result.has(pc)) continue;
-    result.delete(mod(pc - 1, 12));
-    result.delete(mod(pc + 1, 12));
+    const neighbours = [mod(pc - 1, 12), mod(pc + 1, 12)].filter((n) => result.has(n) && !chordPcs.includes(n));
     result.add(pc);
+    if (neighbours.length === 0) continue;
+    const anchor = (n: number) => (mod(n - tonic, 12) === 0 || mod(n - tonic, 12) === 7 ? 1 : 0);
+    const cost = (n: number) => largestGap([...result].filter((x) => x !== n)) * 2 + anchor(n);
+    const drop = neighbours.reduce((best, n) => (cost(n) < cost(best) ? n : best));
+    result.delete(drop);
   }
   return [...result].sort((a, b) => a - b);
 }

@@ -1,0 +1,232 @@
+/**
+ * compose(spec) -> Score, judged symbolically (reference study 4.3-A) over several styles × 2 seeds ×
+ * 30/60/180 s. The metrics live in test/helpers/score-metrics.ts and read only the Score.
+ */
+import test from 'ava';
+import { compose, composeWith } from '../../engine/compose/index.ts';
+import { getPreset } from '../../engine/presets.ts';
+import type { Preset, Score, Section } from '../../engine/types.ts';
+import * as m from '../helpers/score-metrics.ts';
+import { EDM_LIKE, LOFI_LIKE, specFor } from './compose-fixtures.ts';
+
+const STYLES: Preset[] = [LOFI_LIKE, EDM_LIKE, ...['lofi', 'pop', 'house', 'orchestral', 'ambient', 'jazz', 'waltz'].map(getPreset)];
+const DURATIONS = [30, 60, 180];
+const SEEDS = [1, 2];
+
+interface Case {
+  name: string;
+  preset: Preset;
+  score: Score;
+}
+
+const CASES: Case[] = STYLES.flatMap((preset) =>
+  DURATIONS.flatMap((duration) =>
+    SEEDS.map((seed) => ({
+      name: `${preset.name} ${duration}s seed ${seed}`,
+      preset,
+      score: composeWith(specFor(preset, { duration, seed }), preset),
+    }))));
+
+const hasLead = (score: Score) => (m.part(score, 'lead')?.notes.length ?? 0) > 0;
+/** Melody comparisons stop before the cadence into the final chord (the ending may vary a repeat). */
+const comparableUntil = (score: Score) => score.chords[score.chords.length - 2]?.beat ?? Infinity;
+const sectionLength = (s: Section) => s.bars;
+
+test('every score lasts exactly the requested duration and its sections tile every bar', (t) => {
+  for (const { name, score } of CASES) {
+    t.is(score.duration, score.spec.duration, name);
+    const bars = (score.duration * score.bpm) / (60 * score.beatsPerBar);
+    const total = score.sections.reduce((sum, s) => sum + s.bars, 0);
+    t.true(Math.abs(total - bars) < 1e-9, `${name}: ${total} bars of ${bars}`);
+    score.sections.forEach((s, i) => {
+      if (i > 0) t.is(s.startBar, score.sections[i - 1]!.startBar + score.sections[i - 1]!.bars, name);
+      t.true(Math.abs(s.time - (s.startBar * score.beatsPerBar * 60) / score.bpm) < 1e-9, name);
+    });
+    const lastChord = score.chords[score.chords.length - 1]!;
+    const quarterBeats = (score.duration * score.bpm) / 60 * (4 / score.spec.meter.beatUnit);
+    t.true(Math.abs(lastChord.beat + lastChord.beats - quarterBeats) < 1e-9, `${name}: the last chord rings to the end`);
+  }
+});
+
+test('no note starts before 0 or ends later than 50 ms before the end', (t) => {
+  for (const { name, score } of CASES) {
+    t.true(m.latestNoteEnd(score) <= score.duration - 0.05 + 1e-9, `${name}: ${m.latestNoteEnd(score)}`);
+    t.true(score.parts.every((p) => p.notes.every((n) => n.time >= 0 && n.duration > 0)), name);
+  }
+});
+
+test('the score keeps the tempo and meter of the spec', (t) => {
+  for (const { name, score } of CASES) {
+    t.is(score.bpm, score.spec.bpm, name);
+    t.is(score.beatsPerBar, score.spec.meter.beatsPerBar, name);
+  }
+});
+
+test('at least 95% of pitched notes are in the key or on the sounding chord', (t) => {
+  for (const { name, score } of CASES) t.true(m.inKeyOrChordRatio(score) >= 0.95, `${name}: ${m.inKeyOrChordRatio(score)}`);
+});
+
+test('at least 70% of melody notes on strong beats are chord tones', (t) => {
+  for (const { name, score } of CASES.filter((c) => hasLead(c.score))) {
+    const ratio = m.strongBeatChordToneRatio(score);
+    t.true(ratio >= 0.7, `${name}: ${ratio}`);
+  }
+});
+
+test('repeats of a section play the same melody (similarity >= 0.8 when equally long)', (t) => {
+  let pairs = 0;
+  for (const { name, score } of CASES.filter((c) => hasLead(c.score))) {
+    for (const [i, a] of score.sections.entries()) {
+      for (const b of score.sections.slice(i + 1)) {
+        if (a.label !== b.label || sectionLength(a) !== sectionLength(b) || !a.kind.match(/verse|chorus|drop|theme|climax|build|prechorus/)) continue;
+        const similarity = m.sectionMelodySimilarity(score, a, b, comparableUntil(score));
+        t.true(similarity >= 0.8, `${name} ${a.label}@${a.startBar} vs @${b.startBar}: ${similarity}`);
+        pairs++;
+      }
+    }
+  }
+  t.true(pairs >= 20, `only ${pairs} repeated pairs were compared`);
+});
+
+test('contrasting sections have different melodies', (t) => {
+  const similarities: number[] = [];
+  for (const { name, score } of CASES.filter((c) => hasLead(c.score))) {
+    const main = score.sections.filter((s) => s.kind !== 'intro' && s.kind !== 'outro');
+    for (const a of main) {
+      for (const b of main) {
+        if (a.label >= b.label) continue;
+        const similarity = m.sectionMelodySimilarity(score, a, b, comparableUntil(score));
+        t.true(similarity <= 0.6, `${name} ${a.label} vs ${b.label}: ${similarity}`);
+        similarities.push(similarity);
+      }
+    }
+  }
+  t.true(m.mean(similarities) <= 0.35, `mean similarity of contrasting sections ${m.mean(similarities)}`);
+});
+
+test('the bass and the top voice of the chords never move in parallel fifths or octaves', (t) => {
+  for (const { name, score } of CASES) t.is(m.parallelPerfectCount(score), 0, name);
+});
+
+test('the final chord is the tonic and the last melody note is one of its tones', (t) => {
+  for (const { name, score } of CASES) {
+    const final = score.chords[score.chords.length - 1]!;
+    t.is(final.root, score.scale[0], name);
+    const last = m.lastLeadNote(score);
+    if (last) t.true(final.pitchClasses.includes(last.midi % 12), `${name}: last note ${last.midi}`);
+  }
+});
+
+test('most melodic leaps are answered by a step back the other way', (t) => {
+  const ratios = CASES.map((c) => m.leapRecoveryRatio(c.score)).filter((r) => !Number.isNaN(r));
+  t.true(m.mean(ratios) >= 0.7, `mean leap recovery ${m.mean(ratios)}`);
+});
+
+test('choruses, drops and climaxes are louder and denser than verses, breakdowns and themes', (t) => {
+  let compared = 0;
+  for (const { name, score } of CASES) {
+    const loud = score.sections.find((s) => ['chorus', 'drop', 'climax'].includes(s.kind));
+    const quiet = score.sections.find((s) => ['verse', 'breakdown', 'theme'].includes(s.kind));
+    if (!loud || !quiet) continue;
+    const a = m.sectionActivity(score, loud);
+    const b = m.sectionActivity(score, quiet);
+    t.true(a.meanVelocity > b.meanVelocity, `${name}: velocity ${a.meanVelocity} vs ${b.meanVelocity}`);
+    t.true(a.notesPerBar > b.notesPerBar, `${name}: notes/bar ${a.notesPerBar} vs ${b.notesPerBar}`);
+    compared++;
+  }
+  t.true(compared >= 20);
+});
+
+test('a spec without drums gets no drums part', (t) => {
+  const preset = getPreset('pop');
+  const score = composeWith(specFor(preset, { excluded: ['drums'] }), preset);
+  t.false(score.parts.some((p) => p.role === 'drums'));
+  t.true(score.parts.some((p) => p.role === 'chords'));
+});
+
+test('parts use the instruments of the spec and leave the vocal role to the vocal stage', (t) => {
+  const preset = getPreset('pop');
+  const spec = specFor(preset);
+  const score = composeWith({ ...spec, instruments: [...spec.instruments, { role: 'vocal', instrument: 'voice' }] }, preset);
+  t.false(score.parts.some((p) => p.role === 'vocal'));
+  for (const p of score.parts) t.is(p.instrument, spec.instruments.find((c) => c.role === p.role)!.instrument);
+});
+
+test('the same spec composes a deep-equal score', (t) => {
+  for (const preset of [LOFI_LIKE, EDM_LIKE, getPreset('jazz')]) {
+    const spec = specFor(preset, { duration: 90, seed: 1234 });
+    t.deepEqual(composeWith(spec, preset), composeWith(structuredClone(spec), preset));
+  }
+});
+
+test('compose() takes the preset named by spec.genre', (t) => {
+  const spec = specFor(getPreset('lofi'), { seed: 9 });
+  t.deepEqual(compose(spec), composeWith(spec, getPreset('lofi')));
+});
+
+test('other seeds give other melodies and, mostly, other progressions', (t) => {
+  for (const preset of [getPreset('pop'), getPreset('lofi'), getPreset('house')]) {
+    const base = composeWith(specFor(preset, { seed: 100 }), preset);
+    const melody = (s: Score) => m.part(s, 'lead')?.notes.map((n) => n.midi).join(',') ?? '';
+    const progression = (s: Score) => s.chords.map((c) => c.symbol).join(' ');
+    let otherMelodies = 0;
+    let otherProgressions = 0;
+    for (let seed = 101; seed <= 108; seed++) {
+      const score = composeWith(specFor(preset, { seed }), preset);
+      if (melody(score) !== melody(base)) otherMelodies++;
+      if (progression(score) !== progression(base)) otherProgressions++;
+    }
+    if (hasLead(base)) t.is(otherMelodies, 8, preset.name);
+    t.true(otherProgressions >= 5, `${preset.name}: ${otherProgressions} of 8 seeds changed the progression`);
+  }
+});
+
+test('swing plays off-beat notes later and leaves on-beat notes where they were', (t) => {
+  const preset = getPreset('lofi');
+  const straight = composeWith(specFor(preset, { swing: 0, seed: 5 }), preset);
+  const swung = composeWith(specFor(preset, { swing: 0.6, seed: 5 }), preset);
+  const drumsOf = (s: Score) => m.part(s, 'drums')!.notes;
+  const byKey = new Map(drumsOf(straight).map((n) => [`${n.beat}/${n.midi}`, n]));
+  let offBeats = 0;
+  for (const note of drumsOf(swung)) {
+    const twin = byKey.get(`${note.beat}/${note.midi}`)!;
+    const offBeat = Math.round(note.beat * 2) % 2 === 1 && Number.isInteger(note.beat * 2); // lo-fi hats are eighths
+    if (offBeat) {
+      t.true(note.time > twin.time + 0.02, `off-beat at ${note.beat} moved ${note.time - twin.time}s`);
+      offBeats++;
+    } else {
+      t.true(Math.abs(note.time - twin.time) < 1e-6, `on-beat at ${note.beat} moved`);
+    }
+  }
+  t.true(offBeats > 20);
+});
+
+test('very short clips still end on a held tonic inside the duration', (t) => {
+  for (const duration of [1, 2.5, 7]) {
+    const preset = getPreset('pop');
+    const score = composeWith(specFor(preset, { duration }), preset);
+    t.is(score.duration, duration);
+    t.is(score.chords[score.chords.length - 1]!.root, score.scale[0]);
+    t.true(m.latestNoteEnd(score) <= duration - 0.05 + 1e-9);
+    t.true(score.parts.some((p) => p.notes.length > 0));
+  }
+});
+
+test('the drums stop with one last kick and crash on the final chord', (t) => {
+  for (const { name, score } of CASES.filter((c) => c.preset.name === 'pop')) {
+    const drums = m.part(score, 'drums')!.notes;
+    const final = score.chords[score.chords.length - 1]!;
+    const last = drums.filter((n) => n.beat >= final.beat);
+    t.deepEqual(last.map((n) => n.midi).sort(), [36, 49], name);
+  }
+});
+
+test('the final chord is struck again softer when the ending has room: a decrescendo, not a cut', (t) => {
+  const score = CASES.find((c) => c.preset.name === 'pop' && c.score.duration === 180)!.score;
+  const final = score.chords[score.chords.length - 1]!;
+  const hits = m.part(score, 'chords')!.notes.filter((n) => n.beat >= final.beat);
+  const onsets = [...new Set(hits.map((n) => n.beat))].sort((a, b) => a - b);
+  t.is(onsets.length, 2);
+  const level = (beat: number) => m.mean(hits.filter((n) => n.beat === beat).map((n) => n.velocity));
+  t.true(level(onsets[1]!) < level(onsets[0]!) * 0.8);
+});

@@ -107,6 +107,10 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
   const sum = (field: 'valence' | 'arousal' | 'tempo' | 'reverb' | 'reverbDecay' | 'delay' | 'density' | 'swing') =>
     scaled.reduce((total, s) => total + (s.hints[field] ?? 0), 0);
 
+  // Asked for a singer in so many words (or lyrics): decides the fallback genre and whether "solo piano" keeps a voice.
+  const wantsSong =
+    match.content.some((c) => c.kind === 'vocal' && !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim());
+
   // Genre.
   let preset: Preset;
   let blendPreset: Preset | null = null;
@@ -115,8 +119,6 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
     preset = getPreset(request.style);
     trace.push({ source: 'style', effect: `genre = ${preset.name} (style preset)` });
   } else {
-    const wantsSong =
-      match.content.some((c) => c.kind === 'vocal' && !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim());
     const choice = chooseGenre(match.content, sum('arousal'), recognisedAnything, wantsSong, createRandom(request.seed, 'interpret/genre'));
     preset = getPreset(choice.genre);
     trace.push({ source: choice.source, effect: `genre = ${preset.name} (${choice.why})` });
@@ -213,14 +215,15 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
   const words: InstrumentWord[] = instrumentContent.map((c) => ({ phrase: c.phrase, entry: c.entry, negated: c.negated, only: c.only }));
   const excludedRoles: { phrase: string; role: Role }[] = match.content.flatMap((c) => (c.kind === 'exclude' ? [{ phrase: c.phrase, role: c.role as Role }] : []));
   if (vocals.excluded) excludedRoles.push({ phrase: 'no vocals', role: 'vocal' });
-  const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled });
+  const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && wantsSong });
   trace.push(...arrangement.trace);
   trace.push({ source: preset.name, effect: `instruments: ${arrangement.instruments.map((i) => `${i.role} ${i.instrument}`).join(', ')}` });
   const vocalOn = vocals.enabled && !arrangement.excluded.includes('vocal');
 
   // Title.
   const titleWords: TitleWord[] = [
-    ...hintWords.filter((h) => !h.negated && h.lexicon !== 'production').map((h) => ({ phrase: h.phrase, kind: h.lexicon as 'scene' | 'mood', index: h.index })),
+    // Pure pace words ("slow", "fast") make weak titles.
+    ...hintWords.filter((h) => !h.negated && h.lexicon !== 'production' && !(h.lexicon === 'mood' && !h.hints.valence)).map((h) => ({ phrase: h.phrase, kind: h.lexicon as 'scene' | 'mood', index: h.index })),
     ...instrumentContent.filter((c) => !c.negated && !c.entry.generic).map((c) => ({ phrase: c.phrase, kind: 'instrument' as const, index: c.index })),
   ];
   const title = makeTitle(titleWords, explicit.about, arousal, createRandom(request.seed, 'interpret/title'));

@@ -80,7 +80,8 @@ export function arrange(input: ArrangementInput): Arrangement {
       trace.push({ source: word.phrase, effect: `${entry.patch} already plays ${present}${note}` });
       continue;
     }
-    const role = entry.roles.find((r) => !locked.has(r)) ?? entry.roles[0]!;
+    // An empty preferred role first ("strings" in lofi becomes the pad, keeping the Rhodes), then any unlocked one.
+    const role = entry.roles.find((r) => !roles.has(r) && !locked.has(r)) ?? entry.roles.find((r) => !locked.has(r)) ?? entry.roles[0]!;
     roles.set(role, entry.patch);
     locked.add(role);
     trace.push({ source: word.phrase, effect: `${role} = ${entry.patch}${note}` });
@@ -88,6 +89,12 @@ export function arrange(input: ArrangementInput): Arrangement {
 
   if (onlyWords.length > 0) {
     const kept = new Map<Role, Patch>();
+    // Each named instrument first takes its best free role, then leftover roles are filled in order,
+    // so "just piano and cello" keeps both (piano chords, cello lead) rather than piano twice.
+    for (const word of onlyWords) {
+      const role = word.entry.roles.find((r) => !kept.has(r));
+      if (role) kept.set(role, word.entry.patch);
+    }
     for (const word of onlyWords) {
       for (const role of word.entry.roles) if (!kept.has(role)) kept.set(role, word.entry.patch);
     }

@@ -90,6 +90,35 @@ function scan(tokens: readonly string[], lexicon: Lexicon): Raw[] {
   return raws;
 }
 
+const JOINERS = new Set(['and', '&', 'plus', 'with']);
+
+function isInstrument(raw: Raw | undefined): boolean {
+  return raw?.kind === 'content' && raw.items.some((i) => i.kind === 'instrument');
+}
+
+/**
+ * Raw positions of instruments under an "only" word: "solo piano", "just piano and strings",
+ * "piano and cello only". The mark runs along instruments joined by "and"/"&"/"plus"/"with".
+ */
+function markOnly(raws: readonly Raw[]): Set<number> {
+  const marked = new Set<number>();
+  const walk = (start: number, step: 1 | -1): void => {
+    let r = start;
+    while (isInstrument(raws[r])) {
+      marked.add(r);
+      const joiner = raws[r + step];
+      if (!(joiner?.kind === 'unknown' && JOINERS.has(joiner.phrase))) break;
+      r += 2 * step;
+    }
+  };
+  raws.forEach((raw, r) => {
+    if (raw.kind !== 'only') return;
+    if (ONLY_BEFORE.has(raw.phrase)) walk(r + 1, 1);
+    if (ONLY_AFTER.has(raw.phrase)) walk(r - 1, -1);
+  });
+  return marked;
+}
+
 /** How far (in tokens) a negator or intensifier reaches for its word. */
 const SCOPE = 3;
 
@@ -101,6 +130,7 @@ export function matchPrompt(tokens: readonly string[], lexicon: Lexicon): MatchR
   let negation = null as { index: number } | null;
   let intensity = null as { factor: number; phrase: string; index: number } | null;
 
+  const onlyMarked = markOnly(raws);
   for (let r = 0; r < raws.length; r++) {
     const raw = raws[r]!;
     if (negation && raw.index - negation.index > SCOPE) negation = null;
@@ -127,9 +157,7 @@ export function matchPrompt(tokens: readonly string[], lexicon: Lexicon): MatchR
       case 'content': {
         recognised += raw.words;
         const negated = negation !== null;
-        const prev = raws[r - 1];
-        const next = raws[r + 1];
-        const only = (prev?.kind === 'only' && ONLY_BEFORE.has(prev.phrase)) || (next?.kind === 'only' && ONLY_AFTER.has(next.phrase));
+        const only = onlyMarked.has(r);
         for (const item of raw.items) {
           if (item.kind === 'hint') {
             content.push({ ...item, factor: intensity?.factor ?? 1, intensifier: intensity?.phrase ?? null, negated } as Content);

@@ -350,3 +350,30 @@ test('dreamy prompts in a bright valence band take the lydian mode', (t) => {
 test('dark epic prompts take harmonic minor when the genre prefers it', (t) => {
   t.is(spec('dark orchestral').key.mode, 'harmonicMinor');
 });
+
+test('"just piano and cello" keeps both named instruments and nothing else', (t) => {
+  const s = spec('just piano and cello');
+  t.deepEqual(patches(s).sort(), ['piano', 'strings']);
+  t.true(s.excluded.includes('drums'));
+});
+
+test('"piano and strings only" marks both instruments as the only ones', (t) => {
+  const s = spec('piano and strings only');
+  t.true(patches(s).includes('piano') && patches(s).includes('strings'));
+  t.false(roles(s).includes('drums'));
+});
+
+test("an added instrument takes an empty role before replacing the style's own", (t) => {
+  const s = spec('lofi with strings');
+  t.true(patches(s).includes('strings'));
+  t.true(patches(s).includes('rhodes'));
+});
+
+test('pace words do not end up in the title', (t) => {
+  t.notRegex(spec('very sad slow song').title, /Slow/);
+});
+
+test('"solo guitar" in a sung style is instrumental unless a song is asked for', (t) => {
+  t.false(spec('solo guitar', { style: 'pop' }).vocals.enabled);
+  t.true(spec('solo guitar song with vocals', { style: 'pop' }).vocals.enabled);
+});

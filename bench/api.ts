@@ -1,0 +1,174 @@
+/**
+ * npm run bench:api — throughput and p99 latency of the API routes, each beside a bare Koa handler
+ * answering the same bytes, measured in the same run on the same machine (autocannon, 50 connections).
+ *
+ * The app runs in this process over a real store in a temp dir: one Enterprise account seeded with
+ * 100,000 generations, its rate limit raised out of the way, and a job queue that accepts tasks but
+ * renders nothing (rendering is engine work, measured by bench:engine).
+ * Targets: GET routes at >= 50% of the bare handler's requests/s, with p99 < 25 ms.
+ * BENCH_SECONDS (default 10) sets the length of each measurement.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Koa from 'koa';
+// Straight from the preset loader while engine/index.ts is still being filled in by the engine work.
+import { listStyles } from '../engine/presets.ts';
+import { createApp } from '../src/app.ts';
+import type { JobQueue } from '../src/jobs/types.ts';
+import { openStore } from '../src/store/index.ts';
+import { seedGenerations } from '../src/store/seed.ts';
+import type { Store } from '../src/store/types.ts';
+
+const HISTORY = 100_000;
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  workers?: number;
+}) => Promise<AutocannonResult>;
+
+/** A queue that takes tasks and never renders them: the bench measures the HTTP path only. */
+function nonRenderingQueue(): JobQueue {
+  let queued = 0;
+  return {
+    enqueue: () => void queued++,
+    live: () => ({ queue_position: queued, progress: 0, estimated_time: 60 }),
+    healthy: () => true,
+    close: async () => undefined,
+  };
+}
+
+async function listen(handler?: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
+  const server = handler ? createServer(handler) : createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function prepareStore(dataDir: string): Promise<{ store: Store; key: string; accountId: string; completedId: string }> {
+  const setup = await openStore({ dataDir });
+  const account = await setup.createAccount({ plan: 'enterprise', name: 'bench' });
+  await setup.updateAccount(account.id, { rpm: 100_000_000 });
+  const { key } = await setup.createKey(account.id, 'bench');
+  await setup.close();
+
+  let started = Date.now();
+  await seedGenerations(dataDir, account.id, HISTORY);
+  console.log(`seeded ${HISTORY} generations in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  started = Date.now();
+  const store = await openStore({ dataDir });
+  console.log(`store opened (loads the history) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  // One completed generation with real files, so GET /v1/generation/:id signs download links.
+  const [newest] = store.listGenerations(account.id, { limit: 1, offset: 0 }).items;
+  const files = { wav: `audio/${account.id}/${newest!.id}.wav`, midi: `audio/${account.id}/${newest!.id}.mid` };
+  await store.writeFile(files.wav, new Uint8Array(44));
+  await store.writeFile(files.midi, new Uint8Array(14));
+  await store.updateGeneration(newest!.id, { files, title: 'Bench Track' });
+  return { store, key, accountId: account.id, completedId: newest!.id };
+}
+
+/** A Koa app with nothing in it but a handler that sends `status` and `body`. */
+function bareHandler(status: number, body: string) {
+  const bare = new Koa();
+  bare.use(async (ctx) => {
+    ctx.status = status;
+    ctx.type = 'application/json';
+    ctx.body = body;
+  });
+  return bare.callback();
+}
+
+interface Row {
+  route: string;
+  api: AutocannonResult;
+  bare: AutocannonResult;
+  target: boolean;
+}
+
+async function main(): Promise<void> {
+  const autocannon = (await import(String('autocannon'))).default as Autocannon;
+  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-bench-'));
+  const { store, key, completedId } = await prepareStore(dataDir);
+  const api = await listen();
+  const app = createApp({
+    store,
+    jobs: nonRenderingQueue(),
+    engine: { listStyles },
+    config: { port: 0, host: '127.0.0.1', dataDir, publicUrl: api.url, workers: 1, downloadTtlSeconds: 86_400, signingSecret: 'bench' },
+  });
+  api.server.on('request', app.callback());
+
+  const auth = { Authorization: `Bearer ${key}` };
+  const postBody = JSON.stringify({ prompt: 'a calm lofi beat for a rainy night', duration: 60, style: 'lofi', instrumental: true });
+  const cases = [
+    { route: 'GET /v1/generation/:id', method: 'GET', path: `/v1/generation/${completedId}`, headers: auth, target: true },
+    { route: `GET /v1/generations (${HISTORY / 1000}k history)`, method: 'GET', path: '/v1/generations', headers: auth, target: true },
+    { route: 'POST /v1/generate', method: 'POST', path: '/v1/generate', headers: { ...auth, 'Content-Type': 'application/json' }, body: postBody, target: false },
+  ];
+
+  const rows: Row[] = [];
+  for (const c of cases) {
+    // The bare handler answers the very bytes the API answers, so the ratio is the cost of everything else.
+    const sample = await fetch(api.url + c.path, { method: c.method, headers: c.headers, ...(c.body ? { body: c.body } : {}) });
+    if (sample.status >= 400) throw new Error(`${c.route}: ${sample.status} ${await sample.text()}`);
+    const bare = await listen(bareHandler(sample.status, await sample.text()));
+    // The load generator runs in its own thread so it does not compete with the server for this event loop.
+    const options = { connections: CONNECTIONS, duration: SECONDS, workers: 1, method: c.method, headers: c.headers, ...(c.body ? { body: c.body } : {}) };
+    // A short unmeasured run each first, so JIT warm-up and the heap settling after the load are not counted.
+    await autocannon({ url: bare.url + c.path, ...options, duration: 1 });
+    await autocannon({ url: api.url + c.path, ...options, duration: 2 });
+    const bareResult = await autocannon({ url: bare.url + c.path, ...options });
+    const apiResult = await autocannon({ url: api.url + c.path, ...options });
+    bare.server.close();
+    rows.push({ route: c.route, api: apiResult, bare: bareResult, target: c.target });
+    console.log(`measured ${c.route}`);
+  }
+
+  printTable(rows);
+  api.server.close();
+  await store.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+function printTable(rows: Row[]): void {
+  const header = ['route', 'api req/s', 'api p50 ms', 'api p99 ms', 'bare req/s', 'bare p99 ms', 'api/bare', 'errors', 'target'];
+  const lines = rows.map((r) => {
+    const ratio = r.api.requests.average / r.bare.requests.average;
+    const failures = r.api.non2xx + r.api.errors + r.api.timeouts;
+    const verdict = r.target ? (ratio >= 0.5 && r.api.latency.p99 < 25 && failures === 0 ? 'met' : 'MISSED') : '-';
+    return [
+      r.route,
+      r.api.requests.average.toFixed(0),
+      r.api.latency.p50.toFixed(1),
+      r.api.latency.p99.toFixed(1),
+      r.bare.requests.average.toFixed(0),
+      r.bare.latency.p99.toFixed(1),
+      `${(ratio * 100).toFixed(0)}%`,
+      String(failures),
+      verdict,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each; target for GETs: >= 50% of bare req/s and p99 < 25 ms\n`);
+  console.log(format(header));
+  for (const line of lines) console.log(format(line));
+}
+
+await main();

@@ -230,3 +230,54 @@ test('the final chord is struck again softer when the ending has room: a decresc
   const level = (beat: number) => m.mean(hits.filter((n) => n.beat === beat).map((n) => n.velocity));
   t.true(level(onsets[1]!) < level(onsets[0]!) * 0.8);
 });
+
+test('a blended genre lends its progressions', (t) => {
+  const lofi = getPreset('lofi');
+  const house = getPreset('house');
+  const minor = { tonic: 'A' as const, mode: 'minor' as const };
+  const houseOnly = new Set(house.progressions.minor.flat().filter((s) => !lofi.progressions.minor.flat().includes(s)));
+  const symbols = (score: Score) => score.chords.map((c) => c.symbol);
+  const blended = composeWith(specFor(lofi, { key: minor, blend: { genre: 'house', weight: 1 } }), lofi, { preset: house, weight: 1 });
+  const plain = composeWith(specFor(lofi, { key: minor }), lofi);
+  t.true(symbols(blended).some((s) => houseOnly.has(s)));
+  t.false(symbols(plain).some((s) => houseOnly.has(s)));
+});
+
+test('every melody note stays inside the style range', (t) => {
+  for (const { name, preset, score } of CASES) {
+    const notes = m.part(score, 'lead')?.notes ?? [];
+    t.true(notes.every((n) => n.midi >= preset.melody.low && n.midi <= preset.melody.high), name);
+  }
+});
+
+test('a denser spec gives a busier melody', (t) => {
+  for (const preset of [getPreset('pop'), LOFI_LIKE]) {
+    const count = (density: number) => {
+      let notes = 0;
+      for (const seed of [1, 2, 3, 4]) notes += m.part(composeWith(specFor(preset, { density, seed }), preset), 'lead')!.notes.length;
+      return notes;
+    };
+    t.true(count(0.9) > count(0.1) * 1.2, preset.name);
+  }
+});
+
+test('higher arousal plays louder', (t) => {
+  const preset = getPreset('pop');
+  const loudness = (arousal: number) =>
+    m.mean(composeWith(specFor(preset, { arousal }), preset).parts.filter((p) => p.role !== 'texture').flatMap((p) => p.notes.map((n) => n.velocity)));
+  t.true(loudness(0.8) > loudness(-0.8) + 0.1);
+});
+
+test('without swing, humanizing moves notes at most 12 ms, and electronic styles less than acoustic ones', (t) => {
+  const spread = (name: string) => {
+    const preset = getPreset(name);
+    const score = composeWith(specFor(preset, { swing: 0 }), preset);
+    const offsets = score.parts.filter((p) => p.role !== 'texture').flatMap((p) => m.timingOffsets(score, p.notes));
+    t.true(offsets.every((o) => Math.abs(o) <= 0.012 + 1e-6), name);
+    return Math.sqrt(m.mean(offsets.map((o) => o * o)));
+  };
+  const pop = spread('pop');
+  const house = spread('house');
+  t.true(house < pop * 0.6, `house ${house} vs pop ${pop}`);
+  t.true(pop > 0.004, `pop jitter ${pop}`);
+});

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   DataDirLockedError,
@@ -268,7 +269,7 @@ test('a second open of a locked data dir is refused', async (t) => {
 test('a lock left by a dead process is taken over', async (t) => {
   const dataDir = await tempDir(t);
   // A pid far above any pid_max in use stands for a process that no longer exists.
-  const stale = { pid: 2 ** 30, hostname: (await import('node:os')).hostname(), owner: 'server', started_at: '2020-01-01T00:00:00Z', boot_id: null, process_start: null };
+  const stale = { pid: 2 ** 30, hostname: hostname(), owner: 'server', started_at: '2020-01-01T00:00:00Z', boot_id: null, process_start: null };
   await writeFile(join(dataDir, 'server.lock'), JSON.stringify(stale));
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
@@ -324,4 +325,35 @@ test('a temp file left by a crash mid-write is cleaned up at open and the record
   t.teardown(() => second.close());
   t.is(second.getGeneration(account.id, generation.id)?.id, generation.id);
   t.false((await readdir(dir)).some((name) => name.endsWith('.tmp')));
+});
+
+test('a lock whose pid now belongs to another process (pid reuse) is taken over', async (t) => {
+  if (!existsSync('/proc/self/stat')) {
+    t.pass('no /proc: pid reuse cannot be told apart here');
+    return;
+  }
+  const dataDir = await tempDir(t);
+  // The parent process is alive, but its start time is not the one the lock recorded.
+  const reused = { pid: process.ppid, hostname: hostname(), owner: 'server', started_at: '2020-01-01T00:00:00Z', boot_id: null, process_start: '1' };
+  await writeFile(join(dataDir, 'server.lock'), JSON.stringify(reused));
+  await t.notThrowsAsync(async () => (await openStore({ dataDir })).close());
+});
+
+test('a lock from before a reboot is taken over', async (t) => {
+  if (!existsSync('/proc/sys/kernel/random/boot_id')) {
+    t.pass('no boot id on this system');
+    return;
+  }
+  const dataDir = await tempDir(t);
+  const beforeReboot = { pid: process.ppid, hostname: hostname(), owner: 'server', started_at: '2020-01-01T00:00:00Z', boot_id: 'another-boot', process_start: null };
+  await writeFile(join(dataDir, 'server.lock'), JSON.stringify(beforeReboot));
+  await t.notThrowsAsync(async () => (await openStore({ dataDir })).close());
+});
+
+test('a lock held by another live process is refused', async (t) => {
+  const dataDir = await tempDir(t);
+  const live = { pid: process.ppid, hostname: hostname(), owner: 'server', started_at: '2020-01-01T00:00:00Z', boot_id: null, process_start: null };
+  await writeFile(join(dataDir, 'server.lock'), JSON.stringify(live));
+  const error = await t.throwsAsync(openStore({ dataDir }), { instanceOf: DataDirLockedError });
+  t.is(error?.pid, process.ppid);
 });

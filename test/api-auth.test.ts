@@ -97,3 +97,11 @@ test('a differently spelled /v1 path does not reach a handler without a key', as
     t.truthy((await errorOf(res)).code);
   }
 });
+
+test('401 answers carry RateLimit headers for the failed-authentication budget of the address', async (t) => {
+  const app = await startApp(t);
+  const res = await app.call('ts_live_wrong', '/v1/account');
+  t.is(res.status, 401);
+  t.is(res.headers.get('ratelimit-limit'), String(AUTH_FAILURES_PER_MINUTE));
+  t.is(res.headers.get('ratelimit-remaining'), String(AUTH_FAILURES_PER_MINUTE - 1));
+});

@@ -1,4 +1,5 @@
 /** One error shape everywhere; X-Request-Id on every response; 5xx reveal nothing. */
+import { connect } from 'node:net';
 import test from 'ava';
 import type { Store } from '../src/store/types.ts';
 import { errorOf, rawRequest, startApp } from './helpers/app.ts';
@@ -112,4 +113,30 @@ test('error responses are JSON and not cached', async (t) => {
   const res = await fetch(`${app.url}/nope`);
   t.regex(res.headers.get('content-type') ?? '', /^application\/json/);
   t.is(res.headers.get('cache-control'), 'no-store');
+});
+
+function rawSocket(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+test('a request Node cannot parse still gets the error shape (with the clientError listener)', async (t) => {
+  const app = await startApp(t);
+  const text = await rawSocket(app.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
+  t.regex(text, /^HTTP\/1\.1 400/);
+  t.regex(text, /X-Request-Id: req_/);
+  t.is(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code, 'malformed_request');
+});
+
+test('headers over the size limit are a 431 in the error shape', async (t) => {
+  const app = await startApp(t);
+  const text = await rawSocket(app.url, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+  t.regex(text, /^HTTP\/1\.1 431/);
+  t.is(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code, 'headers_too_large');
 });

@@ -47,3 +47,13 @@ test('GET /v1/styles from the real presets includes lofi with a one-line descrip
   t.false(lofi.description.includes('\n'));
   t.true(lofi.description.length > 0);
 });
+
+test('a create while the store is closing is a 503 shutting_down with Retry-After', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  await app.store.close();
+  const res = await app.call(key, '/v1/generate', { json: { prompt: 'x' } });
+  t.is(res.status, 503);
+  t.is(res.headers.get('retry-after'), '5');
+  t.like(await errorOf(res), { type: 'service_unavailable_error', code: 'shutting_down' });
+});

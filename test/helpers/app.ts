@@ -17,6 +17,7 @@ import type { StyleInfo } from '../../engine/index.ts';
 import { listStyles } from '../../engine/presets.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
+import { answerClientError } from '../../src/http/client-error.ts';
 import type { AppState } from '../../src/http/types.ts';
 import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -150,6 +151,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions = {}):
 
   const server = createServer();
   server.keepAliveTimeout = 0;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: Config = {

@@ -1,0 +1,29 @@
+/**
+ * Requests Node's HTTP parser rejects (a broken request line, headers over the size limit) never reach
+ * Koa. Attached as the server's 'clientError' listener, this still answers them in the one error shape.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { newRequestId } from './request-id.ts';
+
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers are too large. Send shorter headers (and a shorter URL).']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive. Send it again.']
+        : [400, 'malformed_request', 'The request is not valid HTTP/1.1. Check the request line and headers.'];
+  const body = JSON.stringify({ error: { type: 'invalid_request_error', code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${newRequestId()}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createRenderPool, listStyles } from '../engine/index.ts';
 import { createApp } from './app.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
-import { defaultPublicUrl, type Config } from './config.ts';
+import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { DataDirLockedError, openStore, readLiveLock, type Store } from './store/index.ts';
@@ -41,7 +41,6 @@ export async function startServer(config: Config, options: StartServerOptions = 
   };
   try {
     const signingSecret = await loadSigningSecret(config.dataDir);
-    const firstKey = await provisionFirstStart(store);
     const pool = createRenderPool({ workers: config.workers });
     cleanup.push(() => pool.close());
     const jobs = await createJobQueue({ store, pool, log });
@@ -64,6 +63,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
 
     const admin = await serveAdmin(store, config.dataDir);
     cleanup.push(() => admin.close());
+    // Only once nothing else can fail: a key made by a start that then failed would never be shown.
+    const firstKey = await provisionFirstStart(store);
 
     if (firstKey) log(firstStartBanner(publicUrl, firstKey));
     // Last, so whoever waits for this line (people, scripts, tests) has everything above it.
@@ -127,11 +128,26 @@ More keys: npm run -s cli -- keys create --plan developer
 `;
 }
 
+/** Listening failures are configuration problems: say which variable to change. */
+function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new ConfigError('PORT', `port ${port} on ${host} is already in use. Stop the other program or choose another PORT (0 picks a free one).`);
+    case 'EACCES':
+      return new ConfigError('PORT', `no permission to listen on port ${port}. Choose a port above 1023.`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new ConfigError('HOST', `${host} is not an address of this machine.`);
+    default:
+      return error;
+  }
+}
+
 function listen(http: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    http.once('error', reject);
+    http.once('error', (error) => reject(listenError(error, port, host)));
     http.listen(port, host, () => {
-      http.off('error', reject);
+      http.removeAllListeners('error');
       resolve();
     });
   });

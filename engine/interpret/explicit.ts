@@ -58,6 +58,8 @@ const KEY_SHORT_MINOR = new RegExp(`(^|[^\\p{L}\\p{N}])([A-G])(#|♯|b|♭)?m(?!
 const KEY_OF = new RegExp(`\\bkey of\\s+([A-Ga-g])${ACC}(?![\\p{L}\\p{N}])`, 'iu');
 /** "minor key", "in a major key": a mode with no tonic. */
 const MODE_KEY = /\b(?:in\s+a\s+)?(major|minor)\s+(?:key|tonality|scale)\b/i;
+/** "lydian", "in dorian mode": a church mode named without a tonic (kept in the text; a tonic may precede it). */
+const MODE_ALONE = /\b(dorian|lydian|mixolydian|phrygian|harmonic minor)\b/i;
 const METER = /(?<![\d/])([2-9]|1[0-2])\s*\/\s*(4|8)(?![\d/])/;
 const METER_WORDS: [RegExp, { beatsPerBar: number; beatUnit: number }][] = [
   [/\bwaltz(?:es|ing)?\b/i, { beatsPerBar: 3, beatUnit: 4 }],
@@ -113,6 +115,11 @@ export function extractExplicit(prompt: string): Explicit {
     mode = MODE_WORDS[modeKey[1]!.toLowerCase()]!;
     found.push({ source: modeKey[0].trim(), kind: 'mode' });
     blank(modeKey);
+  }
+  const modeAlone = MODE_ALONE.exec(rest);
+  if (modeAlone && !mode) {
+    mode = MODE_WORDS[modeAlone[1]!.toLowerCase()]!;
+    found.push({ source: modeAlone[0].trim(), kind: 'mode' });
   }
   const keyWithMode = KEY_WITH_MODE.exec(rest);
   // A lower-case single letter is only a key after "in"/"key of" ("in a minor"); "a major hit" is English.

@@ -13,7 +13,10 @@ export interface GenreChoice {
   why: string;
 }
 
-/** The second genre blends in when its score is at least this share of the first's (section 2.2). */
+/**
+ * The second genre blends in when its score is at least this share of the first's (section 2.2).
+ * Its weight in the spec is its share of the two scores, second / (first + second): 0.375–0.5.
+ */
 export const BLEND_THRESHOLD = 0.6;
 
 interface Tally {
@@ -36,7 +39,14 @@ function tally(votes: { genre: string; weight: number; index: number; phrase: st
   return [...byGenre.values()].sort((a, b) => b.score - a.score || a.first - b.first);
 }
 
-export function chooseGenre(content: readonly Content[], arousalSum: number, recognisedAnything: boolean, wantsSong: boolean, random: Random): GenreChoice {
+export function chooseGenre(
+  content: readonly Content[],
+  arousalSum: number,
+  recognisedAnything: boolean,
+  wantsSong: boolean,
+  isSung: (genre: string) => boolean,
+  random: Random,
+): GenreChoice {
   const genreVotes = content.flatMap((c) => (c.kind === 'genre' && !c.negated ? [{ genre: c.entry.genre, weight: c.entry.weight, index: c.index, phrase: c.phrase }] : []));
   const ranked = tally(genreVotes);
   if (ranked.length > 0) {
@@ -48,7 +58,8 @@ export function chooseGenre(content: readonly Content[], arousalSum: number, rec
   const hintVotes = content.flatMap((c) => {
     if ('negated' in c && c.negated) return [];
     const genres = c.kind === 'hint' ? c.hints.genres : c.kind === 'instrument' ? c.entry.genres : undefined;
-    return Object.entries(genres ?? {}).map(([genre, weight]) => ({ genre, weight, index: c.index, phrase: c.phrase }));
+    // When a song is asked for, sung styles are the likelier reading of a scene ("a song for my wedding").
+    return Object.entries(genres ?? {}).map(([genre, weight]) => ({ genre, weight: wantsSong && !isSung(genre) ? weight / 2 : weight, index: c.index, phrase: c.phrase }));
   });
   const hinted = tally(hintVotes);
   if (hinted.length > 0) return { genre: hinted[0]!.genre, blend: null, source: hinted[0]!.words.join(', '), why: 'suggested by scene/instrument words' };

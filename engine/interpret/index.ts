@@ -119,7 +119,7 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
     preset = getPreset(request.style);
     trace.push({ source: 'style', effect: `genre = ${preset.name} (style preset)` });
   } else {
-    const choice = chooseGenre(match.content, sum('arousal'), recognisedAnything, wantsSong, createRandom(request.seed, 'interpret/genre'));
+    const choice = chooseGenre(match.content, sum('arousal'), recognisedAnything, wantsSong, (g) => getPreset(g).vocal, createRandom(request.seed, 'interpret/genre'));
     preset = getPreset(choice.genre);
     trace.push({ source: choice.source, effect: `genre = ${preset.name} (${choice.why})` });
     if (choice.blend) {
@@ -161,7 +161,7 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
   trace.push({ source: preset.name, effect: `swing = ${swing}` });
 
   // Key.
-  const keyRandom = createRandom(request.seed, 'interpret/key');
+  const keyRandom = createRandom(request.seed, `interpret/key/${preset.name}`);
   const seededTonic = keyRandom.pick(TONICS_BY_GENRE[preset.name] ?? ALL_TONICS);
   const tonic = explicit.tonic ?? seededTonic;
   const keySource = explicit.found.find((f) => f.kind === 'key' || f.kind === 'mode')?.source;

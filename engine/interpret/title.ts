@@ -27,14 +27,16 @@ export function makeTitle(words: readonly TitleWord[], about: string | null, aro
     const topic = about.toLowerCase().split(/\s+/).filter((w) => !STOP.has(w)).slice(0, 5).join(' ');
     if (topic) return clip(titleCase(topic));
   }
-  const ranked = [...words]
-    .sort((a, b) => PRIORITY[a.kind] - PRIORITY[b.kind] || a.index - b.index)
-    .filter((w, i, all) => all.findIndex((o) => o.phrase === w.phrase) === i);
-  // One strong phrase of two words or more ("rainy piano") carries a title alone; else pair two words.
-  const first = ranked[0];
-  const picked = first && first.phrase.includes(' ') ? [first] : ranked.slice(0, 2);
-  // Mood adjectives read best first ("Sad Piano"), then prompt order.
-  const chosen = picked.sort((a, b) => (a.kind === 'mood' ? 0 : 1) - (b.kind === 'mood' ? 0 : 1) || a.index - b.index).map((w) => w.phrase);
+  const unique = (list: TitleWord[]) => list.filter((w, i, all) => all.findIndex((o) => o.phrase === w.phrase) === i);
+  const things = unique(words.filter((w) => w.kind !== 'mood').sort((a, b) => PRIORITY[a.kind] - PRIORITY[b.kind] || a.index - b.index));
+  const mood = unique(words.filter((w) => w.kind === 'mood').sort((a, b) => a.index - b.index))[0];
+  // One strong phrase of two words or more ("rainy piano") carries a title alone; else a mood adjective
+  // leads up to two scene/instrument words ("Sad Piano Rain"), in prompt order.
+  const first = things[0];
+  const chosen =
+    first && first.phrase.includes(' ')
+      ? [first.phrase]
+      : [...(mood ? [mood.phrase] : []), ...things.slice(0, 2).sort((a, b) => a.index - b.index).map((w) => w.phrase)];
   if (chosen.length === 0) return `${adjective} ${noun}`;
   const text = chosen.join(' ');
   const wordCount = text.split(' ').length;

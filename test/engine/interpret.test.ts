@@ -166,7 +166,7 @@ test('a sung style is sung by default', (t) => {
 });
 
 test('a sung style described as a beat or background stays instrumental', (t) => {
-  t.false(spec('hip hop beat').vocals.enabled);
+  t.false(spec('rock beat').vocals.enabled);
   t.false(spec('folk background music').vocals.enabled);
   t.false(spec('jazz to study to').vocals.enabled);
 });
@@ -195,7 +195,7 @@ test('without gender words both voices occur across seeds', (t) => {
 });
 
 test('the vocals decision is traced with its reason', (t) => {
-  t.true(spec('hip hop beat').trace.some((e) => e.source === 'beat' && /vocals off/.test(e.effect)));
+  t.true(spec('rock beat').trace.some((e) => e.source === 'beat' && /vocals off/.test(e.effect)));
 });
 
 test('style sets the genre outright and is traced as the style preset', (t) => {
@@ -376,4 +376,17 @@ test('pace words do not end up in the title', (t) => {
 test('"solo guitar" in a sung style is instrumental unless a song is asked for', (t) => {
   t.false(spec('solo guitar', { style: 'pop' }).vocals.enabled);
   t.true(spec('solo guitar song with vocals', { style: 'pop' }).vocals.enabled);
+});
+
+test('a church mode named without a tonic sets the mode', (t) => {
+  t.is(spec('happy lydian pop').key.mode, 'lydian');
+  t.is(spec('sad dorian lofi').key.mode, 'dorian');
+});
+
+test('when a song is asked for, scene words lean to a sung style', (t) => {
+  t.true(getPreset(spec('I want a song for my wedding').genre).vocal);
+});
+
+test('a mood adjective leads a title of scene and instrument words', (t) => {
+  t.is(spec('sad piano in the rain').title, 'Sad Piano Rain');
 });

@@ -31,7 +31,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.use(requestId());
   app.use(errorHandler());
-  app.use(underV1([authenticate(services), rateLimit(services)]));
+  app.use(underV1([noStore(), authenticate(services), rateLimit(services)]));
   app.use(unrouted());
   app.use(router.routes());
   app.use(router.allowedMethods());
@@ -44,6 +44,14 @@ function underV1(middleware: AppMiddleware[]): AppMiddleware {
     if (ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) return next();
     const run = (i: number): Promise<unknown> => (i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => run(i + 1))));
     return run(0);
+  };
+}
+
+/** API answers are per caller and change as tasks progress: no shared or stale caches. */
+function noStore(): AppMiddleware {
+  return function setNoStore(ctx, next) {
+    ctx.set('Cache-Control', 'no-store');
+    return next();
   };
 }
 

@@ -37,7 +37,8 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
       description:
         'Create a generation from a text prompt (POST /v1/generate), poll it (GET /v1/generation/{id}) until it is completed, ' +
         'then download the WAV and MIDI from its signed download_urls. Every error has the body {"error": {type, code, message, param?}} ' +
-        'and every response an X-Request-Id header. Every /v1 response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
+        'and every response an X-Request-Id header. Every /v1 response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. ' +
+        'Any path may also answer 404 route_not_found, 405 method_not_allowed (with Allow), 400 malformed_request or 431 headers_too_large.',
     },
     servers: [{ url: options.serverUrl }],
     security: [{ bearer: [] }],
@@ -193,6 +194,8 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
         TooManyRequests: errorResponse('rate_limit_exceeded (the account\'s requests per minute) or too_many_failed_authentications (this address sent too many bad keys).', {
           'Retry-After': header('Retry-After'),
         }),
+        MethodNotAllowed: errorResponse('method_not_allowed: the path exists for other methods, listed in Allow.', { Allow: { schema: { type: 'string' } } }),
+        HeadersTooLarge: errorResponse('headers_too_large: the request line and headers are over the server limit.'),
         InternalError: errorResponse('internal_error: a fault on the server. The body never contains a stack trace; report the X-Request-Id.'),
         ServiceUnavailable: errorResponse('service_unavailable or shutting_down.'),
       },

@@ -140,3 +140,10 @@ test('headers over the size limit are a 431 in the error shape', async (t) => {
   t.regex(text, /^HTTP\/1\.1 431/);
   t.is(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code, 'headers_too_large');
 });
+
+test('/v1 answers, successful or not, are marked Cache-Control: no-store', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  t.is((await app.call(key, '/v1/styles')).headers.get('cache-control'), 'no-store');
+  t.is((await app.call(null, '/v1/styles')).headers.get('cache-control'), 'no-store');
+});

@@ -1,0 +1,62 @@
+/** Small filters for sample-level work in plain TypeScript (textures, reverb send decimation). */
+
+/** Topology-preserving-transform state-variable filter (low-pass and band-pass outputs); cutoff may move. */
+export class StateVariableFilter {
+  private ic1 = 0;
+  private ic2 = 0;
+  private a1 = 0;
+  private a2 = 0;
+  private a3 = 0;
+
+  constructor(private readonly sampleRate: number, frequency: number, private q: number) {
+    this.setFrequency(frequency);
+  }
+
+  setFrequency(frequency: number): void {
+    const g = Math.tan((Math.PI * Math.min(frequency, this.sampleRate * 0.45)) / this.sampleRate);
+    const k = 1 / this.q;
+    this.a1 = 1 / (1 + g * (g + k));
+    this.a2 = g * this.a1;
+    this.a3 = g * this.a2;
+  }
+
+  /** Processes one sample; returns [low-pass, band-pass] through the out array to avoid allocation. */
+  process(input: number, out: { low: number; band: number }): void {
+    const v3 = input - this.ic2;
+    const v1 = this.a1 * this.ic1 + this.a2 * v3;
+    const v2 = this.ic2 + this.a2 * this.ic1 + this.a3 * v3;
+    this.ic1 = 2 * v1 - this.ic1;
+    this.ic2 = 2 * v2 - this.ic2;
+    out.low = v2;
+    out.band = v1;
+  }
+}
+
+/** In-place one-pole high-pass (removes rumble from noise beds). */
+export function highPassInPlace(data: Float32Array, frequency: number, sampleRate: number): void {
+  const a = Math.exp((-2 * Math.PI * frequency) / sampleRate);
+  let lastIn = 0;
+  let lastOut = 0;
+  for (let i = 0; i < data.length; i++) {
+    const x = data[i]!;
+    lastOut = a * (lastOut + x - lastIn);
+    lastIn = x;
+    data[i] = lastOut;
+  }
+}
+
+/** In-place one-pole low-pass. */
+export function lowPassInPlace(data: Float32Array, frequency: number, sampleRate: number): void {
+  const a = Math.exp((-2 * Math.PI * frequency) / sampleRate);
+  let state = 0;
+  for (let i = 0; i < data.length; i++) {
+    state = data[i]! + a * (state - data[i]!);
+    data[i] = state;
+  }
+}
+
+export function rmsOf(data: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < data.length; i++) sum += data[i]! * data[i]!;
+  return data.length > 0 ? Math.sqrt(sum / data.length) : 0;
+}

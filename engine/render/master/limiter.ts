@@ -1,0 +1,50 @@
+/**
+ * A look-ahead true-peak limiter. For every sample it knows the gain that would keep the interpolated peak under
+ * the ceiling; the applied gain is that requirement's minimum over the next LOOKAHEAD samples, released slowly,
+ * then averaged over LOOKAHEAD samples. The average of minima that all include a peak's position cannot exceed
+ * the gain that peak needs, so peaks are caught while the gain moves smoothly (no clicks, no distortion spikes).
+ */
+import { truePeakEnvelope } from './truePeak.ts';
+
+export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: number, sampleRate: number): void {
+  const n = left.length;
+  const lookahead = Math.max(1, Math.round(0.002 * sampleRate));
+  const release = 1 - Math.exp(-1 / (0.08 * sampleRate));
+  const need = truePeakEnvelope(left, right, ceiling);
+  let any = false;
+  for (let i = 0; i < n; i++) {
+    const peak = need[i]!;
+    need[i] = peak > ceiling ? ceiling / peak : 1;
+    if (need[i]! < 1) any = true;
+  }
+  if (!any) return;
+
+  // Forward sliding minimum over [i, i + lookahead] with a monotonic deque, then release smoothing.
+  const deque = new Int32Array(n + 1);
+  let head = 0, tail = 0;
+  const gain = new Float32Array(n);
+  let next = 0;
+  let released = 1;
+  for (let i = 0; i < n; i++) {
+    const reach = Math.min(n - 1, i + lookahead);
+    for (; next <= reach; next++) {
+      while (tail > head && need[deque[tail - 1]!]! >= need[next]!) tail--;
+      deque[tail++] = next;
+    }
+    while (deque[head]! < i) head++;
+    const minimum = need[deque[head]!]!;
+    released = Math.min(minimum, released + (1 - released) * release);
+    gain[i] = released;
+  }
+  // Moving average over the previous `lookahead + 1` gains (values before the start count as 1).
+  let sum = lookahead + 1;
+  const window = lookahead + 1;
+  const history = new Float32Array(window).fill(1);
+  for (let i = 0; i < n; i++) {
+    sum += gain[i]! - history[i % window]!;
+    history[i % window] = gain[i]!;
+    const g = sum / window;
+    left[i]! *= g;
+    right[i]! *= g;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Integrated loudness per ITU-R BS.1770-4: K-weighting (a high shelf then a high-pass, coefficients derived for
+ * any sample rate from the filter's analog parameters, as libebur128 does), 400 ms blocks with 75% overlap,
+ * an absolute gate at −70 LUFS and a relative gate 10 LU below the ungated mean.
+ */
+
+interface Biquad { b0: number; b1: number; b2: number; a1: number; a2: number }
+
+function kWeighting(sampleRate: number): [Biquad, Biquad] {
+  let f0 = 1681.974450955533;
+  const gainDb = 3.999843853973347;
+  let q = 0.7071752369554196;
+  let k = Math.tan((Math.PI * f0) / sampleRate);
+  const vh = 10 ** (gainDb / 20);
+  const vb = vh ** 0.4996667741545416;
+  let a0 = 1 + k / q + k * k;
+  const shelf = {
+    b0: (vh + (vb * k) / q + k * k) / a0,
+    b1: (2 * (k * k - vh)) / a0,
+    b2: (vh - (vb * k) / q + k * k) / a0,
+    a1: (2 * (k * k - 1)) / a0,
+    a2: (1 - k / q + k * k) / a0,
+  };
+  f0 = 38.13547087602444;
+  q = 0.5003270373238773;
+  k = Math.tan((Math.PI * f0) / sampleRate);
+  a0 = 1 + k / q + k * k;
+  const highPass = { b0: 1, b1: -2, b2: 1, a1: (2 * (k * k - 1)) / a0, a2: (1 - k / q + k * k) / a0 };
+  return [shelf, highPass];
+}
+
+/** Sum of K-weighted squares of one channel per 100 ms segment. */
+function segmentEnergies(channel: Float32Array, sampleRate: number, segment: number): Float64Array {
+  const [s, h] = kWeighting(sampleRate);
+  const out = new Float64Array(Math.floor(channel.length / segment));
+  let x1 = 0, x2 = 0, y1 = 0, y2 = 0, z1 = 0, z2 = 0;
+  for (let seg = 0; seg < out.length; seg++) {
+    let sum = 0;
+    const end = (seg + 1) * segment;
+    for (let i = seg * segment; i < end; i++) {
+      const x = channel[i]!;
+      const y = s.b0 * x + s.b1 * x1 + s.b2 * x2 - s.a1 * y1 - s.a2 * y2;
+      x2 = x1; x1 = x;
+      const z = h.b0 * y + h.b1 * y1 + h.b2 * y2 - h.a1 * z1 - h.a2 * z2;
+      y2 = y1; y1 = y;
+      z2 = z1; z1 = z;
+      sum += z * z;
+    }
+    out[seg] = sum;
+  }
+  return out;
+}
+
+/** Integrated loudness in LUFS of a stereo signal; −Infinity for silence or signals shorter than one block. */
+export function integratedLoudness(left: Float32Array, right: Float32Array, sampleRate: number): number {
+  const segment = Math.round(sampleRate * 0.1);
+  const l = segmentEnergies(left, sampleRate, segment);
+  const r = segmentEnergies(right, sampleRate, segment);
+  const blocks: number[] = [];
+  for (let i = 0; i + 4 <= l.length; i++) {
+    const energy = (l[i]! + l[i + 1]! + l[i + 2]! + l[i + 3]! + r[i]! + r[i + 1]! + r[i + 2]! + r[i + 3]!) / (4 * segment);
+    blocks.push(energy);
+  }
+  const loudness = (energy: number) => -0.691 + 10 * Math.log10(energy);
+  const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+  const absolute = blocks.filter((energy) => loudness(energy) > -70);
+  if (absolute.length === 0) return -Infinity;
+  const threshold = loudness(mean(absolute)) - 10;
+  const relative = absolute.filter((energy) => loudness(energy) > threshold);
+  return loudness(mean(relative));
+}

@@ -1,0 +1,190 @@
+/**
+ * Places every note of the score into the mix buses in plain TypeScript: prerendered samples are resampled to
+ * the note's pitch, cut at its end with a release fade, scaled by velocity and part gain, panned, and copied to
+ * the reverb and delay sends. Doing this outside the audio graph avoids one source node per note.
+ */
+import type { Drum, Note, Part, Role, Score } from '../types.ts';
+import { DRUM_MIDI } from '../types.ts';
+import { createRandom } from '../random.ts';
+import { SAMPLE_RATE } from './constants.ts';
+import { noteNeed, prerenderKit, prerenderPitched, type RootSample } from './prerender.ts';
+import { PITCHED_PATCHES, type PitchedPatch } from './voices/index.ts';
+import { KITS } from './drums/kits.ts';
+import { isTexture, renderTexture, type Texture } from './textures.ts';
+
+export interface MixBuses {
+  left: Float32Array;
+  right: Float32Array;
+  /** Mono sends. */
+  reverb: Float32Array;
+  delay: Float32Array;
+}
+
+/** Default level of each role in dB, before Part.gainDb. */
+const ROLE_GAIN_DB: Record<Role, number> = { drums: 0, bass: -2, chords: -6, pad: -9, lead: -3, arp: -8, texture: -14, vocal: -2 };
+/** Reverb send per role, multiplied by spec.effects.reverb. */
+const ROLE_REVERB: Record<Role, number> = { drums: 0.12, bass: 0.02, chords: 0.55, pad: 0.8, lead: 0.5, arp: 0.55, texture: 0.25, vocal: 0.45 };
+/** Delay send per role, multiplied by spec.effects.delay. */
+const ROLE_DELAY: Record<Role, number> = { drums: 0, bass: 0, chords: 0.2, pad: 0.1, lead: 0.8, arp: 0.6, texture: 0, vocal: 0.4 };
+/** Roles whose notes are spread across the stereo field by pitch (a wide keyboard or section). */
+const SPREAD_ROLES: ReadonlySet<Role> = new Set(['chords', 'pad', 'arp']);
+/** Fallback patch when a part names an instrument the renderer does not know. */
+const FALLBACK_PATCH: Record<Role, string> = {
+  drums: 'acousticKit', bass: 'fingerBass', chords: 'piano', pad: 'warmPad', lead: 'sawLead', arp: 'pluck', texture: 'vinyl', vocal: 'choir',
+};
+
+const MIDI_TO_DRUM = new Map<number, Drum>([
+  ...Object.entries(DRUM_MIDI).map(([drum, midi]) => [midi, drum as Drum] as const),
+  [35, 'kick'], [40, 'snare'], [44, 'hat'], [41, 'tomLow'], [43, 'tomLow'], [47, 'tomHigh'], [48, 'tomHigh'],
+  [57, 'crash'], [52, 'crash'], [55, 'crash'], [59, 'ride'], [53, 'ride'], [69, 'shaker'], [54, 'shaker'], [82, 'shaker'],
+]);
+
+export function drumOf(midi: number): Drum {
+  return MIDI_TO_DRUM.get(midi) ?? 'rim';
+}
+
+type Kind = { kind: 'pitched'; patch: PitchedPatch } | { kind: 'kit'; name: string } | { kind: 'texture'; texture: Texture };
+
+/** What a part's instrument name resolves to; unknown names fall back to the role's default patch. */
+export function resolveInstrument(part: Pick<Part, 'role' | 'instrument'>): Kind {
+  for (const name of [part.instrument, FALLBACK_PATCH[part.role]]) {
+    const pitched = PITCHED_PATCHES[name];
+    if (pitched && part.role !== 'drums') return { kind: 'pitched', patch: pitched };
+    if (KITS[name]) return { kind: 'kit', name };
+    if (isTexture(name)) return { kind: 'texture', texture: name };
+  }
+  return { kind: 'pitched', patch: PITCHED_PATCHES['piano']! };
+}
+
+interface Placement {
+  gainLeft: number;
+  gainRight: number;
+  reverb: number;
+  delay: number;
+}
+
+function placement(part: Part, score: Score, pan: number): Placement {
+  const gain = 10 ** ((ROLE_GAIN_DB[part.role] + part.gainDb) / 20);
+  const angle = ((Math.max(-1, Math.min(1, pan)) + 1) * Math.PI) / 4;
+  const { effects } = score.spec;
+  return {
+    gainLeft: gain * Math.cos(angle) * Math.SQRT2,
+    gainRight: gain * Math.sin(angle) * Math.SQRT2,
+    reverb: gain * ROLE_REVERB[part.role] * effects.reverb,
+    delay: gain * ROLE_DELAY[part.role] * effects.delay,
+  };
+}
+
+/**
+ * Adds a sample (resampled by `ratio`, continued by its loop if it has one, cut at `holdFrames` with a
+ * `releaseFrames` fade, times `gain`) at frame `start`.
+ */
+function addNote(buses: MixBuses, sample: RootSample, start: number, ratio: number, holdFrames: number, releaseFrames: number, gain: number, at: Placement): void {
+  const frames = buses.left.length;
+  const total = holdFrames + releaseFrames;
+  const { left, right, reverb, delay } = buses;
+  const { data, loop } = sample;
+  const length = data.length;
+  const gl = at.gainLeft * gain, gr = at.gainRight * gain, gv = at.reverb * gain, gd = at.delay * gain;
+  const sendDelay = gd !== 0;
+  for (let j = Math.max(0, -start); j < total; j++) {
+    const index = start + j;
+    if (index >= frames) break;
+    const position = j * ratio;
+    const i0 = position | 0;
+    let a: number, b: number;
+    if (i0 + 1 < length) {
+      a = data[i0]!;
+      b = data[i0 + 1]!;
+    } else if (loop) {
+      a = i0 < length ? data[i0]! : loop[(i0 - length) % loop.length]!;
+      b = loop[(i0 + 1 - length) % loop.length]!;
+    } else {
+      break;
+    }
+    let value = a + (b - a) * (position - i0);
+    if (j >= holdFrames) {
+      // Quadratic release: smooth to zero, quicker than linear at the start like a damper.
+      const remaining = 1 - (j - holdFrames) / releaseFrames;
+      value *= remaining * remaining;
+    }
+    left[index]! += value * gl;
+    right[index]! += value * gr;
+    reverb[index]! += value * gv;
+    if (sendDelay) delay[index]! += value * gd;
+  }
+}
+
+/** Velocity to amplitude: a gentle curve so soft notes stay audible. */
+function velocityGain(velocity: number): number {
+  return 0.15 + 0.85 * Math.max(0, Math.min(1, velocity)) ** 1.3;
+}
+
+async function mixPitched(buses: MixBuses, part: Part, patch: PitchedPatch, score: Score): Promise<void> {
+  if (part.notes.length === 0) return;
+  const samples = await prerenderPitched(patch, part.notes, createRandom(score.spec.seed, `voice/${part.instrument}`));
+  const releaseFrames = Math.max(1, Math.round(patch.release * SAMPLE_RATE));
+  const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
+  for (const note of part.notes) {
+    const need = noteNeed(note, patch);
+    const pan = part.pan + spread * (((note.midi % 12) / 11) - 0.5);
+    addNote(buses, samples.get(need.root)!, Math.round(note.time * SAMPLE_RATE), need.ratio, Math.round(need.hold * SAMPLE_RATE), releaseFrames, velocityGain(note.velocity), placement(part, score, pan));
+  }
+}
+
+async function mixDrums(buses: MixBuses, part: Part, kitName: string, score: Score): Promise<void> {
+  if (part.notes.length === 0) return;
+  const kit = KITS[kitName]!;
+  const drums = new Set(part.notes.map((note) => drumOf(note.midi)));
+  const samples = await prerenderKit(kit, drums, createRandom(score.spec.seed, `kit/${kitName}`));
+  // Cymbals and hats sit a little off-centre, like a drum kit seen from the audience.
+  const drumPan: Partial<Record<Drum, number>> = { hat: 0.25, openHat: 0.25, ride: -0.3, crash: -0.2, tomHigh: 0.2, tomLow: -0.25, shaker: 0.35 };
+  for (const note of part.notes) {
+    const drum = drumOf(note.midi);
+    const data = samples.get(drum)!;
+    addNote(buses, { data, loop: null }, Math.round(note.time * SAMPLE_RATE), 1, data.length, 0, velocityGain(note.velocity), placement(part, score, part.pan + (drumPan[drum] ?? 0)));
+  }
+}
+
+/** A bed plays where the part has notes (fading in and out over a second), or all along if it has none. */
+function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score): void {
+  const frames = buses.left.length;
+  const bed = renderTexture(texture, createRandom(score.spec.seed, `texture/${texture}`), frames, SAMPLE_RATE);
+  const spans: Note[] = part.notes.length > 0 ? part.notes : [{ time: 0, duration: score.duration, midi: 60, velocity: 0.8, beat: 0 }];
+  const at = placement(part, score, part.pan);
+  const fade = SAMPLE_RATE;
+  for (const span of spans) {
+    const start = Math.max(0, Math.round(span.time * SAMPLE_RATE));
+    const end = Math.min(frames, Math.round((span.time + span.duration) * SAMPLE_RATE));
+    const gain = velocityGain(span.velocity);
+    for (let i = start; i < end; i++) {
+      const envelope = Math.min(1, (i - start) / fade, (end - i) / fade) * gain;
+      const l = bed.left[i]! * envelope, r = bed.right[i]! * envelope;
+      buses.left[i]! += l * at.gainLeft;
+      buses.right[i]! += r * at.gainRight;
+      buses.reverb[i]! += (l + r) * 0.5 * at.reverb;
+    }
+  }
+}
+
+/** A part added by the effects settings (rain bed, lo-fi vinyl) rather than by the composer. */
+function effectBed(role: Role, instrument: string, gainDb: number): Part {
+  return { role, instrument, notes: [], gainDb, pan: 0 };
+}
+
+/** All parts of the score plus effect beds, mixed into stereo dry buses and mono sends. */
+export async function mixScore(score: Score, frames: number, onPart?: (done: number, total: number) => void): Promise<MixBuses> {
+  const buses: MixBuses = { left: new Float32Array(frames), right: new Float32Array(frames), reverb: new Float32Array(frames), delay: new Float32Array(frames) };
+  const parts = [...score.parts];
+  const textures = new Set(parts.filter((part) => part.role === 'texture').map((part) => part.instrument));
+  if (score.spec.effects.rain && !textures.has('rain')) parts.push(effectBed('texture', 'rain', 2));
+  if (score.spec.effects.lofi && !textures.has('vinyl')) parts.push(effectBed('texture', 'vinyl', -2));
+  for (const [index, part] of parts.entries()) {
+    const kind = resolveInstrument(part);
+    if (kind.kind === 'pitched') await mixPitched(buses, part, kind.patch, score);
+    else if (kind.kind === 'kit') await mixDrums(buses, part, kind.name, score);
+    else mixTexture(buses, part, kind.texture, score);
+    onPart?.(index + 1, parts.length);
+  }
+  return buses;
+}

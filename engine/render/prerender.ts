@@ -1,0 +1,146 @@
+/**
+ * Prerendered voices (the generative.fm technique). Playing every note through live Tone synths costs CPU for
+ * every voice-second and node-web-audio-api keeps finished nodes alive until garbage collection, so a 60 s track
+ * took ~20 s. Instead each patch renders a few root notes ONCE (every ROOT_SPACING semitones, held as long as the
+ * longest note needs) and the mixer replays them resampled to each note's pitch, like a sampler.
+ */
+import type { Drum, Note } from '../types.ts';
+import { DRUMS } from '../types.ts';
+import type { Random } from '../random.ts';
+import { SAMPLE_RATE } from './constants.ts';
+import { whiteNoise } from './noise.ts';
+import { renderWithTone } from './toneRender.ts';
+import type { PitchedPatch } from './voices/types.ts';
+import type { ToneAudioBuffer } from 'tone';
+import type { Kit } from './drums/kits.ts';
+import type { ToneLib } from './globals.ts';
+
+/** Roots every major third: resampling moves a root at most two semitones, which keeps timbre natural. */
+export const ROOT_SPACING = 4;
+/** Looping patches: the stretch [LOOP_START, LOOP_END) of a sample repeats, crossfaded over LOOP_FADE. */
+export const LOOP_START_SECONDS = 1.4;
+export const LOOP_END_SECONDS = 2.4;
+export const LOOP_FADE_SECONDS = 0.3;
+/** Longest note the mixer plays (seconds); a safety bound for malformed scores. */
+const MAX_NOTE_SECONDS = 60;
+
+const TARGET_RMS = 0.1;
+
+export function rootOf(midi: number): number {
+  return Math.round(midi / ROOT_SPACING) * ROOT_SPACING;
+}
+
+export function frequencyOf(midi: number): number {
+  return 440 * 2 ** ((midi - 69) / 12);
+}
+
+/** A prerendered root: its sample and, for looping patches, the crossfaded loop that continues it. */
+export interface RootSample {
+  data: Float32Array;
+  loop: Float32Array | null;
+}
+
+/**
+ * How a note uses its root: the resampling ratio, how long it is held (bounded by a decaying patch's natural
+ * length) and how many seconds of the root's sample must be rendered for it.
+ */
+export function noteNeed(note: Note, patch: PitchedPatch): { root: number; ratio: number; hold: number; seconds: number } {
+  const root = rootOf(note.midi);
+  const ratio = 2 ** ((note.midi - root) / 12);
+  const limit = patch.hold === 'loop' ? MAX_NOTE_SECONDS : patch.hold;
+  const hold = Math.min(Math.max(note.duration, 0.02), limit);
+  const full = (hold + patch.release) * ratio + 0.01;
+  const seconds = patch.hold === 'loop' ? Math.min(full, LOOP_END_SECONDS + LOOP_FADE_SECONDS) : full;
+  return { root, ratio, hold, seconds };
+}
+
+/** Splits a rendered sample at LOOP_END and builds a loop whose start blends in what followed the loop end. */
+function withLoop(rendered: Float32Array): RootSample {
+  const end = Math.round(LOOP_END_SECONDS * SAMPLE_RATE);
+  const start = Math.round(LOOP_START_SECONDS * SAMPLE_RATE);
+  const fade = Math.round(LOOP_FADE_SECONDS * SAMPLE_RATE);
+  if (rendered.length < end + fade) return { data: rendered, loop: null };
+  const loop = rendered.slice(start, end);
+  for (let i = 0; i < fade; i++) {
+    // Equal-power crossfade from the continuation (so the jump out of data[] is seamless) into the loop.
+    const x = i / fade;
+    loop[i] = rendered[start + i]! * Math.sin((x * Math.PI) / 2) + rendered[end + i]! * Math.cos((x * Math.PI) / 2);
+  }
+  return { data: rendered.subarray(0, end), loop };
+}
+
+/** Silence between roots in the prerender, longer than any voice's own (short) release. */
+const SLOT_GAP_SECONDS = 0.2;
+
+function noiseBuffer(Tone: ToneLib, random: Random, seconds = 3): ToneAudioBuffer {
+  return new Tone.ToneAudioBuffer().fromArray(whiteNoise(random, Math.ceil(seconds * SAMPLE_RATE)));
+}
+
+function rms(data: Float32Array, seconds: number): number {
+  const n = Math.min(data.length, Math.round(seconds * SAMPLE_RATE));
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += data[i]! * data[i]!;
+  return n > 0 ? Math.sqrt(sum / n) : 0;
+}
+
+/** Renders one sample per root used by `notes`, level-calibrated so patches sit at comparable loudness. */
+export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note[], random: Random): Promise<Map<number, RootSample>> {
+  const needs = new Map<number, number>();
+  for (const note of notes) {
+    const { root, seconds } = noteNeed(note, patch);
+    needs.set(root, Math.max(needs.get(root) ?? 0, seconds));
+  }
+  // One voice plays the roots one after another: building a Tone voice costs tens of milliseconds of
+  // JavaScript, more than rendering a few seconds of it, so one voice per patch is the cheapest layout.
+  const roots = [...needs.keys()].sort((a, b) => a - b);
+  const slots: { root: number; start: number; seconds: number }[] = [];
+  let cursor = 0.01;
+  for (const root of roots) {
+    const seconds = needs.get(root)!;
+    slots.push({ root, start: cursor, seconds });
+    cursor += seconds + SLOT_GAP_SECONDS;
+  }
+  const [rendered] = await renderWithTone(cursor, 1, (Tone, [output]) => {
+    const voice = patch.build({ Tone, output: output!, noise: noiseBuffer(Tone, random) });
+    for (const slot of slots) {
+      voice.start(frequencyOf(slot.root), slot.start);
+      voice.stop(slot.start + slot.seconds);
+    }
+  });
+  const byRoot = new Map<number, Float32Array>();
+  for (const slot of slots) {
+    const from = Math.round(slot.start * SAMPLE_RATE);
+    byRoot.set(slot.root, rendered!.slice(from, from + Math.ceil(slot.seconds * SAMPLE_RATE)));
+  }
+  const levels = [...byRoot.values()].map((data) => rms(data, 0.5)).filter((level) => level > 1e-6);
+  const mean = levels.reduce((sum, level) => sum + level, 0) / Math.max(1, levels.length);
+  const scale = mean > 0 ? (TARGET_RMS / mean) * 10 ** (patch.trimDb / 20) : 1;
+  const samples = new Map<number, RootSample>();
+  for (const [root, data] of byRoot) {
+    for (let i = 0; i < data.length; i++) data[i]! *= scale;
+    samples.set(root, patch.hold === 'loop' ? withLoop(data) : { data, loop: null });
+  }
+  return samples;
+}
+
+/**
+ * Renders one hit of every used drum of a kit, each in its own short context (a context's nodes all run until
+ * its end, so one long context holding every hit cost seconds). Velocity becomes gain in the mixer.
+ */
+export async function prerenderKit(kit: Kit, drums: ReadonlySet<Drum>, random: Random): Promise<Map<Drum, Float32Array>> {
+  const samples = new Map<Drum, Float32Array>();
+  for (const drum of DRUMS) {
+    if (!drums.has(drum)) continue;
+    const sound = kit[drum];
+    const [data] = await renderWithTone(sound.length, 1, (Tone, [output]) => sound.hit({ Tone, output: output!, noise: noiseBuffer(Tone, random.fork(drum)) }, 0, 1));
+    // A short fade-out: the hit's own tail may not have fully decayed at the sample's end.
+    const fade = Math.min(data!.length, Math.round(0.02 * SAMPLE_RATE));
+    for (let i = 0; i < fade; i++) data![data!.length - 1 - i]! *= i / fade;
+    let peak = 0;
+    for (const value of data!) peak = Math.max(peak, Math.abs(value));
+    const scale = peak > 0 ? sound.peak / peak : 1;
+    for (let i = 0; i < data!.length; i++) data![i]! *= scale;
+    samples.set(drum, data!);
+  }
+  return samples;
+}

@@ -1,0 +1,35 @@
+/**
+ * Renders a Tone.js graph offline on a fresh node-web-audio-api context. Tone keeps one module-global context,
+ * so this sets it for the duration of one render and restores the previous one in `finally`: renders in one
+ * thread must not overlap (concurrency comes from worker threads).
+ *
+ * `build` receives one destination per channel: independent voices rendered side by side in one context
+ * (rather than one after another) avoid paying for the finished nodes of earlier notes, which
+ * node-web-audio-api keeps processing until they are garbage-collected.
+ */
+import type { ToneAudioNode } from 'tone';
+import { setupWebAudioGlobals, webAudio, type ToneLib } from './globals.ts';
+import { SAMPLE_RATE } from './constants.ts';
+
+export async function renderWithTone(seconds: number, channels: number, build: (Tone: ToneLib, outputs: ToneAudioNode[]) => void): Promise<Float32Array[]> {
+  const Tone = await setupWebAudioGlobals();
+  const frames = Math.max(1, Math.ceil(seconds * SAMPLE_RATE));
+  const raw = new webAudio.OfflineAudioContext(channels, frames, SAMPLE_RATE);
+  const context = new Tone.OfflineContext(raw as unknown as OfflineAudioContext);
+  const previous = Tone.getContext();
+  Tone.setContext(context);
+  try {
+    const merger = raw.createChannelMerger(channels);
+    merger.connect(raw.destination);
+    const outputs = Array.from({ length: channels }, (_, channel) => {
+      const output = new Tone.Gain(1);
+      output.output.connect(merger as unknown as AudioNode, 0, channel);
+      return output;
+    });
+    build(Tone, outputs);
+    const rendered = await context.render(false);
+    return Array.from({ length: channels }, (_, channel) => rendered.getChannelData(channel));
+  } finally {
+    Tone.setContext(previous);
+  }
+}

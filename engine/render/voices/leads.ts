@@ -1,0 +1,36 @@
+/** Lead synths. */
+import { instrumentVoice, type PitchedPatch } from './types.ts';
+
+export const sawLead: PitchedPatch = {
+  release: 0.15,
+  hold: 'loop',
+  trimDb: -1,
+  build(tools) {
+    const { Tone } = tools;
+    const synth = new Tone.MonoSynth({
+      oscillator: { type: 'fatsawtooth', count: 2, spread: 14 },
+      filter: { type: 'lowpass', Q: 2, rolloff: -24 },
+      envelope: { attack: 0.01, decay: 0.25, sustain: 0.75, release: 0.05 },
+      filterEnvelope: { attack: 0.005, decay: 0.35, sustain: 0.5, release: 0.05, baseFrequency: 900, octaves: 2.8 },
+    }).connect(tools.output);
+    const vibrato = new Tone.LFO({ frequency: 5.5, min: -6, max: 6 }).connect(synth.detune);
+    vibrato.start(0.3);
+    return instrumentVoice(synth);
+  },
+};
+
+export const squareLead: PitchedPatch = {
+  release: 0.12,
+  hold: 'loop',
+  trimDb: -1,
+  build(tools) {
+    const { Tone } = tools;
+    const synth = new Tone.MonoSynth({
+      oscillator: { type: 'pulse', width: 0.35 } as never,
+      filter: { type: 'lowpass', Q: 1, rolloff: -12 },
+      envelope: { attack: 0.005, decay: 0.2, sustain: 0.7, release: 0.05 },
+      filterEnvelope: { attack: 0.002, decay: 0.25, sustain: 0.6, release: 0.05, baseFrequency: 1400, octaves: 2 },
+    }).connect(tools.output);
+    return instrumentVoice(synth);
+  },
+};

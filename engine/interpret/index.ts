@@ -187,11 +187,14 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
   const delay = round2(clamp(preset.effects.delay + sum('delay'), 0, 1));
   const lofiWords = scaled.filter((s) => s.hints.lofi !== undefined);
   const lofiForced = lofiWords.at(-1)?.hints.lofi;
-  const lofi = lofiForced ?? (preset.effects.lofi || (blendPreset?.effects.lofi ?? false));
+  // A lo-fi genre word keeps its sound even when a style or another genre wins ("lo-fi" with style jazz).
+  const lofiGenreWord = match.content.find((c) => c.kind === 'genre' && !c.negated && getPreset(c.entry.genre).effects.lofi);
+  const lofi = lofiForced ?? (preset.effects.lofi || (blendPreset?.effects.lofi ?? false) || lofiGenreWord !== undefined);
   const rainWords = scaled.filter((s) => s.hints.rain).map((s) => s.phrase);
   const effects: SongSpec['effects'] = { reverb, reverbDecay, delay, lofi, rain: rainWords.length > 0, brightness: brightnessFrom(preset, valence, arousal, brightnessFactor) };
   trace.push({ source: 'arousal', effect: `reverb = ${reverb}, decay ${reverbDecay}s, delay ${delay}` });
-  trace.push({ source: lofiWords.length > 0 ? lofiWords.map((s) => s.phrase).join(', ') : preset.name, effect: `lo-fi treatment ${lofi ? 'on' : 'off'}` });
+  const lofiSource = lofiWords.length > 0 ? lofiWords.map((s) => s.phrase).join(', ') : lofiGenreWord && !preset.effects.lofi ? lofiGenreWord.phrase : preset.name;
+  trace.push({ source: lofiSource, effect: `lo-fi treatment ${lofi ? 'on' : 'off'}` });
   trace.push({ source: rainWords.length > 0 ? rainWords.join(', ') : 'default', effect: `rain ${effects.rain ? 'on' : 'off'}` });
   trace.push({ source: 'valence, arousal', effect: `brightness = ${effects.brightness} Hz` });
 
@@ -213,6 +216,12 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
   // Arrangement.
   const wishes = scaled.flatMap((s) => Object.entries(s.hints.instruments ?? {}).map(([role, patch]) => ({ phrase: s.phrase, role: role as Role, patch: patch as Patch })));
   const words: InstrumentWord[] = instrumentContent.map((c) => ({ phrase: c.phrase, entry: c.entry, negated: c.negated, only: c.only }));
+  // A negated sound word takes its own patch away too ("no vinyl" drops the crackle texture).
+  for (const word of hintWords.filter((h) => h.negated && h.lexicon === 'production')) {
+    for (const [role, patch] of Object.entries(word.hints.instruments ?? {})) {
+      words.push({ phrase: `not ${word.phrase}`, entry: { patch: patch as Patch, roles: [role as Role] }, negated: true, only: false });
+    }
+  }
   const excludedRoles: { phrase: string; role: Role }[] = match.content.flatMap((c) => (c.kind === 'exclude' ? [{ phrase: c.phrase, role: c.role as Role }] : []));
   if (vocals.excluded) excludedRoles.push({ phrase: 'no vocals', role: 'vocal' });
   const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && wantsSong });

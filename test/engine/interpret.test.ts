@@ -390,3 +390,15 @@ test('when a song is asked for, scene words lean to a sung style', (t) => {
 test('a mood adjective leads a title of scene and instrument words', (t) => {
   t.is(spec('sad piano in the rain').title, 'Sad Piano Rain');
 });
+
+test('a lo-fi genre word keeps the lo-fi treatment when a style sets another genre', (t) => {
+  const s = spec('lo-fi', { style: 'jazz' });
+  t.is(s.genre, 'jazz');
+  t.true(s.effects.lofi);
+});
+
+test('"no vinyl" switches the lo-fi treatment off even in lofi', (t) => {
+  const s = spec('lofi, no vinyl');
+  t.false(s.effects.lofi);
+  t.false(patches(s).includes('vinyl'));
+});

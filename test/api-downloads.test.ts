@@ -166,3 +166,14 @@ test('repeated polls within the same minute return the same links', async (t) =>
   const second = (await (await app.call(key, `/v1/generation/${id}`)).json()).download_urls.wav;
   t.is(pathOf(first), pathOf(second));
 });
+
+test('a record whose file path would leave the data dir serves nothing (404)', async (t) => {
+  const { app, key, id } = await completed(t);
+  await app.store.updateGeneration(id, { files: { wav: '../../../../etc/passwd', midi: '/etc/passwd' } });
+  const generation = await (await app.call(key, `/v1/generation/${id}`)).json();
+  for (const url of [generation.download_urls.wav, generation.download_urls.midi]) {
+    const res = await fetch(url);
+    t.is(res.status, 404);
+    t.notRegex(await res.text(), /root:/);
+  }
+});

@@ -90,7 +90,7 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
       for (const hit of hitsOf(grid, drum, kit.stepsPerBar, beatsPerBar)) {
         notes.push({
           beat: bar * beatsPerBar + hit.beat,
-          beats: stepBeats,
+          beats: stepBeats / 2, // drums are one-shots: the length only keeps MIDI tidy
           midi: DRUM_MIDI[drum],
           velocity: clamp(hit.level * level * random.range(0.9, 1), 0.05, 1),
         });
@@ -101,7 +101,7 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
   ctx.sections.forEach((section, index) => {
     if (!section.roles.has('drums') || section.beat >= ctx.endingBeat - EPSILON) return;
     if (section.energy >= 0.75 && index > 0) {
-      notes.push({ beat: section.beat, beats: beatsPerBar, midi: DRUM_MIDI.crash, velocity: clamp(0.6 + 0.3 * section.energy, 0, 1) });
+      notes.push({ beat: section.beat, beats: 1, midi: DRUM_MIDI.crash, velocity: clamp(0.6 + 0.3 * section.energy, 0, 1) });
     }
     if (section.kind === 'build') notes.push(...snareRoll(section.beat, Math.min(section.beats, ctx.endingBeat - section.beat), beatsPerBar));
   });
@@ -118,9 +118,9 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
 
 /** One hit per drum and grid position (a roll over a grid snare keeps the louder), sorted by time. */
 function dedupe(notes: GridNote[]): GridNote[] {
-  const byKey = new Map<string, GridNote>();
+  const byKey = new Map<number, GridNote>();
   for (const note of notes) {
-    const key = `${note.midi}@${note.beat.toFixed(4)}`;
+    const key = Math.round(note.beat * 10000) * 128 + note.midi;
     const existing = byKey.get(key);
     if (!existing || existing.velocity < note.velocity) byKey.set(key, note);
   }
@@ -138,7 +138,7 @@ function snareRoll(startBeat: number, beats: number, beatsPerBar: number): GridN
       const within = i / perBeat;
       notes.push({
         beat: startBeat + b * beatsPerBar + within,
-        beats: 1 / perBeat,
+        beats: 0.5 / perBeat,
         midi: DRUM_MIDI.snare,
         velocity: clamp(0.25 + 0.6 * ((b + within / beatsPerBar) / bars), 0, 1),
       });

@@ -19,6 +19,8 @@ export interface Performance {
   velocityJitter: number;
   /** Seconds: no note may end after this. */
   endLimit: number;
+  /** One note at a time (the lead): each note ends before the next begins. */
+  monophonic: boolean;
 }
 
 const round = (value: number) => Math.round(value * 1e6) / 1e6;
@@ -59,5 +61,25 @@ export function perform(notes: readonly GridNote[], p: Performance, random: Rand
       beat: quarter,
     });
   }
-  return result.sort((a, b) => a.time - b.time || a.midi - b.midi);
+  result.sort((a, b) => a.time - b.time || a.midi - b.midi);
+  return p.monophonic ? trimToNext(result, () => true) : trimToNext(result, (a, b) => a.midi === b.midi);
+}
+
+/**
+ * Swing and jitter can pull a note's successor in before the note ends. A key cannot sound twice at once (MIDI
+ * has no such thing) and a monophonic line has one note at a time, so the earlier note is shortened to end
+ * just before the later one starts.
+ */
+function trimToNext(notes: Note[], collides: (a: Note, b: Note) => boolean): Note[] {
+  const GAP = 0.004;
+  for (let i = 0; i < notes.length; i++) {
+    const note = notes[i]!;
+    for (let j = i + 1; j < notes.length && notes[j]!.time < note.time + note.duration; j++) {
+      if (!collides(note, notes[j]!)) continue;
+      const room = notes[j]!.time - note.time - GAP;
+      note.duration = Math.max(0.01, Math.floor(Math.min(note.duration, room) * 1e6) / 1e6);
+      break;
+    }
+  }
+  return notes;
 }

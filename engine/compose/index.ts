@@ -110,6 +110,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       jitter: role === 'texture' ? 0 : electronic ? 0.003 : role === 'drums' ? 0.005 : 0.008,
       velocityJitter: electronic ? 0.02 : 0.035,
       endLimit: spec.duration - END_MARGIN,
+      monophonic: role === 'lead',
     }, humanizeRandom.fork(role));
     parts.push({ role, instrument: instrumentOf.get(role)!, notes, gainDb: 0, pan: PAN[role] });
   }

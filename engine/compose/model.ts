@@ -92,9 +92,13 @@ export function strongBeats(beatsPerBar: number): number[] {
   return [0];
 }
 
+const strongCache = new Map<number, number[]>();
+
 export function isStrongBeat(beat: number, beatsPerBar: number): boolean {
+  let strong = strongCache.get(beatsPerBar);
+  if (!strong) strongCache.set(beatsPerBar, (strong = strongBeats(beatsPerBar)));
   const inBar = beat % beatsPerBar;
-  return strongBeats(beatsPerBar).some((s) => Math.abs(inBar - s) < EPSILON);
+  return strong.some((s) => Math.abs(inBar - s) < EPSILON);
 }
 
 export function clamp(value: number, low: number, high: number): number {

@@ -11,8 +11,8 @@ export const VOCAL_WORDS = new Set(['song', 'songs', 'vocals', 'vocal', 'voice',
 /** Words that only ask for no singer. */
 export const NO_VOCAL_WORDS = new Set(['instrumental', 'instrumentals', 'acapella']);
 /** Marks "solo piano", "just guitar", "only strings", "piano only", "piano alone". */
-const ONLY_BEFORE = new Set(['solo', 'just', 'only', 'purely', 'pure']);
-const ONLY_AFTER = new Set(['only', 'solo', 'alone']);
+export const ONLY_BEFORE = new Set(['solo', 'just', 'only', 'purely', 'pure']);
+export const ONLY_AFTER = new Set(['only', 'solo', 'alone']);
 /** One-word exclusions. */
 export const EXCLUDING_WORDS: Record<string, 'drums' | 'bass'> = { drumless: 'drums', beatless: 'drums', percussionless: 'drums', bassless: 'bass' };
 

@@ -7,10 +7,10 @@ import type { Random } from '../random.ts';
 import type { Preset, TraceEntry } from '../types.ts';
 import { BOUNDARY } from './tokenize.ts';
 
-const FEMALE = new Set(['female', 'woman', 'women', 'girl', 'girls', 'she', 'her', 'soprano', 'alto', 'diva', 'feminine']);
-const MALE = new Set(['male', 'man', 'men', 'boy', 'boys', 'he', 'his', 'him', 'baritone', 'tenor', 'bass singer', 'masculine', 'guy']);
+export const FEMALE = new Set(['female', 'woman', 'women', 'girl', 'girls', 'she', 'her', 'soprano', 'alto', 'diva', 'feminine']);
+export const MALE = new Set(['male', 'man', 'men', 'boy', 'boys', 'he', 'his', 'him', 'baritone', 'tenor', 'masculine', 'guy', 'guys']);
 /** Words that describe music made to sit under something else: no singer unless asked. */
-const INSTRUMENTAL_NATURE = new Set(['beat', 'beats', 'soundscape', 'soundscapes', 'loop', 'loops', 'background', 'bgm', 'backing', 'theme', 'underscore', 'ambience', 'score', 'cue']);
+export const INSTRUMENTAL_NATURE = new Set(['beat', 'beats', 'soundscape', 'soundscapes', 'loop', 'loops', 'background', 'bgm', 'backing', 'theme', 'underscore', 'ambience', 'score', 'cue']);
 /** "music to study to", "to sleep to". */
 const TO_X_TO = /\bto\s+(?:study|work|sleep|relax|focus|read|code|chill|meditate)\s+to\b/;
 /** Chance of a female voice per style when the prompt does not say (keeps voices varied by seed). */

@@ -82,9 +82,9 @@ const RANGES: Record<string, [number, number]> = {
   density: [-1, 1], swing: [-1, 1], brightness: [0.1, 4],
 };
 
-const folder = new URL('./', import.meta.url);
+const DEFAULT_FOLDER = new URL('./', import.meta.url);
 
-function readJson(file: string): unknown {
+function readJson(folder: URL, file: string): unknown {
   try {
     return JSON.parse(readFileSync(new URL(file, folder), 'utf8'));
   } catch (error) {
@@ -122,8 +122,8 @@ function validateHints(entry: Record<string, unknown>, extraFields: string[], wh
   }
 }
 
-function loadHintFile(file: string, genreNames: ReadonlySet<string>, requireVA: boolean, seen: Map<string, string>): Map<string, Hints> {
-  const raw = readJson(file);
+function loadHintFile(folder: URL, file: string, genreNames: ReadonlySet<string>, requireVA: boolean, seen: Map<string, string>): Map<string, Hints> {
+  const raw = readJson(folder, file);
   const fail = (problem: string): never => {
     throw new InvalidLexiconError(file, problem);
   };
@@ -146,16 +146,16 @@ function loadHintFile(file: string, genreNames: ReadonlySet<string>, requireVA: 
   return result;
 }
 
-/** Builds the lexicon for a set of presets (their aliases become genre words). */
-export function loadLexicon(presets: readonly Preset[]): Lexicon {
+/** Builds the lexicon for a set of presets (their aliases become genre words) from a folder of the six files. */
+export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FOLDER): Lexicon {
   const genreNames = new Set(presets.map((p) => p.name));
   const seen = new Map<string, string>();
-  const moods = loadHintFile('moods.json', genreNames, true, seen);
-  const scenes = loadHintFile('scenes.json', genreNames, false, seen);
-  const production = loadHintFile('production.json', genreNames, false, seen);
+  const moods = loadHintFile(folder, 'moods.json', genreNames, true, seen);
+  const scenes = loadHintFile(folder, 'scenes.json', genreNames, false, seen);
+  const production = loadHintFile(folder, 'production.json', genreNames, false, seen);
 
   const instruments = new Map<string, InstrumentEntry>();
-  const rawInstruments = readJson('instruments.json');
+  const rawInstruments = readJson(folder, 'instruments.json');
   const failInstrument = (problem: string): never => {
     throw new InvalidLexiconError('instruments.json', problem);
   };
@@ -175,7 +175,7 @@ export function loadLexicon(presets: readonly Preset[]): Lexicon {
   }
 
   const genres = new Map<string, GenreEntry>();
-  const rawGenres = readJson('genres.json');
+  const rawGenres = readJson(folder, 'genres.json');
   const failGenre = (problem: string): never => {
     throw new InvalidLexiconError('genres.json', problem);
   };
@@ -191,7 +191,7 @@ export function loadLexicon(presets: readonly Preset[]): Lexicon {
     for (const alias of [preset.name, ...preset.aliases]) genres.set(normalizePhrase(alias), { genre: preset.name, weight: 1 });
   }
 
-  const rawModifiers = readJson('modifiers.json') as { intensifiers?: Record<string, number>; negators?: string[] };
+  const rawModifiers = readJson(folder, 'modifiers.json') as { intensifiers?: Record<string, number>; negators?: string[] };
   if (!isRecord(rawModifiers.intensifiers) || !Array.isArray(rawModifiers.negators)) {
     throw new InvalidLexiconError('modifiers.json', 'needs "intensifiers" (object) and "negators" (list)');
   }

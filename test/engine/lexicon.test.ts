@@ -5,7 +5,8 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { interpret } from '../../engine/interpret/index.ts';
-import { EXCLUDING_WORDS, NO_VOCAL_WORDS, VOCAL_WORDS } from '../../engine/interpret/match.ts';
+import { EXCLUDING_WORDS, NO_VOCAL_WORDS, ONLY_AFTER, ONLY_BEFORE, VOCAL_WORDS } from '../../engine/interpret/match.ts';
+import { FEMALE, INSTRUMENTAL_NATURE, MALE } from '../../engine/interpret/vocals.ts';
 import { getPreset, presetNames } from '../../engine/presets.ts';
 import type { GenreEntry, Hints, InstrumentEntry } from '../../engine/lexicon/index.ts';
 import type { GenerationRequest, SongSpec } from '../../engine/types.ts';
@@ -124,5 +125,35 @@ for (const [word, role] of Object.entries(EXCLUDING_WORDS)) {
     const got = spec(word, 'rock');
     t.true(got.excluded.includes(role));
     t.false(got.instruments.some((i) => i.role === role));
+  });
+}
+
+for (const word of ONLY_BEFORE) {
+  test(`"${word} guitar" keeps only the guitar`, (t) => {
+    t.deepEqual([...new Set(patches(spec(`${word} guitar`, 'rock')))], ['guitar']);
+  });
+}
+
+for (const word of ONLY_AFTER) {
+  test(`"guitar ${word}" keeps only the guitar`, (t) => {
+    t.deepEqual([...new Set(patches(spec(`guitar ${word}`, 'rock')))], ['guitar']);
+  });
+}
+
+for (const word of FEMALE) {
+  test(`gender word "${word}" asks for a female voice`, (t) => {
+    t.is(spec(`pop song ${word}`).vocals.gender, 'female');
+  });
+}
+
+for (const word of MALE) {
+  test(`gender word "${word}" asks for a male voice`, (t) => {
+    t.is(spec(`pop song ${word}`).vocals.gender, 'male');
+  });
+}
+
+for (const word of INSTRUMENTAL_NATURE) {
+  test(`"${word}" keeps a sung style instrumental`, (t) => {
+    t.false(spec(word, 'rock').vocals.enabled);
   });
 }

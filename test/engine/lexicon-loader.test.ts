@@ -1,0 +1,83 @@
+import test from 'ava';
+import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import os from 'node:os';
+import path from 'node:path';
+import { InvalidLexiconError, loadLexicon } from '../../engine/lexicon/index.ts';
+import { getPreset, presetNames } from '../../engine/presets.ts';
+
+const FILES = ['moods.json', 'scenes.json', 'production.json', 'instruments.json', 'genres.json', 'modifiers.json'];
+const source = new URL('../../engine/lexicon/', import.meta.url);
+const presets = () => presetNames().map(getPreset);
+
+/** A copy of the shipped lexicon with one file edited. */
+async function lexiconWith(file: string, edit: (data: any) => void): Promise<URL> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tunesmith-lexicon-'));
+  for (const f of FILES) await copyFile(new URL(f, source), path.join(dir, f));
+  const data = JSON.parse(await readFile(path.join(dir, file), 'utf8'));
+  edit(data);
+  await writeFile(path.join(dir, file), JSON.stringify(data));
+  return pathToFileURL(dir + path.sep);
+}
+
+test('the shipped lexicon loads and holds hundreds of entries', (t) => {
+  const lexicon = loadLexicon(presets());
+  const total = lexicon.moods.size + lexicon.scenes.size + lexicon.production.size + lexicon.instruments.size + lexicon.genres.size;
+  t.true(lexicon.moods.size >= 200, String(lexicon.moods.size));
+  t.true(total >= 500, String(total));
+});
+
+test('preset aliases become genre words, normalised like prompts', (t) => {
+  const lexicon = loadLexicon(presets());
+  t.is(lexicon.genres.get('lo fi')?.genre, 'lofi');
+  t.is(lexicon.genres.get('8 bit')?.genre, 'chiptune');
+});
+
+test('a phrase in two hint files is rejected, naming both', async (t) => {
+  const folder = await lexiconWith('scenes.json', (d) => {
+    d.happy = { valence: 0.5, arousal: 0 };
+  });
+  const error = t.throws(() => loadLexicon(presets(), folder), { instanceOf: InvalidLexiconError });
+  t.is(error!.file, 'scenes.json');
+  t.regex(error!.problem, /"happy" is also in moods\.json/);
+});
+
+test('a mood without valence and arousal is rejected', async (t) => {
+  const folder = await lexiconWith('moods.json', (d) => {
+    d.blah = { tempo: 0.2 };
+  });
+  const error = t.throws(() => loadLexicon(presets(), folder), { instanceOf: InvalidLexiconError });
+  t.regex(error!.problem, /"blah" needs a valence and an arousal/);
+});
+
+test('a genre vote for a style that does not exist is rejected', async (t) => {
+  const folder = await lexiconWith('scenes.json', (d) => {
+    d.neon.genres = { vaporpolka: 0.5 };
+  });
+  const error = t.throws(() => loadLexicon(presets(), folder), { instanceOf: InvalidLexiconError });
+  t.regex(error!.problem, /genre "vaporpolka" has no preset/);
+});
+
+test('an instrument word naming an unknown patch is rejected', async (t) => {
+  const folder = await lexiconWith('instruments.json', (d) => {
+    d.piano.patch = 'theremin';
+  });
+  const error = t.throws(() => loadLexicon(presets(), folder), { instanceOf: InvalidLexiconError });
+  t.regex(error!.problem, /patch "theremin" is unknown/);
+});
+
+test('a valence outside [-1, 1] is rejected', async (t) => {
+  const folder = await lexiconWith('moods.json', (d) => {
+    d.happy.valence = 3;
+  });
+  const error = t.throws(() => loadLexicon(presets(), folder), { instanceOf: InvalidLexiconError });
+  t.regex(error!.problem, /valence must be a number in -1…1/);
+});
+
+test('an unknown hint field is rejected rather than ignored', async (t) => {
+  const folder = await lexiconWith('production.json', (d) => {
+    d.spacious.loudness = 2;
+  });
+  const error = t.throws(() => loadLexicon(presets(), folder), { instanceOf: InvalidLexiconError });
+  t.regex(error!.problem, /unknown field "loudness"/);
+});

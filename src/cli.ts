@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { accountsSetPlan } from './cli/accounts.ts';
 import { AdminCommandError } from './cli/admin-commands.ts';
 import { keysCreate, keysList, keysRevoke } from './cli/keys.ts';
+import { render } from './cli/render.ts';
 import { serve } from './cli/serve.ts';
 import { UsageError, type Command, type Io } from './cli/usage.ts';
 import { ConfigError } from './config.ts';
@@ -14,6 +15,7 @@ import { DataDirLockedError } from './store/index.ts';
 /** Command name (one or two words) -> command. The engine's `render` command joins here. */
 export const COMMANDS: Record<string, Command> = {
   serve,
+  render,
   'keys create': keysCreate,
   'keys list': keysList,
   'keys revoke': keysRevoke,

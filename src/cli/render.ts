@@ -1,0 +1,82 @@
+/** `tunesmith render`: the engine straight from a terminal, no server, no key: prompt in, WAV and MIDI out. */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { listStyles, renderTrack, UnknownStyleError } from '../../engine/index.ts';
+import { UsageError, parse, positiveInteger, printHelp, text, type Command } from './usage.ts';
+
+const MAX_SEED = 2147483647;
+
+export const render: Command = {
+  summary: 'Render a track from a prompt to WAV and MIDI files (no server needed)',
+  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental] [--out FILE] [--json]
+
+Runs the engine in this process and writes FILE (WAV, 16-bit stereo 44.1 kHz) and FILE with .mid (MIDI).
+Prints what the engine understood from the prompt (genre, tempo, key, instruments and why).
+
+Options:
+  --duration S       length in seconds, 1–600 (the API allows 30–180)  [default: 60]
+  --style NAME       a style preset (run with --styles to list them)
+  --seed N           0–${MAX_SEED}: the same prompt, options and seed give the same file  [default: random]
+  --instrumental     never sing (vocals are a later feature; today every track is instrumental)
+  --out FILE         where to write the WAV  [default: ./<title>.wav]
+  --styles           list the style presets and exit
+  --json             print the result as one JSON line instead of text
+  -h, --help         show this help`,
+  async run(args, io) {
+    const parsed = parse(
+      args,
+      {
+        duration: { type: 'string' },
+        style: { type: 'string' },
+        seed: { type: 'string' },
+        instrumental: { type: 'boolean' },
+        out: { type: 'string' },
+        styles: { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
+      { min: 0, max: 1, names: 'a prompt (in quotes)' },
+    );
+    if (parsed === 'help') return printHelp(io, this.help);
+    if (parsed.values.styles) {
+      for (const style of listStyles()) io.out(`${style.name.padEnd(12)} ${style.description}`);
+      return 0;
+    }
+    const prompt = parsed.positionals[0];
+    if (prompt === undefined || prompt.trim() === '') throw new UsageError('Missing a prompt: tunesmith render "melancholic lo-fi with rainy piano".');
+    const duration = positiveInteger('--duration', parsed.values.duration) ?? 60;
+    if (duration > 600) throw new UsageError(`--duration expects 1 to 600 seconds, got ${duration}.`);
+    const seedText = text(parsed.values.seed);
+    const seed = seedText === undefined ? Math.floor(Math.random() * MAX_SEED) : Number(seedText);
+    if (!/^\d+$/.test(seedText ?? '0') || seed > MAX_SEED) throw new UsageError(`--seed expects a whole number from 0 to ${MAX_SEED}, got "${seedText}".`);
+
+    let track;
+    try {
+      track = await renderTrack({ prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed });
+    } catch (error) {
+      if (error instanceof UnknownStyleError) throw new UsageError(error.message);
+      throw error;
+    }
+    const wavPath = resolve(text(parsed.values.out) ?? `${slug(track.title)}.wav`);
+    const midiPath = wavPath.replace(/\.wav$/i, '') + '.mid';
+    await writeFile(wavPath, track.wav);
+    await writeFile(midiPath, track.midi);
+
+    const { metadata } = track;
+    if (parsed.values.json) {
+      io.out(JSON.stringify({ wav: wavPath, midi: midiPath, title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), metadata }));
+      return 0;
+    }
+    io.out(`"${track.title}" — ${metadata.genre}, ${metadata.bpm} bpm, ${metadata.key}, ${metadata.meter}, seed ${track.seed}`);
+    io.out(`Instruments: ${metadata.instruments.join(', ')}`);
+    io.out(`Form: ${metadata.sections.map((section) => section.kind).join(' → ')}`);
+    io.out('Why:');
+    for (const entry of metadata.trace) io.out(`  ${entry.source.padEnd(18)} ${entry.effect}`);
+    io.out(`Rendered ${duration} s in ${(track.renderMs / 1000).toFixed(2)} s (${(duration / (track.renderMs / 1000)).toFixed(1)}× real time)`);
+    io.out(`Wrote ${wavPath}\n      ${midiPath}`);
+    return 0;
+  },
+};
+
+function slug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'track';
+}

@@ -48,14 +48,17 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
       return [s('intro', 'I', 4, 0.3), s('verse', 'A', 16, 0.5), s('prechorus', 'P', 4, 0.65), s('chorus', 'B', 8, 0.9),
         s('verse', 'A', 16, 0.55), s('prechorus', 'P', 4, 0.7), s('chorus', 'B', 8, 0.95), s('bridge', 'C', 8, 0.55),
         s('chorus', 'B', 8, 1), s('outro', 'O', 4, 0.4)];
-    case 'electronic':
-      if (budget <= 24) return [s('intro', 'I', 2, 0.35), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('outro', 'O', 2, 0.4)];
+    case 'electronic': {
+      // Dance intros keep the beat (a sparse one) for the DJ to mix in.
+      const intro = (bars: number) => s('intro', 'I', bars, 0.35, ['drums', 'chords', 'pad', 'texture', 'arp']);
+      if (budget <= 24) return [intro(2), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('outro', 'O', 2, 0.4)];
       if (budget <= 40) {
-        return [s('intro', 'I', 4, 0.35), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('breakdown', 'K', 4, 0.3),
+        return [intro(4), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('breakdown', 'K', 4, 0.3),
           s('build', 'U', 4, 0.65), s('drop', 'D', 8, 1), s('outro', 'O', 4, 0.4)];
       }
-      return [s('intro', 'I', 8, 0.35), s('build', 'U', 8, 0.6), s('drop', 'D', 16, 1), s('breakdown', 'K', 8, 0.3),
+      return [intro(8), s('build', 'U', 8, 0.6), s('drop', 'D', 16, 1), s('breakdown', 'K', 8, 0.3),
         s('build', 'U', 8, 0.65), s('drop', 'D', 16, 1), s('outro', 'O', 8, 0.4)];
+    }
     case 'ambient': {
       // Evolving layers: each section adds or removes roles instead of switching verse/chorus.
       const intro = s('intro', 'I', 4, 0.2, ['pad', 'texture', 'chords']);

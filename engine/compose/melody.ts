@@ -1,8 +1,9 @@
 /**
- * The lead melody. Each section label gets its own motif; a section is a run of 4-bar phrases built as
- * motif, varied repeat, motif, cadential ending. Pitches are realized against the sounding chord: strong
- * beats and long notes land on chord tones, everything else moves by steps in the chord's scale, inside the
- * preset's range. The piece's last note is the tonic, held over the final chord.
+ * The lead melody. Each section label gets its own motif; a section is a run of 4-bar phrases built from
+ * the motif, its varied repeat and a cadential ending (see formOf). Pitches are realized against the
+ * sounding chord: strong beats and long notes land on chord tones, everything else moves by steps in the
+ * chord's scale, inside the preset's range, and a leap is answered by a step back. The piece's last note
+ * is the tonic, held over the final chord.
  */
 import type { Random } from '../random.ts';
 import { mod } from '../theory/pitch.ts';
@@ -128,11 +129,15 @@ function realize(ctx: ComposeContext, motif: Motif, origin: number, material: La
   return notes;
 }
 
-/** Which form of the motif plays as instance `j` of a section with `count` instances. */
+/**
+ * Which form of the motif plays as statement `j` of `count`: statement, varied repeat, statement, and a
+ * cadence to close every second phrase and the section (an antecedent-consequent pair of phrases).
+ */
 function formOf(material: LabelMaterial, j: number, count: number, perPhrase: number): Motif {
   if (j === count - 1) return material.cadence;
   const inPhrase = j % perPhrase;
-  if (inPhrase === perPhrase - 1) return material.cadence;
+  const phrase = Math.floor(j / perPhrase);
+  if (inPhrase === perPhrase - 1) return phrase % 2 === 1 ? material.cadence : material.variant;
   return inPhrase % 2 === 1 ? material.variant : material.motif;
 }
 

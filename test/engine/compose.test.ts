@@ -281,3 +281,10 @@ test('without swing, humanizing moves notes at most 12 ms, and electronic styles
   t.true(house < pop * 0.6, `house ${house} vs pop ${pop}`);
   t.true(pop > 0.004, `pop jitter ${pop}`);
 });
+
+test('voice leading is smooth: voices move on average at most 3 semitones per chord change', (t) => {
+  for (const { name, score } of CASES) {
+    const movement = m.meanVoiceMovement(score);
+    if (!Number.isNaN(movement)) t.true(movement <= 3, `${name}: ${movement}`);
+  }
+});

@@ -199,3 +199,23 @@ export function timingOffsets(score: Score, notes: readonly Note[]): number[] {
 export function mean(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }
+
+/**
+ * Mean semitones each voice moves at a chord change: the voicings are the chords-part notes (or the pad's
+ * when there is no chords part) struck on each chord's first beat; changes between voicings of different
+ * sizes are skipped. NaN when nothing can be compared.
+ */
+export function meanVoiceMovement(score: Score): number {
+  const upper = part(score, 'chords')?.notes.length ? part(score, 'chords')! : part(score, 'pad');
+  if (!upper) return Number.NaN;
+  const voicings = score.chords.map((c) =>
+    upper.notes.filter((n) => Math.abs(n.beat - c.beat) < EPS).map((n) => n.midi).sort((a, b) => a - b));
+  const moves: number[] = [];
+  for (let i = 1; i < voicings.length; i++) {
+    const a = voicings[i - 1]!;
+    const b = voicings[i]!;
+    if (a.length === 0 || a.length !== b.length) continue;
+    moves.push(a.reduce((sum, note, k) => sum + Math.abs(note - b[k]!), 0) / a.length);
+  }
+  return mean(moves);
+}

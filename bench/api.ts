@@ -14,8 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
-// Straight from the preset loader while engine/index.ts is still being filled in by the engine work.
-import { listStyles } from '../engine/presets.ts';
+import { listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
 import type { JobQueue } from '../src/jobs/types.ts';
 import { openStore } from '../src/store/index.ts';

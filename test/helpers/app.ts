@@ -12,9 +12,7 @@ import tonejsMidi from '@tonejs/midi';
 import type { ExecutionContext } from 'ava';
 import type Koa from 'koa';
 import wavefile from 'wavefile';
-import type { StyleInfo } from '../../engine/index.ts';
-// Straight from the preset loader while engine/index.ts is still being filled in by the engine work.
-import { listStyles } from '../../engine/presets.ts';
+import { listStyles, type StyleInfo } from '../../engine/index.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { answerClientError } from '../../src/http/client-error.ts';

@@ -4,7 +4,8 @@
  */
 import test from 'ava';
 import { compose, composeWith } from '../../engine/compose/index.ts';
-import { getPreset } from '../../engine/presets.ts';
+import { getPreset, listStyles } from '../../engine/presets.ts';
+import { createRandom } from '../../engine/random.ts';
 import type { Preset, Score, Section } from '../../engine/types.ts';
 import * as m from '../helpers/score-metrics.ts';
 import { EDM_LIKE, LOFI_LIKE, specFor } from './compose-fixtures.ts';
@@ -286,5 +287,36 @@ test('voice leading is smooth: voices move on average at most 3 semitones per ch
   for (const { name, score } of CASES) {
     const movement = m.meanVoiceMovement(score);
     if (!Number.isNaN(movement)) t.true(movement <= 3, `${name}: ${movement}`);
+  }
+});
+
+test('odd meters, extreme tempos, every mode and lengths from 1 s to 10 min keep the rules', (t) => {
+  const random = createRandom(42, 'compose-test-properties');
+  const modes = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', 'harmonicMinor'] as const;
+  const meters = [[4, 4], [3, 4], [6, 8], [5, 4], [7, 8], [2, 4], [12, 8]] as const;
+  const names = listStyles().map((s) => s.name);
+  for (let i = 0; i < 80; i++) {
+    const preset = getPreset(random.pick(names));
+    const [beatsPerBar, beatUnit] = random.pick(meters);
+    const spec = specFor(preset, {
+      duration: random.pick([1, 3, 5.5, 10, 30, 47.3, 90, 180, 600]),
+      seed: random.int(0, 2 ** 31 - 1),
+      bpm: random.int(40, 220),
+      meter: { beatsPerBar, beatUnit },
+      key: { tonic: random.pick(['C', 'Eb', 'F#', 'A'] as const), mode: random.pick(modes) },
+      arousal: random.range(-1, 1),
+      density: random.next(),
+      swing: random.next(),
+    });
+    const where = `${preset.name} ${spec.duration}s ${spec.bpm}bpm ${beatsPerBar}/${beatUnit} ${spec.key.mode}`;
+    const score = composeWith(spec, preset);
+    t.is(score.duration, spec.duration, where);
+    t.true(m.latestNoteEnd(score) <= spec.duration - 0.05 + 1e-9, where);
+    t.true(score.parts.every((p) => p.notes.every((n) => n.time >= 0 && n.duration > 0 && n.velocity > 0 && n.velocity <= 1)), where);
+    t.true(m.inKeyOrChordRatio(score) >= 0.95, where);
+    t.is(m.parallelPerfectCount(score), 0, where);
+    t.is(score.chords[score.chords.length - 1]!.root, score.scale[0], where);
+    const bars = (spec.duration * spec.bpm) / 60 / beatsPerBar;
+    t.true(Math.abs(score.sections.reduce((sum, s) => sum + s.bars, 0) - bars) < 1e-9, where);
   }
 });

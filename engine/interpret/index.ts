@@ -1,6 +1,6 @@
 /**
  * Stage 1 of the engine: interpret(request) -> SongSpec. Pure and deterministic: the same request
- * gives a deep-equal spec, and randomness comes only from seeded streams ("interpret/key", ...).
+ * gives a deep-equal spec, and randomness comes only from seeded streams ("interpret/key/<genre>", ...).
  *
  * Precedence: explicit values ("92 bpm", "in F# minor", "3/4") > instrument and genre words >
  * scene words > mood words > genre defaults. `request.style` sets the genre outright.
@@ -8,12 +8,13 @@
  */
 import { getPreset, presetNames } from '../presets.ts';
 import { createRandom } from '../random.ts';
-import { getLexicon, type Hints, type Lexicon } from '../lexicon/index.ts';
+import { getLexicon, type Lexicon } from '../lexicon/index.ts';
 import type { GenerationRequest, Mode, Patch, PitchClass, Preset, Role, SongSpec, TraceEntry } from '../types.ts';
-import { extractExplicit } from './explicit.ts';
+import { extractExplicit, type Explicit } from './explicit.ts';
 import { chooseGenre } from './genre.ts';
+import { collectHints, describeHints, type HintSet } from './hints.ts';
 import { arrange, type InstrumentWord } from './instruments.ts';
-import { matchPrompt, type Content } from './match.ts';
+import { matchPrompt, type Content, type MatchResult } from './match.ts';
 import { bpmFromArousal, brightnessFrom, clamp, densityFromArousal, modeFromValence, reverbFrom, round2 } from './mood.ts';
 import { makeTitle, type TitleWord } from './title.ts';
 import { tokenize } from './tokenize.ts';
@@ -31,48 +32,171 @@ const TONICS_BY_GENRE: Record<string, readonly PitchClass[]> = {
 };
 const ALL_TONICS: readonly PitchClass[] = ['C', 'C#', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'];
 
-/** A hint scaled by its intensifier; negation flips VA and numeric nudges and cancels booleans. */
-function scaleHints(hints: Hints, factor: number, negated: boolean): Hints {
-  const sign = negated ? -1 : 1;
-  const scale = (x: number | undefined) => (x === undefined ? undefined : x * factor * sign);
+/** What every resolver step reads. */
+interface Context {
+  request: GenerationRequest;
+  explicit: Explicit;
+  tokens: string[];
+  match: MatchResult;
+  hints: HintSet;
+  /** A singer was asked for in so many words, by a topic ("about ...") or by lyrics. */
+  wantsSong: boolean;
+  trace: TraceEntry[];
+}
+
+type Kind<K extends Content['kind']> = Extract<Content, { kind: K }>;
+const ofKind = <K extends Content['kind']>(content: readonly Content[], kind: K): Kind<K>[] => content.filter((c): c is Kind<K> => c.kind === kind);
+const explicitSource = (explicit: Explicit, ...kinds: Explicit['found'][number]['kind'][]) => explicit.found.find((f) => kinds.includes(f.kind))?.source;
+
+function resolveGenre(ctx: Context): { preset: Preset; blendPreset: Preset | null; blend: SongSpec['blend'] } {
+  const { request, match, trace } = ctx;
+  for (const c of ofKind(match.content, 'genre')) {
+    if (c.negated) trace.push({ source: `not ${c.phrase}`, effect: `genre ${c.entry.genre} ruled out` });
+  }
+  if (request.style) {
+    const preset = getPreset(request.style);
+    trace.push({ source: 'style', effect: `genre = ${preset.name} (style preset)` });
+    return { preset, blendPreset: null, blend: null };
+  }
+  const recognised = match.recognised > 0 || ctx.explicit.found.length > 0;
+  const choice = chooseGenre(match.content, ctx.hints.sum('arousal'), recognised, ctx.wantsSong, (g) => getPreset(g).vocal, createRandom(request.seed, 'interpret/genre'));
+  const preset = getPreset(choice.genre);
+  trace.push({ source: choice.source, effect: `genre = ${preset.name} (${choice.why})` });
+  if (!choice.blend) return { preset, blendPreset: null, blend: null };
+  trace.push({ source: choice.blend.genre, effect: `blend ${choice.blend.genre} at weight ${choice.blend.weight}` });
+  return { preset, blendPreset: getPreset(choice.blend.genre), blend: choice.blend };
+}
+
+/** The genre's prior plus every word, clamped to [-1, 1] (section 2.3). */
+function resolveMood(ctx: Context, preset: Preset, blendPreset: Preset | null, weight: number): { valence: number; arousal: number } {
+  const mix = (a: number, b: number | undefined) => (b === undefined ? a : a * (1 - weight) + b * weight);
+  const priorValence = round2(mix(preset.valence, blendPreset?.valence));
+  const priorArousal = round2(mix(preset.arousal, blendPreset?.arousal));
+  ctx.trace.push({ source: preset.name, effect: `prior valence ${priorValence}, arousal ${priorArousal}` });
+  for (const word of ctx.hints.words) ctx.trace.push({ source: word.phrase, effect: describeHints(word.hints) });
+  const valence = round2(clamp(priorValence + ctx.hints.sum('valence'), -1, 1));
+  const arousal = round2(clamp(priorArousal + ctx.hints.sum('arousal'), -1, 1));
+  ctx.trace.push({ source: 'mood', effect: `valence = ${valence}, arousal = ${arousal}` });
+  return { valence, arousal };
+}
+
+function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSpec, 'bpm' | 'meter' | 'swing'> {
+  const { explicit, trace } = ctx;
+  const meter = explicit.meter ?? { ...preset.meter };
+  const meterSource = explicitSource(explicit, 'meter');
+  trace.push({ source: meterSource ?? preset.name, effect: `meter = ${meter.beatsPerBar}/${meter.beatUnit} (${meterSource ? 'explicit' : 'genre'})` });
+
+  let bpm: number;
+  if (explicit.bpm !== null) {
+    bpm = explicit.bpm;
+    const clamped = explicit.bpmWritten !== explicit.bpm ? `, clamped from ${explicit.bpmWritten}` : '';
+    trace.push({ source: explicitSource(explicit, 'bpm')!, effect: `bpm = ${bpm} (explicit${clamped})` });
+  } else {
+    const jitter = createRandom(ctx.request.seed, 'interpret/tempo').range(-2, 2);
+    bpm = bpmFromArousal(preset, arousal, preset.arousal, ctx.hints.sum('tempo'), jitter);
+    trace.push({ source: 'arousal', effect: `bpm = ${bpm} (${preset.name} range ${preset.bpm.min}–${preset.bpm.max}, arousal ${arousal})` });
+  }
+  const swing = round2(clamp(preset.swing + ctx.hints.sum('swing'), 0, 1));
+  trace.push({ source: preset.name, effect: `swing = ${swing}` });
+  return { bpm, meter, swing };
+}
+
+function resolveKey(ctx: Context, preset: Preset, blendPreset: Preset | null, valence: number): SongSpec['key'] {
+  const { explicit, trace } = ctx;
+  // Drawn whether or not the prompt names a tonic, so wording never shifts other streams.
+  const seededTonic = createRandom(ctx.request.seed, `interpret/key/${preset.name}`).pick(TONICS_BY_GENRE[preset.name] ?? ALL_TONICS);
+  const tonic = explicit.tonic ?? seededTonic;
+  let mode: Mode;
+  if (explicit.mode) {
+    mode = explicit.mode;
+  } else {
+    const modes = blendPreset ? [...preset.modes, ...blendPreset.modes] : preset.modes;
+    const chosen = modeFromValence(valence, modes, ctx.hints.mode() ?? null);
+    mode = chosen.mode;
+    trace.push({ source: 'valence', effect: `mode = ${mode} (${chosen.why})` });
+  }
+  const why = `${explicit.tonic ? 'explicit tonic' : `tonic chosen by seed for ${preset.name}`}${explicit.mode ? ', explicit mode' : ''}`;
+  trace.push({ source: explicitSource(explicit, 'key', 'mode') ?? 'seed', effect: `key = ${tonic} ${mode} (${why})` });
+  return { tonic, mode };
+}
+
+function resolveSound(ctx: Context, preset: Preset, blendPreset: Preset | null, valence: number, arousal: number): Pick<SongSpec, 'density' | 'effects'> {
+  const { hints, trace } = ctx;
+  const density = densityFromArousal(arousal, hints.sum('density'));
+  trace.push({ source: 'arousal', effect: `density = ${density}` });
+
+  const { reverb, reverbDecay } = reverbFrom(preset, arousal, hints.sum('reverb'), hints.sum('reverbDecay'));
+  const delay = round2(clamp(preset.effects.delay + hints.sum('delay'), 0, 1));
+  trace.push({ source: 'arousal', effect: `reverb = ${reverb}, decay ${reverbDecay}s, delay ${delay}` });
+
+  const lofiWords = hints.where((h) => h.lofi !== undefined);
+  // A lo-fi genre word keeps its sound even when a style or another genre wins ("lo-fi" with style jazz).
+  const lofiGenreWord = ofKind(ctx.match.content, 'genre').find((c) => !c.negated && getPreset(c.entry.genre).effects.lofi);
+  const lofi = lofiWords.at(-1)?.hints.lofi ?? (preset.effects.lofi || (blendPreset?.effects.lofi ?? false) || lofiGenreWord !== undefined);
+  const lofiSource = lofiWords.length > 0 ? lofiWords.map((w) => w.phrase).join(', ') : lofiGenreWord && !preset.effects.lofi ? lofiGenreWord.phrase : preset.name;
+  trace.push({ source: lofiSource, effect: `lo-fi treatment ${lofi ? 'on' : 'off'}` });
+
+  const rainWords = hints.where((h) => h.rain).map((w) => w.phrase);
+  trace.push({ source: rainWords.length > 0 ? rainWords.join(', ') : 'default', effect: `rain ${rainWords.length > 0 ? 'on' : 'off'}` });
+
+  const brightness = brightnessFrom(preset, valence, arousal, hints.brightness());
+  trace.push({ source: 'valence, arousal', effect: `brightness = ${brightness} Hz` });
+  return { density, effects: { reverb, reverbDecay, delay, lofi, rain: rainWords.length > 0, brightness } };
+}
+
+function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | null): Pick<SongSpec, 'instruments' | 'excluded' | 'vocals'> {
+  const { match, trace } = ctx;
+  const vocals = decideVocals(
+    {
+      requestInstrumental: ctx.request.instrumental,
+      lyrics: ctx.request.lyrics,
+      asked: ofKind(match.content, 'vocal').map((c) => ({ phrase: c.phrase, negated: c.negated })),
+      noVocalWords: ofKind(match.content, 'noVocal').map((c) => c.phrase),
+      about: ctx.explicit.about,
+      tokens: ctx.tokens,
+    },
+    preset,
+    createRandom(ctx.request.seed, 'interpret/vocals'),
+  );
+  trace.push(...vocals.trace);
+
+  const wishes = ctx.hints.words.flatMap((w) => Object.entries(w.hints.instruments ?? {}).map(([role, patch]) => ({ phrase: w.phrase, role: role as Role, patch: patch as Patch })));
+  const words: InstrumentWord[] = ofKind(match.content, 'instrument').map((c) => ({ phrase: c.phrase, entry: c.entry, negated: c.negated, only: c.only }));
+  // A negated sound word takes its own patch away too ("no vinyl" drops the crackle texture).
+  for (const c of ofKind(match.content, 'hint')) {
+    if (!c.negated || c.lexicon !== 'production') continue;
+    for (const [role, patch] of Object.entries(c.hints.instruments ?? {})) {
+      words.push({ phrase: `not ${c.phrase}`, entry: { patch: patch as Patch, roles: [role as Role] }, negated: true, only: false });
+    }
+  }
+  const excludedRoles = ofKind(match.content, 'exclude').map((c) => ({ phrase: c.phrase, role: c.role as Role }));
+  if (vocals.excluded) excludedRoles.push({ phrase: 'no vocals', role: 'vocal' });
+  // "solo piano" keeps a singer only when one was asked for.
+  const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && ctx.wantsSong });
+  trace.push(...arrangement.trace);
+  trace.push({ source: preset.name, effect: `instruments: ${arrangement.instruments.map((i) => `${i.role} ${i.instrument}`).join(', ')}` });
   return {
-    valence: scale(hints.valence),
-    arousal: scale(hints.arousal),
-    tempo: scale(hints.tempo),
-    reverb: scale(hints.reverb),
-    reverbDecay: scale(hints.reverbDecay),
-    delay: scale(hints.delay),
-    density: scale(hints.density),
-    swing: scale(hints.swing),
-    brightness: hints.brightness === undefined ? undefined : hints.brightness ** (factor * sign),
-    mode: negated ? undefined : hints.mode,
-    genres: negated ? undefined : hints.genres,
-    instruments: negated ? undefined : hints.instruments,
-    rain: negated ? undefined : hints.rain,
-    lofi: hints.lofi === undefined ? undefined : !negated,
+    instruments: arrangement.instruments,
+    excluded: arrangement.excluded,
+    vocals: { enabled: vocals.enabled && !arrangement.excluded.includes('vocal'), gender: vocals.gender },
   };
 }
 
-function describeVA(h: Hints): string {
-  const parts: string[] = [];
-  const fmt = (x: number) => (x > 0 ? `+${round2(x)}` : `${round2(x)}`);
-  if (h.valence) parts.push(`valence ${fmt(h.valence)}`);
-  if (h.arousal) parts.push(`arousal ${fmt(h.arousal)}`);
-  if (h.tempo) parts.push(`tempo ${fmt(h.tempo)}`);
-  if (h.mode) parts.push(`mode hint ${h.mode}`);
-  if (h.rain) parts.push('rain');
-  if (h.lofi !== undefined) parts.push(`lo-fi ${h.lofi ? 'on' : 'off'}`);
-  if (h.reverb) parts.push(`reverb ${fmt(h.reverb)}`);
-  if (h.reverbDecay) parts.push(`decay ${fmt(h.reverbDecay)}s`);
-  if (h.delay) parts.push(`delay ${fmt(h.delay)}`);
-  if (h.density) parts.push(`density ${fmt(h.density)}`);
-  if (h.swing) parts.push(`swing ${fmt(h.swing)}`);
-  if (h.brightness) parts.push(`brightness ×${round2(h.brightness)}`);
-  return parts.join(', ') || 'no effect';
-}
-
-function blendNumber(a: number, b: number | undefined, weight: number): number {
-  return b === undefined ? a : a * (1 - weight) + b * weight;
+function resolveTitle(ctx: Context, arousal: number): string {
+  const words: TitleWord[] = [];
+  for (const c of ctx.match.content) {
+    if (c.kind === 'hint' && !c.negated && c.lexicon !== 'production') {
+      // Pure pace words ("slow", "fast") make weak titles.
+      if (c.lexicon === 'mood' && !c.hints.valence) continue;
+      words.push({ phrase: c.phrase, kind: c.lexicon, index: c.index });
+    } else if (c.kind === 'instrument' && !c.negated && !c.entry.generic) {
+      words.push({ phrase: c.phrase, kind: 'instrument', index: c.index });
+    }
+  }
+  const title = makeTitle(words, ctx.explicit.about, arousal, createRandom(ctx.request.seed, 'interpret/title'));
+  const source = ctx.explicit.about ? `about ${ctx.explicit.about}` : words.length > 0 ? 'prompt' : 'seed';
+  ctx.trace.push({ source, effect: `title = "${title}"` });
+  return title;
 }
 
 export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexicon(() => presetNames().map(getPreset))): SongSpec {
@@ -80,163 +204,18 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
   const explicit = extractExplicit(request.prompt);
   const tokens = tokenize(explicit.rest);
   const match = matchPrompt(tokens, lexicon);
-  const recognisedAnything = match.recognised > 0 || explicit.found.length > 0;
-  if (!recognisedAnything) trace.push({ source: 'default', effect: 'no recognised words: defaults' });
+  if (match.recognised === 0 && explicit.found.length === 0) trace.push({ source: 'default', effect: 'no recognised words: defaults' });
+  const hints = collectHints(match.content, trace);
+  const wantsSong = ofKind(match.content, 'vocal').some((c) => !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim());
+  const ctx: Context = { request, explicit, tokens, match, hints, wantsSong, trace };
 
-  // Hint words, scaled and traced in prompt order.
-  const hintWords = match.content.filter((c): c is Extract<Content, { kind: 'hint' }> => c.kind === 'hint');
-  const instrumentContent = match.content.filter((c): c is Extract<Content, { kind: 'instrument' }> => c.kind === 'instrument');
-  const scaled: { phrase: string; hints: Hints; lexicon: string }[] = [];
-  for (const word of hintWords) {
-    if (word.negated && word.lexicon === 'scene') {
-      trace.push({ source: `${word.phrase} (negated)`, effect: 'ignored' });
-      continue;
-    }
-    const hints = scaleHints(word.hints, word.factor, word.negated);
-    const source = [word.negated ? 'not' : '', word.intensifier ?? '', word.phrase].filter(Boolean).join(' ');
-    scaled.push({ phrase: source, hints, lexicon: word.lexicon });
-  }
-  // Instrument words may carry hints too ("rainy piano" brings rain).
-  for (const word of instrumentContent) {
-    if (word.negated) continue;
-    const { patch: _p, roles: _r, generic: _g, note: _n, ...hints } = word.entry;
-    if (Object.keys(hints).length > 0 && (hints.valence !== undefined || hints.arousal !== undefined || hints.rain !== undefined)) {
-      scaled.push({ phrase: word.phrase, hints: { valence: hints.valence, arousal: hints.arousal, rain: hints.rain }, lexicon: 'instrument' });
-    }
-  }
-  const sum = (field: 'valence' | 'arousal' | 'tempo' | 'reverb' | 'reverbDecay' | 'delay' | 'density' | 'swing') =>
-    scaled.reduce((total, s) => total + (s.hints[field] ?? 0), 0);
-
-  // Asked for a singer in so many words (or lyrics): decides the fallback genre and whether "solo piano" keeps a voice.
-  const wantsSong =
-    match.content.some((c) => c.kind === 'vocal' && !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim());
-
-  // Genre.
-  let preset: Preset;
-  let blendPreset: Preset | null = null;
-  let blend: SongSpec['blend'] = null;
-  if (request.style !== null && request.style !== undefined && request.style !== '') {
-    preset = getPreset(request.style);
-    trace.push({ source: 'style', effect: `genre = ${preset.name} (style preset)` });
-  } else {
-    const choice = chooseGenre(match.content, sum('arousal'), recognisedAnything, wantsSong, (g) => getPreset(g).vocal, createRandom(request.seed, 'interpret/genre'));
-    preset = getPreset(choice.genre);
-    trace.push({ source: choice.source, effect: `genre = ${preset.name} (${choice.why})` });
-    if (choice.blend) {
-      blendPreset = getPreset(choice.blend.genre);
-      blend = choice.blend;
-      trace.push({ source: blendPreset.name, effect: `blend ${blendPreset.name} at weight ${blend.weight}` });
-    }
-  }
-  for (const c of match.content) {
-    if (c.kind === 'genre' && c.negated) trace.push({ source: `not ${c.phrase}`, effect: `genre ${c.entry.genre} ruled out` });
-  }
-
-  // Valence and arousal: the genre's prior plus every word, clamped.
-  const w = blend?.weight ?? 0;
-  const priorValence = round2(blendNumber(preset.valence, blendPreset?.valence, w));
-  const priorArousal = round2(blendNumber(preset.arousal, blendPreset?.arousal, w));
-  trace.push({ source: preset.name, effect: `prior valence ${priorValence}, arousal ${priorArousal}` });
-  for (const s of scaled) trace.push({ source: s.phrase, effect: describeVA(s.hints) });
-  const valence = round2(clamp(priorValence + sum('valence'), -1, 1));
-  const arousal = round2(clamp(priorArousal + sum('arousal'), -1, 1));
-  trace.push({ source: 'mood', effect: `valence = ${valence}, arousal = ${arousal}` });
-
-  // Meter, tempo, swing.
-  const meter = explicit.meter ?? { ...preset.meter };
-  const meterSource = explicit.found.find((f) => f.kind === 'meter')?.source;
-  trace.push({ source: meterSource ?? preset.name, effect: `meter = ${meter.beatsPerBar}/${meter.beatUnit} (${meterSource ? 'explicit' : 'genre'})` });
-  let bpm: number;
-  const bpmSource = explicit.found.find((f) => f.kind === 'bpm')?.source;
-  if (explicit.bpm !== null) {
-    bpm = explicit.bpm;
-    const clamped = explicit.bpmWritten !== explicit.bpm ? `, clamped from ${explicit.bpmWritten}` : '';
-    trace.push({ source: bpmSource!, effect: `bpm = ${bpm} (explicit${clamped})` });
-  } else {
-    const jitter = createRandom(request.seed, 'interpret/tempo').range(-2, 2);
-    bpm = bpmFromArousal(preset, arousal, preset.arousal, sum('tempo'), jitter);
-    trace.push({ source: 'arousal', effect: `bpm = ${bpm} (${preset.name} range ${preset.bpm.min}–${preset.bpm.max}, arousal ${arousal})` });
-  }
-  const swing = round2(clamp(preset.swing + sum('swing'), 0, 1));
-  trace.push({ source: preset.name, effect: `swing = ${swing}` });
-
-  // Key.
-  const keyRandom = createRandom(request.seed, `interpret/key/${preset.name}`);
-  const seededTonic = keyRandom.pick(TONICS_BY_GENRE[preset.name] ?? ALL_TONICS);
-  const tonic = explicit.tonic ?? seededTonic;
-  const keySource = explicit.found.find((f) => f.kind === 'key' || f.kind === 'mode')?.source;
-  let mode: Mode;
-  if (explicit.mode) {
-    mode = explicit.mode;
-  } else {
-    const hinted = scaled.filter((s) => s.hints.mode).at(-1)?.hints.mode ?? null;
-    const chosen = modeFromValence(valence, blendPreset ? [...preset.modes, ...blendPreset.modes] : preset.modes, hinted);
-    mode = chosen.mode;
-    trace.push({ source: 'valence', effect: `mode = ${mode} (${chosen.why})` });
-  }
-  trace.push({
-    source: keySource ?? 'seed',
-    effect: `key = ${tonic} ${mode} (${explicit.tonic ? 'explicit tonic' : `tonic chosen by seed for ${preset.name}`}${explicit.mode ? ', explicit mode' : ''})`,
-  });
-
-  // Density and effects.
-  const density = densityFromArousal(arousal, sum('density'));
-  trace.push({ source: 'arousal', effect: `density = ${density}` });
-  const brightnessFactor = scaled.reduce((f, s) => f * (s.hints.brightness ?? 1), 1);
-  const { reverb, reverbDecay } = reverbFrom(preset, arousal, sum('reverb'), sum('reverbDecay'));
-  const delay = round2(clamp(preset.effects.delay + sum('delay'), 0, 1));
-  const lofiWords = scaled.filter((s) => s.hints.lofi !== undefined);
-  const lofiForced = lofiWords.at(-1)?.hints.lofi;
-  // A lo-fi genre word keeps its sound even when a style or another genre wins ("lo-fi" with style jazz).
-  const lofiGenreWord = match.content.find((c) => c.kind === 'genre' && !c.negated && getPreset(c.entry.genre).effects.lofi);
-  const lofi = lofiForced ?? (preset.effects.lofi || (blendPreset?.effects.lofi ?? false) || lofiGenreWord !== undefined);
-  const rainWords = scaled.filter((s) => s.hints.rain).map((s) => s.phrase);
-  const effects: SongSpec['effects'] = { reverb, reverbDecay, delay, lofi, rain: rainWords.length > 0, brightness: brightnessFrom(preset, valence, arousal, brightnessFactor) };
-  trace.push({ source: 'arousal', effect: `reverb = ${reverb}, decay ${reverbDecay}s, delay ${delay}` });
-  const lofiSource = lofiWords.length > 0 ? lofiWords.map((s) => s.phrase).join(', ') : lofiGenreWord && !preset.effects.lofi ? lofiGenreWord.phrase : preset.name;
-  trace.push({ source: lofiSource, effect: `lo-fi treatment ${lofi ? 'on' : 'off'}` });
-  trace.push({ source: rainWords.length > 0 ? rainWords.join(', ') : 'default', effect: `rain ${effects.rain ? 'on' : 'off'}` });
-  trace.push({ source: 'valence, arousal', effect: `brightness = ${effects.brightness} Hz` });
-
-  // Vocals (decided before the arrangement so "solo piano ... song" keeps its singer).
-  const vocals = decideVocals(
-    {
-      requestInstrumental: request.instrumental,
-      lyrics: request.lyrics,
-      asked: match.content.flatMap((c) => (c.kind === 'vocal' ? [{ phrase: c.phrase, negated: c.negated }] : [])),
-      noVocalWords: match.content.flatMap((c) => (c.kind === 'noVocal' ? [c.phrase] : [])),
-      about: explicit.about,
-      tokens,
-    },
-    preset,
-    createRandom(request.seed, 'interpret/vocals'),
-  );
-  trace.push(...vocals.trace);
-
-  // Arrangement.
-  const wishes = scaled.flatMap((s) => Object.entries(s.hints.instruments ?? {}).map(([role, patch]) => ({ phrase: s.phrase, role: role as Role, patch: patch as Patch })));
-  const words: InstrumentWord[] = instrumentContent.map((c) => ({ phrase: c.phrase, entry: c.entry, negated: c.negated, only: c.only }));
-  // A negated sound word takes its own patch away too ("no vinyl" drops the crackle texture).
-  for (const word of hintWords.filter((h) => h.negated && h.lexicon === 'production')) {
-    for (const [role, patch] of Object.entries(word.hints.instruments ?? {})) {
-      words.push({ phrase: `not ${word.phrase}`, entry: { patch: patch as Patch, roles: [role as Role] }, negated: true, only: false });
-    }
-  }
-  const excludedRoles: { phrase: string; role: Role }[] = match.content.flatMap((c) => (c.kind === 'exclude' ? [{ phrase: c.phrase, role: c.role as Role }] : []));
-  if (vocals.excluded) excludedRoles.push({ phrase: 'no vocals', role: 'vocal' });
-  const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && wantsSong });
-  trace.push(...arrangement.trace);
-  trace.push({ source: preset.name, effect: `instruments: ${arrangement.instruments.map((i) => `${i.role} ${i.instrument}`).join(', ')}` });
-  const vocalOn = vocals.enabled && !arrangement.excluded.includes('vocal');
-
-  // Title.
-  const titleWords: TitleWord[] = [
-    // Pure pace words ("slow", "fast") make weak titles.
-    ...hintWords.filter((h) => !h.negated && h.lexicon !== 'production' && !(h.lexicon === 'mood' && !h.hints.valence)).map((h) => ({ phrase: h.phrase, kind: h.lexicon as 'scene' | 'mood', index: h.index })),
-    ...instrumentContent.filter((c) => !c.negated && !c.entry.generic).map((c) => ({ phrase: c.phrase, kind: 'instrument' as const, index: c.index })),
-  ];
-  const title = makeTitle(titleWords, explicit.about, arousal, createRandom(request.seed, 'interpret/title'));
-  trace.push({ source: explicit.about ? `about ${explicit.about}` : titleWords.length > 0 ? 'prompt' : 'seed', effect: `title = "${title}"` });
+  const { preset, blendPreset, blend } = resolveGenre(ctx);
+  const { valence, arousal } = resolveMood(ctx, preset, blendPreset, blend?.weight ?? 0);
+  const time = resolveTime(ctx, preset, arousal);
+  const key = resolveKey(ctx, preset, blendPreset, valence);
+  const sound = resolveSound(ctx, preset, blendPreset, valence, arousal);
+  const arrangement = resolveArrangement(ctx, preset, blendPreset);
+  const title = resolveTitle(ctx, arousal);
   trace.push({ source: preset.name, effect: `form = ${preset.form}` });
 
   return {
@@ -245,18 +224,13 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
     seed: request.seed,
     genre: preset.name,
     blend,
-    bpm,
-    meter,
-    swing,
-    key: { tonic, mode },
+    ...time,
+    key,
     valence,
     arousal,
-    density,
+    ...sound,
     form: preset.form,
-    instruments: arrangement.instruments,
-    excluded: arrangement.excluded,
-    effects,
-    vocals: { enabled: vocalOn, gender: vocals.gender },
+    ...arrangement,
     title,
     trace,
   };

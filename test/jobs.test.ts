@@ -156,7 +156,7 @@ test('estimates follow the measured render speed', async (t) => {
   const before = jobs.speed;
   jobs.enqueue(await create(store, account.id, 1, 60));
   await pool.started(1);
-  now += 30_000; // 30 s of wall for 60 s of audio: far slower than the prior
+  now += 90_000; // 90 s of wall for 60 s of audio: far slower than the prior
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await settled(jobs);
   t.true(jobs.speed > before);
@@ -306,4 +306,18 @@ test('tasks start in the order their queue positions promised, rotating between 
     await pool.started(i + 2);
   }
   t.deepEqual(pool.calls.slice(1).map((call) => call.request.seed), promised);
+});
+
+test('the learned render speed is kept for the next start', async (t) => {
+  let now = 0;
+  const { store, pool, jobs } = await setup(t, { clock: () => now });
+  const account = await store.createAccount({ plan: 'developer' });
+  jobs.enqueue(await create(store, account.id, 1, 60));
+  await pool.started(1);
+  now += 90_000;
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  const next = await createJobQueue({ store, pool: new FakePool(1) });
+  t.teardown(() => next.close());
+  t.is(next.speed, jobs.speed);
 });

@@ -5,9 +5,9 @@
 export class RenderSpeed {
   #wallPerAudioSecond: number;
 
-  /** The prior is a sane first guess for a modern core; the first finished render corrects it. */
+  /** The prior is the first guess; each finished render corrects it. */
   constructor(
-    prior = 0.08,
+    prior: number,
     private readonly weight = 0.3,
   ) {
     this.#wallPerAudioSecond = prior;

@@ -38,6 +38,15 @@ interface Ctx {
 
 const slotEnd = (slot: ChordSlot) => slot.beat + slot.beats;
 
+/**
+ * The rhythm choice for the bar a chord starts in: a section's pattern alternates with a second one every
+ * other bar (call and answer), the same in every repeat of the section.
+ */
+function barChoice(c: Ctx): number {
+  const bar = Math.floor((c.slot.beat - c.ctx.sections[c.slot.section]!.beat) / c.ctx.beatsPerBar + EPSILON);
+  return c.choice + (bar % 2 === 1 ? 1 + (c.choice % 2) : 0);
+}
+
 /** Onsets at the given fractions of every bar the slot covers, clipped to the slot. */
 function barHits(c: Ctx, hits: readonly Hit[]): Hit[] {
   const { slot, ctx } = c;
@@ -66,11 +75,11 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
   },
   sustain: (c) => chordHits(c.voicing, [[c.slot.beat, c.slot.beats]], c.velocity * 0.9, 0.98),
   stabs: (c) => {
-    const steps = STAB_BARS[c.choice % STAB_BARS.length]!.filter((_, i) => c.energy >= 0.6 || i % 2 === 0);
+    const steps = STAB_BARS[barChoice(c) % STAB_BARS.length]!.filter((_, i) => c.energy >= 0.6 || i % 2 === 0);
     return chordHits(c.voicing, barHits(c, steps.map((s) => [s / 16, 0.09] as Hit)), c.velocity, 1);
   },
   comp: (c) => {
-    const bar = c.energy < 0.4 ? COMP_BARS[COMP_BARS.length - 1]! : COMP_BARS[c.choice % (COMP_BARS.length - 1)]!;
+    const bar = c.energy < 0.4 ? COMP_BARS[COMP_BARS.length - 1]! : COMP_BARS[barChoice(c) % (COMP_BARS.length - 1)]!;
     return chordHits(c.voicing, barHits(c, bar), c.velocity, 0.9);
   },
   arpeggio: (c) => {

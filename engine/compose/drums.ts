@@ -8,6 +8,9 @@ import type { Random } from '../random.ts';
 import { EPSILON, clamp, type ComposeContext, type GridNote } from './model.ts';
 
 export type DrumGrid = Partial<Record<Drum, string>>;
+
+/** Drums a laid-back groove plays late. */
+const LAID_BACK = new Set<Drum>(['snare', 'clap', 'rim']);
 type DrumKit = NonNullable<Preset['drums']>;
 
 /** A plain backbeat for arrangements that ask for drums in a style that has none (ambient "with drums"). */
@@ -82,18 +85,22 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
   const notes: GridNote[] = [];
   const { beatsPerBar } = ctx;
   const stepBeats = beatsPerBar / kit.stepsPerBar;
+  // A swung groove drags its backbeat a little behind the grid (the lo-fi "lazy snare").
+  const layBack = ctx.spec.swing >= 0.4 ? 0.006 + 0.012 * (ctx.spec.swing - 0.4) : 0;
   bars.forEach((grid, bar) => {
     if (!grid) return;
     const section = ctx.sections.find((s) => bar >= s.startBar && bar < s.startBar + s.bars)!;
     const level = 0.72 + 0.32 * section.energy + 0.12 * ctx.spec.arousal;
     for (const drum of Object.keys(grid) as Drum[]) {
+      const lazy = LAID_BACK.has(drum) ? layBack : 0;
       for (const hit of hitsOf(grid, drum, kit.stepsPerBar, beatsPerBar)) {
-        notes.push({
+        const note: GridNote = {
           beat: bar * beatsPerBar + hit.beat,
           beats: stepBeats / 2, // drums are one-shots: the length only keeps MIDI tidy
           midi: DRUM_MIDI[drum],
           velocity: clamp(hit.level * level * random.range(0.9, 1), 0.05, 1),
-        });
+        };
+        notes.push(lazy > 0 ? { ...note, offset: lazy } : note);
       }
     }
   });

@@ -19,6 +19,11 @@ export interface Performance {
   velocityJitter: number;
   /** Seconds: no note may end after this. */
   endLimit: number;
+  /**
+   * The ending: notes from grid beat `from` on (the final chord) end by `limit` seconds, earlier than
+   * endLimit, so their release decays inside the track instead of being cut at its end.
+   */
+  ending: { from: number; limit: number };
   /** One note at a time (the lead): each note ends before the next begins. */
   monophonic: boolean;
 }
@@ -51,8 +56,9 @@ export function perform(notes: readonly GridNote[], p: Performance, random: Rand
     const time = Math.max(0, note.beat * secondsPerBeat + swingDelay(quarter, p) + jitter + (note.offset ?? 0));
     if (time > p.endLimit - 0.03) continue;
     const start = round(time);
+    const limit = note.beat >= p.ending.from - 1e-6 && start < p.ending.limit - 0.1 ? p.ending.limit : p.endLimit;
     // Rounded down, so rounding can never push a note's end past the limit.
-    const duration = Math.floor(Math.min(note.beats * secondsPerBeat, p.endLimit - start) * 1e6) / 1e6;
+    const duration = Math.floor(Math.min(note.beats * secondsPerBeat, limit - start) * 1e6) / 1e6;
     result.push({
       time: start,
       duration: Math.max(0.02, duration),

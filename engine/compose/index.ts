@@ -93,6 +93,10 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     texture: () => composeTexture(ctx),
   };
 
+  // The final chord is released a little before the end (a third of the ending, 0.05–2 s) so its decay
+  // and the reverb tail fit inside the requested duration.
+  const endingSeconds = ((totalBeats - endingBeat) * 60) / spec.bpm;
+  const endingTail = Math.min(2, Math.max(END_MARGIN, endingSeconds / 3));
   const electronic = preset.form === 'electronic';
   // Without a groove in the arrangement, slow pieces swing sixteenths and faster ones eighths.
   const swingUnit = roles.has('drums') ? swingUnitFor(kit, beatsPerBar, 4 / spec.meter.beatUnit) : (spec.bpm * 4) / spec.meter.beatUnit < 100 ? 0.25 : 0.5;
@@ -110,6 +114,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       jitter: role === 'texture' ? 0 : electronic ? 0.003 : role === 'drums' ? 0.005 : 0.008,
       velocityJitter: electronic ? 0.02 : 0.035,
       endLimit: spec.duration - END_MARGIN,
+      ending: { from: endingBeat, limit: spec.duration - endingTail },
       monophonic: role === 'lead',
     }, humanizeRandom.fork(role));
     parts.push({ role, instrument: instrumentOf.get(role)!, notes, gainDb: 0, pan: PAN[role] });

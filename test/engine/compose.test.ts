@@ -182,7 +182,7 @@ test('other seeds give other melodies and, mostly, other progressions', (t) => {
   }
 });
 
-test('swing plays off-beat notes later and leaves on-beat notes where they were', (t) => {
+test('swing plays off-beat notes later, lays the backbeat back slightly and leaves other on-beat notes alone', (t) => {
   const preset = getPreset('lofi');
   const straight = composeWith(specFor(preset, { swing: 0, seed: 5 }), preset);
   const swung = composeWith(specFor(preset, { swing: 0.6, seed: 5 }), preset);
@@ -195,6 +195,10 @@ test('swing plays off-beat notes later and leaves on-beat notes where they were'
     if (offBeat) {
       t.true(note.time > twin.time + 0.02, `off-beat at ${note.beat} moved ${note.time - twin.time}s`);
       offBeats++;
+    } else if ([38, 39, 37].includes(note.midi)) {
+      // The swung groove's backbeat lays back a little (snare, clap, rim): later, but by under 20 ms.
+      const late = note.time - twin.time;
+      t.true(late > 0.005 && late < 0.02, `backbeat at ${note.beat} moved ${late}s`);
     } else {
       t.true(Math.abs(note.time - twin.time) < 1e-6, `on-beat at ${note.beat} moved`);
     }
@@ -319,4 +323,12 @@ test('odd meters, extreme tempos, every mode and lengths from 1 s to 10 min keep
     const bars = (spec.duration * spec.bpm) / 60 / beatsPerBar;
     t.true(Math.abs(score.sections.reduce((sum, s) => sum + s.bars, 0) - bars) < 1e-9, where);
   }
+});
+
+test('the held final chord is released before the end so its decay fits inside the track', (t) => {
+  const score = CASES.find((c) => c.preset.name === 'pop' && c.score.duration === 180)!.score;
+  const final = score.chords[score.chords.length - 1]!;
+  const held = score.parts.flatMap((p) => p.notes).filter((n) => n.beat >= final.beat);
+  t.true(held.length > 0);
+  for (const n of held) t.true(n.time + n.duration <= score.duration - 1, `ends at ${n.time + n.duration}`);
 });

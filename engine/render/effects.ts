@@ -10,6 +10,8 @@ import type { Score } from '../types.ts';
 import { webAudio } from './globals.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import type { MixBuses } from './mix.ts';
+import { copyChannel } from './toneRender.ts';
+import { REVERB_RATE } from './reverb.ts';
 
 type Context = InstanceType<typeof webAudio.OfflineAudioContext>;
 
@@ -33,7 +35,7 @@ function hasSignal(data: Float32Array): boolean {
 export interface EffectsInput {
   buses: MixBuses;
   /** The reverb wet signal (at its own rate), or null. */
-  reverb: AudioBuffer | null;
+  reverb: [Float32Array, Float32Array] | null;
   /** Gain before the compressor, so it sees the same level whatever the arrangement. */
   inputGain: number;
 }
@@ -48,9 +50,7 @@ export async function renderEffects(score: Score, input: EffectsInput): Promise<
   bufferSource(context, [input.buses.left, input.buses.right]).connect(music);
 
   if (input.reverb) {
-    const wet = context.createBufferSource();
-    wet.buffer = input.reverb as never;
-    wet.start(0);
+    const wet = bufferSource(context, input.reverb, REVERB_RATE);
     // Removes the images above the reverb's 5.5 kHz Nyquist left by upsampling.
     const smooth = context.createBiquadFilter();
     smooth.type = 'lowpass';
@@ -118,5 +118,5 @@ export async function renderEffects(score: Score, input: EffectsInput): Promise<
   chain.connect(context.destination as unknown as AudioNode);
 
   const rendered = await context.startRendering();
-  return { left: rendered.getChannelData(0), right: rendered.getChannelData(1) };
+  return { left: copyChannel(rendered as unknown as AudioBuffer, 0), right: copyChannel(rendered as unknown as AudioBuffer, 1) };
 }

@@ -8,6 +8,7 @@ import type { Random } from '../random.ts';
 import { webAudio } from './globals.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { lowPassInPlace } from './filters.ts';
+import { copyChannel } from './toneRender.ts';
 
 export const REVERB_RATE = SAMPLE_RATE / 4;
 
@@ -47,7 +48,7 @@ function decimate(send: Float32Array): Float32Array {
 }
 
 /** The reverb's wet signal at REVERB_RATE, or null when the send is silent. */
-export async function renderReverb(send: Float32Array, random: Random, decaySeconds: number): Promise<AudioBuffer | null> {
+export async function renderReverb(send: Float32Array, random: Random, decaySeconds: number): Promise<[Float32Array, Float32Array] | null> {
   let any = false;
   for (let i = 0; i < send.length; i += 64) if (send[i] !== 0) { any = true; break; }
   if (!any) return null;
@@ -66,5 +67,6 @@ export async function renderReverb(send: Float32Array, random: Random, decaySeco
   convolver.buffer = impulse;
   source.connect(convolver).connect(context.destination);
   source.start(0);
-  return (await context.startRendering()) as unknown as AudioBuffer;
+  const rendered = (await context.startRendering()) as unknown as AudioBuffer;
+  return [copyChannel(rendered, 0), copyChannel(rendered, 1)];
 }

@@ -1,7 +1,7 @@
 /**
  * Renders a Tone.js graph offline on a fresh node-web-audio-api context. Tone keeps one module-global context,
- * so this sets it for the duration of one render and restores the previous one in `finally`: renders in one
- * thread must not overlap (concurrency comes from worker threads).
+ * so this sets it for the duration of one render and restores the previous one in `finally`; renders in one
+ * thread are queued, never overlapped (concurrency comes from worker threads).
  *
  * `build` receives one destination per channel: independent voices rendered side by side in one context
  * (rather than one after another) avoid paying for the finished nodes of earlier notes, which
@@ -11,7 +11,28 @@ import type { ToneAudioNode } from 'tone';
 import { setupWebAudioGlobals, webAudio, type ToneLib } from './globals.ts';
 import { SAMPLE_RATE } from './constants.ts';
 
-export async function renderWithTone(seconds: number, channels: number, build: (Tone: ToneLib, outputs: ToneAudioNode[]) => void): Promise<Float32Array[]> {
+/**
+ * Copies a channel out of a rendered node-web-audio-api buffer. getChannelData() views memory the native side
+ * owns; holding such a view across later renders gave NaN-filled garbage once the buffer was collected.
+ */
+export function copyChannel(buffer: AudioBuffer, channel: number): Float32Array {
+  const out = new Float32Array(buffer.length);
+  buffer.copyFromChannel(out, channel);
+  return out;
+}
+
+/** The tail of the queue of Tone renders in this thread: each waits for the previous one to finish. */
+let queue: Promise<unknown> = Promise.resolve();
+
+export function renderWithTone(seconds: number, channels: number, build: (Tone: ToneLib, outputs: ToneAudioNode[]) => void): Promise<Float32Array[]> {
+  // Callers that overlap (two renders in one thread, concurrent tests) are serialised here, because Tone's
+  // global context may only point at one offline context at a time.
+  const result = queue.then(() => renderNow(seconds, channels, build));
+  queue = result.catch(() => undefined);
+  return result;
+}
+
+async function renderNow(seconds: number, channels: number, build: (Tone: ToneLib, outputs: ToneAudioNode[]) => void): Promise<Float32Array[]> {
   const Tone = await setupWebAudioGlobals();
   const frames = Math.max(1, Math.ceil(seconds * SAMPLE_RATE));
   const raw = new webAudio.OfflineAudioContext(channels, frames, SAMPLE_RATE);
@@ -27,8 +48,8 @@ export async function renderWithTone(seconds: number, channels: number, build: (
       return output;
     });
     build(Tone, outputs);
-    const rendered = await context.render(false);
-    return Array.from({ length: channels }, (_, channel) => rendered.getChannelData(channel));
+    const rendered = (await context.render(false)).get() as AudioBuffer;
+    return Array.from({ length: channels }, (_, channel) => copyChannel(rendered, channel));
   } finally {
     Tone.setContext(previous);
   }

@@ -78,7 +78,7 @@ export const reeseBass: PitchedPatch = {
     const { Tone } = tools;
     const filter = new Tone.Filter({ type: 'lowpass', frequency: 900, Q: 0.8, rolloff: -24 }).connect(tools.output);
     const synth = new Tone.Synth({
-      oscillator: { type: 'fatsawtooth', count: 2, spread: 28 },
+      oscillator: { type: 'fatsawtooth32', count: 2, spread: 28 },
       envelope: { attack: 0.01, decay: 0.2, sustain: 0.9, release: 0.05 },
     }).connect(filter);
     return instrumentVoice(synth);
@@ -93,7 +93,7 @@ export const synthBass: PitchedPatch = {
   build(tools) {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
-      oscillator: { type: 'fatsquare', count: 2, spread: 10 } as never,
+      oscillator: { type: 'fatsquare24', count: 2, spread: 10 } as never,
       filter: { type: 'lowpass', Q: 2.5, rolloff: -24 },
       envelope: { attack: 0.004, decay: 0.35, sustain: 0.65, release: 0.05 },
       filterEnvelope: { attack: 0.002, decay: 0.2, sustain: 0.35, release: 0.05, baseFrequency: 220, octaves: 3 },

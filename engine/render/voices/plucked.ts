@@ -45,7 +45,7 @@ export const distGuitar: PitchedPatch = {
     const cabinet = new Tone.Filter({ type: 'lowpass', frequency: 3200, Q: 0.7 }).connect(tools.output);
     const drive = new Tone.Distortion({ distortion: 0.8, oversample: 'none' }).connect(cabinet);
     const synth = new Tone.Synth({
-      oscillator: { type: 'fatsawtooth', count: 2, spread: 12 },
+      oscillator: { type: 'fatsawtooth32', count: 2, spread: 12 },
       envelope: { attack: 0.004, decay: 0.3, sustain: 0.8, release: 0.05 },
     }).connect(drive);
     return instrumentVoice(synth);

@@ -29,7 +29,7 @@ export const strings: PitchedPatch = {
     const { Tone } = tools;
     const filter = new Tone.Filter({ type: 'lowpass', frequency: 2800, Q: 0.5, rolloff: -24 }).connect(tools.output);
     const synth = new Tone.Synth({
-      oscillator: { type: 'fatsawtooth', count: 3, spread: 18 },
+      oscillator: { type: 'fatsawtooth32', count: 3, spread: 18 },
       envelope: { attack: 0.35, decay: 0.4, sustain: 0.85, release: 0.05 },
     }).connect(filter);
     const vibrato = new Tone.LFO({ frequency: 5, min: -7, max: 7 }).connect(synth.detune);
@@ -46,7 +46,7 @@ export const brass: PitchedPatch = {
   build(tools) {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
-      oscillator: { type: 'fatsawtooth', count: 2, spread: 8 },
+      oscillator: { type: 'fatsawtooth32', count: 2, spread: 8 },
       filter: { type: 'lowpass', Q: 1.2, rolloff: -24 },
       envelope: { attack: 0.06, decay: 0.3, sustain: 0.8, release: 0.05 },
       filterEnvelope: { attack: 0.08, decay: 0.5, sustain: 0.55, release: 0.05, baseFrequency: 350, octaves: 3.2 },
@@ -67,7 +67,7 @@ export const choir: PitchedPatch = {
     const formant2 = new Tone.Filter({ type: 'bandpass', frequency: 1150, Q: 5 }).connect(mix);
     const formant3 = new Tone.Filter({ type: 'bandpass', frequency: 2600, Q: 6 }).connect(new Tone.Gain(0.4).connect(mix));
     const synth = new Tone.Synth({
-      oscillator: { type: 'fatsawtooth', count: 3, spread: 22 },
+      oscillator: { type: 'fatsawtooth32', count: 3, spread: 22 },
       envelope: { attack: 0.45, decay: 0.3, sustain: 0.9, release: 0.05 },
     }).fan(formant1, formant2, formant3);
     const vibrato = new Tone.LFO({ frequency: 5.2, min: -10, max: 10 }).connect(synth.detune);
@@ -112,7 +112,7 @@ export const warmPad: PitchedPatch = {
     const { Tone } = tools;
     const filter = new Tone.Filter({ type: 'lowpass', frequency: 1400, Q: 0.6, rolloff: -24 }).connect(tools.output);
     const synth = new Tone.Synth({
-      oscillator: { type: 'fattriangle', count: 2, spread: 18 },
+      oscillator: { type: 'fattriangle12', count: 2, spread: 18 },
       envelope: { attack: 0.8, decay: 0.5, sustain: 0.9, release: 0.05 },
     }).connect(filter);
     return instrumentVoice(synth);
@@ -127,7 +127,7 @@ export const synthPad: PitchedPatch = {
   build(tools) {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
-      oscillator: { type: 'fatsawtooth', count: 3, spread: 30 },
+      oscillator: { type: 'fatsawtooth32', count: 3, spread: 30 },
       filter: { type: 'lowpass', Q: 1.5, rolloff: -24 },
       envelope: { attack: 0.5, decay: 0.8, sustain: 0.85, release: 0.05 },
       filterEnvelope: { attack: 0.6, decay: 0.6, sustain: 0.5, release: 0.05, baseFrequency: 500, octaves: 3 },

@@ -55,7 +55,8 @@ function materialFor(ctx: ComposeContext, section: PlannedSection, motifBeats: n
     motif,
     variant: varyMotif(motif, random),
     cadence: cadentialMotif(motif, ctx.beatsPerBar),
-    center: Math.round(low + (0.3 + 0.3 * section.energy) * (high - low)),
+    // Brighter, livelier moods sing a little higher (reference study 2.3: register rises with arousal and valence).
+    center: Math.round(clamp(low + (0.3 + 0.3 * section.energy) * (high - low) + 1.5 * ctx.spec.arousal + 1.5 * ctx.spec.valence, low + 4, high - 4)),
   };
 }
 
@@ -163,8 +164,14 @@ export function composeMelody(ctx: ComposeContext, random: Random): GridNote[] {
       notes.push(...realize(ctx, formOf(material, j, count, perPhrase), origin, material, limit, velocity, line));
     }
   }
-  // Monophonic line: a note stops where the next begins.
-  for (let i = 0; i + 1 < notes.length; i++) notes[i]!.beats = Math.min(notes[i]!.beats, notes[i + 1]!.beat - notes[i]!.beat);
+  // Monophonic line: a note stops where the next begins. Short notes are detached when the mood is lively
+  // and stay legato when it is calm (articulation follows arousal).
+  const gate = ctx.spec.arousal > 0.3 ? 0.8 : ctx.spec.arousal > -0.2 ? 0.92 : 1;
+  for (let i = 0; i + 1 < notes.length; i++) {
+    const note = notes[i]!;
+    note.beats = Math.min(note.beats, notes[i + 1]!.beat - note.beat);
+    if (note.beats < 1.5) note.beats *= gate;
+  }
   return withFinalTonic(ctx, notes);
 }
 

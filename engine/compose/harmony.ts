@@ -1,12 +1,13 @@
 /**
  * Harmony: the chord skeleton everything else is conditioned on. Each section label gets a progression from
- * the preset (repeats of a label reuse it; a new label prefers a progression not used yet), looped at the
+ * the preset (repeats of a label reuse it; a new label prefers a progression not used yet; the first one
+ * starts on the tonic so the key is stated at once), looped at the
  * preset's harmonic rhythm, with half cadences into tonic-led sections and a full cadence into the final
  * tonic chord that rings out the ending.
  */
 import type { Mode, Preset } from '../types.ts';
 import type { Random } from '../random.ts';
-import { isMinorMode } from '../theory/scales.ts';
+import { isMinorMode, scaleOf } from '../theory/scales.ts';
 import { parseRoman, type ParsedChord } from '../theory/roman.ts';
 import { mod } from '../theory/pitch.ts';
 import { EPSILON, type ChordSlot, type PlannedSection } from './model.ts';
@@ -34,8 +35,33 @@ export function chordsPerBar(preset: Preset, bpm: number, arousal: number): numb
   return slow && preset.harmonicRhythm >= 1 ? preset.harmonicRhythm / 2 : preset.harmonicRhythm;
 }
 
-function progressionsOf(preset: Preset, mode: Mode): string[][] {
-  return isMinorMode(mode) ? preset.progressions.minor : preset.progressions.major;
+/**
+ * Whether a progression stays inside the mode: every chord tone in the scale, except the leading tone of
+ * a chord on the fifth degree (the V of harmonic minor, idiomatic in every minor-ish mode).
+ */
+export function fitsMode(progression: readonly string[], tonic: number, mode: Mode): boolean {
+  const scale = scaleOf(tonic, mode);
+  const leadingTone = mod(tonic - 1, 12);
+  return progression.every((symbol) => {
+    const chord = parseRoman(symbol, tonic);
+    return chord.pitchClasses.every((pc) => scale.includes(pc) || (pc === leadingTone && rootDegree(chord, tonic) === 7));
+  });
+}
+
+/**
+ * The style's progressions for this mode, keeping those that fit it (a dorian ii7 does not belong in
+ * natural minor: its major sixth would blur the key); all of them when none fits.
+ */
+function progressionsOf(preset: Preset, mode: Mode, tonic: number): string[][] {
+  const list = isMinorMode(mode) ? preset.progressions.minor : preset.progressions.major;
+  const fitting = list.filter((p) => fitsMode(p, tonic, mode));
+  return fitting.length > 0 ? fitting : list;
+}
+
+/** The progression turned to start on its tonic chord, if it has one: the first section states the key. */
+function startingOnTonic(progression: string[], tonic: number): string[] {
+  const at = progression.findIndex((symbol) => rootDegree(parseRoman(symbol, tonic), tonic) === 0);
+  return at > 0 ? [...progression.slice(at), ...progression.slice(0, at)] : progression;
 }
 
 function rootDegree(chord: ParsedChord, tonic: number): number {
@@ -77,8 +103,8 @@ export function tonicSymbol(progressions: readonly string[][], mode: Mode, tonic
 /** Plans every chord of the track. Sections must already be planned. */
 export function planHarmony(sections: readonly PlannedSection[], options: HarmonyOptions, random: Random): ChordSlot[] {
   const { preset, mode, tonic, beatsPerBar, totalBeats, endingBeat } = options;
-  const own = progressionsOf(preset, mode);
-  const blended = options.blend ? progressionsOf(options.blend.preset, mode) : [];
+  const own = progressionsOf(preset, mode, tonic);
+  const blended = options.blend ? progressionsOf(options.blend.preset, mode, tonic) : [];
   const all = [...own, ...blended];
   const cadence = cadenceSymbol(all, mode, tonic);
   const home = tonicSymbol(all, mode, tonic);
@@ -102,7 +128,7 @@ export function planHarmony(sections: readonly PlannedSection[], options: Harmon
       progression = [...progression.slice(shift), ...progression.slice(0, shift)];
     }
     used.add(progression);
-    byLabel.set(label, progression);
+    byLabel.set(label, label === firstMain.label ? startingOnTonic(progression, tonic) : progression);
   }
 
   const slots: ChordSlot[] = [];
@@ -120,12 +146,15 @@ export function planHarmony(sections: readonly PlannedSection[], options: Harmon
   return addEnding(slots, { cadence, home, tonic, endingBeat, totalBeats, lastSection: sections.length - 1 });
 }
 
-/** A section that hands over to a tonic-led section ends on a dominant-like chord (a half cadence). */
+/**
+ * A section that hands over to a tonic-led section ends on a dominant-like chord (a half cadence). A
+ * one-chord section (a short intro) keeps its chord: replacing it would leave no tonic to depart from.
+ */
 function addHalfCadences(slots: ChordSlot[], cadence: string, tonic: number): void {
   for (let i = 0; i + 1 < slots.length; i++) {
     const slot = slots[i]!;
     const next = slots[i + 1]!;
-    if (slot.section === next.section) continue;
+    if (slot.section === next.section || slots[i - 1]?.section !== slot.section) continue;
     if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic))) continue;
     slots[i] = { ...slot, symbol: cadence, chord: parseRoman(cadence, tonic) };
   }

@@ -115,6 +115,11 @@ function realize(ctx: ComposeContext, motif: Motif, origin: number, material: La
       if (pitch > high || pitch < low) pitch = moveInScale(previous, -note.step, tones);
     }
     if (landing) pitch = nearestChordTone(pitch, chord.pitchClasses, note.step);
+    // A phrase that ends on a tonic chord ends on the tonic itself when it is near: the key is confirmed.
+    if (i === motif.notes.length - 1 && chord.pitchClasses.includes(ctx.tonic)) {
+      const home = nearestChordTone(pitch, [ctx.tonic], -1);
+      if (Math.abs(home - pitch) <= 4) pitch = home;
+    }
     pitch = inRange(pitch, allowed, low, high);
     const accent = isStrongBeat(beat, ctx.beatsPerBar) ? 1 : 0.86;
     notes.push({

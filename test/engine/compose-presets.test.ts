@@ -8,6 +8,7 @@ import { getPreset, listStyles } from '../../engine/presets.ts';
 import type { PitchClass, Score } from '../../engine/types.ts';
 import * as m from '../helpers/score-metrics.ts';
 import { specFor } from './compose-fixtures.ts';
+import { mirexKeyScore, rankKeys } from '../helpers/analysis/key.ts';
 
 const TONICS: PitchClass[] = ['C', 'F#', 'Bb'];
 
@@ -36,3 +37,22 @@ for (const { name } of listStyles()) {
     });
   });
 }
+
+test('the notes state the requested key: a Krumhansl–Kessler estimate scores >= 0.85 MIREX on average', (t) => {
+  const tonics: PitchClass[] = ['C', 'Eb', 'F#', 'A'];
+  const scores: number[] = [];
+  for (const { name } of listStyles()) {
+    const preset = getPreset(name);
+    for (const mode of ['major', 'minor'] as const) {
+      for (const [i, tonic] of tonics.entries()) {
+        const score = composeWith(specFor(preset, { duration: 30, seed: 4242 + i, key: { tonic, mode } }), preset);
+        const chroma = new Array<number>(12).fill(0);
+        for (const p of m.pitchedParts(score)) for (const n of p.notes) chroma[n.midi % 12]! += n.duration * n.velocity;
+        const best = rankKeys(chroma)[0]!;
+        scores.push(mirexKeyScore(best, { tonic: score.scale[0]!, mode }));
+      }
+    }
+  }
+  const average = m.mean(scores);
+  t.true(average >= 0.85, `average MIREX key score ${average} over ${scores.length} scores`);
+});

@@ -47,6 +47,7 @@ const sine1k = () => signal('sine1k', (out) => sine(out, 10, 1000, -20));
 const sine1kLoud = () => signal('sine1kLoud', (out) => sine(out, 10, 1000, -14));
 const quiet = () => signal('silence', (out) => silence(out, 5));
 const whiteNoise = () => signal('noise', (out) => noise(out, 5));
+const sawMelody = () => signal('sawMelody', (out) => melody(out, ['C4', 'E4', 'G4', 'C5', 'B4', 'G4', 'D4', 'F4'], 0.125, 20, 'bandLimitedSaw'));
 const softMelody = () => signal('softMelody', (out) => melody(out, ['C4', 'E4', 'G4', 'C5', 'B4', 'G4', 'D4', 'F4'], 0.125, 20, 'sine'));
 // I–IV–V–I in C; i–iv–V–i in A minor (with the raised leading tone G#, as real minor-key music has it).
 const C_MAJOR = [['C3', 'C4', 'E4', 'G4'], ['F2', 'F3', 'A3', 'C4'], ['G2', 'G3', 'B3', 'D4'], ['C3', 'C4', 'E4', 'G4']];
@@ -218,6 +219,11 @@ test('a soft pitched melody of 8 notes/s and silence are below the drumless thre
   const [melodyRate, silenceRate] = await Promise.all([percussiveOnsetRate(await softMelody()), percussiveOnsetRate(await quiet())]);
   t.true(melodyRate < DRUMLESS_MAX_PERCUSSIVE_RATE, `melody ${melodyRate}/s`);
   t.is(silenceRate, 0);
+});
+
+test('a bright band-limited sawtooth melody of 8 notes/s is pitched, not percussive: below the drumless threshold', async (t) => {
+  const rate = await percussiveOnsetRate(await sawMelody());
+  t.true(rate < DRUMLESS_MAX_PERCUSSIVE_RATE, `saw melody ${rate}/s`);
 });
 
 test('the sparsest groove (off-beat hats at 90 bpm) is above the drumless threshold', async (t) => {

@@ -74,6 +74,15 @@ export async function drumLoop(out: string, bpm: number, beats: number, opts: { 
 
 const NOTE_RE = /^([A-G][b#]?)(-?\d)$/;
 
+/** "C4" → 60, "Eb3" → 51. */
+export function midiOf(note: string): number {
+  const m = NOTE_RE.exec(note);
+  if (!m) throw new Error(`bad note ${note}`);
+  const base = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 }[m[1]![0] as 'C'];
+  const shift = m[1]![1] === '#' ? 1 : m[1]![1] === 'b' ? -1 : 0;
+  return 12 * (Number(m[2]) + 1) + base + shift;
+}
+
 /**
  * A chord progression, one chord per `secondsPerChord`, each chord a list of note names ("C3", "Eb4")
  * played as decaying plucked strings (Karplus–Strong: a noise-excited attack, like a real instrument).
@@ -103,18 +112,29 @@ export async function chordLoop(out: string, chords: string[][], secondsPerChord
 
 /**
  * A melody of single notes, `secondsPerNote` each, looped `repeats` times. 'sine' notes have a 5 ms
- * fade-in and a decay (a soft mallet/electric-piano-like tone with no noisy attack); 'pluck' notes
+ * fade-in and a decay (a soft mallet-like tone); 'bandLimitedSaw' notes the same envelope on a saw
+ * whose harmonics reach 16 kHz (a bright pitched attack with no noise); 'pluck' notes
  * are Karplus–Strong strings, whose attack is a burst of white noise.
  */
-export async function melody(out: string, notes: string[], secondsPerNote: number, repeats: number, timbre: 'sine' | 'pluck' = 'sine'): Promise<string> {
+export async function melody(out: string, notes: string[], secondsPerNote: number, repeats: number, timbre: 'sine' | 'bandLimitedSaw' | 'pluck' = 'sine'): Promise<string> {
   const tmp = await synthDir('tunesmith-melody-');
   try {
     const files: string[] = [];
     for (const [i, n] of notes.entries()) {
       if (!NOTE_RE.test(n)) throw new Error(`bad note ${n}`);
       const file = tmp.path(`note${i}.wav`);
-      const shape = timbre === 'sine' ? ['fade', 'q', '0.005', String(secondsPerNote), String(secondsPerNote * 0.8)] : [];
-      await run('sox', ['-n', ...RATE, '-c', '1', file, 'synth', String(secondsPerNote), timbre, n, ...shape, 'gain', '-6']);
+      const shape = timbre !== 'pluck' ? ['fade', 'q', '0.005', String(secondsPerNote), String(secondsPerNote * 0.8)] : [];
+      if (timbre === 'bandLimitedSaw') {
+        // Additive: harmonic k at 1/k up to 16 kHz, one sox channel each, summed by remix. (sox's own
+        // sawtooth is not band-limited: its aliases fill the spectrum like noise.)
+        const f0 = 440 * 2 ** ((midiOf(n) - 69) / 12);
+        const count = Math.floor(16000 / f0);
+        const sines = Array.from({ length: count }, (_, k) => ['sine', String(f0 * (k + 1))]).flat();
+        const weights = Array.from({ length: count }, (_, k) => `${k + 1}v${(1 / (k + 1)).toFixed(5)}`).join(',');
+        await run('sox', [...RATE, '-c', String(count), '-n', '-c', '1', file, 'synth', String(secondsPerNote), ...sines, 'remix', weights, ...shape, 'norm', '-6']);
+      } else {
+        await run('sox', ['-n', ...RATE, '-c', '1', file, 'synth', String(secondsPerNote), timbre, n, ...shape, 'gain', '-6']);
+      }
       files.push(file);
     }
     const once = tmp.path('once.wav');

@@ -1,11 +1,12 @@
 /**
  * npm run bench:api — throughput and p99 latency of the API routes, each beside a bare Koa handler
- * answering the same bytes, measured in the same run on the same machine (autocannon, 50 connections).
+ * answering the same JSON, measured in the same run on the same machine (autocannon, 50 connections).
  *
  * The app runs in this process over a real store in a temp dir: one Enterprise account seeded with
  * 100,000 generations, its rate limit raised out of the way, and a job queue that accepts tasks but
  * renders nothing (rendering is engine work, measured by bench:engine).
  * Targets: GET routes at >= 50% of the bare handler's requests/s, with p99 < 25 ms.
+ * The bare handler answers the same JSON the route answers (see bareHandler).
  * Each route is measured in BENCH_ROUNDS (3) alternating rounds of BENCH_SECONDS (5) per side, medians reported; BENCH_ONLY=<text> runs the routes containing it.
  */
 import { createServer, type Server } from 'node:http';
@@ -21,13 +22,13 @@ import { openStore } from '../src/store/index.ts';
 import { seedGenerations } from '../src/store/seed.ts';
 import type { Store } from '../src/store/types.ts';
 
-const HISTORY = 100_000;
+const HISTORY = Number(process.env['BENCH_HISTORY'] ?? 100_000);
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -43,8 +44,24 @@ type Autocannon = (options: {
   workers?: number;
 }) => Promise<AutocannonResult>;
 
+interface Measured extends AutocannonResult {
+  /** Process CPU time (server and load generator threads together) per request, in µs. */
+  cpuPerRequest: number;
+}
+
+/**
+ * CPU per request is the figure least bent by other work on the machine: the load generator's share
+ * is the same on both sides (same requests, same response bytes), so the difference is the API's cost.
+ */
+async function measure(run: () => Promise<AutocannonResult>): Promise<Measured> {
+  const before = process.cpuUsage();
+  const result = await run();
+  const used = process.cpuUsage(before);
+  return { ...result, cpuPerRequest: (used.user + used.system) / Math.max(1, result.requests.total) };
+}
+
 /** The run with the median throughput (its latency figures come with it, so they stay consistent). */
-function median(runs: AutocannonResult[]): AutocannonResult {
+function median<T extends AutocannonResult>(runs: T[]): T {
   const sorted = [...runs].sort((a, b) => a.requests.average - b.requests.average);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
@@ -89,12 +106,15 @@ async function prepareStore(dataDir: string): Promise<{ store: Store; key: strin
   return { store, key, accountId: account.id, completedId: newest!.id };
 }
 
-/** A Koa app with nothing in it but a handler that sends `status` and `body`. */
-function bareHandler(status: number, body: string) {
+/**
+ * A Koa app with nothing in it but a handler that answers `status` and a constant copy of the API's
+ * JSON answer, which Koa serializes per request just as it does the API's: the difference between the
+ * two is then routing, auth, rate limiting, the store and presentation.
+ */
+function bareHandler(status: number, body: unknown) {
   const bare = new Koa();
   bare.use(async (ctx) => {
     ctx.status = status;
-    ctx.type = 'application/json';
     ctx.body = body;
   });
   return bare.callback();
@@ -102,8 +122,8 @@ function bareHandler(status: number, body: string) {
 
 interface Row {
   route: string;
-  api: AutocannonResult;
-  bare: AutocannonResult;
+  api: Measured;
+  bare: Measured;
   target: boolean;
 }
 
@@ -131,21 +151,20 @@ async function main(): Promise<void> {
   const only = process.env['BENCH_ONLY'];
   const rows: Row[] = [];
   for (const c of cases.filter((c) => !only || c.route.includes(only))) {
-    // The bare handler answers the very bytes the API answers, so the ratio is the cost of everything else.
     const sample = await fetch(api.url + c.path, { method: c.method, headers: c.headers, ...(c.body ? { body: c.body } : {}) });
     if (sample.status >= 400) throw new Error(`${c.route}: ${sample.status} ${await sample.text()}`);
-    const bare = await listen(bareHandler(sample.status, await sample.text()));
+    const bare = await listen(bareHandler(sample.status, await sample.json()));
     // The load generator runs in its own thread so it does not compete with the server for this event loop.
     const options = { connections: CONNECTIONS, duration: SECONDS, workers: 1, method: c.method, headers: c.headers, ...(c.body ? { body: c.body } : {}) };
     // A short unmeasured run each first, so JIT warm-up and the heap settling after the load are not counted.
     await autocannon({ url: bare.url + c.path, ...options, duration: 1 });
     await autocannon({ url: api.url + c.path, ...options, duration: 2 });
     // Alternating rounds, median of each: the machine's background load then hits both sides alike.
-    const bareRuns: AutocannonResult[] = [];
-    const apiRuns: AutocannonResult[] = [];
+    const bareRuns: Measured[] = [];
+    const apiRuns: Measured[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      bareRuns.push(await autocannon({ url: bare.url + c.path, ...options }));
-      apiRuns.push(await autocannon({ url: api.url + c.path, ...options }));
+      bareRuns.push(await measure(() => autocannon({ url: bare.url + c.path, ...options })));
+      apiRuns.push(await measure(() => autocannon({ url: api.url + c.path, ...options })));
     }
     bare.server.close();
     rows.push({ route: c.route, api: median(apiRuns), bare: median(bareRuns), target: c.target });
@@ -159,7 +178,7 @@ async function main(): Promise<void> {
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['route', 'api req/s', 'api p50 ms', 'api p99 ms', 'bare req/s', 'bare p99 ms', 'api/bare', 'errors', 'target'];
+  const header = ['route', 'api req/s', 'api p50 ms', 'api p99 ms', 'api cpu µs/req', 'bare req/s', 'bare p99 ms', 'bare cpu µs/req', 'api/bare', 'errors', 'target'];
   const lines = rows.map((r) => {
     const ratio = r.api.requests.average / r.bare.requests.average;
     const failures = r.api.non2xx + r.api.errors + r.api.timeouts;
@@ -169,8 +188,10 @@ function printTable(rows: Row[]): void {
       r.api.requests.average.toFixed(0),
       r.api.latency.p50.toFixed(1),
       r.api.latency.p99.toFixed(1),
+      r.api.cpuPerRequest.toFixed(0),
       r.bare.requests.average.toFixed(0),
       r.bare.latency.p99.toFixed(1),
+      r.bare.cpuPerRequest.toFixed(0),
       `${(ratio * 100).toFixed(0)}%`,
       String(failures),
       verdict,

@@ -25,8 +25,9 @@ export function authenticate(services: Services): AppMiddleware {
   const failures = new TokenBucketLimiter({ windowMs: 60_000 });
   return async function authenticateRequest(ctx, next) {
     const nowMs = services.now().getTime();
-    const budget = failures.peek(ctx.ip, AUTH_FAILURES_PER_MINUTE, nowMs);
-    if (!budget.allowed) {
+    // Nobody has failed lately (the usual case): no address to look up.
+    const budget = failures.size === 0 ? undefined : failures.peek(ctx.ip, AUTH_FAILURES_PER_MINUTE, nowMs);
+    if (budget && !budget.allowed) {
       setRateLimitHeaders(ctx, budget);
       throw new RateLimitedError(
         budget.retryAfterSeconds,

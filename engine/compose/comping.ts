@@ -141,14 +141,21 @@ function endingHits(ctx: ComposeContext, slot: ChordSlot, voicing: readonly numb
   ];
 }
 
-export function composeChords(ctx: ComposeContext, voicings: readonly number[][], random: Random): GridNote[] {
+/**
+ * The chords role. `bassAnchors` (the bass note under each chord, already kept free of parallels with the
+ * voicing's top) become a left-hand root when the arrangement has no bass of its own, as a pianist or
+ * guitarist playing alone would add.
+ */
+export function composeChords(ctx: ComposeContext, voicings: readonly number[][], bassAnchors: readonly number[], random: Random): GridNote[] {
   const choices = new Map<string, number>();
   const notes: GridNote[] = [];
+  const leftHand = !ctx.roles.has('bass');
   ctx.chords.forEach((slot, i) => {
     const section = ctx.sections[slot.section]!;
     if (!section.roles.has('chords')) return;
     if (!choices.has(section.label)) choices.set(section.label, random.int(0, 99));
     const velocity = sectionVelocity(ctx.spec.arousal, section.energy) * 0.85;
+    if (leftHand) notes.push({ beat: slot.beat, beats: slot.beats * 0.96, midi: bassAnchors[i]!, velocity: velocity * 0.9 });
     if (slot.beat >= ctx.endingBeat - EPSILON) {
       notes.push(...endingHits(ctx, slot, voicings[i]!, velocity));
       return;

@@ -86,7 +86,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const generators: Record<Exclude<Role, 'vocal'>, () => GridNote[]> = {
     drums: () => composeDrums(ctx, kit, drumBars, createRandom(spec.seed, 'drums')),
     bass: () => composeBass(ctx, anchors, drumBars, kit.stepsPerBar, createRandom(spec.seed, 'bass')),
-    chords: () => composeChords(ctx, voicings, createRandom(spec.seed, 'chords')),
+    chords: () => composeChords(ctx, voicings, anchors, createRandom(spec.seed, 'chords')),
     pad: () => composePad(ctx, voicings),
     lead: () => composeMelody(ctx, createRandom(spec.seed, 'melody')),
     arp: () => composeArp(ctx, voicings),

@@ -10,7 +10,7 @@ import type { Preset, Score, Section } from '../../engine/types.ts';
 import * as m from '../helpers/score-metrics.ts';
 import { EDM_LIKE, LOFI_LIKE, specFor } from './compose-fixtures.ts';
 
-const STYLES: Preset[] = [LOFI_LIKE, EDM_LIKE, ...['lofi', 'pop', 'house', 'orchestral', 'ambient', 'jazz', 'waltz'].map(getPreset)];
+const STYLES: Preset[] = [LOFI_LIKE, EDM_LIKE, ...['lofi', 'pop', 'house', 'orchestral', 'ambient', 'jazz', 'waltz', 'piano'].map(getPreset)];
 const DURATIONS = [30, 60, 180];
 const SEEDS = [1, 2];
 
@@ -331,4 +331,20 @@ test('the held final chord is released before the end so its decay fits inside t
   const held = score.parts.flatMap((p) => p.notes).filter((n) => n.beat >= final.beat);
   t.true(held.length > 0);
   for (const n of held) t.true(n.time + n.duration <= score.duration - 1, `ends at ${n.time + n.duration}`);
+});
+
+test('a piano playing alone adds a left-hand root under each chord, free of parallels with its top voice', (t) => {
+  const solo = CASES.filter((c) => !c.score.parts.some((p) => p.role === 'bass') && m.part(c.score, 'chords'));
+  t.true(solo.length >= 6);
+  for (const { name, score } of solo) {
+    const chords = m.part(score, 'chords')!.notes;
+    for (const chord of score.chords) {
+      const struck = chords.filter((n) => Math.abs(n.beat - chord.beat) < 1e-6);
+      if (struck.length === 0) continue;
+      const lowest = Math.min(...struck.map((n) => n.midi));
+      t.is(lowest % 12, chord.root, `${name} at ${chord.beat}`);
+      t.true(lowest < 48, `${name} at ${chord.beat}`);
+    }
+    t.is(m.parallelPerfectCount(score), 0, name);
+  }
 });

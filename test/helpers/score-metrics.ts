@@ -109,10 +109,11 @@ export function sectionMelodySimilarity(score: Score, a: Section, b: Section, en
 
 /**
  * Parallel fifths/octaves between the bass and the top voice of the chords/pad at chord changes. The bass
- * voice is the first bass note inside each chord; the top voice is the highest chords/pad note starting in it.
+ * voice is the lowest of the first bass notes inside each chord (the chords part's own lowest notes when
+ * there is no bass part: a solo pianist's left hand); the top voice is the highest chords/pad note in it.
  */
 export function parallelPerfectCount(score: Score): number {
-  const bass = part(score, 'bass')?.notes ?? [];
+  const bass = part(score, 'bass')?.notes ?? part(score, 'chords')?.notes ?? [];
   const upper = [...(part(score, 'chords')?.notes ?? []), ...(part(score, 'pad')?.notes ?? [])];
   if (bass.length === 0 || upper.length === 0) return 0;
   const outer = score.chords.map((chord) => {

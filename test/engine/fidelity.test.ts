@@ -192,8 +192,10 @@ test(`${STYLED.length} styles differ pairwise in tempo (>5%), onset density (>20
     for (let j = i + 1; j < profiles.length; j++) {
       const a = profiles[i]!;
       const b = profiles[j]!;
-      const differs = relDiff(a.bpm, b.bpm) > 0.05 || relDiff(a.onsetsPerSecond, b.onsetsPerSecond) > 0.2 || relDiff(a.centroidHz, b.centroidHz) > 0.15;
-      t.true(differs, `${a.style} and ${b.style} are too alike`);
+      const [dBpm, dOnsets, dCentroid] = [relDiff(a.bpm, b.bpm), relDiff(a.onsetsPerSecond, b.onsetsPerSecond), relDiff(a.centroidHz, b.centroidHz)];
+      const margins = `tempo ${(dBpm * 100).toFixed(1)}%, onsets ${(dOnsets * 100).toFixed(1)}%, centroid ${(dCentroid * 100).toFixed(1)}%`;
+      if (dBpm <= 0.05 && dCentroid <= 0.15) t.log(`${a.style} vs ${b.style} differ only in onset density: ${margins}`);
+      t.true(dBpm > 0.05 || dOnsets > 0.2 || dCentroid > 0.15, `${a.style} and ${b.style} are too alike: ${margins}`);
     }
   }
 });

@@ -102,11 +102,13 @@ export async function renderEffects(score: Score, input: EffectsInput): Promise<
   highPass.Q.value = 0.7;
 
   const compressor = connect(context.createDynamicsCompressor() as unknown as DynamicsCompressorNode);
-  compressor.threshold.value = -14;
-  compressor.knee.value = 10;
-  compressor.ratio.value = 2;
-  compressor.attack.value = 0.02;
-  compressor.release.value = 0.25;
+  // The bus arrives at about −18 LUFS; peaks well above that are tamed here so the final limiter, which must
+  // add several dB to reach −14 LUFS, has less to do.
+  compressor.threshold.value = -20;
+  compressor.knee.value = 6;
+  compressor.ratio.value = 3;
+  compressor.attack.value = 0.004;
+  compressor.release.value = 0.15;
 
   const cutoff = Math.min(effects.brightness, effects.lofi ? LOFI_CUTOFF : Infinity);
   if (cutoff < 19000) {

@@ -10,8 +10,8 @@ export const TARGET_LUFS = -14;
 /** The limiter aims below −1 dBTP so that a different analyser's interpolation still reads ≤ −1. */
 const CEILING_DBTP = -1.5;
 const FADE_SECONDS = 0.01;
-const TOLERANCE_LU = 0.2;
-const MAX_PASSES = 3;
+const TOLERANCE_LU = 0.5;
+const MAX_PASSES = 4;
 
 export { integratedLoudness } from './loudness.ts';
 export { truePeakDb } from './truePeak.ts';
@@ -22,13 +22,6 @@ function removeDc(channel: Float32Array): void {
   const mean = sum / Math.max(1, channel.length);
   if (Math.abs(mean) < 1e-7) return;
   for (let i = 0; i < channel.length; i++) channel[i]! -= mean;
-}
-
-function scale(left: Float32Array, right: Float32Array, gain: number): void {
-  for (let i = 0; i < left.length; i++) {
-    left[i]! *= gain;
-    right[i]! *= gain;
-  }
 }
 
 function fadeEnds(channel: Float32Array, frames: number): void {
@@ -45,22 +38,42 @@ export interface MasterReport {
   passes: number;
 }
 
-/** Masters a stereo signal in place. Silence stays silence. */
+/**
+ * Masters a stereo signal in place. Silence stays silence.
+ *
+ * Limiting lowers loudness, and by more the harder it works, so the gain is found by a secant search on the
+ * loudness the limited signal actually reaches (each try limits a fresh copy of the unlimited signal).
+ */
 export function masterInPlace(left: Float32Array, right: Float32Array, sampleRate: number): MasterReport {
   removeDc(left);
   removeDc(right);
   const ceiling = 10 ** (CEILING_DBTP / 20);
-  let loudness = integratedLoudness(left, right, sampleRate);
-  let passes = 0;
-  while (Number.isFinite(loudness) && passes < MAX_PASSES) {
-    scale(left, right, 10 ** ((TARGET_LUFS - loudness) / 20));
-    limitTruePeak(left, right, ceiling, sampleRate);
-    passes++;
-    loudness = integratedLoudness(left, right, sampleRate);
-    if (Math.abs(loudness - TARGET_LUFS) <= TOLERANCE_LU) break;
-  }
+  const initial = integratedLoudness(left, right, sampleRate);
   const fade = Math.round(FADE_SECONDS * sampleRate);
+  if (!Number.isFinite(initial)) return { loudness: initial, passes: 0 };
+
+  const tryGain = (gainDb: number) => {
+    const l = left.slice();
+    const r = right.slice();
+    limitTruePeak(l, r, ceiling, sampleRate, 10 ** (gainDb / 20));
+    return { l, r, loudness: integratedLoudness(l, r, sampleRate), gainDb };
+  };
+  let previous = tryGain(TARGET_LUFS - initial);
+  let best = previous;
+  let passes = 1;
+  // The first step assumes the limiter will cost as much again as it did the first time.
+  let next = previous.gainDb + (TARGET_LUFS - previous.loudness);
+  while (Math.abs(best.loudness - TARGET_LUFS) > TOLERANCE_LU && passes < MAX_PASSES) {
+    const current = tryGain(next);
+    passes++;
+    if (Math.abs(current.loudness - TARGET_LUFS) < Math.abs(best.loudness - TARGET_LUFS)) best = current;
+    const slope = (current.loudness - previous.loudness) / (current.gainDb - previous.gainDb);
+    next = current.gainDb + (TARGET_LUFS - current.loudness) / (Number.isFinite(slope) && slope > 0.05 ? slope : 1);
+    previous = current;
+  }
+  left.set(best.l);
+  right.set(best.r);
   fadeEnds(left, fade);
   fadeEnds(right, fade);
-  return { loudness, passes };
+  return { loudness: best.loudness, passes };
 }

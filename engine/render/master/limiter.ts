@@ -6,23 +6,27 @@
  */
 import { truePeakEnvelope } from './truePeak.ts';
 
-export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: number, sampleRate: number): void {
+/** Applies `gain` to the stereo signal in place and limits its true peak to `ceiling` (linear). */
+export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: number, sampleRate: number, gain = 1): void {
   const n = left.length;
   const lookahead = Math.max(1, Math.round(0.002 * sampleRate));
   const release = 1 - Math.exp(-1 / (0.08 * sampleRate));
-  const need = truePeakEnvelope(left, right, ceiling);
+  const need = truePeakEnvelope(left, right, ceiling, gain);
   let any = false;
   for (let i = 0; i < n; i++) {
     const peak = need[i]!;
     need[i] = peak > ceiling ? ceiling / peak : 1;
     if (need[i]! < 1) any = true;
   }
-  if (!any) return;
+  if (!any) {
+    if (gain !== 1) for (let i = 0; i < n; i++) { left[i]! *= gain; right[i]! *= gain; }
+    return;
+  }
 
   // Forward sliding minimum over [i, i + lookahead] with a monotonic deque, then release smoothing.
   const deque = new Int32Array(n + 1);
   let head = 0, tail = 0;
-  const gain = new Float32Array(n);
+  const smoothed = new Float32Array(n);
   let next = 0;
   let released = 1;
   for (let i = 0; i < n; i++) {
@@ -34,16 +38,16 @@ export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: 
     while (deque[head]! < i) head++;
     const minimum = need[deque[head]!]!;
     released = Math.min(minimum, released + (1 - released) * release);
-    gain[i] = released;
+    smoothed[i] = released;
   }
   // Moving average over the previous `lookahead + 1` gains (values before the start count as 1).
   let sum = lookahead + 1;
   const window = lookahead + 1;
   const history = new Float32Array(window).fill(1);
   for (let i = 0; i < n; i++) {
-    sum += gain[i]! - history[i % window]!;
-    history[i % window] = gain[i]!;
-    const g = sum / window;
+    sum += smoothed[i]! - history[i % window]!;
+    history[i % window] = smoothed[i]!;
+    const g = (sum / window) * gain;
     left[i]! *= g;
     right[i]! *= g;
   }

@@ -25,7 +25,7 @@ export const fingerBass: PitchedPatch = {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
       oscillator: { type: 'custom', partials: [1, 0.45, 0.25, 0.12, 0.08] },
-      filter: { type: 'lowpass', Q: 1, rolloff: -24 },
+      filter: { type: 'lowpass', Q: 1, rolloff: -12 },
       envelope: { attack: 0.004, decay: 1.2, sustain: 0.35, release: 0.05 },
       filterEnvelope: { attack: 0.002, decay: 0.25, sustain: 0.3, release: 0.05, baseFrequency: 250, octaves: 2.5 },
     }).connect(tools.output);
@@ -94,7 +94,7 @@ export const synthBass: PitchedPatch = {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
       oscillator: { type: 'fatsquare24', count: 2, spread: 10 } as never,
-      filter: { type: 'lowpass', Q: 2.5, rolloff: -24 },
+      filter: { type: 'lowpass', Q: 2.5, rolloff: -12 },
       envelope: { attack: 0.004, decay: 0.35, sustain: 0.65, release: 0.05 },
       filterEnvelope: { attack: 0.002, decay: 0.2, sustain: 0.35, release: 0.05, baseFrequency: 220, octaves: 3 },
     }).connect(tools.output);

@@ -9,7 +9,7 @@ export const sawLead: PitchedPatch = {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
       oscillator: { type: 'fatsawtooth32', count: 2, spread: 14 },
-      filter: { type: 'lowpass', Q: 2, rolloff: -24 },
+      filter: { type: 'lowpass', Q: 2, rolloff: -12 },
       envelope: { attack: 0.01, decay: 0.25, sustain: 0.75, release: 0.05 },
       filterEnvelope: { attack: 0.005, decay: 0.35, sustain: 0.5, release: 0.05, baseFrequency: 900, octaves: 2.8 },
     }).connect(tools.output);

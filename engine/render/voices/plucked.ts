@@ -9,7 +9,7 @@ export const pluck: PitchedPatch = {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
       oscillator: { type: 'sawtooth' },
-      filter: { type: 'lowpass', Q: 2, rolloff: -24 },
+      filter: { type: 'lowpass', Q: 2, rolloff: -12 },
       envelope: { attack: 0.002, decay: 0.45, sustain: 0, release: 0.05 },
       filterEnvelope: { attack: 0.001, decay: 0.18, sustain: 0, release: 0.05, baseFrequency: 300, octaves: 4.5 },
     }).connect(tools.output);

@@ -29,7 +29,7 @@ export const strings: PitchedPatch = {
     const { Tone } = tools;
     const filter = new Tone.Filter({ type: 'lowpass', frequency: 2800, Q: 0.5, rolloff: -24 }).connect(tools.output);
     const synth = new Tone.Synth({
-      oscillator: { type: 'fatsawtooth32', count: 3, spread: 18 },
+      oscillator: { type: 'fatsawtooth32', count: 2, spread: 16 },
       envelope: { attack: 0.35, decay: 0.4, sustain: 0.85, release: 0.05 },
     }).connect(filter);
     const vibrato = new Tone.LFO({ frequency: 5, min: -7, max: 7 }).connect(synth.detune);
@@ -47,7 +47,7 @@ export const brass: PitchedPatch = {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
       oscillator: { type: 'fatsawtooth32', count: 2, spread: 8 },
-      filter: { type: 'lowpass', Q: 1.2, rolloff: -24 },
+      filter: { type: 'lowpass', Q: 1.2, rolloff: -12 },
       envelope: { attack: 0.06, decay: 0.3, sustain: 0.8, release: 0.05 },
       filterEnvelope: { attack: 0.08, decay: 0.5, sustain: 0.55, release: 0.05, baseFrequency: 350, octaves: 3.2 },
     }).connect(tools.output);
@@ -67,7 +67,7 @@ export const choir: PitchedPatch = {
     const formant2 = new Tone.Filter({ type: 'bandpass', frequency: 1150, Q: 5 }).connect(mix);
     const formant3 = new Tone.Filter({ type: 'bandpass', frequency: 2600, Q: 6 }).connect(new Tone.Gain(0.4).connect(mix));
     const synth = new Tone.Synth({
-      oscillator: { type: 'fatsawtooth32', count: 3, spread: 22 },
+      oscillator: { type: 'fatsawtooth32', count: 2, spread: 20 },
       envelope: { attack: 0.45, decay: 0.3, sustain: 0.9, release: 0.05 },
     }).fan(formant1, formant2, formant3);
     const vibrato = new Tone.LFO({ frequency: 5.2, min: -10, max: 10 }).connect(synth.detune);
@@ -127,8 +127,8 @@ export const synthPad: PitchedPatch = {
   build(tools) {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
-      oscillator: { type: 'fatsawtooth32', count: 3, spread: 30 },
-      filter: { type: 'lowpass', Q: 1.5, rolloff: -24 },
+      oscillator: { type: 'fatsawtooth32', count: 2, spread: 26 },
+      filter: { type: 'lowpass', Q: 1.5, rolloff: -12 },
       envelope: { attack: 0.5, decay: 0.8, sustain: 0.85, release: 0.05 },
       filterEnvelope: { attack: 0.6, decay: 0.6, sustain: 0.5, release: 0.05, baseFrequency: 500, octaves: 3 },
     }).connect(tools.output);

@@ -1,0 +1,91 @@
+/**
+ * Engine render speed in one thread (one worker's worth of CPU): seconds of render per second of audio for
+ * 30, 60 and 180 s tracks over several styles, plus peak RSS. Targets: a 60 s track in ≤ 3 s, 180 s in ≤ 9 s.
+ *
+ *   npm run bench:engine [-- --quick]
+ *
+ * Each measurement is a function so pool comparisons (1 vs 2 workers) can be added beside it.
+ */
+import { renderTrack } from '../engine/track.ts';
+
+export interface TrackMeasurement {
+  style: string;
+  duration: number;
+  wallMs: number;
+  /** CPU time of the whole process (JS thread and the native render threads). */
+  cpuMs: number;
+  /** Wall seconds of render per second of audio. */
+  ratio: number;
+}
+
+const STYLES = ['lofi', 'pop', 'rock', 'synthwave', 'trap', 'orchestral', 'ambient'];
+const DURATIONS = [30, 60, 180];
+const TARGET_SECONDS: Record<number, number> = { 60: 3, 180: 9 };
+
+/** Samples RSS every 25 ms until stopped; returns the maximum seen. */
+export function rssSampler(): { stop(): number } {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage().rss);
+    },
+  };
+}
+
+/** Renders one track in this thread and times it. */
+export async function measureTrack(style: string, duration: number, seed = 1234): Promise<TrackMeasurement> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await renderTrack({ prompt: `a ${style} track`, duration, style, instrumental: true, seed });
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { style, duration, wallMs, cpuMs: (used.user + used.system) / 1000, ratio: wallMs / 1000 / duration };
+}
+
+/** Every style at every duration, one after another in this thread. */
+export async function measureSingleThread(styles = STYLES, durations = DURATIONS): Promise<TrackMeasurement[]> {
+  const rows: TrackMeasurement[] = [];
+  for (const duration of durations) {
+    for (const style of styles) {
+      const row = await measureTrack(style, duration);
+      rows.push(row);
+      console.log(`  ${style.padEnd(11)} ${String(duration).padStart(4)} s  wall ${(row.wallMs / 1000).toFixed(2).padStart(6)} s  cpu ${(row.cpuMs / 1000).toFixed(2).padStart(6)} s`);
+    }
+  }
+  return rows;
+}
+
+export function printSummary(rows: TrackMeasurement[]): void {
+  console.log('\nduration | tracks | mean wall s | max wall s | mean cpu s | render s per audio s | target');
+  console.log('-------- | ------ | ----------- | ---------- | ---------- | -------------------- | ------');
+  for (const duration of [...new Set(rows.map((row) => row.duration))]) {
+    const group = rows.filter((row) => row.duration === duration);
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const wall = mean(group.map((row) => row.wallMs / 1000));
+    const maxWall = Math.max(...group.map((row) => row.wallMs / 1000));
+    const cpu = mean(group.map((row) => row.cpuMs / 1000));
+    const target = TARGET_SECONDS[duration];
+    const verdict = target === undefined ? '' : `≤ ${target} s: ${maxWall <= target ? 'met' : 'NOT met'}`;
+    console.log(`${String(duration).padStart(6)} s | ${String(group.length).padStart(6)} | ${wall.toFixed(2).padStart(11)} | ${maxWall.toFixed(2).padStart(10)} | ${cpu.toFixed(2).padStart(10)} | ${(wall / duration).toFixed(3).padStart(20)} | ${verdict}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
+  const styles = quick ? STYLES.slice(0, 5) : STYLES;
+  const durations = quick ? [30, 60] : DURATIONS;
+  console.log(`engine bench: ${styles.length} styles × ${durations.join('/')} s, one thread, load average ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`);
+  const warm = await measureTrack('pop', 5);
+  console.log(`  warm-up (module load, Tone import, first voices): ${(warm.wallMs / 1000).toFixed(2)} s wall`);
+  const rss = rssSampler();
+  const rows = await measureSingleThread(styles, durations);
+  const peak = rss.stop();
+  printSummary(rows);
+  console.log(`\npeak RSS: ${(peak / 2 ** 20).toFixed(0)} MiB`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

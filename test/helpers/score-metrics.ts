@@ -202,15 +202,19 @@ export function mean(values: readonly number[]): number {
 }
 
 /**
- * Mean semitones each voice moves at a chord change: the voicings are the chords-part notes (or the pad's
- * when there is no chords part) struck on each chord's first beat; changes between voicings of different
- * sizes are skipped. NaN when nothing can be compared.
+ * Mean semitones each upper voice moves at a chord change: the voicings are the chords-part notes (or the
+ * pad's when there is no chords part) struck on each chord's first beat; changes between voicings of
+ * different sizes are skipped. NaN when nothing can be compared.
  */
 export function meanVoiceMovement(score: Score): number {
   const upper = part(score, 'chords')?.notes.length ? part(score, 'chords')! : part(score, 'pad');
   if (!upper) return Number.NaN;
-  const voicings = score.chords.map((c) =>
-    upper.notes.filter((n) => Math.abs(n.beat - c.beat) < EPS).map((n) => n.midi).sort((a, b) => a - b));
+  // Without a bass part the chords part's lowest note is the bass line (a left hand), not an upper voice.
+  const bassInside = !part(score, 'bass') && upper.role === 'chords';
+  const voicings = score.chords.map((c) => {
+    const notes = upper.notes.filter((n) => Math.abs(n.beat - c.beat) < EPS).map((n) => n.midi).sort((a, b) => a - b);
+    return bassInside ? notes.slice(1) : notes;
+  });
   const moves: number[] = [];
   for (let i = 1; i < voicings.length; i++) {
     const a = voicings[i - 1]!;

@@ -12,6 +12,7 @@
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
@@ -47,7 +48,14 @@ type Autocannon = (options: {
 interface Measured extends AutocannonResult {
   /** Process CPU time (server and load generator threads together) per request, in µs. */
   cpuPerRequest: number;
+  /** Garbage-collection pause time of the main thread per request, in µs. */
+  gcPerRequest: number;
 }
+
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
 
 /**
  * CPU per request is the figure least bent by other work on the machine: the load generator's share
@@ -55,9 +63,11 @@ interface Measured extends AutocannonResult {
  */
 async function measure(run: () => Promise<AutocannonResult>): Promise<Measured> {
   const before = process.cpuUsage();
+  const gcBefore = gcMs;
   const result = await run();
   const used = process.cpuUsage(before);
-  return { ...result, cpuPerRequest: (used.user + used.system) / Math.max(1, result.requests.total) };
+  const requests = Math.max(1, result.requests.total);
+  return { ...result, cpuPerRequest: (used.user + used.system) / requests, gcPerRequest: ((gcMs - gcBefore) * 1000) / requests };
 }
 
 /** The run with the median throughput (its latency figures come with it, so they stay consistent). */
@@ -178,7 +188,7 @@ async function main(): Promise<void> {
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['route', 'api req/s', 'api p50 ms', 'api p99 ms', 'api cpu µs/req', 'bare req/s', 'bare p99 ms', 'bare cpu µs/req', 'api/bare', 'errors', 'target'];
+  const header = ['route', 'api req/s', 'api p50 ms', 'api p99 ms', 'api cpu µs/req', 'api gc µs/req', 'bare req/s', 'bare p99 ms', 'bare cpu µs/req', 'bare gc µs/req', 'api/bare', 'errors', 'target'];
   const lines = rows.map((r) => {
     const ratio = r.api.requests.average / r.bare.requests.average;
     const failures = r.api.non2xx + r.api.errors + r.api.timeouts;
@@ -189,9 +199,11 @@ function printTable(rows: Row[]): void {
       r.api.latency.p50.toFixed(1),
       r.api.latency.p99.toFixed(1),
       r.api.cpuPerRequest.toFixed(0),
+      r.api.gcPerRequest.toFixed(0),
       r.bare.requests.average.toFixed(0),
       r.bare.latency.p99.toFixed(1),
       r.bare.cpuPerRequest.toFixed(0),
+      r.bare.gcPerRequest.toFixed(0),
       `${(ratio * 100).toFixed(0)}%`,
       String(failures),
       verdict,

@@ -13,10 +13,14 @@ export interface DownloadLinks {
   download_expires_at: string;
 }
 
+/** Links are the same for a whole minute (expiry is rounded), so polls reuse them instead of re-signing. */
+const CACHE_LIMIT = 10_000;
+
 export class DownloadSigner {
   readonly #secret: string;
   readonly #publicUrl: string;
   readonly #ttlSeconds: number;
+  readonly #cache = new Map<string, DownloadLinks>();
 
   constructor(options: { secret: string; publicUrl: string; ttlSeconds: number }) {
     this.#secret = options.secret;
@@ -27,9 +31,17 @@ export class DownloadSigner {
   links(accountId: string, generationId: string, now: Date): DownloadLinks {
     // Rounded up to the minute so repeated polls get the same URLs (and a player's cache keeps working).
     const expires = Math.ceil((now.getTime() / 1000 + this.#ttlSeconds) / 60) * 60;
-    const url = (ext: FileExtension) =>
-      `${this.#publicUrl}/files/${accountId}/${generationId}.${ext}?expires=${expires}&sig=${this.#sign(accountId, generationId, ext, expires)}`;
-    return { download_urls: { wav: url('wav'), midi: url('mid') }, download_expires_at: new Date(expires * 1000).toISOString() };
+    const cacheKey = `${accountId}/${generationId}/${expires}`;
+    let links = this.#cache.get(cacheKey);
+    if (!links) {
+      const url = (ext: FileExtension) =>
+        `${this.#publicUrl}/files/${accountId}/${generationId}.${ext}?expires=${expires}&sig=${this.#sign(accountId, generationId, ext, expires)}`;
+      links = { download_urls: { wav: url('wav'), midi: url('mid') }, download_expires_at: new Date(expires * 1000).toISOString() };
+      if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
+      this.#cache.set(cacheKey, links);
+    }
+    // Copies, so a caller changing its object cannot change the next caller's.
+    return { download_urls: { ...links.download_urls }, download_expires_at: links.download_expires_at };
   }
 
   /** Throws DownloadLinkError unless the signature matches and the link has not expired. */

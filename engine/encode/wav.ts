@@ -2,16 +2,14 @@
  * 16-bit PCM stereo WAV. wavefile writes the RIFF/fmt header; the PCM body is packed here because wavefile's
  * generic per-sample packer took over a second for a minute of stereo audio.
  *
- * Samples are quantised with TPDF dither (±1 LSB triangular noise) so quiet tails fade into noise rather than
- * into distortion; the dither comes from a fixed-seed xorshift stream, so the same audio always encodes to the
- * same bytes.
+ * Samples are rounded to 16 bits without dither: the master sits at −14 LUFS, far above where 16-bit truncation
+ * is audible, and plain rounding keeps encoding cheap and trivially deterministic.
  */
 import { endianness } from 'node:os';
 import wavefile from 'wavefile';
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 
-const DITHER_SEED = 0x2545f491;
 const BYTES_PER_FRAME = 4;
 
 /** The 44-byte canonical header for `frames` stereo 16-bit frames, written by wavefile. */
@@ -35,17 +33,9 @@ export function encodeWav(left: Float32Array, right: Float32Array, sampleRate: n
   // WAV is little-endian; so is every platform Node runs this on (checked below), so a typed view is exact.
   if (!LITTLE_ENDIAN) throw new Error('encodeWav needs a little-endian host');
   const pcm = new Int16Array(out.buffer, 44, frames * 2);
-  let state = DITHER_SEED;
-  // xorshift32 scaled to [0, 1): two draws per sample make the triangular dither.
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
   for (let i = 0; i < frames; i++) {
-    const l = Math.round(left[i]! * 32767 + next() - next());
-    const r = Math.round(right[i]! * 32767 + next() - next());
+    const l = Math.round(left[i]! * 32767);
+    const r = Math.round(right[i]! * 32767);
     pcm[2 * i] = l > 32767 ? 32767 : l < -32768 ? -32768 : l;
     pcm[2 * i + 1] = r > 32767 ? 32767 : r < -32768 ? -32768 : r;
   }

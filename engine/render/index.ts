@@ -3,7 +3,7 @@
  *
  *   1. prerender each patch's voices with Tone.js offline (few root notes per patch) and each kit's hits
  *   2. mix notes into dry buses and effect sends in plain TypeScript (mix.ts)
- *   3. render the reverb (quarter rate convolution) and the effects/master bus on node-web-audio-api
+ *   3. render the reverb (quarter-rate convolution on node-web-audio-api), then the returns and master bus (bus.ts)
  *   4. master: −14 LUFS integrated, ≤ −1 dBTP, no DC, no clicks
  *
  * One render at a time per thread (Tone's context is module-global); the pool runs renders in workers.
@@ -13,8 +13,8 @@ import { createRandom } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { setupWebAudioGlobals } from './globals.ts';
 import { mixScore } from './mix.ts';
-import { renderReverb } from './reverb.ts';
-import { renderEffects } from './effects.ts';
+import { renderReverb, REVERB_RATE } from './reverb.ts';
+import { processBus } from './bus.ts';
 import { integratedLoudness, masterInPlace } from './master/index.ts';
 
 export { setupWebAudioGlobals } from './globals.ts';
@@ -34,7 +34,7 @@ export interface RenderOptions {
 const BUS_LUFS = -18;
 
 /** Progress shares of the phases (measured roughly on a 60 s pop track). */
-const PHASES = { voices: 0.35, reverb: 0.5, effects: 0.85 } as const;
+const PHASES = { voices: 0.6, reverb: 0.75, effects: 0.85 } as const;
 
 export async function renderScore(score: Score, options: RenderOptions = {}): Promise<RenderedAudio> {
   if (!(score.duration > 0) || !Number.isFinite(score.duration)) throw new RangeError(`Score duration must be a positive number of seconds, got: ${score.duration}`);
@@ -49,7 +49,7 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
 
   const dryLoudness = integratedLoudness(buses.left, buses.right, SAMPLE_RATE);
   const inputGain = Number.isFinite(dryLoudness) ? 10 ** ((BUS_LUFS - dryLoudness) / 20) : 1;
-  const { left, right } = await renderEffects(score, { buses, reverb, inputGain });
+  const { left, right } = processBus(score, { buses, reverb, reverbRate: REVERB_RATE, inputGain });
   report(PHASES.effects);
 
   masterInPlace(left, right, SAMPLE_RATE);

@@ -147,10 +147,25 @@ async function mixDrums(buses: MixBuses, part: Part, kitName: string, score: Sco
   }
 }
 
+/** Beds are generated this long and tiled (with a crossfade), like an ambience loop: their cost stops growing with the track. */
+const BED_SECONDS = 24;
+const BED_CROSSFADE_SECONDS = 1;
+
 /** A bed plays where the part has notes (fading in and out over a second), or all along if it has none. */
 function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score): void {
   const frames = buses.left.length;
-  const bed = renderTexture(texture, createRandom(score.spec.seed, `texture/${texture}`), frames, SAMPLE_RATE);
+  const bedFrames = Math.min(frames, BED_SECONDS * SAMPLE_RATE);
+  const bed = renderTexture(texture, createRandom(score.spec.seed, `texture/${texture}`), bedFrames, SAMPLE_RATE);
+  const crossfade = Math.min(BED_CROSSFADE_SECONDS * SAMPLE_RATE, Math.floor(bedFrames / 4));
+  // Tiling period: the last `crossfade` frames of each repeat fade out while the next repeat fades in.
+  const period = bedFrames - crossfade;
+  const sampleAt = (channel: Float32Array, i: number): number => {
+    if (bedFrames === frames) return channel[i]!;
+    const offset = i % period;
+    if (offset >= crossfade || i < period) return channel[offset]!;
+    const x = offset / crossfade;
+    return channel[offset]! * Math.sqrt(x) + channel[offset + period]! * Math.sqrt(1 - x);
+  };
   const spans: Note[] = part.notes.length > 0 ? part.notes : [{ time: 0, duration: score.duration, midi: 60, velocity: 0.8, beat: 0 }];
   const at = placement(part, score, part.pan);
   const fade = SAMPLE_RATE;
@@ -160,7 +175,7 @@ function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score)
     const gain = velocityGain(span.velocity);
     for (let i = start; i < end; i++) {
       const envelope = Math.min(1, (i - start) / fade, (end - i) / fade) * gain;
-      const l = bed.left[i]! * envelope, r = bed.right[i]! * envelope;
+      const l = sampleAt(bed.left, i) * envelope, r = sampleAt(bed.right, i) * envelope;
       buses.left[i]! += l * at.gainLeft;
       buses.right[i]! += r * at.gainRight;
       buses.reverb[i]! += (l + r) * 0.5 * at.reverb;

@@ -17,10 +17,17 @@ import type { ToneLib } from './globals.ts';
 
 /** Roots every major third: resampling moves a root at most two semitones, which keeps timbre natural. */
 export const ROOT_SPACING = 4;
-/** Looping patches: the stretch [LOOP_START, LOOP_END) of a sample repeats, crossfaded over LOOP_FADE. */
-export const LOOP_START_SECONDS = 1.4;
-export const LOOP_END_SECONDS = 2.4;
-export const LOOP_FADE_SECONDS = 0.3;
+/**
+ * Looping patches: the stretch [loopStart, loopStart + LOOP_SECONDS) of a sample repeats, crossfaded over
+ * LOOP_FADE_SECONDS, so a held note never needs more than loopStart + LOOP + FADE seconds of prerender.
+ */
+export const LOOP_SECONDS = 0.8;
+export const LOOP_FADE_SECONDS = 0.25;
+const DEFAULT_LOOP_START = 1.4;
+
+function loopStartOf(patch: PitchedPatch): number {
+  return patch.loopStart ?? DEFAULT_LOOP_START;
+}
 /** Longest note the mixer plays (seconds); a safety bound for malformed scores. */
 const MAX_NOTE_SECONDS = 60;
 
@@ -50,14 +57,14 @@ export function noteNeed(note: Note, patch: PitchedPatch): { root: number; ratio
   const limit = patch.hold === 'loop' ? MAX_NOTE_SECONDS : patch.hold;
   const hold = Math.min(Math.max(note.duration, 0.02), limit);
   const full = (hold + patch.release) * ratio + 0.01;
-  const seconds = patch.hold === 'loop' ? Math.min(full, LOOP_END_SECONDS + LOOP_FADE_SECONDS) : full;
+  const seconds = patch.hold === 'loop' ? Math.min(full, loopStartOf(patch) + LOOP_SECONDS + LOOP_FADE_SECONDS) : full;
   return { root, ratio, hold, seconds };
 }
 
 /** Splits a rendered sample at LOOP_END and builds a loop whose start blends in what followed the loop end. */
-function withLoop(rendered: Float32Array): RootSample {
-  const end = Math.round(LOOP_END_SECONDS * SAMPLE_RATE);
-  const start = Math.round(LOOP_START_SECONDS * SAMPLE_RATE);
+function withLoop(rendered: Float32Array, loopStart: number): RootSample {
+  const start = Math.round(loopStart * SAMPLE_RATE);
+  const end = start + Math.round(LOOP_SECONDS * SAMPLE_RATE);
   const fade = Math.round(LOOP_FADE_SECONDS * SAMPLE_RATE);
   if (rendered.length < end + fade) return { data: rendered, loop: null };
   const loop = rendered.slice(start, end);
@@ -118,7 +125,7 @@ export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note
   const samples = new Map<number, RootSample>();
   for (const [root, data] of byRoot) {
     for (let i = 0; i < data.length; i++) data[i]! *= scale;
-    samples.set(root, patch.hold === 'loop' ? withLoop(data) : { data, loop: null });
+    samples.set(root, patch.hold === 'loop' ? withLoop(data, loopStartOf(patch)) : { data, loop: null });
   }
   return samples;
 }

@@ -58,7 +58,12 @@ export function masterInPlace(left: Float32Array, right: Float32Array, sampleRat
     limitTruePeak(l, r, ceiling, sampleRate, 10 ** (gainDb / 20));
     return { l, r, loudness: integratedLoudness(l, r, sampleRate), gainDb };
   };
-  let previous = tryGain(TARGET_LUFS - initial);
+  // Limiting will cost some loudness when the gained signal's peaks exceed the ceiling; start a little higher
+  // (a tenth of the overshoot, at most 1 dB) so one pass usually lands inside the tolerance.
+  let samplePeak = 0;
+  for (let i = 0; i < left.length; i++) samplePeak = Math.max(samplePeak, Math.abs(left[i]!), Math.abs(right[i]!));
+  const overshootDb = 20 * Math.log10((samplePeak * 10 ** ((TARGET_LUFS - initial) / 20)) / ceiling);
+  let previous = tryGain(TARGET_LUFS - initial + Math.min(1, Math.max(0, overshootDb * 0.1)));
   let best = previous;
   let passes = 1;
   // The first step assumes the limiter will cost as much again as it did the first time.

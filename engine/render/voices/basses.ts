@@ -5,6 +5,7 @@ import { instrumentVoice, noiseBurst, type PitchedPatch } from './types.ts';
 export const subBass: PitchedPatch = {
   release: 0.12,
   hold: 'loop',
+  loopStart: 0.5,
   trimDb: 0,
   build(tools) {
     const { Tone } = tools;
@@ -20,6 +21,7 @@ export const subBass: PitchedPatch = {
 export const fingerBass: PitchedPatch = {
   release: 0.08,
   hold: 'loop',
+  loopStart: 1.3,
   trimDb: 0,
   build(tools) {
     const { Tone } = tools;
@@ -56,6 +58,7 @@ export const acousticBass: PitchedPatch = {
 export const acidBass: PitchedPatch = {
   release: 0.06,
   hold: 'loop',
+  loopStart: 0.6,
   trimDb: -2,
   build(tools) {
     const { Tone } = tools;
@@ -73,6 +76,7 @@ export const acidBass: PitchedPatch = {
 export const reeseBass: PitchedPatch = {
   release: 0.12,
   hold: 'loop',
+  loopStart: 0.3,
   trimDb: -1,
   build(tools) {
     const { Tone } = tools;
@@ -89,6 +93,7 @@ export const reeseBass: PitchedPatch = {
 export const synthBass: PitchedPatch = {
   release: 0.08,
   hold: 'loop',
+  loopStart: 0.6,
   trimDb: 0,
   build(tools) {
     const { Tone } = tools;

@@ -63,6 +63,7 @@ export const rhodes: PitchedPatch = {
 export const organ: PitchedPatch = {
   release: 0.08,
   hold: 'loop',
+  loopStart: 0.2,
   trimDb: -2,
   build(tools) {
     const { Tone } = tools;

@@ -4,6 +4,7 @@ import { instrumentVoice, type PitchedPatch } from './types.ts';
 export const sawLead: PitchedPatch = {
   release: 0.15,
   hold: 'loop',
+  loopStart: 0.7,
   trimDb: -1,
   build(tools) {
     const { Tone } = tools;
@@ -22,6 +23,7 @@ export const sawLead: PitchedPatch = {
 export const squareLead: PitchedPatch = {
   release: 0.12,
   hold: 'loop',
+  loopStart: 0.45,
   trimDb: -1,
   build(tools) {
     const { Tone } = tools;

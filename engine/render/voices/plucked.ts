@@ -39,6 +39,7 @@ export const guitar: PitchedPatch = {
 export const distGuitar: PitchedPatch = {
   release: 0.12,
   hold: 'loop',
+  loopStart: 0.45,
   trimDb: -3,
   build(tools) {
     const { Tone } = tools;

@@ -24,6 +24,7 @@ function sustainedNoise(tools: VoiceTools, filter: { frequency: number; q: numbe
 export const strings: PitchedPatch = {
   release: 0.9,
   hold: 'loop',
+  loopStart: 0.85,
   trimDb: -1,
   build(tools) {
     const { Tone } = tools;
@@ -42,6 +43,7 @@ export const strings: PitchedPatch = {
 export const brass: PitchedPatch = {
   release: 0.25,
   hold: 'loop',
+  loopStart: 0.7,
   trimDb: -1,
   build(tools) {
     const { Tone } = tools;
@@ -59,6 +61,7 @@ export const brass: PitchedPatch = {
 export const choir: PitchedPatch = {
   release: 0.8,
   hold: 'loop',
+  loopStart: 0.85,
   trimDb: 2,
   build(tools) {
     const { Tone } = tools;
@@ -80,6 +83,7 @@ export const choir: PitchedPatch = {
 export const flute: PitchedPatch = {
   release: 0.15,
   hold: 'loop',
+  loopStart: 0.35,
   trimDb: 0,
   build(tools) {
     const { Tone } = tools;
@@ -107,6 +111,7 @@ export const flute: PitchedPatch = {
 export const warmPad: PitchedPatch = {
   release: 1.5,
   hold: 'loop',
+  loopStart: 1.4,
   trimDb: -1,
   build(tools) {
     const { Tone } = tools;
@@ -123,6 +128,7 @@ export const warmPad: PitchedPatch = {
 export const synthPad: PitchedPatch = {
   release: 1.2,
   hold: 'loop',
+  loopStart: 1.4,
   trimDb: -2,
   build(tools) {
     const { Tone } = tools;

@@ -27,6 +27,8 @@ export interface PitchedPatch {
    * so long notes cost no extra prerender), or the seconds after which a decaying sound has died away.
    */
   hold: 'loop' | number;
+  /** For looping patches: seconds after which the envelopes have settled, where the loop may begin. */
+  loopStart?: number;
   /** Level trim in dB after loudness calibration (perceived balance between patches). */
   trimDb: number;
   build(tools: VoiceTools): Voice;

@@ -3,6 +3,7 @@
  * the admin channel, and takes them down in order. Process concerns (signals, exit codes) stay in the CLI.
  */
 import { createServer, type Server } from 'node:http';
+import { answerClientError } from './http/client-error.ts';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createRenderPool, listStyles } from '../engine/index.ts';
@@ -48,6 +49,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
 
     let handler: Parameters<typeof createServer>[1] = (_req, res) => res.writeHead(503).end();
     const http = createServer((req, res) => handler!(req, res));
+    // Requests Node's parser rejects (bad framing, huge headers) still get our error shape, not a bare 400.
+    http.on('clientError', answerClientError);
     await listen(http, config.port, config.host);
     cleanup.push(() => closeHttp(http));
     const { port } = http.address() as AddressInfo;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PATCHES, type Note, type Part, type Role, type Score, type SongSpec } from '../../engine/types.ts';
 import { renderScore, SAMPLE_RATE } from '../../engine/render/index.ts';
 import { mixScore } from '../../engine/render/mix.ts';
+import { integratedLoudness } from '../../engine/render/master/index.ts';
 import { encodeWav } from '../../engine/encode/index.ts';
 import { decodeWav, loudness } from '../helpers/analysis.ts';
 
@@ -112,6 +113,14 @@ test('the master lands on −14 ±1 LUFS and at most −1 dBTP (ffmpeg ebur128)'
   const measured = await measure(t, wav);
   t.true(Math.abs(measured.integratedLufs + 14) <= 1, `integrated ${measured.integratedLufs} LUFS`);
   t.true(measured.truePeakDbtp <= -1, `true peak ${measured.truePeakDbtp} dBTP`);
+});
+
+test('the engine\'s own BS.1770 meter agrees with ffmpeg ebur128 within 0.3 LU', async (t) => {
+  const { wav } = await sharedRender();
+  const measured = await measure(t, wav);
+  const audio = decodeWav(wav);
+  const ours = integratedLoudness(audio.channelData[0]!, audio.channelData[1]!, audio.sampleRate);
+  t.true(Math.abs(ours - measured.integratedLufs) <= 0.3, `ours ${ours.toFixed(2)} vs ffmpeg ${measured.integratedLufs}`);
 });
 
 test('a sparse, peaky arrangement (soft solo piano) still meets −14 LUFS and −1 dBTP', async (t) => {

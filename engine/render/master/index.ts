@@ -63,18 +63,19 @@ export function masterInPlace(left: Float32Array, right: Float32Array, sampleRat
   let samplePeak = 0;
   for (let i = 0; i < left.length; i++) samplePeak = Math.max(samplePeak, Math.abs(left[i]!), Math.abs(right[i]!));
   const overshootDb = 20 * Math.log10((samplePeak * 10 ** ((TARGET_LUFS - initial) / 20)) / ceiling);
-  let previous = tryGain(TARGET_LUFS - initial + Math.min(1, Math.max(0, overshootDb * 0.1)));
-  let best = previous;
+  let best = tryGain(TARGET_LUFS - initial + Math.min(1, Math.max(0, overshootDb * 0.1)));
+  // Only the best try keeps its audio; earlier tries keep just their gain and loudness for the secant.
+  let previous = { gainDb: best.gainDb, loudness: best.loudness };
   let passes = 1;
   // The first step assumes the limiter will cost as much again as it did the first time.
   let next = previous.gainDb + (TARGET_LUFS - previous.loudness);
   while (Math.abs(best.loudness - TARGET_LUFS) > TOLERANCE_LU && passes < MAX_PASSES) {
     const current = tryGain(next);
     passes++;
-    if (Math.abs(current.loudness - TARGET_LUFS) < Math.abs(best.loudness - TARGET_LUFS)) best = current;
     const slope = (current.loudness - previous.loudness) / (current.gainDb - previous.gainDb);
     next = current.gainDb + (TARGET_LUFS - current.loudness) / (Number.isFinite(slope) && slope > 0.05 ? slope : 1);
-    previous = current;
+    previous = { gainDb: current.gainDb, loudness: current.loudness };
+    if (Math.abs(current.loudness - TARGET_LUFS) < Math.abs(best.loudness - TARGET_LUFS)) best = current;
   }
   left.set(best.l);
   right.set(best.r);

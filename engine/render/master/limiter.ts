@@ -23,30 +23,29 @@ export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: 
     return;
   }
 
-  // Forward sliding minimum over [i, i + lookahead] with a monotonic deque, then release smoothing.
-  const deque = new Int32Array(n + 1);
+  // Forward sliding minimum over [i, i + lookahead] with a monotonic deque (a ring: it never holds more than
+  // lookahead + 1 indices), release smoothing, then a moving average over the last lookahead + 1 gains (values
+  // before the start count as 1). Rings instead of full-length arrays keep memory flat for long tracks.
+  const ringSize = lookahead + 2;
+  const deque = new Int32Array(ringSize);
   let head = 0, tail = 0;
-  const smoothed = new Float32Array(n);
   let next = 0;
   let released = 1;
+  const window = lookahead + 1;
+  const history = new Float64Array(window).fill(1);
+  let sum = window;
   for (let i = 0; i < n; i++) {
     const reach = Math.min(n - 1, i + lookahead);
     for (; next <= reach; next++) {
-      while (tail > head && need[deque[tail - 1]!]! >= need[next]!) tail--;
-      deque[tail++] = next;
+      while (tail > head && need[deque[(tail - 1) % ringSize]!]! >= need[next]!) tail--;
+      deque[tail % ringSize] = next;
+      tail++;
     }
-    while (deque[head]! < i) head++;
-    const minimum = need[deque[head]!]!;
+    while (deque[head % ringSize]! < i) head++;
+    const minimum = need[deque[head % ringSize]!]!;
     released = Math.min(minimum, released + (1 - released) * release);
-    smoothed[i] = released;
-  }
-  // Moving average over the previous `lookahead + 1` gains (values before the start count as 1).
-  let sum = lookahead + 1;
-  const window = lookahead + 1;
-  const history = new Float32Array(window).fill(1);
-  for (let i = 0; i < n; i++) {
-    sum += smoothed[i]! - history[i % window]!;
-    history[i % window] = smoothed[i]!;
+    sum += released - history[i % window]!;
+    history[i % window] = released;
     const g = (sum / window) * gain;
     left[i]! *= g;
     right[i]! *= g;

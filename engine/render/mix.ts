@@ -76,34 +76,35 @@ function placement(part: Part, score: Score, pan: number): Placement {
   };
 }
 
+/** A root's sample with its loop unrolled to at least `frames` frames, so the mixer's inner loop has no branches. */
+function unrolled(sample: RootSample, frames: number): Float32Array {
+  const { data, loop } = sample;
+  if (!loop || frames <= data.length) return data;
+  const out = new Float32Array(frames);
+  out.set(data, 0);
+  for (let at = data.length; at < frames; at += loop.length) out.set(loop.subarray(0, Math.min(loop.length, frames - at)), at);
+  return out;
+}
+
 /**
- * Adds a sample (resampled by `ratio`, continued by its loop if it has one, cut at `holdFrames` with a
- * `releaseFrames` fade, times `gain`) at frame `start`.
+ * Adds a sample (resampled by `ratio`, cut at `holdFrames` with a `releaseFrames` fade, times `gain`) at
+ * frame `start`, into both channels and the sends.
  */
-function addNote(buses: MixBuses, sample: RootSample, start: number, ratio: number, holdFrames: number, releaseFrames: number, gain: number, at: Placement): void {
+function addNote(buses: MixBuses, sample: Float32Array, start: number, ratio: number, holdFrames: number, releaseFrames: number, gain: number, at: Placement): void {
   const frames = buses.left.length;
   const total = holdFrames + releaseFrames;
   const { left, right, reverb, delay } = buses;
-  const { data, loop } = sample;
-  const length = data.length;
+  const length = sample.length;
   const gl = at.gainLeft * gain, gr = at.gainRight * gain, gv = at.reverb * gain, gd = at.delay * gain;
   const sendDelay = gd !== 0;
-  for (let j = Math.max(0, -start); j < total; j++) {
+  const end = Math.min(total, frames - start);
+  for (let j = Math.max(0, -start); j < end; j++) {
     const index = start + j;
-    if (index >= frames) break;
     const position = j * ratio;
     const i0 = position | 0;
-    let a: number, b: number;
-    if (i0 + 1 < length) {
-      a = data[i0]!;
-      b = data[i0 + 1]!;
-    } else if (loop) {
-      a = i0 < length ? data[i0]! : loop[(i0 - length) % loop.length]!;
-      b = loop[(i0 + 1 - length) % loop.length]!;
-    } else {
-      break;
-    }
-    let value = a + (b - a) * (position - i0);
+    if (i0 + 1 >= length) break;
+    const a = sample[i0]!;
+    let value = a + (sample[i0 + 1]! - a) * (position - i0);
     if (j >= holdFrames) {
       // Quadratic release: smooth to zero, quicker than linear at the start like a damper.
       const remaining = 1 - (j - holdFrames) / releaseFrames;
@@ -126,11 +127,16 @@ async function mixPitched(buses: MixBuses, part: Part, patch: PitchedPatch, scor
   const samples = await prerenderPitched(patch, part.notes, createRandom(score.spec.seed, `voice/${part.instrument}`));
   const releaseFrames = Math.max(1, Math.round(patch.release * SAMPLE_RATE));
   const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
-  for (const note of part.notes) {
-    const need = noteNeed(note, patch);
+  const needs = part.notes.map((note) => noteNeed(note, patch));
+  // Frames each root must provide, its loop unrolled that far once rather than wrapped per sample per note.
+  const longest = new Map<number, number>();
+  for (const need of needs) longest.set(need.root, Math.max(longest.get(need.root) ?? 0, Math.ceil((need.hold + patch.release) * need.ratio * SAMPLE_RATE) + 2));
+  const ready = new Map([...samples].map(([root, sample]) => [root, unrolled(sample, longest.get(root) ?? 0)]));
+  part.notes.forEach((note, index) => {
+    const need = needs[index]!;
     const pan = part.pan + spread * (((note.midi % 12) / 11) - 0.5);
-    addNote(buses, samples.get(need.root)!, Math.round(note.time * SAMPLE_RATE), need.ratio, Math.round(need.hold * SAMPLE_RATE), releaseFrames, velocityGain(note.velocity), placement(part, score, pan));
-  }
+    addNote(buses, ready.get(need.root)!, Math.round(note.time * SAMPLE_RATE), need.ratio, Math.round(need.hold * SAMPLE_RATE), releaseFrames, velocityGain(note.velocity), placement(part, score, pan));
+  });
 }
 
 async function mixDrums(buses: MixBuses, part: Part, kitName: string, score: Score): Promise<void> {
@@ -143,7 +149,7 @@ async function mixDrums(buses: MixBuses, part: Part, kitName: string, score: Sco
   for (const note of part.notes) {
     const drum = drumOf(note.midi);
     const data = samples.get(drum)!;
-    addNote(buses, { data, loop: null }, Math.round(note.time * SAMPLE_RATE), 1, data.length, 0, velocityGain(note.velocity), placement(part, score, part.pan + (drumPan[drum] ?? 0)));
+    addNote(buses, data, Math.round(note.time * SAMPLE_RATE), 1, data.length, 0, velocityGain(note.velocity), placement(part, score, part.pan + (drumPan[drum] ?? 0)));
   }
 }
 

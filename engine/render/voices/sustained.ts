@@ -111,14 +111,14 @@ export const flute: PitchedPatch = {
 export const warmPad: PitchedPatch = {
   release: 1.5,
   hold: 'loop',
-  loopStart: 1.4,
+  loopStart: 1.1,
   trimDb: -1,
   build(tools) {
     const { Tone } = tools;
     const filter = new Tone.Filter({ type: 'lowpass', frequency: 1400, Q: 0.6, rolloff: -24 }).connect(tools.output);
     const synth = new Tone.Synth({
       oscillator: { type: 'fattriangle12', count: 2, spread: 18 },
-      envelope: { attack: 0.8, decay: 0.5, sustain: 0.9, release: 0.05 },
+      envelope: { attack: 0.6, decay: 0.4, sustain: 0.9, release: 0.05 },
     }).connect(filter);
     return instrumentVoice(synth);
   },
@@ -128,15 +128,15 @@ export const warmPad: PitchedPatch = {
 export const synthPad: PitchedPatch = {
   release: 1.2,
   hold: 'loop',
-  loopStart: 1.4,
+  loopStart: 1.1,
   trimDb: -2,
   build(tools) {
     const { Tone } = tools;
     const synth = new Tone.MonoSynth({
       oscillator: { type: 'fatsawtooth32', count: 2, spread: 26 },
       filter: { type: 'lowpass', Q: 1.5, rolloff: -12 },
-      envelope: { attack: 0.5, decay: 0.8, sustain: 0.85, release: 0.05 },
-      filterEnvelope: { attack: 0.6, decay: 0.6, sustain: 0.5, release: 0.05, baseFrequency: 500, octaves: 3 },
+      envelope: { attack: 0.5, decay: 0.5, sustain: 0.85, release: 0.05 },
+      filterEnvelope: { attack: 0.5, decay: 0.5, sustain: 0.5, release: 0.05, baseFrequency: 500, octaves: 3 },
     }).connect(tools.output);
     return instrumentVoice(synth);
   },

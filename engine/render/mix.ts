@@ -22,7 +22,7 @@ export interface MixBuses {
 
 /** Default level of each role in dB, before Part.gainDb. */
 // Balanced by measuring each role's RMS over the presets' own arrangements (drums sat 12 dB over the rest).
-const ROLE_GAIN_DB: Record<Role, number> = { drums: -6, bass: 1, chords: -4, pad: -8, lead: -1, arp: -6, texture: -12, vocal: 0 };
+const ROLE_GAIN_DB: Record<Role, number> = { drums: -6, bass: 1, chords: -4, pad: -8, lead: -1, arp: -6, texture: -22, vocal: 0 };
 /** Reverb send per role, multiplied by spec.effects.reverb. */
 const ROLE_REVERB: Record<Role, number> = { drums: 0.12, bass: 0.02, chords: 0.55, pad: 0.8, lead: 0.5, arp: 0.55, texture: 0.25, vocal: 0.45 };
 /** Delay send per role, multiplied by spec.effects.delay. */

@@ -29,6 +29,7 @@ const MODE_NAMES: Record<SongSpec['key']['mode'], string> = {
 /** What the service shows about a track, read from the spec and the composed score. */
 export function trackMetadata(spec: SongSpec, score: Score): TrackMetadata {
   const ends = score.sections.map((_, index) => score.sections[index + 1]?.time ?? score.duration);
+  const sung = score.parts.some((part) => part.role === 'vocal' && part.notes.length > 0);
   return {
     genre: spec.genre,
     bpm: score.bpm,
@@ -41,8 +42,11 @@ export function trackMetadata(spec: SongSpec, score: Score): TrackMetadata {
       start: Math.round(section.time * 100) / 100,
       end: Math.round(ends[index]! * 100) / 100,
     })),
-    vocals: spec.vocals.enabled,
-    trace: spec.trace,
+    // True only when a voice is in the score: the singer is not built yet, so a track that asked for one says so.
+    vocals: sung,
+    trace: spec.vocals.enabled && !sung
+      ? [...spec.trace, { source: 'vocals', effect: 'a sung voice was asked for, but the engine cannot sing yet: this track is instrumental' }]
+      : spec.trace,
   };
 }
 

@@ -6,7 +6,8 @@
  *
  * Each measurement is a function so pool comparisons (1 vs 2 workers) can be added beside it.
  */
-import { renderTrack } from '../engine/track.ts';
+import { availableParallelism } from 'node:os';
+import { createRenderPool, renderTrack } from '../engine/index.ts';
 
 export interface TrackMeasurement {
   style: string;
@@ -74,6 +75,46 @@ export function printSummary(rows: TrackMeasurement[]): void {
   }
 }
 
+export interface PoolMeasurement {
+  workers: number;
+  tracks: number;
+  wallMs: number;
+  /** Seconds of audio rendered per wall second, the pool's throughput. */
+  throughput: number;
+  peakRssMiB: number;
+}
+
+/**
+ * Renders the same batch of tracks through a real worker pool (worker threads, as the service does) and
+ * measures throughput. Threads are started and warmed before the clock starts, so start-up is not counted.
+ */
+export async function measurePool(workers: number, styles: string[], duration: number): Promise<PoolMeasurement> {
+  const pool = createRenderPool({ workers });
+  try {
+    await Promise.all(Array.from({ length: workers }, (_, i) => pool.render({ prompt: 'warm-up', duration: 2, style: styles[i % styles.length]!, instrumental: true, seed: i })));
+    const rss = rssSampler();
+    const started = performance.now();
+    await Promise.all(styles.map((style, i) => pool.render({ prompt: `a ${style} track`, duration, style, instrumental: true, seed: 77 + i })));
+    const wallMs = performance.now() - started;
+    return { workers, tracks: styles.length, wallMs, throughput: (styles.length * duration) / (wallMs / 1000), peakRssMiB: rss.stop() / 2 ** 20 };
+  } finally {
+    await pool.close();
+  }
+}
+
+async function comparePools(styles: string[], duration: number): Promise<void> {
+  const counts = [...new Set([1, 2, availableParallelism()])];
+  console.log(`\npool: ${styles.length} × ${duration} s tracks through worker threads`);
+  const results: PoolMeasurement[] = [];
+  for (const workers of counts) {
+    const result = await measurePool(workers, styles, duration);
+    results.push(result);
+    console.log(`  ${workers} worker(s): ${(result.wallMs / 1000).toFixed(2)} s wall, ${result.throughput.toFixed(1)} audio s per s, peak RSS ${result.peakRssMiB.toFixed(0)} MiB (whole process)`);
+  }
+  const one = results[0]!;
+  for (const result of results.slice(1)) console.log(`  ${result.workers} workers vs 1: ${(result.throughput / one.throughput).toFixed(2)}× the throughput (target for 2: ≥ 1.7×)`);
+}
+
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const styles = quick ? STYLES.slice(0, 5) : STYLES;
@@ -86,6 +127,7 @@ async function main(): Promise<void> {
   const peak = rss.stop();
   printSummary(rows);
   console.log(`\npeak RSS: ${(peak / 2 ** 20).toFixed(0)} MiB`);
+  await comparePools(quick ? styles.slice(0, 4) : [...styles, ...styles].slice(0, 8), 60);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

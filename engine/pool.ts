@@ -20,10 +20,17 @@ export interface RenderPoolOptions {
   workers?: number;
   /** The worker's TypeScript entry module. A test seam: tests pass a fake worker. @default engine/worker.ts */
   workerEntry?: URL;
+  /**
+   * How long a cancelled render may keep its thread before the thread is stopped by force. Stopping a thread
+   * inside node-web-audio-api's native render aborts the whole process (measured on 1.0.9), so a cancelled
+   * render is normally left to finish and its result dropped; force is only for a thread that hangs.
+   * @default 120000
+   */
+  abandonTimeoutMs?: number;
 }
 
 export interface RenderJobOptions {
-  /** Aborting a queued job drops it; aborting a running one stops its thread (a fresh one replaces it). */
+  /** Aborting a queued job drops it; aborting a running one rejects at once and lets the thread finish and drop it. */
   signal?: AbortSignal;
   onProgress?(fraction: number): void;
 }
@@ -36,7 +43,7 @@ export interface RenderPool {
   busy(): number;
   /** True until close() is called. */
   healthy(): boolean;
-  /** Rejects waiting and running jobs with RenderAbortedError and stops every thread. */
+  /** Rejects waiting and running jobs with RenderAbortedError, then stops each thread once its current render is over. */
   close(): Promise<void>;
 }
 
@@ -47,6 +54,8 @@ interface Job {
   resolve(track: RenderedTrack): void;
   reject(error: Error): void;
   onAbort?: () => void;
+  /** Rejected already (cancelled or pool closing): the thread finishes the render and the result is dropped. */
+  abandoned: boolean;
 }
 
 interface Slot {
@@ -67,8 +76,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const entry = options.workerEntry ?? defaultEntry;
   const slots: Slot[] = [];
   const waiting: Job[] = [];
+  const abandonTimeoutMs = options.abandonTimeoutMs ?? 120_000;
   let nextJobId = 1;
   let closed = false;
+  /** Resolves when every thread has stopped; created by close(). */
+  let allStopped: (() => void) | null = null;
 
   function spawn(): Slot {
     const slot: Slot = {
@@ -86,13 +98,16 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     const job = slot.job;
     if (message.type === 'ready' || !job || message.jobId !== job.id) return;
     if (message.type === 'progress') {
-      job.options.onProgress?.(message.fraction);
+      if (!job.abandoned) job.options.onProgress?.(message.fraction);
       return;
     }
     finish(slot);
-    if (message.type === 'done') job.resolve(message.track);
-    else job.reject(deserializeError(message.error));
-    dispatch();
+    if (!job.abandoned) {
+      if (message.type === 'done') job.resolve(message.track);
+      else job.reject(deserializeError(message.error));
+    }
+    if (closed) retire(slot);
+    else dispatch();
   }
 
   function onExit(slot: Slot, code: number | null, error?: Error): void {
@@ -101,12 +116,14 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     slots.splice(index, 1);
     const job = slot.job;
     finish(slot);
-    if (job) {
+    if (job && !job.abandoned) {
       job.reject(slot.retiring ? new RenderAbortedError() : new WorkerCrashedError(code, { cause: error }));
     }
     if (!closed) {
       slots.push(spawn());
       dispatch();
+    } else if (slots.length === 0) {
+      allStopped?.();
     }
   }
 
@@ -114,6 +131,22 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     const job = slot.job;
     if (job?.onAbort) job.options.signal?.removeEventListener('abort', job.onAbort);
     slot.job = null;
+  }
+
+  /** Stops a thread that holds no render (stopping one mid-render would abort the process). */
+  function retire(slot: Slot): void {
+    slot.retiring = true;
+    void slot.worker.terminate();
+  }
+
+  /** Rejects a running job now; its thread finishes the render, and is stopped by force only if it hangs. */
+  function abandon(slot: Slot, job: Job, reason: unknown): void {
+    job.abandoned = true;
+    job.reject(new RenderAbortedError({ cause: reason }));
+    const timer = setTimeout(() => {
+      if (slot.job === job) retire(slot);
+    }, abandonTimeoutMs);
+    timer.unref();
   }
 
   function dispatch(): void {
@@ -135,11 +168,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       return;
     }
     const slot = slots.find((candidate) => candidate.job === job);
-    if (slot) {
-      // A native offline render cannot be interrupted from JS: stop the thread; onExit replaces it.
-      slot.retiring = true;
-      void slot.worker.terminate();
-    }
+    if (slot && !job.abandoned) abandon(slot, job, job.options.signal?.reason);
   }
 
   for (let i = 0; i < size; i++) slots.push(spawn());
@@ -150,7 +179,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       if (closed) return Promise.reject(new RenderAbortedError());
       if (jobOptions.signal?.aborted) return Promise.reject(new RenderAbortedError({ cause: jobOptions.signal.reason }));
       return new Promise<RenderedTrack>((resolve, reject) => {
-        const job: Job = { id: nextJobId++, request, options: jobOptions, resolve, reject };
+        const job: Job = { id: nextJobId++, request, options: jobOptions, resolve, reject, abandoned: false };
         if (jobOptions.signal) {
           job.onAbort = () => abort(job);
           jobOptions.signal.addEventListener('abort', job.onAbort, { once: true });
@@ -165,12 +194,14 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       if (closed) return;
       closed = true;
       for (const job of waiting.splice(0)) job.reject(new RenderAbortedError());
-      await Promise.all(
-        [...slots].map((slot) => {
-          slot.retiring = true;
-          return slot.worker.terminate();
-        }),
-      );
+      const stopped = new Promise<void>((resolve) => {
+        allStopped = resolve;
+      });
+      for (const slot of [...slots]) {
+        if (!slot.job) retire(slot);
+        else if (!slot.job.abandoned) abandon(slot, slot.job, new RenderAbortedError());
+      }
+      if (slots.length > 0) await stopped;
     },
   };
 }

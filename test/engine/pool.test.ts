@@ -9,8 +9,8 @@ function request(prompt: string): GenerationRequest {
   return { prompt, duration: 30, style: null, instrumental: true, seed: 1 };
 }
 
-function pool(t: import('ava').ExecutionContext, workers = 2) {
-  const created = createRenderPool({ workers, workerEntry: fakeWorker });
+function pool(t: import('ava').ExecutionContext, workers = 2, abandonTimeoutMs = 300) {
+  const created = createRenderPool({ workers, workerEntry: fakeWorker, abandonTimeoutMs });
   t.teardown(() => created.close());
   return created;
 }
@@ -47,7 +47,17 @@ test('an error thrown while rendering becomes RenderFailedError with the origina
   t.is(error?.message, 'bad things');
 });
 
-test('aborting a running job stops it and the pool keeps serving', async (t) => {
+test('aborting a running job rejects it at once and leaves its thread to finish (no mid-render kill)', async (t) => {
+  const renderPool = pool(t, 1, 60_000);
+  const controller = new AbortController();
+  const slow = renderPool.render(request('slow'), { signal: controller.signal });
+  setTimeout(() => controller.abort(), 50);
+  await t.throwsAsync(slow, { instanceOf: RenderAbortedError });
+  const next = await renderPool.render(request('next'));
+  t.is(next.renderMs, 2, 'the same thread served the next job');
+});
+
+test('a cancelled render that hangs loses its thread after the grace time and the pool keeps serving', async (t) => {
   const renderPool = pool(t, 1);
   const controller = new AbortController();
   const hanging = renderPool.render(request('hang'), { signal: controller.signal });
@@ -67,7 +77,7 @@ test('aborting a queued job removes it without touching the running one', async 
 });
 
 test('close rejects waiting and running jobs and refuses new ones', async (t) => {
-  const renderPool = createRenderPool({ workers: 1, workerEntry: fakeWorker });
+  const renderPool = createRenderPool({ workers: 1, workerEntry: fakeWorker, abandonTimeoutMs: 300 });
   const running = renderPool.render(request('hang'));
   const waiting = renderPool.render(request('waiting'));
   await renderPool.close();

@@ -62,16 +62,11 @@ export interface Generation {
   quota_month: string;
 }
 
-export interface NewGeneration {
-  account_id: string;
-  prompt: string;
-  duration: number;
-  style: string | null;
-  instrumental: boolean;
-  seed: number;
-  lyrics: string | null;
-  callback_url: string | null;
-}
+/** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
+export type NewGeneration = Pick<
+  Generation,
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url'
+>;
 
 export interface CreateGenerationOptions {
   /** Monthly generations allowed for the account (null = unlimited). Checked and reserved atomically. */

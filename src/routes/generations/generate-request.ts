@@ -5,6 +5,7 @@ import { randomInt } from 'node:crypto';
 import type { StyleInfo } from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
 import { readBoolean, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
+import type { NewGeneration } from '../../store/types.ts';
 
 export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url'] as const;
 
@@ -18,15 +19,8 @@ export const LIMITS = {
   maxSeed: 2_147_483_647,
 } as const;
 
-export interface GenerateRequest {
-  prompt: string;
-  duration: number;
-  style: string | null;
-  instrumental: boolean;
-  seed: number;
-  lyrics: string | null;
-  callback_url: string | null;
-}
+/** A validated POST /v1/generate body: a new task's fields less the account, which comes from the key. */
+export type GenerateRequest = Omit<NewGeneration, 'account_id'>;
 
 export function parseGenerateRequest(body: Record<string, unknown>, styles: readonly StyleInfo[]): GenerateRequest {
   rejectUnknownFields(body, GENERATE_FIELDS);

@@ -64,7 +64,7 @@ test('the scheme name is case-insensitive', async (t) => {
   t.is(res.status, 200);
 });
 
-test('an address that keeps sending bad keys gets 429 with Retry-After, even with a good key then', async (t) => {
+test('an address that keeps sending bad keys gets 429 with Retry-After for them, while a good key from it still works', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
   for (let i = 0; i < AUTH_FAILURES_PER_MINUTE; i++) t.is((await app.call(`ts_live_wrong${i}`, '/v1/account')).status, 401);
@@ -72,16 +72,15 @@ test('an address that keeps sending bad keys gets 429 with Retry-After, even wit
   t.is(blocked.status, 429);
   t.like(await errorOf(blocked), { type: 'rate_limit_error', code: 'too_many_failed_authentications' });
   t.true(Number(blocked.headers.get('retry-after')) >= 1);
-  t.is((await app.call(key, '/v1/account')).status, 429);
+  t.is((await app.call(key, '/v1/account')).status, 200);
 });
 
 test('the failed-authentication throttle lifts as time passes', async (t) => {
   const app = await startApp(t);
-  const { key } = await app.account();
   for (let i = 0; i <= AUTH_FAILURES_PER_MINUTE; i++) await app.call('ts_live_wrong', '/v1/account');
-  t.is((await app.call(key, '/v1/account')).status, 429);
+  t.is((await app.call('ts_live_wrong', '/v1/account')).status, 429);
   app.clock.advance(60_000 / AUTH_FAILURES_PER_MINUTE);
-  t.is((await app.call(key, '/v1/account')).status, 200);
+  t.is((await app.call('ts_live_wrong', '/v1/account')).status, 401);
 });
 
 test('routes outside /v1 that are public need no key', async (t) => {

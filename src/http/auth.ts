@@ -18,23 +18,13 @@ function presentedSecret(ctx: AppContext): string {
 }
 
 /**
- * Bearer-key authentication for /v1. An address that keeps presenting bad keys is throttled before its
- * keys are even looked at, so guessing costs the server nothing.
+ * Bearer-key authentication for /v1. An address that keeps presenting bad keys gets 429 instead of 401 for
+ * them, which slows guessing and log noise; a good key from the same address (people behind one NAT) still
+ * works, because a sha256 lookup costs next to nothing and locking out a valid key helps no one.
  */
 export function authenticate(services: Services): AppMiddleware {
   const failures = new TokenBucketLimiter({ windowMs: 60_000 });
   return async function authenticateRequest(ctx, next) {
-    const nowMs = services.now().getTime();
-    // Nobody has failed lately (the usual case): no address to look up.
-    const budget = failures.size === 0 ? undefined : failures.peek(ctx.ip, AUTH_FAILURES_PER_MINUTE, nowMs);
-    if (budget && !budget.allowed) {
-      setRateLimitHeaders(ctx, budget);
-      throw new RateLimitedError(
-        budget.retryAfterSeconds,
-        'too_many_failed_authentications',
-        `Too many requests with a missing or invalid API key came from this address. Wait ${budget.retryAfterSeconds} s and retry with a valid key.`,
-      );
-    }
     try {
       const secret = presentedSecret(ctx);
       const key = services.store.findKey(secret);
@@ -46,9 +36,23 @@ export function authenticate(services: Services): AppMiddleware {
       ctx.state.apiKey = key;
       ctx.state.account = account;
     } catch (err) {
-      if (err instanceof AuthenticationError) setRateLimitHeaders(ctx, failures.take(ctx.ip, AUTH_FAILURES_PER_MINUTE, nowMs));
+      if (err instanceof AuthenticationError) throttleFailure(ctx, failures, services.now().getTime());
       throw err;
     }
     await next();
   };
+}
+
+/** Counts a failed authentication against the address, or refuses it with 429 once the budget is spent. */
+function throttleFailure(ctx: AppContext, failures: TokenBucketLimiter, nowMs: number): void {
+  const budget = failures.peek(ctx.ip, AUTH_FAILURES_PER_MINUTE, nowMs);
+  if (!budget.allowed) {
+    setRateLimitHeaders(ctx, budget);
+    throw new RateLimitedError(
+      budget.retryAfterSeconds,
+      'too_many_failed_authentications',
+      `Too many requests with a missing or invalid API key came from this address. Wait ${budget.retryAfterSeconds} s and retry with a valid key.`,
+    );
+  }
+  setRateLimitHeaders(ctx, failures.take(ctx.ip, AUTH_FAILURES_PER_MINUTE, nowMs));
 }

@@ -1,108 +1,87 @@
 /** Bass patches. */
-import { instrumentVoice, noiseBurst, type PitchedPatch } from './types.ts';
+import type { PitchedPatch } from './types.ts';
+import { monoSynthPatch, synthPatch } from './synthPatch.ts';
 
 /** A pure sine sub with a soft attack (808-style sustained bass). */
-export const subBass: PitchedPatch = {
+export const subBass: PitchedPatch = synthPatch({
   release: 0.12,
   hold: 'loop',
   loopStart: 0.5,
   trimDb: 0,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.Synth({
-      oscillator: { type: 'custom', partials: [1, 0.08, 0.03] },
-      envelope: { attack: 0.008, decay: 0.4, sustain: 0.85, release: 0.05 },
-    }).connect(tools.output);
-    return instrumentVoice(synth);
+  synth: {
+    oscillator: { type: 'custom', partials: [1, 0.08, 0.03] },
+    envelope: { attack: 0.008, decay: 0.4, sustain: 0.85, release: 0.05 },
   },
-};
+});
 
 /** Electric finger bass: a rounded saw/triangle mix with a plucky filter. */
-export const fingerBass: PitchedPatch = {
+export const fingerBass: PitchedPatch = monoSynthPatch({
   release: 0.08,
   hold: 'loop',
   loopStart: 1.3,
   trimDb: 0,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.MonoSynth({
-      oscillator: { type: 'custom', partials: [1, 0.45, 0.25, 0.12, 0.08] },
-      filter: { type: 'lowpass', Q: 1, rolloff: -12 },
-      envelope: { attack: 0.004, decay: 1.2, sustain: 0.35, release: 0.05 },
-      filterEnvelope: { attack: 0.002, decay: 0.25, sustain: 0.3, release: 0.05, baseFrequency: 250, octaves: 2.5 },
-    }).connect(tools.output);
-    const thumb = noiseBurst(tools, { type: 'lowpass', frequency: 1200, q: 0.7, level: 0.15, decay: 0.008, offset: 0.7 });
-    return instrumentVoice(synth, [thumb]);
+  synth: {
+    oscillator: { type: 'custom', partials: [1, 0.45, 0.25, 0.12, 0.08] },
+    filter: { type: 'lowpass', Q: 1, rolloff: -12 },
+    envelope: { attack: 0.004, decay: 1.2, sustain: 0.35, release: 0.05 },
+    filterEnvelope: { attack: 0.002, decay: 0.25, sustain: 0.3, release: 0.05, baseFrequency: 250, octaves: 2.5 },
   },
-};
+  // Thumb noise.
+  transient: { type: 'lowpass', frequency: 1200, q: 0.7, level: 0.15, decay: 0.008, offset: 0.7 },
+});
 
 /** Upright bass: a woody decaying tone with a finger thump. */
-export const acousticBass: PitchedPatch = {
+export const acousticBass: PitchedPatch = monoSynthPatch({
   release: 0.12,
   hold: 1.8,
   trimDb: 0,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.MonoSynth({
-      oscillator: { type: 'custom', partials: [1, 0.6, 0.2, 0.1, 0.05] },
-      filter: { type: 'lowpass', Q: 0.8, rolloff: -12 },
-      envelope: { attack: 0.006, decay: 1.4, sustain: 0.1, release: 0.05 },
-      filterEnvelope: { attack: 0.002, decay: 0.15, sustain: 0.2, release: 0.05, baseFrequency: 200, octaves: 2.5 },
-    }).connect(tools.output);
-    const thump = noiseBurst(tools, { type: 'lowpass', frequency: 600, q: 0.7, level: 0.3, decay: 0.015, offset: 0.9 });
-    return instrumentVoice(synth, [thump]);
+  synth: {
+    oscillator: { type: 'custom', partials: [1, 0.6, 0.2, 0.1, 0.05] },
+    filter: { type: 'lowpass', Q: 0.8, rolloff: -12 },
+    envelope: { attack: 0.006, decay: 1.4, sustain: 0.1, release: 0.05 },
+    filterEnvelope: { attack: 0.002, decay: 0.15, sustain: 0.2, release: 0.05, baseFrequency: 200, octaves: 2.5 },
   },
-};
+  // Finger thump.
+  transient: { type: 'lowpass', frequency: 600, q: 0.7, level: 0.3, decay: 0.015, offset: 0.9 },
+});
 
 /** TB-303 style: saw through a resonant low-pass with a fast, deep filter envelope. */
-export const acidBass: PitchedPatch = {
+export const acidBass: PitchedPatch = monoSynthPatch({
   release: 0.06,
   hold: 'loop',
   loopStart: 0.6,
   trimDb: -2,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.MonoSynth({
-      oscillator: { type: 'sawtooth' },
-      filter: { type: 'lowpass', Q: 9, rolloff: -24 },
-      envelope: { attack: 0.003, decay: 0.3, sustain: 0.6, release: 0.05 },
-      filterEnvelope: { attack: 0.002, decay: 0.22, sustain: 0.1, release: 0.05, baseFrequency: 180, octaves: 4.2 },
-    }).connect(tools.output);
-    return instrumentVoice(synth);
+  synth: {
+    oscillator: { type: 'sawtooth' },
+    filter: { type: 'lowpass', Q: 9, rolloff: -24 },
+    envelope: { attack: 0.003, decay: 0.3, sustain: 0.6, release: 0.05 },
+    filterEnvelope: { attack: 0.002, decay: 0.22, sustain: 0.1, release: 0.05, baseFrequency: 180, octaves: 4.2 },
   },
-};
+});
 
 /** Reese: two saws detuned against each other (the beating is the sound), low-passed. */
-export const reeseBass: PitchedPatch = {
+export const reeseBass: PitchedPatch = synthPatch({
   release: 0.12,
   hold: 'loop',
   loopStart: 0.3,
   trimDb: -1,
-  build(tools) {
-    const { Tone } = tools;
-    const filter = new Tone.Filter({ type: 'lowpass', frequency: 900, Q: 0.8, rolloff: -24 }).connect(tools.output);
-    const synth = new Tone.Synth({
-      oscillator: { type: 'fatsawtooth32', count: 2, spread: 28 },
-      envelope: { attack: 0.01, decay: 0.2, sustain: 0.9, release: 0.05 },
-    }).connect(filter);
-    return instrumentVoice(synth);
+  lowpass: { frequency: 900, Q: 0.8, rolloff: -24 },
+  synth: {
+    oscillator: { type: 'fatsawtooth32', count: 2, spread: 28 },
+    envelope: { attack: 0.01, decay: 0.2, sustain: 0.9, release: 0.05 },
   },
-};
+});
 
 /** A generic analog synth bass: square plus sub, moderately plucky filter. */
-export const synthBass: PitchedPatch = {
+export const synthBass: PitchedPatch = monoSynthPatch({
   release: 0.08,
   hold: 'loop',
   loopStart: 0.6,
   trimDb: 0,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.MonoSynth({
-      oscillator: { type: 'fatsquare24', count: 2, spread: 10 } as never,
-      filter: { type: 'lowpass', Q: 2.5, rolloff: -12 },
-      envelope: { attack: 0.004, decay: 0.35, sustain: 0.65, release: 0.05 },
-      filterEnvelope: { attack: 0.002, decay: 0.2, sustain: 0.35, release: 0.05, baseFrequency: 220, octaves: 3 },
-    }).connect(tools.output);
-    return instrumentVoice(synth);
+  synth: {
+    oscillator: { type: 'fatsquare24', count: 2, spread: 10 } as never,
+    filter: { type: 'lowpass', Q: 2.5, rolloff: -12 },
+    envelope: { attack: 0.004, decay: 0.35, sustain: 0.65, release: 0.05 },
+    filterEnvelope: { attack: 0.002, decay: 0.2, sustain: 0.35, release: 0.05, baseFrequency: 220, octaves: 3 },
   },
-};
+});

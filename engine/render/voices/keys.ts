@@ -1,5 +1,6 @@
 /** Keyboard patches: piano, electric piano, organ. */
 import { instrumentVoice, noiseBurst, type PitchedPatch } from './types.ts';
+import { synthPatch } from './synthPatch.ts';
 
 /** A decaying two-operator FM tone (bright onset, mellowing as the modulation envelope falls) plus a hammer click. */
 export const piano: PitchedPatch = {
@@ -60,18 +61,15 @@ export const rhodes: PitchedPatch = {
 };
 
 /** A drawbar organ: additive sine partials (8', 4', 2 2/3'), instant attack, a touch of key click. */
-export const organ: PitchedPatch = {
+export const organ: PitchedPatch = synthPatch({
   release: 0.08,
   hold: 'loop',
   loopStart: 0.2,
   trimDb: -2,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.Synth({
-      oscillator: { type: 'custom', partials: [1, 0.7, 0.45, 0.5, 0, 0.25, 0, 0.2] },
-      envelope: { attack: 0.006, decay: 0.1, sustain: 0.95, release: 0.05 },
-    }).connect(tools.output);
-    const click = noiseBurst(tools, { type: 'highpass', frequency: 3000, q: 0.5, level: 0.08, decay: 0.004, offset: 0.3 });
-    return instrumentVoice(synth, [click]);
+  synth: {
+    oscillator: { type: 'custom', partials: [1, 0.7, 0.45, 0.5, 0, 0.25, 0, 0.2] },
+    envelope: { attack: 0.006, decay: 0.1, sustain: 0.95, release: 0.05 },
   },
-};
+  // Key click.
+  transient: { type: 'highpass', frequency: 3000, q: 0.5, level: 0.08, decay: 0.004, offset: 0.3 },
+});

@@ -1,39 +1,33 @@
 /** Plucked and struck patches: synth pluck, nylon guitar, distorted guitar, marimba, bells, FM bell. */
-import { instrumentVoice, noiseBurst, type PitchedPatch } from './types.ts';
+import { instrumentVoice, type PitchedPatch } from './types.ts';
+import { monoSynthPatch } from './synthPatch.ts';
 
-export const pluck: PitchedPatch = {
+export const pluck: PitchedPatch = monoSynthPatch({
   release: 0.15,
   hold: 0.6,
   trimDb: 0,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.MonoSynth({
-      oscillator: { type: 'sawtooth' },
-      filter: { type: 'lowpass', Q: 2, rolloff: -12 },
-      envelope: { attack: 0.002, decay: 0.45, sustain: 0, release: 0.05 },
-      filterEnvelope: { attack: 0.001, decay: 0.18, sustain: 0, release: 0.05, baseFrequency: 300, octaves: 4.5 },
-    }).connect(tools.output);
-    return instrumentVoice(synth);
+  synth: {
+    oscillator: { type: 'sawtooth' },
+    filter: { type: 'lowpass', Q: 2, rolloff: -12 },
+    envelope: { attack: 0.002, decay: 0.45, sustain: 0, release: 0.05 },
+    filterEnvelope: { attack: 0.001, decay: 0.18, sustain: 0, release: 0.05, baseFrequency: 300, octaves: 4.5 },
   },
-};
+});
 
 /** Nylon guitar: a soft triangle-rich tone through a closing low-pass, plus a pick noise. */
-export const guitar: PitchedPatch = {
+export const guitar: PitchedPatch = monoSynthPatch({
   release: 0.2,
   hold: 2.2,
   trimDb: 0,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.MonoSynth({
-      oscillator: { type: 'custom', partials: [1, 0.5, 0.33, 0.2, 0.15, 0.1, 0.07] },
-      filter: { type: 'lowpass', Q: 1, rolloff: -12 },
-      envelope: { attack: 0.002, decay: 1.8, sustain: 0, release: 0.05 },
-      filterEnvelope: { attack: 0.001, decay: 0.6, sustain: 0.1, release: 0.05, baseFrequency: 500, octaves: 3 },
-    }).connect(tools.output);
-    const pick = noiseBurst(tools, { type: 'bandpass', frequency: 3500, q: 1, level: 0.12, decay: 0.006, offset: 0.5 });
-    return instrumentVoice(synth, [pick]);
+  synth: {
+    oscillator: { type: 'custom', partials: [1, 0.5, 0.33, 0.2, 0.15, 0.1, 0.07] },
+    filter: { type: 'lowpass', Q: 1, rolloff: -12 },
+    envelope: { attack: 0.002, decay: 1.8, sustain: 0, release: 0.05 },
+    filterEnvelope: { attack: 0.001, decay: 0.6, sustain: 0.1, release: 0.05, baseFrequency: 500, octaves: 3 },
   },
-};
+  // Pick noise.
+  transient: { type: 'bandpass', frequency: 3500, q: 1, level: 0.12, decay: 0.006, offset: 0.5 },
+});
 
 /** Overdriven electric guitar: detuned saws through a waveshaper and a cabinet-like band-pass. */
 export const distGuitar: PitchedPatch = {

@@ -1,5 +1,6 @@
 /** Sustained patches: strings, brass, choir, flute and two pads. Slow envelopes, filtered rich waveforms. */
 import { instrumentVoice, type PitchedPatch, type VoiceTools } from './types.ts';
+import { monoSynthPatch, synthPatch } from './synthPatch.ts';
 
 /** Breath or bow noise that follows the note: band-passed seeded noise with its own slow envelope. */
 function sustainedNoise(tools: VoiceTools, filter: { frequency: number; q: number }, level: number, attack: number) {
@@ -21,41 +22,32 @@ function sustainedNoise(tools: VoiceTools, filter: { frequency: number; q: numbe
 }
 
 /** String section: detuned saws, slow attack, a gentle low-pass and vibrato. */
-export const strings: PitchedPatch = {
+export const strings: PitchedPatch = synthPatch({
   release: 0.9,
   hold: 'loop',
   loopStart: 0.85,
   trimDb: -1,
-  build(tools) {
-    const { Tone } = tools;
-    const filter = new Tone.Filter({ type: 'lowpass', frequency: 2800, Q: 0.5, rolloff: -24 }).connect(tools.output);
-    const synth = new Tone.Synth({
-      oscillator: { type: 'fatsawtooth32', count: 2, spread: 16 },
-      envelope: { attack: 0.35, decay: 0.4, sustain: 0.85, release: 0.05 },
-    }).connect(filter);
-    const vibrato = new Tone.LFO({ frequency: 5, min: -7, max: 7 }).connect(synth.detune);
-    vibrato.start(0);
-    return instrumentVoice(synth);
+  lowpass: { frequency: 2800, Q: 0.5, rolloff: -24 },
+  synth: {
+    oscillator: { type: 'fatsawtooth32', count: 2, spread: 16 },
+    envelope: { attack: 0.35, decay: 0.4, sustain: 0.85, release: 0.05 },
   },
-};
+  vibrato: { frequency: 5, cents: 7 },
+});
 
 /** Brass: saw through a low-pass whose envelope opens on the attack ("blat"), then settles. */
-export const brass: PitchedPatch = {
+export const brass: PitchedPatch = monoSynthPatch({
   release: 0.25,
   hold: 'loop',
   loopStart: 0.7,
   trimDb: -1,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.MonoSynth({
-      oscillator: { type: 'fatsawtooth32', count: 2, spread: 8 },
-      filter: { type: 'lowpass', Q: 1.2, rolloff: -12 },
-      envelope: { attack: 0.06, decay: 0.3, sustain: 0.8, release: 0.05 },
-      filterEnvelope: { attack: 0.08, decay: 0.5, sustain: 0.55, release: 0.05, baseFrequency: 350, octaves: 3.2 },
-    }).connect(tools.output);
-    return instrumentVoice(synth);
+  synth: {
+    oscillator: { type: 'fatsawtooth32', count: 2, spread: 8 },
+    filter: { type: 'lowpass', Q: 1.2, rolloff: -12 },
+    envelope: { attack: 0.06, decay: 0.3, sustain: 0.8, release: 0.05 },
+    filterEnvelope: { attack: 0.08, decay: 0.5, sustain: 0.55, release: 0.05, baseFrequency: 350, octaves: 3.2 },
   },
-};
+});
 
 /** "Aah" choir: saws through two formant band-passes (about 700 and 1100 Hz) with a slow swell. */
 export const choir: PitchedPatch = {
@@ -108,36 +100,28 @@ export const flute: PitchedPatch = {
 };
 
 /** Warm pad: detuned triangles, low-passed, very slow attack. */
-export const warmPad: PitchedPatch = {
+export const warmPad: PitchedPatch = synthPatch({
   release: 1.5,
   hold: 'loop',
   loopStart: 1.1,
   trimDb: -1,
-  build(tools) {
-    const { Tone } = tools;
-    const filter = new Tone.Filter({ type: 'lowpass', frequency: 1400, Q: 0.6, rolloff: -24 }).connect(tools.output);
-    const synth = new Tone.Synth({
-      oscillator: { type: 'fattriangle12', count: 2, spread: 18 },
-      envelope: { attack: 0.6, decay: 0.4, sustain: 0.9, release: 0.05 },
-    }).connect(filter);
-    return instrumentVoice(synth);
+  lowpass: { frequency: 1400, Q: 0.6, rolloff: -24 },
+  synth: {
+    oscillator: { type: 'fattriangle12', count: 2, spread: 18 },
+    envelope: { attack: 0.6, decay: 0.4, sustain: 0.9, release: 0.05 },
   },
-};
+});
 
 /** Synth pad: bright supersaw with a slow filter sweep. */
-export const synthPad: PitchedPatch = {
+export const synthPad: PitchedPatch = monoSynthPatch({
   release: 1.2,
   hold: 'loop',
   loopStart: 1.1,
   trimDb: -2,
-  build(tools) {
-    const { Tone } = tools;
-    const synth = new Tone.MonoSynth({
-      oscillator: { type: 'fatsawtooth32', count: 2, spread: 26 },
-      filter: { type: 'lowpass', Q: 1.5, rolloff: -12 },
-      envelope: { attack: 0.5, decay: 0.5, sustain: 0.85, release: 0.05 },
-      filterEnvelope: { attack: 0.5, decay: 0.5, sustain: 0.5, release: 0.05, baseFrequency: 500, octaves: 3 },
-    }).connect(tools.output);
-    return instrumentVoice(synth);
+  synth: {
+    oscillator: { type: 'fatsawtooth32', count: 2, spread: 26 },
+    filter: { type: 'lowpass', Q: 1.5, rolloff: -12 },
+    envelope: { attack: 0.5, decay: 0.5, sustain: 0.85, release: 0.05 },
+    filterEnvelope: { attack: 0.5, decay: 0.5, sustain: 0.5, release: 0.05, baseFrequency: 500, octaves: 3 },
   },
-};
+});

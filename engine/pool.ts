@@ -61,7 +61,7 @@ interface Job {
 interface Slot {
   worker: Worker;
   job: Job | null;
-  /** Set while the pool itself is terminating this thread, so its exit is not reported as a crash. */
+  /** Set while the pool itself is stopping this thread, so no new job is sent to it. */
   retiring: boolean;
 }
 
@@ -79,8 +79,9 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const abandonTimeoutMs = options.abandonTimeoutMs ?? 120_000;
   let nextJobId = 1;
   let closed = false;
-  /** Resolves when every thread has stopped; created by close(). */
+  /** Resolves when every thread has stopped; set by close(). */
   let allStopped: (() => void) | null = null;
+  let closing: Promise<void> | null = null;
 
   function spawn(): Slot {
     const slot: Slot = {
@@ -116,9 +117,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     slots.splice(index, 1);
     const job = slot.job;
     finish(slot);
-    if (job && !job.abandoned) {
-      job.reject(slot.retiring ? new RenderAbortedError() : new WorkerCrashedError(code, { cause: error }));
-    }
+    // The pool only stops idle threads or abandoned jobs' threads, so a live job here means a crash.
+    if (job && !job.abandoned) job.reject(new WorkerCrashedError(code, { cause: error }));
     if (!closed) {
       slots.push(spawn());
       dispatch();
@@ -190,18 +190,19 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     },
     busy: () => slots.filter((slot) => slot.job !== null).length,
     healthy: () => !closed,
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const job of waiting.splice(0)) job.reject(new RenderAbortedError());
-      const stopped = new Promise<void>((resolve) => {
+    close() {
+      // Every caller waits for the same shutdown, however many times close() is called.
+      closing ??= new Promise<void>((resolve) => {
+        closed = true;
         allStopped = resolve;
+        for (const job of waiting.splice(0)) job.reject(new RenderAbortedError());
+        for (const slot of [...slots]) {
+          if (!slot.job) retire(slot);
+          else if (!slot.job.abandoned) abandon(slot, slot.job, new RenderAbortedError());
+        }
+        if (slots.length === 0) resolve();
       });
-      for (const slot of [...slots]) {
-        if (!slot.job) retire(slot);
-        else if (!slot.job.abandoned) abandon(slot, slot.job, new RenderAbortedError());
-      }
-      if (slots.length > 0) await stopped;
+      return closing;
     },
   };
 }

@@ -90,3 +90,12 @@ test('close rejects waiting and running jobs and refuses new ones', async (t) =>
 test('an invalid thread count is refused with a message naming the option', (t) => {
   t.throws(() => createRenderPool({ workers: 0, workerEntry: fakeWorker }), { message: /`workers`.*got `0`/ });
 });
+
+test('a second close waits for the same shutdown as the first', async (t) => {
+  const renderPool = createRenderPool({ workers: 1, workerEntry: fakeWorker, abandonTimeoutMs: 300 });
+  const running = renderPool.render(request('slow'));
+  const first = renderPool.close();
+  t.is(renderPool.close(), first);
+  await first;
+  await t.throwsAsync(running, { instanceOf: RenderAbortedError });
+});

@@ -100,14 +100,18 @@ export async function chordLoop(out: string, chords: string[][], secondsPerChord
       await run('sox', ['-n', ...RATE, '-c', String(chord.length), file, 'synth', String(secondsPerChord), ...synth, 'remix', '-', 'norm', '-6']);
       files.push(file);
     }
-    const once = tmp.path('once.wav');
-    if (files.length === 1) await run('sox', [files[0]!, once]);
-    else await run('sox', [...files, once]);
-    await run('sox', [once, ...OUT, out, 'repeat', String(repeats - 1)]);
-    return out;
+    return await concatAndLoop(tmp, files, out, repeats);
   } finally {
     await tmp.cleanup();
   }
+}
+
+/** Joins the pieces in order and writes them `repeats` times over to `out` (16-bit, like the engine). */
+async function concatAndLoop(tmp: SynthDir, files: string[], out: string, repeats: number): Promise<string> {
+  const once = tmp.path('once.wav');
+  await run('sox', [...files, once]);
+  await run('sox', [once, ...OUT, out, 'repeat', String(repeats - 1)]);
+  return out;
 }
 
 /**
@@ -137,11 +141,7 @@ export async function melody(out: string, notes: string[], secondsPerNote: numbe
       }
       files.push(file);
     }
-    const once = tmp.path('once.wav');
-    if (files.length === 1) await run('sox', [files[0]!, once]);
-    else await run('sox', [...files, once]);
-    await run('sox', [once, ...OUT, out, 'repeat', String(repeats - 1)]);
-    return out;
+    return await concatAndLoop(tmp, files, out, repeats);
   } finally {
     await tmp.cleanup();
   }

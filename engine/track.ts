@@ -44,6 +44,8 @@ export function trackMetadata(spec: SongSpec, score: Score): TrackMetadata {
     })),
     // True only when a voice is in the score: the singer is not built yet, so a track that asked for one says so.
     vocals: sung,
+    lyrics: null,
+    lyrics_timing: null,
     trace: spec.vocals.enabled && !sung
       ? [...spec.trace, { source: 'vocals', effect: 'a sung voice was asked for, but the engine cannot sing yet: this track is instrumental' }]
       : spec.trace,

@@ -165,6 +165,91 @@ export interface Score {
   parts: Part[];
   /** Pitch classes 0–11 of the scale, tonic first. */
   scale: number[];
+  /** The sung line when the spec has vocals enabled (its notes are also the 'vocal' Part, for MIDI), else null. */
+  vocal: VocalScore | null;
+}
+
+/**
+ * Vocals (issue 4). Text side: engine/lyrics/ turns words into syllables of ARPAbet phones.
+ * Music side: engine/compose/vocal.ts puts one syllable on each melody note (SungNote).
+ * Sound side: engine/render/voice/ sings SungNotes into a mono Float32Array.
+ */
+
+/** An ARPAbet phone without its stress digit: vowels AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW, consonants B CH D DH F G HH JH K L M N NG P R S SH T TH V W Y Z ZH. */
+export type Phone = string;
+
+export const VOWELS = ['AA', 'AE', 'AH', 'AO', 'AW', 'AY', 'EH', 'ER', 'EY', 'IH', 'IY', 'OW', 'OY', 'UH', 'UW'] as const;
+export const CONSONANTS = ['B', 'CH', 'D', 'DH', 'F', 'G', 'HH', 'JH', 'K', 'L', 'M', 'N', 'NG', 'P', 'R', 'S', 'SH', 'T', 'TH', 'V', 'W', 'Y', 'Z', 'ZH'] as const;
+
+export interface Syllable {
+  /** The letters this syllable stands for, for display and karaoke ("sum", "mer"); approximate splits are fine. */
+  text: string;
+  /** Consonants sung before the vowel (placed just before the beat). */
+  onset: Phone[];
+  /** The vowel (one of VOWELS; diphthongs AW AY EY OW OY glide inside the note). */
+  nucleus: Phone;
+  /** Consonants after the vowel (placed in the last part of the note). */
+  coda: Phone[];
+  /** CMU stress: 1 primary, 2 secondary, 0 unstressed. One-syllable function words ("the", "a", "to") are 0. */
+  stress: 0 | 1 | 2;
+}
+
+export interface LyricWord {
+  /** The word as written (punctuation stripped). */
+  text: string;
+  syllables: Syllable[];
+  /** True when the word was not in the pronouncing dictionary and letter-to-sound rules spelled it. */
+  guessed: boolean;
+}
+
+export interface LyricLine {
+  /** The line as it will be shown (original spelling and punctuation). */
+  text: string;
+  words: LyricWord[];
+}
+
+export type LyricSectionKind = 'verse' | 'prechorus' | 'chorus' | 'bridge' | 'intro' | 'outro';
+
+export interface LyricSection {
+  kind: LyricSectionKind;
+  lines: LyricLine[];
+}
+
+export interface Lyrics {
+  /** 'given' = the request's lyrics; 'written' = made by the engine from the prompt. */
+  source: 'given' | 'written';
+  sections: LyricSection[];
+}
+
+/** A melody note with the syllable sung on it. Times are seconds, like Note. */
+export interface SungNote extends Note {
+  syllable: Syllable;
+  /** A melisma continuation: the previous note's vowel carried on to this pitch (no onset consonants; the coda moves here). */
+  continuation: boolean;
+  /** Slur from this note into the next one (portamento, no gap). */
+  legato: boolean;
+  /** Indexes into VocalScore.lines and that line's words. */
+  line: number;
+  word: number;
+}
+
+/** When a line (and each of its words) is sung, for karaoke-style display. Seconds from the track start. */
+export interface LyricTiming {
+  section: LyricSectionKind;
+  text: string;
+  start: number;
+  end: number;
+  words: { text: string; start: number; end: number }[];
+}
+
+export interface VocalScore {
+  gender: 'female' | 'male';
+  lyrics: Lyrics;
+  /** The lead line, in time order, never overlapping. */
+  notes: SungNote[];
+  /** Backing "oohs"/harmony notes (chorus), sung on a vowel; may overlap each other (chords). */
+  backing: SungNote[];
+  lines: LyricTiming[];
 }
 
 /** What the service shows as `metadata` of a completed generation. */
@@ -177,6 +262,10 @@ export interface TrackMetadata {
   instruments: string[];
   sections: { kind: SectionKind; start: number; end: number }[];
   vocals: boolean;
+  /** The sung text with [Verse]/[Chorus]/[Bridge] tags, or null when instrumental. */
+  lyrics: string | null;
+  /** Per sung line: its start and end in seconds, and each word's (snake_case: shown as is in the API). */
+  lyrics_timing: LyricTiming[] | null;
   trace: TraceEntry[];
 }
 

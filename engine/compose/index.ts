@@ -135,5 +135,6 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     })),
     parts,
     scale: [...base.scale],
+    vocal: null,
   };
 }

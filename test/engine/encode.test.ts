@@ -13,7 +13,7 @@ function sine(frames: number, frequency: number, amplitude: number): Float32Arra
 
 function scoreWith(parts: Part[], bpm = 96, meter = { beatsPerBar: 3, beatUnit: 4 }): Score {
   const spec = { title: 'Encode test', meter, bpm } as unknown as SongSpec;
-  return { spec, bpm, beatsPerBar: meter.beatsPerBar, duration: 8, sections: [], chords: [], parts, scale: [0, 2, 4, 5, 7, 9, 11] };
+  return { spec, bpm, beatsPerBar: meter.beatsPerBar, duration: 8, sections: [], chords: [], parts, scale: [0, 2, 4, 5, 7, 9, 11], vocal: null };
 }
 
 const PARTS: Part[] = [

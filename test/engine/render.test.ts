@@ -52,7 +52,7 @@ function bandScore(duration: number, instruments: Partial<Record<Role, string>>,
   const parts: Part[] = Object.entries(instruments).map(([role, instrument]) => ({
     role: role as Role, instrument, notes: role === 'texture' ? [] : notes[role as Role], gainDb: 0, pan: role === 'lead' ? 0.2 : 0,
   }));
-  return { spec: specFor(duration, bpm, effects), bpm, beatsPerBar: 4, duration, sections: [], chords: [], parts, scale: [0, 2, 4, 5, 7, 9, 11] };
+  return { spec: specFor(duration, bpm, effects), bpm, beatsPerBar: 4, duration, sections: [], chords: [], parts, scale: [0, 2, 4, 5, 7, 9, 11], vocal: null };
 }
 
 const FULL_BAND = { chords: 'rhodes', pad: 'warmPad', bass: 'fingerBass', lead: 'sawLead', drums: 'acousticKit', texture: 'vinyl' } as const;

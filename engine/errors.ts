@@ -51,3 +51,30 @@ export class RenderFailedError extends EngineError {
     super(message);
   }
 }
+
+/** The request's lyrics have more lines than the track's sung sections can hold. */
+export class LyricsTooLongError extends EngineError {
+  override name = 'LyricsTooLongError' as const;
+  constructor(
+    /** Sung lines the lyrics need (a line too long for one phrase counts twice). */
+    readonly lines: number,
+    /** Sung lines this request's track has room for. */
+    readonly linesThatFit: number,
+    readonly duration: number,
+  ) {
+    super(
+      linesThatFit === 0
+        ? `A ${duration}-second track of this style has no sung sections to hold lyrics. Ask for a longer duration or a song style (pop, rock, folk).`
+        : `These lyrics need ${lines} sung lines, but a ${duration}-second track of this style has room for ${linesThatFit}. ` +
+          `Shorten them to ${linesThatFit} lines or ask for a longer duration.`,
+    );
+  }
+}
+
+/** The request's lyrics cannot be sung as written (nothing singable, too long, an unknown [Tag]). */
+export class InvalidLyricsError extends EngineError {
+  override name = 'InvalidLyricsError' as const;
+  constructor(readonly problem: string) {
+    super(problem);
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * User lyrics -> Lyrics. Section tags in square brackets ([Verse], [Chorus 2], [Pre-Chorus], [Chorus x2])
+ * start sections; text before any tag, or lyrics without tags at all, are split at blank lines into blocks:
+ * a block that comes back word for word is the chorus, the others are verses.
+ */
+import { InvalidLyricsError } from '../errors.ts';
+import type { LyricLine, LyricSection, LyricSectionKind, Lyrics } from '../types.ts';
+import { pronounceWord } from './pronounce.ts';
+
+export const MAX_LYRICS_CHARS = 3000;
+
+const TAGS: Readonly<Record<string, LyricSectionKind>> = {
+  verse: 'verse',
+  chorus: 'chorus',
+  refrain: 'chorus',
+  hook: 'chorus',
+  bridge: 'bridge',
+  prechorus: 'prechorus',
+  intro: 'intro',
+  outro: 'outro',
+};
+
+/** "[Verse 1]", "[chorus x2]", "[Pre-Chorus]" -> the tag word and how many times the section is sung. */
+const TAG_LINE = /^\s*\[([^\]]*)\]\s*$/;
+
+export function parseLine(text: string): LyricLine {
+  const words = text
+    .split(/\s+/)
+    .filter((token) => /[\p{L}\p{N}]/u.test(token))
+    .map((token) => pronounceWord(token));
+  return { text: text.trim(), words };
+}
+
+export function parseLyrics(text: string): Lyrics {
+  if (text.length > MAX_LYRICS_CHARS) {
+    throw new InvalidLyricsError(`Lyrics are ${text.length} characters long; the limit is ${MAX_LYRICS_CHARS}. Shorten them or leave some sections out.`);
+  }
+  const sections: LyricSection[] = [];
+  let untagged: string[][] = [[]];
+  let current: { kind: LyricSectionKind; repeat: number; lines: string[] } | null = null;
+  const closeSection = () => {
+    if (current !== null) {
+      // A bare "[Chorus]" after a chorus was written out means "sing that chorus again".
+      const earlier = sections.findLast((s) => s.kind === current?.kind);
+      const lines = current.lines.length > 0 ? current.lines.map(parseLine) : earlier?.lines;
+      if (lines !== undefined) for (let i = 0; i < current.repeat; i++) sections.push({ kind: current.kind, lines });
+    }
+    current = null;
+  };
+  const closeUntagged = () => {
+    sections.push(...blocksToSections(untagged));
+    untagged = [[]];
+  };
+
+  for (const [index, raw] of text.replace(/\r\n?/g, '\n').split('\n').entries()) {
+    const tag = TAG_LINE.exec(raw);
+    if (tag !== null) {
+      closeSection();
+      closeUntagged();
+      current = { ...readTag(tag[1], index + 1), lines: [] };
+      continue;
+    }
+    const line = raw.trim();
+    const singable = /[\p{L}\p{N}]/u.test(line);
+    if (current !== null) {
+      if (singable) current.lines.push(line);
+    } else if (singable) {
+      untagged[untagged.length - 1].push(line);
+    } else if (line === '' && untagged[untagged.length - 1].length > 0) {
+      untagged.push([]);
+    }
+  }
+  closeSection();
+  closeUntagged();
+  if (sections.length === 0) {
+    throw new InvalidLyricsError('The lyrics have no words to sing. Write at least one line with letters, or leave lyrics out to have them written.');
+  }
+  return { source: 'given', sections };
+}
+
+function readTag(inside: string, lineNumber: number): { kind: LyricSectionKind; repeat: number } {
+  const words = inside.toLowerCase().replace(/[-_\s]+/g, ' ').trim();
+  const match = /^([a-z ]+?)\s*(\d+)?\s*(?:x\s*(\d+))?\s*(?::.*)?$/.exec(words);
+  const name = match?.[1].replace(/\s+/g, '') ?? '';
+  const kind = TAGS[name];
+  if (match === null || kind === undefined) {
+    const known = ['Verse', 'Chorus', 'Pre-Chorus', 'Bridge', 'Intro', 'Outro'].map((t) => `[${t}]`).join(', ');
+    throw new InvalidLyricsError(`Line ${lineNumber}: unknown section tag "[${inside}]". Use one of ${known}, optionally numbered ("[Verse 2]") or repeated ("[Chorus x2]").`);
+  }
+  const repeat = match[3] === undefined ? 1 : Number(match[3]);
+  if (repeat < 1 || repeat > 8) throw new InvalidLyricsError(`Line ${lineNumber}: "[${inside}]" repeats ${repeat} times; use x1 to x8.`);
+  return { kind, repeat };
+}
+
+/** Blank-line separated blocks: one sung verbatim more than once is the chorus, the rest are verses. */
+function blocksToSections(blocks: readonly string[][]): LyricSection[] {
+  const filled = blocks.filter((b) => b.length > 0);
+  const key = (block: readonly string[]) => block.map((l) => l.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()).join('\n');
+  const counts = new Map<string, number>();
+  for (const block of filled) counts.set(key(block), (counts.get(key(block)) ?? 0) + 1);
+  return filled.map((block) => ({ kind: (counts.get(key(block)) ?? 0) > 1 ? 'chorus' : 'verse', lines: block.map(parseLine) }));
+}

@@ -1,0 +1,52 @@
+/**
+ * The sung pitch over time, in MIDI units: each note's pitch, a portamento into slurred notes that ends just
+ * after the note's onset, and a vibrato that fades in on long notes. Vibrato is a sine in cents, symmetric
+ * around the note, so the note's mean pitch stays the written one.
+ */
+import type { Random } from '../../random.ts';
+import { GLIDE_AFTER, GLIDE_BEFORE, type PitchNote } from './plan.ts';
+
+/** Notes longer than this get vibrato, starting this late and reaching full depth this much later. */
+const VIBRATO_MIN_NOTE = 0.4;
+const VIBRATO_DELAY = 0.2;
+const VIBRATO_FADE_IN = 0.25;
+const VIBRATO_RATE = [5.5, 6.5] as const;
+/** Depth in semitones (peak): 30–50 cents. */
+const VIBRATO_DEPTH = [0.3, 0.5] as const;
+
+interface Vibrato {
+  rate: number;
+  depth: number;
+}
+
+export class PitchContour {
+  private cursor = 0;
+  private readonly vibrato: (Vibrato | null)[];
+
+  constructor(private readonly notes: readonly PitchNote[], random: Random) {
+    this.vibrato = notes.map((n) =>
+      n.duration > VIBRATO_MIN_NOTE ? { rate: random.range(...VIBRATO_RATE), depth: random.range(...VIBRATO_DEPTH) } : null,
+    );
+  }
+
+  /** MIDI pitch at `t` seconds. Calls must come in non-decreasing time (a cursor walks the notes). */
+  midiAt(t: number): number {
+    const notes = this.notes;
+    if (notes.length === 0) return 60;
+    while (this.cursor + 1 < notes.length && notes[this.cursor + 1]!.from <= t) this.cursor++;
+    const note = notes[this.cursor]!;
+    let midi = note.midi;
+    if (note.glideFrom !== null && t < note.time + GLIDE_AFTER) {
+      const x = Math.max(0, (t - (note.time - GLIDE_BEFORE)) / (GLIDE_BEFORE + GLIDE_AFTER));
+      const eased = x * x * (3 - 2 * x);
+      midi = note.glideFrom + (note.midi - note.glideFrom) * eased;
+    }
+    const vibrato = this.vibrato[this.cursor];
+    const since = t - note.time - VIBRATO_DELAY;
+    if (vibrato && since > 0) {
+      const depth = vibrato.depth * Math.min(1, since / VIBRATO_FADE_IN);
+      midi += depth * Math.sin(2 * Math.PI * vibrato.rate * since);
+    }
+    return midi;
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Phoneme timing: where each phone of each syllable is sung. The vowel starts on the note (the note onset is
+ * the vowel onset, as singers do it), onset consonants are squeezed in just before it, coda consonants take
+ * the end of the note, and a breath goes before a phrase that follows a rest.
+ */
+import type { Phone, SungNote } from '../../types.ts';
+import { breathTarget, consonantSpec, consonantTargets, isVowel, vowelTargets, type ConsonantSpec, type Gender } from './phones.ts';
+
+export type PhoneKind = 'vowel' | 'consonant' | 'breath' | 'silence';
+
+/** One stretch of the plan with its synthesis targets: `to` is set for diphthongs, which glide inside the vowel. */
+export interface Segment {
+  phone: Phone;
+  kind: PhoneKind;
+  start: number;
+  end: number;
+  midi: number;
+  velocity: number;
+  from: Float64Array;
+  to: Float64Array | null;
+}
+
+/** What the pitch contour needs to know about a note once its phones are placed. */
+export interface PitchNote {
+  /** When this note's pitch takes over: its first onset consonant, or the start of the portamento. */
+  from: number;
+  time: number;
+  duration: number;
+  midi: number;
+  /** The previous note's MIDI when this note is slurred into (portamento), else null. */
+  glideFrom: number | null;
+}
+
+export interface VoicePlan {
+  segments: Segment[];
+  notes: PitchNote[];
+}
+
+/** Seconds of each onset consonant (closure + release for stops). */
+const ONSET_SECONDS: Record<ConsonantSpec['cls'], [closure: number, release: number]> = {
+  plosive: [0.02, 0.012],
+  affricate: [0.025, 0.055],
+  fricative: [0, 0.085],
+  aspirate: [0, 0.06],
+  nasal: [0, 0.06],
+  liquid: [0, 0.055],
+  glide: [0, 0.05],
+};
+/** Codas are held a little longer: the stop closure before its release, the nasal hum, the final hiss. */
+const CODA_SECONDS: Record<ConsonantSpec['cls'], [closure: number, release: number]> = {
+  plosive: [0.04, 0.02],
+  affricate: [0.03, 0.07],
+  fricative: [0, 0.1],
+  aspirate: [0, 0.05],
+  nasal: [0, 0.08],
+  liquid: [0, 0.07],
+  glide: [0, 0.05],
+};
+/** Onset consonants may take at most this share of the previous note (when notes are back to back). */
+const MAX_STEAL = 0.4;
+/** A coda takes at most this share of its note, and at most this many seconds. */
+const MAX_CODA_SHARE = 0.45;
+const MAX_CODA_SECONDS = 0.15;
+/** A rest longer than this gets an in-breath before the next phrase. */
+export const BREATH_REST = 0.3;
+const BREATH_SECONDS = 0.28;
+const BREATH_GAP = 0.04;
+/** Portamento into a slurred note: starts this long before the note and ends this long after it. */
+export const GLIDE_BEFORE = 0.04;
+export const GLIDE_AFTER = 0.03;
+/** Segments shorter than this are dropped (a consonant with no room left). */
+const MIN_SEGMENT = 0.004;
+
+interface PlacedConsonant {
+  phone: Phone;
+  spec: ConsonantSpec;
+  closure: number;
+  release: number;
+}
+
+function consonants(phones: readonly Phone[], table: typeof ONSET_SECONDS): PlacedConsonant[] {
+  const out: PlacedConsonant[] = [];
+  for (const phone of phones) {
+    const spec = consonantSpec(phone);
+    if (!spec) continue;
+    const [closure, release] = table[spec.cls];
+    out.push({ phone, spec, closure, release });
+  }
+  return out;
+}
+
+const span = (list: PlacedConsonant[]) => list.reduce((s, c) => s + c.closure + c.release, 0);
+
+function vowelOf(phone: Phone): Phone {
+  return isVowel(phone) ? phone : 'AH';
+}
+
+/** Lays out one voice's notes (time order, not overlapping) as phone segments and pitch notes. */
+export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan {
+  const sorted = [...notes].sort((a, b) => a.time - b.time);
+  const n = sorted.length;
+  // Pass 1: each note's onset consonants and when they start.
+  const onsets: PlacedConsonant[][] = [];
+  const onsetStart: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const note = sorted[k]!;
+    const prev = sorted[k - 1];
+    const list = note.continuation && prev ? [] : consonants(note.syllable.onset, ONSET_SECONDS);
+    const natural = span(list);
+    const floor = prev ? Math.max(prev.time + (1 - MAX_STEAL) * prev.duration, 0) : 0;
+    const available = Math.max(0, note.time - floor);
+    const scale = natural > available ? available / natural : 1;
+    for (const c of list) {
+      c.closure *= scale;
+      c.release *= scale;
+    }
+    onsets.push(list);
+    onsetStart.push(note.time - natural * scale);
+  }
+
+  const segments: Segment[] = [];
+  const pitchNotes: PitchNote[] = [];
+  let headNucleus: Phone = 'AH';
+  let headCoda: readonly Phone[] = [];
+  let prevEnd = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const note = sorted[k]!;
+    const prev = sorted[k - 1];
+    const next = sorted[k + 1];
+    const continuation = note.continuation && prev !== undefined;
+    if (!continuation) {
+      headNucleus = vowelOf(note.syllable.nucleus);
+      headCoda = note.syllable.coda;
+    }
+    const end = Math.min(note.time + note.duration, next ? onsetStart[k + 1]! : Infinity);
+    const codaPhones = next?.continuation ? [] : continuation && note.syllable.coda.length === 0 ? headCoda : note.syllable.coda;
+    const coda = consonants(codaPhones, CODA_SECONDS);
+    const codaNatural = span(coda);
+    const codaRoom = Math.min(MAX_CODA_SECONDS, MAX_CODA_SHARE * Math.max(0, end - note.time));
+    const codaScale = codaNatural > codaRoom ? codaRoom / codaNatural : 1;
+
+    let vowel = vowelTargets(headNucleus, gender);
+    // A melisma carries the vowel on: a diphthong holds its end shape instead of gliding again.
+    if (continuation && vowel.length > 1) vowel = [vowel[1]!];
+    const firstStart = onsets[k]!.length > 0 ? onsetStart[k]! : note.time;
+
+    if (k === 0 || firstStart - prevEnd > BREATH_REST) {
+      const breathEnd = firstStart - BREATH_GAP;
+      const breathStart = Math.max(k === 0 ? 0 : prevEnd + BREATH_GAP, breathEnd - BREATH_SECONDS);
+      if (breathEnd - breathStart >= 0.1) {
+        const target = breathTarget(gender);
+        push(segments, { phone: 'HH', kind: 'breath', start: breathStart, end: breathEnd, midi: note.midi, velocity: note.velocity, from: target, to: null });
+      }
+    }
+
+    let t = onsetStart[k]!;
+    for (const c of onsets[k]!) t = pushConsonant(segments, c, t, note, gender, vowel[0]!);
+    const vowelEnd = end - codaNatural * codaScale;
+    push(segments, { phone: headNucleus, kind: 'vowel', start: note.time, end: vowelEnd, midi: note.midi, velocity: note.velocity, from: vowel[0]!, to: vowel[1] ?? null });
+    t = vowelEnd;
+    for (const c of coda) {
+      c.closure *= codaScale;
+      c.release *= codaScale;
+      t = pushConsonant(segments, c, t, note, gender, vowel[vowel.length - 1]!);
+    }
+    prevEnd = end;
+
+    const slurred = prev !== undefined && prev.legato && note.time - (prev.time + prev.duration) < 0.05;
+    pitchNotes.push({
+      from: slurred ? note.time - GLIDE_BEFORE : Math.min(firstStart, note.time),
+      time: note.time,
+      duration: note.duration,
+      midi: note.midi,
+      glideFrom: slurred ? prev.midi : null,
+    });
+  }
+  return { segments, notes: pitchNotes };
+}
+
+function push(segments: Segment[], segment: Segment): void {
+  if (segment.end - segment.start >= MIN_SEGMENT) segments.push(segment);
+}
+
+/** Appends a consonant's closure and release from `t`; returns where it ends. `vowel` shapes an /h/. */
+function pushConsonant(segments: Segment[], c: PlacedConsonant, t: number, note: SungNote, gender: Gender, vowel: Float64Array): number {
+  const targets = consonantTargets(c.spec, gender);
+  const base = { phone: c.phone, midi: note.midi, velocity: note.velocity, to: null };
+  if (targets.closure && c.closure > 0) push(segments, { ...base, kind: 'silence', start: t, end: t + c.closure, from: targets.closure });
+  if (c.spec.cls === 'aspirate') targets.release.set(vowel.subarray(0, 10));
+  push(segments, { ...base, kind: 'consonant', start: t + c.closure, end: t + c.closure + c.release, from: targets.release });
+  return t + c.closure + c.release;
+}

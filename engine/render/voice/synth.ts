@@ -1,0 +1,257 @@
+/**
+ * The formant synthesizer (after Klatt 1980 and Klatt & Klatt 1990), run sample by sample on one voice's plan:
+ *
+ *   KLGLOTT88 glottal pulse (jitter, shimmer, spectral tilt) + aspiration noise
+ *     -> cascade: nasal pole, nasal zero, F5 … F1            (vowels, nasals, liquids, /h/)
+ *   frication noise -> parallel: two band-passes + bypass    (fricatives, bursts)
+ *   + the source's highs above the cascade ("air")
+ *   sum -> singer's-formant lift at 3 kHz
+ *
+ * Parameters are evaluated every CONTROL_FRAME samples (track.ts); amplitudes ramp per sample in between so
+ * nothing clicks. The per-sample work is in renderBlock, which keeps every state in local variables.
+ */
+import type { Random } from '../../random.ts';
+import { ASP, AV, B1, BYPASS, F1, FNZ, FRIC, NASAL_POLE, PARAM_COUNT, PF1, PF2, type Gender } from './phones.ts';
+import type { VoicePlan } from './plan.ts';
+import { PitchContour } from './pitch.ts';
+import { antiResonator, bandPass, peaking, resonator } from './resonator.ts';
+import { ParameterTrack } from './track.ts';
+
+const CONTROL_FRAME = 48;
+/** After this long with every source silent, the filters have rung out: skip the samples. */
+const RING_OUT = 0.05;
+
+interface SourceStyle {
+  /** Open quotient of the glottal cycle. */
+  openQuotient: number;
+  /** One-pole low-pass coefficient on the pulse: more tilt = softer, darker voice. */
+  tilt: number;
+  /** Aspiration noise relative to the pulse, at ASP = 1. */
+  breathiness: number;
+  /** Jitter (period) and shimmer (amplitude) standard deviations per cycle. */
+  jitter: number;
+  shimmer: number;
+}
+
+const SOURCE: Record<Gender, SourceStyle> = {
+  male: { openQuotient: 0.55, tilt: 0.72, breathiness: 0.03, jitter: 0.003, shimmer: 0.03 },
+  female: { openQuotient: 0.65, tilt: 0.82, breathiness: 0.05, jitter: 0.003, shimmer: 0.03 },
+};
+/** Level of the parallel (frication) branch against the cascade. */
+const FRICATION_GAIN = 0.5;
+/** The cascade has nothing above F5; real voices do. This much of the source's 5–11 kHz band is added back. */
+const AIR_GAIN = 0.6;
+const NASAL_ZERO_BANDWIDTH = 120;
+const NASAL_POLE_BANDWIDTH = 100;
+const SINGERS_FORMANT = { frequency: 3000, q: 1.4, gainDb: 6 };
+
+/** Slots of the per-frame coefficient buffer. */
+const K_FORMANT = 0; // F1..F5 x [A, B, C]
+const K_NASAL_POLE = 15;
+const K_NASAL_ZERO = 18;
+const K_BAND1 = 21; // [b0, a1, a2]
+const K_BAND2 = 24;
+const K_AIR = 27;
+const K_EQ = 30; // [b0, b1, b2, a1, a2]
+const K_GAIN1 = 35; // band gains and bypass
+const K_GAIN2 = 36;
+const K_BYPASS = 37;
+const K_INC = 38; // f0 / sampleRate
+const K_AV = 39; // amplitude targets at the end of the block
+const K_ASP = 40;
+const K_FRIC = 41;
+const K_COUNT = 42;
+
+/** Slots of the synthesizer state carried from block to block. */
+const S_PHASE = 0;
+const S_JITTER = 1;
+const S_SHIMMER = 2;
+const S_AV = 3;
+const S_ASP = 4;
+const S_FRIC = 5;
+const S_TILT = 6;
+const S_NASAL = 7; // np1, np2, nz1, nz2
+const S_FORMANT = 11; // F1..F5 x [y1, y2]
+const S_NOISE = 21; // nx1, nx2, b11, b12, b21, b22
+const S_AIR = 27; // ax1, ax2, ay1, ay2
+const S_EQ = 31; // ex1, ex2, ey1, ey2
+const S_COUNT = 35;
+
+/** Sings one voice's plan, adding into `out` (which covers 0 s … out.length / sampleRate). */
+export function renderVoice(plan: VoicePlan, gender: Gender, sampleRate: number, random: Random, out: Float32Array): void {
+  if (plan.segments.length === 0) return;
+  const style = SOURCE[gender];
+  const pitch = new PitchContour(plan.notes, random.fork('vibrato'));
+  const track = new ParameterTrack(plan.segments);
+  const noise = random.fork('noise');
+  const cycle = random.fork('cycle');
+  const params = new Float64Array(PARAM_COUNT);
+  const k = new Float64Array(K_COUNT);
+  const state = new Float64Array(S_COUNT);
+  state[S_JITTER] = state[S_SHIMMER] = 1;
+  resonator(NASAL_POLE, NASAL_POLE_BANDWIDTH, sampleRate, k, K_NASAL_POLE);
+  bandPass(8000, 6000, sampleRate, k, K_AIR);
+  k.set(peaking(SINGERS_FORMANT.frequency, SINGERS_FORMANT.q, SINGERS_FORMANT.gainDb, sampleRate), K_EQ);
+
+  const dt = 1 / sampleRate;
+  const first = Math.max(0, Math.floor(plan.segments[0]!.start * sampleRate) - CONTROL_FRAME);
+  const last = Math.min(out.length, Math.ceil((plan.segments[plan.segments.length - 1]!.end + RING_OUT) * sampleRate));
+  let quietSince = 0;
+  const shape = new Float64Array(11); // F1..F5, B1..B5, FNZ last used: coefficients are recomputed only on change
+  let lastF1 = -1;
+  for (let frame = first; frame < last; frame += CONTROL_FRAME) {
+    const t = frame * dt;
+    const sounding = track.evaluate(t, params);
+    if (sounding || state[S_AV]! + state[S_ASP]! + state[S_FRIC]! > 0) quietSince = t;
+    if (t - quietSince > RING_OUT) {
+      // Rung out: leave the output silent and start the next phrase from clean filter states.
+      state.fill(0, S_TILT);
+      continue;
+    }
+    const f0 = 440 * 2 ** ((pitch.midiAt(t) - 69) / 12);
+    // Vowel modification for high notes: F1 is raised to stay above f0, as trained singers do.
+    const f1 = Math.max(params[F1]!, f0 * 1.1);
+    if (f1 !== lastF1 || params[B1] !== shape[5]) resonator(f1, params[B1]!, sampleRate, k, K_FORMANT);
+    lastF1 = f1;
+    for (let f = 1; f < 5; f++) {
+      if (params[F1 + f] === shape[f] && params[B1 + f] === shape[5 + f]) continue;
+      resonator(params[F1 + f]!, params[B1 + f]!, sampleRate, k, K_FORMANT + 3 * f);
+    }
+    const nasal = Math.abs(params[FNZ]! - NASAL_POLE) > 1;
+    if (nasal && params[FNZ] !== shape[10]) antiResonator(params[FNZ]!, NASAL_ZERO_BANDWIDTH, sampleRate, k, K_NASAL_ZERO);
+    if (nasal && Math.abs(shape[10]! - NASAL_POLE) <= 1) {
+      // Entering a nasal: the pole and zero start from equal (silent) histories, so they still cancel exactly.
+      state.fill(0, S_NASAL, S_NASAL + 4);
+    }
+    for (let p = 0; p < 11; p++) shape[p] = params[p]!;
+    const noisy = params[FRIC]! > 0 || state[S_FRIC]! > 0;
+    if (noisy) {
+      bandPass(params[PF1]!, params[PF1 + 1]!, sampleRate, k, K_BAND1);
+      bandPass(params[PF2]!, params[PF2 + 1]!, sampleRate, k, K_BAND2);
+    }
+    k[K_GAIN1] = params[PF1 + 2]!;
+    k[K_GAIN2] = params[PF2 + 2]!;
+    k[K_BYPASS] = params[BYPASS]!;
+    k[K_INC] = f0 * dt;
+    k[K_AV] = params[AV]!;
+    k[K_ASP] = params[ASP]! * style.breathiness;
+    k[K_FRIC] = params[FRIC]! * FRICATION_GAIN;
+    renderBlock(out, frame, Math.min(frame + CONTROL_FRAME, last), k, state, style, noise, cycle, nasal, noisy);
+  }
+}
+
+/** The per-sample synthesizer over out[from, to): reads coefficients from `k`, carries filter state in `s`. */
+function renderBlock(
+  out: Float32Array, from: number, to: number, k: Float64Array, s: Float64Array, style: SourceStyle,
+  noise: Random, cycle: Random, nasal: boolean, noisy: boolean,
+): void {
+  const a1 = k[0]!, b1 = k[1]!, c1 = k[2]!, a2 = k[3]!, b2 = k[4]!, c2 = k[5]!, a3 = k[6]!, b3 = k[7]!, c3 = k[8]!;
+  const a4 = k[9]!, b4 = k[10]!, c4 = k[11]!, a5 = k[12]!, b5 = k[13]!, c5 = k[14]!;
+  const pa = k[K_NASAL_POLE]!, pb = k[K_NASAL_POLE + 1]!, pc = k[K_NASAL_POLE + 2]!;
+  const za = k[K_NASAL_ZERO]!, zb = k[K_NASAL_ZERO + 1]!, zc = k[K_NASAL_ZERO + 2]!;
+  const q0 = k[K_BAND1]!, q1 = k[K_BAND1 + 1]!, q2 = k[K_BAND1 + 2]!;
+  const u0 = k[K_BAND2]!, u1 = k[K_BAND2 + 1]!, u2 = k[K_BAND2 + 2]!;
+  const w0 = k[K_AIR]!, w1 = k[K_AIR + 1]!, w2 = k[K_AIR + 2]!;
+  const e0 = k[K_EQ]!, e1 = k[K_EQ + 1]!, e2 = k[K_EQ + 2]!, ea1 = k[K_EQ + 3]!, ea2 = k[K_EQ + 4]!;
+  const g1 = k[K_GAIN1]!, g2 = k[K_GAIN2]!, bypass = k[K_BYPASS]!, inc = k[K_INC]!;
+  const oq = style.openQuotient;
+  const tiltGain = 1 - style.tilt;
+  const steps = to - from;
+  let phase = s[S_PHASE]!, jitter = s[S_JITTER]!, shimmer = s[S_SHIMMER]!;
+  let av = s[S_AV]!, asp = s[S_ASP]!, fric = s[S_FRIC]!, tilt = s[S_TILT]!;
+  const dAv = (k[K_AV]! - av) / steps, dAsp = (k[K_ASP]! - asp) / steps, dFric = (k[K_FRIC]! - fric) / steps;
+  let np1 = s[S_NASAL]!, np2 = s[S_NASAL + 1]!, nz1 = s[S_NASAL + 2]!, nz2 = s[S_NASAL + 3]!;
+  let r11 = s[S_FORMANT]!, r12 = s[S_FORMANT + 1]!, r21 = s[S_FORMANT + 2]!, r22 = s[S_FORMANT + 3]!;
+  let r31 = s[S_FORMANT + 4]!, r32 = s[S_FORMANT + 5]!, r41 = s[S_FORMANT + 6]!, r42 = s[S_FORMANT + 7]!;
+  let r51 = s[S_FORMANT + 8]!, r52 = s[S_FORMANT + 9]!;
+  let nx1 = s[S_NOISE]!, nx2 = s[S_NOISE + 1]!, b11 = s[S_NOISE + 2]!, b12 = s[S_NOISE + 3]!, b21 = s[S_NOISE + 4]!, b22 = s[S_NOISE + 5]!;
+  let ax1 = s[S_AIR]!, ax2 = s[S_AIR + 1]!, ay1 = s[S_AIR + 2]!, ay2 = s[S_AIR + 3]!;
+  let ex1 = s[S_EQ]!, ex2 = s[S_EQ + 1]!, ey1 = s[S_EQ + 2]!, ey2 = s[S_EQ + 3]!;
+
+  for (let i = from; i < to; i++) {
+    av += dAv;
+    asp += dAsp;
+    fric += dFric;
+    const step = inc * jitter;
+    phase += step;
+    if (phase >= 1) {
+      phase -= 1;
+      jitter = 1 + style.jitter * cycle.gaussian();
+      shimmer = 1 + style.shimmer * cycle.gaussian();
+    }
+    // KLGLOTT88 flow derivative over the open phase: 2x - 3x^2, ending in the abrupt closure that excites the tract.
+    let pulse = 0;
+    const open = phase < oq;
+    if (open) {
+      const x = phase / oq;
+      pulse = x * (2 - 3 * x);
+      // PolyBLEP: a band-limited version of the closure step (the pulse jumps from -1 to 0), against aliasing.
+      const before = (phase - oq) / step;
+      if (before > -1) pulse += 0.5 * (before + 1) * (before + 1);
+    } else {
+      const after = (phase - oq) / step;
+      if (after < 1) pulse -= 0.5 * (1 - after) * (1 - after);
+    }
+    tilt += tiltGain * (pulse * av * shimmer - tilt);
+    const n = noise.next() * 2 - 1;
+    // Aspiration is stronger while the glottis is open (Klatt & Klatt 1990 modulate it by the cycle).
+    let v = tilt + asp * n * (open ? 1 : 0.5);
+    if (nasal) {
+      const p = pa * v + pb * np1 + pc * np2;
+      np2 = np1;
+      np1 = p;
+      v = za * p + zb * nz1 + zc * nz2;
+      nz2 = nz1;
+      nz1 = p;
+    }
+    v = a5 * v + b5 * r51 + c5 * r52;
+    r52 = r51;
+    r51 = v;
+    v = a4 * v + b4 * r41 + c4 * r42;
+    r42 = r41;
+    r41 = v;
+    v = a3 * v + b3 * r31 + c3 * r32;
+    r32 = r31;
+    r31 = v;
+    v = a2 * v + b2 * r21 + c2 * r22;
+    r22 = r21;
+    r21 = v;
+    v = a1 * v + b1 * r11 + c1 * r12;
+    r12 = r11;
+    r11 = v;
+    if (noisy) {
+      // Parallel branch: two band-passes of the same noise plus a broadband share.
+      const band1 = q0 * (n - nx2) - q1 * b11 - q2 * b12;
+      b12 = b11;
+      b11 = band1;
+      const band2 = u0 * (n - nx2) - u1 * b21 - u2 * b22;
+      b22 = b21;
+      b21 = band2;
+      v += fric * (g1 * band1 + g2 * band2 + bypass * n);
+    }
+    nx2 = nx1;
+    nx1 = n;
+    // Air: the source's own highs, which the five-formant cascade cuts off.
+    const air = w0 * (tilt - ax2) - w1 * ay1 - w2 * ay2;
+    ax2 = ax1;
+    ax1 = tilt;
+    ay2 = ay1;
+    ay1 = air;
+    v += AIR_GAIN * air;
+    const y = e0 * v + e1 * ex1 + e2 * ex2 - ea1 * ey1 - ea2 * ey2;
+    ex2 = ex1;
+    ex1 = v;
+    ey2 = ey1;
+    ey1 = y;
+    out[i]! += y;
+  }
+  s[S_PHASE] = phase; s[S_JITTER] = jitter; s[S_SHIMMER] = shimmer;
+  s[S_AV] = av; s[S_ASP] = asp; s[S_FRIC] = fric; s[S_TILT] = tilt;
+  s[S_NASAL] = np1; s[S_NASAL + 1] = np2; s[S_NASAL + 2] = nz1; s[S_NASAL + 3] = nz2;
+  s[S_FORMANT] = r11; s[S_FORMANT + 1] = r12; s[S_FORMANT + 2] = r21; s[S_FORMANT + 3] = r22;
+  s[S_FORMANT + 4] = r31; s[S_FORMANT + 5] = r32; s[S_FORMANT + 6] = r41; s[S_FORMANT + 7] = r42;
+  s[S_FORMANT + 8] = r51; s[S_FORMANT + 9] = r52;
+  s[S_NOISE] = nx1; s[S_NOISE + 1] = nx2; s[S_NOISE + 2] = b11; s[S_NOISE + 3] = b12; s[S_NOISE + 4] = b21; s[S_NOISE + 5] = b22;
+  s[S_AIR] = ax1; s[S_AIR + 1] = ax2; s[S_AIR + 2] = ay1; s[S_AIR + 3] = ay2;
+  s[S_EQ] = ex1; s[S_EQ + 1] = ex2; s[S_EQ + 2] = ey1; s[S_EQ + 3] = ey2;
+}

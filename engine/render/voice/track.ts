@@ -1,0 +1,100 @@
+/**
+ * The synthesis parameters over time: each phone's targets, with formants gliding across phone boundaries
+ * (coarticulation), source amplitudes cross-fading quickly, and attacks/releases where a phrase starts or ends.
+ */
+import { AMPLITUDE_PARAMS, BYPASS, F1, FNZ, FORMANT_PARAMS, FRIC, PARAM_COUNT, PF1 } from './phones.ts';
+import type { Segment } from './plan.ts';
+
+/** Formants glide over this long across a phone boundary; source amplitudes cross-fade faster. */
+const FORMANT_GLIDE = 0.05;
+const AMPLITUDE_FADE = 0.008;
+/** Diphthongs hold their first target, then glide to the second over this part of the vowel. */
+const DIPHTHONG_GLIDE = [0.45, 0.85] as const;
+
+/** Attack and release of a segment when nothing sounds before or after it (phrase starts and ends). */
+function attackOf(s: Segment): number {
+  return s.kind === 'breath' ? 0.1 : s.kind === 'vowel' ? 0.012 : 0.01;
+}
+function releaseOf(s: Segment): number {
+  return s.kind === 'breath' ? 0.08 : s.kind === 'vowel' ? 0.05 : 0.025;
+}
+
+/** Walks the segments in time and evaluates the smoothed parameter vector at any time. */
+export class ParameterTrack {
+  private index = 0;
+  private readonly current = new Float64Array(PARAM_COUNT);
+  private readonly neighbour = new Float64Array(PARAM_COUNT);
+
+  constructor(private readonly segments: readonly Segment[]) {}
+
+  /** Writes the parameters at `t` (non-decreasing between calls) into `out`; returns false in silence. */
+  evaluate(t: number, out: Float64Array): boolean {
+    const segs = this.segments;
+    while (this.index < segs.length && segs[this.index]!.end <= t) this.index++;
+    const s = segs[this.index];
+    if (!s || s.start > t) {
+      for (const p of AMPLITUDE_PARAMS) out[p] = 0;
+      return false;
+    }
+    const cur = this.current;
+    targetAt(s, t, cur);
+    out.set(cur);
+    const prev = segs[this.index - 1];
+    const next = segs[this.index + 1];
+    const prevJoins = prev !== undefined && s.start - prev.end < 1e-3;
+    const nextJoins = next !== undefined && next.start - s.end < 1e-3;
+    const length = s.end - s.start;
+    const fromStart = t - s.start;
+    const toEnd = s.end - t;
+    if (prevJoins) {
+      targetAt(prev, prev.end, this.neighbour);
+      this.blend(out, FORMANT_PARAMS, Math.min(FORMANT_GLIDE, length, prev.end - prev.start), fromStart);
+      this.blend(out, AMPLITUDE_PARAMS, Math.min(AMPLITUDE_FADE, length, prev.end - prev.start), fromStart);
+      if (cur[FRIC] === 0 && this.neighbour[FRIC]! > 0) this.takeNoiseShape(out);
+    } else {
+      const ramp = Math.min(1, fromStart / attackOf(s));
+      for (const p of AMPLITUDE_PARAMS) out[p]! *= ramp;
+    }
+    if (nextJoins) {
+      targetAt(next, next.start, this.neighbour);
+      this.blend(out, FORMANT_PARAMS, Math.min(FORMANT_GLIDE, length, next.end - next.start), toEnd);
+      this.blend(out, AMPLITUDE_PARAMS, Math.min(AMPLITUDE_FADE, length, next.end - next.start), toEnd);
+      if (cur[FRIC] === 0 && this.neighbour[FRIC]! > 0) this.takeNoiseShape(out);
+    } else {
+      const ramp = Math.min(1, toEnd / releaseOf(s));
+      for (const p of AMPLITUDE_PARAMS) out[p]! *= ramp;
+    }
+    return true;
+  }
+
+  /** A vowel next to a fricative keeps the fricative's noise shape while the noise fades. */
+  private takeNoiseShape(out: Float64Array): void {
+    for (let p = PF1; p <= BYPASS; p++) out[p] = this.neighbour[p]!;
+  }
+
+  /**
+   * Linear cross-fade across a boundary, `width` wide and centred on it: half-way at the boundary, all this
+   * segment's own value `width / 2` inside it. `distance` is how far inside we are.
+   */
+  private blend(out: Float64Array, params: readonly number[], width: number, distance: number): void {
+    // The two windows of a segment never overlap (each is at most its length), so `current` is the own value.
+    if (distance >= width / 2) return;
+    const own = 0.5 + distance / width;
+    const cur = this.current;
+    const other = this.neighbour;
+    for (const p of params) out[p] = other[p]! + (cur[p]! - other[p]!) * own;
+  }
+}
+
+/** A segment's own target at `t`: diphthongs glide from `from` to `to`; amplitudes scaled by velocity. */
+function targetAt(s: Segment, t: number, out: Float64Array): void {
+  out.set(s.from);
+  if (s.to) {
+    const progress = (t - s.start) / Math.max(1e-6, s.end - s.start);
+    const x = Math.min(1, Math.max(0, (progress - DIPHTHONG_GLIDE[0]) / (DIPHTHONG_GLIDE[1] - DIPHTHONG_GLIDE[0])));
+    for (let p = F1; p < FNZ; p++) out[p] = s.from[p]! + (s.to[p]! - s.from[p]!) * x;
+  }
+  const level = 0.25 + 0.75 * s.velocity;
+  for (const p of AMPLITUDE_PARAMS) out[p]! *= level;
+}
+

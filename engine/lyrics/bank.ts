@@ -26,6 +26,8 @@ export interface Theme extends WordSet {
 export interface Banks {
   /** Per end kind; "+|" marks a template for happy songs only, "-|" for sad ones. E is the end word. */
   templates: Record<EndKind, string[]>;
+  /** Phrases (with slots, "+|"/"-|" marks as for templates) that open a long line. */
+  openers: string[];
   /** Unstressed one-syllable words that pad a short line. */
   fillers: string[];
   general: WordSet;

@@ -45,6 +45,8 @@ interface Palette {
   themed: WordSet[];
   general: WordSet;
   templates: Record<EndKind, string[]>;
+  /** Phrases that open a long line. */
+  openers: string[];
   fillers: string[];
   /** End words by rhyme part. */
   groups: Map<string, Ending[]>;
@@ -87,9 +89,8 @@ function buildPalette(input: WriteInput): Palette {
   const themed = themes.map((name) => banks.themes[name]).filter((t) => t !== undefined);
   // Happy songs leave out the sad templates and the other way round; in between, both.
   const allowed = (template: string) => !(template.startsWith('-|') && input.valence > 0.2) && !(template.startsWith('+|') && input.valence < -0.2);
-  const templates = Object.fromEntries(
-    END_KINDS.map((kind) => [kind, banks.templates[kind].filter(allowed).map((t) => t.replace(/^[+-]\|/, ''))]),
-  ) as Record<EndKind, string[]>;
+  const forMood = (list: readonly string[]) => list.filter(allowed).map((t) => t.replace(/^[+-]\|/, ''));
+  const templates = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.templates[kind])])) as Record<EndKind, string[]>;
   const groups = new Map<string, Ending[]>();
   const add = (set: WordSet, isThemed: boolean) => {
     for (const kind of END_KINDS) {
@@ -105,7 +106,7 @@ function buildPalette(input: WriteInput): Palette {
   };
   themed.forEach((set) => add(set, true));
   add(banks.general, false);
-  return { themed, general: banks.general, templates, fillers: banks.fillers, groups, usedEnds: new Set(), usedLines: new Set() };
+  return { themed, general: banks.general, templates, openers: forMood(banks.openers), fillers: banks.fillers, groups, usedEnds: new Set(), usedLines: new Set() };
 }
 
 /** The CMU rhyme part of a phrase's last word. Bank words are all in the dictionary (a test checks). */
@@ -118,8 +119,9 @@ export function rhymeOf(phrase: string): string {
 
 function writeChorus(count: number, range: Range, palette: Palette, random: Random): LyricLine[] {
   // The hook carries the song's theme: its rhyme group holds a theme word whenever the prompt has themes.
-  // Two different end words at least, so the chorus rhymes rather than repeating one word.
-  const ranked = [...rankedGroups(palette, random, Math.min(count, 2)), ...rankedGroups(palette, random, 1)];
+  // A different end word for the hook and each middle line where the group has them, two at least, so the
+  // chorus rhymes rather than repeating one word.
+  const ranked = [3, 2, 1].filter((need) => need <= Math.max(1, count - 1)).flatMap((need) => rankedGroups(palette, random, need));
   const themedFirst = [...ranked.filter((g) => g.some((e) => e.themed)), ...ranked.filter((g) => !g.some((e) => e.themed))];
   for (const group of themedFirst) {
     const endings = orderEndings(group, palette, random);
@@ -221,9 +223,17 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
   let best: { words: string[]; score: number } | null = null;
   let found = 0;
   for (let attempt = 0; attempt < ATTEMPTS && found < GOOD_ENOUGH; attempt++) {
-    const template = random.pick(palette.templates[ending.kind]);
-    const words = fixArticles(fillTemplate(template, ending.word, palette, random).split(' '));
-    const fitted = padToRange(words, range, palette, random, 1);
+    const taken = new Set(ending.word.split(' '));
+    let words = fillTemplate(random.pick(palette.templates[ending.kind]), ending.word, taken, palette, random).split(' ');
+    // Long lines open with a phrase ("In the golden sun, we will shine") rather than a pile of fillers.
+    // (Not for the two-word templates meant for very short lines: "Look at the road, my sand" reads badly.)
+    for (let k = 0; k < 2 && words.length >= 3 && syllablesOf(words) < range.min - 1; k++) {
+      const opener = fillTemplate(random.pick(palette.openers), '', taken, palette, random).split(' ');
+      if (syllablesOf(opener) + syllablesOf(words) > range.max) break;
+      opener[opener.length - 1] += ',';
+      words = [...opener, ...words];
+    }
+    const fitted = padToRange(fixArticles(words), range, palette, random, 1);
     if (fitted === null || palette.usedLines.has(fitted.join(' '))) continue;
     found++;
     const score = stressScore(fitted);
@@ -234,8 +244,8 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
   return bare === null ? null : capitalize(bare.join(' '));
 }
 
-function fillTemplate(template: string, end: string, palette: Palette, random: Random): string {
-  const taken = new Set(end.split(' '));
+/** Fills {N} {A} {V} {G} from the theme words (never one already in `taken`) and E with the end word. */
+function fillTemplate(template: string, end: string, taken: Set<string>, palette: Palette, random: Random): string {
   return template.replace(/\{([NAVG])\}|\bE\b/g, (_, slot: 'N' | 'A' | 'V' | 'G' | undefined) => {
     if (slot === undefined) return end;
     // Mostly the prompt's theme words, sometimes the general ones, never a word already in the line.

@@ -1,0 +1,198 @@
+/**
+ * Written lyrics: seeded, within each section's syllable range, rhymed by the CMU rhyme part (computed
+ * here from the dictionary, not by the writer), a repeating hook, the prompt's themes, clean words only.
+ */
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { dictionary } from 'cmu-pronouncing-dictionary';
+import { countSyllables, lyricsText, writeLyrics, type LyricPlan } from '../../engine/lyrics/index.ts';
+import { createRandom } from '../../engine/random.ts';
+import type { LyricLine, Lyrics } from '../../engine/types.ts';
+
+/** A 180 s song: verse, chorus, verse, chorus, bridge, chorus. */
+const SONG: LyricPlan = {
+  sections: [
+    { kind: 'verse', lines: 4, syllables: { min: 6, max: 9 } },
+    { kind: 'chorus', lines: 4, syllables: { min: 5, max: 8 } },
+    { kind: 'verse', lines: 4, syllables: { min: 6, max: 9 } },
+    { kind: 'chorus', lines: 4, syllables: { min: 5, max: 8 } },
+    { kind: 'bridge', lines: 4, syllables: { min: 4, max: 7 } },
+    { kind: 'chorus', lines: 4, syllables: { min: 5, max: 8 } },
+  ],
+};
+const PROMPTS = [
+  'a happy acoustic folk song about summer',
+  'a sad ballad about the ocean',
+  'energetic rock song about the open road',
+  'a song about quantum bookkeeping',
+  'dreamy pop with female vocals',
+  'angry punk anthem',
+];
+const write = (prompt: string, seed: number, plan = SONG, valence = 0.5, arousal = 0.3): Lyrics =>
+  writeLyrics({ prompt, valence, arousal, plan }, createRandom(seed, 'lyrics'));
+/** Many songs across prompts, seeds and moods, written once for the property tests. */
+const SONGS = PROMPTS.flatMap((prompt, p) => [1, 2, 3].map((seed) => write(prompt, seed, SONG, ((p % 3) - 1) * 0.7, (seed - 2) * 0.6)));
+
+/** CMU rhyme part: the last vowel with stress 1 or 2, to the end, digits dropped. */
+function rhymePart(word: string): string {
+  const phones = dictionary[word.toLowerCase()].split(' ');
+  let start = phones.length - 1;
+  while (start > 0 && !/[12]$/.test(phones[start])) start--;
+  return phones.slice(start).join(' ').replace(/\d/g, '');
+}
+const endRhyme = (line: LyricLine): string => rhymePart(line.words[line.words.length - 1].text);
+const rhymes = (a: LyricLine, b: LyricLine): boolean => endRhyme(a) === endRhyme(b);
+const words = (lyrics: Lyrics): string[] => lyrics.sections.flatMap((s) => s.lines.flatMap((l) => l.words.map((w) => w.text.toLowerCase())));
+const bank = JSON.parse(readFileSync(new URL('../../engine/lyrics/banks.json', import.meta.url), 'utf8')) as {
+  themes: Record<string, { N: string[]; A: string[]; ends: Record<string, string[]> }>;
+};
+
+test('the same seed writes the same lyrics; other seeds write others', (t) => {
+  const prompt = 'a happy acoustic folk song about summer';
+  t.is(lyricsText(write(prompt, 7)), lyricsText(write(prompt, 7)));
+  const texts = new Set([1, 2, 3, 4, 5].map((seed) => lyricsText(write(prompt, seed))));
+  t.is(texts.size, 5);
+});
+
+test('written lyrics follow the plan: sections, line counts and syllables per line in range', (t) => {
+  for (const lyrics of SONGS) {
+    t.is(lyrics.source, 'written');
+    t.deepEqual(lyrics.sections.map((s) => s.kind), SONG.sections.map((s) => s.kind));
+    lyrics.sections.forEach((section, i) => {
+      const { lines, syllables } = SONG.sections[i];
+      t.is(section.lines.length, lines);
+      for (const line of section.lines) {
+        const n = countSyllables(line);
+        t.true(n >= syllables.min && n <= syllables.max, `${line.text}: ${n} not in ${syllables.min}..${syllables.max}`);
+      }
+    });
+  }
+});
+
+test('tight and loose ranges and odd line counts are met too', (t) => {
+  const plan: LyricPlan = {
+    sections: [
+      { kind: 'intro', lines: 2, syllables: { min: 3, max: 4 } },
+      { kind: 'verse', lines: 5, syllables: { min: 10, max: 12 } },
+      { kind: 'chorus', lines: 3, syllables: { min: 2, max: 3 } },
+      { kind: 'outro', lines: 0, syllables: { min: 4, max: 6 } },
+    ],
+  };
+  for (const seed of [1, 2, 3, 4]) {
+    const lyrics = write('winter night', seed, plan);
+    lyrics.sections.forEach((section, i) => {
+      t.is(section.lines.length, plan.sections[i].lines);
+      for (const line of section.lines) {
+        const n = countSyllables(line);
+        t.true(n >= plan.sections[i].syllables.min && n <= plan.sections[i].syllables.max, `${line.text}: ${n}`);
+      }
+    });
+    t.false(lyricsText(lyrics).includes('[Outro]'), 'an empty section is not shown');
+    // Long lines are written out, not padded: never three fillers in a row.
+    for (const line of lyrics.sections.flatMap((s) => s.lines)) t.notRegex(line.text.toLowerCase(), /\b(?:(?:oh|and|so|now),? ){3}/, line.text);
+  }
+});
+
+test('line ends rhyme in pairs (AABB or ABAB) by the CMU rhyme part', (t) => {
+  for (const lyrics of SONGS) {
+    for (const section of lyrics.sections) {
+      const [a, b, c, d] = section.lines;
+      t.true((rhymes(a, b) && rhymes(c, d)) || (rhymes(a, c) && rhymes(b, d)), section.lines.map((l) => l.text).join(' / '));
+    }
+  }
+});
+
+test('the chorus is the same in every chorus section, and its hook line opens and closes it', (t) => {
+  for (const lyrics of SONGS) {
+    const choruses = lyrics.sections.filter((s) => s.kind === 'chorus').map((s) => s.lines.map((l) => l.text));
+    t.is(choruses.length, 3);
+    t.deepEqual(choruses[1], choruses[0]);
+    t.deepEqual(choruses[2], choruses[0]);
+    const [hook] = choruses[0];
+    t.is(choruses[0][choruses[0].length - 1], hook);
+    t.true(choruses[0].filter((line) => line === hook).length >= 2);
+    // The chorus rhymes with different words, not one word four times.
+    t.true(new Set(lyrics.sections[1].lines.map((l) => l.words[l.words.length - 1].text.toLowerCase())).size >= 2, choruses[0].join(' / '));
+  }
+});
+
+test('verses differ from each other', (t) => {
+  for (const lyrics of SONGS) {
+    const [first, second] = lyrics.sections.filter((s) => s.kind === 'verse').map((s) => s.lines.map((l) => l.text));
+    t.true(first.filter((line) => second.includes(line)).length === 0, `${first.join(' / ')} || ${second.join(' / ')}`);
+  }
+});
+
+test('stress mostly alternates: few stressed syllables side by side', (t) => {
+  let pairs = 0;
+  let clashes = 0;
+  for (const lyrics of SONGS) {
+    for (const line of lyrics.sections.flatMap((s) => s.lines)) {
+      const stressed = line.words.flatMap((w) => w.syllables.map((s) => s.stress > 0));
+      for (let i = 1; i < stressed.length; i++) {
+        pairs++;
+        if (stressed[i] && stressed[i - 1]) clashes++;
+      }
+    }
+  }
+  // Random English word strings clash about a third of the time; the writer picks the smoothest lines.
+  t.true(clashes / pairs < 0.2, `${clashes}/${pairs}`);
+});
+
+test("the prompt's theme shows up in the words, and another theme gives other words", (t) => {
+  const themeWords = (name: string) => new Set([...bank.themes[name].N, ...bank.themes[name].A, ...Object.values(bank.themes[name].ends).flat()]);
+  const summer = themeWords('summer');
+  const ocean = themeWords('ocean');
+  for (const seed of [1, 2, 3]) {
+    const summerSong = words(write('a happy acoustic folk song about summer', seed));
+    const oceanSong = words(write('a happy acoustic folk song about the ocean', seed));
+    t.true(summerSong.filter((w) => summer.has(w) && !ocean.has(w)).length >= 5, summerSong.join(' '));
+    t.true(oceanSong.filter((w) => ocean.has(w) && !summer.has(w)).length >= 5, oceanSong.join(' '));
+    t.notDeepEqual(summerSong, oceanSong);
+  }
+});
+
+test('a prompt with no known theme is still sung, from the mood banks', (t) => {
+  const lyrics = write('xylophone quantum bookkeeping', 3, SONG, -0.8, -0.5);
+  t.is(lyrics.sections.flatMap((s) => s.lines).length, 24);
+  t.true(words(lyrics).length > 80);
+});
+
+test('written words are all in the pronouncing dictionary', (t) => {
+  for (const lyrics of SONGS) {
+    for (const word of lyrics.sections.flatMap((s) => s.lines.flatMap((l) => l.words))) {
+      t.false(word.guessed, word.text);
+      t.true(Object.hasOwn(dictionary, word.text.toLowerCase()), word.text);
+    }
+  }
+});
+
+test('every word in the banks is in the pronouncing dictionary', (t) => {
+  const raw = JSON.parse(readFileSync(new URL('../../engine/lyrics/banks.json', import.meta.url), 'utf8')) as unknown;
+  const strings: string[] = [];
+  const walk = (value: unknown, key = ''): void => {
+    if (key === 'triggers' || key === 'moods') return;
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach((v) => walk(v));
+    else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) walk(v, k);
+  };
+  walk(raw);
+  const bankWords = strings.flatMap((s) => s.replace(/^[+-]\|/, '').replace(/\{[NAVG]\}|\bE\b/g, ' ').toLowerCase().split(/\s+/).filter(Boolean));
+  t.true(bankWords.length > 500);
+  for (const word of bankWords) t.true(Object.hasOwn(dictionary, word), word);
+});
+
+test('lyrics are family-friendly', (t) => {
+  const blocked = ['kill', 'killed', 'die', 'dead', 'death', 'blood', 'hate', 'damn', 'hell', 'sex', 'sexy', 'drug', 'drugs', 'drunk', 'gun', 'guns', 'beer', 'whiskey', 'suicide', 'naked'];
+  const all = new Set(SONGS.flatMap(words));
+  const bankText = readFileSync(new URL('../../engine/lyrics/banks.json', import.meta.url), 'utf8').toLowerCase();
+  for (const word of blocked) {
+    t.false(all.has(word), word);
+    t.false(new RegExp(`\\b${word}\\b`).test(bankText), word);
+  }
+});
+
+test('a plan with impossible syllable ranges is a programming error', (t) => {
+  t.throws(() => write('summer', 1, { sections: [{ kind: 'verse', lines: 2, syllables: { min: 8, max: 4 } }] }), { instanceOf: RangeError });
+  t.throws(() => write('summer', 1, { sections: [{ kind: 'verse', lines: 1.5, syllables: { min: 4, max: 8 } }] }), { instanceOf: RangeError });
+});

@@ -120,9 +120,14 @@ export function lettersToPhones(word: string): Phone[] {
   return phones;
 }
 
-function matchesRight(word: string, start: number, pattern: string): boolean {
-  let i = start;
-  for (const symbol of pattern) {
+/** Whether `pattern` matches reading right from `start` (the right context). */
+const matchesRight = (word: string, start: number, pattern: string): boolean => matchesContext(word, start, [...pattern], 1);
+/** Whether `pattern` matches reading left from `end` (the left context, so the pattern is read backwards). */
+const matchesLeft = (word: string, end: number, pattern: string): boolean => matchesContext(word, end, [...pattern].reverse(), -1);
+
+function matchesContext(word: string, from: number, symbols: readonly string[], step: 1 | -1): boolean {
+  let i = from;
+  for (const symbol of symbols) {
     const c = word[i];
     switch (symbol) {
       case ' ':
@@ -130,88 +135,43 @@ function matchesRight(word: string, start: number, pattern: string): boolean {
         break;
       case '#':
         if (!isVowelLetter(c)) return false;
-        while (isVowelLetter(word[i])) i++;
+        while (isVowelLetter(word[i])) i += step;
         break;
       case ':':
-        while (isConsonantLetter(word[i])) i++;
+        while (isConsonantLetter(word[i])) i += step;
         break;
       case '^':
         if (!isConsonantLetter(c)) return false;
-        i++;
+        i += step;
         break;
       case '.':
         if (c === undefined || !VOICED.includes(c)) return false;
-        i++;
+        i += step;
         break;
       case '+':
         if (c === undefined || !'eiy'.includes(c)) return false;
-        i++;
+        i += step;
         break;
       case '%': {
-        const suffix = SUFFIXES.find((s) => word.startsWith(s, i));
+        // Suffixes only ever follow the letters (right context).
+        const suffix = step === 1 ? SUFFIXES.find((x) => word.startsWith(x, i)) : undefined;
         if (suffix === undefined) return false;
         i += suffix.length;
         break;
       }
       case '&':
       case '@': {
-        const pair = word.slice(i, i + 2);
+        const pair = step === 1 ? word.slice(i, i + 2) : word.slice(Math.max(0, i - 1), i + 1);
         const two = symbol === '&' ? ['ch', 'sh'] : ['th', 'ch', 'sh'];
         const one = symbol === '&' ? 'scgzxj' : 'tsrdlznj';
-        if (two.includes(pair)) i += 2;
-        else if (c !== undefined && one.includes(c)) i++;
+        if (pair.length === 2 && two.includes(pair)) i += 2 * step;
+        else if (c !== undefined && one.includes(c)) i += step;
         else return false;
         break;
       }
       default:
         if (c !== symbol) return false;
-        i++;
-    }
-  }
-  return true;
-}
-
-/** Like matchesRight, reading the pattern and the word backwards from `end`. */
-function matchesLeft(word: string, end: number, pattern: string): boolean {
-  let i = end;
-  for (const symbol of [...pattern].reverse()) {
-    const c = word[i];
-    switch (symbol) {
-      case ' ':
-        if (isLetter(c)) return false;
-        break;
-      case '#':
-        if (!isVowelLetter(c)) return false;
-        while (isVowelLetter(word[i])) i--;
-        break;
-      case ':':
-        while (isConsonantLetter(word[i])) i--;
-        break;
-      case '^':
-        if (!isConsonantLetter(c)) return false;
-        i--;
-        break;
-      case '.':
-        if (c === undefined || !VOICED.includes(c)) return false;
-        i--;
-        break;
-      case '+':
-        if (c === undefined || !'eiy'.includes(c)) return false;
-        i--;
-        break;
-      case '&':
-      case '@': {
-        const pair = word.slice(Math.max(0, i - 1), i + 1);
-        const two = symbol === '&' ? ['ch', 'sh'] : ['th', 'ch', 'sh'];
-        const one = symbol === '&' ? 'scgzxj' : 'tsrdlznj';
-        if (i >= 1 && two.includes(pair)) i -= 2;
-        else if (c !== undefined && one.includes(c)) i--;
-        else return false;
-        break;
-      }
-      default:
-        if (c !== symbol) return false;
-        i--;
+        i += step;
     }
   }
   return true;

@@ -53,6 +53,8 @@ interface Palette {
   /** End words already used at a line end, so verses do not repeat each other. */
   usedEnds: Set<string>;
   usedLines: Set<string>;
+  /** How often each template has been used, so a song does not say "I can see the ..." in every verse. */
+  templateUses: Map<string, number>;
 }
 
 /** Candidate lines tried per line; enough for a good stress fit, few enough to stay fast. */
@@ -106,7 +108,7 @@ function buildPalette(input: WriteInput): Palette {
   };
   themed.forEach((set) => add(set, true));
   add(banks.general, false);
-  return { themed, general: banks.general, templates, openers: forMood(banks.openers), fillers: banks.fillers, groups, usedEnds: new Set(), usedLines: new Set() };
+  return { themed, general: banks.general, templates, openers: forMood(banks.openers), fillers: banks.fillers, groups, usedEnds: new Set(), usedLines: new Set(), templateUses: new Map() };
 }
 
 /** The CMU rhyme part of a phrase's last word. Bank words are all in the dictionary (a test checks). */
@@ -220,11 +222,12 @@ function orderEndings(group: readonly Ending[], palette: Palette, random: Random
 
 /** Fills templates for one end word until a few fit the range, then keeps the best stress pattern. */
 function makeLine(ending: Ending, range: Range, palette: Palette, random: Random): string | null {
-  let best: { words: string[]; score: number } | null = null;
+  let best: { words: string[]; score: number; template: string } | null = null;
   let found = 0;
   for (let attempt = 0; attempt < ATTEMPTS && found < GOOD_ENOUGH; attempt++) {
     const taken = new Set(ending.word.split(' '));
-    let words = fillTemplate(random.pick(palette.templates[ending.kind]), ending.word, taken, palette, random).split(' ');
+    const template = random.pick(palette.templates[ending.kind]);
+    let words = fillTemplate(template, ending.word, taken, palette, random).split(' ');
     // Long lines open with a phrase ("In the golden sun, we will shine") rather than a pile of fillers.
     // (Not for the two-word templates meant for very short lines: "Look at the road, my sand" reads badly.)
     for (let k = 0; k < 2 && words.length >= 3 && syllablesOf(words) < range.min - 1; k++) {
@@ -236,10 +239,14 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
     const fitted = padToRange(fixArticles(words), range, palette, random, 1);
     if (fitted === null || palette.usedLines.has(fitted.join(' '))) continue;
     found++;
-    const score = stressScore(fitted);
-    if (best === null || score < best.score) best = { words: fitted, score };
+    // A stress clash costs as much as a template used twice already.
+    const score = stressScore(fitted) + (palette.templateUses.get(template) ?? 0) / 2;
+    if (best === null || score < best.score) best = { words: fitted, score, template };
   }
-  if (best !== null) return capitalize(best.words.join(' '));
+  if (best !== null) {
+    palette.templateUses.set(best.template, (palette.templateUses.get(best.template) ?? 0) + 1);
+    return capitalize(best.words.join(' '));
+  }
   const bare = padToRange(ending.word.split(' '), range, palette, random, Infinity);
   return bare === null ? null : capitalize(bare.join(' '));
 }

@@ -112,7 +112,7 @@ function buildPalette(input: WriteInput): Palette {
 }
 
 /** The CMU rhyme part of a phrase's last word. Bank words are all in the dictionary (a test checks). */
-export function rhymeOf(phrase: string): string {
+function rhymeOf(phrase: string): string {
   const last = phrase.split(' ').pop() ?? phrase;
   const phones = lookupPhones(last);
   if (phones === undefined) throw new Error(`Bank word "${last}" is not in the pronouncing dictionary`);
@@ -160,7 +160,7 @@ function writeSection(count: number, range: Range, palette: Palette, random: Ran
 }
 
 /** Which rhyme slot each line belongs to: AABB pairs neighbours, ABAB alternates in blocks of four. */
-export function rhymeSlots(count: number, scheme: 'AABB' | 'ABAB'): number[] {
+function rhymeSlots(count: number, scheme: 'AABB' | 'ABAB'): number[] {
   const slots: number[] = [];
   for (let i = 0; i < count; i++) {
     const inFullBlock = scheme === 'ABAB' && i < count - (count % 4);
@@ -281,7 +281,7 @@ function padToRange(words: string[], range: Range, palette: Palette, random: Ran
 }
 
 /** Clashes (two stressed syllables in a row) and lapses (three unstressed) both cost a point. */
-export function stressScore(words: readonly string[]): number {
+function stressScore(words: readonly string[]): number {
   const stresses = words.flatMap((w) => pronounced(w).syllables.map((s) => s.stress > 0));
   let score = 0;
   for (let i = 1; i < stresses.length; i++) {

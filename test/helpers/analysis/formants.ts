@@ -1,8 +1,9 @@
 /**
  * Formant estimation by linear prediction, written for the singer's tests (independent of the synthesizer):
  * low-pass and decimate to ~11 kHz, pre-emphasize, Hamming-window 40 ms frames, LPC by the autocorrelation
- * method (Levinson–Durbin), then pick the peaks of each frame's LPC envelope. The result is the median over
- * frames of each formant, so a few frames caught by a harmonic do not decide it.
+ * method (Levinson–Durbin), then take the formants as the roots of each frame's LPC polynomial (Durand–Kerner),
+ * keeping resonant ones (bandwidth < 500 Hz). Roots, unlike envelope peaks, keep two close formants apart (F1
+ * and F2 of /a/). The result is the median over frames of each formant, so a few odd frames do not decide it.
  */
 
 export interface FormantOptions {
@@ -70,26 +71,59 @@ export function lpc(frame: Float64Array, order: number): Float64Array | null {
   return a;
 }
 
-/** Peaks of the LPC envelope 1/|A(e^jw)| between 90 Hz and maxHz, on a 5 Hz grid, ascending. */
-export function envelopePeaks(a: Float64Array, rate: number, maxHz: number): number[] {
-  const step = 5;
-  const mags: number[] = [];
-  for (let f = 0; f <= maxHz + step; f += step) {
-    const w = (2 * Math.PI * f) / rate;
-    let re = 1;
-    let im = 0;
-    for (let k = 1; k < a.length; k++) {
-      re -= a[k]! * Math.cos(w * k);
-      im += a[k]! * Math.sin(w * k);
+/** Roots of the monic polynomial z^n + c[1] z^(n-1) + … + c[n] by Durand–Kerner iteration, as [re, im] pairs. */
+export function polynomialRoots(c: Float64Array): [number, number][] {
+  const n = c.length - 1;
+  const re = new Float64Array(n);
+  const im = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    // The customary start: powers of a complex number that is neither real nor a root of unity.
+    const angle = (2 * Math.PI * i) / n + 0.4;
+    re[i] = 0.9 * Math.cos(angle);
+    im[i] = 0.9 * Math.sin(angle);
+  }
+  for (let iter = 0; iter < 500; iter++) {
+    let moved = 0;
+    for (let i = 0; i < n; i++) {
+      // p(z_i) by Horner, then divide by Π (z_i - z_j).
+      let pr = 1;
+      let pi = 0;
+      for (let k = 1; k <= n; k++) {
+        const r = pr * re[i]! - pi * im[i]! + c[k]!;
+        pi = pr * im[i]! + pi * re[i]!;
+        pr = r;
+      }
+      let dr = 1;
+      let di = 0;
+      for (let j = 0; j < n; j++) {
+        if (j === i) continue;
+        const xr = re[i]! - re[j]!;
+        const xi = im[i]! - im[j]!;
+        const r = dr * xr - di * xi;
+        di = dr * xi + di * xr;
+        dr = r;
+      }
+      const den = dr * dr + di * di || 1e-300;
+      const qr = (pr * dr + pi * di) / den;
+      const qi = (pi * dr - pr * di) / den;
+      re[i]! -= qr;
+      im[i]! -= qi;
+      moved = Math.max(moved, Math.hypot(qr, qi));
     }
-    mags.push(1 / Math.hypot(re, im));
+    if (moved < 1e-12) break;
   }
-  const peaks: number[] = [];
-  for (let i = 1; i < mags.length - 1; i++) {
-    const f = i * step;
-    if (f >= 90 && f <= maxHz && mags[i]! > mags[i - 1]! && mags[i]! >= mags[i + 1]!) peaks.push(f);
-  }
-  return peaks;
+  return Array.from({ length: n }, (_, i) => [re[i]!, im[i]!] as [number, number]);
+}
+
+/** Formant frequencies (ascending) from LPC roots: upper-half-plane roots with bandwidth < maxBandwidth. */
+export function lpcFormants(a: Float64Array, rate: number, maxBandwidth = 500): number[] {
+  const c = Float64Array.from(a, (v, k) => (k === 0 ? 1 : -v));
+  return polynomialRoots(c)
+    .filter(([, im]) => im > 0)
+    .map(([re, im]) => ({ f: (Math.atan2(im, re) * rate) / (2 * Math.PI), bw: (-Math.log(Math.hypot(re, im)) * rate) / Math.PI }))
+    .filter(({ f, bw }) => f > 90 && f < rate / 2 - 50 && bw < maxBandwidth)
+    .map(({ f }) => f)
+    .sort((x, y) => x - y);
 }
 
 const median = (xs: number[]) => {
@@ -116,8 +150,7 @@ export function formantsOf(signal: Float32Array, sampleRate: number, options: Fo
     if (energy === 0) continue;
     const a = lpc(frame, order);
     if (!a) continue;
-    const peaks = envelopePeaks(a, rate, rate * 0.45);
-    peaks.slice(0, 3).forEach((f, i) => tracks[i]!.push(f));
+    lpcFormants(a, rate).slice(0, 3).forEach((f, i) => tracks[i]!.push(f));
   }
   return [median(tracks[0]), median(tracks[1]), median(tracks[2])];
 }

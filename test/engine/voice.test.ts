@@ -1,0 +1,289 @@
+/**
+ * The singer (engine/render/voice), judged on its audio by independent analysers: LPC formants for the vowels,
+ * aubio's yinfft for pitch, our own band energies for consonants and vowel onsets.
+ */
+import test from 'ava';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { phonemeTimeline, sing, VOICE_RANGE, type PhonemeEvent } from '../../engine/render/voice/index.ts';
+import { createRandom } from '../../engine/random.ts';
+import { encodeWav } from '../../engine/encode/index.ts';
+import type { SungNote } from '../../engine/types.ts';
+import { formantsOf } from '../helpers/analysis/formants.ts';
+import { aubioPitch } from '../helpers/analysis/pitch.ts';
+import { bandShare } from '../helpers/analysis/bands.ts';
+import { forEachSpectrum } from '../helpers/analysis/stft.ts';
+import { sungLine, type SungNoteSpec } from '../helpers/analysis/sung-notes.ts';
+
+const RATE = 44100;
+type Gender = 'female' | 'male';
+
+let dir = '';
+test.before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tunesmith-voice-'));
+});
+test.after.always(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function render(notes: SungNote[], gender: Gender, seconds: number, seed = 7): Float32Array {
+  return sing(notes, { gender, sampleRate: RATE, frames: Math.round(seconds * RATE), random: createRandom(seed, 'voice') });
+}
+
+async function wavOf(name: string, audio: Float32Array): Promise<string> {
+  const path = join(dir, `${name}.wav`);
+  await writeFile(path, encodeWav(audio, audio, RATE));
+  return path;
+}
+
+const slice = (audio: Float32Array, from: number, to: number) => audio.subarray(Math.round(from * RATE), Math.round(to * RATE));
+
+function rms(audio: Float32Array): number {
+  let sum = 0;
+  for (const x of audio) sum += x * x;
+  return Math.sqrt(sum / Math.max(1, audio.length));
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Peterson & Barney (1952) average F1/F2, Hz. */
+const PETERSON_BARNEY: Record<Gender, Record<'AA' | 'IY' | 'UW', [number, number]>> = {
+  male: { AA: [730, 1090], IY: [270, 2290], UW: [300, 870] },
+  female: { AA: [850, 1220], IY: [310, 2790], UW: [370, 950] },
+};
+/** ~130 Hz and ~220 Hz. */
+const SUSTAIN_MIDI: Record<Gender, number> = { male: 48, female: 57 };
+
+for (const gender of ['male', 'female'] as const) {
+  test(`sustained ${gender} /a/, /i/, /u/ have F1 and F2 within 15% of Peterson & Barney`, (t) => {
+    for (const vowel of ['AA', 'IY', 'UW'] as const) {
+      const audio = render(sungLine([{ time: 0.1, duration: 1, midi: SUSTAIN_MIDI[gender], nucleus: vowel }]), gender, 1.3);
+      const [f1, f2] = formantsOf(slice(audio, 0.25, 1.05), RATE);
+      const [e1, e2] = PETERSON_BARNEY[gender][vowel];
+      t.log(`${vowel}: F1 ${f1.toFixed(0)} (P&B ${e1}), F2 ${f2.toFixed(0)} (P&B ${e2})`);
+      t.true(Math.abs(f1 - e1) <= 0.15 * e1, `${vowel} F1 ${f1} vs ${e1}`);
+      t.true(Math.abs(f2 - e2) <= 0.15 * e2, `${vowel} F2 ${f2} vs ${e2}`);
+    }
+  });
+}
+
+/** "Sunny skies above the town …": real syllables, consonant onsets and codas, slurs, long notes with vibrato. */
+const MELODY: SungNoteSpec[] = [
+  { time: 0.5, duration: 0.3, midi: 64, onset: 'S', nucleus: 'AH' },
+  { time: 0.8, duration: 0.3, midi: 67, onset: 'N', nucleus: 'IY' },
+  { time: 1.1, duration: 0.6, midi: 69, onset: 'S K', nucleus: 'AY', coda: 'Z', legato: true },
+  { time: 1.7, duration: 0.35, midi: 67, nucleus: 'AH' },
+  { time: 2.05, duration: 0.5, midi: 65, onset: 'B', nucleus: 'AH', coda: 'V' },
+  { time: 2.6, duration: 0.3, midi: 64, onset: 'DH', nucleus: 'AH' },
+  { time: 2.9, duration: 1.0, midi: 62, onset: 'T', nucleus: 'AW', coda: 'N' },
+  { time: 4.4, duration: 0.3, midi: 64, onset: 'SH', nucleus: 'IY' },
+  { time: 4.7, duration: 0.3, midi: 65, onset: 'K', nucleus: 'AE', coda: 'N' },
+  { time: 5.0, duration: 0.6, midi: 67, onset: 'F', nucleus: 'IY', coda: 'L', legato: true },
+  { time: 5.6, duration: 0.4, midi: 69, nucleus: 'IH', coda: 'T' },
+  { time: 6.0, duration: 0.3, midi: 67, onset: 'P', nucleus: 'UW', coda: 'L' },
+  { time: 6.3, duration: 0.3, midi: 65, onset: 'M', nucleus: 'AA' },
+  { time: 6.6, duration: 1.2, midi: 64, onset: 'HH', nucleus: 'OW', coda: 'M' },
+  { time: 8.2, duration: 0.4, midi: 60, onset: 'L', nucleus: 'EH', coda: 'T' },
+  { time: 8.6, duration: 1.0, midi: 62, onset: 'G', nucleus: 'OW' },
+];
+const LINE_SECONDS = 10;
+
+function melodyFor(gender: Gender): SungNote[] {
+  const shift = gender === 'male' ? -12 : 0;
+  return sungLine(MELODY.map((n) => ({ ...n, midi: n.midi + shift })));
+}
+
+const vowelsOf = (events: PhonemeEvent[]) => events.filter((e) => e.kind === 'vowel');
+
+for (const gender of ['female', 'male'] as const) {
+  test(`a ${gender} line is in tune by aubio yinfft: median error < 30 cents, 95% of notes within 50`, async (t) => {
+    const notes = melodyFor(gender);
+    const path = await wavOf(`line-${gender}`, render(notes, gender, LINE_SECONDS));
+    const track = await aubioPitch(path);
+    const vowels = vowelsOf(phonemeTimeline(notes, gender));
+    t.is(vowels.length, notes.length);
+    const errors = notes.map((note, i) => {
+      // The vowel, less its first 50 ms (portamento, consonant transition) and last 30 ms (coda transition).
+      const from = note.time + 0.05;
+      const to = vowels[i]!.end - 0.03;
+      const heard = track.filter((p) => p.time >= from && p.time <= to && p.midi > 0).map((p) => p.midi);
+      t.true(heard.length > 3, `note ${i} has pitch frames`);
+      return Math.abs(median(heard) - note.midi) * 100;
+    });
+    const sorted = [...errors].sort((a, b) => a - b);
+    const within50 = errors.filter((e) => e < 50).length / errors.length;
+    t.log(`cents: median ${median(errors).toFixed(1)}, max ${sorted[sorted.length - 1]!.toFixed(1)}, within 50: ${(within50 * 100).toFixed(0)}%`);
+    t.true(median(errors) < 30);
+    t.true(within50 >= 0.95);
+  });
+}
+
+/** Energy below 700 Hz (where voicing is and unvoiced consonants are not) per 1.45 ms hop. */
+function lowBandEnvelope(audio: Float32Array): { time: number; energy: number }[] {
+  const size = 256;
+  const hop = 64;
+  const out: { time: number; energy: number }[] = [];
+  forEachSpectrum(audio, { size, hop }, (mag, f) => {
+    let e = 0;
+    for (let k = 1; k * (RATE / size) <= 700; k++) e += mag[k]! * mag[k]!;
+    out.push({ time: (f * hop + size / 2) / RATE, energy: e });
+  });
+  return out;
+}
+
+test('vowel onsets after unvoiced consonants land within 20 ms of their notes', (t) => {
+  const gender = 'female';
+  const notes = melodyFor(gender);
+  const envelope = lowBandEnvelope(render(notes, gender, LINE_SECONDS));
+  const unvoiced = new Set(['S', 'SH', 'F', 'TH', 'P', 'T', 'K', 'HH']);
+  let checked = 0;
+  for (const note of notes) {
+    const onset = note.syllable.onset;
+    if (onset.length === 0 || !unvoiced.has(onset[onset.length - 1]!)) continue;
+    // The vowel's level: median low-band energy over its first 100 ms after the onset settles.
+    const level = median(envelope.filter((p) => p.time > note.time + 0.03 && p.time < note.time + 0.13).map((p) => p.energy));
+    // The consonant is the trough before the note; the vowel onset is the first rise out of it.
+    const window = envelope.filter((p) => p.time > note.time - 0.1 && p.time < note.time + 0.01);
+    const trough = window.reduce((min, p) => (p.energy < min.energy ? p : min));
+    const rise = envelope.find((p) => p.time > trough.time && p.energy > 0.25 * level);
+    t.truthy(rise, `note at ${note.time} has a vowel`);
+    const error = (rise!.time - note.time) * 1000;
+    t.log(`${onset.join(' ')}-${note.syllable.nucleus} at ${note.time}s: vowel onset ${error >= 0 ? '+' : ''}${error.toFixed(1)} ms`);
+    t.true(Math.abs(error) <= 20);
+    checked++;
+  }
+  t.true(checked >= 6);
+});
+
+/** One syllable sung after a vowel (so a stop has something to be silent after), returning audio and plan. */
+function syllable(onset: string, gender: Gender = 'male') {
+  const notes = sungLine([
+    { time: 0.2, duration: 0.5, midi: 50, nucleus: 'AA', legato: true },
+    { time: 0.7, duration: 0.5, midi: 50, onset, nucleus: 'AA' },
+  ]);
+  const events = phonemeTimeline(notes, gender);
+  return { audio: render(notes, gender, 1.5), events };
+}
+
+const middleOf = (audio: Float32Array, e: PhonemeEvent, trim = 0.2) => {
+  const pad = (e.end - e.start) * trim;
+  return slice(audio, e.start + pad, e.end - pad);
+};
+
+test('/s/ is hiss above 4 kHz and /sh/ is lower, 2.5–5 kHz', (t) => {
+  const s = syllable('S');
+  const sh = syllable('SH');
+  const sEvent = s.events.find((e) => e.phone === 'S')!;
+  const shEvent = sh.events.find((e) => e.phone === 'SH')!;
+  t.true(sEvent.end - sEvent.start >= 0.06 && sEvent.end - sEvent.start <= 0.1);
+  const sHigh = bandShare(middleOf(s.audio, sEvent), RATE, 4000, 20000);
+  const shMid = bandShare(middleOf(sh.audio, shEvent), RATE, 2500, 5000);
+  const sMid = bandShare(middleOf(s.audio, sEvent), RATE, 2500, 5000);
+  t.log(`/s/ above 4 kHz ${(sHigh * 100).toFixed(0)}%, 2.5–5 kHz ${(sMid * 100).toFixed(0)}%; /sh/ 2.5–5 kHz ${(shMid * 100).toFixed(0)}%`);
+  t.true(sHigh > 0.6);
+  t.true(shMid > 0.5);
+  t.true(shMid > sMid);
+});
+
+test('/p/ is a silence then a burst, 20–40 ms in all', (t) => {
+  const { audio, events } = syllable('P');
+  const closure = events.find((e) => e.phone === 'P' && e.kind === 'silence')!;
+  const burst = events.find((e) => e.phone === 'P' && e.kind === 'consonant')!;
+  t.true(burst.end - closure.start >= 0.02 && burst.end - closure.start <= 0.04);
+  t.true(burst.end - burst.start >= 0.005 && burst.end - burst.start <= 0.015);
+  const vowel = rms(slice(audio, 0.3, 0.5));
+  // The closure's second half (the first half still rings with the vowel before it).
+  const silence = rms(slice(audio, (closure.start + closure.end) / 2, closure.end));
+  const pop = rms(slice(audio, burst.start, burst.end));
+  t.log(`vowel ${(20 * Math.log10(vowel)).toFixed(1)} dB, closure ${(20 * Math.log10(silence)).toFixed(1)} dB, burst ${(20 * Math.log10(pop)).toFixed(1)} dB`);
+  t.true(silence < vowel / 10, 'closure at least 20 dB under the vowel');
+  t.true(pop > silence * 3, 'burst at least 10 dB over the closure');
+});
+
+test('/m/ and /n/ are low-heavy murmurs with weak highs', (t) => {
+  const db = (share: number) => (10 * Math.log10(share)).toFixed(1);
+  for (const nasal of ['M', 'N']) {
+    const { audio, events } = syllable(nasal);
+    const murmur = middleOf(audio, events.find((e) => e.phone === nasal)!);
+    const vowel = slice(audio, 0.8, 1.0);
+    const low = bandShare(murmur, RATE, 50, 500);
+    const highNasal = bandShare(murmur, RATE, 1000, 20000);
+    const highVowel = bandShare(vowel, RATE, 1000, 20000);
+    t.log(`/${nasal.toLowerCase()}/: below 500 Hz ${(low * 100).toFixed(1)}%, above 1 kHz ${db(highNasal)} dB (vowel /a/ ${db(highVowel)} dB)`);
+    t.true(low > 0.7);
+    t.true(highNasal < highVowel / 10, 'highs at least 10 dB weaker than in the vowel');
+  }
+});
+
+test('the same seed sings the same samples; another seed differs', (t) => {
+  const notes = melodyFor('female').slice(0, 6);
+  const a = render(notes, 'female', 3, 11);
+  const b = render(notes, 'female', 3, 11);
+  const c = render(notes, 'female', 3, 12);
+  t.deepEqual(a, b);
+  t.notDeepEqual(a, c);
+});
+
+test('silence where no notes are, no NaN, peaks around −6 dBFS and below 1', (t) => {
+  const notes = melodyFor('male');
+  const audio = render(notes, 'male', 12);
+  const events = phonemeTimeline(notes, 'male');
+  const first = events[0]!.start;
+  const last = events[events.length - 1]!.end;
+  let peak = 0;
+  audio.forEach((x, i) => {
+    t.false(Number.isNaN(x));
+    peak = Math.max(peak, Math.abs(x));
+    const time = i / RATE;
+    if (time < first - 0.01 || time > last + 0.1) t.is(x, 0, `sample at ${time.toFixed(3)} s`);
+  });
+  t.true(peak < 1);
+  t.true(peak > 10 ** (-8 / 20) && peak < 10 ** (-4 / 20), `peak ${peak}`);
+  t.true(rms(slice(audio, last + 0.1, 12)) === 0);
+});
+
+test('overlapping backing notes are sung by separate voices: every chord tone sounds', (t) => {
+  const chord = [55, 59, 62];
+  const notes = sungLine(chord.map((midi) => ({ time: 0.2, duration: 1.5, midi, nucleus: 'UW' })));
+  const audio = slice(render(notes, 'female', 2), 0.5, 1.5);
+  t.is(vowelsOf(phonemeTimeline(notes, 'female')).length, 3);
+  for (const midi of chord) {
+    const f = 440 * 2 ** ((midi - 69) / 12);
+    // Energy in a ±15-cent band around the tone against the quarter-tone band above it.
+    const on = bandShare(audio, RATE, f * 2 ** (-0.15 / 12), f * 2 ** (0.15 / 12), 32768);
+    const off = bandShare(audio, RATE, f * 2 ** (0.35 / 12), f * 2 ** (0.65 / 12), 32768);
+    t.true(on > 5 * off, `tone ${midi}: ${on} vs ${off}`);
+  }
+});
+
+test('the onset consonants come before the note and the vowel starts on it', (t) => {
+  const notes = melodyFor('female');
+  const events = phonemeTimeline(notes, 'female');
+  for (const note of notes) {
+    const vowel = events.find((e) => e.kind === 'vowel' && Math.abs(e.start - note.time) < 1e-9);
+    t.truthy(vowel, `vowel on ${note.time}`);
+    for (const phone of note.syllable.onset) {
+      const consonant = events.find((e) => e.phone === phone && e.end <= note.time + 1e-9 && e.end > note.time - 0.2);
+      t.truthy(consonant, `${phone} before ${note.time}`);
+    }
+  }
+  t.true(VOICE_RANGE.male.low < VOICE_RANGE.female.low && VOICE_RANGE.male.high < VOICE_RANGE.female.high);
+});
+
+test('a 60 s line sings fast enough to render three times per track (logged, not asserted)', (t) => {
+  const notes: SungNote[] = [];
+  for (let rep = 0; rep < 6; rep++) for (const n of melodyFor('female')) notes.push({ ...n, time: n.time + rep * LINE_SECONDS });
+  const times: number[] = [];
+  let audio: Float32Array = new Float32Array(0);
+  for (let run = 0; run < 3; run++) {
+    const started = performance.now();
+    audio = render(notes, 'female', 60);
+    times.push(performance.now() - started);
+  }
+  t.log(`${notes.length} notes, 60 s: ${times.map((ms) => ms.toFixed(0)).join(', ')} ms (first run includes JIT warm-up)`);
+  t.is(audio.length, 60 * RATE);
+});

@@ -102,6 +102,8 @@ export interface SongSpec {
     brightness: number;
   };
   vocals: { enabled: boolean; gender: 'female' | 'male' };
+  /** The request's lyrics as given (sung when vocals are enabled), or null to have the engine write them. */
+  lyrics: string | null;
   title: string;
   trace: TraceEntry[];
 }

@@ -16,11 +16,13 @@ import { composeChords, composePad } from './comping.ts';
 import { composeDrums, drumKitFor, planDrumBars, swingUnitFor } from './drums.ts';
 import { planForm } from './form.ts';
 import { planHarmony } from './harmony.ts';
-import { perform } from './humanize.ts';
+import { perform, swingDelay } from './humanize.ts';
 import { composeMelody } from './melody.ts';
 import { EPSILON, type ComposeContext, type GridNote } from './model.ts';
 import { composeArp, composeTexture } from './texture.ts';
 import { voiceChords } from './voicing.ts';
+import { assignGiven, composeVocal, planLineSlots } from './vocal/index.ts';
+import { parseLyrics } from '../lyrics/index.ts';
 
 const ROLE_ORDER: Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture'];
 const PAN: Record<Role, number> = { drums: 0, bass: 0, chords: -0.2, pad: 0.1, lead: 0.15, arp: 0.3, texture: 0, vocal: 0 };
@@ -54,21 +56,36 @@ function arrangementRoles(spec: SongSpec): Set<Role> {
   return roles;
 }
 
-/** compose() with the preset given: the testable core. */
-export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Score {
+/** The time frame of a track: its length in beats, where the final chord starts, and its sections. */
+function frameOf(spec: SongSpec) {
   if (!(spec.duration > 0) || !(spec.bpm > 0) || !(spec.meter.beatsPerBar > 0)) {
     throw new RangeError('compose needs a positive duration, bpm and beatsPerBar');
   }
   const beatsPerBar = spec.meter.beatsPerBar;
-  const tonic = pitchClassOf(spec.key.tonic);
   const roles = arrangementRoles(spec);
   const totalBeats = (spec.duration * spec.bpm) / 60;
   const totalBars = totalBeats / beatsPerBar;
   const wholeBars = Math.floor(totalBars + EPSILON);
   const endingBars = wholeBars >= 8 ? 2 : wholeBars >= 1 ? 1 : 0;
   const endingBeat = (wholeBars - endingBars) * beatsPerBar;
-
   const sections = planForm(spec.form, totalBars, beatsPerBar, roles);
+  return { beatsPerBar, roles, totalBeats, endingBeat, sections };
+}
+
+/**
+ * Checks, without composing, that the spec's lyrics fit its sung sections; throws LyricsTooLongError saying how
+ * many lines fit when they do not. Cheap enough for the service to call before it accepts a task.
+ */
+export function checkLyricsFit(spec: SongSpec): void {
+  if (!spec.vocals.enabled || spec.lyrics === null) return;
+  const { beatsPerBar, sections, endingBeat } = frameOf(spec);
+  assignGiven(parseLyrics(spec.lyrics), planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), spec.duration);
+}
+
+/** compose() with the preset given: the testable core. */
+export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Score {
+  const { beatsPerBar, roles, totalBeats, endingBeat, sections } = frameOf(spec);
+  const tonic = pitchClassOf(spec.key.tonic);
   const base = {
     spec, preset, bpm: spec.bpm, beatsPerBar, totalBeats, endingBeat, tonic, mode: spec.key.mode,
     scale: scaleOf(tonic, spec.key.mode), sections, roles,
@@ -100,6 +117,14 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const electronic = preset.form === 'electronic';
   // Without a groove in the arrangement, slow pieces swing sixteenths and faster ones eighths.
   const swingUnit = roles.has('drums') ? swingUnitFor(kit, beatsPerBar, 4 / spec.meter.beatUnit) : (spec.bpm * 4) / spec.meter.beatUnit < 100 ? 0.25 : 0.5;
+  const quarterPerBeat = 4 / spec.meter.beatUnit;
+  const secondsPerBeat = 60 / spec.bpm;
+  const vocal = composeVocal(ctx, {
+    quarterPerBeat,
+    seconds: (beat) => beat * secondsPerBeat + swingDelay(beat * quarterPerBeat, { bpm: spec.bpm, beatUnit: spec.meter.beatUnit, swing: spec.swing, swingUnit }),
+  }, createRandom(spec.seed, 'vocal'));
+  // Where the voice sings, the lead instrument rests (it keeps the intro, the outro and the gaps between sections).
+  const sungSpans = vocal ? vocal.lines.map((line) => [line.start - 0.1, line.end + 0.1] as const) : [];
   const humanizeRandom = createRandom(spec.seed, 'humanize');
   const instrumentOf = new Map(spec.instruments.map((c) => [c.role, c.instrument]));
   const parts: Part[] = [];
@@ -117,11 +142,13 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       ending: { from: endingBeat, limit: spec.duration - endingTail },
       monophonic: role === 'lead',
     }, humanizeRandom.fork(role));
-    parts.push({ role, instrument: instrumentOf.get(role)!, notes, gainDb: 0, pan: PAN[role] });
+    const kept = role === 'lead' && sungSpans.length > 0 ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b)) : notes;
+    parts.push({ role, instrument: instrumentOf.get(role)!, notes: kept, gainDb: 0, pan: PAN[role] });
   }
-
-  const quarterPerBeat = 4 / spec.meter.beatUnit;
-  const secondsPerBeat = 60 / spec.bpm;
+  if (vocal) {
+    const notes = vocal.notes.map(({ time, duration, midi, velocity, beat }) => ({ time, duration, midi, velocity, beat }));
+    parts.push({ role: 'vocal', instrument: 'voice', notes, gainDb: 0, pan: 0 });
+  }
   return {
     spec,
     bpm: spec.bpm,
@@ -135,6 +162,6 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     })),
     parts,
     scale: [...base.scale],
-    vocal: null,
+    vocal,
   };
 }

@@ -20,7 +20,7 @@ interface LabelMaterial {
 }
 
 /** Index of the scale tone nearest to `midi` in a sorted pitch-class list, as an absolute "scale position". */
-function moveInScale(midi: number, steps: number, tones: readonly number[]): number {
+export function moveInScale(midi: number, steps: number, tones: readonly number[]): number {
   // Snap to the nearest tone of the scale first (the chord may have changed under the previous note).
   let current = midi;
   for (let d = 0; d < 12; d++) {
@@ -37,7 +37,7 @@ function moveInScale(midi: number, steps: number, tones: readonly number[]): num
 }
 
 /** The chord tone nearest to `midi`; ties go in `direction`. */
-function nearestChordTone(midi: number, chordPcs: readonly number[], direction: number): number {
+export function nearestChordTone(midi: number, chordPcs: readonly number[], direction: number): number {
   for (let d = 0; d < 12; d++) {
     const first = direction >= 0 ? midi + d : midi - d;
     const second = direction >= 0 ? midi - d : midi + d;
@@ -61,7 +61,7 @@ function materialFor(ctx: ComposeContext, section: PlannedSection, motifBeats: n
 }
 
 /** The member of `pcs` nearest to `midi` that lies inside [low, high]. */
-function inRange(midi: number, pcs: readonly number[], low: number, high: number): number {
+export function inRange(midi: number, pcs: readonly number[], low: number, high: number): number {
   let pitch = midi;
   while (pitch > high) pitch -= 12;
   while (pitch < low) pitch += 12;

@@ -231,6 +231,7 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
     ...sound,
     form: preset.form,
     ...arrangement,
+    lyrics: typeof request.lyrics === 'string' && request.lyrics.trim() !== '' ? request.lyrics : null,
     title,
     trace,
   };

@@ -14,7 +14,7 @@ export const INSTRUMENTAL_NATURE = new Set(['beat', 'beats', 'soundscape', 'soun
 /** "music to study to", "to sleep to". */
 const TO_X_TO = /\bto\s+(?:study|work|sleep|relax|focus|read|code|chill|meditate)\s+to\b/;
 /** Chance of a female voice per style when the prompt does not say (keeps voices varied by seed). */
-const FEMALE_SHARE: Record<string, number> = { pop: 0.6, rock: 0.35, folk: 0.5, jazz: 0.6, reggae: 0.3, hiphop: 0.3, trap: 0.3 };
+const FEMALE_SHARE: Record<string, number> = { pop: 0.6, soul: 0.6, rock: 0.35, folk: 0.5, jazz: 0.6, reggae: 0.3, hiphop: 0.3, trap: 0.3 };
 
 export interface VocalSignals {
   requestInstrumental: boolean;

@@ -24,6 +24,7 @@ export function specFor(preset: Preset, overrides: Partial<SongSpec> = {}): Song
     excluded: [],
     effects: { ...preset.effects, rain: false },
     vocals: { enabled: false, gender: 'female' },
+    lyrics: null,
     title: 'Test',
     trace: [],
     ...overrides,

@@ -1,0 +1,188 @@
+/**
+ * The sung line: lyrics (given or written for the prompt) placed on the form's sung sections, one syllable per
+ * note, rhythm first (stress on strong beats), then pitches against the chords in the singer's range; a
+ * melisma only on a line's last syllable; backing "oohs" on chord tones in the choruses of styles that use them.
+ */
+import { parseLyrics, writeLyrics, type LyricPlan } from '../../lyrics/index.ts';
+import type { Random } from '../../random.ts';
+import type { LyricSectionKind, LyricTiming, Lyrics, SungNote, Syllable, VocalScore } from '../../types.ts';
+import { chordAt, clamp, sectionVelocity, type ComposeContext } from '../model.ts';
+import { nearestChordTone } from '../melody.ts';
+import { assignGiven, assignWritten, type SungLine } from './assign.ts';
+import { planLineSlots, syllableRange, type LineSlot } from './lines.ts';
+import { linePitches, melismaPitch } from './pitch.ts';
+import { metricWeight, placeSyllables } from './rhythm.ts';
+
+export { planLineSlots } from './lines.ts';
+export { assignGiven } from './assign.ts';
+
+/** Comfortable singing ranges (MIDI): male A2–E4, female A3–D5 (reference study 3.3). */
+export const VOCAL_RANGE: Record<'female' | 'male', { low: number; high: number }> = {
+  male: { low: 45, high: 64 },
+  female: { low: 57, high: 74 },
+};
+
+/** Styles whose choruses get backing "oohs". */
+const BACKING_STYLES = new Set(['pop', 'rock', 'folk', 'soul', 'reggae', 'synthwave', 'house', 'jazz', 'country']);
+/** Where in the range each kind of section sits (0 bottom … 1 top): the chorus lifts. */
+const REGISTER: Record<LyricSectionKind, number> = { intro: 0.4, verse: 0.4, prechorus: 0.5, chorus: 0.62, bridge: 0.55, outro: 0.4 };
+/** Lines a written section holds at most, however long the form makes it. */
+const MAX_WRITTEN_LINES = 8;
+const OOH: Syllable = { text: 'ooh', onset: [], nucleus: 'UW', coda: [], stress: 0 };
+
+export interface VocalTiming {
+  /** Seconds at a meter beat, with the arrangement's swing. */
+  seconds(beat: number): number;
+  /** Quarter notes per meter beat (Note.beat counts quarters). */
+  quarterPerBeat: number;
+}
+
+/** The lyric source of the spec: the request's lyrics when given, else written for the form's slots. */
+function chooseLines(ctx: ComposeContext, slots: LineSlot[], random: Random): { lyrics: Lyrics; lines: SungLine[] } {
+  const { spec } = ctx;
+  if (spec.lyrics !== null && spec.lyrics.trim() !== '') {
+    const lyrics = parseLyrics(spec.lyrics);
+    return { lyrics, lines: assignGiven(lyrics, slots, spec.duration) };
+  }
+  const bySection = new Map<number, LineSlot[]>();
+  for (const slot of slots) bySection.set(slot.section, [...(bySection.get(slot.section) ?? []), slot]);
+  const groups = [...bySection.values()].map((group) => group.slice(0, MAX_WRITTEN_LINES));
+  // Every chorus has the same lines, so they all hold as many as the shortest.
+  const chorusLines = Math.min(...groups.filter((g) => g[0]!.kind === 'chorus').map((g) => g.length), MAX_WRITTEN_LINES);
+  const sized = groups.map((g) => (g[0]!.kind === 'chorus' ? g.slice(0, chorusLines) : g));
+  const plan: LyricPlan = {
+    sections: sized.map((g) => ({ kind: g[0]!.kind, lines: g.length, syllables: syllableRange(Math.min(...g.map((s) => s.slots)), g[0]!.slotBeats) })),
+  };
+  const lyrics = writeLyrics({ prompt: spec.prompt, valence: spec.valence, arousal: spec.arousal, plan }, random.fork('lyrics'));
+  return { lyrics, lines: assignWritten(lyrics, sized) };
+}
+
+interface PlacedLine {
+  /** Meter beats from the line's start (repeats of a section start elsewhere). */
+  offsets: number[];
+  pitches: number[];
+  /** Split the last syllable into a held note and a step (melisma). */
+  melisma: boolean;
+}
+
+export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: Random): VocalScore | null {
+  const { spec } = ctx;
+  if (!spec.vocals.enabled) return null;
+  const slots = planLineSlots(ctx);
+  if (slots.length === 0) return null;
+  const { lyrics, lines } = chooseLines(ctx, slots, random);
+  if (lines.length === 0) return null;
+  const range = VOCAL_RANGE[spec.vocals.gender];
+  const secondsPerBeat = 60 / ctx.bpm;
+  const placed = new Map<string, PlacedLine>();
+  const notes: SungNote[] = [];
+  const timings: LyricTiming[] = [];
+
+  lines.forEach((sung, lineIndex) => {
+    const { slot, line } = sung;
+    const syllables = line.words.flatMap((word, w) => word.syllables.map((syllable) => ({ syllable, word: w })));
+    const stresses = syllables.map((s) => s.syllable.stress);
+    const grid = { slots: slot.slots, slotBeats: slot.slotBeats, beatsPerBar: ctx.beatsPerBar, secondsPerBeat };
+    const section = ctx.sections[slot.section]!;
+    // The same words in a section of the same label (every chorus) get the same tune: the hook repeats.
+    const key = `${slot.label}/${line.text}`;
+    let shape = placed.get(key);
+    if (!shape) {
+      const steps = placeSyllables(stresses, grid) ?? stresses.map((_, k) => k);
+      const onsets = steps.map((step) => slot.beat + step * slot.slotBeats);
+      const accented = steps.map((step, k) => stresses[k]! >= 1 || metricWeight(step, grid) >= 3);
+      const center = Math.round(range.low + REGISTER[sung.kind] * (range.high - range.low) + spec.valence + spec.arousal);
+      const lineRandom = random.fork(key);
+      const closesSection = lines[lineIndex + 1]?.slot.section !== slot.section;
+      const pitches = linePitches(ctx, { onsets, accented, center, range, closesSection }, lineRandom);
+      const lastSteps = slot.slots - steps[steps.length - 1]!;
+      shape = { offsets: steps.map((step) => step * slot.slotBeats), pitches, melisma: lastSteps * slot.slotBeats >= 1.5 && lineRandom.chance(0.45) };
+      placed.set(key, shape);
+    }
+    const end = slot.beat + slot.slots * slot.slotBeats;
+    const velocity = sectionVelocity(spec.arousal, section.energy);
+    const lineNotes: SungNote[] = [];
+    syllables.forEach(({ syllable, word }, k) => {
+      const beat = slot.beat + shape.offsets[k]!;
+      const nextBeat = k + 1 < syllables.length ? slot.beat + shape.offsets[k + 1]! : end;
+      const last = k === syllables.length - 1;
+      const accent = syllable.stress === 1 ? 1 : 0.88;
+      const base = { velocity: clamp(velocity * accent, 0.1, 1), line: lineIndex, word };
+      if (last && shape.melisma) {
+        const split = beat + (nextBeat - beat) * 0.6;
+        lineNotes.push(sungNote(timing, beat, split, shape.pitches[k]!, syllable, false, base));
+        lineNotes.push(sungNote(timing, split, nextBeat, melismaPitch(ctx, split, shape.pitches[k]!, range), syllable, true, base));
+      } else {
+        lineNotes.push(sungNote(timing, beat, nextBeat, shape.pitches[k]!, syllable, false, base));
+      }
+    });
+    // Notes run into each other inside a line; a slur (portamento) where the next note starts on its vowel.
+    lineNotes.forEach((note, k) => {
+      const next = lineNotes[k + 1];
+      note.legato = next !== undefined && (next.continuation || next.syllable.onset.length === 0);
+    });
+    notes.push(...lineNotes);
+    timings.push(lineTiming(sung, line.words.map((w) => w.text), lineNotes));
+  });
+
+  const backing = BACKING_STYLES.has(ctx.preset.name) ? composeBacking(ctx, lines, timing, range) : [];
+  return { gender: spec.vocals.gender, lyrics, notes, backing, lines: timings };
+}
+
+function sungNote(timing: VocalTiming, beat: number, endBeat: number, midi: number, syllable: Syllable, continuation: boolean, base: { velocity: number; line: number; word: number }): SungNote {
+  const time = round(timing.seconds(beat));
+  return {
+    time,
+    duration: round(timing.seconds(endBeat) - time),
+    midi,
+    velocity: round(base.velocity),
+    beat: beat * timing.quarterPerBeat,
+    syllable,
+    continuation,
+    legato: false,
+    line: base.line,
+    word: base.word,
+  };
+}
+
+function lineTiming(sung: SungLine, words: string[], notes: readonly SungNote[]): LyricTiming {
+  const span = (selected: readonly SungNote[]) => ({
+    start: round(selected[0]!.time),
+    end: round(selected[selected.length - 1]!.time + selected[selected.length - 1]!.duration),
+  });
+  return {
+    section: sung.kind,
+    text: sung.line.text,
+    ...span(notes),
+    words: words.map((text, w) => ({ text, ...span(notes.filter((n) => n.word === w)) })),
+  };
+}
+
+/** Two sustained chord tones on "ooh" under each chorus line, changing with the chords. */
+function composeBacking(ctx: ComposeContext, lines: readonly SungLine[], timing: VocalTiming, range: { low: number; high: number }): SungNote[] {
+  const notes: SungNote[] = [];
+  lines.forEach((sung, lineIndex) => {
+    if (sung.kind !== 'chorus') return;
+    const start = sung.slot.beat;
+    const end = sung.slot.beat + sung.slot.beats;
+    const velocity = 0.28 + 0.12 * ctx.sections[sung.slot.section]!.energy;
+    for (let beat = start; beat < end - 1e-6;) {
+      const slot = chordAt(ctx.chords, beat);
+      const until = Math.min(end, slot.beat + slot.beats);
+      const pcs = slot.chord.pitchClasses;
+      const lowTone = nearestChordTone(range.low + 4, pcs, 1);
+      const highTone = nearestChordTone(lowTone + 3, pcs.filter((pc) => pc !== ((lowTone % 12) + 12) % 12), 1);
+      for (const midi of [lowTone, highTone]) {
+        const time = round(timing.seconds(beat));
+        notes.push({
+          time, duration: round(Math.max(0.1, timing.seconds(until) - time - 0.06)), midi, velocity: round(velocity), beat: beat * timing.quarterPerBeat,
+          syllable: OOH, continuation: false, legato: false, line: lineIndex, word: 0,
+        });
+      }
+      beat = until;
+    }
+  });
+  return notes.sort((a, b) => a.time - b.time || a.midi - b.midi);
+}
+
+const round = (value: number): number => Math.round(value * 1e6) / 1e6;

@@ -20,7 +20,7 @@ const REVERB_RETURN_CUTOFF = 4500;
 interface BiquadCoefficients { b0: number; b1: number; b2: number; a1: number; a2: number }
 
 /** RBJ cookbook low/high-pass coefficients. */
-function biquad(type: 'lowpass' | 'highpass', frequency: number, q: number): BiquadCoefficients {
+export function biquad(type: 'lowpass' | 'highpass', frequency: number, q: number): BiquadCoefficients {
   const w0 = (2 * Math.PI * frequency) / SAMPLE_RATE;
   const alpha = Math.sin(w0) / (2 * q);
   const cos = Math.cos(w0);
@@ -30,7 +30,7 @@ function biquad(type: 'lowpass' | 'highpass', frequency: number, q: number): Biq
   return { b0: b0 / a0, b1: b1 / a0, b2: b0 / a0, a1: (-2 * cos) / a0, a2: (1 - alpha) / a0 };
 }
 
-function filterInPlace(data: Float32Array, c: BiquadCoefficients): void {
+export function filterInPlace(data: Float32Array, c: BiquadCoefficients): void {
   let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
   for (let i = 0; i < data.length; i++) {
     const x = data[i]!;
@@ -110,7 +110,7 @@ function wowInPlace(data: Float32Array): void {
  * block: attack is 5 ms (220 frames), so blocks this short change nothing audible while the logarithms and
  * powers per frame, which dominated the bus's cost, drop sixteen-fold.
  */
-function compress(left: Float32Array, right: Float32Array, options: { thresholdDb: number; ratio: number; kneeDb: number; attack: number; release: number }): void {
+export function compress(left: Float32Array, right: Float32Array, options: { thresholdDb: number; ratio: number; kneeDb: number; attack: number; release: number }): void {
   const block = 16;
   const attack = Math.exp(-block / (options.attack * SAMPLE_RATE));
   const release = Math.exp(-block / (options.release * SAMPLE_RATE));

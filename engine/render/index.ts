@@ -15,6 +15,7 @@ import { setupWebAudioGlobals } from './globals.ts';
 import { mixScore } from './mix.ts';
 import { renderReverb, REVERB_RATE } from './reverb.ts';
 import { processBus } from './bus.ts';
+import { mixVocal, type VocalStems } from './vocal.ts';
 import { integratedLoudness, masterInPlace } from './master/index.ts';
 
 export { setupWebAudioGlobals } from './globals.ts';
@@ -24,17 +25,21 @@ export interface RenderedAudio {
   left: Float32Array;
   right: Float32Array;
   sampleRate: typeof SAMPLE_RATE;
+  /** Only when RenderOptions.stems is set and the score has a vocal. */
+  stems?: VocalStems;
 }
 
 export interface RenderOptions {
   onProgress?(fraction: number): void;
+  /** Keep copies of the voice and the accompaniment as they enter the master bus (tests and analysis). */
+  stems?: boolean;
 }
 
 /** The loudness the mix is brought to before the compressor, so its threshold means the same for every song. */
 const BUS_LUFS = -18;
 
 /** Progress shares of the phases (measured roughly on a 60 s pop track). */
-const PHASES = { voices: 0.6, reverb: 0.75, effects: 0.85 } as const;
+const PHASES = { voices: 0.5, singer: 0.62, reverb: 0.75, effects: 0.85 } as const;
 
 export async function renderScore(score: Score, options: RenderOptions = {}): Promise<RenderedAudio> {
   if (!(score.duration > 0) || !Number.isFinite(score.duration)) throw new RangeError(`Score duration must be a positive number of seconds, got: ${score.duration}`);
@@ -44,6 +49,8 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   report(0);
 
   const buses = await mixScore(score, frames, (done, total) => report((PHASES.voices * done) / total));
+  const stems = mixVocal(score, buses, options.stems === true);
+  report(PHASES.singer);
   const reverb = await renderReverb(buses.reverb, createRandom(score.spec.seed, 'reverb'), score.spec.effects.reverbDecay);
   report(PHASES.reverb);
 
@@ -54,5 +61,5 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
 
   masterInPlace(left, right, SAMPLE_RATE);
   report(1);
-  return { left, right, sampleRate: SAMPLE_RATE };
+  return stems ? { left, right, sampleRate: SAMPLE_RATE, stems } : { left, right, sampleRate: SAMPLE_RATE };
 }

@@ -202,6 +202,8 @@ export async function mixScore(score: Score, frames: number, onPart?: (done: num
   if (score.spec.effects.rain && !textures.has('rain')) parts.push(effectBed('texture', 'rain', 2));
   if (score.spec.effects.lofi && !textures.has('vinyl')) parts.push(effectBed('texture', 'vinyl', -2));
   for (const [index, part] of parts.entries()) {
+    // The voice is sung and mixed by vocal.ts; its part exists for the MIDI file.
+    if (part.role === 'vocal') continue;
     const kind = resolveInstrument(part);
     if (kind.kind === 'pitched') await mixPitched(buses, part, kind.patch, score);
     else if (kind.kind === 'kit') await mixDrums(buses, part, kind.name, score);

@@ -1,0 +1,161 @@
+/**
+ * The singer in a whole track, judged on the rendered stems by independent tools: aubio's pitch tracker for
+ * intonation, ffmpeg's EBU R128 meter for the balance and the master, and a low-band energy onset (computed
+ * here from the samples) for timing. Two short songs: a male folk voice and a female pop voice with backing.
+ */
+import test from 'ava';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compose, interpret, type Score } from '../../engine/index.ts';
+import { renderScore, type RenderedAudio } from '../../engine/render/index.ts';
+import { encodeMidi, encodeWav } from '../../engine/encode/index.ts';
+import { run } from '../helpers/analysis/exec.ts';
+import { loudness } from '../helpers/analysis.ts';
+import { median } from '../helpers/analysis.ts';
+
+const SAMPLE_RATE = 44100;
+
+interface Rendered {
+  score: Score;
+  audio: RenderedAudio;
+  dir: string;
+}
+
+const rendered = new Map<string, Promise<Rendered>>();
+
+/** Renders each song once for all tests (a few seconds each). */
+function song(prompt: string, seed: number): Promise<Rendered> {
+  const key = `${prompt}/${seed}`;
+  if (!rendered.has(key)) {
+    rendered.set(key, (async () => {
+      const score = compose(interpret({ prompt, duration: 30, style: null, instrumental: false, seed }));
+      const audio = await renderScore(score, { stems: true });
+      const dir = await mkdtemp(join(tmpdir(), 'tunesmith-vocal-'));
+      return { score, audio, dir };
+    })());
+  }
+  return rendered.get(key)!;
+}
+
+const SONGS = [
+  { name: 'male folk', prompt: 'a happy acoustic folk song about summer with a male singer', seed: 21 },
+  { name: 'female pop', prompt: 'an upbeat pop song about the city at night with female vocals', seed: 4 },
+];
+
+test.after.always(async () => {
+  for (const promise of rendered.values()) await rm((await promise).dir, { recursive: true, force: true });
+});
+
+async function wav(dir: string, name: string, left: Float32Array, right: Float32Array = left): Promise<string> {
+  const path = join(dir, `${name}.wav`);
+  await writeFile(path, encodeWav(left, right, SAMPLE_RATE));
+  return path;
+}
+
+/** aubio's yinfft pitch track of a file: [time s, MIDI pitch] per 256-frame hop (0 where unvoiced/silent). */
+async function pitchTrack(path: string): Promise<[number, number][]> {
+  const { stdout } = await run('aubio', ['pitch', '-i', path, '-m', 'yinfft', '-u', 'midi', '-H', '256', '-B', '2048', '-s', '-50']);
+  return stdout.trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+}
+
+for (const { name, prompt, seed } of SONGS) {
+  test(`${name}: sung notes are in tune on the isolated lead stem (aubio pitch: median < 30 cents, 95% within 50)`, async (t) => {
+    const { score, audio, dir } = await song(prompt, seed);
+    const track = await pitchTrack(await wav(dir, 'lead', audio.stems!.lead));
+    const errors: number[] = [];
+    for (const note of score.vocal!.notes) {
+      // The vowel's steady part: after the attack, before the coda consonants and the glide to the next note.
+      const from = note.time + 0.05;
+      const to = note.time + note.duration - 0.1;
+      if (to - from < 0.05) continue;
+      const pitches = track.filter(([time, midi]) => time >= from && time <= to && midi > 20).map(([, midi]) => midi);
+      if (pitches.length < 3) continue;
+      errors.push(Math.abs(median(pitches) - note.midi) * 100);
+    }
+    const sorted = [...errors].sort((a, b) => a - b);
+    const within50 = errors.filter((e) => e <= 50).length / errors.length;
+    t.log(`${errors.length} notes measured of ${score.vocal!.notes.length}; median error ${median(errors).toFixed(1)} cents; ${(within50 * 100).toFixed(0)}% within 50; worst ${sorted.at(-1)!.toFixed(0)}`);
+    t.true(errors.length >= 0.6 * score.vocal!.notes.length, `only ${errors.length} of ${score.vocal!.notes.length} notes were long enough to measure`);
+    t.true(median(errors) < 30);
+    t.true(within50 >= 0.95);
+  });
+
+  test(`${name}: vowels start on their notes (low-band energy onset within 20 ms after unvoiced onsets and rests)`, async (t) => {
+    const { score, audio } = await song(prompt, seed);
+    const lead = audio.stems!.lead;
+    const level = lowBandLevel(lead);
+    const hop = 0.001;
+    const UNVOICED = new Set(['P', 'T', 'K', 'F', 'S', 'SH', 'TH', 'HH', 'CH']);
+    const offsets: number[] = [];
+    score.vocal!.notes.forEach((note, i) => {
+      const previous = score.vocal!.notes[i - 1];
+      const afterRest = !previous || note.time - (previous.time + previous.duration) > 0.15;
+      const onset = note.syllable.onset;
+      const measurable = !note.continuation && note.duration >= 0.2 && (onset.length > 0 ? onset.every((p) => UNVOICED.has(p)) : afterRest);
+      if (!measurable) return;
+      // The vowel's level: the median over its steady part; its onset: where the level first reaches half of it.
+      const steady = Array.from({ length: Math.max(1, Math.round((Math.min(note.duration, 0.3) - 0.08) / hop)) }, (_, k) => level[Math.round((note.time + 0.06) / hop) + k] ?? 0);
+      const target = median(steady) * 0.5;
+      // Search from the quietest point of the consonant (or rest) before the note, so the previous vowel's tail
+      // is not taken for this one's start.
+      let at = Math.round((note.time - 0.12) / hop);
+      const stop = Math.round((note.time + 0.08) / hop);
+      for (let k = at; k <= Math.round(note.time / hop); k++) if ((level[k] ?? 0) < (level[at] ?? 0)) at = k;
+      while (at < stop && (level[at] ?? 0) < target) at++;
+      offsets.push(at * hop - note.time);
+    });
+    const worst = Math.max(...offsets.map(Math.abs));
+    t.log(`${offsets.length} vowel onsets measured; mean offset ${(offsets.reduce((a, b) => a + b, 0) / offsets.length * 1000).toFixed(1)} ms, worst ${(worst * 1000).toFixed(1)} ms`);
+    t.true(offsets.length >= 5);
+    const late = offsets.filter((o) => Math.abs(o) > 0.02);
+    t.true(late.length <= Math.floor(offsets.length * 0.05), `${late.length} onsets off by more than 20 ms: ${late.map((o) => (o * 1000).toFixed(0)).join(', ')} ms`);
+  });
+
+  test(`${name}: the voice is audible but not on top (stem 0–6 LU over the accompaniment where it sings) and the master lands on −14 LUFS, ≤ −1 dBTP`, async (t) => {
+    const { score, audio, dir } = await song(prompt, seed);
+    const spans = score.vocal!.lines.map((line) => [Math.round(line.start * SAMPLE_RATE), Math.round(line.end * SAMPLE_RATE)] as const);
+    const join2 = (channel: Float32Array) => {
+      const parts = spans.map(([a, b]) => channel.subarray(a, b));
+      const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const part of parts) { out.set(part, at); at += part.length; }
+      return out;
+    };
+    const { vocal, accompaniment } = audio.stems!;
+    const voice = await loudness(await wav(dir, 'voice-sung', join2(vocal.left), join2(vocal.right)));
+    const band = await loudness(await wav(dir, 'band-sung', join2(accompaniment.left), join2(accompaniment.right)));
+    const difference = voice.integratedLufs - band.integratedLufs;
+    t.log(`voice ${voice.integratedLufs} LUFS, accompaniment ${band.integratedLufs} LUFS over the sung lines: ${difference.toFixed(1)} LU`);
+    t.true(difference >= 0 && difference <= 6);
+    const master = await loudness(await wav(dir, 'master', audio.left, audio.right));
+    t.true(Math.abs(master.integratedLufs + 14) <= 1, `master ${master.integratedLufs} LUFS`);
+    t.true(master.truePeakDbtp <= -1, `true peak ${master.truePeakDbtp} dBTP`);
+  });
+}
+
+test('the sung line is in the MIDI file as its own track', async (t) => {
+  const { score } = await song(SONGS[0]!.prompt, SONGS[0]!.seed);
+  const midi = Buffer.from(encodeMidi(score)).toString('latin1');
+  const tracks = midi.split('MTrk').length - 1;
+  t.is(tracks, score.parts.length + 1, 'one track per part plus the tempo track');
+  t.true(score.parts.some((part) => part.role === 'vocal'));
+});
+
+/** Level of the signal below 1 kHz (where a voiced vowel has its energy and unvoiced consonants little), per ms. */
+function lowBandLevel(signal: Float32Array): Float32Array {
+  const hop = SAMPLE_RATE / 1000;
+  const out = new Float32Array(Math.floor(signal.length / hop));
+  // Two one-pole low-passes at 1 kHz, then a 10 ms RMS.
+  const a = Math.exp((-2 * Math.PI * 1000) / SAMPLE_RATE);
+  let s1 = 0, s2 = 0, power = 0;
+  const smooth = Math.exp(-1 / (0.004 * SAMPLE_RATE));
+  for (let i = 0; i < signal.length; i++) {
+    s1 = signal[i]! + a * (s1 - signal[i]!);
+    s2 = s1 + a * (s2 - s1);
+    power = s2 * s2 + smooth * (power - s2 * s2);
+    const index = Math.floor(i / hop);
+    if (index < out.length) out[index] = Math.sqrt(power);
+  }
+  return out;
+}

@@ -16,7 +16,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
-import { listStyles } from '../engine/index.ts';
+import { checkLyrics, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
 import type { JobQueue } from '../src/jobs/types.ts';
 import { openStore } from '../src/store/index.ts';
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
   const app = createApp({
     store,
     jobs: nonRenderingQueue(),
-    engine: { listStyles },
+    engine: { listStyles, checkLyrics },
     config: { port: 0, host: '127.0.0.1', dataDir, publicUrl: api.url, workers: 1, downloadTtlSeconds: 86_400, signingSecret: 'bench' },
   });
   api.server.on('request', app.callback());

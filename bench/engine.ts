@@ -1,8 +1,9 @@
 /**
  * Engine render speed in one thread (one worker's worth of CPU): seconds of render per second of audio for
  * 30, 60 and 180 s tracks over several styles, plus peak RSS. Targets: a 60 s track in ≤ 3 s, 180 s in ≤ 9 s.
+ * Then the same 60 s song sung and instrumental, alternating (target: sung ≤ 1.5× instrumental).
  *
- *   npm run bench:engine [-- --quick]
+ *   npm run bench:engine [-- --quick | --sung]
  *
  * Each measurement is a function so pool comparisons (1 vs 2 workers) can be added beside it.
  */
@@ -38,10 +39,10 @@ export function rssSampler(): { stop(): number } {
 }
 
 /** Renders one track in this thread and times it. */
-export async function measureTrack(style: string, duration: number, seed = 1234): Promise<TrackMeasurement> {
+export async function measureTrack(style: string, duration: number, seed = 1234, prompt = `a ${style} track`, instrumental = true): Promise<TrackMeasurement> {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await renderTrack({ prompt: `a ${style} track`, duration, style, instrumental: true, seed });
+  await renderTrack({ prompt, duration, style, instrumental, seed });
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   return { style, duration, wallMs, cpuMs: (used.user + used.system) / 1000, ratio: wallMs / 1000 / duration };
@@ -115,7 +116,33 @@ async function comparePools(styles: string[], duration: number): Promise<void> {
   for (const result of results.slice(1)) console.log(`  ${result.workers} workers vs 1: ${(result.throughput / one.throughput).toFixed(2)}× the throughput (target for 2: ≥ 1.7×)`);
 }
 
+/**
+ * The singer's cost: the same 60 s song prompts rendered sung and instrumental, alternating so machine load
+ * hits both alike. Instrumental and sung tracks share the seed, so the arrangement is the same.
+ */
+async function compareSung(styles: string[], rounds: number): Promise<void> {
+  console.log(`\nsung vs instrumental: ${styles.join(', ')} × 60 s, ${rounds} round(s), alternating`);
+  const totals = { sung: 0, instrumental: 0 };
+  for (let round = 0; round < rounds; round++) {
+    for (const style of styles) {
+      const prompt = `a happy ${style} song about summer`;
+      const instrumental = await measureTrack(style, 60, 4321 + round, prompt, true);
+      const sung = await measureTrack(style, 60, 4321 + round, prompt, false);
+      totals.sung += sung.wallMs;
+      totals.instrumental += instrumental.wallMs;
+      console.log(`  ${style.padEnd(10)} instrumental ${(instrumental.wallMs / 1000).toFixed(2)} s   sung ${(sung.wallMs / 1000).toFixed(2)} s   ${(sung.wallMs / instrumental.wallMs).toFixed(2)}×`);
+    }
+  }
+  const ratio = totals.sung / totals.instrumental;
+  console.log(`  total: sung ${(totals.sung / 1000).toFixed(2)} s vs instrumental ${(totals.instrumental / 1000).toFixed(2)} s = ${ratio.toFixed(2)}× (target ≤ 1.5×: ${ratio <= 1.5 ? 'met' : 'NOT met'})`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--sung')) {
+    await measureTrack('pop', 5);
+    await compareSung(['pop', 'rock', 'folk'], 2);
+    return;
+  }
   const quick = process.argv.includes('--quick');
   const styles = quick ? STYLES.slice(0, 5) : STYLES;
   const durations = quick ? [30, 60] : DURATIONS;
@@ -127,6 +154,7 @@ async function main(): Promise<void> {
   const peak = rss.stop();
   printSummary(rows);
   console.log(`\npeak RSS: ${(peak / 2 ** 20).toFixed(0)} MiB`);
+  await compareSung(['pop', 'rock', 'folk'], quick ? 1 : 2);
   await comparePools(quick ? styles.slice(0, 4) : [...styles, ...styles].slice(0, 8), 60);
 }
 

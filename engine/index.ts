@@ -19,8 +19,10 @@ export type {
   Mode,
   PitchClass,
   TraceEntry,
+  LyricTiming,
 } from './types.ts';
-export { EngineError, UnknownStyleError, WorkerCrashedError, RenderAbortedError, RenderFailedError, InvalidPresetError } from './errors.ts';
+export { EngineError, UnknownStyleError, WorkerCrashedError, RenderAbortedError, RenderFailedError, InvalidPresetError, LyricsTooLongError } from './errors.ts';
+export { checkLyrics } from './track.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
 export { compose } from './compose/index.ts';

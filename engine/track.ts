@@ -2,11 +2,12 @@
  * The whole pipeline for one request, in the current thread: interpret -> compose -> render -> encode.
  * Workers call this; so do tests and benchmarks that want a track without a pool.
  */
-import type { GenerationRequest, Score, SongSpec, TrackMetadata } from './types.ts';
+import type { GenerationRequest, Score, SongSpec, TraceEntry, TrackMetadata } from './types.ts';
 import { interpret } from './interpret/index.ts';
-import { compose } from './compose/index.ts';
+import { checkLyricsFit, compose } from './compose/index.ts';
 import { renderScore } from './render/index.ts';
 import { encodeMidi, encodeWav } from './encode/index.ts';
+import { lyricsText } from './lyrics/index.ts';
 
 export interface RenderedTrack {
   wav: Uint8Array;
@@ -29,7 +30,7 @@ const MODE_NAMES: Record<SongSpec['key']['mode'], string> = {
 /** What the service shows about a track, read from the spec and the composed score. */
 export function trackMetadata(spec: SongSpec, score: Score): TrackMetadata {
   const ends = score.sections.map((_, index) => score.sections[index + 1]?.time ?? score.duration);
-  const sung = score.parts.some((part) => part.role === 'vocal' && part.notes.length > 0);
+  const vocal = score.vocal && score.vocal.notes.length > 0 ? score.vocal : null;
   return {
     genre: spec.genre,
     bpm: score.bpm,
@@ -42,14 +43,29 @@ export function trackMetadata(spec: SongSpec, score: Score): TrackMetadata {
       start: Math.round(section.time * 100) / 100,
       end: Math.round(ends[index]! * 100) / 100,
     })),
-    // True only when a voice is in the score: the singer is not built yet, so a track that asked for one says so.
-    vocals: sung,
-    lyrics: null,
-    lyrics_timing: null,
-    trace: spec.vocals.enabled && !sung
-      ? [...spec.trace, { source: 'vocals', effect: 'a sung voice was asked for, but the engine cannot sing yet: this track is instrumental' }]
-      : spec.trace,
+    vocals: vocal !== null,
+    lyrics: vocal ? lyricsText(vocal.lyrics) : null,
+    lyrics_timing: vocal ? vocal.lines : null,
+    trace: [...spec.trace, ...vocalTrace(spec, vocal)],
   };
+}
+
+/**
+ * Throws when the request's lyrics cannot be sung: nothing singable (InvalidLyricsError) or more lines than the
+ * track has room for (LyricsTooLongError, saying how many fit). Interpretation and form only: milliseconds.
+ */
+export function checkLyrics(request: GenerationRequest): void {
+  checkLyricsFit(interpret(request));
+}
+
+function vocalTrace(spec: SongSpec, vocal: Score['vocal']): TraceEntry[] {
+  if (!spec.vocals.enabled) return [];
+  if (!vocal) return [{ source: 'form', effect: 'no section of this track is long enough to sing a line: it stays instrumental' }];
+  const lines = vocal.lines.length;
+  return [{
+    source: vocal.lyrics.source === 'given' ? 'lyrics' : 'prompt',
+    effect: `${vocal.lyrics.source === 'given' ? 'the given lyrics are' : 'lyrics written from the prompt are'} sung in ${lines} line${lines === 1 ? '' : 's'} by a ${vocal.gender} voice${vocal.backing.length > 0 ? ', with backing "oohs" in the chorus' : ''}`,
+  }];
 }
 
 export async function renderTrack(request: GenerationRequest, options: RenderTrackOptions = {}): Promise<RenderedTrack> {

@@ -210,7 +210,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             style: { type: ['string', 'null'], enum: [...options.styles, null], description: 'A name from GET /v1/styles (case-insensitive). Omit or null to infer it from the prompt.' },
             instrumental: { type: 'boolean', default: false },
             seed: { type: ['integer', 'null'], minimum: 0, maximum: LIMITS.maxSeed, description: 'The same request and seed give the same track. Omitted: drawn at random and returned.' },
-            lyrics: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.lyricsChars, description: 'Only with instrumental false.' },
+            lyrics: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.lyricsChars, description: 'Words to sing (optional [Verse], [Chorus], [Pre-Chorus], [Bridge], [Intro], [Outro] tags). Only with instrumental false. More lines than the duration holds is a 400 (lyrics_too_long) saying how many fit.' },
             callback_url: {
               type: ['string', 'null'],
               format: 'uri',
@@ -239,8 +239,29 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             progress: { type: 'number', minimum: 0, maximum: 1 },
             queue_position: { type: ['integer', 'null'], description: '0 while rendering, n when n tasks start first; null once terminal.' },
             title: { type: ['string', 'null'] },
-            metadata: { type: 'object', description: 'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace).' },
-            lyrics: { type: 'string', description: 'When the track is sung with given lyrics.' },
+            metadata: {
+              type: 'object',
+              description: 'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace) and, when sung, lyrics_timing.',
+              properties: {
+                vocals: { type: 'boolean', description: 'Whether the track is sung.' },
+                lyrics_timing: {
+                  type: ['array', 'null'],
+                  description: 'When sung: each line with its start and end in seconds, and each word\'s, for karaoke-style display.',
+                  items: {
+                    type: 'object',
+                    required: ['section', 'text', 'start', 'end', 'words'],
+                    properties: {
+                      section: { enum: ['verse', 'prechorus', 'chorus', 'bridge', 'intro', 'outro'] },
+                      text: { type: 'string' },
+                      start: { type: 'number' },
+                      end: { type: 'number' },
+                      words: { type: 'array', items: { type: 'object', required: ['text', 'start', 'end'], properties: { text: { type: 'string' }, start: { type: 'number' }, end: { type: 'number' } } } },
+                    },
+                  },
+                },
+              },
+            },
+            lyrics: { type: 'string', description: 'The sung text with [Verse]/[Chorus]/[Bridge] tags: when completed and sung (written by the engine unless given), or the given lyrics while pending.' },
             download_urls: {
               type: 'object',
               description: 'When completed: absolute signed URLs.',

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { answerClientError } from './http/client-error.ts';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createRenderPool, listStyles } from '../engine/index.ts';
+import { checkLyrics, createRenderPool, listStyles } from '../engine/index.ts';
 import { createApp } from './app.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
@@ -57,7 +57,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const url = defaultPublicUrl(config.host, port);
     // PORT=0 lets the system pick: the download links must carry the port it picked.
     const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
-    const app = createApp({ store, jobs, engine: { listStyles }, config: { ...config, port, publicUrl, signingSecret } });
+    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret } });
     app.silent = true;
     app.on('error', (error: Error & { status?: number; expose?: boolean }) => {
       if ((error.status ?? 500) >= 500) log(`Request failed: ${error.stack ?? error.message}`);

@@ -1,14 +1,14 @@
 /** `tunesmith render`: the engine straight from a terminal, no server, no key: prompt in, WAV and MIDI out. */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { listStyles, renderTrack, UnknownStyleError } from '../../engine/index.ts';
+import { checkLyrics, listStyles, renderTrack, EngineError } from '../../engine/index.ts';
 import { UsageError, parse, positiveInteger, printHelp, text, type Command } from './usage.ts';
 
 const MAX_SEED = 2147483647;
 
 export const render: Command = {
   summary: 'Render a track from a prompt to WAV and MIDI files (no server needed)',
-  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental] [--out FILE] [--json]
+  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--out FILE] [--json]
 
 Runs the engine in this process and writes FILE (WAV, 16-bit stereo 44.1 kHz) and FILE with .mid (MIDI).
 Prints what the engine understood from the prompt (genre, tempo, key, instruments and why).
@@ -17,7 +17,8 @@ Options:
   --duration S       length in seconds, 1–600 (the API allows 30–180)  [default: 60]
   --style NAME       a style preset (run with --styles to list them)
   --seed N           0–${MAX_SEED}: the same prompt, options and seed give the same file  [default: random]
-  --instrumental     never sing (vocals are a later feature; today every track is instrumental)
+  --instrumental     never sing (otherwise a song-like prompt or style is sung, with lyrics written for it)
+  --lyrics FILE      sing these words (UTF-8 text, up to 3000 characters, optional [Verse] [Chorus] [Bridge] tags)
   --out FILE         where to write the WAV  [default: ./<title>.wav]
   --styles           list the style presets and exit
   --json             print the result as one JSON line instead of text
@@ -30,6 +31,7 @@ Options:
         style: { type: 'string' },
         seed: { type: 'string' },
         instrumental: { type: 'boolean' },
+        lyrics: { type: 'string' },
         out: { type: 'string' },
         styles: { type: 'boolean' },
         json: { type: 'boolean' },
@@ -49,11 +51,18 @@ Options:
     const seed = seedText === undefined ? Math.floor(Math.random() * MAX_SEED) : Number(seedText);
     if (!/^\d+$/.test(seedText ?? '0') || seed > MAX_SEED) throw new UsageError(`--seed expects a whole number from 0 to ${MAX_SEED}, got "${seedText}".`);
 
+    const lyrics = await readLyrics(text(parsed.values.lyrics));
+    if (lyrics !== null && parsed.values.instrumental) throw new UsageError('--lyrics cannot be used with --instrumental. Drop one of them.');
+
     let track;
     try {
-      track = await renderTrack({ prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed });
+      const request = { prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics };
+      // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
+      checkLyrics(request);
+      track = await renderTrack(request);
     } catch (error) {
-      if (error instanceof UnknownStyleError) throw new UsageError(error.message);
+      // Engine errors (unknown style, lyrics that do not fit) are written for the caller.
+      if (error instanceof EngineError) throw new UsageError(error.message);
       throw error;
     }
     const wavPath = resolve(text(parsed.values.out) ?? `${slug(track.title)}.wav`);
@@ -69,6 +78,7 @@ Options:
     io.out(`"${track.title}" — ${metadata.genre}, ${metadata.bpm} bpm, ${metadata.key}, ${metadata.meter}, seed ${track.seed}`);
     io.out(`Instruments: ${metadata.instruments.join(', ')}`);
     io.out(`Form: ${metadata.sections.map((section) => section.kind).join(' → ')}`);
+    if (metadata.lyrics !== null) io.out(`Lyrics (${metadata.vocals ? 'sung' : 'not sung'}):\n${indent(metadata.lyrics)}`);
     io.out('Why:');
     for (const entry of metadata.trace) io.out(`  ${entry.source.padEnd(18)} ${entry.effect}`);
     io.out(`Rendered ${duration} s in ${(track.renderMs / 1000).toFixed(2)} s (${(duration / (track.renderMs / 1000)).toFixed(1)}× real time)`);
@@ -76,6 +86,25 @@ Options:
     return 0;
   },
 };
+
+const LYRICS_LIMIT = 3000;
+
+async function readLyrics(path: string | undefined): Promise<string | null> {
+  if (path === undefined) return null;
+  let content: string;
+  try {
+    content = await readFile(resolve(path), 'utf8');
+  } catch (error) {
+    throw new UsageError(`--lyrics: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+  if (content.trim() === '') throw new UsageError(`--lyrics: ${path} is empty.`);
+  if ([...content].length > LYRICS_LIMIT) throw new UsageError(`--lyrics: ${path} has ${[...content].length} characters; the limit is ${LYRICS_LIMIT}.`);
+  return content;
+}
+
+function indent(block: string): string {
+  return block.split('\n').map((line) => `  ${line}`).join('\n');
+}
 
 function slug(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'track';

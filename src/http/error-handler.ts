@@ -2,7 +2,7 @@
  * The one place that knows which error means which HTTP status. Handlers only throw; this turns any
  * thrown value into `{"error": {type, code, message, param?}}`, never leaking a stack or a path on 5xx.
  */
-import type { UnknownStyleError } from '../../engine/index.ts';
+import type { LyricsTooLongError, UnknownStyleError } from '../../engine/index.ts';
 import { StoreClosedError } from '../store/errors.ts';
 import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../store/types.ts';
 import {
@@ -65,6 +65,8 @@ const RULES: Rule[] = [
   rule(ValidationError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message, param: e.param })),
   rule(MalformedBodyError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message })),
   namedRule<UnknownStyleError>('UnknownStyleError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'unknown_style', message: e.message, param: 'style' })),
+  namedRule<LyricsTooLongError>('LyricsTooLongError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'lyrics_too_long', message: e.message, param: 'lyrics' })),
+  namedRule<Error>('InvalidLyricsError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'invalid_lyrics', message: e.message, param: 'lyrics' })),
   rule(BodyTooLargeError, (e) => ({
     status: 413,
     type: 'invalid_request_error',

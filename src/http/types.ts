@@ -1,6 +1,6 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { ParameterizedContext, Middleware } from 'koa';
-import type { StyleInfo } from '../../engine/index.ts';
+import type { GenerationRequest, StyleInfo } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import type { JobQueue } from '../jobs/types.ts';
 import type { Account, ApiKey, Store } from '../store/types.ts';
@@ -10,7 +10,8 @@ import type { DownloadSigner } from './signing.ts';
 export interface AppDeps {
   store: Store;
   jobs: JobQueue;
-  engine: { listStyles(): StyleInfo[] };
+  /** The engine's cheap, synchronous checks (rendering goes through jobs). checkLyrics throws engine errors. */
+  engine: { listStyles(): StyleInfo[]; checkLyrics(request: GenerationRequest): void };
   config: Config;
   /** The clock: injectable so rate-limit and expiry tests need no waiting. */
   now?: () => Date;

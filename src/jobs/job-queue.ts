@@ -48,7 +48,7 @@ interface Running {
 }
 
 /** Engine errors whose message is written for the caller; anything else gets a generic message. */
-const EXPLAINED_ERRORS = new Set(['UnknownStyleError', 'RenderFailedError', 'InvalidPresetError', 'EngineError']);
+const EXPLAINED_ERRORS = new Set(['UnknownStyleError', 'RenderFailedError', 'InvalidPresetError', 'EngineError', 'LyricsTooLongError', 'InvalidLyricsError']);
 const errorName = (error: unknown): string => (error instanceof Error ? error.name : typeof error);
 
 const requestOf = (generation: Generation): GenerationRequest => ({

@@ -12,7 +12,7 @@ import tonejsMidi from '@tonejs/midi';
 import type { ExecutionContext } from 'ava';
 import type Koa from 'koa';
 import wavefile from 'wavefile';
-import { listStyles, type StyleInfo } from '../../engine/index.ts';
+import { checkLyrics, listStyles, type StyleInfo } from '../../engine/index.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { answerClientError } from '../../src/http/client-error.ts';
@@ -161,7 +161,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions = {}):
     downloadTtlSeconds: options.downloadTtlSeconds ?? 24 * 3600,
     signingSecret: 'test-secret-0123456789abcdef',
   };
-  const app = createApp({ store, jobs, engine: { listStyles: () => options.styles ?? listStyles() }, config, now: clock.now });
+  const app = createApp({ store, jobs, engine: { listStyles: () => options.styles ?? listStyles(), checkLyrics }, config, now: clock.now });
   app.silent = true;
   server.on('request', app.callback());
 

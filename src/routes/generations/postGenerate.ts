@@ -14,6 +14,8 @@ export function postGenerateHandler(services: Services): RouteHandler {
     const idempotencyKey = readIdempotencyKey(ctx);
     const body = await readJsonObject(ctx);
     const request = parseGenerateRequest(body, services.engine.listStyles());
+    // Lyrics that cannot be sung (too many lines for the track) are a 400 now, not a failed task later.
+    if (request.lyrics !== null) services.engine.checkLyrics(request);
     const limits = limitsFor(account);
     if (request.callback_url !== null && !limits.webhooks) {
       throw new PlanForbiddenError('callback_url', PLAN_LABELS[account.plan], 'Webhooks (callback_url)');

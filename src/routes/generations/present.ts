@@ -53,8 +53,15 @@ export function presentGeneration(g: Generation, live: LiveState | undefined, si
     queue_position: terminal ? null : (live?.queue_position ?? null),
     title: g.title,
   };
-  if (g.status === 'completed' && g.metadata) object.metadata = g.metadata;
-  if (g.lyrics !== null && !g.instrumental) object.lyrics = g.lyrics;
+  if (g.status === 'completed' && g.metadata) {
+    // The engine's metadata carries the sung text; the API shows it once, as the top-level `lyrics`.
+    const { lyrics, ...metadata } = g.metadata;
+    object.metadata = metadata;
+    if (typeof lyrics === 'string') object.lyrics = lyrics;
+  } else if (g.lyrics !== null && !g.instrumental && !terminal) {
+    // Until the track is done, the lyrics that will be sung are the ones given.
+    object.lyrics = g.lyrics;
+  }
   if (g.status === 'completed' && g.files) Object.assign(object, signer.links(g.account_id, g.id, now));
   if (g.status === 'failed' && g.error) object.error = g.error;
   return object;

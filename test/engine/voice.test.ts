@@ -219,6 +219,46 @@ test('/m/ and /n/ are low-heavy murmurs with weak highs', (t) => {
   }
 });
 
+test('portamento into a slurred note glides and is on pitch 45 ms after the onset; vibrato 5–7 Hz of ±20–60 cents on long notes only', async (t) => {
+  const notes = sungLine([
+    { time: 0.5, duration: 0.3, midi: 60, nucleus: 'AA', legato: true },
+    { time: 0.8, duration: 1.4, midi: 67, nucleus: 'AA' },
+  ]);
+  const track = await aubioPitch(await wavOf('portamento', render(notes, 'female', 2.5)));
+  const at = (from: number, to: number) => track.filter((p) => p.time >= from && p.time < to && p.midi > 0).map((p) => p.midi);
+  const settled = at(0.845, 0.95);
+  t.true(settled.length > 5 && settled.every((m) => Math.abs(m - 67) < 0.35), `after the glide: ${settled.map((m) => m.toFixed(2))}`);
+  const between = at(0.75, 0.85).filter((m) => m > 60.5 && m < 66.5);
+  t.true(between.length >= 2, 'passes through the pitches in between (a glide, not a jump)');
+  t.true(at(0.55, 0.7).every((m) => Math.abs(m - 60) < 0.15), 'the short note before it: steady, no vibrato');
+
+  const sustain = at(1.4, 2.1);
+  const centre = median(sustain);
+  const depth = ((Math.max(...sustain) - Math.min(...sustain)) / 2) * 100;
+  let crossings = 0;
+  for (let i = 1; i < sustain.length; i++) if (sustain[i - 1]! < centre !== sustain[i]! < centre) crossings++;
+  const rate = crossings / 2 / 0.7;
+  t.log(`vibrato ±${depth.toFixed(0)} cents at ${rate.toFixed(1)} Hz around ${centre.toFixed(2)}`);
+  t.true(depth > 20 && depth < 60);
+  t.true(rate > 5 && rate < 7);
+  t.true(Math.abs(centre - 67) < 0.15, 'vibrato is centred on the note');
+});
+
+test('a melisma carries the vowel on without onsets and moves the coda to its last note', (t) => {
+  const notes = sungLine([
+    { time: 0.5, duration: 0.4, midi: 64, onset: 'L', nucleus: 'AY', coda: 'T' },
+    { time: 0.9, duration: 0.4, midi: 62, nucleus: 'AY', coda: 'T' },
+  ]);
+  notes[1] = { ...notes[1]!, continuation: true };
+  const events = phonemeTimeline(notes, 'male');
+  t.deepEqual(
+    events.filter((e) => e.kind !== 'breath' && e.kind !== 'silence').map((e) => `${e.phone}@${e.midi}`),
+    ['L@64', 'AY@64', 'AY@62', 'T@62'],
+  );
+  const second = events.find((e) => e.kind === 'vowel' && e.midi === 62)!;
+  t.is(second.start, 0.9);
+});
+
 test('the same seed sings the same samples; another seed differs', (t) => {
   const notes = melodyFor('female').slice(0, 6);
   const a = render(notes, 'female', 3, 11);

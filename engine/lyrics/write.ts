@@ -64,8 +64,8 @@ const GOOD_ENOUGH = 6;
 export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   validatePlan(input.plan);
   const palette = buildPalette(input);
-  const chorusSpec = input.plan.sections.find((s) => s.kind === 'chorus' && s.lines > 0);
-  const chorus = chorusSpec === undefined ? [] : writeChorus(chorusSpec.lines, chorusSpec.syllables, palette, random.fork('chorus'));
+  const choruses = input.plan.sections.filter((s) => s.kind === 'chorus' && s.lines > 0);
+  const chorus = choruses.length === 0 ? [] : writeChorus(choruses[0].lines, chorusRange(choruses.map((s) => s.syllables)), palette, random.fork('chorus'));
   const sections: LyricSection[] = input.plan.sections.map((spec, index) => {
     if (spec.kind === 'chorus') {
       // Every chorus sings the same lines; a chorus planned shorter or longer cycles through them.
@@ -74,6 +74,13 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
     return { kind: spec.kind, lines: writeSection(spec.lines, spec.syllables, palette, random.fork(`${spec.kind}-${index}`)) };
   });
   return { source: 'written', sections };
+}
+
+/** The chorus is sung the same everywhere, so it fits every chorus's range when they overlap, else the first. */
+function chorusRange(ranges: readonly Range[]): Range {
+  const min = Math.max(...ranges.map((r) => r.min));
+  const max = Math.min(...ranges.map((r) => r.max));
+  return min <= max ? { min, max } : ranges[0];
 }
 
 function validatePlan(plan: LyricPlan): void {

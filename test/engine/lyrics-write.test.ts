@@ -116,6 +116,21 @@ test('the chorus is the same in every chorus section, and its hook line opens an
   }
 });
 
+test('choruses planned with different ranges get lines that fit all of them', (t) => {
+  const plan: LyricPlan = {
+    sections: [
+      { kind: 'chorus', lines: 4, syllables: { min: 4, max: 8 } },
+      { kind: 'verse', lines: 4, syllables: { min: 6, max: 9 } },
+      { kind: 'chorus', lines: 4, syllables: { min: 6, max: 10 } },
+    ],
+  };
+  for (const seed of [1, 2, 3]) {
+    const lyrics = write('city lights', seed, plan);
+    for (const line of lyrics.sections[0].lines) t.true(countSyllables(line) >= 6 && countSyllables(line) <= 8, line.text);
+    t.deepEqual(lyrics.sections[2].lines, lyrics.sections[0].lines);
+  }
+});
+
 test('verses differ from each other', (t) => {
   for (const lyrics of SONGS) {
     const [first, second] = lyrics.sections.filter((s) => s.kind === 'verse').map((s) => s.lines.map((l) => l.text));

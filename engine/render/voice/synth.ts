@@ -38,7 +38,7 @@ const SOURCE: Record<Gender, SourceStyle> = {
   female: { openQuotient: 0.65, tilt: 0.72, breathiness: 0.05, jitter: 0.003, shimmer: 0.03 },
 };
 /** Level of the parallel (frication) branch against the cascade. */
-const FRICATION_GAIN = 0.5;
+const FRICATION_GAIN = 1;
 /** The cascade has nothing above F5; real voices do. This much of the source's 5–11 kHz band is added back. */
 const AIR_GAIN = 0.6;
 const NASAL_ZERO_BANDWIDTH = 120;

@@ -159,15 +159,20 @@ test('vowel onsets after unvoiced consonants land within 20 ms of their notes', 
   t.true(checked >= 6);
 });
 
-/** One syllable sung after a vowel (so a stop has something to be silent after), returning audio and plan. */
+/**
+ * One syllable sung after a vowel (so a stop has something to be silent after), returning audio and plan.
+ * The phrase starts after a second of silence, so the synthesizer has been idle before it.
+ */
 function syllable(onset: string, gender: Gender = 'male') {
   const notes = sungLine([
-    { time: 0.2, duration: 0.5, midi: 50, nucleus: 'AA', legato: true },
-    { time: 0.7, duration: 0.5, midi: 50, onset, nucleus: 'AA' },
+    { time: 1.2, duration: 0.5, midi: 50, nucleus: 'AA', legato: true },
+    { time: 1.7, duration: 0.5, midi: 50, onset, nucleus: 'AA' },
   ]);
   const events = phonemeTimeline(notes, gender);
-  return { audio: render(notes, gender, 1.5), events };
+  return { audio: render(notes, gender, 2.5), events };
 }
+
+const VOWEL_AFTER = [1.8, 2.0] as const;
 
 const middleOf = (audio: Float32Array, e: PhonemeEvent, trim = 0.2) => {
   const pad = (e.end - e.start) * trim;
@@ -195,13 +200,29 @@ test('/p/ is a silence then a burst, 20–40 ms in all', (t) => {
   const burst = events.find((e) => e.phone === 'P' && e.kind === 'consonant')!;
   t.true(burst.end - closure.start >= 0.02 && burst.end - closure.start <= 0.04);
   t.true(burst.end - burst.start >= 0.005 && burst.end - burst.start <= 0.015);
-  const vowel = rms(slice(audio, 0.3, 0.5));
-  // The closure's second half (the first half still rings with the vowel before it).
-  const silence = rms(slice(audio, (closure.start + closure.end) / 2, closure.end));
+  const vowel = rms(slice(audio, ...VOWEL_AFTER));
+  // The closure's second half (the first half still rings with the vowel before it), less the 4 ms in which
+  // the burst cross-fades in.
+  const silence = rms(slice(audio, (closure.start + closure.end) / 2, closure.end - 0.004));
   const pop = rms(slice(audio, burst.start, burst.end));
   t.log(`vowel ${(20 * Math.log10(vowel)).toFixed(1)} dB, closure ${(20 * Math.log10(silence)).toFixed(1)} dB, burst ${(20 * Math.log10(pop)).toFixed(1)} dB`);
   t.true(silence < vowel / 10, 'closure at least 20 dB under the vowel');
   t.true(pop > silence * 3, 'burst at least 10 dB over the closure');
+});
+
+test('a phrase after a rest starts with a soft, audible breath', (t) => {
+  for (const gender of ['male', 'female'] as const) {
+    const notes = sungLine([{ time: 1, duration: 0.6, midi: SUSTAIN_MIDI[gender], nucleus: 'AA' }]);
+    const audio = render(notes, gender, 2);
+    const breath = phonemeTimeline(notes, gender).find((e) => e.kind === 'breath');
+    t.truthy(breath, 'a breath is planned');
+    t.true(breath!.end < 1 && breath!.end - breath!.start >= 0.15);
+    const level = 20 * Math.log10(rms(slice(audio, breath!.start + 0.08, breath!.end - 0.04)) / rms(slice(audio, 1.1, 1.5)));
+    const noisy = bandShare(slice(audio, breath!.start + 0.08, breath!.end - 0.04), RATE, 1000, 8000);
+    t.log(`${gender}: breath ${level.toFixed(1)} dB under the vowel, ${(noisy * 100).toFixed(0)}% of it 1–8 kHz`);
+    t.true(level > -40 && level < -18);
+    t.true(noisy > 0.3, 'breath noise, not a hum');
+  }
 });
 
 test('/m/ and /n/ are low-heavy murmurs with weak highs', (t) => {
@@ -209,7 +230,7 @@ test('/m/ and /n/ are low-heavy murmurs with weak highs', (t) => {
   for (const nasal of ['M', 'N']) {
     const { audio, events } = syllable(nasal);
     const murmur = middleOf(audio, events.find((e) => e.phone === nasal)!);
-    const vowel = slice(audio, 0.8, 1.0);
+    const vowel = slice(audio, ...VOWEL_AFTER);
     const low = bandShare(murmur, RATE, 50, 500);
     const highNasal = bandShare(murmur, RATE, 1000, 20000);
     const highVowel = bandShare(vowel, RATE, 1000, 20000);

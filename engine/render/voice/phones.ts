@@ -15,10 +15,13 @@ export const FRIC = 13; // frication/burst amplitude (noise through the parallel
 export const PF1 = 14; // parallel band 1: frequency, bandwidth, gain at 14..16
 export const PF2 = 17; // parallel band 2 at 17..19
 export const BYPASS = 20; // broadband (unfiltered) share of the frication noise
-export const PARAM_COUNT = 21;
+export const GATE = 21; // how much of the cascade reaches the air: 0 while the lips or tongue close the tract
+export const PARAM_COUNT = 22;
 /** The parameters that glide slowly between phones (coarticulation) and the ones that cross-fade fast. */
 export const FORMANT_PARAMS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
-export const AMPLITUDE_PARAMS = [AV, ASP, FRIC] as const;
+export const AMPLITUDE_PARAMS = [AV, ASP, FRIC, GATE] as const;
+/** The sources: scaled by velocity and faded in and out at phrase edges. */
+export const SOURCE_PARAMS = [AV, ASP, FRIC] as const;
 
 export const NASAL_POLE = 270;
 
@@ -150,6 +153,7 @@ function baseParams(gender: Gender, formants: Formants): Float64Array {
   p[PF1 + 1] = 2000;
   p[PF2] = 6000;
   p[PF2 + 1] = 3000;
+  p[GATE] = 1;
   return p;
 }
 
@@ -169,8 +173,19 @@ export function vowelTargets(phone: Phone, gender: Gender): Float64Array[] {
 export function breathTarget(gender: Gender): Float64Array {
   const p = baseParams(gender, gender === 'male' ? [500, 1500, 2500] : [580, 1700, 2900]);
   p.set([250, 300, 400, 500, 500], B1);
-  p[ASP] = 0.35;
+  p[ASP] = 6;
   return p;
+}
+
+/**
+ * A stop's closure: the tract is shut, so the vowel before it stops sounding at once instead of ringing on;
+ * voiced stops keep a faint voice bar (heard through the throat walls).
+ */
+function stopClosure(gender: Gender, locus: Formants, voiced: boolean): Float64Array {
+  const closure = baseParams(gender, locus);
+  closure[AV] = voiced ? 0.3 : 0;
+  closure[GATE] = voiced ? 0.15 : 0;
+  return closure;
 }
 
 export interface ConsonantTargets {
@@ -195,15 +210,13 @@ export function consonantTargets(spec: ConsonantSpec, gender: Gender): Consonant
   }
   switch (spec.cls) {
     case 'plosive': {
-      const closure = baseParams(gender, locus);
-      closure[AV] = spec.voiced ? 0.06 : 0;
+      const closure = stopClosure(gender, locus, spec.voiced);
       release[AV] = spec.voiced ? 0.3 : 0;
       release[ASP] = spec.voiced ? 0 : 3;
       return { closure, release };
     }
     case 'affricate': {
-      const closure = baseParams(gender, locus);
-      closure[AV] = spec.voiced ? 0.06 : 0;
+      const closure = stopClosure(gender, locus, spec.voiced);
       release[AV] = spec.voiced ? 0.3 : 0;
       return { closure, release };
     }

@@ -11,13 +11,13 @@
  * nothing clicks. The per-sample work is in renderBlock, which keeps every state in local variables.
  */
 import type { Random } from '../../random.ts';
-import { ASP, AV, B1, BYPASS, F1, FNZ, FRIC, NASAL_POLE, PARAM_COUNT, PF1, PF2, type Gender } from './phones.ts';
+import { ASP, AV, B1, BYPASS, F1, FNZ, FRIC, GATE, NASAL_POLE, PARAM_COUNT, PF1, PF2, type Gender } from './phones.ts';
 import type { VoicePlan } from './plan.ts';
 import { PitchContour } from './pitch.ts';
 import { antiResonator, bandPass, peaking, resonator } from './resonator.ts';
 import { ParameterTrack } from './track.ts';
 
-const CONTROL_FRAME = 48;
+const CONTROL_FRAME = 64;
 /** After this long with every source silent, the filters have rung out: skip the samples. */
 const RING_OUT = 0.05;
 
@@ -60,7 +60,8 @@ const K_INC = 38; // f0 / sampleRate
 const K_AV = 39; // amplitude targets at the end of the block
 const K_ASP = 40;
 const K_FRIC = 41;
-const K_COUNT = 42;
+const K_GATE = 42;
+const K_COUNT = 43;
 
 /** Slots of the synthesizer state carried from block to block. */
 const S_PHASE = 0;
@@ -75,9 +76,10 @@ const S_FORMANT = 11; // F1..F5 x [y1, y2]
 const S_NOISE = 21; // nx1, nx2, b11, b12, b21, b22
 const S_AIR = 27; // ax1, ax2, ay1, ay2
 const S_EQ = 31; // ex1, ex2, ey1, ey2
-const S_NOISE_SEED = 35; // xorshift32 state of the noise source
-const S_SOFT = 36; // low-passed noise for the broadband share
-const S_COUNT = 37;
+const S_SOFT = 35; // low-passed noise for the broadband share
+const S_GATE = 36;
+const S_NOISE_SEED = 37; // xorshift32 state of the noise source: never reset (a zero state would stay zero)
+const S_COUNT = 38;
 
 /** Sings one voice's plan, adding into `out` (which covers 0 s … out.length / sampleRate). */
 export function renderVoice(plan: VoicePlan, gender: Gender, sampleRate: number, random: Random, out: Float32Array): void {
@@ -108,7 +110,7 @@ export function renderVoice(plan: VoicePlan, gender: Gender, sampleRate: number,
     if (sounding || state[S_AV]! + state[S_ASP]! + state[S_FRIC]! > 0) quietSince = t;
     if (t - quietSince > RING_OUT) {
       // Rung out: leave the output silent and start the next phrase from clean filter states.
-      state.fill(0, S_TILT);
+      state.fill(0, S_TILT, S_NOISE_SEED);
       continue;
     }
     const f0 = 440 * 2 ** ((pitch.midiAt(t) - 69) / 12);
@@ -139,6 +141,7 @@ export function renderVoice(plan: VoicePlan, gender: Gender, sampleRate: number,
     k[K_AV] = params[AV]!;
     k[K_ASP] = params[ASP]! * style.breathiness;
     k[K_FRIC] = params[FRIC]! * FRICATION_GAIN;
+    k[K_GATE] = params[GATE]!;
     renderBlock(out, frame, Math.min(frame + CONTROL_FRAME, last), k, state, style, cycle, nasal, noisy);
   }
 }
@@ -162,6 +165,8 @@ function renderBlock(
   const steps = to - from;
   let seed = s[S_NOISE_SEED]! | 0;
   let soft = s[S_SOFT]!;
+  let gate = s[S_GATE]!;
+  const dGate = (k[K_GATE]! - gate) / steps;
   let phase = s[S_PHASE]!, jitter = s[S_JITTER]!, shimmer = s[S_SHIMMER]!;
   let av = s[S_AV]!, asp = s[S_ASP]!, fric = s[S_FRIC]!, tilt = s[S_TILT]!;
   const dAv = (k[K_AV]! - av) / steps, dAsp = (k[K_ASP]! - asp) / steps, dFric = (k[K_FRIC]! - fric) / steps;
@@ -177,6 +182,7 @@ function renderBlock(
     av += dAv;
     asp += dAsp;
     fric += dFric;
+    gate += dGate;
     const step = inc * jitter;
     phase += step;
     if (phase >= 1) {
@@ -227,6 +233,7 @@ function renderBlock(
     v = a1 * v + b1 * r11 + c1 * r12;
     r12 = r11;
     r11 = v;
+    v *= gate;
     if (noisy) {
       // Parallel branch: two band-passes of the same noise plus a broadband share.
       const band1 = q0 * (n - nx2) - q1 * b11 - q2 * b12;
@@ -247,7 +254,7 @@ function renderBlock(
     ax1 = tilt;
     ay2 = ay1;
     ay1 = air;
-    v += AIR_GAIN * air;
+    v += AIR_GAIN * air * gate;
     const y = e0 * v + e1 * ex1 + e2 * ex2 - ea1 * ey1 - ea2 * ey2;
     ex2 = ex1;
     ex1 = v;
@@ -257,6 +264,7 @@ function renderBlock(
   }
   s[S_NOISE_SEED] = seed;
   s[S_SOFT] = soft;
+  s[S_GATE] = gate;
   s[S_PHASE] = phase; s[S_JITTER] = jitter; s[S_SHIMMER] = shimmer;
   s[S_AV] = av; s[S_ASP] = asp; s[S_FRIC] = fric; s[S_TILT] = tilt;
   s[S_NASAL] = np1; s[S_NASAL + 1] = np2; s[S_NASAL + 2] = nz1; s[S_NASAL + 3] = nz2;

@@ -2,7 +2,7 @@
  * The synthesis parameters over time: each phone's targets, with formants gliding across phone boundaries
  * (coarticulation), source amplitudes cross-fading quickly, and attacks/releases where a phrase starts or ends.
  */
-import { AMPLITUDE_PARAMS, BYPASS, F1, FNZ, FORMANT_PARAMS, FRIC, PARAM_COUNT, PF1 } from './phones.ts';
+import { AMPLITUDE_PARAMS, BYPASS, F1, FNZ, FORMANT_PARAMS, FRIC, GATE, PARAM_COUNT, PF1, SOURCE_PARAMS } from './phones.ts';
 import type { Segment } from './plan.ts';
 
 /** Formants glide over this long across a phone boundary; source amplitudes cross-fade faster. */
@@ -33,7 +33,9 @@ export class ParameterTrack {
     while (this.index < segs.length && segs[this.index]!.end <= t) this.index++;
     const s = segs[this.index];
     if (!s || s.start > t) {
-      for (const p of AMPLITUDE_PARAMS) out[p] = 0;
+      for (const p of SOURCE_PARAMS) out[p] = 0;
+      // Between phrases the tract is open: the last sound rings out naturally.
+      out[GATE] = 1;
       return false;
     }
     const cur = this.current;
@@ -53,7 +55,7 @@ export class ParameterTrack {
       if (cur[FRIC] === 0 && this.neighbour[FRIC]! > 0) this.takeNoiseShape(out);
     } else {
       const ramp = Math.min(1, fromStart / attackOf(s));
-      for (const p of AMPLITUDE_PARAMS) out[p]! *= ramp;
+      for (const p of SOURCE_PARAMS) out[p]! *= ramp;
     }
     if (nextJoins) {
       targetAt(next, next.start, this.neighbour);
@@ -62,7 +64,7 @@ export class ParameterTrack {
       if (cur[FRIC] === 0 && this.neighbour[FRIC]! > 0) this.takeNoiseShape(out);
     } else {
       const ramp = Math.min(1, toEnd / releaseOf(s));
-      for (const p of AMPLITUDE_PARAMS) out[p]! *= ramp;
+      for (const p of SOURCE_PARAMS) out[p]! *= ramp;
     }
     return true;
   }
@@ -95,6 +97,6 @@ function targetAt(s: Segment, t: number, out: Float64Array): void {
     for (let p = F1; p < FNZ; p++) out[p] = s.from[p]! + (s.to[p]! - s.from[p]!) * x;
   }
   const level = 0.25 + 0.75 * s.velocity;
-  for (const p of AMPLITUDE_PARAMS) out[p]! *= level;
+  for (const p of SOURCE_PARAMS) out[p]! *= level;
 }
 

@@ -92,7 +92,7 @@ const ALVEOLAR: Formants = [220, 1700, 2600];
 const VELAR: Formants = [220, 1900, 2300];
 const POSTALVEOLAR: Formants = [250, 1850, 2500];
 
-export const CONSONANT_SPECS: Record<string, ConsonantSpec> = {
+const CONSONANT_SPECS: Record<string, ConsonantSpec> = {
   P: { cls: 'plosive', voiced: false, locus: LABIAL, noise: P_BURST, noiseLevel: 0.7 },
   B: { cls: 'plosive', voiced: true, locus: LABIAL, noise: P_BURST, noiseLevel: 0.35 },
   T: { cls: 'plosive', voiced: false, locus: ALVEOLAR, noise: T_BURST, noiseLevel: 0.8 },
@@ -119,15 +119,7 @@ export const CONSONANT_SPECS: Record<string, ConsonantSpec> = {
   Y: { cls: 'glide', voiced: true, locus: [260, 2070, 3020] },
 };
 
-export function isVowel(phone: Phone): boolean {
-  return phone in VOWEL_FORMANTS.male || phone in DIPHTHONGS;
-}
-
-export function isDiphthong(phone: Phone): boolean {
-  return phone in DIPHTHONGS;
-}
-
-/** Unknown phones are sung as AH (vowels) or skipped (consonants) by the planner; this says which table knows them. */
+/** The consonant's spec, or undefined for a phone this table does not know (the planner skips those). */
 export function consonantSpec(phone: Phone): ConsonantSpec | undefined {
   return CONSONANT_SPECS[phone];
 }

@@ -4,7 +4,8 @@
  * the end of the note, and a breath goes before a phrase that follows a rest.
  */
 import type { Phone, SungNote } from '../../types.ts';
-import { breathTarget, consonantSpec, consonantTargets, isVowel, vowelTargets, type ConsonantSpec, type Gender } from './phones.ts';
+import { isVowel } from '../../lyrics/phones.ts';
+import { breathTarget, consonantSpec, consonantTargets, vowelTargets, type ConsonantSpec, type Gender } from './phones.ts';
 
 export type PhoneKind = 'vowel' | 'consonant' | 'breath' | 'silence';
 
@@ -91,6 +92,7 @@ function consonants(phones: readonly Phone[], table: typeof ONSET_SECONDS): Plac
 
 const span = (list: PlacedConsonant[]) => list.reduce((s, c) => s + c.closure + c.release, 0);
 
+/** A nucleus that is not a vowel (bad input) is sung as the neutral AH rather than dropped. */
 function vowelOf(phone: Phone): Phone {
   return isVowel(phone) ? phone : 'AH';
 }

@@ -165,7 +165,7 @@ export function vowelTargets(phone: Phone, gender: Gender): Float64Array[] {
 export function breathTarget(gender: Gender): Float64Array {
   const p = baseParams(gender, gender === 'male' ? [500, 1500, 2500] : [580, 1700, 2900]);
   p.set([250, 300, 400, 500, 500], B1);
-  p[ASP] = 6;
+  p[ASP] = 4;
   return p;
 }
 

@@ -132,6 +132,11 @@ export class WebhookService {
     this.#worker.wake();
   };
 
+  /** Refuses a URL that is (or resolves to) a forbidden address with an UnsafeUrlError naming `param`. */
+  checkUrl(url: string, param: string): Promise<void> {
+    return checkWebhookUrl(url, param, { allowPrivate: this.#allowPrivate, resolve: this.#resolve });
+  }
+
   /** Throws PlanForbiddenError unless the account's plan includes webhooks. */
   assertAllowed(account: Account): void {
     if (!limitsFor(account).webhooks) throw new PlanForbiddenError(undefined, PLAN_LABELS[account.plan], 'Webhooks');
@@ -145,7 +150,7 @@ export class WebhookService {
   /** Registers an endpoint; a URL that is (or resolves to) a forbidden address is an UnsafeUrlError naming `url`. */
   async createEndpoint(account: Account, input: NewEndpoint): Promise<WebhookEndpoint> {
     this.assertAllowed(account);
-    await checkWebhookUrl(input.url, 'url', { allowPrivate: this.#allowPrivate, resolve: this.#resolve });
+    await this.checkUrl(input.url, 'url');
     if (this.#outbox.data.endpoints.filter((e) => e.account_id === account.id).length >= MAX_ENDPOINTS) throw new WebhookLimitError(MAX_ENDPOINTS);
     const endpoint: WebhookEndpoint = {
       id: randomId('we_'),
@@ -238,9 +243,11 @@ export class WebhookService {
     const now = this.#now();
     delivery.round_attempts = 0;
     this.#outbox.setState(delivery, 'pending', now, now);
+    // Seen as the caller left it: the worker may have sent it again before the save below returns.
+    const view = this.#view(delivery);
     await this.#outbox.save();
     this.#worker.wake();
-    return this.#view(delivery);
+    return view;
   }
 
   #ownEndpoint(account: Account, id: string): WebhookEndpoint {

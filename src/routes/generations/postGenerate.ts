@@ -19,7 +19,10 @@ export function postGenerateHandler(services: Services): RouteHandler {
     if (request.callback_url !== null && !limits.webhooks) {
       throw new PlanForbiddenError('callback_url', PLAN_LABELS[account.plan], 'Webhooks (callback_url)');
     }
-    if (request.callback_url !== null) await checkWebhookUrl(request.callback_url, 'callback_url', { allowPrivate: services.config.webhookAllowPrivate ?? false });
+    if (request.callback_url !== null) {
+      const url = request.callback_url;
+      await (services.webhooks?.checkUrl(url, 'callback_url') ?? checkWebhookUrl(url, 'callback_url', { allowPrivate: services.config.webhookAllowPrivate ?? false }));
+    }
 
     const { generation, replayed } = await services.store.createGeneration(
       { account_id: account.id, ...request },

@@ -26,7 +26,7 @@ test('a registered endpoint receives a signed generation.completed that verifies
   const { secret } = await (await app.call(key, '/v1/webhooks/secret')).json();
   t.regex(secret, /^whsec_[A-Za-z0-9+/]+=*$/);
 
-  const created = await generate(app, key);
+  await generate(app, key);
   const [received] = await receiver.waitFor(1);
   t.true(verifyWebhook(secret, received!.headers, received!.body));
   t.false(verifyWebhook(secret, received!.headers, received!.body.replace('completed', 'complete!')), 'a changed body does not verify');

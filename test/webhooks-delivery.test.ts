@@ -264,3 +264,17 @@ test('an event whose task ended otherwise (crash, then a failed re-render) is ca
   t.is(delivery.event_type, 'generation.completed');
   t.is(receiver.requests.length, 0);
 });
+
+test('an attempt that gets no answer within the time limit is logged as a timeout and retried', async (t) => {
+  const app = await startWebhookApp(t, { timeoutMs: 300, schedule: [20] });
+  const receiver = await startReceiver(t, (n) => (n === 0 ? 'hang' : 200));
+  const { key } = await app.account();
+  await register(app, key, receiver.url);
+  await generate(app, key);
+  const [log] = await until(async () => {
+    const list = await deliveries(app, key, '?status=delivered');
+    return list.length === 1 ? list : undefined;
+  }, 'the retry to be delivered');
+  t.deepEqual(log.attempts.map((a: any) => [a.status_code, a.error]), [[null, 'no answer within 0.3 s'], [200, null]]);
+  t.is(receiver.requests[0]!.headers['webhook-id'], receiver.requests[1]!.headers['webhook-id']);
+});

@@ -16,6 +16,8 @@ export interface Config {
   downloadTtlSeconds: number;
   /** Secret for signing download URLs: generated once and kept in the data dir. */
   signingSecret?: string;
+  /** TUNESMITH_WEBHOOK_ALLOW_PRIVATE=1: webhooks may go to loopback and private addresses (a laptop setup, tests). */
+  webhookAllowPrivate?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -44,6 +46,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}".`);
   }
   return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = read(env, name);
+  if (raw === undefined || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(name, `expected 1 or 0, got "${raw}".`);
 }
 
 function host(env: Env): string {
@@ -87,6 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl(env, defaultPublicUrl(bindHost, port)),
     workers: integer(env, 'TUNESMITH_WORKERS', availableParallelism(), 1, 64),
     downloadTtlSeconds: integer(env, 'TUNESMITH_DOWNLOAD_TTL', 86_400, 60, 30 * 86_400),
+    webhookAllowPrivate: flag(env, 'TUNESMITH_WEBHOOK_ALLOW_PRIVATE'),
   });
 }
 

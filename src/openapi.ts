@@ -5,6 +5,7 @@
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
 import { LIST_LIMITS } from './routes/generations/listGenerations.ts';
+import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -42,7 +43,8 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
     },
     servers: [{ url: options.serverUrl }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'generations' }, { name: 'catalog' }, { name: 'account' }, { name: 'service' }],
+    tags: [{ name: 'generations' }, { name: 'catalog' }, { name: 'account' }, { name: 'webhooks' }, { name: 'service' }],
+    webhooks: webhookEvents({ ref }),
     paths: {
       '/v1/generate': {
         post: {
@@ -122,6 +124,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           responses: { '200': ok('The account.', ref('Account')), ...COMMON_ERRORS },
         },
       },
+      ...webhookPaths({ ref, response, ok, json, commonErrors: COMMON_ERRORS }),
       '/v1/openapi.json': {
         get: {
           operationId: 'getOpenApi',
@@ -181,14 +184,14 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
       },
       responses: {
         BadRequest: errorResponse(
-          'The request is malformed: codes invalid_json, body_required, unsupported_media_type, invalid_encoding, too_deep, invalid_type, unknown_field, missing_field, out_of_range, invalid_characters, unknown_style, conflicting_fields, invalid_url, invalid_idempotency_key, unknown_parameter, duplicate_parameter, invalid_value. `param` names the field, parameter or header at fault.',
+          'The request is malformed: codes invalid_json, body_required, unsupported_media_type, invalid_encoding, too_deep, invalid_type, unknown_field, missing_field, out_of_range, invalid_characters, unknown_style, conflicting_fields, invalid_url, unsafe_url, too_many_endpoints, invalid_idempotency_key, unknown_parameter, duplicate_parameter, invalid_value. `param` names the field, parameter or header at fault.',
         ),
         Unauthorized: errorResponse('No valid API key: codes missing_api_key, malformed_api_key, invalid_api_key, revoked_api_key.', {
           'WWW-Authenticate': { schema: { type: 'string', examples: ['Bearer realm="tunesmith"'] } },
         }),
         QuotaExceeded: errorResponse('The monthly quota is used up (code quota_exceeded); the error carries `limit` and `resets_at`.'),
-        Forbidden: errorResponse('Not allowed: plan_forbidden (callback_url on Starter), invalid_signature or link_expired (download links).'),
-        NotFound: errorResponse('No such resource: generation_not_found, file_not_found, route_not_found.'),
+        Forbidden: errorResponse('Not allowed: plan_forbidden (callback_url or /v1/webhooks on Starter), invalid_signature or link_expired (download links).'),
+        NotFound: errorResponse('No such resource: generation_not_found, file_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, route_not_found.'),
         Conflict: errorResponse('idempotency_key_reused: the Idempotency-Key was used with a different body.'),
         PayloadTooLarge: errorResponse(`body_too_large: the body is over ${BODY_LIMIT_BYTES} bytes.`),
         TooManyRequests: errorResponse('rate_limit_exceeded (the account\'s requests per minute) or too_many_failed_authentications (this address sent too many bad keys).', {
@@ -200,6 +203,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
         ServiceUnavailable: errorResponse('service_unavailable or shutting_down.'),
       },
       schemas: {
+        ...webhookSchemas({ ref }),
         GenerateRequest: {
           type: 'object',
           additionalProperties: false,
@@ -215,7 +219,9 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               type: ['string', 'null'],
               format: 'uri',
               maxLength: LIMITS.callbackUrlChars,
-              description: 'http(s) URL to notify when the task ends. Developer and Enterprise plans only (403 on Starter). Stored; delivery is not part of v1.',
+              description:
+                'http(s) URL that receives this task\'s generation.completed or generation.failed webhook (signed, retried; see the README). Developer and Enterprise plans only (403 on Starter). ' +
+                'A URL that is or resolves to a loopback, private, link-local or metadata address is a 400 unsafe_url.',
             },
           },
         },

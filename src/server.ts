@@ -13,6 +13,7 @@ import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { DataDirLockedError, openStore, readLiveLock, type Store } from './store/index.ts';
+import { openWebhooks } from './webhooks/index.ts';
 
 export interface ServerHandle {
   /** Where the server listens, e.g. http://127.0.0.1:3000 (the real port when PORT=0). */
@@ -44,7 +45,15 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const signingSecret = await loadSigningSecret(config.dataDir);
     const pool = createRenderPool({ workers: config.workers });
     cleanup.push(() => pool.close());
-    const jobs = await createJobQueue({ store, pool, log });
+    // Before the queue: its restart recovery may already record webhook events.
+    const webhooks = await openWebhooks({
+      store,
+      allowPrivate: config.webhookAllowPrivate ?? false,
+      signing: { secret: signingSecret, ttlSeconds: config.downloadTtlSeconds },
+      log,
+    });
+    cleanup.push(() => webhooks.close());
+    const jobs = await createJobQueue({ store, pool, log, onTransition: webhooks.record });
     cleanup.push(() => jobs.close());
 
     let handler: Parameters<typeof createServer>[1] = (_req, res) => res.writeHead(503).end();
@@ -57,12 +66,13 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const url = defaultPublicUrl(config.host, port);
     // PORT=0 lets the system pick: the download links must carry the port it picked.
     const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
-    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret } });
+    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, webhooks: webhooks.service });
     app.silent = true;
     app.on('error', (error: Error & { status?: number; expose?: boolean }) => {
       if ((error.status ?? 500) >= 500) log(`Request failed: ${error.stack ?? error.message}`);
     });
     handler = app.callback();
+    webhooks.start(publicUrl);
 
     const admin = await serveAdmin(store, config.dataDir);
     cleanup.push(() => admin.close());
@@ -80,8 +90,10 @@ export async function startServer(config: Config, options: StartServerOptions = 
       firstKey,
       close() {
         closing ??= (async () => {
-          // Order matters: no new requests, then no new renders, then threads, then the files.
+          // Order matters: no new requests, then no new renders (their last events recorded), then
+          // no more webhook sends (the unsent wait in the outbox for the next start), threads, files.
           await Promise.all([closeHttp(http), admin.close(), jobs.close()]);
+          await webhooks.close();
           await pool.close();
           await store.close();
         })();

@@ -13,6 +13,7 @@ Runs the API server. Configuration comes from the environment:
   TUNESMITH_PUBLIC_URL    base of download URLs (default http://HOST:PORT)
   TUNESMITH_WORKERS       render threads (default: the machine's cores)
   TUNESMITH_DOWNLOAD_TTL  lifetime of download links in seconds (default 86400)
+  TUNESMITH_WEBHOOK_ALLOW_PRIVATE  1 lets webhooks go to loopback/private addresses (default 0)
 
 On first start with an empty data dir it creates a local account and prints an API key.
 SIGTERM or SIGINT stops it gracefully: running renders finish (up to 30 s) or resume at the next start.`,

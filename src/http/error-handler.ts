@@ -5,6 +5,7 @@
 import type { LyricsTooLongError, UnknownStyleError } from '../../engine/index.ts';
 import { StoreClosedError } from '../store/errors.ts';
 import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../store/types.ts';
+import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../webhooks/errors.ts';
 import {
   AuthenticationError,
   BodyTooLargeError,
@@ -64,6 +65,8 @@ const namedRule = <E extends Error>(name: E['name'], map: (err: E) => ErrorRespo
 const RULES: Rule[] = [
   rule(ValidationError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message, param: e.param })),
   rule(MalformedBodyError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message })),
+  rule(UnsafeUrlError, (e) => ({ status: 400, type: 'invalid_request_error', code: 'unsafe_url', message: e.message, param: e.param })),
+  rule(WebhookLimitError, (e) => ({ status: 400, type: 'invalid_request_error', code: 'too_many_endpoints', message: e.message })),
   namedRule<UnknownStyleError>('UnknownStyleError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'unknown_style', message: e.message, param: 'style' })),
   namedRule<LyricsTooLongError>('LyricsTooLongError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'lyrics_too_long', message: e.message, param: 'lyrics' })),
   namedRule<Error>('InvalidLyricsError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'invalid_lyrics', message: e.message, param: 'lyrics' })),
@@ -92,6 +95,7 @@ const RULES: Rule[] = [
     details: { limit: e.limit, resets_at: e.resetsAt.toISOString() },
   })),
   rule(ResourceNotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: e.code, message: e.message, param: e.param })),
+  rule(WebhookNotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: `${e.what}_not_found`, message: e.message, param: 'id' })),
   rule(NotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: `${e.what}_not_found`, message: e.message })),
   rule(RouteNotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: 'route_not_found', message: e.message })),
   rule(MethodNotAllowedError, (e) => ({

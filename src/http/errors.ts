@@ -59,7 +59,8 @@ export class PlanForbiddenError extends Error {
     readonly planLabel: string,
     feature: string,
   ) {
-    super(`${feature} are not available on the ${planLabel} plan. Upgrade to Developer or Enterprise, or leave out "${param}".`);
+    const alternative = param === undefined ? '' : `, or leave out "${param}"`;
+    super(`${feature} are not available on the ${planLabel} plan. Upgrade to Developer or Enterprise${alternative}.`);
   }
 }
 

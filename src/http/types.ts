@@ -4,6 +4,7 @@ import type { GenerationRequest, StyleInfo } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import type { JobQueue } from '../jobs/types.ts';
 import type { Account, ApiKey, Store } from '../store/types.ts';
+import type { WebhookService } from '../webhooks/service.ts';
 import type { DownloadSigner } from './signing.ts';
 
 /** Everything the HTTP layer needs, handed in by whoever builds the app (server.ts, tests, the bench). */
@@ -15,6 +16,8 @@ export interface AppDeps {
   config: Config;
   /** The clock: injectable so rate-limit and expiry tests need no waiting. */
   now?: () => Date;
+  /** Endpoints, secrets and the delivery log; without it the /v1/webhooks routes answer 503. */
+  webhooks?: WebhookService;
 }
 
 /** AppDeps with the clock resolved, plus what createApp builds once from the config. */

@@ -27,6 +27,11 @@ export interface JobQueueOptions {
    */
   speedPrior?: number;
   log?: (message: string) => void;
+  /**
+   * Told of each task as it is about to be saved processing, completed or failed, and awaited before
+   * that save: the webhook outbox writes its events ahead, so a crash in between loses none.
+   */
+  onTransition?: (generation: Generation) => Promise<void>;
 }
 
 export interface JobQueueHandle extends JobQueue {
@@ -89,6 +94,7 @@ class RenderQueue implements JobQueueHandle {
   readonly #graceMs: number;
   readonly #maxAttempts: number;
   readonly #log: (message: string) => void;
+  readonly #onTransition: (generation: Generation) => Promise<void>;
   readonly #speed: RenderSpeed;
   readonly #waiting = new FairQueue<Generation>();
   readonly #running = new Map<string, Running>();
@@ -102,6 +108,7 @@ class RenderQueue implements JobQueueHandle {
     this.#graceMs = options.graceMs ?? 30_000;
     this.#maxAttempts = options.maxAttempts ?? 3;
     this.#log = options.log ?? (() => undefined);
+    this.#onTransition = options.onTransition ?? (() => Promise.resolve());
     this.#speed = new RenderSpeed(readSpeed(this.#store) ?? options.speedPrior ?? DEFAULT_SPEED_PRIOR);
   }
 
@@ -215,7 +222,7 @@ class RenderQueue implements JobQueueHandle {
   }
 
   async #render(running: Running): Promise<void> {
-    const started = await this.#store.updateGeneration(running.generation.id, {
+    const started = await this.#transition(running.generation, {
       status: 'processing',
       started_at: new Date(this.#clock()).toISOString(),
       attempts: running.generation.attempts + 1,
@@ -243,7 +250,7 @@ class RenderQueue implements JobQueueHandle {
     const base = `audio/${generation.account_id}/${generation.id}`;
     const files = { wav: `${base}.wav`, midi: `${base}.mid` };
     await Promise.all([this.#store.writeFile(files.wav, track.wav), this.#store.writeFile(files.midi, track.midi)]);
-    await this.#store.updateGeneration(generation.id, {
+    await this.#transition(generation, {
       status: 'completed',
       completed_at: new Date(this.#clock()).toISOString(),
       title: track.title,
@@ -276,11 +283,21 @@ class RenderQueue implements JobQueueHandle {
   }
 
   async #fail(generation: Generation, code: string, message: string): Promise<void> {
-    await this.#store.updateGeneration(generation.id, {
+    await this.#transition(generation, {
       status: 'failed',
       completed_at: new Date(this.#clock()).toISOString(),
       error: { code, message },
     });
+  }
+
+  /** Saves a change of state, telling the listener first. A listener failure is logged, not the task's failure. */
+  async #transition(generation: Generation, patch: Partial<Generation>): Promise<Generation> {
+    try {
+      await this.#onTransition({ ...generation, ...patch });
+    } catch (error) {
+      this.#log(`Generation ${generation.id}: could not record its webhook event: ${(error as Error).message}`);
+    }
+    return this.#store.updateGeneration(generation.id, patch);
   }
 
   /**

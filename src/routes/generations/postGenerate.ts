@@ -4,6 +4,7 @@ import { readJsonObject } from '../../http/json-body.ts';
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
 import { PLAN_LABELS } from '../../http/plan-label.ts';
 import { limitsFor } from '../../plans.ts';
+import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
 import { parseGenerateRequest } from './generate-request.ts';
 import { presentGeneration } from './present.ts';
 
@@ -19,6 +20,10 @@ export function postGenerateHandler(services: Services): RouteHandler {
     const limits = limitsFor(account);
     if (request.callback_url !== null && !limits.webhooks) {
       throw new PlanForbiddenError('callback_url', PLAN_LABELS[account.plan], 'Webhooks (callback_url)');
+    }
+    if (request.callback_url !== null) {
+      const url = request.callback_url;
+      await (services.webhooks?.checkUrl(url, 'callback_url') ?? checkWebhookUrl(url, 'callback_url', { allowPrivate: services.config.webhookAllowPrivate ?? false }));
     }
 
     const { generation, replayed } = await services.store.createGeneration(

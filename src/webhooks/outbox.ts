@@ -1,0 +1,102 @@
+/**
+ * The in-memory view of webhooks.json with the indexes the service and the delivery worker share.
+ * Every change goes through here and is saved before the caller goes on.
+ */
+import type { WebhookFile } from './webhook-file.ts';
+import type { DeliveryState, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './types.ts';
+
+/** Settled deliveries (and their events) stay in the log this long. */
+const RETAIN_MS = 14 * 24 * 3600 * 1000;
+/** A delivery's log keeps this many attempts (a round has at most 11; resends add rounds). */
+const MAX_LOGGED_ATTEMPTS = 50;
+
+const eventKey = (generationId: string, type: string): string => `${generationId}\n${type}`;
+
+export class Outbox {
+  readonly file: WebhookFile;
+  readonly #events = new Map<string, WebhookEvent>();
+  readonly #eventsByKey = new Map<string, WebhookEvent>();
+  readonly #deliveries = new Map<string, WebhookDelivery>();
+  readonly pending = new Map<string, WebhookDelivery>();
+
+  constructor(file: WebhookFile) {
+    this.file = file;
+    for (const event of file.data.events) this.#indexEvent(event);
+    for (const delivery of file.data.deliveries) this.#indexDelivery(delivery);
+  }
+
+  get data() {
+    return this.file.data;
+  }
+
+  save(): Promise<void> {
+    return this.file.save();
+  }
+
+  event(id: string): WebhookEvent | undefined {
+    return this.#events.get(id);
+  }
+
+  eventFor(generationId: string, type: string): WebhookEvent | undefined {
+    return this.#eventsByKey.get(eventKey(generationId, type));
+  }
+
+  delivery(id: string): WebhookDelivery | undefined {
+    return this.#deliveries.get(id);
+  }
+
+  endpoint(id: string): WebhookEndpoint | undefined {
+    return this.data.endpoints.find((e) => e.id === id);
+  }
+
+  add(event: WebhookEvent, deliveries: WebhookDelivery[]): void {
+    this.data.events.push(event);
+    this.#indexEvent(event);
+    for (const delivery of deliveries) {
+      this.data.deliveries.push(delivery);
+      this.#indexDelivery(delivery);
+    }
+  }
+
+  /** Moves a delivery to a new state; a pending one is due at `nextAt`. */
+  setState(delivery: WebhookDelivery, state: DeliveryState, at: Date, nextAt: Date | null = null): void {
+    delivery.state = state;
+    delivery.next_attempt_at = state === 'pending' && nextAt ? nextAt.toISOString() : null;
+    delivery.updated_at = at.toISOString();
+    if (state === 'pending') this.pending.set(delivery.id, delivery);
+    else this.pending.delete(delivery.id);
+  }
+
+  logAttempt(delivery: WebhookDelivery, attempt: WebhookDelivery['attempts'][number]): void {
+    delivery.attempts.push(attempt);
+    if (delivery.attempts.length > MAX_LOGGED_ATTEMPTS) delivery.attempts.splice(0, delivery.attempts.length - MAX_LOGGED_ATTEMPTS);
+    delivery.round_attempts += 1;
+  }
+
+  /** Drops settled deliveries older than the retention, and events left without deliveries. */
+  prune(now: Date): void {
+    const cutoff = now.getTime() - RETAIN_MS;
+    const kept = this.data.deliveries.filter((d) => d.state === 'pending' || Date.parse(d.updated_at) >= cutoff);
+    if (kept.length === this.data.deliveries.length) return;
+    const keep = new Set(kept);
+    for (const d of this.data.deliveries) if (!keep.has(d)) this.#deliveries.delete(d.id);
+    this.data.deliveries = kept;
+    const live = new Set(kept.map((d) => d.event_id));
+    this.data.events = this.data.events.filter((e) => {
+      if (live.has(e.id)) return true;
+      this.#events.delete(e.id);
+      this.#eventsByKey.delete(eventKey(e.generation_id, e.type));
+      return false;
+    });
+  }
+
+  #indexEvent(event: WebhookEvent): void {
+    this.#events.set(event.id, event);
+    this.#eventsByKey.set(eventKey(event.generation_id, event.type), event);
+  }
+
+  #indexDelivery(delivery: WebhookDelivery): void {
+    this.#deliveries.set(delivery.id, delivery);
+    if (delivery.state === 'pending') this.pending.set(delivery.id, delivery);
+  }
+}

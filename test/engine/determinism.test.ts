@@ -16,10 +16,11 @@ import { createTrackRenderer, type TrackRenderer } from '../helpers/analysis/ren
 const GOLDEN_FILE = new URL('../fixtures/golden-hashes.json', import.meta.url);
 const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
 
-/** Two fixed requests: one with a named style, one inferred from the prompt with drums excluded. */
+/** Fixed requests: one with a named style, one inferred from the prompt with drums excluded, one sung. */
 const FIXED: Record<string, GenerationRequest> = {
   'lofi-style-seed-1': { prompt: 'rainy night study beats', duration: 8, style: 'lofi', instrumental: true, seed: 1 },
   'prompt-only-seed-2024': { prompt: 'happy upbeat pop song in G major at 120 bpm, no drums', duration: 8, style: null, instrumental: true, seed: 2024 },
+  'sung-folk-seed-9': { prompt: 'a happy folk song about summer with a female singer', duration: 16, style: null, instrumental: false, seed: 9 },
 };
 
 interface GoldenFile {

@@ -3,8 +3,10 @@ import type { ParameterizedContext, Middleware } from 'koa';
 import type { StyleInfo } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import type { JobQueue } from '../jobs/types.ts';
+import type { CredentialStore } from '../store/credentials.ts';
 import type { Account, ApiKey, Store } from '../store/types.ts';
 import type { DownloadSigner } from './signing.ts';
+import type { TokenBucketLimiter } from './token-bucket.ts';
 
 /** Everything the HTTP layer needs, handed in by whoever builds the app (server.ts, tests, the bench). */
 export interface AppDeps {
@@ -14,12 +16,16 @@ export interface AppDeps {
   config: Config;
   /** The clock: injectable so rate-limit and expiry tests need no waiting. */
   now?: () => Date;
+  /** Dashboard sign-in data; opened from the store's data dir when not given. */
+  credentials?: CredentialStore;
 }
 
 /** AppDeps with the clock resolved, plus what createApp builds once from the config. */
-export interface Services extends Omit<AppDeps, 'now'> {
+export interface Services extends Omit<AppDeps, 'now' | 'credentials'> {
   now: () => Date;
   signer: DownloadSigner;
+  /** Requests per minute per account: one bucket for the API and the dashboard's playground. */
+  accountLimiter: TokenBucketLimiter;
 }
 
 export interface AppState {

@@ -89,10 +89,13 @@ export function preSessionCsrf(ctx: AppContext, deps: DashboardDeps): string {
   return csrfToken(deps.keys.csrf, binding);
 }
 
+/** This site as the browser reached it, e.g. http://127.0.0.1:3000 (Koa 3's ctx.origin echoes the Origin header instead). */
+export const siteOrigin = (ctx: AppContext): string => `${ctx.protocol}://${ctx.host}`;
+
 /** Reads an urlencoded form and checks its CSRF token against the session (or pre-session) binding. */
 export async function readCheckedForm(ctx: AppContext, deps: DashboardDeps, viewer: Viewer | undefined): Promise<URLSearchParams> {
   const origin = ctx.get('Origin');
-  if (origin !== '' && origin !== ctx.origin) throw new CsrfError();
+  if (origin !== '' && origin !== siteOrigin(ctx)) throw new CsrfError();
   const form = await readForm(ctx);
   const binding = viewer?.sessionId ?? ctx.cookies.get(PRE_SESSION_COOKIE) ?? '';
   if (binding === '' || !validCsrf(deps.keys.csrf, binding, form.get('_csrf'))) throw new CsrfError();

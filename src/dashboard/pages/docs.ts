@@ -6,7 +6,7 @@ import { openApiDocument } from '../../openapi.ts';
 import type { AppContext } from '../../http/types.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
-import { sendHtml, type Viewer } from '../http.ts';
+import { sendHtml, siteOrigin, type Viewer } from '../http.ts';
 import { page } from '../views/layout.ts';
 
 type Json = Record<string, any>;
@@ -64,7 +64,7 @@ function operation(doc: Json, base: string, path: string, method: string, op: Js
 
 export function showDocs(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    const base = ctx.origin;
+    const base = siteOrigin(ctx);
     const doc = openApiDocument({ serverUrl: base, styles: deps.services.engine.listStyles().map((s) => s.name) }) as Json;
     const ops: { path: string; method: string; op: Json }[] = [];
     for (const [path, item] of Object.entries(doc['paths'] as Json)) {

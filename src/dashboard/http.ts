@@ -33,8 +33,9 @@ export function setSecurityHeaders(ctx: AppContext): void {
   ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('X-Content-Type-Options', 'nosniff');
-  // Sign-in links carry a token in the path: never send it on as a Referer.
-  ctx.set('Referrer-Policy', 'no-referrer');
+  // Sign-in links carry a token in the path: never send it to another site. (Not no-referrer: with it
+  // Chromium sends "Origin: null" on form posts, which the Origin check must refuse.)
+  ctx.set('Referrer-Policy', 'same-origin');
   ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
 }
 

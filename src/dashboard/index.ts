@@ -13,7 +13,7 @@ import { serveAsset } from './assets.ts';
 import type { DashboardDeps } from './deps.ts';
 import { html } from './html.ts';
 import { sendHtml, setSecurityHeaders, viewerOf, type Viewer } from './http.ts';
-import { showSignIn, showSignUp, signIn, signInWithLink, signOut, signUp } from './pages/auth.ts';
+import { setCredentials, showSignIn, showSignUp, signIn, signInWithLink, signOut, signUp } from './pages/auth.ts';
 import { showDocs } from './pages/docs.ts';
 import { generationStatus, showGenerations, waveform } from './pages/generations.ts';
 import { createKey, revokeKey, showKeys } from './pages/keys.ts';
@@ -59,6 +59,7 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   router.post('/signup', signUp(deps));
   router.post('/signout', signOut(deps));
   router.get('/', signedIn(showOverview(deps)));
+  router.post('/account/credentials', signedIn(setCredentials(deps)));
   router.get('/keys', signedIn(showKeys(deps)));
   router.post('/keys', signedIn(createKey(deps)));
   router.post('/keys/:id/revoke', signedIn(revokeKey(deps)));

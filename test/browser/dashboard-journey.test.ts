@@ -85,7 +85,7 @@ test('sign up → key → API call in the history → playground track plays →
   t.is(refused.status, 401);
 });
 
-test('the first-start sign-in link signs the local account in once', async (t) => {
+test('the first-start link signs the local account in once, and it can then set a password to come back', async (t) => {
   const [server, browser] = await Promise.all([startRealServer(t), openBrowser(t)]);
   t.truthy(server.firstSignInUrl);
   const page = await newPage(browser, t);
@@ -95,5 +95,17 @@ test('the first-start sign-in link signs the local account in once', async (t) =
 
   const other = await newPage(browser, t);
   await other.goto(server.firstSignInUrl!);
-  t.regex(await other.locator('.alert-error').textContent() ?? '', /already been used/);
+  t.regex((await other.locator('.alert-error').textContent()) ?? '', /already been used/);
+
+  await page.getByLabel('Email').fill('me@laptop.example');
+  await page.getByLabel('Password').fill('my laptop password');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.waitForURL(/\?signin=saved$/);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(`${server.url}/signin`);
+  await page.getByLabel('Email').fill('me@laptop.example');
+  await page.getByLabel('Password').fill('my laptop password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${server.url}/`);
+  t.is(await page.locator('.plan-tag').textContent(), 'Developer plan');
 });

@@ -3,7 +3,8 @@ import { html } from '../html.ts';
 import type { AppContext } from '../../http/types.ts';
 import { EmailTakenError, normalizeEmail } from '../../store/credentials.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { endSession, preSessionCsrf, readCheckedForm, seeOther, sendHtml, startSession, viewerOf } from '../http.ts';
+import { endSession, preSessionCsrf, readCheckedForm, seeOther, sendHtml, startSession, viewerOf, type Viewer } from '../http.ts';
+import { showOverview } from './overview.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../passwords.ts';
 import { plainPage } from '../views/layout.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
@@ -76,10 +77,7 @@ export function signUp(deps: DashboardDeps) {
     const form = await readCheckedForm(ctx, deps, undefined);
     const email = normalizeEmail(form.get('email') ?? '');
     const password = form.get('password') ?? '';
-    const errors: FieldErrors = {};
-    if (!EMAIL.test(email) || email.length > 254) errors['email'] = 'Enter an email address like you@example.com.';
-    if ([...password].length < PASSWORD_CHARS.min) errors['password'] = `Choose a password of at least ${PASSWORD_CHARS.min} characters.`;
-    else if ([...password].length > PASSWORD_CHARS.max) errors['password'] = `Choose a password of at most ${PASSWORD_CHARS.max} characters.`;
+    const errors = credentialProblems(email, password);
     const again = (status: number, found: FieldErrors) => sendHtml(ctx, authForm('signup', preSessionCsrf(ctx, deps), email.slice(0, 254), found), status);
     if (Object.keys(errors).length > 0) return again(400, errors);
     if (!deps.signUps.take(ctx.ip, SIGN_UPS_PER_HOUR, deps.services.now().getTime()).allowed) {
@@ -102,6 +100,46 @@ export function signUp(deps: DashboardDeps) {
       release();
     }
     seeOther(ctx, '/');
+  };
+}
+
+/** What is wrong with an email and password offered for a new sign-in, by field. */
+export function credentialProblems(email: string, password: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!EMAIL.test(email) || email.length > 254) errors['email'] = 'Enter an email address like you@example.com.';
+  if ([...password].length < PASSWORD_CHARS.min) errors['password'] = `Choose a password of at least ${PASSWORD_CHARS.min} characters.`;
+  else if ([...password].length > PASSWORD_CHARS.max) errors['password'] = `Choose a password of at most ${PASSWORD_CHARS.max} characters.`;
+  return errors;
+}
+
+/**
+ * POST /account/credentials — an account made without a password (the first-start one, signed in by its
+ * link) sets an email and password, so it can sign in again once the link and the session are gone.
+ */
+export function setCredentials(deps: DashboardDeps) {
+  return async (ctx: AppContext, viewer: Viewer) => {
+    const form = await readCheckedForm(ctx, deps, viewer);
+    if (deps.credentials.forAccount(viewer.account.id)) return seeOther(ctx, '/');
+    const email = normalizeEmail(form.get('email') ?? '');
+    const password = form.get('password') ?? '';
+    const errors = credentialProblems(email, password);
+    let release: (() => void) | undefined;
+    if (Object.keys(errors).length === 0) {
+      try {
+        release = deps.credentials.claimEmail(email);
+      } catch (error) {
+        if (!(error instanceof EmailTakenError)) throw error;
+        errors['email'] = error.message;
+      }
+    }
+    if (!release) return showOverview(deps, { email: email.slice(0, 254), errors })(ctx, viewer);
+    try {
+      const passwordHash = await hashPassword(password);
+      await deps.credentials.addCredential({ account_id: viewer.account.id, email, password: passwordHash, created_at: deps.services.now().toISOString() });
+    } finally {
+      release();
+    }
+    seeOther(ctx, '/?signin=saved');
   };
 }
 

@@ -6,6 +6,7 @@ import type { DashboardDeps } from '../deps.ts';
 import { html } from '../html.ts';
 import { sendHtml, type Viewer } from '../http.ts';
 import { formatDate } from '../views/generation-card.ts';
+import { csrfField, describedBy, fieldError, type FieldErrors } from '../views/forms.ts';
 import { page } from '../views/layout.ts';
 
 const PLAN_PITCH: Record<(typeof PLAN_NAMES)[number], string> = {
@@ -14,8 +15,11 @@ const PLAN_PITCH: Record<(typeof PLAN_NAMES)[number], string> = {
   enterprise: 'Volume, with your own limits.',
 };
 
-export function showOverview(deps: DashboardDeps) {
+/** The overview, optionally with the sign-in details form re-shown with its errors. */
+export function showOverview(deps: DashboardDeps, credentialsForm: { email: string; errors: FieldErrors } = { email: '', errors: {} }) {
   return async (ctx: AppContext, viewer: Viewer) => {
+    const needsCredentials = !deps.credentials.forAccount(viewer.account.id);
+    const hasErrors = Object.keys(credentialsForm.errors).length > 0;
     const { account } = viewer;
     const now = deps.services.now();
     const limits = limitsFor(account);
@@ -30,7 +34,18 @@ export function showOverview(deps: DashboardDeps) {
         viewer,
         'overview',
         'Overview',
-        html`${firstSteps ? html`<section class="card callout">
+        html`${ctx.query['signin'] === 'saved' ? html`<div class="alert alert-ok" role="status">Saved. From now on you can also sign in with your email and password.</div>` : ''}
+${needsCredentials ? html`<section class="card">
+  <h2>Set an email and password</h2>
+  <p class="muted">This account signed in with a one-time link. Add an email and password to sign in again after this session ends.</p>
+  <form method="post" action="/account/credentials" class="row" novalidate>
+    ${csrfField(viewer.csrf)}
+    <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" maxlength="254" value="${credentialsForm.email}"${describedBy(credentialsForm.errors, 'email')}>${fieldError(credentialsForm.errors, 'email')}</div>
+    <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="new-password" maxlength="200"${describedBy(credentialsForm.errors, 'password')}>${fieldError(credentialsForm.errors, 'password')}</div>
+    <div class="field end"><button type="submit" class="button">Save</button></div>
+  </form>
+</section>` : ''}
+${firstSteps ? html`<section class="card callout">
   <h2>Get started in two steps</h2>
   <ol class="steps">
     <li class="${keys > 0 ? 'done' : ''}"><a href="/keys">Create an API key</a> to call the API from your code.</li>
@@ -75,6 +90,7 @@ export function showOverview(deps: DashboardDeps) {
 </div>
 <p class="muted note">Plans are changed by the operator of this server with the CLI: <code>npm run -s cli -- accounts set-plan ${account.id} developer</code></p>`,
       ),
+      hasErrors ? 400 : 200,
     );
   };
 }

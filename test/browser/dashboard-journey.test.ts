@@ -52,34 +52,39 @@ test('sign up → key → API call in the history → playground track plays →
   await page.getByRole('link', { name: 'Playground' }).click();
   await page.waitForURL(`${base}/playground`);
   await page.getByLabel('Prompt').fill('upbeat synthwave for a night drive');
+  await page.getByLabel('Duration (seconds)').fill('10');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  t.regex((await page.locator('#duration-error').textContent())!, /between 30 and 180 seconds/, 'the error sits next to its field');
+  await shot(page, '07-playground-error');
   await page.getByLabel('Duration (seconds)').fill('30');
   await page.getByLabel('Style').selectOption('synthwave');
   await page.getByRole('button', { name: 'Generate' }).click();
   await page.waitForURL(/\/playground\?id=gen_/);
-  await shot(page, '07-playground-progress');
+  await shot(page, '08-playground-progress');
   const player = page.locator('.result audio');
   await player.waitFor({ timeout: RENDER_TIMEOUT_MS });
   // The browser really loads the track: its duration comes from the WAV it fetched through the signed link.
   await page.waitForFunction(() => (document.querySelector('.result audio') as HTMLAudioElement | null)?.duration! > 29, undefined, { timeout: 15_000 });
   t.true((await page.locator('.result img.waveform').evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0, 'the waveform picture loads');
-  await shot(page, '08-playground-done');
+  await shot(page, '09-playground-done');
 
   await page.getByRole('link', { name: 'Docs' }).click();
   await page.waitForURL(`${base}/docs`);
   t.true((await page.locator('pre').first().textContent())!.includes(base));
-  await shot(page, '09-docs');
+  await shot(page, '10-docs');
   await page.getByRole('link', { name: 'Webhooks' }).click();
   await page.waitForURL(`${base}/webhooks`);
-  await shot(page, '10-webhooks');
+  await shot(page, '11-webhooks');
 
   await page.getByRole('link', { name: 'API keys' }).click();
   await page.waitForURL(`${base}/keys`);
-  await shot(page, '11-keys');
+  await shot(page, '12-keys');
   t.false((await page.content()).includes(key), 'the key is not shown again');
   await page.locator('summary', { hasText: 'Revoke' }).click();
+  await shot(page, '13-revoke-confirm');
   await page.getByRole('button', { name: 'Yes, revoke this key' }).click();
   await page.waitForURL(/\/keys\?revoked=1$/);
-  await shot(page, '12-key-revoked');
+  await shot(page, '14-key-revoked');
 
   const refused = await fetch(`${base}/v1/generations`, { headers: { Authorization: `Bearer ${key}` } });
   t.is(refused.status, 401);

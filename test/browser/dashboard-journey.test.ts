@@ -97,6 +97,7 @@ test('the first-start link signs the local account in once, and it can then set 
   await page.goto(server.firstSignInUrl!);
   t.is(page.url(), `${server.url}/`);
   t.is(await page.locator('.plan-tag').textContent(), 'Developer plan');
+  await shot(page, '00-first-start-overview');
 
   const other = await newPage(browser, t);
   await other.goto(server.firstSignInUrl!);

@@ -12,19 +12,21 @@ import { requestId } from './http/request-id.ts';
 import { DownloadSigner } from './http/signing.ts';
 import type { AppDeps, AppMiddleware, AppState, Services } from './http/types.ts';
 import { buildRouter } from './routes/index.ts';
+import { createDashboard } from './dashboard/index.ts';
+import { TokenBucketLimiter } from './http/token-bucket.ts';
+import { CredentialStore } from './store/credentials.ts';
 
 export type { AppDeps } from './http/types.ts';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
+  const { credentials, ...rest } = deps;
+  // Without a kept secret, links and dashboard sessions still work but die with the process.
+  const signingSecret = deps.config.signingSecret ?? randomBytes(32).toString('hex');
   const services: Services = {
-    ...deps,
+    ...rest,
     now: deps.now ?? (() => new Date()),
-    signer: new DownloadSigner({
-      // Without a kept secret, links still work but die with the process.
-      secret: deps.config.signingSecret ?? randomBytes(32).toString('hex'),
-      publicUrl: deps.config.publicUrl,
-      ttlSeconds: deps.config.downloadTtlSeconds,
-    }),
+    signer: new DownloadSigner({ secret: signingSecret, publicUrl: deps.config.publicUrl, ttlSeconds: deps.config.downloadTtlSeconds }),
+    accountLimiter: new TokenBucketLimiter({ windowMs: 60_000 }),
   };
   const router = buildRouter(services);
 
@@ -33,6 +35,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(errorHandler());
   app.use(underV1([noStore(), authenticate(services), rateLimit(services)]));
   app.use(unrouted());
+  app.use(createDashboard(services, { credentials: credentials ?? new CredentialStore(deps.store.dataDir), signingSecret }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -12,6 +12,7 @@ import { serveAdmin } from './cli/admin-channel.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
 import { loadSigningSecret } from './secrets.ts';
+import { CredentialStore } from './store/credentials.ts';
 import { DataDirLockedError, openStore, readLiveLock, type Store } from './store/index.ts';
 import { openWebhooks } from './webhooks/index.ts';
 
@@ -21,6 +22,8 @@ export interface ServerHandle {
   publicUrl: string;
   /** Set on a first start with an empty data dir: the local account's key, shown once. */
   firstKey: string | null;
+  /** Set with firstKey: a one-time link that signs the local account in to the dashboard. */
+  firstSignInUrl: string | null;
   /** Stops accepting, lets renders finish or re-queues them, flushes the store. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -66,7 +69,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const url = defaultPublicUrl(config.host, port);
     // PORT=0 lets the system pick: the download links must carry the port it picked.
     const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
-    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, webhooks: webhooks.service });
+    const credentials = new CredentialStore(config.dataDir);
+    cleanup.push(() => credentials.flush());
+    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service });
     app.silent = true;
     app.on('error', (error: Error & { status?: number; expose?: boolean }) => {
       if ((error.status ?? 500) >= 500) log(`Request failed: ${error.stack ?? error.message}`);
@@ -77,9 +82,11 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const admin = await serveAdmin(store, config.dataDir);
     cleanup.push(() => admin.close());
     // Only once nothing else can fail: a key made by a start that then failed would never be shown.
-    const firstKey = await provisionFirstStart(store);
+    const first = await provisionFirstStart(store, credentials);
+    const firstKey = first?.key ?? null;
+    const firstSignInUrl = first ? `${publicUrl}/signin/${first.signInToken}` : null;
 
-    if (firstKey) log(firstStartBanner(publicUrl, firstKey));
+    if (first) log(firstStartBanner(publicUrl, first.key, firstSignInUrl!));
     // Last, so whoever waits for this line (people, scripts, tests) has everything above it.
     log(`Tunesmith listening on ${url} (data dir ${config.dataDir}, ${pool.size} render thread(s))`);
 
@@ -88,6 +95,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       url,
       publicUrl,
       firstKey,
+      firstSignInUrl,
       close() {
         closing ??= (async () => {
           // Order matters: no new requests, then no new renders (their last events recorded), then
@@ -95,6 +103,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
           await Promise.all([closeHttp(http), admin.close(), jobs.close()]);
           await webhooks.close();
           await pool.close();
+          await credentials.flush();
           await store.close();
         })();
         return closing;
@@ -118,18 +127,29 @@ async function openStoreForServer(dataDir: string, log: (line: string) => void):
   }
 }
 
-/** An empty data dir gets a local Developer account and one key, so a newcomer can curl at once. */
-async function provisionFirstStart(store: Store): Promise<string | null> {
+/** How long the first-start sign-in link stays usable. */
+const FIRST_SIGN_IN_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * An empty data dir gets a local Developer account and one key, so a newcomer can curl at once, and a
+ * one-time link that signs that account in to the dashboard.
+ */
+async function provisionFirstStart(store: Store, credentials: CredentialStore): Promise<{ key: string; signInToken: string } | null> {
   if (store.listAccounts().length > 0) return null;
   const account = await store.createAccount({ plan: 'developer', name: 'local' });
   const { key } = await store.createKey(account.id, 'first start');
-  return key;
+  const signInToken = await credentials.issueSignInToken(account.id, new Date(), FIRST_SIGN_IN_TTL_MS);
+  return { key, signInToken };
 }
 
-function firstStartBanner(publicUrl: string, key: string): string {
+function firstStartBanner(publicUrl: string, key: string, signInUrl: string): string {
   return `First start: created a local Developer account and this API key (shown only once; keep it):
 
   ${key}
+
+Open the dashboard signed in as this account (one-time link, valid 7 days):
+
+  ${signInUrl}
 
 Try it:
 

@@ -15,7 +15,8 @@ Runs the API server. Configuration comes from the environment:
   TUNESMITH_DOWNLOAD_TTL  lifetime of download links in seconds (default 86400)
   TUNESMITH_WEBHOOK_ALLOW_PRIVATE  1 lets webhooks go to loopback/private addresses (default 0)
 
-On first start with an empty data dir it creates a local account and prints an API key.
+On first start with an empty data dir it creates a local account and prints an API key and a one-time
+link that signs that account in to the dashboard (open http://HOST:PORT in a browser).
 SIGTERM or SIGINT stops it gracefully: running renders finish (up to 30 s) or resume at the next start.`,
   async run(args, io) {
     if (parse(args, {}, { min: 0, max: 0, names: '' }) === 'help') return printHelp(io, this.help);

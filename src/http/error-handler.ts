@@ -9,6 +9,7 @@ import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../webh
 import {
   AuthenticationError,
   BodyTooLargeError,
+  CsrfError,
   DownloadLinkError,
   MalformedBodyError,
   MethodNotAllowedError,
@@ -18,6 +19,7 @@ import {
   ResourceNotFoundError,
   RouteNotFoundError,
   ServiceUnavailableError,
+  SessionRequiredError,
   ValidationError,
 } from './errors.ts';
 import type { AppMiddleware } from './types.ts';
@@ -85,6 +87,8 @@ const RULES: Rule[] = [
     message: e.message,
     headers: { 'WWW-Authenticate': 'Bearer realm="tunesmith"' },
   })),
+  rule(SessionRequiredError, (e) => ({ status: 401, type: 'authentication_error', code: 'not_signed_in', message: e.message })),
+  rule(CsrfError, (e) => ({ status: 403, type: 'permission_error', code: 'csrf_failed', message: e.message })),
   rule(PlanForbiddenError, (e) => ({ status: 403, type: 'permission_error', code: 'plan_forbidden', message: e.message, param: e.param })),
   rule(DownloadLinkError, (e) => ({ status: 403, type: 'permission_error', code: e.code, message: e.message })),
   rule(QuotaExceededError, (e) => ({

@@ -125,3 +125,19 @@ export class RangeNotSatisfiableError extends Error {
 export class ServiceUnavailableError extends Error {
   override name = 'ServiceUnavailableError' as const;
 }
+
+/** A dashboard request that needs a signed-in session came without a live one. */
+export class SessionRequiredError extends Error {
+  override name = 'SessionRequiredError' as const;
+  constructor() {
+    super('You are not signed in (or your session has ended). Sign in again.');
+  }
+}
+
+/** A dashboard form whose CSRF token (or Origin) does not belong to this browser's session. */
+export class CsrfError extends Error {
+  override name = 'CsrfError' as const;
+  constructor() {
+    super('This form has expired or did not come from this site. Reload the page and try again.');
+  }
+}

@@ -1,7 +1,8 @@
 import { limitsFor } from '../plans.ts';
+import type { Account } from '../store/types.ts';
 import { RateLimitedError } from './errors.ts';
 import { setRateLimitHeaders } from './rate-limit-headers.ts';
-import { TokenBucketLimiter } from './token-bucket.ts';
+import type { TakeResult } from './token-bucket.ts';
 import { authed, type AppMiddleware, type Services } from './types.ts';
 
 /**
@@ -9,18 +10,24 @@ import { authed, type AppMiddleware, type Services } from './types.ts';
  * It runs before the body is read or the quota is checked, so a refused request was not considered.
  */
 export function rateLimit(services: Services): AppMiddleware {
-  const buckets = new TokenBucketLimiter({ windowMs: 60_000 });
   return async function limitRate(ctx, next) {
-    const { account } = authed(ctx);
-    const result = buckets.take(account.id, limitsFor(account).rpm, services.now().getTime());
+    const result = takeAccountRequest(services, authed(ctx).account);
     setRateLimitHeaders(ctx, result);
-    if (!result.allowed) {
-      throw new RateLimitedError(
-        result.retryAfterSeconds,
-        'rate_limit_exceeded',
-        `This account may make ${result.limit} requests per minute and has used them. Retry in ${result.retryAfterSeconds} s.`,
-      );
-    }
+    refuseWhenSpent(result);
     await next();
   };
+}
+
+/** Counts one request against the account's bucket, which the API and the dashboard's playground share. */
+export function takeAccountRequest(services: Services, account: Account): TakeResult {
+  return services.accountLimiter.take(account.id, limitsFor(account).rpm, services.now().getTime());
+}
+
+export function refuseWhenSpent(result: TakeResult): void {
+  if (result.allowed) return;
+  throw new RateLimitedError(
+    result.retryAfterSeconds,
+    'rate_limit_exceeded',
+    `This account may make ${result.limit} requests per minute and has used them. Retry in ${result.retryAfterSeconds} s.`,
+  );
 }

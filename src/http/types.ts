@@ -3,9 +3,11 @@ import type { ParameterizedContext, Middleware } from 'koa';
 import type { GenerationRequest, StyleInfo } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import type { JobQueue } from '../jobs/types.ts';
+import type { CredentialStore } from '../store/credentials.ts';
 import type { Account, ApiKey, Store } from '../store/types.ts';
 import type { WebhookService } from '../webhooks/service.ts';
 import type { DownloadSigner } from './signing.ts';
+import type { TokenBucketLimiter } from './token-bucket.ts';
 
 /** Everything the HTTP layer needs, handed in by whoever builds the app (server.ts, tests, the bench). */
 export interface AppDeps {
@@ -18,12 +20,16 @@ export interface AppDeps {
   now?: () => Date;
   /** Endpoints, secrets and the delivery log; without it the /v1/webhooks routes answer 503. */
   webhooks?: WebhookService;
+  /** Dashboard sign-in data; opened from the store's data dir when not given. */
+  credentials?: CredentialStore;
 }
 
 /** AppDeps with the clock resolved, plus what createApp builds once from the config. */
-export interface Services extends Omit<AppDeps, 'now'> {
+export interface Services extends Omit<AppDeps, 'now' | 'credentials'> {
   now: () => Date;
   signer: DownloadSigner;
+  /** Requests per minute per account: one bucket for the API and the dashboard's playground. */
+  accountLimiter: TokenBucketLimiter;
 }
 
 export interface AppState {

@@ -1,0 +1,17 @@
+import type { Services } from '../http/types.ts';
+import type { CredentialStore } from '../store/credentials.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
+import type { DashboardKeys } from './tokens.ts';
+import type { TokenBucketLimiter } from '../http/token-bucket.ts';
+import type { WaveformCache } from './waveform.ts';
+
+/** What the dashboard's handlers share: the app's services plus the dashboard's own state. */
+export interface DashboardDeps {
+  services: Services;
+  credentials: CredentialStore;
+  keys: DashboardKeys;
+  throttle: SignInThrottle;
+  /** Sign-ups per address per hour. */
+  signUps: TokenBucketLimiter;
+  waveforms: WaveformCache;
+}

@@ -1,0 +1,100 @@
+/**
+ * The developer dashboard: server-rendered pages from the same Koa app as the API. Its routes live in their
+ * own router, wrapped in one middleware that sets the security headers, turns errors into HTML pages
+ * (statuses still from the one error table) and sends signed-out visitors to the sign-in page.
+ */
+import { Router } from '@koa/router';
+import { describeError } from '../http/error-handler.ts';
+import { SessionRequiredError } from '../http/errors.ts';
+import { TokenBucketLimiter } from '../http/token-bucket.ts';
+import type { AppContext, AppMiddleware, AppState, Services } from '../http/types.ts';
+import type { CredentialStore } from '../store/credentials.ts';
+import { serveAsset } from './assets.ts';
+import type { DashboardDeps } from './deps.ts';
+import { html } from './html.ts';
+import { sendHtml, setSecurityHeaders, viewerOf, type Viewer } from './http.ts';
+import { setCredentials, showSignIn, showSignUp, signIn, signInWithLink, signOut, signUp } from './pages/auth.ts';
+import { showDocs } from './pages/docs.ts';
+import { generationStatus, showGenerations, waveform } from './pages/generations.ts';
+import { createKey, revokeKey, showKeys } from './pages/keys.ts';
+import { showOverview } from './pages/overview.ts';
+import { generateFromPlayground, showPlayground } from './pages/playground.ts';
+import { showWebhooks } from './pages/webhooks.ts';
+import { SignInThrottle } from './sign-in-throttle.ts';
+import { deriveKeys } from './tokens.ts';
+import { plainPage } from './views/layout.ts';
+import { WaveformCache } from './waveform.ts';
+
+export interface DashboardOptions {
+  credentials: CredentialStore;
+  /** The service's signing secret; the cookie and CSRF keys are derived from it. */
+  signingSecret: string;
+}
+
+type Handler = (ctx: any, viewer: Viewer) => Promise<void>;
+
+export function createDashboard(services: Services, options: DashboardOptions): AppMiddleware {
+  const deps: DashboardDeps = {
+    services,
+    credentials: options.credentials,
+    keys: deriveKeys(options.signingSecret),
+    throttle: new SignInThrottle(),
+    signUps: new TokenBucketLimiter({ windowMs: 3600_000 }),
+    waveforms: new WaveformCache(),
+  };
+  /** Pages redirect a signed-out visitor to sign in; data endpoints answer 401. */
+  const signedIn = (handler: Handler) => async (ctx: AppContext) => {
+    const viewer = viewerOf(ctx, deps);
+    if (viewer) return handler(ctx, viewer);
+    if (ctx.method === 'GET' && !/\.(json|svg)$/.test(ctx.path)) return ctx.redirect('/signin');
+    throw new SessionRequiredError();
+  };
+
+  const router = new Router<AppState>({ strict: true, sensitive: true });
+  router.get('/assets/:name', serveAsset);
+  router.get('/signin', showSignIn(deps));
+  router.post('/signin', signIn(deps));
+  router.get('/signin/:token', signInWithLink(deps));
+  router.get('/signup', showSignUp(deps));
+  router.post('/signup', signUp(deps));
+  router.post('/signout', signOut(deps));
+  router.get('/', signedIn(showOverview(deps)));
+  router.post('/account/credentials', signedIn(setCredentials(deps)));
+  router.get('/keys', signedIn(showKeys(deps)));
+  router.post('/keys', signedIn(createKey(deps)));
+  router.post('/keys/:id/revoke', signedIn(revokeKey(deps)));
+  router.get('/generations', signedIn(showGenerations(deps)));
+  router.get('/generations/:id/status.json', signedIn(generationStatus(deps)));
+  router.get('/generations/:id/waveform.svg', signedIn(waveform(deps)));
+  router.get('/playground', signedIn(showPlayground(deps)));
+  router.post('/playground', signedIn(generateFromPlayground(deps)));
+  router.get('/webhooks', signedIn(showWebhooks(deps)));
+  router.get('/docs', signedIn(showDocs(deps)));
+  const routes = router.routes();
+
+  // Wrapped rather than mounted with app.use(router.routes()), so the API's routers stay the only ones listed.
+  return async function dashboard(ctx, next) {
+    if (!router.match(ctx.path, ctx.method).route) return next();
+    setSecurityHeaders(ctx);
+    try {
+      await routes(ctx as Parameters<typeof routes>[0], next);
+    } catch (error) {
+      // Data endpoints keep the API's JSON error shape; pages get a page.
+      if (/\.(json|svg)$/.test(ctx.path)) throw error;
+      errorPage(ctx, error);
+    }
+  };
+}
+
+/** A dashboard error as a page: the status and sentence from the one error table, nothing internal on 5xx. */
+function errorPage(ctx: AppContext, error: unknown): void {
+  const described = describeError(error);
+  if (described.status >= 500) ctx.app.emit('error', error, ctx);
+  sendHtml(
+    ctx,
+    plainPage('Something went wrong', html`<h1>${described.status >= 500 ? 'Something went wrong' : 'That did not work'}</h1>
+<p>${described.message}</p>
+<p><a class="button" href="/">Back to the dashboard</a></p>`),
+    described.status,
+  );
+}

@@ -1,0 +1,100 @@
+/** The account's generations, newest first, with the API's status filter and pagination; live progress; waveforms. */
+import { ResourceNotFoundError } from '../../http/errors.ts';
+import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
+import type { AppContext } from '../../http/types.ts';
+import { STATUSES, LIST_LIMITS } from '../../routes/generations/listGenerations.ts';
+import { presentGeneration, type GenerationObject } from '../../routes/generations/present.ts';
+import type { Generation, GenerationStatus } from '../../store/types.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { html } from '../html.ts';
+import { sendHtml, type Viewer } from '../http.ts';
+import { generationCard, progressText } from '../views/generation-card.ts';
+import { page } from '../views/layout.ts';
+
+export const PAGE_SIZE = 10;
+const FILTERS: { status: GenerationStatus | undefined; label: string }[] = [
+  { status: undefined, label: 'All' },
+  { status: 'pending', label: 'Queued' },
+  { status: 'processing', label: 'Rendering' },
+  { status: 'completed', label: 'Completed' },
+  { status: 'failed', label: 'Failed' },
+];
+const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function present(deps: DashboardDeps, g: Generation): GenerationObject {
+  return presentGeneration(g, deps.services.jobs.live(g.id), deps.services.signer, deps.services.now());
+}
+
+const listHref = (status: GenerationStatus | undefined, offset: number): string => {
+  const query = new URLSearchParams();
+  if (status) query.set('status', status);
+  if (offset > 0) query.set('offset', String(offset));
+  const text = query.toString();
+  return text === '' ? '/generations' : `/generations?${text}`;
+};
+
+export function showGenerations(deps: DashboardDeps) {
+  return async (ctx: AppContext, viewer: Viewer) => {
+    const query = readQuery(ctx.querystring, ['status', 'offset']);
+    const status = readQueryEnum(query, 'status', STATUSES);
+    const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
+    const { items, total } = deps.services.store.listGenerations(viewer.account.id, { status, limit: PAGE_SIZE, offset });
+    const from = total === 0 ? 0 : offset + 1;
+    const to = offset + items.length;
+    sendHtml(
+      ctx,
+      page(
+        viewer,
+        'generations',
+        'Generations',
+        html`<nav class="tabs" aria-label="Filter by status">
+  ${FILTERS.map((f) => html`<a href="${listHref(f.status, 0)}"${f.status === status ? html` class="active" aria-current="true"` : ''}>${f.label}</a>`)}
+</nav>
+${items.length === 0
+  ? html`<section class="card empty">${offset > 0 ? 'No generations on this page.' : html`No generations${status ? ' with this status' : ''} yet. <a href="/playground">Make one in the playground</a> or call <code>POST /v1/generate</code>.`}</section>`
+  : html`<p class="muted small">${from}–${to} of ${total}</p>
+<div class="gen-list">${items.map((g) => generationCard(present(deps, g)))}</div>
+<nav class="pager" aria-label="Pages">
+  ${offset > 0 ? html`<a class="button secondary small" href="${listHref(status, Math.max(0, offset - PAGE_SIZE))}" rel="prev">← Newer</a>` : html`<span></span>`}
+  ${to < total ? html`<a class="button secondary small" href="${listHref(status, offset + PAGE_SIZE)}" rel="next">Older →</a>` : html`<span></span>`}
+</nav>`}`,
+      ),
+    );
+  };
+}
+
+function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | undefined): Generation {
+  const generation = id && PLAUSIBLE_ID.test(id) ? deps.services.store.getGeneration(viewer.account.id, id) : undefined;
+  if (!generation) throw new ResourceNotFoundError('generation_not_found', 'No generation with this id exists in your account.');
+  return generation;
+}
+
+/** GET /generations/:id/status.json — what the page script polls while a task is in progress. */
+export function generationStatus(deps: DashboardDeps) {
+  return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    const g = present(deps, ownGeneration(deps, viewer, ctx.params['id']));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      id: g.id,
+      status: g.status,
+      progress: g.progress,
+      estimated_time: g.estimated_time ?? null,
+      queue_position: g.queue_position,
+      progress_text: g.status === 'pending' || g.status === 'processing' ? progressText({ ...g, estimated_time: g.estimated_time ?? null }) : null,
+    };
+  };
+}
+
+/** GET /generations/:id/waveform.svg */
+export function waveform(deps: DashboardDeps) {
+  return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    const generation = ownGeneration(deps, viewer, ctx.params['id']);
+    if (generation.status !== 'completed' || !generation.files) {
+      throw new ResourceNotFoundError('file_not_found', 'This generation has no audio yet.');
+    }
+    const svg = await deps.waveforms.svg(generation.id, deps.services.store.resolveFile(generation.files.wav));
+    ctx.type = 'image/svg+xml';
+    ctx.set('Cache-Control', 'private, max-age=86400');
+    ctx.body = svg;
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The playground: a form that creates a generation through the same function as POST /v1/generate
+ * (same validation, quota and rate limit), then shows its progress and plays it when done.
+ */
+import { describeError } from '../../http/error-handler.ts';
+import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
+import type { AppContext } from '../../http/types.ts';
+import { createGenerationFor } from '../../routes/generations/create-generation.ts';
+import { LIMITS } from '../../routes/generations/generate-request.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { html, type Html } from '../html.ts';
+import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
+import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
+import { generationCard } from '../views/generation-card.ts';
+import { page } from '../views/layout.ts';
+import { present } from './generations.ts';
+
+const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed'] as const;
+type Values = Partial<Record<(typeof FIELDS)[number], string>>;
+
+const EXAMPLES = ['a calm lofi beat with soft piano and rain', 'upbeat synthwave for a night drive, 110 bpm', 'epic orchestral trailer music in D minor'];
+
+function playgroundPage(deps: DashboardDeps, viewer: Viewer, values: Values, errors: FieldErrors, current: Html | null): Html {
+  const styles = deps.services.engine.listStyles();
+  return page(
+    viewer,
+    'playground',
+    'Playground',
+    html`<div class="playground">
+${current ? html`<section class="result">${current}</section>` : ''}
+<section class="card">
+  <form method="post" action="/playground" class="stack" novalidate>
+    ${csrfField(viewer.csrf)}
+    ${formError(errors)}
+    <label for="prompt">Prompt</label>
+    <textarea id="prompt" name="prompt" rows="3" maxlength="${LIMITS.promptChars}" required placeholder="${EXAMPLES[0]}"${describedBy(errors, 'prompt')}>${values.prompt ?? ''}</textarea>
+    ${fieldError(errors, 'prompt')}
+    <p class="hint">Describe a mood, genre, tempo, key or instruments. Try one:</p>
+    <p class="chips">${EXAMPLES.map((e) => html`<button type="button" class="chip" data-fill="prompt">${e}</button>`)}</p>
+    <div class="row">
+      <div class="field">
+        <label for="duration">Duration (seconds)</label>
+        <input id="duration" name="duration" type="number" min="${LIMITS.minDuration}" max="${LIMITS.maxDuration}" step="1" value="${values.duration ?? String(LIMITS.minDuration)}"${describedBy(errors, 'duration')}>
+        ${fieldError(errors, 'duration')}
+      </div>
+      <div class="field">
+        <label for="style">Style</label>
+        <select id="style" name="style"${describedBy(errors, 'style')}>
+          <option value="">Infer from the prompt</option>
+          ${styles.map((s) => html`<option value="${s.name}"${values.style === s.name ? html` selected` : ''}>${s.name}</option>`)}
+        </select>
+        ${fieldError(errors, 'style')}
+      </div>
+      <div class="field">
+        <label for="seed">Seed <span class="muted">(optional)</span></label>
+        <input id="seed" name="seed" inputmode="numeric" placeholder="random" value="${values.seed ?? ''}"${describedBy(errors, 'seed')}>
+        ${fieldError(errors, 'seed')}
+      </div>
+    </div>
+    <label class="check"><input type="checkbox" name="instrumental" value="on"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
+    ${fieldError(errors, 'instrumental')}
+    <div><button type="submit" class="button">Generate</button> <span class="muted small">Uses one generation of this month's quota.</span></div>
+  </form>
+</section>
+</div>`,
+  );
+}
+
+/** Form fields as the JSON body the API would get: numbers as numbers, empty optional fields left out. */
+export function bodyFromForm(values: Values): Record<string, unknown> {
+  const body: Record<string, unknown> = { prompt: values.prompt ?? '' };
+  const number = (text: string) => (/^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text);
+  if (values.duration?.trim()) body['duration'] = number(values.duration);
+  if (values.style?.trim()) body['style'] = values.style;
+  if (values.seed?.trim()) body['seed'] = number(values.seed);
+  body['instrumental'] = values.instrumental === 'on';
+  return body;
+}
+
+export function showPlayground(deps: DashboardDeps) {
+  return async (ctx: AppContext, viewer: Viewer) => {
+    const id = typeof ctx.query['id'] === 'string' ? ctx.query['id'] : undefined;
+    const generation = id && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? deps.services.store.getGeneration(viewer.account.id, id) : undefined;
+    const values: Values = generation
+      ? { prompt: generation.prompt, duration: String(generation.duration), style: generation.style ?? '', instrumental: generation.instrumental ? 'on' : '' }
+      : {};
+    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation)) : null));
+  };
+}
+
+export function generateFromPlayground(deps: DashboardDeps) {
+  return async (ctx: AppContext, viewer: Viewer) => {
+    const form = await readCheckedForm(ctx, deps, viewer);
+    const values: Values = {};
+    for (const field of FIELDS) values[field] = form.get(field) ?? '';
+    try {
+      refuseWhenSpent(takeAccountRequest(deps.services, viewer.account));
+      const { generation } = await createGenerationFor(deps.services, viewer.account, { body: bodyFromForm(values) });
+      seeOther(ctx, `/playground?id=${encodeURIComponent(generation.id)}`);
+    } catch (error) {
+      // The API's one error table decides what is the caller's fault; those become sentences on the form.
+      const described = describeError(error);
+      if (described.status >= 500) throw error;
+      const field = described.param && (FIELDS as readonly string[]).includes(described.param) ? described.param : '';
+      sendHtml(ctx, playgroundPage(deps, viewer, values, { [field]: described.message }, null), described.status);
+    }
+  };
+}

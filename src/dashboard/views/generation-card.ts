@@ -1,0 +1,68 @@
+/**
+ * One generation as the dashboard shows it, built from the same object GET /v1/generation/:id returns:
+ * a player, waveform, facts and downloads when completed; a live progress bar while in progress.
+ */
+import type { GenerationObject } from '../../routes/generations/present.ts';
+import { html, type Html } from '../html.ts';
+
+const STATUS_LABELS: Record<GenerationObject['status'], string> = {
+  pending: 'Queued',
+  processing: 'Rendering',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+/** Download links as paths on this site: they play under the page's CSP whatever the public URL's host. */
+const sameSite = (url: string): string => {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+};
+
+/** "sawLead" -> "saw lead". */
+const words = (name: string): string => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+/** The engine's key already names its mode ("Bb major"); older metadata had the tonic alone. */
+const keyName = (key: string, mode: string | undefined): string => (mode && !key.includes(' ') ? `${key} ${words(mode)}` : key);
+
+export function formatDate(iso: string): string {
+  return new Date(iso).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+
+/** What the progress line says, also computed by the page script from the status JSON. */
+export function progressText(g: Pick<GenerationObject, 'queue_position' | 'estimated_time' | 'progress'>): string {
+  const eta = g.estimated_time == null ? '' : ` · about ${Math.max(1, Math.round(g.estimated_time))} s left`;
+  if (g.queue_position !== null && g.queue_position > 0) return `Waiting in the queue (position ${g.queue_position})${eta}`;
+  return `Rendering ${Math.round(g.progress * 100)}%${eta}`;
+}
+
+export function generationCard(g: GenerationObject): Html {
+  const title = g.title ?? (g.status === 'failed' ? 'Failed generation' : 'New track');
+  const meta = (g.metadata ?? {}) as { genre?: string; bpm?: number; key?: string; mode?: string; instruments?: string[]; lyrics?: string | null };
+  const lyrics = meta.lyrics ?? g.lyrics ?? null;
+  const live = g.status === 'pending' || g.status === 'processing';
+  return html`<article class="gen-card status-${g.status}" id="gen-${g.id}" data-generation="${g.id}"${live ? html` data-poll="/generations/${g.id}/status.json"` : ''}>
+  <header class="gen-head">
+    <h3>${title}</h3>
+    <span class="badge badge-${g.status}" data-role="status">${STATUS_LABELS[g.status]}</span>
+  </header>
+  <p class="prompt">${g.prompt}</p>
+  <p class="muted small">${formatDate(g.created_at)} · ${g.duration} s · seed ${g.seed}${g.style ? ` · style ${g.style}` : ''}${g.instrumental ? ' · instrumental' : ''}</p>
+  ${live ? html`<div class="progress-block">
+    <progress max="1" value="${g.progress}" data-role="progress" aria-label="Progress"></progress>
+    <p class="muted small" data-role="progress-text">${progressText({ queue_position: g.queue_position ?? null, estimated_time: g.estimated_time ?? null, progress: g.progress })}</p>
+  </div>` : ''}
+  ${g.status === 'failed' && g.error ? html`<p class="error-text">${g.error.message}</p>` : ''}
+  ${g.status === 'completed' && g.download_urls ? html`<div class="player">
+    <img class="waveform" src="/generations/${g.id}/waveform.svg" alt="Waveform of ${title}" loading="lazy">
+    <audio controls preload="metadata" src="${sameSite(g.download_urls.wav)}"></audio>
+  </div>
+  <dl class="facts">
+    ${meta.genre ? html`<div><dt>Style</dt><dd>${meta.genre}</dd></div>` : ''}
+    ${meta.bpm !== undefined ? html`<div><dt>Tempo</dt><dd>${meta.bpm} BPM</dd></div>` : ''}
+    ${meta.key ? html`<div><dt>Key</dt><dd>${keyName(meta.key, meta.mode)}</dd></div>` : ''}
+    ${meta.instruments?.length ? html`<div class="wide"><dt>Instruments</dt><dd>${meta.instruments.map(words).join(', ')}</dd></div>` : ''}
+  </dl>
+  <p class="downloads"><a class="button small" href="${sameSite(g.download_urls.wav)}" download>Download WAV</a> <a class="button small secondary" href="${sameSite(g.download_urls.midi)}" download>Download MIDI</a></p>` : ''}
+  ${lyrics ? html`<details class="lyrics"><summary>Lyrics</summary><pre>${lyrics}</pre></details>` : ''}
+</article>`;
+}

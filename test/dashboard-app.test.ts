@@ -1,0 +1,276 @@
+/** The dashboard inside the real app: sessions, CSRF, sign-in throttling, isolation, escaping, headers, keys, playground. */
+import test from 'ava';
+import { startApp } from './helpers/app.ts';
+import { DashboardClient } from './helpers/dashboard.ts';
+
+const XSS = '<script>alert(1)</script>';
+
+test('sign-up creates a Starter account and signs it in with an HttpOnly, SameSite=Lax cookie that expires', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  const res = await browser.signUp('Ada@Example.com');
+  t.is(res.status, 303);
+  t.is(res.location, '/');
+  const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('ts_session='))!;
+  t.regex(setCookie, /httponly/i);
+  t.regex(setCookie, /samesite=lax/i);
+  t.regex(setCookie, /expires=/i);
+  const account = app.store.listAccounts().find((a) => a.email === 'ada@example.com');
+  t.is(account?.plan, 'starter');
+  const overview = await browser.get('/');
+  t.is(overview.status, 200);
+  t.regex(overview.text, /ada@example\.com/);
+});
+
+test('pages send a CSP that allows only the app itself, and X-Frame-Options DENY', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('headers@example.com');
+  for (const path of ['/signin', '/', '/keys', '/generations', '/playground', '/docs', '/webhooks']) {
+    const res = await browser.get(path);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    t.regex(csp, /default-src 'self'/, path);
+    t.regex(csp, /script-src 'self'(;|$)/, path);
+    t.false(csp.includes('unsafe-inline'), path);
+    t.is(res.headers.get('x-frame-options'), 'DENY', path);
+    t.false(/<script>(?!<\/script>)|\sstyle="|\son[a-z]+="/.test(res.text), `${path} has inline script, style or handler`);
+  }
+});
+
+test('a signed-out visitor is sent to sign in, and data endpoints answer 401', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  t.is((await browser.get('/keys')).location, '/signin');
+  t.is((await browser.get('/generations/gen_x/status.json')).status, 401);
+});
+
+test('a wrong password is refused, and the right one signs in', async (t) => {
+  const app = await startApp(t);
+  await new DashboardClient(app.url).signUp('bob@example.com', 'bob password 123');
+  const browser = new DashboardClient(app.url);
+  const wrong = await browser.signIn('bob@example.com', 'not the password');
+  t.is(wrong.status, 401);
+  t.regex(wrong.text, /do not match an account/);
+  t.is((await browser.signIn('BOB@example.com', 'bob password 123')).status, 303);
+  t.is((await browser.get('/')).status, 200);
+});
+
+test('repeated failed sign-ins are refused for a while, even with the right password, then allowed again', async (t) => {
+  const app = await startApp(t);
+  await new DashboardClient(app.url).signUp('carol@example.com', 'carol password 1');
+  const browser = new DashboardClient(app.url);
+  for (let i = 0; i < 4; i++) await browser.signIn('carol@example.com', 'guess');
+  const blocked = await browser.signIn('carol@example.com', 'carol password 1');
+  t.is(blocked.status, 429);
+  t.regex(blocked.text, /Too many failed sign-ins\. Wait \d+ s/);
+  app.clock.advance(60_000);
+  t.is((await browser.signIn('carol@example.com', 'carol password 1')).status, 303);
+});
+
+test('a form without the CSRF token, with another session\'s token, or from another origin is refused', async (t) => {
+  const app = await startApp(t);
+  const alice = new DashboardClient(app.url);
+  await alice.signUp('alice@example.com');
+  await alice.get('/keys');
+  const mallory = new DashboardClient(app.url);
+  await mallory.signUp('mallory@example.com');
+  await mallory.get('/keys');
+
+  t.is((await alice.post('/keys', { name: 'x', _csrf: '' })).status, 403);
+  t.is((await alice.post('/keys', { name: 'x', _csrf: mallory.csrf })).status, 403);
+  t.is((await alice.post('/keys', { name: 'x' }, { Origin: 'https://evil.example' })).status, 403);
+  const account = app.store.listAccounts().find((a) => a.email === 'alice@example.com')!;
+  t.is(app.store.listKeys(account.id).length, 0);
+  t.is((await alice.post('/keys', { name: 'ok' })).status, 201);
+});
+
+test('the sign-up form needs the CSRF token bound to its pre-session cookie', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.get('/signup');
+  browser.cookies.set('ts_pre', 'x'.repeat(32));
+  t.is((await browser.post('/signup', { email: 'dan@example.com', password: 'a long enough password' })).status, 403);
+  t.is(app.store.listAccounts().length, 0);
+});
+
+test('signing out ends the session: the old cookie no longer works', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('erin@example.com');
+  await browser.get('/');
+  const cookie = browser.cookies.get('ts_session')!;
+  const out = await browser.post('/signout', {});
+  t.is(out.location, '/signin');
+  t.false(browser.cookies.has('ts_session'));
+  browser.cookies.set('ts_session', cookie);
+  t.is((await browser.get('/')).location, '/signin');
+});
+
+test('a session expires with its cookie', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('fay@example.com');
+  t.is((await browser.get('/')).status, 200);
+  app.clock.advance(8 * 24 * 3600 * 1000);
+  t.is((await browser.get('/')).location, '/signin');
+});
+
+test('a tampered session cookie is refused', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('gus@example.com');
+  const [id, expires, sig] = browser.cookies.get('ts_session')!.split('.');
+  browser.cookies.set('ts_session', `${id}.${Number(expires) + 1000}.${sig}`);
+  t.is((await browser.get('/')).location, '/signin');
+});
+
+test('a second sign-up with the same email is refused next to the email field', async (t) => {
+  const app = await startApp(t);
+  await new DashboardClient(app.url).signUp('hal@example.com');
+  const again = await new DashboardClient(app.url).signUp('HAL@example.com');
+  t.is(again.status, 409);
+  t.regex(again.text, /class="field-error" id="email-error"[^>]*>An account with this email already exists/);
+});
+
+test('a new key is shown once, works with the API, and after revocation gets 401', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('ivy@example.com');
+  await browser.get('/keys');
+  const created = await browser.post('/keys', { name: 'ci' });
+  const key = /id="new-key">([^<]+)</.exec(created.text)![1]!;
+  t.regex(key, /^ts_live_/);
+  t.is((await app.call(key, '/v1/account')).status, 200);
+  const list = await browser.get('/keys');
+  t.false(list.text.includes(key));
+  t.true(list.text.includes(key.slice(0, 12)));
+  const keyId = /action="\/keys\/(key_[^/]+)\/revoke"/.exec(list.text)![1]!;
+  t.is((await browser.post(`/keys/${keyId}/revoke`, {})).location, '/keys?revoked=1');
+  t.is((await app.call(key, '/v1/account')).status, 401);
+});
+
+test('one account never sees or touches another account\'s keys and generations', async (t) => {
+  const app = await startApp(t);
+  const { account: other, key: otherKey } = await app.account('developer');
+  const made = await (await app.call(otherKey, '/v1/generate', { json: { prompt: 'private tune of the other account', duration: 30 } })).json();
+  await app.jobs.complete(made.id);
+  const otherKeyId = app.store.listKeys(other.id)[0]!.id;
+
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('jo@example.com');
+  const pages = await Promise.all(['/', '/keys', '/generations', '/playground'].map((p) => browser.get(p)));
+  for (const page of pages) {
+    t.false(page.text.includes('private tune'));
+    t.false(page.text.includes(made.id));
+    t.false(page.text.includes(otherKeyId));
+  }
+  t.is((await browser.get(`/generations/${made.id}/status.json`)).status, 404);
+  t.is((await browser.get(`/generations/${made.id}/waveform.svg`)).status, 404);
+  t.false((await browser.get(`/playground?id=${made.id}`)).text.includes('private tune'));
+  await browser.get('/keys');
+  t.is((await browser.post(`/keys/${otherKeyId}/revoke`, {})).status, 404);
+  t.is((await app.call(otherKey, '/v1/account')).status, 200);
+});
+
+test('a prompt of <script> shows as text in the history and the playground', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('kim@example.com');
+  await browser.get('/playground');
+  const res = await browser.post('/playground', { prompt: XSS, duration: '30', style: '', seed: '' });
+  t.is(res.status, 303);
+  const id = /id=(gen_[A-Za-z0-9_-]+)/.exec(res.location!)![1]!;
+  await app.jobs.complete(id, XSS);
+  for (const page of [await browser.get('/generations'), await browser.get(`/playground?id=${id}`)]) {
+    t.false(page.text.includes(XSS));
+    t.true(page.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+  }
+});
+
+test('a completed generation shows a player, a waveform and downloads that work', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('lee@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const pending = await browser.get('/generations');
+  t.regex(pending.text, new RegExp(`data-poll="/generations/${id}/status.json"`));
+  const status = JSON.parse((await browser.get(`/generations/${id}/status.json`)).text);
+  t.like(status, { id, status: 'processing', queue_position: 0 });
+  t.regex(status.progress_text, /Rendering 25%/);
+
+  await app.jobs.complete(id);
+  const done = await browser.get('/generations');
+  const audio = /<audio controls preload="metadata" src="([^"]+)"/.exec(done.text)![1]!.replaceAll('&amp;', '&');
+  const wav = await fetch(app.url + audio, { headers: { Range: 'bytes=0-11' } });
+  t.is(wav.status, 206);
+  t.is(Buffer.from(await wav.arrayBuffer()).toString('latin1', 0, 4), 'RIFF');
+  const svg = await browser.get(`/generations/${id}/waveform.svg`);
+  t.is(svg.headers.get('content-type'), 'image/svg+xml');
+  t.regex(svg.text, /^<svg[^>]*>.*<rect/);
+  t.regex(done.text, /Download MIDI/);
+  t.regex(done.text, /<dt>Tempo<\/dt><dd>80 BPM<\/dd>/);
+});
+
+test('the playground shows a validation error next to the field at fault', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('max@example.com');
+  await browser.get('/playground');
+  const res = await browser.post('/playground', { prompt: 'ok', duration: '10' });
+  t.is(res.status, 400);
+  t.regex(res.text, /id="duration-error"[^>]*>&quot;duration&quot; must be between 30 and 180 seconds/);
+  t.regex(res.text, /id="duration"[^>]*aria-invalid="true"/);
+  const empty = await browser.post('/playground', { prompt: '   ', duration: '30' });
+  t.regex(empty.text, /id="prompt-error"/);
+});
+
+test('the playground counts against the same monthly quota as the API', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('ned@example.com');
+  const account = app.store.listAccounts().find((a) => a.email === 'ned@example.com')!;
+  await app.store.updateAccount(account.id, { monthly: 2 });
+  const { key } = await app.store.createKey(account.id, 'k');
+  await browser.get('/playground');
+  t.is((await app.call(key, '/v1/generate', { json: { prompt: 'first', duration: 30 } })).status, 202);
+  t.is((await browser.post('/playground', { prompt: 'second', duration: '30' })).status, 303);
+  const over = await browser.post('/playground', { prompt: 'third', duration: '30' });
+  t.is(over.status, 402);
+  t.regex(over.text, /class="alert alert-error"[^>]*>The monthly quota of 2 generations is used up/);
+  t.is((await app.call(key, '/v1/generate', { json: { prompt: 'fourth', duration: 30 } })).status, 402);
+});
+
+test('the playground and the API share one rate-limit bucket', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('ora@example.com');
+  const account = app.store.listAccounts().find((a) => a.email === 'ora@example.com')!;
+  await app.store.updateAccount(account.id, { rpm: 3 });
+  const { key } = await app.store.createKey(account.id, 'k');
+  await browser.get('/playground');
+  t.is((await app.call(key, '/v1/account')).status, 200);
+  t.is((await app.call(key, '/v1/account')).status, 200);
+  t.is((await browser.post('/playground', { prompt: 'one', duration: '30' })).status, 303);
+  const limited = await browser.post('/playground', { prompt: 'two', duration: '30' });
+  t.is(limited.status, 429);
+  t.regex(limited.text, /may make 3 requests per minute/);
+  t.is((await app.call(key, '/v1/account')).status, 429);
+});
+
+test('the docs page renders every API route with curl examples for this server', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('oli@example.com');
+  const docs = await browser.get('/docs');
+  for (const path of ['/v1/generate', '/v1/generation/{id}', '/v1/generations', '/v1/styles', '/v1/account']) t.true(docs.text.includes(`<code>${path}</code>`), path);
+  t.true(docs.text.includes(`curl -s -X POST ${app.url}/v1/generate`));
+  t.false(/ts_live_[A-Za-z0-9]/.test(docs.text), 'no key in the page');
+});
+
+test('the webhooks page says Starter needs the Developer plan', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('pat@example.com');
+  t.regex((await browser.get('/webhooks')).text, /Webhooks need the Developer plan/);
+});

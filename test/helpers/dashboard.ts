@@ -1,0 +1,53 @@
+/**
+ * A browser stand-in for dashboard tests over fetch: keeps cookies, follows nothing by itself, and reads
+ * the CSRF token from the last page it got.
+ */
+export interface Page {
+  status: number;
+  headers: Headers;
+  text: string;
+  location: string | null;
+}
+
+export class DashboardClient {
+  readonly cookies = new Map<string, string>();
+  csrf = '';
+
+  constructor(readonly base: string) {}
+
+  async get(path: string): Promise<Page> {
+    return this.#send(path, { method: 'GET' });
+  }
+
+  /** Posts a form with the last page's CSRF token unless `_csrf` is given. */
+  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
+    const body = new URLSearchParams({ _csrf: this.csrf, ...fields }).toString();
+    return this.#send(path, { method: 'POST', body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers } });
+  }
+
+  async signUp(email: string, password = 'a long enough password'): Promise<Page> {
+    await this.get('/signup');
+    return this.post('/signup', { email, password });
+  }
+
+  async signIn(email: string, password: string): Promise<Page> {
+    await this.get('/signin');
+    return this.post('/signin', { email, password });
+  }
+
+  async #send(path: string, init: RequestInit): Promise<Page> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const res = await fetch(this.base + path, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) } });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const name = pair.slice(0, pair.indexOf('='));
+      const value = pair.slice(pair.indexOf('=') + 1);
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
+    if (token) this.csrf = token;
+    return { status: res.status, headers: res.headers, text, location: res.headers.get('location') };
+  }
+}

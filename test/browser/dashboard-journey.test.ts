@@ -24,7 +24,7 @@ test('sign up → key → API call in the history → playground track plays →
   t.is(await page.locator('.plan-tag').textContent(), 'Starter plan');
   await shot(page, '03-overview');
 
-  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('link', { name: 'API keys', exact: true }).click();
   await page.getByLabel('Name').fill('journey script');
   await page.getByRole('button', { name: 'Create key' }).click();
   const key = (await page.locator('#new-key').textContent())!.trim();
@@ -39,7 +39,7 @@ test('sign up → key → API call in the history → playground track plays →
   t.is(created.status, 202);
   const { id: apiId } = (await created.json()) as { id: string };
 
-  await page.getByRole('link', { name: 'Generations' }).click();
+  await page.getByRole('link', { name: 'Generations', exact: true }).click();
   await page.waitForURL(`${base}/generations`);
   const apiCard = page.locator(`#gen-${apiId}`);
   await apiCard.waitFor();
@@ -49,7 +49,7 @@ test('sign up → key → API call in the history → playground track plays →
   await apiCard.locator('audio').waitFor({ timeout: RENDER_TIMEOUT_MS });
   await shot(page, '06-generations-done');
 
-  await page.getByRole('link', { name: 'Playground' }).click();
+  await page.getByRole('link', { name: 'Playground', exact: true }).click();
   await page.waitForURL(`${base}/playground`);
   await page.getByLabel('Prompt').fill('upbeat synthwave for a night drive');
   await page.getByLabel('Duration (seconds)').fill('10');
@@ -68,15 +68,15 @@ test('sign up → key → API call in the history → playground track plays →
   t.true((await page.locator('.result img.waveform').evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0, 'the waveform picture loads');
   await shot(page, '09-playground-done');
 
-  await page.getByRole('link', { name: 'Docs' }).click();
+  await page.getByRole('link', { name: 'Docs', exact: true }).click();
   await page.waitForURL(`${base}/docs`);
   t.true((await page.locator('pre').first().textContent())!.includes(base));
   await shot(page, '10-docs');
-  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
   await page.waitForURL(`${base}/webhooks`);
   await shot(page, '11-webhooks');
 
-  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('link', { name: 'API keys', exact: true }).click();
   await page.waitForURL(`${base}/keys`);
   await shot(page, '12-keys');
   t.false((await page.content()).includes(key), 'the key is not shown again');

@@ -93,13 +93,13 @@ export async function startServerProcess(t: ExecutionContext, dataDir: string, e
   };
 }
 
-/** Polls `check` until it returns a value, for at most `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+/** Polls `check` every `intervalMs` until it returns a value, for at most `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string, intervalMs = 200): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

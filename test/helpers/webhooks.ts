@@ -18,6 +18,7 @@ import { openStore } from '../../src/store/index.ts';
 import type { Account, PlanName, Store } from '../../src/store/types.ts';
 import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
 import { sineWav } from './app.ts';
+import { eventually } from './process.ts';
 
 export interface Received {
   headers: IncomingMessage['headers'];
@@ -191,13 +192,7 @@ export async function startWebhookApp(t: ExecutionContext, options: WebhookAppOp
   };
 }
 
-/** Polls until `check` returns a value (for state the worker reaches asynchronously). */
-export async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** Polls until `check` returns a value (for state the worker reaches asynchronously), every 25 ms. */
+export function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+  return eventually(check, timeoutMs, what, 25);
 }

@@ -6,6 +6,7 @@ import test from 'ava';
 import { newPage, openBrowser, shot, startRealServer } from './browser.ts';
 
 const RENDER_TIMEOUT_MS = 90_000;
+const LYRICS = '[Verse]\nNeon on the empty road\nEngines humming soft and low\n[Chorus]\nDrive into the night';
 
 test('sign up → key → API call in the history → playground track plays → revoked key gets 401', async (t) => {
   const [server, browser] = await Promise.all([startRealServer(t), openBrowser(t)]);
@@ -53,8 +54,14 @@ test('sign up → key → API call in the history → playground track plays →
   await page.waitForURL(`${base}/playground`);
   await page.getByLabel('Prompt').fill('upbeat synthwave for a night drive');
   await page.getByLabel('Duration (seconds)').fill('10');
+  // The lyrics field goes away while "Instrumental" is checked, and comes back with the words kept.
+  await page.getByLabel('Lyrics').fill(LYRICS);
+  await page.getByLabel('Instrumental (no vocals)').check();
+  t.false(await page.getByLabel('Lyrics').isVisible());
+  await page.getByLabel('Instrumental (no vocals)').uncheck();
   await page.getByRole('button', { name: 'Generate' }).click();
   t.regex((await page.locator('#duration-error').textContent())!, /between 30 and 180 seconds/, 'the error sits next to its field');
+  t.is(await page.getByLabel('Lyrics').inputValue(), LYRICS);
   await shot(page, '07-playground-error');
   await page.getByLabel('Duration (seconds)').fill('30');
   await page.getByLabel('Style').selectOption('synthwave');
@@ -66,6 +73,18 @@ test('sign up → key → API call in the history → playground track plays →
   // The browser really loads the track: its duration comes from the WAV it fetched through the signed link.
   await page.waitForFunction(() => (document.querySelector('.result audio') as HTMLAudioElement | null)?.duration! > 29, undefined, { timeout: 15_000 });
   t.true((await page.locator('.result img.waveform').evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0, 'the waveform picture loads');
+  // Karaoke: clicking the first sung line plays from there; the lit line follows the audio to the next one.
+  const lines = page.locator('.result .lyric-line');
+  t.deepEqual(await page.locator('.result .lyric-text').allTextContents(), LYRICS.split('\n').filter((l) => !l.startsWith('[')));
+  await lines.nth(0).click();
+  await page.locator('.result .lyric-line.is-current').first().waitFor({ timeout: 10_000 });
+  await page.waitForFunction(() => document.querySelector('.result .lyric-line:nth-child(2)')?.classList.contains('is-current'), undefined, { timeout: 20_000 });
+  t.is(await page.locator('.result .lyric-line.is-current').count(), 1, 'one line is lit at a time');
+  const [time, start, end] = await page.locator('.result .lyric-line.is-current').evaluate((li: HTMLElement) => [
+    (document.querySelector('.result audio') as HTMLAudioElement).currentTime, Number(li.dataset['start']), Number(li.dataset['end']),
+  ]);
+  t.true(time! >= start! - 0.5 && time! <= end! + 0.5, `the lit line (${start}–${end} s) is the one at ${time} s`);
+  await page.locator('.result audio').evaluate((audio: HTMLAudioElement) => audio.pause());
   await shot(page, '09-playground-done');
 
   await page.getByRole('link', { name: 'Docs', exact: true }).click();

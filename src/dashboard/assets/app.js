@@ -1,5 +1,5 @@
 // The dashboard's only script (served from this app; the CSP allows nothing else).
-// Copy buttons, example-prompt chips, and live progress for tasks still rendering.
+// Copy buttons, example-prompt chips, live progress for tasks still rendering, and karaoke lyrics.
 'use strict';
 
 function copyText(text) {
@@ -40,6 +40,54 @@ function setUpChips() {
   }
 }
 
+/** A checkbox with data-hides="id" hides that block while checked, and disables its fields so they are not sent. */
+function setUpHiders() {
+  for (const box of document.querySelectorAll('input[type="checkbox"][data-hides]')) {
+    const block = document.getElementById(box.dataset.hides);
+    if (!block) continue;
+    box.addEventListener('change', () => {
+      block.hidden = box.checked;
+      for (const field of block.querySelectorAll('textarea, input, select')) field.disabled = box.checked;
+    });
+  }
+}
+
+/** Karaoke: while a card's track plays, the lyric line whose [data-start, data-end) holds the time is lit. */
+function setUpKaraoke(sheet) {
+  const card = sheet.closest('.gen-card');
+  const audio = card && card.querySelector('audio');
+  if (!audio) return;
+  const scroller = sheet.querySelector('.lyrics-scroll');
+  const lines = [...sheet.querySelectorAll('.lyric-line')].map((element) => ({
+    element,
+    start: Number(element.dataset.start),
+    end: Number(element.dataset.end),
+  }));
+  let current = null;
+  const show = () => {
+    const time = audio.currentTime;
+    const line = lines.find((l) => time >= l.start && time < l.end) || null;
+    if (line === current) return;
+    if (current) {
+      current.element.classList.remove('is-current');
+      current.element.removeAttribute('aria-current');
+    }
+    current = line;
+    if (!line) return;
+    line.element.classList.add('is-current');
+    line.element.setAttribute('aria-current', 'true');
+    // Scroll the lyrics box only, never the page, so the sung line stays in its upper third.
+    if (scroller) scroller.scrollTop = line.element.offsetTop - scroller.clientHeight / 3;
+  };
+  for (const event of ['timeupdate', 'seeked', 'ended']) audio.addEventListener(event, show);
+  for (const line of lines) {
+    line.element.addEventListener('click', () => {
+      audio.currentTime = line.start;
+      if (audio.paused) audio.play().catch(() => undefined);
+    });
+  }
+}
+
 const POLL_MS = 1000;
 
 /** Polls a task's status JSON; updates its bar and sentence; reloads the page once it is finished. */
@@ -69,5 +117,7 @@ function watch(card) {
 document.addEventListener('DOMContentLoaded', () => {
   setUpCopyButtons();
   setUpChips();
+  setUpHiders();
+  for (const sheet of document.querySelectorAll('[data-karaoke]')) setUpKaraoke(sheet);
   for (const card of document.querySelectorAll('[data-poll]')) watch(card);
 });

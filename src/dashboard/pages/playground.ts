@@ -15,10 +15,16 @@ import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 import { present } from './generations.ts';
 
-const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed'] as const;
+const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics'] as const;
 type Values = Partial<Record<(typeof FIELDS)[number], string>>;
 
-const EXAMPLES = ['a calm lofi beat with soft piano and rain', 'upbeat synthwave for a night drive, 110 bpm', 'epic orchestral trailer music in D minor'];
+const EXAMPLES = [
+  'a calm lofi beat with soft piano and rain',
+  'upbeat synthwave for a night drive, 110 bpm',
+  'epic orchestral trailer music in D minor',
+  'a warm pop song about summer nights, female vocals',
+];
+const LYRICS_EXAMPLE = '[Verse]\nCity lights are fading slow\n[Chorus]\nStay with me tonight';
 
 function playgroundPage(deps: DashboardDeps, viewer: Viewer, values: Values, errors: FieldErrors, current: Html | null): Html {
   const styles = deps.services.engine.listStyles();
@@ -57,13 +63,28 @@ ${current ? html`<section class="result">${current}</section>` : ''}
         ${fieldError(errors, 'seed')}
       </div>
     </div>
-    <label class="check"><input type="checkbox" name="instrumental" value="on"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
+    <label class="check"><input type="checkbox" id="instrumental" name="instrumental" value="on" data-hides="lyrics-field"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
     ${fieldError(errors, 'instrumental')}
+    ${lyricsField(values, errors)}
     <div><button type="submit" class="button">Generate</button> <span class="muted small">Uses one generation of this month's quota.</span></div>
   </form>
 </section>
 </div>`,
   );
+}
+
+/**
+ * Shown while "Instrumental" is unchecked (the page script toggles it); kept in view when it holds an error,
+ * such as lyrics sent together with "Instrumental", so the sentence is never hidden.
+ */
+function lyricsField(values: Values, errors: FieldErrors): Html {
+  const hidden = values.instrumental === 'on' && !errors['lyrics'];
+  return html`<div class="field lyrics-field" id="lyrics-field"${hidden ? html` hidden` : ''}>
+      <label for="lyrics">Lyrics <span class="muted">(optional)</span></label>
+      <textarea id="lyrics" name="lyrics" rows="6" maxlength="${LIMITS.lyricsChars}" placeholder="${LYRICS_EXAMPLE}"${describedBy(errors, 'lyrics')}>${values.lyrics ?? ''}</textarea>
+      ${fieldError(errors, 'lyrics')}
+      <p class="hint">One sung line per line; [Verse], [Chorus] or [Bridge] on a line of its own starts a section. Leave empty to have lyrics written when the prompt asks for a song.</p>
+    </div>`;
 }
 
 /** Form fields as the JSON body the API would get: numbers as numbers, empty optional fields left out. */
@@ -74,6 +95,8 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
   if (values.style?.trim()) body['style'] = values.style;
   if (values.seed?.trim()) body['seed'] = number(values.seed);
   body['instrumental'] = values.instrumental === 'on';
+  // Browsers send a textarea's line breaks as CRLF; the API's lyrics (and their length limit) count LF.
+  if (values.lyrics?.trim()) body['lyrics'] = values.lyrics.replace(/\r\n?/g, '\n');
   return body;
 }
 
@@ -82,7 +105,7 @@ export function showPlayground(deps: DashboardDeps) {
     const id = typeof ctx.query['id'] === 'string' ? ctx.query['id'] : undefined;
     const generation = id && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? deps.services.store.getGeneration(viewer.account.id, id) : undefined;
     const values: Values = generation
-      ? { prompt: generation.prompt, duration: String(generation.duration), style: generation.style ?? '', instrumental: generation.instrumental ? 'on' : '' }
+      ? { prompt: generation.prompt, duration: String(generation.duration), style: generation.style ?? '', instrumental: generation.instrumental ? 'on' : '', lyrics: generation.lyrics ?? '' }
       : {};
     sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation)) : null));
   };

@@ -4,6 +4,7 @@
  */
 import type { GenerationObject } from '../../routes/generations/present.ts';
 import { html, type Html } from '../html.ts';
+import { karaokeLyrics, plainLyrics, timedLines, vocalsText } from './lyrics.ts';
 
 const STATUS_LABELS: Record<GenerationObject['status'], string> = {
   pending: 'Queued',
@@ -37,8 +38,9 @@ export function progressText(g: Pick<GenerationObject, 'queue_position' | 'estim
 
 export function generationCard(g: GenerationObject): Html {
   const title = g.title ?? (g.status === 'failed' ? 'Failed generation' : 'New track');
-  const meta = (g.metadata ?? {}) as { genre?: string; bpm?: number; key?: string; mode?: string; instruments?: string[]; lyrics?: string | null };
-  const lyrics = meta.lyrics ?? g.lyrics ?? null;
+  const meta = (g.metadata ?? {}) as { genre?: string; bpm?: number; key?: string; mode?: string; instruments?: string[] };
+  const vocals = g.status === 'completed' ? vocalsText(g.metadata) : null;
+  const sungLines = g.status === 'completed' ? timedLines(g.metadata) : [];
   const live = g.status === 'pending' || g.status === 'processing';
   return html`<article class="gen-card status-${g.status}" id="gen-${g.id}" data-generation="${g.id}"${live ? html` data-poll="/generations/${g.id}/status.json"` : ''}>
   <header class="gen-head">
@@ -60,9 +62,10 @@ export function generationCard(g: GenerationObject): Html {
     ${meta.genre ? html`<div><dt>Style</dt><dd>${meta.genre}</dd></div>` : ''}
     ${meta.bpm !== undefined ? html`<div><dt>Tempo</dt><dd>${meta.bpm} BPM</dd></div>` : ''}
     ${meta.key ? html`<div><dt>Key</dt><dd>${keyName(meta.key, meta.mode)}</dd></div>` : ''}
+    ${vocals ? html`<div class="wide"><dt>Vocals</dt><dd>${vocals}</dd></div>` : ''}
     ${meta.instruments?.length ? html`<div class="wide"><dt>Instruments</dt><dd>${meta.instruments.map(words).join(', ')}</dd></div>` : ''}
   </dl>
   <p class="downloads"><a class="button small" href="${sameSite(g.download_urls.wav)}" download>Download WAV</a> <a class="button small secondary" href="${sameSite(g.download_urls.midi)}" download>Download MIDI</a></p>` : ''}
-  ${lyrics ? html`<details class="lyrics"><summary>Lyrics</summary><pre>${lyrics}</pre></details>` : ''}
+  ${sungLines.length > 0 ? karaokeLyrics(sungLines) : g.lyrics ? plainLyrics(g.lyrics, g.status === 'completed' ? 'Lyrics' : 'Lyrics to be sung') : ''}
 </article>`;
 }

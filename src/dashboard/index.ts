@@ -19,7 +19,7 @@ import { generationStatus, showGenerations, waveform } from './pages/generations
 import { createKey, revokeKey, showKeys } from './pages/keys.ts';
 import { showOverview } from './pages/overview.ts';
 import { generateFromPlayground, showPlayground } from './pages/playground.ts';
-import { showWebhooks } from './pages/webhooks.ts';
+import { addEndpoint, deleteEndpoint, enableEndpoint, resendDelivery, rotateSecret, showWebhooks } from './pages/webhooks.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
 import { deriveKeys } from './tokens.ts';
 import { plainPage } from './views/layout.ts';
@@ -69,6 +69,11 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   router.get('/playground', signedIn(showPlayground(deps)));
   router.post('/playground', signedIn(generateFromPlayground(deps)));
   router.get('/webhooks', signedIn(showWebhooks(deps)));
+  router.post('/webhooks/endpoints', signedIn(addEndpoint(deps)));
+  router.post('/webhooks/endpoints/:id/delete', signedIn(deleteEndpoint(deps)));
+  router.post('/webhooks/endpoints/:id/enable', signedIn(enableEndpoint(deps)));
+  router.post('/webhooks/secret/rotate', signedIn(rotateSecret(deps)));
+  router.post('/webhooks/deliveries/:id/resend', signedIn(resendDelivery(deps)));
   router.get('/docs', signedIn(showDocs(deps)));
   const routes = router.routes();
 

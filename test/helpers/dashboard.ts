@@ -19,9 +19,10 @@ export class DashboardClient {
     return this.#send(path, { method: 'GET' });
   }
 
-  /** Posts a form with the last page's CSRF token unless `_csrf` is given. */
-  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
-    const body = new URLSearchParams({ _csrf: this.csrf, ...fields }).toString();
+  /** Posts a form with the last page's CSRF token unless `_csrf` is given; pairs repeat a field (checkboxes). */
+  async post(path: string, fields: Record<string, string> | [string, string][], headers: Record<string, string> = {}): Promise<Page> {
+    const pairs = Array.isArray(fields) ? fields : Object.entries(fields);
+    const body = new URLSearchParams([...(pairs.some(([name]) => name === '_csrf') ? [] : [['_csrf', this.csrf]]), ...pairs]).toString();
     return this.#send(path, { method: 'POST', body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers } });
   }
 

@@ -1,5 +1,5 @@
 // The dashboard's only script (served from this app; the CSP allows nothing else).
-// Copy buttons, example-prompt chips, live progress for tasks still rendering, and karaoke lyrics.
+// Copy and reveal buttons, example-prompt chips, live progress for tasks still rendering, and karaoke lyrics.
 'use strict';
 
 function copyText(text) {
@@ -25,6 +25,22 @@ function setUpCopyButtons() {
         button.textContent = 'Copied';
         setTimeout(() => { button.textContent = label; }, 1500);
       });
+    });
+  }
+}
+
+/** Shows or hides a secret shown masked: the button names an element holding the value (hidden until revealed). */
+function setUpRevealButtons() {
+  for (const button of document.querySelectorAll('[data-reveal]')) {
+    const value = document.getElementById(button.dataset.reveal);
+    const masked = value && value.parentElement.querySelector('[data-role="masked"]');
+    if (!value || !masked) continue;
+    button.addEventListener('click', () => {
+      const show = value.hidden;
+      value.hidden = !show;
+      masked.hidden = show;
+      button.textContent = show ? 'Hide' : 'Reveal';
+      button.setAttribute('aria-pressed', String(show));
     });
   }
 }
@@ -117,6 +133,7 @@ function watch(card) {
 document.addEventListener('DOMContentLoaded', () => {
   setUpCopyButtons();
   setUpChips();
+  setUpRevealButtons();
   setUpHiders();
   for (const sheet of document.querySelectorAll('[data-karaoke]')) setUpKaraoke(sheet);
   for (const card of document.querySelectorAll('[data-poll]')) watch(card);

@@ -1,27 +1,177 @@
 /**
- * The webhooks page's place in the dashboard. Endpoint management, the signing secret and the delivery
- * log come with the webhooks work (issue 6), which replaces the body of this page.
+ * Webhooks (Developer and Enterprise): account endpoints, the signing secret and the delivery log, all
+ * through the same WebhookService and request reader as /v1/webhooks, so the page refuses exactly what
+ * the API refuses. Starter accounts see what the plan would give them; their forms are refused (403).
  */
+import { describeError } from '../../http/error-handler.ts';
+import { ServiceUnavailableError } from '../../http/errors.ts';
+import { PLAN_LABELS } from '../../http/plan-label.ts';
+import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { limitsFor } from '../../plans.ts';
+import { parseEndpointRequest } from '../../routes/webhooks/endpoint-request.ts';
+import { DELIVERY_LIST_LIMITS, DELIVERY_STATES } from '../../routes/webhooks/index.ts';
+import { MAX_ENDPOINTS, type WebhookService } from '../../webhooks/service.ts';
+import { EVENT_TYPES, type DeliveryState, type EventType } from '../../webhooks/types.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { html } from '../html.ts';
-import { sendHtml, type Viewer } from '../http.ts';
+import { html, type Html } from '../html.ts';
+import { readCheckedForm, seeOther, sendHtml, siteOrigin, type Viewer } from '../http.ts';
+import type { FieldErrors } from '../views/forms.ts';
 import { page } from '../views/layout.ts';
+import { EMPTY_ENDPOINT_FORM, deliveryLog, endpointForm, endpointList, guide, secretSection, type EndpointFormValues } from '../views/webhook-sections.ts';
 
-export function showWebhooks(_deps: DashboardDeps) {
+export const DELIVERY_PAGE_SIZE = 10;
+const FORM_FIELDS = ['url', 'description', 'events'] as const;
+
+/** What the last form did, shown once after its redirect in the section it went back to. */
+const NOTICES = {
+  added: { section: 'endpoints', text: 'The endpoint is added. It receives the next matching event.' },
+  deleted: { section: 'endpoints', text: 'The endpoint is deleted. It receives nothing from now on.' },
+  enabled: { section: 'endpoints', text: 'The endpoint is enabled again. New events are sent to it.' },
+  rotated: { section: 'secret', text: 'The secret is rotated: the one shown is new.' },
+  resent: { section: 'deliveries', text: 'The delivery is being sent again, with the same webhook-id.' },
+} as const;
+type Notice = keyof typeof NOTICES;
+const NOTICE_NAMES = Object.keys(NOTICES) as Notice[];
+
+type ParamContext = AppContext & { params: Record<string, string> };
+
+const logHref = (state: DeliveryState | undefined, offset: number, done?: Notice): string => {
+  const query = new URLSearchParams();
+  if (state) query.set('status', state);
+  if (offset > 0) query.set('offset', String(offset));
+  if (done) query.set('done', done);
+  const text = query.toString();
+  return text === '' ? '/webhooks' : `/webhooks?${text}`;
+};
+
+function serviceOf(deps: DashboardDeps): WebhookService {
+  const webhooks = deps.services.webhooks;
+  if (!webhooks) throw new ServiceUnavailableError('Webhooks are not running on this server.');
+  return webhooks;
+}
+
+interface PageState {
+  state: DeliveryState | undefined;
+  offset: number;
+  done?: Notice | undefined;
+  form?: EndpointFormValues;
+  errors?: FieldErrors;
+}
+
+async function webhooksPage(ctx: AppContext, deps: DashboardDeps, viewer: Viewer, view: PageState): Promise<Html> {
+  const webhooks = serviceOf(deps);
+  const { account } = viewer;
+  const endpoints = webhooks.listEndpoints(account);
+  const secret = await webhooks.getSecret(account);
+  const { items, total } = webhooks.listDeliveries(account, { limit: DELIVERY_PAGE_SIZE, offset: view.offset, state: view.state });
+  const notice = view.done && NOTICES[view.done];
+  const noticeFor = (section: string) => (notice?.section === section ? notice.text : undefined);
+  return page(
+    viewer,
+    'webhooks',
+    'Webhooks',
+    html`<p class="lead muted">Your server is told when a task starts, completes or fails, instead of polling. Each event is signed, retried for over a day until your server answers 2xx, and logged below.</p>
+${endpointForm(viewer.csrf, view.form ?? EMPTY_ENDPOINT_FORM, view.errors ?? {}, `${endpoints.length} of ${MAX_ENDPOINTS} endpoints used.`)}
+${endpointList(viewer.csrf, endpoints, noticeFor('endpoints'))}
+${secretSection(viewer.csrf, secret, noticeFor('secret'))}
+${deliveryLog(viewer.csrf, endpoints, { items, total, offset: view.offset, pageSize: DELIVERY_PAGE_SIZE, state: view.state, href: logHref }, noticeFor('deliveries'))}
+${guide(siteOrigin(ctx))}`,
+  );
+}
+
+function planPage(viewer: Viewer): Html {
+  return page(
+    viewer,
+    'webhooks',
+    'Webhooks',
+    html`<section class="card callout">
+  <h2>Webhooks need the Developer plan</h2>
+  <p>With webhooks your server is told when a track is ready instead of polling: account endpoints for every event, a per-request <code>callback_url</code>, signed requests, retries for over a day and a delivery log. They are part of the Developer and Enterprise plans; this account is on ${PLAN_LABELS[viewer.account.plan]}.</p>
+  <p>Plans are changed by the operator of this server with the CLI (see <a href="/">Overview</a>):</p>
+  <div class="copy-row code-block"><pre id="set-plan">npm run -s cli -- accounts set-plan ${viewer.account.id} developer</pre><button type="button" class="button small secondary" data-copy="set-plan">Copy</button></div>
+</section>`,
+  );
+}
+
+export function showWebhooks(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    const allowed = limitsFor(viewer.account).webhooks;
-    sendHtml(
-      ctx,
-      page(
-        viewer,
-        'webhooks',
-        'Webhooks',
-        allowed
-          ? html`<section class="card"><h2>Coming in the next release</h2><p>Webhook endpoints, their signing secret and the delivery log are configured here from the next release. Until then, pass <code>callback_url</code> with <code>POST /v1/generate</code>.</p></section>`
-          : html`<section class="card"><h2>Webhooks need the Developer plan</h2><p>With webhooks your server is told when a track is ready instead of polling. They are part of the Developer and Enterprise plans; ask the operator of this server to change your plan (see <a href="/">Overview</a>).</p></section>`,
-      ),
-    );
+    if (!limitsFor(viewer.account).webhooks) return sendHtml(ctx, planPage(viewer));
+    const query = readQuery(ctx.querystring, ['status', 'offset', 'done']);
+    const state = readQueryEnum(query, 'status', DELIVERY_STATES);
+    const offset = readQueryInteger(query, 'offset', { min: 0, max: DELIVERY_LIST_LIMITS.maxOffset, fallback: 0 });
+    const done = readQueryEnum(query, 'done', NOTICE_NAMES);
+    sendHtml(ctx, await webhooksPage(ctx, deps, viewer, { state, offset, done }));
+  };
+}
+
+/** Checks the CSRF token, then the plan (a Starter's form is a 403), and returns the form. */
+async function readWebhookForm(ctx: AppContext, deps: DashboardDeps, viewer: Viewer): Promise<{ form: URLSearchParams; webhooks: WebhookService }> {
+  const form = await readCheckedForm(ctx, deps, viewer);
+  const webhooks = serviceOf(deps);
+  webhooks.assertAllowed(viewer.account);
+  return { form, webhooks };
+}
+
+export function addEndpoint(deps: DashboardDeps) {
+  return async (ctx: AppContext, viewer: Viewer) => {
+    const { form, webhooks } = await readWebhookForm(ctx, deps, viewer);
+    const values: EndpointFormValues = {
+      url: (form.get('url') ?? '').trim(),
+      description: (form.get('description') ?? '').trim(),
+      events: form.getAll('events').filter((e): e is EventType => (EVENT_TYPES as readonly string[]).includes(e)),
+    };
+    const again = (errors: FieldErrors, status: number) =>
+      webhooksPage(ctx, deps, viewer, { state: undefined, offset: 0, form: values, errors }).then((body) => sendHtml(ctx, body, status));
+    // A form cannot send an empty array; say it in the form's words rather than the API's.
+    if (form.getAll('events').length === 0) return again({ events: 'Choose at least one event to send to this endpoint.' }, 400);
+    try {
+      // The API's own reader and checks: the same refusals, with the same reasons, as POST /v1/webhooks.
+      const body: Record<string, unknown> = { url: values.url, events: form.getAll('events') };
+      if (values.description !== '') body['description'] = values.description;
+      await webhooks.createEndpoint(viewer.account, parseEndpointRequest(body));
+    } catch (error) {
+      const described = describeError(error);
+      if (described.status !== 400) throw error;
+      const field = described.param && (FORM_FIELDS as readonly string[]).includes(described.param) ? described.param : '';
+      return again({ [field]: described.message }, 400);
+    }
+    seeOther(ctx, `${logHref(undefined, 0, 'added')}#endpoints`);
+  };
+}
+
+export function deleteEndpoint(deps: DashboardDeps) {
+  return async (ctx: ParamContext, viewer: Viewer) => {
+    const { webhooks } = await readWebhookForm(ctx, deps, viewer);
+    await webhooks.deleteEndpoint(viewer.account, ctx.params['id'] ?? '');
+    seeOther(ctx, `${logHref(undefined, 0, 'deleted')}#endpoints`);
+  };
+}
+
+export function enableEndpoint(deps: DashboardDeps) {
+  return async (ctx: ParamContext, viewer: Viewer) => {
+    const { webhooks } = await readWebhookForm(ctx, deps, viewer);
+    await webhooks.enableEndpoint(viewer.account, ctx.params['id'] ?? '');
+    seeOther(ctx, `${logHref(undefined, 0, 'enabled')}#endpoints`);
+  };
+}
+
+export function rotateSecret(deps: DashboardDeps) {
+  return async (ctx: AppContext, viewer: Viewer) => {
+    const { webhooks } = await readWebhookForm(ctx, deps, viewer);
+    await webhooks.rotateSecret(viewer.account);
+    seeOther(ctx, `${logHref(undefined, 0, 'rotated')}#secret`);
+  };
+}
+
+export function resendDelivery(deps: DashboardDeps) {
+  return async (ctx: ParamContext, viewer: Viewer) => {
+    const { form, webhooks } = await readWebhookForm(ctx, deps, viewer);
+    await webhooks.resend(viewer.account, ctx.params['id'] ?? '');
+    // Back to the page of the log the button was on.
+    const back = new Map([...form].filter(([name]) => name === 'status' || name === 'offset'));
+    const state = readQueryEnum(back, 'status', DELIVERY_STATES);
+    const offset = readQueryInteger(back, 'offset', { min: 0, max: DELIVERY_LIST_LIMITS.maxOffset, fallback: 0 });
+    seeOther(ctx, `${logHref(state, offset, 'resent')}#deliveries`);
   };
 }

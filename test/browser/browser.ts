@@ -13,10 +13,11 @@ import { startServer, type ServerHandle } from '../../src/server.ts';
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-export async function startRealServer(t: ExecutionContext): Promise<ServerHandle> {
+/** `env` adds settings, e.g. TUNESMITH_WEBHOOK_ALLOW_PRIVATE for a receiver on this machine. */
+export async function startRealServer(t: ExecutionContext, env: Record<string, string> = {}): Promise<ServerHandle> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-browser-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-  const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1' }), { log: () => undefined });
+  const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1', ...env }), { log: () => undefined });
   t.teardown(() => server.close());
   return server;
 }

@@ -34,21 +34,43 @@ export interface VocalStems {
 
 const dbToGain = (db: number): number => 10 ** (db / 20);
 
+/** Where a sung buffer has sound: from a breath before its first note to a release after its last, in frames. */
+interface Span {
+  from: number;
+  to: number;
+}
+
+function spanOf(notes: readonly { time: number; duration: number }[], frames: number): Span {
+  const first = Math.min(...notes.map((n) => n.time));
+  const last = Math.max(...notes.map((n) => n.time + n.duration));
+  return { from: Math.max(0, Math.round((first - 0.5) * SAMPLE_RATE)), to: Math.min(frames, Math.round((last + 0.4) * SAMPLE_RATE)) };
+}
+
 /**
- * A copy delayed by `base` seconds whose delay swings slowly by `depth` seconds: the moving delay bends the
- * pitch by a few cents and smears the timing, as a second take would.
+ * Adds to `target` a copy of `source` delayed by `base` seconds whose delay swings slowly by `depth` seconds: the
+ * moving delay bends the pitch by a few cents and smears the timing, as a second take would.
  */
-function double(source: Float32Array, base: number, depth: number, rate: number, phase: number): Float32Array {
-  const out = new Float32Array(source.length);
+function addDouble(target: Float32Array, source: Float32Array, span: Span, gain: number, base: number, depth: number, rate: number, phase: number): void {
+  // The LFO by rotation (two multiply-adds a frame instead of Math.sin), renormalised every 4096 frames.
   const omega = (2 * Math.PI * rate) / SAMPLE_RATE;
-  for (let i = 0; i < source.length; i++) {
-    const position = i - (base + depth * Math.sin(omega * i + phase)) * SAMPLE_RATE;
+  const cosStep = Math.cos(omega), sinStep = Math.sin(omega);
+  let sin = Math.sin(omega * span.from + phase), cos = Math.cos(omega * span.from + phase);
+  const end = Math.min(target.length, span.to + Math.ceil((base + depth) * SAMPLE_RATE));
+  for (let i = span.from; i < end; i++) {
+    const position = i - (base + depth * sin) * SAMPLE_RATE;
+    const nextSin = sin * cosStep + cos * sinStep;
+    cos = cos * cosStep - sin * sinStep;
+    sin = nextSin;
+    if ((i & 4095) === 0) {
+      const norm = 1 / Math.hypot(sin, cos);
+      sin *= norm;
+      cos *= norm;
+    }
     if (position < 0) continue;
     const i0 = position | 0;
     const a = source[i0]!;
-    out[i] = a + ((source[i0 + 1] ?? 0) - a) * (position - i0);
+    target[i]! += (a + ((source[i0 + 1] ?? 0) - a) * (position - i0)) * gain;
   }
-  return out;
 }
 
 /** The frames where the voice sings, joined end to end (for loudness over the sung parts only). */
@@ -63,21 +85,28 @@ function sungFrames(channel: Float32Array, spans: readonly (readonly [number, nu
   return out;
 }
 
-/** A smoothed level of the voice, 0–1, for ducking (fast attack, slow release). */
-function envelope(voice: Float32Array): Float32Array {
-  const env = new Float32Array(voice.length);
+/**
+ * Ducks the accompaniment under the voice: a smoothed level of the voice (fast attack, slow release), scaled so
+ * half its peak is full depth, turns the band down by up to `depth` (0–1) inside the span.
+ */
+function duckUnder(voice: Float32Array, span: Span, depth: number, left: Float32Array, right: Float32Array): void {
   const attack = 1 - Math.exp(-1 / (0.02 * SAMPLE_RATE));
   const release = 1 - Math.exp(-1 / (0.25 * SAMPLE_RATE));
+  const env = new Float32Array(span.to - span.from);
   let level = 0;
   let peak = 1e-9;
-  for (let i = 0; i < voice.length; i++) {
+  for (let i = span.from; i < span.to; i++) {
     const x = Math.abs(voice[i]!);
     level += (x > level ? attack : release) * (x - level);
-    env[i] = level;
+    env[i - span.from] = level;
     if (level > peak) peak = level;
   }
-  for (let i = 0; i < env.length; i++) env[i] = Math.min(1, (env[i]! / peak) * 2);
-  return env;
+  const scale = (2 * depth) / peak;
+  for (let i = span.from; i < span.to; i++) {
+    const g = 1 - Math.min(depth, env[i - span.from]! * scale);
+    left[i]! *= g;
+    right[i]! *= g;
+  }
 }
 
 /** Sings the score's vocal and mixes it into the buses; returns the stems when asked. Does nothing without a vocal. */
@@ -89,37 +118,27 @@ export function mixVocal(score: Score, buses: MixBuses, keepStems: boolean): Voc
   const lead = sing(vocal.notes, { ...options, random: createRandom(score.spec.seed, 'voice/lead') });
   const stemLead = keepStems ? lead.slice() : lead;
 
-  const processed = lead.slice();
-  filterInPlace(processed, biquad('highpass', 100, 0.7));
-  const mirror = processed.slice();
-  compress(processed, mirror, { thresholdDb: -20, ratio: 3, kneeDb: 6, attack: 0.008, release: 0.15 });
-  const left = processed.slice();
-  const right = processed;
+  const leadSpan = spanOf(vocal.notes, frames);
+  // The compressor is stereo-linked: fed the same signal twice, it leaves the voice in both channels.
+  const left = lead.slice();
+  // Outside its span the voice is silent, so the filter only needs to run inside it.
+  filterInPlace(left.subarray(leadSpan.from, leadSpan.to), biquad('highpass', 100, 0.7));
+  const right = left.slice();
+  compress(left.subarray(leadSpan.from, leadSpan.to), right.subarray(leadSpan.from, leadSpan.to), { thresholdDb: -20, ratio: 3, kneeDb: 6, attack: 0.008, release: 0.15 });
+  const dry = right.slice();
   const doubleGain = dbToGain(DOUBLE_DB);
-  const doubleLeft = double(left, 0.019, 0.0025, 0.31, 0);
-  const doubleRight = double(left, 0.024, 0.0022, 0.27, 1.7);
-  for (let i = 0; i < frames; i++) {
-    left[i]! += doubleLeft[i]! * doubleGain;
-    right[i]! += doubleRight[i]! * doubleGain;
-  }
-  if (vocal.backing.length > 0) {
+  addDouble(left, dry, leadSpan, doubleGain, 0.019, 0.0025, 0.31, 0);
+  addDouble(right, dry, leadSpan, doubleGain, 0.024, 0.0022, 0.27, 1.7);
+  const backingSpan = vocal.backing.length > 0 ? spanOf(vocal.backing, frames) : null;
+  if (backingSpan) {
     const backing = sing(vocal.backing, { ...options, random: createRandom(score.spec.seed, 'voice/backing') });
-    filterInPlace(backing, biquad('highpass', 150, 0.7));
-    const wide = double(backing, 0.012, 0.002, 0.23, 0.6);
-    const gain = dbToGain(BACKING_DB);
-    for (let i = 0; i < frames; i++) {
-      left[i]! += backing[i]! * gain * 1.3;
-      right[i]! += wide[i]! * gain * 1.3;
-    }
+    filterInPlace(backing.subarray(backingSpan.from, backingSpan.to), biquad('highpass', 150, 0.7));
+    const gain = dbToGain(BACKING_DB) * 1.3;
+    for (let i = backingSpan.from; i < backingSpan.to; i++) left[i]! += backing[i]! * gain;
+    addDouble(right, backing, backingSpan, gain, 0.012, 0.002, 0.23, 0.6);
   }
 
-  const duck = envelope(lead);
-  const duckDepth = 1 - dbToGain(DUCK_DB);
-  for (let i = 0; i < frames; i++) {
-    const g = 1 - duckDepth * duck[i]!;
-    buses.left[i]! *= g;
-    buses.right[i]! *= g;
-  }
+  duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB), buses.left, buses.right);
 
   // Level: the voice sits VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
   const spans = vocal.lines.map((line) => [Math.round(line.start * SAMPLE_RATE), Math.min(frames, Math.round(line.end * SAMPLE_RATE))] as const).filter(([a, b]) => b > a);
@@ -129,20 +148,20 @@ export function mixVocal(score: Score, buses: MixBuses, keepStems: boolean): Voc
   const { effects } = score.spec;
   const reverbSend = REVERB_SEND * effects.reverb;
   const delaySend = DELAY_SEND * effects.delay;
-  const stems: VocalStems | null = keepStems
-    ? { lead: stemLead, vocal: { left: new Float32Array(frames), right: new Float32Array(frames) }, accompaniment: { left: buses.left.slice(), right: buses.right.slice() } }
-    : null;
-  for (let i = 0; i < frames; i++) {
+  const stems: VocalStems | null = keepStems ? { lead: stemLead, vocal: { left, right }, accompaniment: { left: buses.left.slice(), right: buses.right.slice() } } : null;
+  // Only where the voice (with its doubles' delay) has sound: outside it the buffers are silent.
+  const from = Math.min(leadSpan.from, backingSpan?.from ?? Infinity);
+  const to = Math.min(frames, Math.max(leadSpan.to, backingSpan?.to ?? 0) + Math.ceil(0.03 * SAMPLE_RATE));
+  const { left: busLeft, right: busRight, reverb, delay } = buses;
+  for (let i = from; i < to; i++) {
     const l = left[i]! * gain, r = right[i]! * gain;
-    buses.left[i]! += l;
-    buses.right[i]! += r;
+    left[i] = l;
+    right[i] = r;
+    busLeft[i]! += l;
+    busRight[i]! += r;
     const mono = (l + r) * 0.5;
-    buses.reverb[i]! += mono * reverbSend;
-    buses.delay[i]! += mono * delaySend;
-    if (stems) {
-      stems.vocal.left[i] = l;
-      stems.vocal.right[i] = r;
-    }
+    reverb[i]! += mono * reverbSend;
+    delay[i]! += mono * delaySend;
   }
   return stems;
 }

@@ -44,6 +44,8 @@ export function trackMetadata(spec: SongSpec, score: Score): TrackMetadata {
       end: Math.round(ends[index]! * 100) / 100,
     })),
     vocals: vocal !== null,
+    voice: vocal ? vocal.gender : null,
+    lyrics_source: vocal ? vocal.lyrics.source : null,
     lyrics: vocal ? lyricsText(vocal.lyrics) : null,
     lyrics_timing: vocal ? vocal.lines : null,
     trace: [...spec.trace, ...vocalTrace(spec, vocal)],

@@ -264,6 +264,9 @@ export interface TrackMetadata {
   instruments: string[];
   sections: { kind: SectionKind; start: number; end: number }[];
   vocals: boolean;
+  /** Who sings and whose words, when sung; null when instrumental. */
+  voice: 'female' | 'male' | null;
+  lyrics_source: 'given' | 'written' | null;
   /** The sung text with [Verse]/[Chorus]/[Bridge] tags, or null when instrumental. */
   lyrics: string | null;
   /** Per sung line: its start and end in seconds, and each word's (snake_case: shown as is in the API). */

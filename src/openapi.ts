@@ -250,6 +250,8 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               description: 'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace) and, when sung, lyrics_timing.',
               properties: {
                 vocals: { type: 'boolean', description: 'Whether the track is sung.' },
+                voice: { enum: ['female', 'male', null], description: 'Who sings, when sung.' },
+                lyrics_source: { enum: ['given', 'written', null], description: 'given: the request\'s lyrics; written: lyrics the engine wrote for the prompt.' },
                 lyrics_timing: {
                   type: ['array', 'null'],
                   description: 'When sung: each line with its start and end in seconds, and each word\'s, for karaoke-style display.',

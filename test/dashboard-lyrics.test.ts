@@ -21,6 +21,8 @@ async function completeSung(app: TestApp, id: string): Promise<void> {
     metadata: {
       ...done.metadata,
       vocals: true,
+      voice: 'female',
+      lyrics_source: 'given',
       lyrics: `[Verse]\nCity lights are fading slow\n${XSS}\n[Chorus]\nStay with me tonight`,
       lyrics_timing: [
         { section: 'verse', text: 'City lights are fading slow', start: 4, end: 7.5, words: [] },

@@ -35,17 +35,12 @@ export function timedLines(metadata: Record<string, unknown> | undefined): Timed
   });
 }
 
-/**
- * "Female voice · your lyrics" for a sung track, null for an instrumental one. The engine says which voice
- * sang and whose words in its trace sentence; when it does not, the track is still said to be sung.
- */
+/** "Female voice · your lyrics" for a sung track (from metadata.voice and lyrics_source), null for an instrumental one. */
 export function vocalsText(metadata: Record<string, unknown> | undefined): string | null {
   if (metadata?.['vocals'] !== true) return null;
-  const trace = Array.isArray(metadata['trace']) ? metadata['trace'].filter(isRecord) : [];
-  const sung = trace.find((entry) => typeof entry['effect'] === 'string' && / sung in /.test(entry['effect']));
-  const voice = typeof sung?.['effect'] === 'string' ? / by an? (female|male) voice/.exec(sung['effect'])?.[1] : undefined;
-  const words = sung?.['source'] === 'lyrics' ? 'your lyrics' : sung?.['source'] === 'prompt' ? 'lyrics written from the prompt' : null;
-  return [voice ? `${voice[0]!.toUpperCase()}${voice.slice(1)} voice` : 'Sung', words].filter(Boolean).join(' · ');
+  const voice = metadata['voice'] === 'female' ? 'Female voice' : metadata['voice'] === 'male' ? 'Male voice' : 'Sung';
+  const words = metadata['lyrics_source'] === 'given' ? 'your lyrics' : metadata['lyrics_source'] === 'written' ? 'lyrics written from the prompt' : null;
+  return [voice, words].filter(Boolean).join(' · ');
 }
 
 /** 83.4 -> "1:23". */

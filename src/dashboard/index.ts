@@ -79,7 +79,8 @@ export function createDashboard(services: Services, options: DashboardOptions): 
 
   // Wrapped rather than mounted with app.use(router.routes()), so the API's routers stay the only ones listed.
   return async function dashboard(ctx, next) {
-    if (!router.match(ctx.path, ctx.method).route) return next();
+    // The API and file downloads never reach a page: skip the route match on the hot paths.
+    if (ctx.path.startsWith('/v1/') || ctx.path.startsWith('/files/') || !router.match(ctx.path, ctx.method).route) return next();
     setSecurityHeaders(ctx);
     try {
       await routes(ctx as Parameters<typeof routes>[0], next);

@@ -10,9 +10,13 @@ import { readFileSync } from 'node:fs';
 export type EndKind = 'n' | 'a' | 'v' | 'x';
 export const END_KINDS: readonly EndKind[] = ['n', 'a', 'v', 'x'];
 
-/** Words for the template slots {N} noun, {A} adjective, {V} verb, {G} verb in -ing, and line endings. */
+/**
+ * Words for the template slots {N} noun, {A} adjective, {V} verb, {G} verb in -ing, {P} a place or time to be
+ * in ("in the golden afternoon"), and line endings.
+ */
 export interface WordSet {
   N: string[];
+  P: string[];
   A: string[];
   V: string[];
   G: string[];
@@ -26,6 +30,12 @@ export interface Theme extends WordSet {
 export interface Banks {
   /** Per end kind; "+|" marks a template for happy songs only, "-|" for sad ones. E is the end word. */
   templates: Record<EndKind, string[]>;
+  /** Short templates for a chorus's first line, the hook (same marks and slots as templates). */
+  hooks: Record<EndKind, string[]>;
+  /** Mass nouns ("sand", "music") never follow "a" or "every"; weak ends ("sign", "floor") end a line only in their theme. */
+  grammar: { mass: string[]; weakEnds: string[] };
+  /** Words by the mood they carry, and pairs that contradict each other when sung in one line. */
+  mood: { bright: string[]; dark: string[]; calm: string[]; lively: string[]; opposites: [string, string][] };
   /** Phrases (with slots, "+|"/"-|" marks as for templates) that open a long line. */
   openers: string[];
   /** Unstressed one-syllable words that pad a short line. */

@@ -4,7 +4,8 @@
  * first (end words grouped by their CMU rhyme part) and the rest of the line is fitted to the section's
  * syllable range. Among lines that fit, the one whose stresses alternate best wins, so stressed syllables
  * can land on strong beats. The chorus is written once and repeated; its first line, the hook, comes back
- * as its last.
+ * as its last. Words are judged by ./wording.ts: nouns fit their articles, words fit the mood and never
+ * contradict each other in a line, a section keeps one voice ("I" or "we") and opens few lines with a filler.
  */
 import type { Random } from '../random.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics } from '../types.ts';
@@ -12,7 +13,8 @@ import { chooseThemes, END_KINDS, loadBanks, type EndKind, type WordSet } from '
 import { lookupPhones } from './dictionary.ts';
 import { parseLine } from './parse.ts';
 import { parsePhones, rhymePart } from './phones.ts';
-import { pronounceWord } from './pronounce.ts';
+import { FUNCTION_WORDS, pronounceWord } from './pronounce.ts';
+import { createWording, nounNeeds, opensWithFiller, personOf, type NounNeed, type Person, type Wording } from './wording.ts';
 
 export interface LyricPlan {
   sections: { kind: LyricSectionKind; lines: number; syllables: { min: number; max: number } }[];
@@ -40,14 +42,36 @@ interface Range {
   max: number;
 }
 
+/** A line template with what it needs: whose voice it is and which noun slots must be countable. */
+interface Template {
+  text: string;
+  person: Person;
+  needs: { slots: NounNeed[]; end: NounNeed };
+}
+
+/** How one section is being written: its voice, and how many more lines may open with a filler. */
+interface Voice {
+  person: 'I' | 'we';
+  fillersLeft: number;
+  /** First words of the section's lines so far, so lines do not all open alike. */
+  openings: Set<string>;
+  /** Content words the section has sung, so its lines do not all say "open" and "simple". */
+  words: Set<string>;
+  /** The hook: short, a hook template, no opener phrase. */
+  hook?: boolean;
+}
+
 /** Everything one song's lines are written from. */
 interface Palette {
   themed: WordSet[];
   general: WordSet;
-  templates: Record<EndKind, string[]>;
+  templates: Record<EndKind, Template[]>;
+  hooks: Record<EndKind, Template[]>;
   /** Phrases that open a long line. */
-  openers: string[];
+  openers: Template[];
   fillers: string[];
+  wording: Wording;
+  valence: number;
   /** End words by rhyme part. */
   groups: Map<string, Ending[]>;
   /** End words already used at a line end, so verses do not repeat each other. */
@@ -65,13 +89,15 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   validatePlan(input.plan);
   const palette = buildPalette(input);
   const choruses = input.plan.sections.filter((s) => s.kind === 'chorus' && s.lines > 0);
-  const chorus = choruses.length === 0 ? [] : writeChorus(choruses[0].lines, chorusRange(choruses.map((s) => s.syllables)), palette, random.fork('chorus'));
+  const chorusRandom = random.fork('chorus');
+  const chorus = choruses.length === 0 ? [] : writeChorus(choruses[0].lines, chorusRange(choruses.map((s) => s.syllables)), palette, chorusRandom, newVoice(choruses[0].lines, palette, chorusRandom));
   const sections: LyricSection[] = input.plan.sections.map((spec, index) => {
     if (spec.kind === 'chorus') {
       // Every chorus sings the same lines; a chorus planned shorter or longer cycles through them.
       return { kind: 'chorus', lines: Array.from({ length: spec.lines }, (_, i) => chorus[i % Math.max(1, chorus.length)]).filter(Boolean) };
     }
-    return { kind: spec.kind, lines: writeSection(spec.lines, spec.syllables, palette, random.fork(`${spec.kind}-${index}`)) };
+    const sectionRandom = random.fork(`${spec.kind}-${index}`);
+    return { kind: spec.kind, lines: writeSection(spec.lines, spec.syllables, palette, sectionRandom, newVoice(spec.lines, palette, sectionRandom)) };
   });
   return { source: 'written', sections };
 }
@@ -81,6 +107,12 @@ function chorusRange(ranges: readonly Range[]): Range {
   const min = Math.max(...ranges.map((r) => r.min));
   const max = Math.min(...ranges.map((r) => r.max));
   return min <= max ? { min, max } : ranges[0];
+}
+
+/** Sad songs lean on "I", bright ones on "we"; at most one line in four opens with "oh", "so", "now" or "and". */
+function newVoice(lines: number, palette: Palette, random: Random): Voice {
+  const person = random.chance(palette.valence < 0 ? 0.7 : 0.4) ? 'I' : 'we';
+  return { person, fillersLeft: Math.floor(lines / 4), openings: new Set(), words: new Set() };
 }
 
 function validatePlan(plan: LyricPlan): void {
@@ -94,16 +126,22 @@ function validatePlan(plan: LyricPlan): void {
 
 function buildPalette(input: WriteInput): Palette {
   const banks = loadBanks();
+  const wording = createWording(banks, input.valence, input.arousal);
   const { themes } = chooseThemes(input.prompt, input.valence, input.arousal);
-  const themed = themes.map((name) => banks.themes[name]).filter((t) => t !== undefined);
+  const themed = themes.map((name) => banks.themes[name]).filter((t) => t !== undefined).map((set) => forMoodWords(set, wording));
+  const general = forMoodWords(banks.general, wording);
   // Happy songs leave out the sad templates and the other way round; in between, both.
   const allowed = (template: string) => !(template.startsWith('-|') && input.valence > 0.2) && !(template.startsWith('+|') && input.valence < -0.2);
-  const forMood = (list: readonly string[]) => list.filter(allowed).map((t) => t.replace(/^[+-]\|/, ''));
-  const templates = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.templates[kind])])) as Record<EndKind, string[]>;
+  const forMood = (list: readonly string[]): Template[] =>
+    list.filter(allowed).map((t) => t.replace(/^[+-]\|/, '')).map((text) => ({ text, person: personOf(text), needs: nounNeeds(text) }));
+  const templates = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.templates[kind])])) as Record<EndKind, Template[]>;
+  const hooks = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.hooks[kind])])) as Record<EndKind, Template[]>;
   const groups = new Map<string, Ending[]>();
   const add = (set: WordSet, isThemed: boolean) => {
     for (const kind of END_KINDS) {
       for (const word of set.ends[kind]) {
+        // Rhyme fillers ("sign", "floor") only end a line in a theme that means them.
+        if (!isThemed && wording.isWeakEnd(lastWord(word))) continue;
         const rhyme = rhymeOf(word);
         const group = groups.get(rhyme) ?? [];
         const same = group.find((e) => e.word === word && e.kind === kind);
@@ -114,9 +152,21 @@ function buildPalette(input: WriteInput): Palette {
     }
   };
   themed.forEach((set) => add(set, true));
-  add(banks.general, false);
-  return { themed, general: banks.general, templates, openers: forMood(banks.openers), fillers: banks.fillers, groups, usedEnds: new Set(), usedLines: new Set(), templateUses: new Map() };
+  add(general, false);
+  return {
+    themed, general, templates, hooks, openers: forMood(banks.openers), fillers: banks.fillers, wording, valence: input.valence,
+    groups, usedEnds: new Set(), usedLines: new Set(), templateUses: new Map(),
+  };
 }
+
+/** The words of a set that suit the mood; a list the mood would empty keeps its words rather than none. */
+function forMoodWords(set: WordSet, wording: Wording): WordSet {
+  const keep = (list: readonly string[]) => (list.some((w) => wording.suits(lastWord(w))) ? list.filter((w) => wording.suits(lastWord(w))) : [...list]);
+  const ends = Object.fromEntries(END_KINDS.map((kind) => [kind, set.ends[kind].filter((w) => wording.suits(lastWord(w)))])) as Record<EndKind, string[]>;
+  return { N: keep(set.N), P: keep(set.P), A: keep(set.A), V: keep(set.V), G: keep(set.G), ends };
+}
+
+const lastWord = (phrase: string): string => phrase.split(' ').pop() ?? phrase;
 
 /** The CMU rhyme part of a phrase's last word. Bank words are all in the dictionary (a test checks). */
 function rhymeOf(phrase: string): string {
@@ -126,7 +176,7 @@ function rhymeOf(phrase: string): string {
   return rhymePart(parsePhones(phones));
 }
 
-function writeChorus(count: number, range: Range, palette: Palette, random: Random): LyricLine[] {
+function writeChorus(count: number, range: Range, palette: Palette, random: Random, voice: Voice): LyricLine[] {
   // The hook carries the song's theme: its rhyme group holds a theme word whenever the prompt has themes.
   // A different end word for the hook and each middle line where the group has them, two at least, so the
   // chorus rhymes rather than repeating one word.
@@ -135,15 +185,16 @@ function writeChorus(count: number, range: Range, palette: Palette, random: Rand
   for (const group of themedFirst) {
     const endings = orderEndings(group, palette, random);
     const hookEnding = endings.find((e) => e.themed) ?? endings[0];
-    const hook = makeLine(hookEnding, range, palette, random);
+    const hook = makeLine(hookEnding, range, palette, random, { ...voice, hook: true });
     if (hook === null) continue;
     palette.usedLines.add(hook);
+    voice.openings.add(firstWord(hook));
     const lines = [hook];
     // The middle lines rhyme with the hook, so with the hook again at the end every pair rhymes.
     for (let i = 1; i < count - 1; i++) {
       const others = endings.filter((e) => e.word !== hookEnding.word);
       const ending = others.length > 0 ? others[(i - 1) % others.length] : hookEnding;
-      lines.push(makeLine(ending, range, palette, random) ?? hook);
+      lines.push(makeLine(ending, range, palette, random, voice) ?? hook);
       palette.usedLines.add(lines[i]);
     }
     if (count >= 2) lines.push(hook);
@@ -153,14 +204,14 @@ function writeChorus(count: number, range: Range, palette: Palette, random: Rand
   return fallbackLines(count, range, palette).map(parseLine);
 }
 
-function writeSection(count: number, range: Range, palette: Palette, random: Random): LyricLine[] {
+function writeSection(count: number, range: Range, palette: Palette, random: Random, voice: Voice): LyricLine[] {
   if (count === 0) return [];
   const slotOf = rhymeSlots(count, random.chance(0.5) ? 'AABB' : 'ABAB');
   const texts: string[] = new Array<string>(count);
   const slots = Math.max(...slotOf) + 1;
   for (let slot = 0; slot < slots; slot++) {
     const lineIndexes = slotOf.flatMap((s, i) => (s === slot ? [i] : []));
-    const lines = linesForSlot(lineIndexes.length, range, palette, random);
+    const lines = linesForSlot(lineIndexes.length, range, palette, random, voice);
     lineIndexes.forEach((lineIndex, k) => (texts[lineIndex] = lines[k]));
   }
   return texts.map(parseLine);
@@ -179,13 +230,13 @@ function rhymeSlots(count: number, scheme: 'AABB' | 'ABAB'): number[] {
 }
 
 /** `count` lines that rhyme with each other, ending in unused words where possible. */
-function linesForSlot(count: number, range: Range, palette: Palette, random: Random): string[] {
+function linesForSlot(count: number, range: Range, palette: Palette, random: Random, voice: Voice): string[] {
   for (const group of rankedGroups(palette, random, Math.min(count, 2))) {
     const endings = orderEndings(group, palette, random);
     const lines: string[] = [];
     for (const ending of endings) {
       if (lines.length === count) break;
-      const line = makeLine(ending, range, palette, random);
+      const line = makeLine(ending, range, palette, random, voice);
       if (line === null) continue;
       lines.push(line);
       palette.usedLines.add(line);
@@ -193,7 +244,7 @@ function linesForSlot(count: number, range: Range, palette: Palette, random: Ran
     }
     // A group with fewer fitting words than lines repeats its words in new templates.
     for (let k = 0; lines.length > 0 && lines.length < count && k < endings.length * 3; k++) {
-      const line = makeLine(endings[k % endings.length], range, palette, random);
+      const line = makeLine(endings[k % endings.length], range, palette, random, voice);
       if (line !== null) lines.push(line);
     }
     if (lines.length === count) return lines;
@@ -227,45 +278,108 @@ function orderEndings(group: readonly Ending[], palette: Palette, random: Random
     .filter((e) => (seen.has(e.word) ? false : (seen.add(e.word), true)));
 }
 
-/** Fills templates for one end word until a few fit the range, then keeps the best stress pattern. */
-function makeLine(ending: Ending, range: Range, palette: Palette, random: Random): string | null {
-  let best: { words: string[]; score: number; template: string } | null = null;
+/** Words that may stand before an adjective inserted in front of the end noun ("the road" -> "the open road"). */
+const DETERMINERS = new Set(['the', 'my', 'your', 'our', 'a']);
+
+/**
+ * Fills templates for one end word until a few fit the range, then keeps the best: stresses that alternate,
+ * templates not used much yet, no filler opening beyond the section's allowance, openings that vary.
+ */
+function makeLine(ending: Ending, range: Range, palette: Palette, random: Random, voice: Voice): string | null {
+  const endTokens = ending.word.split(' ');
+  const massEnd = ending.kind === 'n' && palette.wording.isMass(lastWord(ending.word));
+  const fits = (t: Template) =>
+    (t.person === 'none' || t.person === voice.person) && !(massEnd && t.needs.end === 'count') &&
+    !t.text.split(' ').some((w) => endTokens.includes(w.replace(/[?,]/g, '')));
+  // A hook prefers the short hook templates but may use any, so it never needs a filler to fit.
+  const hooks = voice.hook === true ? palette.hooks[ending.kind].filter(fits) : [];
+  const templates = [...hooks, ...hooks, ...palette.templates[ending.kind].filter(fits)];
+  const openers = palette.openers.filter((o) => o.person === 'none' || o.person === voice.person);
+  let best: { words: string[]; score: number; template: string; opener: string | null } | null = null;
   let found = 0;
-  for (let attempt = 0; attempt < ATTEMPTS && found < GOOD_ENOUGH; attempt++) {
-    const taken = new Set(ending.word.split(' '));
-    const template = random.pick(palette.templates[ending.kind]);
+  for (let attempt = 0; templates.length > 0 && attempt < ATTEMPTS && found < GOOD_ENOUGH; attempt++) {
+    const taken = new Set(endTokens);
+    const template = random.pick(templates);
     let words = fillTemplate(template, ending.word, taken, palette, random).split(' ');
     // Long lines open with a phrase ("In the golden sun, we will shine") rather than a pile of fillers.
     // (Not for the two-word templates meant for very short lines: "Look at the road, my sand" reads badly.)
-    for (let k = 0; k < 2 && words.length >= 3 && syllablesOf(words) < range.min - 1; k++) {
-      const opener = fillTemplate(random.pick(palette.openers), '', taken, palette, random).split(' ');
-      if (syllablesOf(opener) + syllablesOf(words) > range.max) break;
-      opener[opener.length - 1] += ',';
-      words = [...opener, ...words];
+    // (Nor before a template that opens on a bare slot: "When the rain is gentle, day so old".)
+    // One opener at most: "Look at the road, in the sweet heart, the kiss is true" stacks two scenes.
+    let opener: Template | null = null;
+    if (words.length >= 3 && !template.text.startsWith('{') && !opensWithFiller(words[0]) && syllablesOf(words) < range.min - 1) {
+      const candidate = random.pick(openers);
+      const phrase = fillTemplate(candidate, '', taken, palette, random).split(' ');
+      // "Under the fire, under the hand" says one thing twice.
+      if (candidate.text.split(' ')[0] !== words[0].toLowerCase() && syllablesOf(phrase) + syllablesOf(words) <= range.max) {
+        phrase[phrase.length - 1] += ',';
+        words = [...phrase, ...words];
+        opener = candidate;
+      }
     }
+    const opened = opener !== null;
+    words = widenEnd(words, ending, range, palette, random, taken);
     const fitted = padToRange(fixArticles(words), range, palette, random, 1);
-    if (fitted === null || palette.usedLines.has(fitted.join(' '))) continue;
+    if (fitted === null || palette.usedLines.has(fitted.join(' ')) || palette.wording.contradicts(fitted) || palette.wording.echoes(fitted)) continue;
+    const filler = opensWithFiller(fitted[0]);
+    // Past the section's allowance a filler opening is not an option: another template or end word is.
+    const fillersAllowed = voice.hook !== true && voice.fillersLeft > 0;
+    if (filler && !fillersAllowed) continue;
     found++;
-    // A stress clash costs as much as a template used twice already.
-    const score = stressScore(fitted) + (palette.templateUses.get(template) ?? 0) / 2;
-    if (best === null || score < best.score) best = { words: fitted, score, template };
+    const score =
+      stressScore(fitted) +
+      // A stress clash costs as much as a template used twice already.
+      (palette.templateUses.get(template.text) ?? 0) / 2 +
+      (filler ? 1.5 : 0) +
+      (voice.openings.has(fitted[0].toLowerCase()) ? 1 : 0) +
+      // An opener phrase pads a line; a template that fits on its own reads better.
+      (opener === null ? 0 : 0.75 + (palette.templateUses.get(opener.text) ?? 0) / 2) +
+      0.4 * fitted.filter((w) => voice.words.has(contentWord(w))).length +
+      // A hook is short and plain: the title line people remember.
+      (voice.hook === true ? (opened ? 3 : 0) + (hooks.includes(template) ? 0 : 1) + (syllablesOf(fitted) - range.min) * 0.3 : 0);
+    if (best === null || score < best.score) best = { words: fitted, score, template: template.text, opener: opener?.text ?? null };
   }
   if (best !== null) {
-    palette.templateUses.set(best.template, (palette.templateUses.get(best.template) ?? 0) + 1);
-    return capitalize(best.words.join(' '));
+    for (const used of [best.template, best.opener]) if (used !== null) palette.templateUses.set(used, (palette.templateUses.get(used) ?? 0) + 1);
+    for (const word of best.words) if (contentWord(word) !== '') voice.words.add(contentWord(word));
+    const line = capitalize(best.words.join(' '));
+    if (opensWithFiller(line)) voice.fillersLeft--;
+    voice.openings.add(firstWord(line));
+    return line;
   }
-  const bare = padToRange(ending.word.split(' '), range, palette, random, Infinity);
-  return bare === null ? null : capitalize(bare.join(' '));
+  const bare = padToRange(endTokens, range, palette, random, Infinity);
+  if (bare === null || (opensWithFiller(bare[0]) && (voice.hook === true || voice.fillersLeft <= 0))) return null;
+  if (opensWithFiller(bare[0])) voice.fillersLeft--;
+  return capitalize(bare.join(' '));
 }
 
-/** Fills {N} {A} {V} {G} from the theme words (never one already in `taken`) and E with the end word. */
-function fillTemplate(template: string, end: string, taken: Set<string>, palette: Palette, random: Random): string {
-  return template.replace(/\{([NAVG])\}|\bE\b/g, (_, slot: 'N' | 'A' | 'V' | 'G' | undefined) => {
+/** A line a syllable or two short gets an adjective before its end noun ("the open road") rather than a filler. */
+function widenEnd(words: string[], ending: Ending, range: Range, palette: Palette, random: Random, taken: Set<string>): string[] {
+  const deficit = range.min - syllablesOf(words);
+  const at = words.length - ending.word.split(' ').length;
+  if (ending.kind !== 'n' || deficit < 1 || deficit > 2 || at < 1 || !DETERMINERS.has(words[at - 1].toLowerCase())) return words;
+  const sources = [...palette.themed, palette.general];
+  const choices = [...new Set(sources.flatMap((set) => set.A))].filter((a) => !taken.has(a) && syllablesOf([a]) === deficit);
+  if (choices.length === 0) return words;
+  const adjective = random.pick(choices);
+  taken.add(adjective);
+  return [...words.slice(0, at), adjective, ...words.slice(at)];
+}
+
+/**
+ * Fills {N} {P} {A} {V} {G} from the theme words (never one already in `taken`) and E with the end word. A noun
+ * after "a" or "every" is one that can be counted: "every wave", never "every sand".
+ */
+function fillTemplate(template: Template, end: string, taken: Set<string>, palette: Palette, random: Random): string {
+  let noun = 0;
+  return template.text.replace(/\{([NPAVG])\}|\bE\b/g, (_, slot: 'N' | 'P' | 'A' | 'V' | 'G' | undefined) => {
     if (slot === undefined) return end;
+    const countable = (slot === 'N' || slot === 'P') && template.needs.slots[noun++] === 'count';
+    const usable = (w: string) => !taken.has(w) && !(countable && palette.wording.isMass(lastWord(w)));
     // Mostly the prompt's theme words, sometimes the general ones, never a word already in the line.
     const source = palette.themed.length > 0 && random.chance(0.8) ? random.pick(palette.themed) : palette.general;
-    const choices = source[slot].filter((w) => !taken.has(w));
-    const word = choices.length > 0 ? random.pick(choices) : random.pick(palette.general[slot]);
+    const choices = source[slot].filter(usable);
+    const fallback = palette.general[slot].filter(usable);
+    const word = choices.length > 0 ? random.pick(choices) : random.pick(fallback.length > 0 ? fallback : palette.general[slot]);
     taken.add(word);
     return word;
   });
@@ -278,6 +392,8 @@ function fillTemplate(template: string, end: string, taken: Set<string>, palette
 function padToRange(words: string[], range: Range, palette: Palette, random: Random, maxFillers: number): string[] | null {
   let count = syllablesOf(words);
   if (count > range.max || range.min - count > maxFillers) return null;
+  // "Oh E" padded again would stack fillers ("and oh all day").
+  if (count < range.min && opensWithFiller(words[0])) return null;
   const padded = [...words];
   while (count < range.min) {
     const filler = random.pick(palette.fillers.filter((f) => f !== padded[0]?.toLowerCase()));
@@ -326,6 +442,12 @@ function fallbackLines(count: number, range: Range, palette: Palette): string[] 
 }
 
 const capitalize = (line: string): string => line.charAt(0).toUpperCase() + line.slice(1);
+const firstWord = (line: string): string => line.split(' ')[0].toLowerCase();
+/** A word worth not repeating within a section, or '' for the little words every line has. */
+function contentWord(word: string): string {
+  const plain = word.toLowerCase().replace(/[^a-z']/g, '');
+  return plain.length >= 4 && !FUNCTION_WORDS.has(plain) ? plain : '';
+}
 
 function shuffle<T>(items: readonly T[], random: Random): T[] {
   const out = [...items];

@@ -192,7 +192,7 @@ test('every word in the banks is in the pronouncing dictionary', (t) => {
     else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) walk(v, k);
   };
   walk(raw);
-  const bankWords = strings.flatMap((s) => s.replace(/^[+-]\|/, '').replace(/\{[NAVG]\}|\bE\b/g, ' ').toLowerCase().split(/\s+/).filter(Boolean));
+  const bankWords = strings.flatMap((s) => s.replace(/^[+-]\|/, '').replace(/\{[NPAVG]\}|\bE\b|[?,]/g, ' ').toLowerCase().split(/\s+/).filter(Boolean));
   t.true(bankWords.length > 500);
   for (const word of bankWords) t.true(Object.hasOwn(dictionary, word), word);
 });
@@ -210,4 +210,69 @@ test('lyrics are family-friendly', (t) => {
 test('a plan with impossible syllable ranges is a programming error', (t) => {
   t.throws(() => write('summer', 1, { sections: [{ kind: 'verse', lines: 2, syllables: { min: 8, max: 4 } }] }), { instanceOf: RangeError });
   t.throws(() => write('summer', 1, { sections: [{ kind: 'verse', lines: 1.5, syllables: { min: 4, max: 8 } }] }), { instanceOf: RangeError });
+});
+
+/** Nouns that cannot be counted: never after "a", "an", "every" or "each", with or without an adjective between. */
+const MASS = ['sand', 'sunshine', 'music', 'water', 'laughter', 'silence', 'snow', 'rain', 'love', 'freedom', 'heat', 'coffee', 'thunder', 'moonlight', 'gold'];
+const lines = (lyrics: Lyrics): string[] => lyrics.sections.flatMap((s) => s.lines.map((l) => l.text.toLowerCase()));
+const MOODS = [-0.7, 0, 0.7].flatMap((valence) => PROMPTS.flatMap((prompt) => [4, 5].map((seed) => ({ valence, lyrics: write(prompt, seed, SONG, valence, 0) }))));
+
+test('nouns agree with their articles: no "every sand", and "a"/"an" by the next sound', (t) => {
+  const massAfterCounting = new RegExp(`\\b(?:a|an|every|each) (?:[a-z]+ )?(?:${MASS.join('|')})\\b`);
+  for (const { lyrics } of MOODS) {
+    for (const line of lines(lyrics)) {
+      t.notRegex(line, massAfterCounting, line);
+      const words = line.replace(/[^a-z' ]/g, '').split(' ');
+      words.forEach((word, i) => {
+        if ((word !== 'a' && word !== 'an') || i + 1 >= words.length) return;
+        const startsWithVowel = /^[AEIOU]/.test(dictionary[words[i + 1]]);
+        t.is(word, startsWithVowel ? 'an' : 'a', line);
+      });
+    }
+  }
+});
+
+test('words follow the mood: no bright adjectives in a sad song, no gloomy ones in a happy song', (t) => {
+  const bright = ['happy', 'sunny', 'bright', 'golden', 'sweet', 'lovely', 'electric', 'colorful', 'hopeful', 'fearless', 'proud', 'warm', 'laughing'];
+  const gloomy = ['lonely', 'gray', 'cold', 'empty', 'broken', 'faded', 'dark', 'gone', 'alone', 'lost', 'heavy', 'frozen', 'crying', 'cry'];
+  for (const { valence, lyrics } of MOODS) {
+    const sung = new Set(words(lyrics));
+    const wrong = valence < -0.5 ? bright : valence > 0.5 ? gloomy : [];
+    for (const word of wrong) t.false(sung.has(word), `${word} in a song of valence ${valence}: ${lines(lyrics).join(' / ')}`);
+  }
+});
+
+test('adjectives joined in one line never contradict each other ("gentle and cold", "warm and gray")', (t) => {
+  const positive = new Set(['happy', 'sunny', 'bright', 'golden', 'sweet', 'lovely', 'warm', 'gentle', 'tender', 'young', 'new', 'free', 'alive']);
+  const negative = new Set(['lonely', 'gray', 'cold', 'empty', 'broken', 'faded', 'dark', 'gone', 'lost', 'heavy', 'old', 'frozen']);
+  for (const { lyrics } of MOODS) {
+    for (const line of lines(lyrics)) {
+      for (const [, a, b] of line.matchAll(/([a-z]+) and ([a-z]+)/g)) {
+        t.false((positive.has(a) && negative.has(b)) || (negative.has(a) && positive.has(b)), line);
+      }
+    }
+  }
+});
+
+test('at most one line in four of a section opens with a filler ("oh", "so", "now", "and")', (t) => {
+  for (const lyrics of [...SONGS, ...MOODS.map((m) => m.lyrics)]) {
+    for (const section of lyrics.sections) {
+      const fillers = section.lines.filter((l) => /^(?:oh|so|now|and)\b/i.test(l.text)).length;
+      t.true(fillers <= Math.floor(section.lines.length / 4), section.lines.map((l) => l.text).join(' / '));
+    }
+  }
+});
+
+test('a section keeps one voice: "I" lines and "we" lines are not mixed', (t) => {
+  for (const { lyrics } of MOODS) {
+    for (const section of lyrics.sections) {
+      const voices = new Set(section.lines.map((l) => l.text.toLowerCase()).flatMap((l) => {
+        const tokens = l.replace(/[^a-z' ]/g, '').split(' ');
+        if (tokens.some((w) => ['i', 'me', 'my', "i'm"].includes(w))) return ['I'];
+        if (tokens.some((w) => ['we', 'us', 'our', "let's"].includes(w))) return ['we'];
+        return [];
+      }));
+      t.true(voices.size <= 1, section.lines.map((l) => l.text).join(' / '));
+    }
+  }
 });

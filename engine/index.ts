@@ -23,6 +23,7 @@ export type {
 } from './types.ts';
 export { EngineError, UnknownStyleError, WorkerCrashedError, RenderAbortedError, RenderFailedError, InvalidPresetError, LyricsTooLongError } from './errors.ts';
 export { checkLyrics } from './track.ts';
+export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
 export { compose } from './compose/index.ts';

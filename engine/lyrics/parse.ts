@@ -32,8 +32,10 @@ export function parseLine(text: string): LyricLine {
 }
 
 export function parseLyrics(text: string): Lyrics {
-  if (text.length > MAX_LYRICS_CHARS) {
-    throw new InvalidLyricsError(`Lyrics are ${text.length} characters long; the limit is ${MAX_LYRICS_CHARS}. Shorten them or leave some sections out.`);
+  // Characters are Unicode code points, as the API counts them (an emoji is one, not two UTF-16 units).
+  const characters = [...text].length;
+  if (characters > MAX_LYRICS_CHARS) {
+    throw new InvalidLyricsError(`Lyrics are ${characters} characters long; the limit is ${MAX_LYRICS_CHARS}. Shorten them or leave some sections out.`);
   }
   const sections: LyricSection[] = [];
   let untagged: string[][] = [[]];

@@ -87,8 +87,7 @@ Options:
   },
 };
 
-const LYRICS_LIMIT = 3000;
-
+/** The file's text; its length and content are checked by the engine (checkLyrics), as for the API. */
 async function readLyrics(path: string | undefined): Promise<string | null> {
   if (path === undefined) return null;
   let content: string;
@@ -98,7 +97,6 @@ async function readLyrics(path: string | undefined): Promise<string | null> {
     throw new UsageError(`--lyrics: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
   }
   if (content.trim() === '') throw new UsageError(`--lyrics: ${path} is empty.`);
-  if ([...content].length > LYRICS_LIMIT) throw new UsageError(`--lyrics: ${path} has ${[...content].length} characters; the limit is ${LYRICS_LIMIT}.`);
   return content;
 }
 

@@ -71,3 +71,11 @@ test('lyrics over 3000 characters are refused with the length and the limit', (t
   t.regex(error.message, /3003 characters long; the limit is 3000/);
   t.notThrows(() => parseLyrics('la '.repeat(1000)));
 });
+
+test('the limit counts characters as the API does (code points): 3000 emoji-bearing characters pass', (t) => {
+  // '🎵' is one character but two UTF-16 units; the API's 3000-character check counts it once.
+  const text = 'la 🎵\n'.repeat(600);
+  t.is([...text].length, 3000);
+  t.true(text.length > 3000);
+  t.notThrows(() => parseLyrics(text));
+});

@@ -2,7 +2,7 @@
  * The body of POST /v1/generate, checked field by field. Everything not listed here is refused by name.
  */
 import { randomInt } from 'node:crypto';
-import type { StyleInfo } from '../../../engine/index.ts';
+import { MAX_LYRICS_CHARS, type StyleInfo } from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
 import { readBoolean, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
 import type { NewGeneration } from '../../store/types.ts';
@@ -11,7 +11,7 @@ export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', '
 
 export const LIMITS = {
   promptChars: 2000,
-  lyricsChars: 3000,
+  lyricsChars: MAX_LYRICS_CHARS,
   callbackUrlChars: 2048,
   minDuration: 30,
   maxDuration: 180,

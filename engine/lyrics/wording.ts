@@ -23,6 +23,8 @@ export interface Wording {
   suits(word: string): boolean;
   isMass(word: string): boolean;
   isWeakEnd(word: string): boolean;
+  /** Whether a person can be or feel this ("free", "blue"; not "wide", "dusty"). */
+  canFeel(word: string): boolean;
   /** True when two words of the line pull against each other (warm and cold, lonely and happy). */
   contradicts(words: readonly string[]): boolean;
   /** True when one word of the line repeats another's stem ("the sunny sun", "heartbeat ... heart"). */
@@ -37,6 +39,7 @@ export function createWording(banks: Banks, valence: number, arousal: number): W
   const lively = new Set(mood.lively);
   const mass = new Set(grammar.mass);
   const weak = new Set(grammar.weakEnds);
+  const unfelt = new Set(grammar.notFeelings);
   const opposite = new Map<string, Set<string>>();
   for (const [a, b] of mood.opposites) {
     opposite.set(a, (opposite.get(a) ?? new Set()).add(b));
@@ -50,7 +53,7 @@ export function createWording(banks: Banks, valence: number, arousal: number): W
     if (plain.some((w) => bright.has(w)) && plain.some((w) => dark.has(w))) return true;
     return plain.some((w) => plain.some((v) => opposite.get(w)?.has(v) === true));
   };
-  return { suits, isMass: (word) => mass.has(word), isWeakEnd: (word) => weak.has(word), contradicts, echoes };
+  return { suits, isMass: (word) => mass.has(word), isWeakEnd: (word) => weak.has(word), canFeel: (word) => !unfelt.has(word), contradicts, echoes };
 }
 
 function echoes(words: readonly string[]): boolean {
@@ -90,6 +93,12 @@ export function personOf(template: string): Person {
   if (tokens.some((t) => FIRST_PERSON.has(t))) return 'I';
   if (tokens.some((t) => PLURAL_PERSON.has(t))) return 'we';
   return 'none';
+}
+
+/** Templates whose adjectives say how someone is or feels: "we are {A} and E", "my heart is E", "I feel so E". */
+export function isFeeling(template: string): boolean {
+  const tokens = template.toLowerCase().replace(/[?,]/g, '').split(' ');
+  return tokens.includes('feel') || tokens.includes('heart') || /^(?:we|you|i) (?:are|am)\b/.test(tokens.join(' '));
 }
 
 export const opensWithFiller = (line: string): boolean => FILLER_OPENINGS.has(line.split(' ')[0].toLowerCase().replace(/[^a-z]/g, ''));

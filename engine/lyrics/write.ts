@@ -14,7 +14,7 @@ import { lookupPhones } from './dictionary.ts';
 import { parseLine } from './parse.ts';
 import { parsePhones, rhymePart } from './phones.ts';
 import { FUNCTION_WORDS, pronounceWord } from './pronounce.ts';
-import { createWording, nounNeeds, opensWithFiller, personOf, type NounNeed, type Person, type Wording } from './wording.ts';
+import { createWording, isFeeling, nounNeeds, opensWithFiller, personOf, type NounNeed, type Person, type Wording } from './wording.ts';
 
 export interface LyricPlan {
   sections: { kind: LyricSectionKind; lines: number; syllables: { min: number; max: number } }[];
@@ -46,6 +46,8 @@ interface Range {
 interface Template {
   text: string;
   person: Person;
+  /** Its adjectives describe a person or a heart ("you make me feel so E"), so "wide" or "dusty" will not do. */
+  feeling: boolean;
   needs: { slots: NounNeed[]; end: NounNeed };
 }
 
@@ -130,10 +132,11 @@ function buildPalette(input: WriteInput): Palette {
   const { themes } = chooseThemes(input.prompt, input.valence, input.arousal);
   const themed = themes.map((name) => banks.themes[name]).filter((t) => t !== undefined).map((set) => forMoodWords(set, wording));
   const general = forMoodWords(banks.general, wording);
-  // Happy songs leave out the sad templates and the other way round; in between, both.
-  const allowed = (template: string) => !(template.startsWith('-|') && input.valence > 0.2) && !(template.startsWith('+|') && input.valence < -0.2);
+  // A song leans one way: happy-marked templates only above zero valence, sad-marked ones only below, so a
+  // middling song never has "After it all" and "we are young and loud" in one line.
+  const allowed = (template: string) => !(template.startsWith('-|') && input.valence >= 0) && !(template.startsWith('+|') && input.valence <= 0);
   const forMood = (list: readonly string[]): Template[] =>
-    list.filter(allowed).map((t) => t.replace(/^[+-]\|/, '')).map((text) => ({ text, person: personOf(text), needs: nounNeeds(text) }));
+    list.filter(allowed).map((t) => t.replace(/^[+-]\|/, '')).map((text) => ({ text, person: personOf(text), needs: nounNeeds(text), feeling: isFeeling(text) }));
   const templates = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.templates[kind])])) as Record<EndKind, Template[]>;
   const hooks = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.hooks[kind])])) as Record<EndKind, Template[]>;
   const groups = new Map<string, Ending[]>();
@@ -290,6 +293,7 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
   const massEnd = ending.kind === 'n' && palette.wording.isMass(lastWord(ending.word));
   const fits = (t: Template) =>
     (t.person === 'none' || t.person === voice.person) && !(massEnd && t.needs.end === 'count') &&
+    !(t.feeling && ending.kind === 'a' && !palette.wording.canFeel(ending.word)) &&
     !t.text.split(' ').some((w) => endTokens.includes(w.replace(/[?,]/g, '')));
   // A hook prefers the short hook templates but may use any, so it never needs a filler to fit.
   const hooks = voice.hook === true ? palette.hooks[ending.kind].filter(fits) : [];
@@ -374,7 +378,8 @@ function fillTemplate(template: Template, end: string, taken: Set<string>, palet
   return template.text.replace(/\{([NPAVG])\}|\bE\b/g, (_, slot: 'N' | 'P' | 'A' | 'V' | 'G' | undefined) => {
     if (slot === undefined) return end;
     const countable = (slot === 'N' || slot === 'P') && template.needs.slots[noun++] === 'count';
-    const usable = (w: string) => !taken.has(w) && !(countable && palette.wording.isMass(lastWord(w)));
+    const usable = (w: string) =>
+      !taken.has(w) && !(countable && palette.wording.isMass(lastWord(w))) && !(slot === 'A' && template.feeling && !palette.wording.canFeel(w));
     // Mostly the prompt's theme words, sometimes the general ones, never a word already in the line.
     const source = palette.themed.length > 0 && random.chance(0.8) ? random.pick(palette.themed) : palette.general;
     const choices = source[slot].filter(usable);

@@ -276,3 +276,11 @@ test('a section keeps one voice: "I" lines and "we" lines are not mixed', (t) =>
     }
   }
 });
+
+test('rhyme-filler nouns ("sign", "floor", "line") do not end lines in songs whose themes do not use them', (t) => {
+  // "The dance floor" means something; "the floor" alone is there for the rhyme.
+  const fillerEnd = /(?<!dance )\b(?:sign|floor|line|side|view|yard|pane)\W*$/i;
+  for (const lyrics of [...SONGS, ...MOODS.map((m) => m.lyrics)]) {
+    for (const line of lyrics.sections.flatMap((s) => s.lines)) t.notRegex(line.text, fillerEnd);
+  }
+});

@@ -25,14 +25,15 @@ export interface NewApiKey {
 /** 256 random bits behind a readable prefix. */
 export function newApiKey(): NewApiKey {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-  return { key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), hash: hashApiKey(key) };
+  return { key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), hash: hashSecret(key) };
 }
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+/** sha256 hex of a secret (an API key, a session id, a sign-in token): what is stored instead of it. */
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-/** Constant-time comparison of two sha256 hex digests. */
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+/** Constant-time equality of two secrets or digests. A length mismatch returns early: lengths are not secret. */
+export function safeEqual(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  const left = typeof a === 'string' ? Buffer.from(a) : a;
+  const right = typeof b === 'string' ? Buffer.from(b) : b;
+  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -1,6 +1,7 @@
 /** The dashboard's security rules, piece by piece: cookie signing, CSRF tokens, passwords, throttling, escaping. */
 import test from 'ava';
 import { html } from '../src/dashboard/html.ts';
+import { hashSecret, safeEqual } from '../src/ids.ts';
 import { hashPassword, verifyPassword } from '../src/dashboard/passwords.ts';
 import { FREE_FAILURES, SignInThrottle } from '../src/dashboard/sign-in-throttle.ts';
 import { csrfToken, deriveKeys, readSessionCookie, signSessionCookie, validCsrf } from '../src/dashboard/tokens.ts';
@@ -43,6 +44,19 @@ test('a CSRF token is valid only for the binding it was made for', (t) => {
   t.false(validCsrf(keys.csrf, 'session-a', ''));
   t.false(validCsrf(keys.csrf, 'session-a', undefined));
   t.false(validCsrf(deriveKeys('secret-two').csrf, 'session-a', token));
+});
+
+test('safeEqual is true only for the same text or bytes, whatever the lengths', (t) => {
+  t.true(safeEqual('abc', 'abc'));
+  t.false(safeEqual('abc', 'abd'));
+  t.false(safeEqual('abc', 'abcd'));
+  t.false(safeEqual('', 'a'));
+  t.true(safeEqual(Buffer.from('xyz'), Buffer.from('xyz')));
+  t.false(safeEqual(Buffer.from('xyz'), 'xyZ'));
+});
+
+test('hashSecret is the sha256 hex of the secret', (t) => {
+  t.is(hashSecret('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
 });
 
 test('a password verifies against its scrypt hash and a wrong one does not', async (t) => {

@@ -1,5 +1,6 @@
 /** Password hashing with scrypt from node:crypto: a random salt per password, a constant-time check. */
-import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
+import { safeEqual } from '../ids.ts';
 import type { PasswordHash } from '../store/credentials.ts';
 
 // N = 2^15 with r = 8 needs 32 MiB per hash; ~60 ms on this class of machine.
@@ -21,7 +22,7 @@ export async function hashPassword(password: string): Promise<PasswordHash> {
 export async function verifyPassword(password: string, stored: PasswordHash): Promise<boolean> {
   const expected = Buffer.from(stored.hash, 'base64');
   const actual = await scrypt(password, Buffer.from(stored.salt, 'base64'), { N: stored.N, r: stored.r, p: stored.p });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return safeEqual(actual, expected);
 }
 
 /** A hash of nothing anyone knows: checked against when an email is unknown, so both cases take as long. */

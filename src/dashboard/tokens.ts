@@ -6,7 +6,8 @@
  * forged and altered cookies before any lookup; the session id must also be live in the credential
  * store, so signing out ends it for good.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../ids.ts';
 
 export interface DashboardKeys {
   cookie: Buffer;
@@ -20,12 +21,6 @@ export function deriveKeys(signingSecret: string): DashboardKeys {
 
 const mac = (key: Buffer, text: string): string => createHmac('sha256', key).update(text).digest('base64url');
 
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 export function signSessionCookie(key: Buffer, sessionId: string, expiresAt: Date): string {
   const payload = `${sessionId}.${Math.floor(expiresAt.getTime() / 1000)}`;
   return `${payload}.${mac(key, payload)}`;
@@ -36,7 +31,7 @@ export function readSessionCookie(key: Buffer, value: string, now: Date): string
   const match = /^([A-Za-z0-9_-]{16,128})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value);
   if (!match) return null;
   const [, sessionId = '', expires = '', sig = ''] = match;
-  if (!sameText(sig, mac(key, `${sessionId}.${expires}`))) return null;
+  if (!safeEqual(sig, mac(key, `${sessionId}.${expires}`))) return null;
   if (Number(expires) * 1000 <= now.getTime()) return null;
   return sessionId;
 }
@@ -48,4 +43,4 @@ export function readSessionCookie(key: Buffer, value: string, now: Date): string
 export const csrfToken = (key: Buffer, binding: string): string => mac(key, `csrf.${binding}`);
 
 export const validCsrf = (key: Buffer, binding: string, given: unknown): boolean =>
-  typeof given === 'string' && given.length > 0 && sameText(given, csrfToken(key, binding));
+  typeof given === 'string' && given.length > 0 && safeEqual(given, csrfToken(key, binding));

@@ -3,7 +3,8 @@
  * where sig = base64url(HMAC-SHA256(secret, "{account_id}/{generation_id}.{ext}.{expires}")).
  * The account id is in the path because a generation is looked up within its account.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../ids.ts';
 import { DownloadLinkError } from './errors.ts';
 
 export type FileExtension = 'wav' | 'mid';
@@ -48,9 +49,7 @@ export class DownloadSigner {
   verify(link: { accountId: string; generationId: string; ext: FileExtension; expires: string; sig: string }, now: Date): void {
     if (!/^\d{1,12}$/.test(link.expires)) throw new DownloadLinkError('invalid_signature');
     const expires = Number(link.expires);
-    const expected = Buffer.from(this.#sign(link.accountId, link.generationId, link.ext, expires));
-    const given = Buffer.from(link.sig);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new DownloadLinkError('invalid_signature');
+    if (!safeEqual(link.sig, this.#sign(link.accountId, link.generationId, link.ext, expires))) throw new DownloadLinkError('invalid_signature');
     // Checked after the signature, so an expiry cannot be probed on a forged link.
     if (expires * 1000 <= now.getTime()) throw new DownloadLinkError('link_expired');
   }

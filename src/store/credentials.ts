@@ -4,9 +4,10 @@
  * Session ids and link tokens are random secrets stored only as sha256 hashes, like API keys.
  * Small enough to load at open and serve from memory; every change is written atomically.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hashSecret } from '../ids.ts';
 import { CoalescingWriter } from './atomic-file.ts';
 
 export interface PasswordHash {
@@ -61,7 +62,6 @@ export class EmailTakenError extends Error {
 }
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
-const sha256 = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 const FILE = 'dashboard.json';
 
 export class CredentialStore {
@@ -104,21 +104,21 @@ export class CredentialStore {
     const id = randomBytes(32).toString('base64url');
     const expires = new Date(now.getTime() + ttlMs);
     this.#prune(now);
-    this.#data.sessions.push({ id_hash: sha256(id), account_id: accountId, expires_at: expires.toISOString() });
+    this.#data.sessions.push({ id_hash: hashSecret(id), account_id: accountId, expires_at: expires.toISOString() });
     await this.#save();
     return { id, account_id: accountId, expires_at: expires };
   }
 
   /** The live session with this id, or undefined when unknown, ended or expired. */
   findSession(id: string, now: Date): Session | undefined {
-    const hash = sha256(id);
+    const hash = hashSecret(id);
     const record = this.#data.sessions.find((s) => s.id_hash === hash);
     if (!record || Date.parse(record.expires_at) <= now.getTime()) return undefined;
     return { id, account_id: record.account_id, expires_at: new Date(record.expires_at) };
   }
 
   async endSession(id: string): Promise<void> {
-    const hash = sha256(id);
+    const hash = hashSecret(id);
     const before = this.#data.sessions.length;
     this.#data.sessions = this.#data.sessions.filter((s) => s.id_hash !== hash);
     if (this.#data.sessions.length !== before) await this.#save();
@@ -128,14 +128,14 @@ export class CredentialStore {
   async issueSignInToken(accountId: string, now: Date, ttlMs: number): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     this.#prune(now);
-    this.#data.sign_in_links.push({ token_hash: sha256(token), account_id: accountId, expires_at: new Date(now.getTime() + ttlMs).toISOString() });
+    this.#data.sign_in_links.push({ token_hash: hashSecret(token), account_id: accountId, expires_at: new Date(now.getTime() + ttlMs).toISOString() });
     await this.#save();
     return token;
   }
 
   /** Uses up a sign-in token: its account id the first time, undefined ever after (or once expired). */
   async redeemSignInToken(token: string, now: Date): Promise<string | undefined> {
-    const hash = sha256(token);
+    const hash = hashSecret(token);
     const link = this.#data.sign_in_links.find((l) => l.token_hash === hash);
     if (!link) return undefined;
     this.#data.sign_in_links = this.#data.sign_in_links.filter((l) => l !== link);

@@ -10,7 +10,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
-import { hashApiKey, newAccountId, newApiKey, newGenerationId, newKeyId, sameHash } from '../ids.ts';
+import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
 import { isPlanName, quotaMonth, quotaResetsAt } from '../plans.ts';
 import { AtomicJsonFile, CoalescingWriter, atomicWriteFile } from './atomic-file.ts';
 import { StoreClosedError } from './errors.ts';
@@ -198,9 +198,9 @@ class LowdbStore implements Store {
 
   findKey(secret: string): ApiKey | undefined {
     if (typeof secret !== 'string' || secret.length === 0 || secret.length > 256) return undefined;
-    const hash = hashApiKey(secret);
+    const hash = hashSecret(secret);
     const record = this.#keysByHash.get(hash);
-    return record && sameHash(record.hash, hash) ? copy(record) : undefined;
+    return record && safeEqual(record.hash, hash) ? copy(record) : undefined;
   }
 
   listKeys(accountId?: string): ApiKey[] {

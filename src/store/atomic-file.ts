@@ -81,12 +81,22 @@ export class CoalescingWriter {
   }
 }
 
+export interface AtomicJsonFileOptions {
+  /** Permissions of the file as written (e.g. 0o600 for one holding secrets). @default 0o644 */
+  mode?: number;
+}
+
 /** A lowdb adapter over one JSON file, written with the crash-safe recipe above. */
 export class AtomicJsonFile<T> implements Adapter<T> {
+  readonly #mode: number | undefined;
+
   constructor(
     readonly path: string,
     private readonly writer: CoalescingWriter,
-  ) {}
+    options: AtomicJsonFileOptions = {},
+  ) {
+    this.#mode = options.mode;
+  }
 
   async read(): Promise<T | null> {
     try {
@@ -97,7 +107,8 @@ export class AtomicJsonFile<T> implements Adapter<T> {
     }
   }
 
+  /** Coalesced with other writes of the file: `data` is serialised when the write starts, so keep mutating one object. */
   write(data: T): Promise<void> {
-    return this.writer.write(this.path, () => JSON.stringify(data));
+    return this.writer.write(this.path, () => JSON.stringify(data), this.#mode);
   }
 }

@@ -7,11 +7,10 @@ import { DownloadSigner } from '../http/signing.ts';
 import { presentGeneration } from '../routes/generations/present.ts';
 import type { Store } from '../store/types.ts';
 import { DeliveryWorker } from './delivery-worker.ts';
-import { Outbox } from './outbox.ts';
+import { Outbox, WEBHOOK_FILE } from './outbox.ts';
 import { RETRY_JITTER, RETRY_SCHEDULE_MS } from './schedule.ts';
 import { WebhookService } from './service.ts';
 import type { Resolver } from './url-safety.ts';
-import { WEBHOOK_FILE, WebhookFile } from './webhook-file.ts';
 
 export { WebhookService, type DeliveryView, type NewEndpoint, type SecretView } from './service.ts';
 export { EVENT_TYPES, DEFAULT_EVENTS, type EventType, type WebhookEndpoint, type WebhookDelivery, type DeliveryState } from './types.ts';
@@ -48,7 +47,7 @@ export interface Webhooks {
 
 export async function openWebhooks(options: WebhooksOptions): Promise<Webhooks> {
   const now = options.now ?? (() => new Date());
-  const outbox = new Outbox(await WebhookFile.open(options.store.resolveFile(WEBHOOK_FILE)));
+  const outbox = await Outbox.open(options.store.resolveFile(WEBHOOK_FILE));
   let service: WebhookService | undefined;
   const worker = new DeliveryWorker({
     outbox,
@@ -76,7 +75,7 @@ export async function openWebhooks(options: WebhooksOptions): Promise<Webhooks> 
     },
     async close() {
       await worker.close();
-      await outbox.file.idle();
+      await outbox.idle();
     },
   };
 }

@@ -1,9 +1,13 @@
 /**
- * The in-memory view of webhooks.json with the indexes the service and the delivery worker share.
- * Every change goes through here and is saved before the caller goes on.
+ * webhooks.json in the data dir (endpoints, secrets, and the outbox: events and their deliveries), held
+ * in memory with the indexes the service and the delivery worker share. Every change goes through here
+ * and is saved before the caller goes on: written whole, crash-safe and coalesced like accounts.json, so
+ * a caller that awaits save() knows its change is on disk.
  */
-import type { WebhookFile } from './webhook-file.ts';
-import type { DeliveryState, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './types.ts';
+import { AtomicJsonFile, CoalescingWriter } from '../store/atomic-file.ts';
+import type { DeliveryState, WebhookData, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './types.ts';
+
+export const WEBHOOK_FILE = 'webhooks.json';
 
 /** Settled deliveries (and their events) stay in the log this long. */
 const RETAIN_MS = 14 * 24 * 3600 * 1000;
@@ -13,24 +17,36 @@ const MAX_LOGGED_ATTEMPTS = 50;
 const eventKey = (generationId: string, type: string): string => `${generationId}\n${type}`;
 
 export class Outbox {
-  readonly file: WebhookFile;
+  readonly data: WebhookData;
+  readonly #file: AtomicJsonFile<WebhookData>;
+  readonly #writer: CoalescingWriter;
   readonly #events = new Map<string, WebhookEvent>();
   readonly #eventsByKey = new Map<string, WebhookEvent>();
   readonly #deliveries = new Map<string, WebhookDelivery>();
   readonly pending = new Map<string, WebhookDelivery>();
 
-  constructor(file: WebhookFile) {
-    this.file = file;
-    for (const event of file.data.events) this.#indexEvent(event);
-    for (const delivery of file.data.deliveries) this.#indexDelivery(delivery);
+  private constructor(file: AtomicJsonFile<WebhookData>, writer: CoalescingWriter, stored: Partial<WebhookData> | null) {
+    this.#file = file;
+    this.#writer = writer;
+    this.data = { endpoints: [], secrets: [], events: [], deliveries: [], ...stored };
+    for (const event of this.data.events) this.#indexEvent(event);
+    for (const delivery of this.data.deliveries) this.#indexDelivery(delivery);
   }
 
-  get data() {
-    return this.file.data;
+  static async open(path: string): Promise<Outbox> {
+    const writer = new CoalescingWriter();
+    // 0600: the file holds the accounts' signing secrets.
+    const file = new AtomicJsonFile<WebhookData>(path, writer, { mode: 0o600 });
+    return new Outbox(file, writer, await file.read());
   }
 
   save(): Promise<void> {
-    return this.file.save();
+    return this.#file.write(this.data);
+  }
+
+  /** Resolves once every save requested so far is on disk. */
+  idle(): Promise<void> {
+    return this.#writer.idle();
   }
 
   event(id: string): WebhookEvent | undefined {

@@ -2,6 +2,7 @@
 import test from 'ava';
 import { startApp } from './helpers/app.ts';
 import { DashboardClient } from './helpers/dashboard.ts';
+import { FREE_FAILURES } from '../src/dashboard/sign-in-throttle.ts';
 
 const XSS = '<script>alert(1)</script>';
 
@@ -65,6 +66,18 @@ test('repeated failed sign-ins are refused for a while, even with the right pass
   t.regex(blocked.text, /Too many failed sign-ins\. Wait \d+ s/);
   app.clock.advance(60_000);
   t.is((await browser.signIn('carol@example.com', 'carol password 1')).status, 303);
+});
+
+test('parallel wrong-password sign-ins for one email: only the free attempts and one more are checked, the rest refused', async (t) => {
+  const app = await startApp(t);
+  await new DashboardClient(app.url).signUp('dora@example.com', 'dora password 1');
+  const browsers = Array.from({ length: 12 }, () => new DashboardClient(app.url));
+  await Promise.all(browsers.map((b) => b.get('/signin')));
+  const answers = await Promise.all(browsers.map((b, i) => b.post('/signin', { email: 'dora@example.com', password: `guess ${i}` })));
+  const checked = answers.filter((a) => a.status === 401).length;
+  t.true(checked <= FREE_FAILURES.email + 1, `${checked} guesses were checked`);
+  t.is(answers.filter((a) => a.status === 429).length, answers.length - checked);
+  t.regex(answers.find((a) => a.status === 429)!.text, /Too many failed sign-ins/);
 });
 
 test('a form without the CSRF token, with another session\'s token, or from another origin is refused', async (t) => {

@@ -92,9 +92,21 @@ test('a successful sign-in clears the email count', (t) => {
   const throttle = new SignInThrottle();
   const ms = now.getTime();
   for (let i = 0; i < FREE_FAILURES.email; i++) throttle.failed('a@example.com', '10.0.0.1', ms);
-  throttle.succeeded('a@example.com');
+  throttle.succeeded('a@example.com', '10.0.0.1');
   throttle.failed('a@example.com', '10.0.0.1', ms);
   t.is(throttle.waitSeconds('a@example.com', '10.0.0.9', ms), 0);
+});
+
+test('an attempt counts as failed from its start, and a success gives the address its attempt back', (t) => {
+  const throttle = new SignInThrottle();
+  const ms = now.getTime();
+  for (let i = 0; i <= FREE_FAILURES.email; i++) t.is(throttle.begin('a@example.com', '10.0.0.1', ms), 0);
+  t.true(throttle.begin('a@example.com', '10.0.0.2', ms) > 0, 'held back before any check has finished');
+  for (let i = 0; i <= FREE_FAILURES.address + 5; i++) {
+    t.is(throttle.begin(`ok${i}@example.com`, '10.0.0.3', ms), 0);
+    throttle.succeeded(`ok${i}@example.com`, '10.0.0.3');
+  }
+  t.is(throttle.waitSeconds('fresh@example.com', '10.0.0.3', ms), 0, 'successful sign-ins from one address never hold it back');
 });
 
 test('many failures from one address slow that address for every email', (t) => {

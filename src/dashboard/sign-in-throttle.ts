@@ -2,6 +2,9 @@
  * Slows repeated failed sign-ins. Each email and each address gets a few free failures; after that every
  * further failure doubles a waiting time (1 s, 2 s, 4 s … up to 15 min) during which sign-ins for it are
  * refused without checking the password. A success clears the email's count. Counts fade after an hour.
+ *
+ * An attempt is counted as failed when it begins, before the slow password check, and taken back if it
+ * succeeds: counted afterwards, many parallel guesses would all pass the check before any was recorded.
  */
 export const FREE_FAILURES = { email: 3, address: 20 } as const;
 const MAX_WAIT_MS = 15 * 60_000;
@@ -23,13 +26,28 @@ export class SignInThrottle {
     return until > nowMs ? Math.ceil((until - nowMs) / 1000) : 0;
   }
 
+  /**
+   * Starts an attempt: the seconds to wait when the email or address is held back (nothing is recorded),
+   * otherwise 0, with the attempt already counted as a failure until `succeeded` says otherwise.
+   */
+  begin(email: string, address: string, nowMs: number): number {
+    const wait = this.waitSeconds(email, address, nowMs);
+    if (wait === 0) this.failed(email, address, nowMs);
+    return wait;
+  }
+
   failed(email: string, address: string, nowMs: number): void {
     this.#fail(`e:${email}`, FREE_FAILURES.email, nowMs);
     this.#fail(`a:${address}`, FREE_FAILURES.address, nowMs);
   }
 
-  succeeded(email: string): void {
+  /** The attempt begun for this email and address was right: the email starts afresh, the address gets its count back. */
+  succeeded(email: string, address: string): void {
     this.#entries.delete(`e:${email}`);
+    const entry = this.#entries.get(`a:${address}`);
+    if (!entry) return;
+    entry.failures = Math.max(0, entry.failures - 1);
+    if (entry.failures <= FREE_FAILURES.address) entry.blockedUntil = 0;
   }
 
   #blockedUntil(key: string, nowMs: number): number {

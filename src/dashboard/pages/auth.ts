@@ -5,7 +5,7 @@ import { EmailTakenError, normalizeEmail } from '../../store/credentials.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { endSession, preSessionCsrf, readCheckedForm, seeOther, sendHtml, startSession, viewerOf, type Viewer } from '../http.ts';
 import { showOverview } from './overview.ts';
-import { decoyHash, hashPassword, verifyPassword } from '../passwords.ts';
+import { decoyHash, hashPassword, PasswordChecksBusyError, verifyPassword } from '../passwords.ts';
 import { plainPage } from '../views/layout.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
 
@@ -56,17 +56,20 @@ export function signIn(deps: DashboardDeps) {
     const password = form.get('password') ?? '';
     const again = (status: number, message: string) => sendHtml(ctx, authForm('signin', preSessionCsrf(ctx, deps), email, { '': message }), status);
     const nowMs = deps.services.now().getTime();
-    const wait = deps.throttle.waitSeconds(email, ctx.ip, nowMs);
+    const wait = deps.throttle.begin(email, ctx.ip, nowMs);
     if (wait > 0) return again(429, `Too many failed sign-ins. Wait ${wait} s, then try again.`);
 
     const credential = deps.credentials.findByEmail(email);
-    // An unknown email costs the same hash as a known one, so timing does not tell which emails exist.
-    const matches = await verifyPassword(password.slice(0, PASSWORD_CHARS.max), credential?.password ?? (await decoyHash()));
-    if (!credential || !matches) {
-      deps.throttle.failed(email, ctx.ip, nowMs);
-      return again(401, 'That email and password do not match an account. Check both and try again.');
+    let matches: boolean;
+    try {
+      // An unknown email costs the same hash as a known one, so timing does not tell which emails exist.
+      matches = await verifyPassword(password.slice(0, PASSWORD_CHARS.max), credential?.password ?? (await decoyHash()));
+    } catch (error) {
+      if (error instanceof PasswordChecksBusyError) return again(429, error.message);
+      throw error;
     }
-    deps.throttle.succeeded(email);
+    if (!credential || !matches) return again(401, 'That email and password do not match an account. Check both and try again.');
+    deps.throttle.succeeded(email, ctx.ip);
     await startSession(ctx, deps, credential.account_id);
     seeOther(ctx, '/');
   };
@@ -84,6 +87,8 @@ export function signUp(deps: DashboardDeps) {
       return again(429, { '': 'Too many accounts were created from this address in the last hour. Try again later.' });
     }
 
+    const passwordHash = await hashUnlessBusy(password);
+    if (!passwordHash) return again(429, { '': new PasswordChecksBusyError().message });
     let release: () => void;
     try {
       release = deps.credentials.claimEmail(email);
@@ -92,7 +97,6 @@ export function signUp(deps: DashboardDeps) {
       throw error;
     }
     try {
-      const passwordHash = await hashPassword(password);
       const account = await deps.services.store.createAccount({ email, plan: 'starter' });
       await deps.credentials.addCredential({ account_id: account.id, email, password: passwordHash, created_at: account.created_at });
       await startSession(ctx, deps, account.id);
@@ -101,6 +105,16 @@ export function signUp(deps: DashboardDeps) {
     }
     seeOther(ctx, '/');
   };
+}
+
+/** A hash of the password, or undefined when too many are being computed right now. */
+async function hashUnlessBusy(password: string) {
+  try {
+    return await hashPassword(password);
+  } catch (error) {
+    if (error instanceof PasswordChecksBusyError) return undefined;
+    throw error;
+  }
 }
 
 /** What is wrong with an email and password offered for a new sign-in, by field. */
@@ -123,8 +137,10 @@ export function setCredentials(deps: DashboardDeps) {
     const email = normalizeEmail(form.get('email') ?? '');
     const password = form.get('password') ?? '';
     const errors = credentialProblems(email, password);
+    const passwordHash = Object.keys(errors).length === 0 ? await hashUnlessBusy(password) : undefined;
+    if (Object.keys(errors).length === 0 && !passwordHash) errors['password'] = new PasswordChecksBusyError().message;
     let release: (() => void) | undefined;
-    if (Object.keys(errors).length === 0) {
+    if (passwordHash) {
       try {
         release = deps.credentials.claimEmail(email);
       } catch (error) {
@@ -132,9 +148,8 @@ export function setCredentials(deps: DashboardDeps) {
         errors['email'] = error.message;
       }
     }
-    if (!release) return showOverview(deps, { email: email.slice(0, 254), errors })(ctx, viewer);
+    if (!release || !passwordHash) return showOverview(deps, { email: email.slice(0, 254), errors })(ctx, viewer);
     try {
-      const passwordHash = await hashPassword(password);
       await deps.credentials.addCredential({ account_id: viewer.account.id, email, password: passwordHash, created_at: deps.services.now().toISOString() });
     } finally {
       release();

@@ -32,9 +32,9 @@ export interface Banks {
   templates: Record<EndKind, string[]>;
   /** Short templates for a chorus's first line, the hook (same marks and slots as templates). */
   hooks: Record<EndKind, string[]>;
-  /** Mass nouns ("sand", "music") never follow "a" or "every"; weak ends ("sign", "floor") end a line only in their theme;
+  /** Mass nouns ("sand", "music") never follow "a" or "every"; bare nouns ("home") take no article; weak ends ("sign", "floor") end a line only in their theme;
    * notFeelings are adjectives of places and things that no one feels ("wide", "dusty"). */
-  grammar: { mass: string[]; weakEnds: string[]; notFeelings: string[] };
+  grammar: { mass: string[]; bare: string[]; weakEnds: string[]; notFeelings: string[] };
   /** Words by the mood they carry, and pairs that contradict each other when sung in one line. */
   mood: { bright: string[]; dark: string[]; calm: string[]; lively: string[]; opposites: [string, string][] };
   /** Phrases (with slots, "+|"/"-|" marks as for templates) that open a long line. */

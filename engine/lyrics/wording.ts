@@ -22,6 +22,8 @@ export interface Wording {
   /** Whether `word` may be sung in a song of this mood. */
   suits(word: string): boolean;
   isMass(word: string): boolean;
+  /** Nouns sung without an article ("take me home"). */
+  isBare(word: string): boolean;
   isWeakEnd(word: string): boolean;
   /** Whether a person can be or feel this ("free", "blue"; not "wide", "dusty"). */
   canFeel(word: string): boolean;
@@ -38,6 +40,7 @@ export function createWording(banks: Banks, valence: number, arousal: number): W
   const calm = new Set(mood.calm);
   const lively = new Set(mood.lively);
   const mass = new Set(grammar.mass);
+  const bare = new Set(grammar.bare);
   const weak = new Set(grammar.weakEnds);
   const unfelt = new Set(grammar.notFeelings);
   const opposite = new Map<string, Set<string>>();
@@ -53,7 +56,7 @@ export function createWording(banks: Banks, valence: number, arousal: number): W
     if (plain.some((w) => bright.has(w)) && plain.some((w) => dark.has(w))) return true;
     return plain.some((w) => plain.some((v) => opposite.get(w)?.has(v) === true));
   };
-  return { suits, isMass: (word) => mass.has(word), isWeakEnd: (word) => weak.has(word), canFeel: (word) => !unfelt.has(word), contradicts, echoes };
+  return { suits, isMass: (word) => mass.has(word), isBare: (word) => bare.has(word), isWeakEnd: (word) => weak.has(word), canFeel: (word) => !unfelt.has(word), contradicts, echoes };
 }
 
 function echoes(words: readonly string[]): boolean {

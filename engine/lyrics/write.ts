@@ -281,6 +281,9 @@ function orderEndings(group: readonly Ending[], palette: Palette, random: Random
     .filter((e) => (seen.has(e.word) ? false : (seen.add(e.word), true)));
 }
 
+/** Where an article-less noun goes by itself: "take me back home", "all the way home", "follow the river home". */
+const HOMEWARD = /\b(back|way|me|\{N\}) to the E\b/;
+
 /** Words that may stand before an adjective inserted in front of the end noun ("the road" -> "the open road"). */
 const DETERMINERS = new Set(['the', 'my', 'your', 'our', 'a']);
 
@@ -291,9 +294,12 @@ const DETERMINERS = new Set(['the', 'my', 'your', 'our', 'a']);
 function makeLine(ending: Ending, range: Range, palette: Palette, random: Random, voice: Voice): string | null {
   const endTokens = ending.word.split(' ');
   const massEnd = ending.kind === 'n' && palette.wording.isMass(lastWord(ending.word));
+  // "Home" goes without "the": "take me home", "you are my home", never "waiting for the home".
+  const articleless = ending.kind === 'n' && palette.wording.isBare(ending.word);
   const fits = (t: Template) =>
     (t.person === 'none' || t.person === voice.person) && !(massEnd && t.needs.end === 'count') &&
     !(t.feeling && ending.kind === 'a' && !palette.wording.canFeel(ending.word)) &&
+    !(articleless && !HOMEWARD.test(t.text) && !/\bmy E\b/.test(t.text)) &&
     !t.text.split(' ').some((w) => endTokens.includes(w.replace(/[?,]/g, '')));
   // A hook prefers the short hook templates but may use any, so it never needs a filler to fit.
   const hooks = voice.hook === true ? palette.hooks[ending.kind].filter(fits) : [];
@@ -304,7 +310,8 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
   for (let attempt = 0; templates.length > 0 && attempt < ATTEMPTS && found < GOOD_ENOUGH; attempt++) {
     const taken = new Set(endTokens);
     const template = random.pick(templates);
-    let words = fillTemplate(template, ending.word, taken, palette, random).split(' ');
+    const text = articleless ? template.text.replace(HOMEWARD, '$1 E') : template.text;
+    let words = fillTemplate({ ...template, text }, ending.word, taken, palette, random).split(' ');
     // Long lines open with a phrase ("In the golden sun, we will shine") rather than a pile of fillers.
     // (Not for the two-word templates meant for very short lines: "Look at the road, my sand" reads badly.)
     // (Nor before a template that opens on a bare slot: "When the rain is gentle, day so old".)

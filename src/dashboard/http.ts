@@ -93,10 +93,19 @@ export function preSessionCsrf(ctx: AppContext, deps: DashboardDeps): string {
 /** This site as the browser reached it, e.g. http://127.0.0.1:3000 (Koa 3's ctx.origin echoes the Origin header instead). */
 export const siteOrigin = (ctx: AppContext): string => `${ctx.protocol}://${ctx.host}`;
 
+/**
+ * Whether a form's Origin is this site: as the app sees the request, or the public URL the operator set.
+ * Behind an HTTPS reverse proxy the two differ (the browser says https://…, the app sees plain http), and
+ * the proxy's forwarded headers are not trusted, so the configured URL is what vouches for it.
+ */
+function isOwnOrigin(ctx: AppContext, publicUrl: string, origin: string): boolean {
+  return origin === siteOrigin(ctx) || origin === new URL(publicUrl).origin;
+}
+
 /** Reads an urlencoded form and checks its CSRF token against the session (or pre-session) binding. */
 export async function readCheckedForm(ctx: AppContext, deps: DashboardDeps, viewer: Viewer | undefined): Promise<URLSearchParams> {
   const origin = ctx.get('Origin');
-  if (origin !== '' && origin !== siteOrigin(ctx)) throw new CsrfError();
+  if (origin !== '' && !isOwnOrigin(ctx, deps.services.config.publicUrl, origin)) throw new CsrfError();
   const form = await readForm(ctx);
   const binding = viewer?.sessionId ?? ctx.cookies.get(PRE_SESSION_COOKIE) ?? '';
   if (binding === '' || !validCsrf(deps.keys.csrf, binding, form.get('_csrf'))) throw new CsrfError();

@@ -1,4 +1,6 @@
 /** The dashboard inside the real app: sessions, CSRF, sign-in throttling, isolation, escaping, headers, keys, playground. */
+import { mkdir, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import test from 'ava';
 import { startApp } from './helpers/app.ts';
 import { DashboardClient } from './helpers/dashboard.ts';
@@ -143,6 +145,35 @@ test('a second sign-up with the same email is refused next to the email field', 
   const again = await new DashboardClient(app.url).signUp('HAL@example.com');
   t.is(again.status, 409);
   t.regex(again.text, /class="field-error" id="email-error"[^>]*>An account with this email already exists/);
+});
+
+test('parallel sign-ups with one email make one account; the others are told the email is taken', async (t) => {
+  const app = await startApp(t);
+  const answers = await Promise.all(Array.from({ length: 4 }, () => new DashboardClient(app.url).signUp('race@example.com')));
+  t.deepEqual(answers.map((a) => a.status).sort(), [303, 409, 409, 409]);
+  t.is(app.store.listAccounts().filter((a) => a.email === 'race@example.com').length, 1);
+});
+
+test('a sign-up whose sign-in details cannot be saved leaves no account behind, and the email free', async (t) => {
+  const app = await startApp(t);
+  // A directory where the credentials file goes makes its atomic rename fail.
+  const blocker = join(app.dataDir, 'dashboard.json');
+  await mkdir(blocker);
+  t.is((await new DashboardClient(app.url).signUp('ivan@example.com')).status, 500);
+  t.deepEqual(app.store.listAccounts().filter((a) => a.email === 'ivan@example.com'), []);
+  await rmdir(blocker);
+  t.is((await new DashboardClient(app.url).signUp('ivan@example.com')).status, 303);
+  t.is(app.store.listAccounts().filter((a) => a.email === 'ivan@example.com').length, 1);
+});
+
+test('the store deletes only an account with no keys and no generations (the undo of a failed sign-up)', async (t) => {
+  const app = await startApp(t);
+  const { account } = await app.account('starter');
+  await t.throwsAsync(app.store.deleteAccount(account.id), { instanceOf: TypeError });
+  const bare = await app.store.createAccount({ plan: 'starter' });
+  await app.store.deleteAccount(bare.id);
+  t.is(app.store.getAccount(bare.id), undefined);
+  t.truthy(app.store.getAccount(account.id));
 });
 
 test('a new key is shown once, works with the API, and after revocation gets 401', async (t) => {

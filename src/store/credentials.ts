@@ -96,8 +96,15 @@ export class CredentialStore {
   async addCredential(credential: Credential): Promise<void> {
     const email = normalizeEmail(credential.email);
     if (this.findByEmail(email) || this.forAccount(credential.account_id)) throw new EmailTakenError();
-    this.#data.credentials.push({ ...credential, email });
-    await this.#save();
+    const record = { ...credential, email };
+    this.#data.credentials.push(record);
+    try {
+      await this.#save();
+    } catch (error) {
+      // Not on disk, so not at all: the sign-up that asked for it is undone, and the email stays free.
+      this.#data.credentials = this.#data.credentials.filter((c) => c !== record);
+      throw error;
+    }
   }
 
   async createSession(accountId: string, now: Date, ttlMs: number): Promise<Session> {

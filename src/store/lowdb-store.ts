@@ -175,6 +175,17 @@ class LowdbStore implements Store {
     return copy(account);
   }
 
+  async deleteAccount(id: string): Promise<void> {
+    this.#assertOpen();
+    if (!this.#accounts.has(id)) throw new NotFoundError('account', id);
+    if (this.#db.data.keys.some((k) => k.account_id === id) || (this.#byAccount.get(id)?.size ?? 0) > 0) {
+      throw new TypeError(`Account ${id} has keys or generations; only an account with neither can be deleted.`);
+    }
+    this.#accounts.delete(id);
+    this.#db.data.accounts = this.#db.data.accounts.filter((a) => a.id !== id);
+    await this.#db.write();
+  }
+
   async createKey(accountId: string, name: string | null = null): Promise<{ key: string; record: ApiKey }> {
     this.#assertOpen();
     if (!this.#accounts.has(accountId)) throw new NotFoundError('account', accountId);

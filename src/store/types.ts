@@ -124,6 +124,8 @@ export interface Store {
   getAccount(id: string): Account | undefined;
   listAccounts(): Account[];
   updateAccount(id: string, patch: Partial<Pick<Account, 'plan' | 'rpm' | 'monthly'>>): Promise<Account>;
+  /** Removes an account that has no keys and no generations yet: undoes a sign-up that failed half-way. */
+  deleteAccount(id: string): Promise<void>;
 
   /** Returns the plaintext key once; only its hash is kept. */
   createKey(accountId: string, name?: string | null): Promise<{ key: string; record: ApiKey }>;

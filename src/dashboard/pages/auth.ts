@@ -98,7 +98,13 @@ export function signUp(deps: DashboardDeps) {
     }
     try {
       const account = await deps.services.store.createAccount({ email, plan: 'starter' });
-      await deps.credentials.addCredential({ account_id: account.id, email, password: passwordHash, created_at: account.created_at });
+      try {
+        await deps.credentials.addCredential({ account_id: account.id, email, password: passwordHash, created_at: account.created_at });
+      } catch (error) {
+        // Without its credential nobody could ever sign in to the account, and it would hold the email.
+        await deps.services.store.deleteAccount(account.id).catch(() => undefined);
+        throw error;
+      }
       await startSession(ctx, deps, account.id);
     } finally {
       release();

@@ -278,3 +278,45 @@ test('an attempt that gets no answer within the time limit is logged as a timeou
   t.deepEqual(log.attempts.map((a: any) => [a.status_code, a.error]), [[null, 'no answer within 0.3 s'], [200, null]]);
   t.is(receiver.requests[0]!.headers['webhook-id'], receiver.requests[1]!.headers['webhook-id']);
 });
+
+test('a processing event sent after its task completed still shows the task as its render started', async (t) => {
+  const app = await startWebhookApp(t);
+  const receiver = await startReceiver(t);
+  const { account, key } = await app.account();
+  await register(app, key, receiver.url, ['generation.processing']);
+  const { generation } = await app.store.createGeneration(
+    { account_id: account.id, prompt: 'x', duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null },
+    { monthlyQuota: null },
+  );
+  // The render start is recorded only once the task has finished: its first attempt finds it completed.
+  const startedAt = new Date().toISOString();
+  await app.store.updateGeneration(generation.id, { status: 'processing', started_at: startedAt });
+  const completed = await app.store.updateGeneration(generation.id, {
+    status: 'completed',
+    completed_at: new Date().toISOString(),
+    title: 'Done',
+    metadata: { genre: 'lofi', bpm: 80 },
+    files: { wav: `audio/${account.id}/${generation.id}.wav`, midi: `audio/${account.id}/${generation.id}.mid` },
+  });
+  await app.webhooks.record({ ...completed, status: 'processing', completed_at: null });
+  const [received] = await receiver.waitFor(1);
+  const { data } = received!.json;
+  t.is(received!.json.type, 'generation.processing');
+  t.like(data, { id: generation.id, status: 'processing', started_at: startedAt, completed_at: null, title: null });
+  t.false('metadata' in data);
+  t.false('download_urls' in data);
+});
+
+test('the outbox keeps an event as its transition stamp, not a copy of the task', async (t) => {
+  const app = await startWebhookApp(t);
+  const receiver = await startReceiver(t);
+  const { key } = await app.account();
+  await register(app, key, receiver.url);
+  const created = await generate(app, key);
+  const [received] = await receiver.waitFor(1);
+  const { readFile } = await import('node:fs/promises');
+  const onDisk = JSON.parse(await readFile(app.store.resolveFile('webhooks.json'), 'utf8'));
+  t.deepEqual(onDisk.events, [
+    { id: received!.json.id, type: 'generation.completed', account_id: onDisk.endpoints[0].account_id, generation_id: created.id, created_at: received!.json.created_at, transition_at: received!.json.data.completed_at },
+  ]);
+});

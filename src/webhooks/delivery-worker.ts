@@ -11,6 +11,7 @@ import type { Outbox } from './outbox.ts';
 import { retryDelay } from './schedule.ts';
 import { sendAttempt, type AttemptResult } from './sender.ts';
 import { webhookHeaders } from './signature.ts';
+import { announcedState, confirmation } from './transition.ts';
 import type { WebhookDelivery, WebhookEvent } from './types.ts';
 import { resolveForSend, type Resolver } from './url-safety.ts';
 
@@ -36,21 +37,6 @@ export interface DeliveryWorkerOptions {
 const UNCONFIRMED_RECHECK_MS = 500;
 /** Timers are re-armed at least this often, so a changed wall clock cannot stall the worker. */
 const MAX_SLEEP_MS = 60_000;
-
-type Confirmation = 'confirmed' | 'waiting' | 'void';
-
-/**
- * Whether the transition an event announces has been saved. Events are written ahead of the task's
- * save, so after a crash in between the event exists but the task does not show it: wait while the
- * task can still get there (it is re-rendered), drop the event once it ended otherwise.
- */
-function confirmation(announced: Generation, current: Generation | undefined): Confirmation {
-  if (!current) return 'void';
-  const stamp = (g: Generation) => (announced.status === 'processing' ? g.started_at : g.completed_at);
-  const sameStatus = announced.status === 'processing' || current.status === announced.status;
-  if (sameStatus && stamp(current) === stamp(announced)) return 'confirmed';
-  return current.status === 'completed' || current.status === 'failed' ? 'void' : 'waiting';
-}
 
 export class DeliveryWorker {
   readonly #o: DeliveryWorkerOptions;
@@ -132,14 +118,14 @@ export class DeliveryWorker {
     const { outbox } = this.#o;
     const event = outbox.event(delivery.event_id);
     const current = event && this.#o.store.getGeneration(event.account_id, event.generation_id);
-    const state = event ? confirmation(event.generation, current) : 'void';
+    const state = event ? confirmation(event, current) : 'void';
     if (state === 'waiting') {
       this.#heldUntil.set(delivery.id, this.#o.now().getTime() + UNCONFIRMED_RECHECK_MS);
       return;
     }
     this.#heldUntil.delete(delivery.id);
     const endpoint = delivery.endpoint_id === null ? undefined : outbox.endpoint(delivery.endpoint_id);
-    if (state === 'void' || (delivery.endpoint_id !== null && !endpoint)) {
+    if (!event || !current || state === 'void' || (delivery.endpoint_id !== null && !endpoint)) {
       outbox.setState(delivery, 'cancelled', this.#o.now());
       await outbox.save();
       return;
@@ -150,7 +136,7 @@ export class DeliveryWorker {
       return;
     }
 
-    const result = await this.#send(delivery, event!);
+    const result = await this.#send(delivery, event, announcedState(event, current));
     if (this.#closed) return;
     const at = this.#o.now();
     outbox.logAttempt(delivery, { at: at.toISOString(), status_code: result.statusCode, latency_ms: result.latencyMs, error: result.error });
@@ -166,10 +152,11 @@ export class DeliveryWorker {
     await outbox.save();
   }
 
-  async #send(delivery: WebhookDelivery, event: WebhookEvent): Promise<AttemptResult> {
+  /** One attempt, its body presented from `generation`: the task's record in the state the event announces. */
+  async #send(delivery: WebhookDelivery, event: WebhookEvent, generation: Generation): Promise<AttemptResult> {
     const started = performance.now();
     try {
-      const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: this.#present!(event.generation) });
+      const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: this.#present!(generation) });
       const secrets = await this.#o.secretsOf(delivery.account_id);
       const timestamp = Math.floor(this.#o.now().getTime() / 1000);
       const address = await resolveForSend(delivery.url, { allowPrivate: this.#o.allowPrivate, resolve: this.#o.resolve });

@@ -12,6 +12,7 @@ import type { DeliveryWorker } from './delivery-worker.ts';
 import { WebhookLimitError, WebhookNotFoundError } from './errors.ts';
 import type { Outbox } from './outbox.ts';
 import { newWebhookSecret } from './signature.ts';
+import { EVENT_OF_STATUS, transitionStamp } from './transition.ts';
 import { DEFAULT_EVENTS, type AccountSecret, type DeliveryState, type EventType, type WebhookDelivery, type WebhookEndpoint } from './types.ts';
 import { checkWebhookUrl, type Resolver } from './url-safety.ts';
 
@@ -46,12 +47,6 @@ export interface DeliveryView extends WebhookDelivery {
   event_type: EventType;
   generation_id: string;
 }
-
-const EVENT_OF_STATUS: Partial<Record<Generation['status'], EventType>> = {
-  processing: 'generation.processing',
-  completed: 'generation.completed',
-  failed: 'generation.failed',
-};
 
 const randomId = (prefix: string): string => prefix + randomBytes(16).toString('base64url');
 
@@ -92,10 +87,11 @@ export class WebhookService {
     const account = this.#store.getAccount(generation.account_id);
     if (!type || !account || !limitsFor(account).webhooks) return;
     const now = this.#now();
+    const transitionAt = transitionStamp(type, generation);
     const existing = this.#outbox.eventFor(generation.id, type);
     if (existing) {
       // The same transition again (a re-render after a crash): keep the id, announce the newest state.
-      existing.generation = generation;
+      existing.transition_at = transitionAt;
       await this.#outbox.save();
       this.#worker.wake();
       return;
@@ -109,7 +105,7 @@ export class WebhookService {
     }
     if (targets.length === 0) return;
     const at = now.toISOString();
-    const event = { id: randomId('evt_'), type, account_id: account.id, generation_id: generation.id, created_at: at, generation };
+    const event = { id: randomId('evt_'), type, account_id: account.id, generation_id: generation.id, created_at: at, transition_at: transitionAt };
     const deliveries: WebhookDelivery[] = targets.map((target) => ({
       id: randomId('whd_'),
       event_id: event.id,

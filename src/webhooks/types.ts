@@ -1,6 +1,4 @@
 /** The webhook records kept in the data dir's webhooks.json (the outbox, the endpoints, the secrets). */
-import type { Generation } from '../store/types.ts';
-
 export const EVENT_TYPES = ['generation.processing', 'generation.completed', 'generation.failed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -37,8 +35,11 @@ export interface WebhookEvent {
   account_id: string;
   generation_id: string;
   created_at: string;
-  /** The task as it is (about to be) saved by this transition: the body's data is presented from it. */
-  generation: Generation;
+  /**
+   * The task's started_at (processing) or completed_at (completed, failed) as this transition saves it:
+   * it tells the transition apart in the task's record, which the body is presented from at send time.
+   */
+  transition_at: string | null;
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled';

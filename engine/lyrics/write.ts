@@ -59,7 +59,7 @@ interface Voice {
   openings: Set<string>;
   /** Content words the section has sung, so its lines do not all say "open" and "simple". */
   words: Set<string>;
-  /** The hook: short, a hook template, no opener phrase. */
+  /** Writing the hook: a hook template preferred, short, no opener phrase, never a filler opening. */
   hook?: boolean;
 }
 

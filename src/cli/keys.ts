@@ -1,5 +1,6 @@
 /** `tunesmith keys create|list|revoke`. */
 import { loadConfig } from '../config.ts';
+import { isEmailAddress } from '../email.ts';
 import { PLAN_NAMES, isPlanName } from '../plans.ts';
 import type { CreatedKey, KeyRow } from './admin-commands.ts';
 import { runOnDataDir } from './data-dir-access.ts';
@@ -33,7 +34,7 @@ Options:
     if (plan !== undefined && account !== undefined) throw new UsageError('Use --plan for a new account or --account for an existing one, not both.');
     if (plan !== undefined && !isPlanName(plan)) throw new UsageError(`Unknown plan "${plan}". Use ${PLAN_NAMES.join(', ')}.`);
     const email = text(parsed.values.email);
-    if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError(`--email expects an address like name@example.com, got "${email}".`);
+    if (email !== undefined && !isEmailAddress(email)) throw new UsageError(`--email expects an address like name@example.com, got "${email}".`);
     const { dataDir } = loadConfig(io.env);
     const created = (await runOnDataDir(dataDir, {
       command: 'keys.create',

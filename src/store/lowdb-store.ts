@@ -163,11 +163,12 @@ class LowdbStore implements Store {
     return [...this.#accounts.values()].map(copy);
   }
 
-  async updateAccount(id: string, patch: Partial<Pick<Account, 'plan' | 'rpm' | 'monthly'>>): Promise<Account> {
+  async updateAccount(id: string, patch: Partial<Pick<Account, 'email' | 'plan' | 'rpm' | 'monthly'>>): Promise<Account> {
     this.#assertOpen();
     const account = this.#accounts.get(id);
     if (!account) throw new NotFoundError('account', id);
     if (patch.plan !== undefined && !isPlanName(patch.plan)) throw new TypeError(`Unknown plan "${String(patch.plan)}".`);
+    if (patch.email !== undefined) account.email = patch.email;
     if (patch.plan !== undefined) account.plan = patch.plan;
     if (patch.rpm !== undefined) account.rpm = patch.rpm;
     if (patch.monthly !== undefined) account.monthly = patch.monthly;

@@ -123,7 +123,7 @@ export interface Store {
   createAccount(input: { email?: string | null; name?: string | null; plan: PlanName }): Promise<Account>;
   getAccount(id: string): Account | undefined;
   listAccounts(): Account[];
-  updateAccount(id: string, patch: Partial<Pick<Account, 'plan' | 'rpm' | 'monthly'>>): Promise<Account>;
+  updateAccount(id: string, patch: Partial<Pick<Account, 'email' | 'plan' | 'rpm' | 'monthly'>>): Promise<Account>;
   /** Removes an account that has no keys and no generations yet: undoes a sign-up that failed half-way. */
   deleteAccount(id: string): Promise<void>;
 

@@ -1,4 +1,5 @@
 /** Sign up, sign in (with a password or a one-time link) and sign out. */
+import { EMAIL_MAX_CHARS, isEmailAddress } from '../../email.ts';
 import { html } from '../html.ts';
 import type { AppContext } from '../../http/types.ts';
 import { EmailTakenError, normalizeEmail } from '../../store/credentials.ts';
@@ -9,7 +10,6 @@ import { decoyHash, hashPassword, PasswordChecksBusyError, verifyPassword } from
 import { plainPage } from '../views/layout.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PASSWORD_CHARS = { min: 10, max: 200 } as const;
 const SIGN_UPS_PER_HOUR = 20;
 
@@ -23,7 +23,7 @@ ${formError(errors)}
 <form method="post" action="/${kind}" class="stack" novalidate>
   ${csrfField(csrf)}
   <label for="email">Email</label>
-  <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${email}"${describedBy(errors, 'email')}>
+  <input id="email" name="email" type="email" autocomplete="email" required maxlength="${EMAIL_MAX_CHARS}" value="${email}"${describedBy(errors, 'email')}>
   ${fieldError(errors, 'email')}
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="${signup ? 'new-password' : 'current-password'}" required${signup ? html` minlength="${PASSWORD_CHARS.min}"` : ''} maxlength="${PASSWORD_CHARS.max}"${describedBy(errors, 'password')}>
@@ -52,7 +52,7 @@ export function showSignUp(deps: DashboardDeps) {
 export function signIn(deps: DashboardDeps) {
   return async (ctx: AppContext) => {
     const form = await readCheckedForm(ctx, deps, undefined);
-    const email = normalizeEmail(form.get('email') ?? '').slice(0, 254);
+    const email = normalizeEmail(form.get('email') ?? '').slice(0, EMAIL_MAX_CHARS);
     const password = form.get('password') ?? '';
     const again = (status: number, message: string) => sendHtml(ctx, authForm('signin', preSessionCsrf(ctx, deps), email, { '': message }), status);
     const nowMs = deps.services.now().getTime();
@@ -81,7 +81,7 @@ export function signUp(deps: DashboardDeps) {
     const email = normalizeEmail(form.get('email') ?? '');
     const password = form.get('password') ?? '';
     const errors = credentialProblems(email, password);
-    const again = (status: number, found: FieldErrors) => sendHtml(ctx, authForm('signup', preSessionCsrf(ctx, deps), email.slice(0, 254), found), status);
+    const again = (status: number, found: FieldErrors) => sendHtml(ctx, authForm('signup', preSessionCsrf(ctx, deps), email.slice(0, EMAIL_MAX_CHARS), found), status);
     if (Object.keys(errors).length > 0) return again(400, errors);
     if (!deps.signUps.take(ctx.ip, SIGN_UPS_PER_HOUR, deps.services.now().getTime()).allowed) {
       return again(429, { '': 'Too many accounts were created from this address in the last hour. Try again later.' });
@@ -126,7 +126,7 @@ async function hashUnlessBusy(password: string) {
 /** What is wrong with an email and password offered for a new sign-in, by field. */
 export function credentialProblems(email: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
-  if (!EMAIL.test(email) || email.length > 254) errors['email'] = 'Enter an email address like you@example.com.';
+  if (!isEmailAddress(email)) errors['email'] = 'Enter an email address like you@example.com.';
   if ([...password].length < PASSWORD_CHARS.min) errors['password'] = `Choose a password of at least ${PASSWORD_CHARS.min} characters.`;
   else if ([...password].length > PASSWORD_CHARS.max) errors['password'] = `Choose a password of at most ${PASSWORD_CHARS.max} characters.`;
   return errors;
@@ -154,9 +154,11 @@ export function setCredentials(deps: DashboardDeps) {
         errors['email'] = error.message;
       }
     }
-    if (!release || !passwordHash) return showOverview(deps, { email: email.slice(0, 254), errors })(ctx, viewer);
+    if (!release || !passwordHash) return showOverview(deps, { email: email.slice(0, EMAIL_MAX_CHARS), errors })(ctx, viewer);
     try {
       await deps.credentials.addCredential({ account_id: viewer.account.id, email, password: passwordHash, created_at: deps.services.now().toISOString() });
+      // The account shows who it is by its email from now on (the first-start one was only "local").
+      await deps.services.store.updateAccount(viewer.account.id, { email });
     } finally {
       release();
     }

@@ -3,6 +3,7 @@ import { PLAN_LABELS } from '../../http/plan-label.ts';
 import type { AppContext } from '../../http/types.ts';
 import { PLAN_NAMES, PLANS, limitsFor, quotaMonth, quotaResetsAt } from '../../plans.ts';
 import type { DashboardDeps } from '../deps.ts';
+import { EMAIL_MAX_CHARS } from '../../email.ts';
 import { html } from '../html.ts';
 import { sendHtml, type Viewer } from '../http.ts';
 import { formatDate } from '../views/generation-card.ts';
@@ -40,7 +41,7 @@ ${needsCredentials ? html`<section class="card">
   <p class="muted">This account signed in with a one-time link. Add an email and password to sign in again after this session ends.</p>
   <form method="post" action="/account/credentials" class="row" novalidate>
     ${csrfField(viewer.csrf)}
-    <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" maxlength="254" value="${credentialsForm.email}"${describedBy(credentialsForm.errors, 'email')}>${fieldError(credentialsForm.errors, 'email')}</div>
+    <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" maxlength="${EMAIL_MAX_CHARS}" value="${credentialsForm.email}"${describedBy(credentialsForm.errors, 'email')}>${fieldError(credentialsForm.errors, 'email')}</div>
     <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="new-password" maxlength="200"${describedBy(credentialsForm.errors, 'password')}>${fieldError(credentialsForm.errors, 'password')}</div>
     <div class="field end"><button type="submit" class="button">Save</button></div>
   </form>

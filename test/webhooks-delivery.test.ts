@@ -320,3 +320,38 @@ test('the outbox keeps an event as its transition stamp, not a copy of the task'
     { id: received!.json.id, type: 'generation.completed', account_id: onDisk.endpoints[0].account_id, generation_id: created.id, created_at: received!.json.created_at, transition_at: received!.json.data.completed_at },
   ]);
 });
+
+test('a receiver that hangs holds at most its own share of attempts; another receiver gets its events meanwhile', async (t) => {
+  const app = await startWebhookApp(t, { perReceiver: 1 });
+  const slow = await startReceiver(t, () => 'hang');
+  const fast = await startReceiver(t);
+  const { key } = await app.account();
+  await register(app, key, slow.url);
+  await register(app, key, fast.url);
+  for (const prompt of ['one', 'two', 'three']) await generate(app, key, { prompt });
+  await fast.waitFor(3);
+  await slow.waitFor(1);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.is(slow.requests.length, 1, 'one attempt at a time to the hanging receiver');
+  t.is(slow.open(), 1);
+  const pending = await deliveries(app, key, '?status=pending');
+  t.is(pending.length, 3, "the slow receiver's deliveries wait their turn");
+});
+
+test('the delivery log lists newest first, paged by limit and offset, with the total', async (t) => {
+  const app = await startWebhookApp(t);
+  const receiver = await startReceiver(t);
+  const { key } = await app.account();
+  await register(app, key, receiver.url);
+  const ids: string[] = [];
+  for (const prompt of ['one', 'two', 'three']) {
+    ids.push((await generate(app, key, { prompt })).id);
+    await receiver.waitFor(ids.length);
+  }
+  const first = await (await app.call(key, '/v1/webhooks/deliveries?limit=2')).json();
+  t.like(first, { total: 3, has_more: true });
+  t.deepEqual(first.data.map((d: any) => d.generation_id), [ids[2], ids[1]]);
+  const rest = await (await app.call(key, '/v1/webhooks/deliveries?limit=2&offset=2')).json();
+  t.like(rest, { total: 3, has_more: false });
+  t.deepEqual(rest.data.map((d: any) => d.generation_id), [ids[0]]);
+});

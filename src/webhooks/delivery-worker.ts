@@ -40,7 +40,10 @@ const MAX_SLEEP_MS = 60_000;
 
 export class DeliveryWorker {
   readonly #o: DeliveryWorkerOptions;
-  readonly #inFlight = new Map<string, string>();
+  /** Deliveries being attempted now. */
+  readonly #inFlight = new Set<string>();
+  /** Attempts in flight per receiver (scheme://host:port). */
+  readonly #perReceiver = new Map<string, number>();
   readonly #heldUntil = new Map<string, number>();
   readonly #abort = new AbortController();
   #present: ((generation: Generation) => GenerationObject) | null = null;
@@ -74,27 +77,47 @@ export class DeliveryWorker {
     await Promise.allSettled([...this.#running]);
   }
 
+  /**
+   * One pass over the pending deliveries: starts the due ones there is room for and arms the timer for
+   * the earliest not yet due. A due delivery left for want of room needs no timer: the attempt that
+   * holds its room ticks again when it ends.
+   */
   #tick(): void {
+    if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     if (this.#closed) return;
     const now = this.#o.now().getTime();
-    const due = [...this.#o.outbox.pending.values()]
-      .filter((d) => !this.#inFlight.has(d.id) && this.#dueAt(d) <= now)
-      .sort((a, b) => this.#dueAt(a) - this.#dueAt(b));
-    for (const delivery of due) {
-      if (this.#inFlight.size >= this.#o.concurrency) break;
+    let earliest = Number.POSITIVE_INFINITY;
+    // In the outbox's order, oldest first: when room is short, the longest waiting go first.
+    for (const delivery of this.#o.outbox.pending.values()) {
+      if (this.#inFlight.size >= this.#o.concurrency) return;
+      if (this.#inFlight.has(delivery.id)) continue;
+      const dueAt = this.#dueAt(delivery);
+      if (dueAt > now) {
+        earliest = Math.min(earliest, dueAt);
+        continue;
+      }
       const receiver = receiverOf(delivery.url);
-      if ([...this.#inFlight.values()].filter((r) => r === receiver).length >= this.#o.perReceiver) continue;
-      this.#inFlight.set(delivery.id, receiver);
-      const run = this.#attempt(delivery).catch((error: unknown) => this.#o.log(`Webhook delivery ${delivery.id}: ${(error as Error).message}`));
-      this.#running.add(run);
-      void run.finally(() => {
-        this.#running.delete(run);
-        this.#inFlight.delete(delivery.id);
-        if (!this.#closed) this.#tick();
-      });
+      const busy = this.#perReceiver.get(receiver) ?? 0;
+      if (busy >= this.#o.perReceiver) continue;
+      this.#perReceiver.set(receiver, busy + 1);
+      this.#inFlight.add(delivery.id);
+      this.#launch(delivery, receiver);
     }
-    this.#arm(now);
+    this.#arm(earliest, now);
+  }
+
+  #launch(delivery: WebhookDelivery, receiver: string): void {
+    const run = this.#attempt(delivery).catch((error: unknown) => this.#o.log(`Webhook delivery ${delivery.id}: ${(error as Error).message}`));
+    this.#running.add(run);
+    void run.finally(() => {
+      this.#running.delete(run);
+      this.#inFlight.delete(delivery.id);
+      const busy = (this.#perReceiver.get(receiver) ?? 1) - 1;
+      if (busy > 0) this.#perReceiver.set(receiver, busy);
+      else this.#perReceiver.delete(receiver);
+      if (!this.#closed) this.#tick();
+    });
   }
 
   #dueAt(delivery: WebhookDelivery): number {
@@ -102,14 +125,8 @@ export class DeliveryWorker {
     return Math.max(next, this.#heldUntil.get(delivery.id) ?? 0);
   }
 
-  #arm(now: number): void {
-    if (this.#closed) return;
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const delivery of this.#o.outbox.pending.values()) {
-      if (!this.#inFlight.has(delivery.id)) earliest = Math.min(earliest, this.#dueAt(delivery));
-    }
-    if (earliest === Number.POSITIVE_INFINITY) return;
-    if (this.#timer) clearTimeout(this.#timer);
+  #arm(earliest: number, now: number): void {
+    if (this.#closed || earliest === Number.POSITIVE_INFINITY) return;
     this.#timer = setTimeout(() => this.#tick(), Math.min(MAX_SLEEP_MS, Math.max(0, earliest - now)));
     this.#timer.unref();
   }

@@ -23,6 +23,8 @@ export class Outbox {
   readonly #events = new Map<string, WebhookEvent>();
   readonly #eventsByKey = new Map<string, WebhookEvent>();
   readonly #deliveries = new Map<string, WebhookDelivery>();
+  /** Each account's deliveries in creation order (data.deliveries is appended to, pruning keeps the order). */
+  readonly #byAccount = new Map<string, WebhookDelivery[]>();
   readonly pending = new Map<string, WebhookDelivery>();
 
   private constructor(file: AtomicJsonFile<WebhookData>, writer: CoalescingWriter, stored: Partial<WebhookData> | null) {
@@ -61,6 +63,11 @@ export class Outbox {
     return this.#deliveries.get(id);
   }
 
+  /** An account's deliveries, oldest first. */
+  deliveriesOf(accountId: string): readonly WebhookDelivery[] {
+    return this.#byAccount.get(accountId) ?? [];
+  }
+
   endpoint(id: string): WebhookEndpoint | undefined {
     return this.data.endpoints.find((e) => e.id === id);
   }
@@ -94,9 +101,10 @@ export class Outbox {
     const cutoff = now.getTime() - RETAIN_MS;
     const kept = this.data.deliveries.filter((d) => d.state === 'pending' || Date.parse(d.updated_at) >= cutoff);
     if (kept.length === this.data.deliveries.length) return;
-    const keep = new Set(kept);
-    for (const d of this.data.deliveries) if (!keep.has(d)) this.#deliveries.delete(d.id);
     this.data.deliveries = kept;
+    this.#deliveries.clear();
+    this.#byAccount.clear();
+    for (const delivery of kept) this.#indexDelivery(delivery);
     const live = new Set(kept.map((d) => d.event_id));
     this.data.events = this.data.events.filter((e) => {
       if (live.has(e.id)) return true;
@@ -113,6 +121,9 @@ export class Outbox {
 
   #indexDelivery(delivery: WebhookDelivery): void {
     this.#deliveries.set(delivery.id, delivery);
+    const log = this.#byAccount.get(delivery.account_id);
+    if (log) log.push(delivery);
+    else this.#byAccount.set(delivery.account_id, [delivery]);
     if (delivery.state === 'pending') this.pending.set(delivery.id, delivery);
   }
 }

@@ -216,15 +216,18 @@ export class WebhookService {
   /** The delivery log, newest first. */
   listDeliveries(account: Account, options: DeliveryListOptions): { items: DeliveryView[]; total: number } {
     this.assertAllowed(account);
-    const matching = this.#outbox.data.deliveries.filter(
-      (d) =>
-        d.account_id === account.id &&
-        (options.state === undefined || d.state === options.state) &&
-        (options.endpointId === undefined || d.endpoint_id === options.endpointId),
-    );
-    matching.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : -1));
-    const items = matching.slice(options.offset, options.offset + options.limit).map((d) => this.#view(d));
-    return { items, total: matching.length };
+    const log = this.#outbox.deliveriesOf(account.id);
+    const items: DeliveryView[] = [];
+    let total = 0;
+    // The log is in creation order: walking it backwards lists newest first without copying or sorting it.
+    for (let i = log.length - 1; i >= 0; i--) {
+      const delivery = log[i]!;
+      if (options.state !== undefined && delivery.state !== options.state) continue;
+      if (options.endpointId !== undefined && delivery.endpoint_id !== options.endpointId) continue;
+      if (total >= options.offset && items.length < options.limit) items.push(this.#view(delivery));
+      total += 1;
+    }
+    return { items, total };
   }
 
   getDelivery(account: Account, id: string): DeliveryView {

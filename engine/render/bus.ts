@@ -9,6 +9,7 @@
 import type { Score } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import type { MixBuses } from './mix.ts';
+import { SineLfo } from './filters.ts';
 
 /** The lo-fi treatment's low-pass (above it the "tape" has nothing). */
 const LOFI_CUTOFF = 7000;
@@ -81,21 +82,11 @@ function wowInPlace(data: Float32Array): void {
   const ring = new Float32Array(size);
   const base = 0.006 * SAMPLE_RATE;
   const depth = 0.0007 * SAMPLE_RATE;
-  // The LFO's sine by rotation (two multiply-adds per sample instead of Math.sin), renormalised every block.
-  const omega = (2 * Math.PI * 0.55) / SAMPLE_RATE;
-  const cosStep = Math.cos(omega), sinStep = Math.sin(omega);
-  let sin = 0, cos = 1;
+  const lfo = new SineLfo(0.55, SAMPLE_RATE);
   for (let i = 0; i < data.length; i++) {
     ring[i & (size - 1)] = data[i]!;
-    const position = i - (base + depth * sin);
-    const nextSin = sin * cosStep + cos * sinStep;
-    cos = cos * cosStep - sin * sinStep;
-    sin = nextSin;
-    if ((i & 4095) === 0) {
-      const norm = 1 / Math.hypot(sin, cos);
-      sin *= norm;
-      cos *= norm;
-    }
+    const position = i - (base + depth * lfo.value);
+    lfo.advance();
     if (position < 0) {
       data[i] = 0;
       continue;

@@ -60,3 +60,34 @@ export function rmsOf(data: Float32Array): number {
   for (let i = 0; i < data.length; i++) sum += data[i]! * data[i]!;
   return data.length > 0 ? Math.sqrt(sum / data.length) : 0;
 }
+
+/**
+ * A sine LFO by rotation: two multiply-adds a frame instead of Math.sin, renormalised every 4096 frames so the
+ * rounding errors of the rotation never grow. `value` is the sine now; `advance()` moves one frame on.
+ */
+export class SineLfo {
+  value: number;
+  private cos: number;
+  private readonly cosStep: number;
+  private readonly sinStep: number;
+  private frame = 0;
+
+  constructor(frequency: number, sampleRate: number, phase = 0) {
+    const omega = (2 * Math.PI * frequency) / sampleRate;
+    this.cosStep = Math.cos(omega);
+    this.sinStep = Math.sin(omega);
+    this.value = Math.sin(phase);
+    this.cos = Math.cos(phase);
+  }
+
+  advance(): void {
+    const sin = this.value * this.cosStep + this.cos * this.sinStep;
+    this.cos = this.cos * this.cosStep - this.value * this.sinStep;
+    this.value = sin;
+    if ((this.frame++ & 4095) === 0) {
+      const norm = 1 / Math.hypot(this.value, this.cos);
+      this.value *= norm;
+      this.cos *= norm;
+    }
+  }
+}

@@ -8,6 +8,7 @@ import type { Score } from '../types.ts';
 import { createRandom } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { biquad, compress, filterInPlace } from './bus.ts';
+import { SineLfo } from './filters.ts';
 import { integratedLoudness } from './master/index.ts';
 import type { MixBuses } from './mix.ts';
 import { sing } from './voice/index.ts';
@@ -51,21 +52,11 @@ function spanOf(notes: readonly { time: number; duration: number }[], frames: nu
  * moving delay bends the pitch by a few cents and smears the timing, as a second take would.
  */
 function addDouble(target: Float32Array, source: Float32Array, span: Span, gain: number, base: number, depth: number, rate: number, phase: number): void {
-  // The LFO by rotation (two multiply-adds a frame instead of Math.sin), renormalised every 4096 frames.
-  const omega = (2 * Math.PI * rate) / SAMPLE_RATE;
-  const cosStep = Math.cos(omega), sinStep = Math.sin(omega);
-  let sin = Math.sin(omega * span.from + phase), cos = Math.cos(omega * span.from + phase);
+  const lfo = new SineLfo(rate, SAMPLE_RATE, (2 * Math.PI * rate * span.from) / SAMPLE_RATE + phase);
   const end = Math.min(target.length, span.to + Math.ceil((base + depth) * SAMPLE_RATE));
   for (let i = span.from; i < end; i++) {
-    const position = i - (base + depth * sin) * SAMPLE_RATE;
-    const nextSin = sin * cosStep + cos * sinStep;
-    cos = cos * cosStep - sin * sinStep;
-    sin = nextSin;
-    if ((i & 4095) === 0) {
-      const norm = 1 / Math.hypot(sin, cos);
-      sin *= norm;
-      cos *= norm;
-    }
+    const position = i - (base + depth * lfo.value) * SAMPLE_RATE;
+    lfo.advance();
     if (position < 0) continue;
     const i0 = position | 0;
     const a = source[i0]!;

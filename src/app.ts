@@ -19,13 +19,13 @@ import { CredentialStore } from './store/credentials.ts';
 export type { AppDeps } from './http/types.ts';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const { credentials, ...rest } = deps;
+  const { credentials, signer, ...rest } = deps;
   // Without a kept secret, links and dashboard sessions still work but die with the process.
   const signingSecret = deps.config.signingSecret ?? randomBytes(32).toString('hex');
   const services: Services = {
     ...rest,
     now: deps.now ?? (() => new Date()),
-    signer: new DownloadSigner({ secret: signingSecret, publicUrl: deps.config.publicUrl, ttlSeconds: deps.config.downloadTtlSeconds }),
+    signer: signer ?? new DownloadSigner({ secret: signingSecret, publicUrl: deps.config.publicUrl, ttlSeconds: deps.config.downloadTtlSeconds }),
     accountLimiter: new TokenBucketLimiter({ windowMs: 60_000 }),
   };
   const router = buildRouter(services);

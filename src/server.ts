@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkLyrics, createRenderPool, listStyles } from '../engine/index.ts';
 import { createApp } from './app.ts';
+import { DownloadSigner } from './http/signing.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
@@ -49,12 +50,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const pool = createRenderPool({ workers: config.workers });
     cleanup.push(() => pool.close());
     // Before the queue: its restart recovery may already record webhook events.
-    const webhooks = await openWebhooks({
-      store,
-      allowPrivate: config.webhookAllowPrivate ?? false,
-      signing: { secret: signingSecret, ttlSeconds: config.downloadTtlSeconds },
-      log,
-    });
+    const webhooks = await openWebhooks({ store, allowPrivate: config.webhookAllowPrivate ?? false, log });
     cleanup.push(() => webhooks.close());
     const jobs = await createJobQueue({ store, pool, log, onTransition: webhooks.record });
     cleanup.push(() => jobs.close());
@@ -71,13 +67,15 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
     const credentials = new CredentialStore(config.dataDir);
     cleanup.push(() => credentials.flush());
-    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service });
+    // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
+    const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
+    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer });
     app.silent = true;
     app.on('error', (error: Error & { status?: number; expose?: boolean }) => {
       if ((error.status ?? 500) >= 500) log(`Request failed: ${error.stack ?? error.message}`);
     });
     handler = app.callback();
-    webhooks.start(publicUrl);
+    webhooks.start(signer);
 
     const admin = await serveAdmin(store, config.dataDir);
     cleanup.push(() => admin.close());

@@ -22,10 +22,12 @@ export interface AppDeps {
   webhooks?: WebhookService;
   /** Dashboard sign-in data; opened from the store's data dir when not given. */
   credentials?: CredentialStore;
+  /** Signs download links; built from the config when not given. server.ts shares one with the webhooks' events. */
+  signer?: DownloadSigner;
 }
 
 /** AppDeps with the clock resolved, plus what createApp builds once from the config. */
-export interface Services extends Omit<AppDeps, 'now' | 'credentials'> {
+export interface Services extends Omit<AppDeps, 'now' | 'credentials' | 'signer'> {
   now: () => Date;
   signer: DownloadSigner;
   /** Requests per minute per account: one bucket for the API and the dashboard's playground. */

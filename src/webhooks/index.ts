@@ -1,9 +1,9 @@
 /**
  * Opens the webhooks module over a data dir: the outbox file, the service and the delivery worker.
  * server.ts opens it before the job queue (whose restart recovery may already record events) and
- * starts sending once the public URL of the download links is known.
+ * starts sending once the download links can be signed (their public URL is known after listening).
  */
-import { DownloadSigner } from '../http/signing.ts';
+import type { DownloadSigner } from '../http/signing.ts';
 import { presentGeneration } from '../routes/generations/present.ts';
 import type { Store } from '../store/types.ts';
 import { DeliveryWorker } from './delivery-worker.ts';
@@ -19,8 +19,6 @@ export interface WebhooksOptions {
   store: Store;
   /** TUNESMITH_WEBHOOK_ALLOW_PRIVATE: send to loopback and private addresses too (a laptop, the tests). */
   allowPrivate: boolean;
-  /** The download-link signing, so the events' data carries working links. */
-  signing: { secret: string; ttlSeconds: number };
   log?: (line: string) => void;
   /** Test seams, with production defaults. */
   schedule?: readonly number[];
@@ -39,8 +37,8 @@ export interface Webhooks {
   service: WebhookService;
   /** The job queue's transition listener (see WebhookService.record). */
   record: WebhookService['record'];
-  /** Starts delivering; links in the events' data point at `publicUrl`. */
-  start(publicUrl: string): void;
+  /** Starts delivering; the events' data carries download links signed by `signer` (the app's own). */
+  start(signer: DownloadSigner): void;
   /** Stops delivering and flushes the outbox file. */
   close(): Promise<void>;
 }
@@ -69,8 +67,7 @@ export async function openWebhooks(options: WebhooksOptions): Promise<Webhooks> 
   return {
     service,
     record: service.record,
-    start(publicUrl) {
-      const signer = new DownloadSigner({ secret: options.signing.secret, publicUrl, ttlSeconds: options.signing.ttlSeconds });
+    start(signer) {
       worker.start((generation) => presentGeneration(generation, undefined, signer, now()));
     },
     async close() {

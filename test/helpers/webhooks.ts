@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { checkLyrics, listStyles, type RenderedTrack } from '../../engine/index.ts';
 import { createApp } from '../../src/app.ts';
+import { DownloadSigner } from '../../src/http/signing.ts';
 import type { Config } from '../../src/config.ts';
 import { createJobQueue, type JobQueueHandle, type RenderPoolLike } from '../../src/jobs/index.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -137,7 +138,7 @@ export interface WebhookApp {
   call(key: string, path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
 }
 
-export type WebhookAppOptions = Partial<Omit<WebhooksOptions, 'store' | 'signing'>>;
+export type WebhookAppOptions = Partial<Omit<WebhooksOptions, 'store'>>;
 
 export async function startWebhookApp(t: ExecutionContext, options: WebhookAppOptions = {}): Promise<WebhookApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-webhooks-'));
@@ -146,7 +147,6 @@ export async function startWebhookApp(t: ExecutionContext, options: WebhookAppOp
   const webhooks = await openWebhooks({
     store,
     allowPrivate: true,
-    signing: { secret: signingSecret, ttlSeconds: 3600 },
     schedule: [40, 40, 40, 40],
     jitter: 0,
     timeoutMs: 10_000,
@@ -158,10 +158,11 @@ export async function startWebhookApp(t: ExecutionContext, options: WebhookAppOp
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: Config = { port: 0, host: '127.0.0.1', dataDir, publicUrl: url, workers: 1, downloadTtlSeconds: 3600, signingSecret, webhookAllowPrivate: options.allowPrivate ?? true };
-  const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config, webhooks: webhooks.service });
+  const signer = new DownloadSigner({ secret: signingSecret, publicUrl: url, ttlSeconds: config.downloadTtlSeconds });
+  const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config, webhooks: webhooks.service, signer });
   app.silent = true;
   server.on('request', app.callback());
-  webhooks.start(url);
+  webhooks.start(signer);
 
   t.teardown(async () => {
     server.closeAllConnections();

@@ -84,7 +84,7 @@ test('GET /v1/webhooks/deliveries refuses unknown and malformed query parameters
 });
 
 test('an app built without the webhooks module answers 503 on /v1/webhooks', async (t) => {
-  const app = await startApp(t);
+  const app = await startApp(t, { webhooks: false });
   const { key } = await app.account();
   const res = await app.call(key, '/v1/webhooks');
   t.is(res.status, 503);

@@ -1,7 +1,8 @@
 /**
- * The real app over a real store in a temp dir, on an ephemeral port, with a hand-driven clock and a
- * job queue that renders nothing until a test tells it to complete a task (then it writes a small real
- * WAV and MIDI through the store, as the render pipeline does).
+ * The real app over a real store in a temp dir, on an ephemeral port, with a hand-driven clock, the real
+ * webhooks module, and a job queue that renders nothing until a test tells it to complete a task (then it
+ * writes a small real WAV and MIDI through the store, as the render pipeline does). The webhook tests
+ * swap in the real job queue and real time (test/helpers/webhooks.ts).
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,23 +17,27 @@ import { checkLyrics, listStyles, type StyleInfo } from '../../engine/index.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { answerClientError } from '../../src/http/client-error.ts';
+import { DownloadSigner } from '../../src/http/signing.ts';
 import type { AppState } from '../../src/http/types.ts';
 import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Account, Generation, PlanName, Store } from '../../src/store/types.ts';
+import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
 
 /** A clock tests move by hand. */
 export class ManualClock {
-  #ms: number;
-  constructor(start = Date.parse('2026-03-15T12:00:00.000Z')) {
-    this.#ms = start;
+  readonly #base: () => number;
+  #offset = 0;
+  /** `start`: the instant it stands still at until moved, or a time source it runs with (Date.now: real time). */
+  constructor(start: number | (() => number) = Date.parse('2026-03-15T12:00:00.000Z')) {
+    this.#base = typeof start === 'number' ? () => start : start;
   }
-  now = (): Date => new Date(this.#ms);
+  now = (): Date => new Date(this.#base() + this.#offset);
   advance(ms: number): void {
-    this.#ms += ms;
+    this.#offset += ms;
   }
   set(iso: string): void {
-    this.#ms = Date.parse(iso);
+    this.#offset = Date.parse(iso) - this.#base();
   }
 }
 
@@ -118,11 +123,13 @@ function oneNoteMidi(): Uint8Array {
   return midi.toArray();
 }
 
-export interface TestApp {
+export interface TestApp<J extends JobQueue = FakeJobQueue> {
   url: string;
   store: Store;
-  jobs: FakeJobQueue;
+  jobs: J;
   clock: ManualClock;
+  /** The webhooks module the app was built with (null with `webhooks: false`). */
+  webhooks: Webhooks | null;
   server: Server;
   koa: Koa<AppState>;
   dataDir: string;
@@ -132,20 +139,35 @@ export interface TestApp {
   call(key: string | null, path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
 }
 
+/** The webhooks module's seams; sending to loopback is allowed (the tests' receivers listen there). */
+export type TestWebhooksOptions = Partial<Omit<WebhooksOptions, 'store'>>;
+
+/** Makes the job queue over the store; `onTransition` records webhook events (absent without webhooks). */
+export type JobsFactory<J extends JobQueue> = (store: Store, onTransition: ((generation: Generation) => Promise<void>) | undefined) => Promise<J>;
+
 export interface StartOptions {
   styles?: StyleInfo[];
   /** Replace the store with a wrapper (to inject faults). */
   wrapStore?: (store: Store) => Store;
   downloadTtlSeconds?: number;
+  /** The store's and the app's clock. @default one standing still at 2026-03-15 12:00 UTC */
+  clock?: ManualClock;
+  /** Seams for the webhooks module, or false for an app built without it (its routes and callback_url answer 503). */
+  webhooks?: TestWebhooksOptions | false;
 }
 
-export async function startApp(t: ExecutionContext, options: StartOptions = {}): Promise<TestApp> {
+const SIGNING_SECRET = 'test-secret-0123456789abcdef';
+
+export function startApp<J extends JobQueue>(t: ExecutionContext, options: StartOptions & { jobs: JobsFactory<J> }): Promise<TestApp<J>>;
+export function startApp(t: ExecutionContext, options?: StartOptions): Promise<TestApp>;
+export async function startApp(t: ExecutionContext, options: StartOptions & { jobs?: JobsFactory<JobQueue> } = {}): Promise<TestApp<JobQueue>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-api-'));
-  const clock = new ManualClock();
+  const clock = options.clock ?? new ManualClock();
   const realStore = await openStore({ dataDir, clock: clock.now });
   const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
-  const jobs = new FakeJobQueue(clock.now);
-  jobs.attach(store);
+  // Before the job queue, as in server.ts: the queue tells it of every transition.
+  const webhooks = options.webhooks === false ? null : await openWebhooks({ store, allowPrivate: true, schedule: [40, 40, 40, 40], jitter: 0, ...options.webhooks });
+  const jobs = options.jobs ? await options.jobs(store, webhooks?.record) : fakeJobQueue(store, clock);
 
   const server = createServer();
   server.keepAliveTimeout = 0;
@@ -159,15 +181,27 @@ export async function startApp(t: ExecutionContext, options: StartOptions = {}):
     publicUrl: url,
     workers: 1,
     downloadTtlSeconds: options.downloadTtlSeconds ?? 24 * 3600,
-    signingSecret: 'test-secret-0123456789abcdef',
+    signingSecret: SIGNING_SECRET,
   };
-  const app = createApp({ store, jobs, engine: { listStyles: () => options.styles ?? listStyles(), checkLyrics }, config, now: clock.now });
+  const signer = new DownloadSigner({ secret: SIGNING_SECRET, publicUrl: url, ttlSeconds: config.downloadTtlSeconds });
+  const app = createApp({
+    store,
+    jobs,
+    engine: { listStyles: () => options.styles ?? listStyles(), checkLyrics },
+    config,
+    now: clock.now,
+    signer,
+    ...(webhooks ? { webhooks: webhooks.service } : {}),
+  });
   app.silent = true;
   server.on('request', app.callback());
+  webhooks?.start(signer);
 
   t.teardown(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+    await jobs.close();
+    await webhooks?.close();
     await realStore.close();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -177,6 +211,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions = {}):
     store,
     jobs,
     clock,
+    webhooks,
     server,
     koa: app,
     dataDir,
@@ -194,6 +229,12 @@ export async function startApp(t: ExecutionContext, options: StartOptions = {}):
       return fetch(url + path, { ...rest, headers: merged, ...(json === undefined ? {} : { body: JSON.stringify(json), method: rest.method ?? 'POST' }) });
     },
   };
+}
+
+function fakeJobQueue(store: Store, clock: ManualClock): FakeJobQueue {
+  const jobs = new FakeJobQueue(clock.now);
+  jobs.attach(store);
+  return jobs;
 }
 
 /** The error object of a response, after checking the one error shape. */

@@ -1,24 +1,16 @@
 /**
  * For the webhook tests: a real local receiver that records what it gets and answers as told, and the
- * real app over a real store, the real job queue (over a stand-in pool that "renders" a small real WAV
- * at once) and the real webhooks module with a short retry schedule.
+ * test app (helpers/app.ts) with the real job queue (over a stand-in pool that "renders" a small real
+ * WAV at once) and the real webhooks module with a short retry schedule.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { checkLyrics, listStyles, type RenderedTrack } from '../../engine/index.ts';
-import { createApp } from '../../src/app.ts';
-import { DownloadSigner } from '../../src/http/signing.ts';
-import type { Config } from '../../src/config.ts';
+import type { RenderedTrack } from '../../engine/index.ts';
 import { createJobQueue, type JobQueueHandle, type RenderPoolLike } from '../../src/jobs/index.ts';
-import { openStore } from '../../src/store/index.ts';
-import type { Account, PlanName, Store } from '../../src/store/types.ts';
-import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
-import { sineWav } from './app.ts';
+import type { Webhooks } from '../../src/webhooks/index.ts';
+import { ManualClock, sineWav, startApp, type TestApp, type TestWebhooksOptions } from './app.ts';
 import { eventually } from './process.ts';
 
 export interface Received {
@@ -129,68 +121,19 @@ function instantPool(): RenderPoolLike {
   };
 }
 
-export interface WebhookApp {
-  url: string;
-  store: Store;
-  jobs: JobQueueHandle;
-  webhooks: Webhooks;
-  account(plan?: PlanName): Promise<{ account: Account; key: string }>;
-  call(key: string, path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
-}
+export type WebhookApp = TestApp<JobQueueHandle> & { webhooks: Webhooks };
+export type WebhookAppOptions = TestWebhooksOptions;
 
-export type WebhookAppOptions = Partial<Omit<WebhooksOptions, 'store'>>;
-
+/** startApp with the real job queue over instantPool(), on real time (the queue and the retry schedule run on it). */
 export async function startWebhookApp(t: ExecutionContext, options: WebhookAppOptions = {}): Promise<WebhookApp> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-webhooks-'));
-  const store = await openStore({ dataDir });
-  const signingSecret = 'test-secret-0123456789abcdef';
-  const webhooks = await openWebhooks({
-    store,
-    allowPrivate: true,
-    schedule: [40, 40, 40, 40],
-    jitter: 0,
-    timeoutMs: 10_000,
-    ...options,
+  const app = await startApp(t, {
+    clock: new ManualClock(Date.now),
+    webhooks: options,
+    jobs: (store, onTransition) => createJobQueue({ store, pool: instantPool(), onTransition }),
   });
-  const jobs = await createJobQueue({ store, pool: instantPool(), onTransition: webhooks.record });
-  const server = createServer();
-  server.keepAliveTimeout = 0;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config: Config = { port: 0, host: '127.0.0.1', dataDir, publicUrl: url, workers: 1, downloadTtlSeconds: 3600, signingSecret, webhookAllowPrivate: options.allowPrivate ?? true };
-  const signer = new DownloadSigner({ secret: signingSecret, publicUrl: url, ttlSeconds: config.downloadTtlSeconds });
-  const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config, webhooks: webhooks.service, signer });
-  app.silent = true;
-  server.on('request', app.callback());
-  webhooks.start(signer);
-
-  t.teardown(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await jobs.close();
-    await webhooks.close();
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
-
-  return {
-    url,
-    store,
-    jobs,
-    webhooks,
-    async account(plan = 'developer') {
-      const account = await store.createAccount({ plan, email: `${plan}@example.com` });
-      const { key } = await store.createKey(account.id, 'test');
-      return { account, key };
-    },
-    call(key, path, init = {}) {
-      const { json, headers, ...rest } = init;
-      const merged = new Headers(headers);
-      merged.set('Authorization', `Bearer ${key}`);
-      if (json !== undefined) merged.set('Content-Type', 'application/json');
-      return fetch(url + path, { ...rest, headers: merged, ...(json === undefined ? {} : { body: JSON.stringify(json), method: rest.method ?? 'POST' }) });
-    },
-  };
+  const { webhooks } = app;
+  if (!webhooks) throw new Error('startApp built no webhooks module');
+  return { ...app, webhooks };
 }
 
 /** Polls until `check` returns a value (for state the worker reaches asynchronously), every 25 ms. */

@@ -90,3 +90,13 @@ test('an app built without the webhooks module answers 503 on /v1/webhooks', asy
   t.is(res.status, 503);
   t.like(await errorOf(res), { code: 'service_unavailable' });
 });
+
+test('an app built without the webhooks module refuses a callback_url with the same 503, creating nothing', async (t) => {
+  const app = await startApp(t, { webhooks: false });
+  const { account, key } = await app.account();
+  const res = await app.call(key, '/v1/generate', { json: { prompt: 'x', callback_url: 'https://example.com/hook' } });
+  t.is(res.status, 503);
+  t.like(await errorOf(res), { code: 'service_unavailable', message: 'Webhooks are not running on this server.' });
+  t.is(app.store.listGenerations(account.id, { limit: 10, offset: 0 }).total, 0);
+  t.is(app.jobs.queued.length, 0);
+});

@@ -6,8 +6,8 @@ import { PlanForbiddenError } from '../../http/errors.ts';
 import { PLAN_LABELS } from '../../http/plan-label.ts';
 import type { Services } from '../../http/types.ts';
 import { limitsFor } from '../../plans.ts';
-import { checkWebhookUrl } from '../../webhooks/url-safety.ts';
 import type { Account, Generation } from '../../store/types.ts';
+import { webhooksOf } from '../webhooks/index.ts';
 import { parseGenerateRequest } from './generate-request.ts';
 
 export interface CreateGenerationInput {
@@ -25,12 +25,10 @@ export async function createGenerationFor(
   // Lyrics that cannot be sung (too many lines for the track) are a 400 now, not a failed task later.
   if (request.lyrics !== null) services.engine.checkLyrics(request);
   const limits = limitsFor(account);
-  if (request.callback_url !== null && !limits.webhooks) {
-    throw new PlanForbiddenError('callback_url', PLAN_LABELS[account.plan], 'Webhooks (callback_url)');
-  }
   if (request.callback_url !== null) {
-    const url = request.callback_url;
-    await (services.webhooks?.checkUrl(url, 'callback_url') ?? checkWebhookUrl(url, 'callback_url', { allowPrivate: services.config.webhookAllowPrivate ?? false }));
+    if (!limits.webhooks) throw new PlanForbiddenError('callback_url', PLAN_LABELS[account.plan], 'Webhooks (callback_url)');
+    // Refused where nothing would send it (the same 503 as /v1/webhooks), and checked by the service's own rules.
+    await webhooksOf(services).checkUrl(request.callback_url, 'callback_url');
   }
   const result = await services.store.createGeneration(
     { account_id: account.id, ...request },

@@ -44,11 +44,16 @@ export function mountWebhookRoutes(router: Router<AppState>, services: Services)
   router.post('/v1/webhooks/:id/enable', handler(services, async (webhooks, ctx) => presentEndpoint(await webhooks.enableEndpoint(authed(ctx).account, idParam(ctx, 'webhook_endpoint')))));
 }
 
+/** The webhooks service; a 503 when the app was built without it (an API-only test app, the bench). */
+export function webhooksOf(services: Services): WebhookService {
+  if (!services.webhooks) throw new ServiceUnavailableError('Webhooks are not running on this server.');
+  return services.webhooks;
+}
+
 /** A handler over the service: 503 when the app was built without webhooks, 403 on Starter, the returned value as the body. */
 function handler(services: Services, run: (webhooks: WebhookService, ctx: AppContext & { params: Record<string, string> }) => Promise<unknown>): RouteHandler {
   return async function webhookRoute(ctx) {
-    const webhooks = services.webhooks;
-    if (!webhooks) throw new ServiceUnavailableError('Webhooks are not running on this server.');
+    const webhooks = webhooksOf(services);
     // Before anything is read: a Starter account learns about its plan, not about its request's details.
     webhooks.assertAllowed(authed(ctx).account);
     const body = await run(webhooks, ctx);

@@ -55,6 +55,10 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const jobs = await createJobQueue({ store, pool, log, onTransition: webhooks.record });
     cleanup.push(() => jobs.close());
 
+    // The first lyrics check parses the pronouncing dictionary (~0.2 s of blocked event loop): pay it here,
+    // before listening, not in the first request with lyrics and every request queued behind it.
+    checkLyrics({ prompt: 'a song', duration: 60, style: null, instrumental: false, seed: 0, lyrics: 'la' });
+
     let handler: Parameters<typeof createServer>[1] = (_req, res) => res.writeHead(503).end();
     const http = createServer((req, res) => handler!(req, res));
     // Requests Node's parser rejects (bad framing, huge headers) still get our error shape, not a bare 400.

@@ -1,5 +1,5 @@
 /** Webhook delivery against a real local receiver: signing, payload, retries, resend, disabling, slow receivers. */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { startReceiver, startWebhookApp, until, verifyWebhook, type WebhookApp } from './helpers/webhooks.ts';
 
 async function register(app: WebhookApp, key: string, url: string, events?: string[]) {
@@ -16,6 +16,17 @@ async function generate(app: WebhookApp, key: string, body: Record<string, unkno
 
 async function deliveries(app: WebhookApp, key: string, query = '') {
   return (await (await app.call(key, `/v1/webhooks/deliveries${query}`)).json()).data as any[];
+}
+
+/** An app whose one endpoint has received a task's generation.completed. */
+async function firstDelivered(t: ExecutionContext) {
+  const app = await startWebhookApp(t);
+  const receiver = await startReceiver(t);
+  const { key } = await app.account();
+  await register(app, key, receiver.url);
+  const created = await generate(app, key);
+  const [received] = await receiver.waitFor(1);
+  return { app, key, created, received: received! };
 }
 
 test('a registered endpoint receives a signed generation.completed that verifies with the README recipe', async (t) => {
@@ -37,14 +48,9 @@ test('a registered endpoint receives a signed generation.completed that verifies
 });
 
 test("the event's data is the generation as GET /v1/generation/:id returns it, with download links that work", async (t) => {
-  const app = await startWebhookApp(t);
-  const receiver = await startReceiver(t);
-  const { key } = await app.account();
-  await register(app, key, receiver.url);
-  const created = await generate(app, key);
-  const [received] = await receiver.waitFor(1);
+  const { app, key, created, received } = await firstDelivered(t);
   const fetched = await (await app.call(key, `/v1/generation/${created.id}`)).json();
-  const { data } = received!.json;
+  const { data } = received.json;
   const withoutLinks = ({ download_urls: _u, download_expires_at: _e, ...rest }: Record<string, unknown>) => rest;
   t.deepEqual(withoutLinks(data), withoutLinks(fetched));
   t.is(data.status, 'completed');
@@ -308,16 +314,12 @@ test('a processing event sent after its task completed still shows the task as i
 });
 
 test('the outbox keeps an event as its transition stamp, not a copy of the task', async (t) => {
-  const app = await startWebhookApp(t);
-  const receiver = await startReceiver(t);
-  const { key } = await app.account();
-  await register(app, key, receiver.url);
-  const created = await generate(app, key);
-  const [received] = await receiver.waitFor(1);
+  const { app, created, received } = await firstDelivered(t);
   const { readFile } = await import('node:fs/promises');
   const onDisk = JSON.parse(await readFile(app.store.resolveFile('webhooks.json'), 'utf8'));
+  const { id, created_at, data } = received.json;
   t.deepEqual(onDisk.events, [
-    { id: received!.json.id, type: 'generation.completed', account_id: onDisk.endpoints[0].account_id, generation_id: created.id, created_at: received!.json.created_at, transition_at: received!.json.data.completed_at },
+    { id, type: 'generation.completed', account_id: onDisk.endpoints[0].account_id, generation_id: created.id, created_at, transition_at: data.completed_at },
   ]);
 });
 

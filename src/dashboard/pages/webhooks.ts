@@ -4,13 +4,12 @@
  * the API refuses. Starter accounts see what the plan would give them; their forms are refused (403).
  */
 import { describeError } from '../../http/error-handler.ts';
-import { ServiceUnavailableError } from '../../http/errors.ts';
 import { PLAN_LABELS } from '../../http/plan-label.ts';
 import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { limitsFor } from '../../plans.ts';
 import { parseEndpointRequest } from '../../routes/webhooks/endpoint-request.ts';
-import { DELIVERY_LIST_LIMITS, DELIVERY_STATES } from '../../routes/webhooks/index.ts';
+import { DELIVERY_LIST_LIMITS, DELIVERY_STATES, webhooksOf } from '../../routes/webhooks/index.ts';
 import { MAX_ENDPOINTS, type WebhookService } from '../../webhooks/service.ts';
 import { EVENT_TYPES, type DeliveryState, type EventType } from '../../webhooks/types.ts';
 import type { DashboardDeps } from '../deps.ts';
@@ -45,11 +44,8 @@ const logHref = (state: DeliveryState | undefined, offset: number, done?: Notice
   return text === '' ? '/webhooks' : `/webhooks?${text}`;
 };
 
-function serviceOf(deps: DashboardDeps): WebhookService {
-  const webhooks = deps.services.webhooks;
-  if (!webhooks) throw new ServiceUnavailableError('Webhooks are not running on this server.');
-  return webhooks;
-}
+/** The service, or the API's 503 when this server runs without webhooks. */
+const serviceOf = (deps: DashboardDeps): WebhookService => webhooksOf(deps.services);
 
 interface PageState {
   state: DeliveryState | undefined;

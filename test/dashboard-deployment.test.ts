@@ -78,3 +78,14 @@ test('the dashboard takes the same email addresses as the CLI, such as one at lo
   t.is((await new DashboardClient(url).signUp('ops@localhost')).status, 303);
   t.is(store.listAccounts().filter((a) => a.email === 'ops@localhost').length, 1);
 });
+
+test('behind an HTTPS proxy the session cookies are Secure, though the app itself is reached over http', async (t) => {
+  const { url } = await deploy(t);
+  const browser = new DashboardClient(url);
+  const form = await browser.get('/signup');
+  t.true(form.headers.getSetCookie().every((line) => /;\s*secure/i.test(line)), form.headers.getSetCookie().join('\n'));
+  const signedUp = await browser.post('/signup', { email: 'secure@example.com', password: 'a long enough password' }, { Origin: new URL(PUBLIC_URL).origin });
+  const cookies = signedUp.headers.getSetCookie();
+  t.true(cookies.length > 0);
+  for (const line of cookies) t.regex(line, /;\s*secure/i);
+});

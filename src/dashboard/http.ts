@@ -47,14 +47,16 @@ export interface Viewer {
   csrf: string;
 }
 
-const cookieOptions = (ctx: AppContext, maxAge?: number) => ({
-  httpOnly: true,
-  sameSite: 'lax' as const,
-  secure: ctx.secure,
-  path: '/',
-  overwrite: true,
-  ...(maxAge === undefined ? {} : { maxAge }),
-});
+/**
+ * Cookie attributes. `Secure` when the request came over TLS or the operator's public URL is https: behind a
+ * TLS-terminating proxy the app itself sees plain http, but the browser only ever reaches it over https.
+ */
+function cookieOptions(ctx: AppContext, deps: DashboardDeps, maxAge?: number) {
+  const secure = ctx.secure || deps.services.config.publicUrl.startsWith('https:');
+  // Koa's cookie jar refuses a Secure cookie on a connection it thinks is plain unless told otherwise.
+  if (secure) ctx.cookies.secure = true;
+  return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/', overwrite: true, ...(maxAge === undefined ? {} : { maxAge }) };
+}
 
 export function viewerOf(ctx: AppContext, deps: DashboardDeps): Viewer | undefined {
   const raw = ctx.cookies.get(SESSION_COOKIE);
@@ -71,13 +73,13 @@ export async function startSession(ctx: AppContext, deps: DashboardDeps, account
   const previous = viewerOf(ctx, deps);
   if (previous) await deps.credentials.endSession(previous.sessionId);
   const session = await deps.credentials.createSession(accountId, deps.services.now(), SESSION_TTL_MS);
-  ctx.cookies.set(SESSION_COOKIE, signSessionCookie(deps.keys.cookie, session.id, session.expires_at), cookieOptions(ctx, SESSION_TTL_MS));
-  ctx.cookies.set(PRE_SESSION_COOKIE, null, cookieOptions(ctx));
+  ctx.cookies.set(SESSION_COOKIE, signSessionCookie(deps.keys.cookie, session.id, session.expires_at), cookieOptions(ctx, deps, SESSION_TTL_MS));
+  ctx.cookies.set(PRE_SESSION_COOKIE, null, cookieOptions(ctx, deps));
 }
 
 export async function endSession(ctx: AppContext, deps: DashboardDeps, viewer: Viewer): Promise<void> {
   await deps.credentials.endSession(viewer.sessionId);
-  ctx.cookies.set(SESSION_COOKIE, null, cookieOptions(ctx));
+  ctx.cookies.set(SESSION_COOKIE, null, cookieOptions(ctx, deps));
 }
 
 /** The CSRF token for the sign-in and sign-up forms, bound to a random pre-session cookie set here. */
@@ -85,7 +87,7 @@ export function preSessionCsrf(ctx: AppContext, deps: DashboardDeps): string {
   let binding = ctx.cookies.get(PRE_SESSION_COOKIE);
   if (!binding || !/^[A-Za-z0-9_-]{32}$/.test(binding)) {
     binding = randomBytes(24).toString('base64url');
-    ctx.cookies.set(PRE_SESSION_COOKIE, binding, cookieOptions(ctx));
+    ctx.cookies.set(PRE_SESSION_COOKIE, binding, cookieOptions(ctx, deps));
   }
   return csrfToken(deps.keys.csrf, binding);
 }

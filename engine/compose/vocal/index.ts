@@ -145,10 +145,13 @@ function sungNote(timing: VocalTiming, beat: number, endBeat: number, midi: numb
   };
 }
 
+/** Karaoke timing to the millisecond: finer than any display needs, and short in the API's JSON. */
+const ms = (seconds: number): number => Math.round(seconds * 1000) / 1000;
+
 function lineTiming(sung: SungLine, words: string[], notes: readonly SungNote[]): LyricTiming {
   const span = (selected: readonly SungNote[]) => ({
-    start: round(selected[0]!.time),
-    end: round(selected[selected.length - 1]!.time + selected[selected.length - 1]!.duration),
+    start: ms(selected[0]!.time),
+    end: ms(selected[selected.length - 1]!.time + selected[selected.length - 1]!.duration),
   });
   return {
     section: sung.kind,

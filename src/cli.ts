@@ -3,7 +3,7 @@
  * Exit codes: 0 done, 1 the command failed (bad config, data dir in use, unknown id), 2 usage error.
  */
 import { pathToFileURL } from 'node:url';
-import { accountsSetPlan } from './cli/accounts.ts';
+import { accountsSetPlan, accountsSignInLink } from './cli/accounts.ts';
 import { AdminCommandError } from './cli/admin-commands.ts';
 import { keysCreate, keysList, keysRevoke } from './cli/keys.ts';
 import { render } from './cli/render.ts';
@@ -20,6 +20,7 @@ export const COMMANDS: Record<string, Command> = {
   'keys list': keysList,
   'keys revoke': keysRevoke,
   'accounts set-plan': accountsSetPlan,
+  'accounts signin-link': accountsSignInLink,
 };
 
 function overview(prefix?: string): string {

@@ -10,6 +10,7 @@ import { checkLyrics, createRenderPool, listStyles } from '../engine/index.ts';
 import { createApp } from './app.ts';
 import { DownloadSigner } from './http/signing.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
+import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
 import { loadSigningSecret } from './secrets.ts';
@@ -81,7 +82,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     handler = app.callback();
     webhooks.start(signer);
 
-    const admin = await serveAdmin(store, config.dataDir);
+    const admin = await serveAdmin({ store, credentials, publicUrl }, config.dataDir);
     cleanup.push(() => admin.close());
     // Only once nothing else can fail: a key made by a start that then failed would never be shown.
     const first = await provisionFirstStart(store, credentials);
@@ -130,7 +131,6 @@ async function openStoreForServer(dataDir: string, log: (line: string) => void):
 }
 
 /** How long the first-start sign-in link stays usable. */
-const FIRST_SIGN_IN_TTL_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * An empty data dir gets a local Developer account and one key, so a newcomer can curl at once, and a
@@ -140,7 +140,7 @@ async function provisionFirstStart(store: Store, credentials: CredentialStore): 
   if (store.listAccounts().length > 0) return null;
   const account = await store.createAccount({ plan: 'developer', name: 'local' });
   const { key } = await store.createKey(account.id, 'first start');
-  const signInToken = await credentials.issueSignInToken(account.id, new Date(), FIRST_SIGN_IN_TTL_MS);
+  const signInToken = await credentials.issueSignInToken(account.id, new Date(), SIGN_IN_LINK_TTL_MS);
   return { key, signInToken };
 }
 

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { openStore } from '../src/store/index.ts';
 import { serveAdmin } from '../src/cli/admin-channel.ts';
+import { CredentialStore } from '../src/store/credentials.ts';
 import { runCli, tempDataDir } from './helpers/process.ts';
 
 const envFor = (dataDir: string) => ({ TUNESMITH_DATA_DIR: dataDir });
@@ -111,7 +112,8 @@ test('while a server owns the data dir, key commands go through its admin channe
   // This test process plays the server: it holds the lock and answers on the admin socket.
   const store = await openStore({ dataDir, owner: 'server' });
   t.teardown(() => store.close());
-  const admin = await serveAdmin(store, dataDir);
+  const credentials = new CredentialStore(dataDir);
+  const admin = await serveAdmin({ store, credentials, publicUrl: 'http://127.0.0.1:3000' }, dataDir);
   t.teardown(() => admin.close());
 
   const result = await runCli(['keys', 'create', '--plan', 'enterprise', '--json'], envFor(dataDir));

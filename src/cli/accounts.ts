@@ -1,7 +1,7 @@
-/** `tunesmith accounts set-plan`. */
+/** `tunesmith accounts set-plan` and `accounts signin-link`. */
 import { loadConfig } from '../config.ts';
 import { PLAN_NAMES, isPlanName } from '../plans.ts';
-import type { AccountRow } from './admin-commands.ts';
+import type { AccountRow, SignInLink } from './admin-commands.ts';
 import { runOnDataDir } from './data-dir-access.ts';
 import { UsageError, parse, positiveInteger, printHelp, type Command } from './usage.ts';
 
@@ -23,8 +23,25 @@ Moves the account to the plan. Enterprise accounts may have custom figures:
     if ((rpm !== undefined || monthly !== undefined) && plan !== 'enterprise') {
       throw new UsageError('--rpm and --monthly are Enterprise figures; use them with the enterprise plan.');
     }
-    const row = (await runOnDataDir(loadConfig(io.env).dataDir, { command: 'accounts.set-plan', accountId, plan, rpm, monthly })) as AccountRow;
+    const row = (await runOnDataDir(loadConfig(io.env), { command: 'accounts.set-plan', accountId, plan, rpm, monthly })) as AccountRow;
     io.out(`Account ${row.account_id} is on the ${row.plan} plan: ${row.monthly ?? 'unlimited'} generations/month, ${row.rpm} requests/min.`);
+    return 0;
+  },
+};
+
+export const accountsSignInLink: Command = {
+  summary: 'Print a one-time link that signs an account in to the dashboard',
+  help: `Usage: tunesmith accounts signin-link ACCOUNT_ID [--json]
+
+Prints a link that signs the account in to the dashboard once, valid 7 days: for a lost first-start link or a
+forgotten password (once signed in, the Overview page sets a new one). Run "tunesmith keys list" for account ids.
+  --json             print {"account_id","url","expires_at"}
+  -h, --help         show this help`,
+  async run(args, io) {
+    const parsed = parse(args, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'ACCOUNT_ID' });
+    if (parsed === 'help') return printHelp(io, this.help);
+    const link = (await runOnDataDir(loadConfig(io.env), { command: 'accounts.signin-link', accountId: parsed.positionals[0]! })) as SignInLink;
+    io.out(parsed.values.json ? JSON.stringify(link) : `Sign in to the dashboard as ${link.account_id} (one time, until ${link.expires_at}):\n\n  ${link.url}\n`);
     return 0;
   },
 };

@@ -8,8 +8,7 @@ import { chmodSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Store } from '../store/types.ts';
-import { AdminCommandError, runAdminCommand, type AdminRequest } from './admin-commands.ts';
+import { AdminCommandError, runAdminCommand, type AdminContext, type AdminRequest } from './admin-commands.ts';
 
 /** sun_path holds about 104 bytes: a deep data dir gets a socket in the temp dir named after it. */
 const MAX_SOCKET_PATH = 100;
@@ -28,7 +27,7 @@ export interface AdminServer {
 }
 
 /** Call only while holding the data-dir lock: a socket file already there is left from a crash. */
-export async function serveAdmin(store: Store, dataDir: string): Promise<AdminServer> {
+export async function serveAdmin(context: AdminContext, dataDir: string): Promise<AdminServer> {
   const path = adminSocketPath(dataDir);
   rmSync(path, { force: true });
   const server: Server = createServer((socket) => {
@@ -41,7 +40,7 @@ export async function serveAdmin(store: Store, dataDir: string): Promise<AdminSe
       const newline = buffered.indexOf('\n');
       if (newline === -1) return;
       socket.pause();
-      void answer(store, buffered.slice(0, newline)).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+      void answer(context, buffered.slice(0, newline)).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -58,9 +57,9 @@ export async function serveAdmin(store: Store, dataDir: string): Promise<AdminSe
   };
 }
 
-async function answer(store: Store, line: string): Promise<Reply> {
+async function answer(context: AdminContext, line: string): Promise<Reply> {
   try {
-    return { ok: true, result: await runAdminCommand(store, JSON.parse(line) as AdminRequest) };
+    return { ok: true, result: await runAdminCommand(context, JSON.parse(line) as AdminRequest) };
   } catch (error) {
     const known = error instanceof AdminCommandError;
     return { ok: false, error: { name: known ? error.name : 'Error', message: known ? error.message : `The server could not run the command: ${(error as Error).message}` } };

@@ -4,7 +4,24 @@
  * does, so both paths share one implementation and never race each other's writes.
  */
 import { isPlanName, limitsFor } from '../plans.ts';
+import type { CredentialStore } from '../store/credentials.ts';
 import { NotFoundError, type PlanName, type Store } from '../store/types.ts';
+
+/** What admin commands act on: the store, the dashboard's sign-in data, and where the dashboard is reached. */
+export interface AdminContext {
+  store: Store;
+  credentials: CredentialStore;
+  publicUrl: string;
+}
+
+/** How long a sign-in link works: the first-start banner's and the CLI's alike. */
+export const SIGN_IN_LINK_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export interface SignInLink {
+  account_id: string;
+  url: string;
+  expires_at: string;
+}
 
 export interface CreatedKey {
   key: string;
@@ -35,14 +52,16 @@ export type AdminRequest =
   | { command: 'keys.create'; plan?: PlanName; account?: string; email?: string | null; name?: string | null }
   | { command: 'keys.list' }
   | { command: 'keys.revoke'; keyId: string }
-  | { command: 'accounts.set-plan'; accountId: string; plan: PlanName; rpm?: number | null; monthly?: number | null };
+  | { command: 'accounts.set-plan'; accountId: string; plan: PlanName; rpm?: number | null; monthly?: number | null }
+  | { command: 'accounts.signin-link'; accountId: string };
 
 /** A request the command itself refuses (bad plan, unknown id): the CLI shows the message and exits 1. */
 export class AdminCommandError extends Error {
   override name = 'AdminCommandError' as const;
 }
 
-export async function runAdminCommand(store: Store, request: AdminRequest): Promise<unknown> {
+export async function runAdminCommand(context: AdminContext, request: AdminRequest): Promise<unknown> {
+  const { store } = context;
   try {
     switch (request.command) {
       case 'keys.create':
@@ -53,6 +72,8 @@ export async function runAdminCommand(store: Store, request: AdminRequest): Prom
         return await revokeKey(store, request.keyId);
       case 'accounts.set-plan':
         return await setPlan(store, request);
+      case 'accounts.signin-link':
+        return await signInLink(context, request.accountId);
       default:
         throw new AdminCommandError(`Unknown admin command ${JSON.stringify((request as { command: unknown }).command)}.`);
     }
@@ -111,4 +132,12 @@ async function setPlan(store: Store, request: Extract<AdminRequest, { command: '
   });
   const limits = limitsFor(account);
   return { account_id: account.id, plan: account.plan, rpm: limits.rpm, monthly: limits.monthly };
+}
+
+/** A one-time link that signs the account in to the dashboard (a lost first-start link, a forgotten password). */
+async function signInLink({ store, credentials, publicUrl }: AdminContext, accountId: string): Promise<SignInLink> {
+  if (!store.getAccount(accountId)) throw new AdminCommandError(`No account with id ${accountId}.`);
+  const now = new Date();
+  const token = await credentials.issueSignInToken(accountId, now, SIGN_IN_LINK_TTL_MS);
+  return { account_id: accountId, url: `${publicUrl}/signin/${token}`, expires_at: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS).toISOString() };
 }

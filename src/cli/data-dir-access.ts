@@ -4,13 +4,16 @@
  * or a server still starting, is waited for briefly.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Config } from '../config.ts';
+import { CredentialStore } from '../store/credentials.ts';
 import { DataDirLockedError, openStore, readLiveLock, type Store } from '../store/index.ts';
 import { AdminUnavailableError, callAdmin } from './admin-channel.ts';
 import { runAdminCommand, type AdminRequest } from './admin-commands.ts';
 
 const RETRY_MS = 100;
 
-export async function runOnDataDir(dataDir: string, request: AdminRequest, waitMs = 10_000): Promise<unknown> {
+export async function runOnDataDir(config: Pick<Config, 'dataDir' | 'publicUrl'>, request: AdminRequest, waitMs = 10_000): Promise<unknown> {
+  const { dataDir } = config;
   const deadline = Date.now() + waitMs;
   for (;;) {
     let store: Store;
@@ -29,9 +32,11 @@ export async function runOnDataDir(dataDir: string, request: AdminRequest, waitM
       await delay(RETRY_MS);
       continue;
     }
+    const credentials = new CredentialStore(dataDir);
     try {
-      return await runAdminCommand(store, request);
+      return await runAdminCommand({ store, credentials, publicUrl: config.publicUrl }, request);
     } finally {
+      await credentials.flush();
       await store.close();
     }
   }

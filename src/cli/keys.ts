@@ -35,8 +35,7 @@ Options:
     if (plan !== undefined && !isPlanName(plan)) throw new UsageError(`Unknown plan "${plan}". Use ${PLAN_NAMES.join(', ')}.`);
     const email = text(parsed.values.email);
     if (email !== undefined && !isEmailAddress(email)) throw new UsageError(`--email expects an address like name@example.com, got "${email}".`);
-    const { dataDir } = loadConfig(io.env);
-    const created = (await runOnDataDir(dataDir, {
+    const created = (await runOnDataDir(loadConfig(io.env), {
       command: 'keys.create',
       ...(plan !== undefined && { plan: plan as CreatedKey['plan'] }),
       ...(account !== undefined && { account }),
@@ -64,7 +63,7 @@ Options:
   async run(args, io) {
     const parsed = parse(args, { json: { type: 'boolean' } }, { min: 0, max: 0, names: '' });
     if (parsed === 'help') return printHelp(io, this.help);
-    const rows = (await runOnDataDir(loadConfig(io.env).dataDir, { command: 'keys.list' })) as KeyRow[];
+    const rows = (await runOnDataDir(loadConfig(io.env), { command: 'keys.list' })) as KeyRow[];
     if (parsed.values.json) io.out(JSON.stringify(rows));
     else if (rows.length === 0) io.out('No keys yet. Create one with: tunesmith keys create --plan developer');
     else io.out(table(rows));
@@ -84,7 +83,7 @@ Options:
     const parsed = parse(args, {}, { min: 1, max: 1, names: 'KEY_ID (see "tunesmith keys list")' });
     if (parsed === 'help') return printHelp(io, this.help);
     const keyId = parsed.positionals[0]!;
-    const row = (await runOnDataDir(loadConfig(io.env).dataDir, { command: 'keys.revoke', keyId })) as KeyRow;
+    const row = (await runOnDataDir(loadConfig(io.env), { command: 'keys.revoke', keyId })) as KeyRow;
     io.out(`Revoked key ${row.key_id} (${row.prefix}…) of account ${row.account_id} at ${row.revoked_at}.`);
     return 0;
   },

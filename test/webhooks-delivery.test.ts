@@ -232,16 +232,24 @@ test('a receiver that hangs holds up neither the API nor the renders', async (t)
   t.is(receiver.open() >= 1, true, 'the first request is still hanging');
 });
 
-test('an event written ahead of a save that never happened is sent only once the task gets there', async (t) => {
+/**
+ * An account with an endpoint at a live receiver, and a task accepted but not queued: the job queue never
+ * touches it, so the test plays the queue's part.
+ */
+async function unqueuedTask(t: ExecutionContext) {
   const app = await startWebhookApp(t);
   const receiver = await startReceiver(t);
   const { account, key } = await app.account();
   await register(app, key, receiver.url);
-  // A task accepted but not queued: the job queue never touches it, the test plays the queue's part.
   const { generation } = await app.store.createGeneration(
     { account_id: account.id, prompt: 'x', duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null },
     { monthlyQuota: null },
   );
+  return { app, receiver, key, generation };
+}
+
+test('an event written ahead of a save that never happened is sent only once the task gets there', async (t) => {
+  const { app, receiver, generation } = await unqueuedTask(t);
   const completedAt = new Date().toISOString();
   await app.webhooks.record({ ...generation, status: 'completed', completed_at: completedAt });
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -253,14 +261,7 @@ test('an event written ahead of a save that never happened is sent only once the
 });
 
 test('an event whose task ended otherwise (crash, then a failed re-render) is cancelled, not sent', async (t) => {
-  const app = await startWebhookApp(t);
-  const receiver = await startReceiver(t);
-  const { account, key } = await app.account();
-  await register(app, key, receiver.url);
-  const { generation } = await app.store.createGeneration(
-    { account_id: account.id, prompt: 'x', duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null },
-    { monthlyQuota: null },
-  );
+  const { app, receiver, key, generation } = await unqueuedTask(t);
   await app.webhooks.record({ ...generation, status: 'completed', completed_at: new Date().toISOString() });
   await app.store.updateGeneration(generation.id, { status: 'failed', completed_at: new Date().toISOString(), error: { code: 'render_failed', message: 'no' } });
   const [delivery] = await until(async () => {

@@ -3,12 +3,12 @@
  * certificate against the URL's host name (SNI and name check), so pinning never weakens TLS.
  */
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { sendAttempt, type AttemptResult } from '../src/webhooks/sender.ts';
+import { runScript } from './helpers/process.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const CERT = fixture('tls/hooks.test.crt');
@@ -39,25 +39,13 @@ async function startReceiver(t: import('ava').ExecutionContext): Promise<Receive
 }
 
 /** One attempt from a child process that trusts the test certificate (Node reads extra CAs only at start). */
-function attemptTrusting(url: string): Promise<AttemptResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture('send-attempt.ts'), url, '127.0.0.1'], {
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: CERT },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as AttemptResult);
-      } catch {
-        reject(new Error(`send-attempt printed no result: ${err}`));
-      }
-    });
-  });
+async function attemptTrusting(url: string): Promise<AttemptResult> {
+  const { stdout, stderr } = await runScript(fixture('send-attempt.ts'), [url, '127.0.0.1'], { NODE_EXTRA_CA_CERTS: CERT });
+  try {
+    return JSON.parse(stdout) as AttemptResult;
+  } catch {
+    throw new Error(`send-attempt printed no result: ${stderr}`);
+  }
 }
 
 test('a receiver whose certificate no trusted authority signed is refused, and gets no body', async (t) => {

@@ -26,8 +26,13 @@ export interface CliResult {
 
 /** Runs `tunesmith <args>` to completion. */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runScript(cliEntry, args, env);
+}
+
+/** Runs a TypeScript file of the repository in a new Node process (through tsx) to completion. */
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       cwd: repo,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -120,7 +120,15 @@ export interface Note {
   velocity: number;
   /** Position on the grid in quarter-note beats from the start of the track. */
   beat: number;
+  /**
+   * How a sampled instrument plays the note when it has more than one way ("pizzicato" strings, "tremolo"
+   * strings, a "muted" guitar). Absent: the instrument's ordinary playing (legato/sustained, open strings).
+   */
+  articulation?: Articulation;
 }
+
+export const ARTICULATIONS = ['pizzicato', 'tremolo', 'muted'] as const;
+export type Articulation = (typeof ARTICULATIONS)[number];
 
 export interface Part {
   role: Role;
@@ -284,18 +292,27 @@ export interface StyleInfo {
  * Drum kits are patches of the "drums" role, textures of the "texture" role.
  */
 export const PATCHES = [
-  // keys
-  'piano', 'rhodes', 'organ',
-  // plucked and mallet
-  'pluck', 'guitar', 'distGuitar', 'marimba', 'bells', 'fmBell',
-  // sustained
-  'strings', 'brass', 'choir', 'flute', 'warmPad', 'synthPad',
-  // leads
-  'sawLead', 'squareLead',
-  // basses
-  'subBass', 'fingerBass', 'acousticBass', 'acidBass', 'reeseBass', 'synthBass',
-  // drum kits
-  'acousticKit', 'electronicKit', 'lofiKit', 'trapKit', 'orchestralPerc', 'chipKit', 'brushKit',
+  // keys (sampled: piano … harmonica; rhodes is a sampled tine electric piano)
+  'piano', 'brightPiano', 'rhodes', 'organ', 'rockOrgan', 'churchOrgan', 'harpsichord', 'clavinet', 'accordion', 'bandoneon', 'harmonica',
+  // guitars and other plucked strings (sampled)
+  'guitar', 'nylonGuitar', 'cleanGuitar', 'jazzGuitar', 'mutedGuitar', 'overdriveGuitar', 'distGuitar',
+  'banjo', 'mandolin', 'ukulele', 'sitar', 'koto', 'harp',
+  // mallets and pitched percussion (sampled)
+  'marimba', 'vibraphone', 'xylophone', 'glockenspiel', 'celesta', 'tubularBells', 'musicBox', 'kalimba', 'steelDrums', 'timpani',
+  // bowed strings (sampled)
+  'strings', 'slowStrings', 'pizzicatoStrings', 'tremoloStrings', 'violin', 'viola', 'cello', 'contrabass', 'fiddle',
+  // brass (sampled)
+  'brass', 'trumpet', 'mutedTrumpet', 'trombone', 'frenchHorn', 'tuba',
+  // reeds and flutes (sampled)
+  'sopranoSax', 'altoSax', 'tenorSax', 'baritoneSax', 'clarinet', 'oboe', 'bassoon', 'flute', 'piccolo', 'recorder', 'whistle', 'panFlute',
+  // voices (sampled)
+  'choir', 'voiceOohs',
+  // synthesizers (Tone.js)
+  'pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead',
+  // basses (acoustic, finger, picked, fretless, slap sampled; the rest synthesized)
+  'acousticBass', 'fingerBass', 'pickedBass', 'fretlessBass', 'slapBass', 'subBass', 'acidBass', 'reeseBass', 'synthBass',
+  // drum kits (acoustic ones sampled: standard, room, power, jazz, brush, orchestral; electronic ones synthesized)
+  'acousticKit', 'roomKit', 'powerKit', 'jazzKit', 'brushKit', 'orchestralPerc', 'electronicKit', 'lofiKit', 'trapKit', 'chipKit',
   // textures
   'rain', 'vinyl', 'ocean', 'wind',
 ] as const;

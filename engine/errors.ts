@@ -40,6 +40,14 @@ export class InvalidPresetError extends EngineError {
   }
 }
 
+/** A part names an instrument the renderer cannot play (a preset or score out of step with PATCHES). */
+export class UnknownInstrumentError extends EngineError {
+  override name = 'UnknownInstrumentError' as const;
+  constructor(readonly instrument: string, readonly role: string) {
+    super(`No ${role === 'drums' ? 'drum kit' : 'instrument'} is called "${instrument}".`);
+  }
+}
+
 /** The render itself threw (a bug or bad input the engine could not handle). Retrying will not help. */
 export class RenderFailedError extends EngineError {
   override name = 'RenderFailedError' as const;

@@ -7,7 +7,11 @@ import type { Drum, Note, Part, Role, Score } from '../types.ts';
 import { DRUM_MIDI } from '../types.ts';
 import { createRandom } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
-import { noteNeed, prerenderKit, prerenderPitched, type RootSample } from './prerender.ts';
+import { noteNeed, prerenderKit, prerenderPitched } from './prerender.ts';
+import { unrolled } from './loop.ts';
+import { SAMPLED_INSTRUMENTS, SAMPLED_KITS, type SampledInstrument, type SampledInstrumentName, type SampledKit, type SampledKitName } from './sampled/catalogue.ts';
+import { playSampled, playSampledKit, type PlayedNote } from './sampled/notes.ts';
+import { UnknownInstrumentError } from '../errors.ts';
 import { PITCHED_PATCHES, type PitchedPatch } from './voices/index.ts';
 import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
@@ -29,11 +33,6 @@ const ROLE_REVERB: Record<Role, number> = { drums: 0.12, bass: 0.02, chords: 0.5
 const ROLE_DELAY: Record<Role, number> = { drums: 0, bass: 0, chords: 0.2, pad: 0.1, lead: 0.8, arp: 0.6, texture: 0, vocal: 0.4 };
 /** Roles whose notes are spread across the stereo field by pitch (a wide keyboard or section). */
 const SPREAD_ROLES: ReadonlySet<Role> = new Set(['chords', 'pad', 'arp']);
-/** Fallback patch when a part names an instrument the renderer does not know. */
-const FALLBACK_PATCH: Record<Role, string> = {
-  drums: 'acousticKit', bass: 'fingerBass', chords: 'piano', pad: 'warmPad', lead: 'sawLead', arp: 'pluck', texture: 'vinyl', vocal: 'choir',
-};
-
 const MIDI_TO_DRUM = new Map<number, Drum>([
   ...Object.entries(DRUM_MIDI).map(([drum, midi]) => [midi, drum as Drum] as const),
   [35, 'kick'], [40, 'snare'], [44, 'hat'], [41, 'tomLow'], [43, 'tomLow'], [47, 'tomHigh'], [48, 'tomHigh'],
@@ -44,17 +43,29 @@ export function drumOf(midi: number): Drum {
   return MIDI_TO_DRUM.get(midi) ?? 'rim';
 }
 
-type Kind = { kind: 'pitched'; patch: PitchedPatch } | { kind: 'kit'; name: string } | { kind: 'texture'; texture: Texture };
+type Kind =
+  | { kind: 'pitched'; patch: PitchedPatch }
+  | { kind: 'sampled'; instrument: SampledInstrument }
+  | { kind: 'kit'; name: string }
+  | { kind: 'sampledKit'; kit: SampledKit }
+  | { kind: 'texture'; texture: Texture };
 
-/** What a part's instrument name resolves to; unknown names fall back to the role's default patch. */
+/**
+ * What a part's instrument name resolves to. A name nothing can play is an error, never a stand-in: presets
+ * and the lexicon are validated against PATCHES, and every name there must resolve here (a test checks).
+ */
 export function resolveInstrument(part: Pick<Part, 'role' | 'instrument'>): Kind {
-  for (const name of [part.instrument, FALLBACK_PATCH[part.role]]) {
-    const pitched = PITCHED_PATCHES[name];
-    if (pitched && part.role !== 'drums') return { kind: 'pitched', patch: pitched };
+  const name = part.instrument;
+  if (part.role === 'drums') {
+    if (Object.hasOwn(SAMPLED_KITS, name)) return { kind: 'sampledKit', kit: SAMPLED_KITS[name as SampledKitName] };
     if (KITS[name]) return { kind: 'kit', name };
+  } else {
+    if (Object.hasOwn(SAMPLED_INSTRUMENTS, name)) return { kind: 'sampled', instrument: SAMPLED_INSTRUMENTS[name as SampledInstrumentName] };
+    const pitched = PITCHED_PATCHES[name];
+    if (pitched) return { kind: 'pitched', patch: pitched };
     if (isTexture(name)) return { kind: 'texture', texture: name };
   }
-  return { kind: 'pitched', patch: PITCHED_PATCHES['piano']! };
+  throw new UnknownInstrumentError(name, part.role);
 }
 
 interface Placement {
@@ -76,21 +87,12 @@ function placement(part: Part, score: Score, pan: number): Placement {
   };
 }
 
-/** A root's sample with its loop unrolled to at least `frames` frames, so the mixer's inner loop has no branches. */
-function unrolled(sample: RootSample, frames: number): Float32Array {
-  const { data, loop } = sample;
-  if (!loop || frames <= data.length) return data;
-  const out = new Float32Array(frames);
-  out.set(data, 0);
-  for (let at = data.length; at < frames; at += loop.length) out.set(loop.subarray(0, Math.min(loop.length, frames - at)), at);
-  return out;
-}
-
 /**
  * Adds a sample (resampled by `ratio`, cut at `holdFrames` with a `releaseFrames` fade, times `gain`) at
  * frame `start`, into both channels and the sends.
  */
-function addNote(buses: MixBuses, sample: Float32Array, start: number, ratio: number, holdFrames: number, releaseFrames: number, gain: number, at: Placement): void {
+function addNote(buses: MixBuses, note: PlayedNote, start: number, gain: number, at: Placement): void {
+  const { sample, ratio, holdFrames, releaseFrames } = note;
   const frames = buses.left.length;
   const total = holdFrames + releaseFrames;
   const { left, right, reverb, delay } = buses;
@@ -122,35 +124,39 @@ function velocityGain(velocity: number): number {
   return 0.15 + 0.85 * Math.max(0, Math.min(1, velocity)) ** 1.3;
 }
 
-async function mixPitched(buses: MixBuses, part: Part, patch: PitchedPatch, score: Score): Promise<void> {
-  if (part.notes.length === 0) return;
+/** Cymbals and hats sit a little off-centre, like a drum kit seen from the audience. */
+const DRUM_PAN: Partial<Record<Drum, number>> = { hat: 0.25, openHat: 0.25, ride: -0.3, crash: -0.2, tomHigh: 0.2, tomLow: -0.25, shaker: 0.35 };
+
+/** Places a part's played notes: pitched parts spread by pitch where the role is wide, drums by the drum. */
+function placeNotes(buses: MixBuses, part: Part, score: Score, played: readonly PlayedNote[]): void {
+  const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
+  part.notes.forEach((note, index) => {
+    const pan = part.role === 'drums' ? part.pan + (DRUM_PAN[drumOf(note.midi)] ?? 0) : part.pan + spread * ((note.midi % 12) / 11 - 0.5);
+    const one = played[index]!;
+    addNote(buses, one, Math.round(note.time * SAMPLE_RATE), velocityGain(note.velocity) * one.gain, placement(part, score, pan));
+  });
+}
+
+/** A synthesized patch's notes: prerendered roots (prerender.ts), replayed at each note's pitch. */
+async function playPitched(part: Part, patch: PitchedPatch, score: Score): Promise<PlayedNote[]> {
   const samples = await prerenderPitched(patch, part.notes, createRandom(score.spec.seed, `voice/${part.instrument}`));
   const releaseFrames = Math.max(1, Math.round(patch.release * SAMPLE_RATE));
-  const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
   const needs = part.notes.map((note) => noteNeed(note, patch));
   // Frames each root must provide, its loop unrolled that far once rather than wrapped per sample per note.
   const longest = new Map<number, number>();
   for (const need of needs) longest.set(need.root, Math.max(longest.get(need.root) ?? 0, Math.ceil((need.hold + patch.release) * need.ratio * SAMPLE_RATE) + 2));
   const ready = new Map([...samples].map(([root, sample]) => [root, unrolled(sample, longest.get(root) ?? 0)]));
-  part.notes.forEach((note, index) => {
-    const need = needs[index]!;
-    const pan = part.pan + spread * (((note.midi % 12) / 11) - 0.5);
-    addNote(buses, ready.get(need.root)!, Math.round(note.time * SAMPLE_RATE), need.ratio, Math.round(need.hold * SAMPLE_RATE), releaseFrames, velocityGain(note.velocity), placement(part, score, pan));
-  });
+  return needs.map((need) => ({ sample: ready.get(need.root)!, ratio: need.ratio, holdFrames: Math.round(need.hold * SAMPLE_RATE), releaseFrames, gain: 1 }));
 }
 
-async function mixDrums(buses: MixBuses, part: Part, kitName: string, score: Score): Promise<void> {
-  if (part.notes.length === 0) return;
+/** A synthesized kit's hits: one prerendered hit per drum, velocity as gain. */
+async function playKit(part: Part, kitName: string, score: Score): Promise<PlayedNote[]> {
   const kit = KITS[kitName]!;
-  const drums = new Set(part.notes.map((note) => drumOf(note.midi)));
-  const samples = await prerenderKit(kit, drums, createRandom(score.spec.seed, `kit/${kitName}`));
-  // Cymbals and hats sit a little off-centre, like a drum kit seen from the audience.
-  const drumPan: Partial<Record<Drum, number>> = { hat: 0.25, openHat: 0.25, ride: -0.3, crash: -0.2, tomHigh: 0.2, tomLow: -0.25, shaker: 0.35 };
-  for (const note of part.notes) {
-    const drum = drumOf(note.midi);
-    const data = samples.get(drum)!;
-    addNote(buses, data, Math.round(note.time * SAMPLE_RATE), 1, data.length, 0, velocityGain(note.velocity), placement(part, score, part.pan + (drumPan[drum] ?? 0)));
-  }
+  const samples = await prerenderKit(kit, new Set(part.notes.map((note) => drumOf(note.midi))), createRandom(score.spec.seed, `kit/${kitName}`));
+  return part.notes.map((note) => {
+    const sample = samples.get(drumOf(note.midi))!;
+    return { sample, ratio: 1, holdFrames: sample.length, releaseFrames: 0, gain: 1 };
+  });
 }
 
 /** Beds are generated this long and tiled (with a crossfade), like an ambience loop: their cost stops growing with the track. */
@@ -194,6 +200,15 @@ function effectBed(role: Role, instrument: string, gainDb: number): Part {
   return { role, instrument, notes: [], gainDb, pan: 0 };
 }
 
+function play(kind: Exclude<Kind, { kind: 'texture' }>, part: Part, score: Score): Promise<PlayedNote[]> {
+  switch (kind.kind) {
+    case 'sampled': return playSampled(kind.instrument, part.notes);
+    case 'sampledKit': return playSampledKit(kind.kit, part.notes, createRandom(score.spec.seed, `kit/${part.instrument}`));
+    case 'pitched': return playPitched(part, kind.patch, score);
+    case 'kit': return playKit(part, kind.name, score);
+  }
+}
+
 /** All parts of the score plus effect beds, mixed into stereo dry buses and mono sends. */
 export async function mixScore(score: Score, frames: number, onPart?: (done: number, total: number) => void): Promise<MixBuses> {
   const buses: MixBuses = { left: new Float32Array(frames), right: new Float32Array(frames), reverb: new Float32Array(frames), delay: new Float32Array(frames) };
@@ -205,9 +220,8 @@ export async function mixScore(score: Score, frames: number, onPart?: (done: num
     // The voice is sung and mixed by vocal.ts; its part exists for the MIDI file.
     if (part.role === 'vocal') continue;
     const kind = resolveInstrument(part);
-    if (kind.kind === 'pitched') await mixPitched(buses, part, kind.patch, score);
-    else if (kind.kind === 'kit') await mixDrums(buses, part, kind.name, score);
-    else mixTexture(buses, part, kind.texture, score);
+    if (kind.kind === 'texture') mixTexture(buses, part, kind.texture, score);
+    else if (part.notes.length > 0) placeNotes(buses, part, score, await play(kind, part, score));
     onPart?.(index + 1, parts.length);
   }
   return buses;

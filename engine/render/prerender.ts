@@ -14,6 +14,9 @@ import type { PitchedPatch } from './voices/types.ts';
 import type { ToneAudioBuffer } from 'tone';
 import type { Kit } from './drums/kits.ts';
 import type { ToneLib } from './globals.ts';
+import { withLoop, type RootSample } from './loop.ts';
+
+export type { RootSample } from './loop.ts';
 
 /** Roots every major third: resampling moves a root at most two semitones, which keeps timbre natural. */
 export const ROOT_SPACING = 4;
@@ -41,12 +44,6 @@ export function frequencyOf(midi: number): number {
   return 440 * 2 ** ((midi - 69) / 12);
 }
 
-/** A prerendered root: its sample and, for looping patches, the crossfaded loop that continues it. */
-export interface RootSample {
-  data: Float32Array;
-  loop: Float32Array | null;
-}
-
 /**
  * How a note uses its root: the resampling ratio, how long it is held (bounded by a decaying patch's natural
  * length) and how many seconds of the root's sample must be rendered for it.
@@ -59,21 +56,6 @@ export function noteNeed(note: Note, patch: PitchedPatch): { root: number; ratio
   const full = (hold + patch.release) * ratio + 0.01;
   const seconds = patch.hold === 'loop' ? Math.min(full, loopStartOf(patch) + LOOP_SECONDS + LOOP_FADE_SECONDS) : full;
   return { root, ratio, hold, seconds };
-}
-
-/** Splits a rendered sample at LOOP_END and builds a loop whose start blends in what followed the loop end. */
-function withLoop(rendered: Float32Array, loopStart: number): RootSample {
-  const start = Math.round(loopStart * SAMPLE_RATE);
-  const end = start + Math.round(LOOP_SECONDS * SAMPLE_RATE);
-  const fade = Math.round(LOOP_FADE_SECONDS * SAMPLE_RATE);
-  if (rendered.length < end + fade) return { data: rendered, loop: null };
-  const loop = rendered.slice(start, end);
-  for (let i = 0; i < fade; i++) {
-    // Equal-power crossfade from the continuation (so the jump out of data[] is seamless) into the loop.
-    const x = i / fade;
-    loop[i] = rendered[start + i]! * Math.sin((x * Math.PI) / 2) + rendered[end + i]! * Math.cos((x * Math.PI) / 2);
-  }
-  return { data: rendered.subarray(0, end), loop };
 }
 
 /** Silence between roots in the prerender, longer than any voice's own (short) release. */
@@ -125,7 +107,7 @@ export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note
   const samples = new Map<number, RootSample>();
   for (const [root, data] of byRoot) {
     for (let i = 0; i < data.length; i++) data[i]! *= scale;
-    samples.set(root, patch.hold === 'loop' ? withLoop(data, loopStartOf(patch)) : { data, loop: null });
+    samples.set(root, patch.hold === 'loop' ? withLoop(data, { start: loopStartOf(patch), seconds: LOOP_SECONDS, fade: LOOP_FADE_SECONDS }) : { data, loop: null });
   }
   return samples;
 }

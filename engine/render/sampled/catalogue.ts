@@ -3,7 +3,7 @@
  * the mixer holds and releases its notes. The bank is MuseScore_General_Lite (see NOTICE); bank numbers are
  * its variation banks (8 = variation, 16 = mandolin, 20/30/40/50 = violins/violas/celli/basses sections).
  */
-import type { Articulation, Drum } from '../../types.ts';
+import type { Articulation } from '../../types.ts';
 
 export interface BankPreset {
   /** SoundFont bank (MIDI CC0) and program; drum kits are programs of the percussion bank. */
@@ -24,13 +24,11 @@ export interface SampledInstrument extends BankPreset {
   /** A typical pitch of the instrument, where its level is calibrated. */
   centre: number;
   /** Other ways of playing it, each another preset of the bank ("pizzicato" strings). */
-  articulations?: Partial<Record<Articulation, BankPreset>>;
+  articulations?: Partial<Record<Articulation, SampledInstrument>>;
 }
 
-export interface SampledKit extends BankPreset {
-  /** The General MIDI key that plays each drum in this kit. */
-  keys?: Partial<Record<Drum, number>>;
-}
+/** A drum kit: a program of the bank's percussion presets, played by General MIDI drum keys. */
+export type SampledKit = BankPreset;
 
 const gm = (program: number, bank = 0): BankPreset => ({ bank, program });
 
@@ -41,8 +39,14 @@ const sustaining = (program: number, release: number, centre: number, extra: Par
   ...gm(program), hold: 'loop', release, trimDb: 0, centre, ...extra,
 });
 
-const sectionStrings = { pizzicato: gm(45), tremolo: gm(44) };
-const guitarMutes = { muted: gm(28) };
+/** Pizzicato and tremolo of a string section; bank 0 is the full section, 20/30/40/50 violins … basses alone. */
+const bowedVariants = (bank: number, centre: number) => ({
+  pizzicato: decaying(45, 1.2, 0.1, centre, { bank }),
+  tremolo: sustaining(44, 0.3, centre, { bank }),
+});
+const guitarMutes = { muted: decaying(28, 0.8, 0.05, 52) };
+/** A palm-muted chug on a driven guitar is the same distorted sound, damped at once. */
+const drivenMutes = (program: number) => ({ muted: decaying(program, 0.3, 0.04, 52) });
 
 export const SAMPLED_INSTRUMENTS = {
   piano: decaying(0, 5, 0.3, 60),
@@ -62,8 +66,8 @@ export const SAMPLED_INSTRUMENTS = {
   cleanGuitar: decaying(27, 3.5, 0.2, 57, { articulations: guitarMutes }),
   jazzGuitar: decaying(26, 3, 0.2, 57, { articulations: guitarMutes }),
   mutedGuitar: decaying(28, 0.8, 0.05, 52),
-  overdriveGuitar: sustaining(29, 0.15, 55, { articulations: guitarMutes }),
-  distGuitar: sustaining(30, 0.15, 52, { articulations: guitarMutes }),
+  overdriveGuitar: sustaining(29, 0.15, 55, { articulations: drivenMutes(29) }),
+  distGuitar: sustaining(30, 0.15, 52, { articulations: drivenMutes(30) }),
   banjo: decaying(105, 2.5, 0.15, 62),
   mandolin: decaying(25, 2, 0.15, 67, { bank: 16 }),
   ukulele: decaying(24, 2, 0.15, 64, { bank: 8 }),
@@ -82,14 +86,14 @@ export const SAMPLED_INSTRUMENTS = {
   steelDrums: decaying(114, 2, 0.2, 67),
   timpani: decaying(47, 3, 0.4, 45),
 
-  strings: sustaining(48, 0.35, 60, { articulations: sectionStrings }),
-  slowStrings: sustaining(49, 0.6, 60, { articulations: sectionStrings }),
+  strings: sustaining(48, 0.35, 60, { articulations: bowedVariants(0, 60) }),
+  slowStrings: sustaining(49, 0.6, 60, { articulations: bowedVariants(0, 60) }),
   pizzicatoStrings: decaying(45, 1.2, 0.1, 60),
   tremoloStrings: sustaining(44, 0.3, 60),
-  violin: sustaining(40, 0.3, 72, { articulations: { pizzicato: gm(45, 20), tremolo: gm(44, 20) } }),
-  viola: sustaining(41, 0.3, 62, { articulations: { pizzicato: gm(45, 30), tremolo: gm(44, 30) } }),
-  cello: sustaining(42, 0.35, 50, { articulations: { pizzicato: gm(45, 40), tremolo: gm(44, 40) } }),
-  contrabass: sustaining(43, 0.35, 38, { articulations: { pizzicato: gm(45, 50), tremolo: gm(44, 50) } }),
+  violin: sustaining(40, 0.3, 72, { articulations: bowedVariants(20, 72) }),
+  viola: sustaining(41, 0.3, 62, { articulations: bowedVariants(30, 62) }),
+  cello: sustaining(42, 0.35, 50, { articulations: bowedVariants(40, 50) }),
+  contrabass: sustaining(43, 0.35, 38, { articulations: bowedVariants(50, 38) }),
   fiddle: sustaining(110, 0.2, 72),
 
   brass: sustaining(61, 0.2, 60),
@@ -131,7 +135,7 @@ export const SAMPLED_KITS = {
   powerKit: gm(16),
   jazzKit: gm(32),
   brushKit: gm(40),
-  orchestralPerc: { ...gm(48), keys: { kick: 36, snare: 38, crash: 49, ride: 51, tomLow: 45, tomHigh: 50 } },
+  orchestralPerc: gm(48),
 } as const satisfies Record<string, SampledKit>;
 
 export type SampledKitName = keyof typeof SAMPLED_KITS;

@@ -15,7 +15,8 @@ export interface DrumSound {
 
 export type Kit = Record<Drum, DrumSound>;
 
-const acousticKit: Kit = {
+/** The synthesized drums the electronic kits start from (acoustic kits are sampled: ../sampled/catalogue.ts). */
+const baseKit: Kit = {
   kick: { hit: layer(membrane({ note: 52, octaves: 4, pitchDecay: 0.04, decay: 0.45 }), noise({ type: 'lowpass', frequency: 3000, decay: 0.004, level: 0.2 })), length: 0.6, peak: 0.95 },
   snare: { hit: layer(membrane({ note: 190, octaves: 1.2, pitchDecay: 0.02, decay: 0.12, wave: 'triangle', level: 0.8 }), noise({ type: 'highpass', frequency: 1800, decay: 0.09, level: 0.9 })), length: 0.45, peak: 0.8 },
   clap: { hit: clap({ frequency: 1200, decay: 0.12 }), length: 0.4, peak: 0.6 },
@@ -30,7 +31,7 @@ const acousticKit: Kit = {
 };
 
 const electronicKit: Kit = {
-  ...acousticKit,
+  ...baseKit,
   kick: { hit: membrane({ note: 48, octaves: 5, pitchDecay: 0.05, decay: 0.55 }), length: 0.7, peak: 1 },
   snare: { hit: layer(membrane({ note: 200, octaves: 1.5, pitchDecay: 0.015, decay: 0.1, level: 0.7 }), noise({ type: 'bandpass', frequency: 3500, q: 0.6, decay: 0.12 })), length: 0.45, peak: 0.8 },
   clap: { hit: clap({ frequency: 1400, decay: 0.16 }), length: 0.5, peak: 0.7 },
@@ -39,7 +40,7 @@ const electronicKit: Kit = {
 };
 
 const lofiKit: Kit = {
-  ...acousticKit,
+  ...baseKit,
   kick: { hit: membrane({ note: 50, octaves: 3, pitchDecay: 0.05, decay: 0.35 }), length: 0.5, peak: 0.9 },
   snare: { hit: layer(membrane({ note: 180, octaves: 1, pitchDecay: 0.02, decay: 0.1, wave: 'triangle', level: 0.6 }), noise({ type: 'bandpass', frequency: 1800, q: 0.8, decay: 0.1 })), length: 0.4, peak: 0.7 },
   hat: { hit: noise({ type: 'bandpass', frequency: 5000, q: 0.9, decay: 0.03 }), length: 0.15, peak: 0.25 },
@@ -53,16 +54,6 @@ const trapKit: Kit = {
   kick: { hit: membrane({ note: 45, octaves: 2.5, pitchDecay: 0.12, decay: 1.6 }), length: 2, peak: 1 },
   snare: { hit: layer(membrane({ note: 220, octaves: 1.2, pitchDecay: 0.01, decay: 0.08, level: 0.5 }), clap({ frequency: 1600, decay: 0.14 })), length: 0.45, peak: 0.8 },
   hat: { hit: noise({ type: 'highpass', frequency: 9500, decay: 0.018 }), length: 0.1, peak: 0.3 },
-};
-
-const orchestralPerc: Kit = {
-  ...acousticKit,
-  // Taiko/timpani in place of a kick, a military snare, big toms and a long cymbal.
-  kick: { hit: layer(membrane({ note: 58, octaves: 1.5, pitchDecay: 0.08, decay: 1.1 }), noise({ type: 'lowpass', frequency: 400, decay: 0.06, level: 0.4 })), length: 1.6, peak: 1 },
-  snare: { hit: layer(membrane({ note: 170, octaves: 1, pitchDecay: 0.02, decay: 0.12, level: 0.5 }), noise({ type: 'bandpass', frequency: 2500, q: 0.5, decay: 0.16 })), length: 0.5, peak: 0.7 },
-  tomLow: { hit: membrane({ note: 65, octaves: 1.3, pitchDecay: 0.1, decay: 1.2 }), length: 1.6, peak: 0.9 },
-  tomHigh: { hit: membrane({ note: 98, octaves: 1.3, pitchDecay: 0.08, decay: 0.9 }), length: 1.2, peak: 0.8 },
-  crash: { hit: layer(metal({ frequency: 220, decay: 3, resonance: 3000 }), noise({ type: 'highpass', frequency: 3000, decay: 1.5, level: 0.5 })), length: 4, peak: 0.5 },
 };
 
 const chipKit: Kit = {
@@ -79,13 +70,4 @@ const chipKit: Kit = {
   rim: { hit: click({ frequency: 1800, decay: 0.03, wave: 'square', level: 0.4 }), length: 0.1, peak: 0.35 },
 };
 
-const brushKit: Kit = {
-  ...acousticKit,
-  kick: { hit: membrane({ note: 55, octaves: 2.5, pitchDecay: 0.04, decay: 0.3 }), length: 0.45, peak: 0.7 },
-  // Brushes: a swished snare (slow attack, long soft noise) instead of a crack.
-  snare: { hit: noise({ type: 'bandpass', frequency: 3000, q: 0.6, decay: 0.12, attack: 0.02 }), length: 0.6, peak: 0.45 },
-  hat: { hit: noise({ type: 'bandpass', frequency: 6000, q: 0.8, decay: 0.05, attack: 0.008 }), length: 0.25, peak: 0.22 },
-  ride: { hit: metal({ frequency: 400, decay: 0.9, resonance: 5500, level: 0.7 }), length: 1.3, peak: 0.25 },
-};
-
-export const KITS: Readonly<Record<string, Kit>> = { acousticKit, electronicKit, lofiKit, trapKit, orchestralPerc, chipKit, brushKit };
+export const KITS: Readonly<Record<string, Kit>> = { electronicKit, lofiKit, trapKit, chipKit };

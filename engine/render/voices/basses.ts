@@ -14,37 +14,6 @@ export const subBass: PitchedPatch = synthPatch({
   },
 });
 
-/** Electric finger bass: a rounded saw/triangle mix with a plucky filter. */
-export const fingerBass: PitchedPatch = monoSynthPatch({
-  release: 0.08,
-  hold: 'loop',
-  loopStart: 1.3,
-  trimDb: 0,
-  synth: {
-    oscillator: { type: 'custom', partials: [1, 0.45, 0.25, 0.12, 0.08] },
-    filter: { type: 'lowpass', Q: 1, rolloff: -12 },
-    envelope: { attack: 0.004, decay: 1.2, sustain: 0.35, release: 0.05 },
-    filterEnvelope: { attack: 0.002, decay: 0.25, sustain: 0.3, release: 0.05, baseFrequency: 250, octaves: 2.5 },
-  },
-  // Thumb noise.
-  transient: { type: 'lowpass', frequency: 1200, q: 0.7, level: 0.15, decay: 0.008, offset: 0.7 },
-});
-
-/** Upright bass: a woody decaying tone with a finger thump. */
-export const acousticBass: PitchedPatch = monoSynthPatch({
-  release: 0.12,
-  hold: 1.8,
-  trimDb: 0,
-  synth: {
-    oscillator: { type: 'custom', partials: [1, 0.6, 0.2, 0.1, 0.05] },
-    filter: { type: 'lowpass', Q: 0.8, rolloff: -12 },
-    envelope: { attack: 0.006, decay: 1.4, sustain: 0.1, release: 0.05 },
-    filterEnvelope: { attack: 0.002, decay: 0.15, sustain: 0.2, release: 0.05, baseFrequency: 200, octaves: 2.5 },
-  },
-  // Finger thump.
-  transient: { type: 'lowpass', frequency: 600, q: 0.7, level: 0.3, decay: 0.015, offset: 0.9 },
-});
-
 /** TB-303 style: saw through a resonant low-pass with a fast, deep filter envelope. */
 export const acidBass: PitchedPatch = monoSynthPatch({
   release: 0.06,

@@ -1,17 +1,18 @@
-/** The pitched patch registry: every non-drum, non-texture name of PATCHES maps to a recipe here. */
+/**
+ * The synthesized patch registry: the electronic sounds (plucks, bells, pads, leads, synth basses) are Tone.js
+ * recipes here; acoustic instruments are sampled (../sampled/catalogue.ts).
+ */
 import type { PitchedPatch } from './types.ts';
-import { piano, rhodes, organ } from './keys.ts';
-import { pluck, guitar, distGuitar, marimba, bells, fmBell } from './plucked.ts';
-import { strings, brass, choir, flute, warmPad, synthPad } from './sustained.ts';
+import { pluck, bells, fmBell } from './plucked.ts';
+import { warmPad, synthPad } from './sustained.ts';
 import { sawLead, squareLead } from './leads.ts';
-import { subBass, fingerBass, acousticBass, acidBass, reeseBass, synthBass } from './basses.ts';
+import { subBass, acidBass, reeseBass, synthBass } from './basses.ts';
 
 export const PITCHED_PATCHES: Readonly<Record<string, PitchedPatch>> = {
-  piano, rhodes, organ,
-  pluck, guitar, distGuitar, marimba, bells, fmBell,
-  strings, brass, choir, flute, warmPad, synthPad,
+  pluck, bells, fmBell,
+  warmPad, synthPad,
   sawLead, squareLead,
-  subBass, fingerBass, acousticBass, acidBass, reeseBass, synthBass,
+  subBass, acidBass, reeseBass, synthBass,
 };
 
 export type { PitchedPatch, Voice, VoiceTools } from './types.ts';

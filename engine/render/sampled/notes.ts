@@ -10,6 +10,7 @@ import type { Random } from '../../random.ts';
 import { SAMPLE_RATE } from '../constants.ts';
 import { loopedLength, unrolled, withLoop, type LoopShape, type RootSample } from '../loop.ts';
 import { rootOf } from '../prerender.ts';
+import { StateVariableFilter } from '../filters.ts';
 import { soundBank, type NoteRenderer } from './bank.ts';
 import type { BankPreset, SampledInstrument, SampledKit } from './catalogue.ts';
 
@@ -60,12 +61,31 @@ function drumSeconds(key: number): number {
   return 1;
 }
 
+/**
+ * Softer is darker. Many of the bank's presets change only their level with velocity, so each soft layer also
+ * goes through a gentle low-pass (12 dB/octave) a few harmonics above the note: an instrument played softly
+ * loses its upper partials first. The loudest layer is left as recorded. Causal, so a longer render of a
+ * root begins exactly like a shorter one.
+ */
+function velocityTone(data: Float32Array, key: number, velocity: number): void {
+  const harmonics = velocity <= LAYERS[0].midi ? 6 : velocity <= LAYERS[1].midi ? 14 : 0;
+  if (harmonics === 0) return;
+  const cutoff = Math.min(16000, Math.max(900, 440 * 2 ** ((key - 69) / 12) * harmonics));
+  const filter = new StateVariableFilter(SAMPLE_RATE, cutoff, Math.SQRT1_2);
+  const out = { low: 0, band: 0 };
+  for (let i = 0; i < data.length; i++) {
+    filter.process(data[i]!, out);
+    data[i] = out.low;
+  }
+}
+
 /** Renders by preset, key, layer; a longer render replaces a shorter one (a prefix of it: renders are causal). */
 class RenderedNotes {
   readonly #entries = new Map<string, Float32Array>();
   #bytes = 0;
 
   constructor(readonly renderer: NoteRenderer) {}
+
 
   get(preset: BankPreset, percussion: boolean, key: number, velocity: number, seconds: number): Float32Array {
     const id = `${percussion ? 'kit' : 'preset'}/${preset.bank}/${preset.program}/${key}/${velocity}`;
@@ -79,6 +99,7 @@ class RenderedNotes {
     }
     const step = LENGTH_STEP_SECONDS;
     const rendered = this.renderer.render(preset, percussion, key, velocity, Math.ceil(seconds / step) * step);
+    if (!percussion) velocityTone(rendered, key, velocity);
     if (cached) this.#forget(id, cached);
     this.#entries.set(id, rendered);
     this.#bytes += rendered.byteLength;

@@ -173,7 +173,8 @@ function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | 
   if (vocals.excluded) excludedRoles.push({ phrase: 'no vocals', role: 'vocal' });
   // "solo piano" keeps a singer only when one was asked for.
   const acousticCues = ctx.tokens.filter((t) => ACOUSTIC_WORDS.has(t) || BALLAD_WORDS.has(t));
-  const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && ctx.wantsSong, acousticCues });
+  const genreNamed = ctx.request.style !== null || ofKind(match.content, 'genre').some((c) => !c.negated);
+  const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && ctx.wantsSong, acousticCues, genreNamed });
   trace.push(...arrangement.trace);
   trace.push({ source: preset.name, effect: `instruments: ${arrangement.instruments.map((i) => `${i.role} ${i.instrument}`).join(', ')}` });
   return {

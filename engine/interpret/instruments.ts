@@ -54,6 +54,8 @@ export interface ArrangementInput {
   keepVocal: boolean;
   /** Prompt words of ACOUSTIC_WORDS and BALLAD_WORDS, in prompt order. */
   acousticCues: string[];
+  /** Whether a genre word or a style chose the genre (an ensemble word then joins it rather than replacing it). */
+  genreNamed: boolean;
 }
 
 export interface Arrangement {
@@ -62,8 +64,22 @@ export interface Arrangement {
   trace: TraceEntry[];
 }
 
+/**
+ * Without a genre word, an ensemble word is the whole line-up: "string quartet" becomes its members (violin lead,
+ * viola chords, cello bass), each an "only" word, and the prompt's other instruments join them ("string quartet and harp").
+ */
+function playEnsembles(words: readonly InstrumentWord[]): InstrumentWord[] {
+  if (!words.some((w) => w.entry.ensemble && !w.negated)) return [...words];
+  return words.flatMap((w) => {
+    if (w.negated) return [w];
+    if (!w.entry.ensemble) return [{ ...w, only: true }];
+    return Object.entries(w.entry.ensemble).map(([role, patch]) => ({ phrase: w.phrase, entry: { patch, roles: [role as Role] }, negated: false, only: true }));
+  });
+}
+
 export function arrange(input: ArrangementInput): Arrangement {
   const trace: TraceEntry[] = [];
+  const words = input.genreNamed ? input.words : playEnsembles(input.words);
   const roles = new Map<Role, Patch>(Object.entries(input.preset.instruments) as [Role, Patch][]);
   const locked = new Set<Role>();
   const excluded = new Set<Role>();
@@ -85,8 +101,8 @@ export function arrange(input: ArrangementInput): Arrangement {
     trace.push({ source: wish.phrase, effect: `${wish.role} = ${wish.patch}` });
   }
 
-  const onlyWords = input.words.filter((w) => w.only);
-  for (const word of input.words.filter((w) => !w.negated && !w.only)) {
+  const onlyWords = words.filter((w) => w.only);
+  for (const word of words.filter((w) => !w.negated && !w.only)) {
     const { entry } = word;
     const note = entry.note ? ` (${entry.note})` : '';
     if (entry.generic) {
@@ -130,12 +146,12 @@ export function arrange(input: ArrangementInput): Arrangement {
     }
     roles.clear();
     for (const [role, patch] of kept) roles.set(role, patch);
-    trace.push({ source: onlyWords.map((w) => w.phrase).join(', '), effect: `only ${[...new Set(onlyWords.map((w) => w.entry.patch))].join(' and ')}: other roles excluded` });
+    trace.push({ source: [...new Set(onlyWords.map((w) => w.phrase))].join(', '), effect: `only ${[...new Set(onlyWords.map((w) => w.entry.patch))].join(' and ')}: other roles excluded` });
   }
 
-  acousticRule(input, roles, trace);
+  acousticRule(input, words, roles, trace);
 
-  for (const word of input.words.filter((w) => w.negated)) {
+  for (const word of words.filter((w) => w.negated)) {
     const rhythm = word.entry.generic === true && RHYTHM_ROLES.includes(word.entry.roles[0]!);
     const refused = sameAs(word.entry);
     const hit = rhythm ? [word.entry.roles[0]!] : [...roles].filter(([, p]) => refused.includes(p)).map(([r]) => r);
@@ -152,7 +168,7 @@ export function arrange(input: ArrangementInput): Arrangement {
   // a synth pad in an electronic style, else strings for a pad or piano for chords (whichever was not refused).
   if (![...roles.keys()].some((r) => r !== 'drums' && r !== 'texture')) {
     const fallbackRole: Role = excluded.has('pad') ? (excluded.has('chords') ? 'lead' : 'chords') : 'pad';
-    const refused = new Set(input.words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
+    const refused = new Set(words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
     const acoustic: Patch = fallbackRole === 'pad' || refused.has('piano') ? (refused.has('strings') ? 'piano' : 'strings') : 'piano';
     const patch: Patch = isElectronic(input.preset) ? 'warmPad' : acoustic;
     if (!excluded.has(fallbackRole)) {
@@ -171,8 +187,8 @@ export function arrange(input: ArrangementInput): Arrangement {
  * asked for gives its role back to the style's own acoustic patch, or to its acoustic counterpart, or is dropped
  * when that counterpart already plays elsewhere.
  */
-function acousticRule(input: ArrangementInput, roles: Map<Role, Patch>, trace: TraceEntry[]): void {
-  const asked = input.words.filter((w) => !w.negated);
+function acousticRule(input: ArrangementInput, words: readonly InstrumentWord[], roles: Map<Role, Patch>, trace: TraceEntry[]): void {
+  const asked = words.filter((w) => !w.negated);
   const named = asked.filter((w) => !w.entry.generic && !NOT_ACOUSTIC.has(w.entry.patch));
   const said = input.acousticCues.filter((w) => ACOUSTIC_WORDS.has(w));
   const ballad = input.acousticCues.some((w) => BALLAD_WORDS.has(w));
@@ -182,7 +198,7 @@ function acousticRule(input: ArrangementInput, roles: Map<Role, Patch>, trace: T
   else return;
 
   const wanted = new Set(asked.map((w) => w.entry.patch));
-  const refused = new Set(input.words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
+  const refused = new Set(words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
   for (const [role, patch] of [...roles]) {
     if (!SYNTHS.has(patch) || wanted.has(patch)) continue;
     const own = input.preset.instruments[role];

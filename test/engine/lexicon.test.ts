@@ -85,7 +85,7 @@ const BASS = (patch: string): boolean => patch.endsWith('Bass') || ['contrabass'
 test('a word that is the name of a patch is played by that patch, not a stand-in', (t) => {
   for (const [word, entry] of Object.entries(instruments)) {
     const name = camel(word);
-    if ((PATCHES as readonly string[]).includes(name)) t.is(entry.patch, name, word);
+    if ((PATCHES as readonly string[]).includes(name)) t.is(entry.patch as string, name, word);
     if (entry.note) t.false((PATCHES as readonly string[]).includes(name), `"${word}" has a stand-in note but a patch of its own`);
   }
 });

@@ -528,3 +528,10 @@ test('the acoustic styles play sampled instruments and no synth by default', (t)
     t.deepEqual(synths(spec('', { style })), [], style);
   }
 });
+
+test('"bossa nova" is jazz played nearly straight, on nylon guitar and brushes', (t) => {
+  const s = spec('bossa nova');
+  t.is(s.genre, 'jazz');
+  t.true(s.swing < spec('jazz').swing - 0.5, String(s.swing));
+  t.true(patches(s).includes('nylonGuitar') && patches(s).includes('brushKit'), patches(s).join(','));
+});

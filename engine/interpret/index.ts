@@ -172,7 +172,9 @@ function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | 
   const excludedRoles = ofKind(match.content, 'exclude').map((c) => ({ phrase: c.phrase, role: c.role as Role }));
   if (vocals.excluded) excludedRoles.push({ phrase: 'no vocals', role: 'vocal' });
   // "solo piano" keeps a singer only when one was asked for.
-  const acousticCues = ctx.tokens.filter((t) => ACOUSTIC_WORDS.has(t) || BALLAD_WORDS.has(t));
+  // "acoustic" inside an instrument's name ("house with acoustic guitar") asks for that instrument, not an acoustic arrangement.
+  const named = new Set(ofKind(match.content, 'instrument').flatMap((c) => c.phrase.split(' ').map((_, k) => c.index + k)));
+  const acousticCues = ctx.tokens.filter((t, i) => !named.has(i) && (ACOUSTIC_WORDS.has(t) || BALLAD_WORDS.has(t)));
   const genreNamed = ctx.request.style !== null || ofKind(match.content, 'genre').some((c) => !c.negated);
   const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && ctx.wantsSong, acousticCues, genreNamed });
   trace.push(...arrangement.trace);

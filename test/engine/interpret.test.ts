@@ -535,3 +535,9 @@ test('"bossa nova" is jazz played nearly straight, on nylon guitar and brushes',
   t.true(s.swing < spec('jazz').swing - 0.5, String(s.swing));
   t.true(patches(s).includes('nylonGuitar') && patches(s).includes('brushKit'), patches(s).join(','));
 });
+
+test('"acoustic" inside an instrument\'s name asks for that instrument, not an acoustic arrangement of house', (t) => {
+  const s = spec('deep house with acoustic guitar');
+  t.true(patches(s).includes('guitar'));
+  t.true(patches(s).includes('synthBass') && patches(s).includes('warmPad'), patches(s).join(','));
+});

@@ -102,7 +102,9 @@ export function arrange(input: ArrangementInput): Arrangement {
   }
 
   const onlyWords = words.filter((w) => w.only);
-  for (const word of words.filter((w) => !w.negated && !w.only)) {
+  // The most constrained words first, so "vibes and muted trumpet" gives the trumpet the lead and the vibes the chords.
+  const firm = words.filter((w) => !w.negated && !w.only).sort((a, b) => a.entry.roles.length - b.entry.roles.length);
+  for (const word of firm) {
     const { entry } = word;
     const note = entry.note ? ` (${entry.note})` : '';
     if (entry.generic) {

@@ -541,3 +541,9 @@ test('"acoustic" inside an instrument\'s name asks for that instrument, not an a
   t.true(patches(s).includes('guitar'));
   t.true(patches(s).includes('synthBass') && patches(s).includes('warmPad'), patches(s).join(','));
 });
+
+test('two named instruments that both like the lead keep both: the one that can only lead takes it', (t) => {
+  const s = spec('dark jazz with vibes and muted trumpet');
+  t.is(s.instruments.find((i) => i.role === 'lead')?.instrument, 'mutedTrumpet');
+  t.true(patches(s).includes('vibraphone'));
+});

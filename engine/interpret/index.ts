@@ -13,7 +13,7 @@ import type { GenerationRequest, Mode, Patch, PitchClass, Preset, Role, SongSpec
 import { extractExplicit, type Explicit } from './explicit.ts';
 import { chooseGenre } from './genre.ts';
 import { collectHints, describeHints, type HintSet } from './hints.ts';
-import { arrange, type InstrumentWord } from './instruments.ts';
+import { ACOUSTIC_WORDS, arrange, BALLAD_WORDS, type InstrumentWord } from './instruments.ts';
 import { matchPrompt, type Content, type MatchResult } from './match.ts';
 import { bpmFromArousal, brightnessFrom, clamp, densityFromArousal, modeFromValence, reverbFrom, round2 } from './mood.ts';
 import { makeTitle, type TitleWord } from './title.ts';
@@ -172,7 +172,11 @@ function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | 
   const excludedRoles = ofKind(match.content, 'exclude').map((c) => ({ phrase: c.phrase, role: c.role as Role }));
   if (vocals.excluded) excludedRoles.push({ phrase: 'no vocals', role: 'vocal' });
   // "solo piano" keeps a singer only when one was asked for.
-  const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && ctx.wantsSong });
+  // "acoustic" inside an instrument's name ("house with acoustic guitar") asks for that instrument, not an acoustic arrangement.
+  const named = new Set(ofKind(match.content, 'instrument').flatMap((c) => c.phrase.split(' ').map((_, k) => c.index + k)));
+  const acousticCues = ctx.tokens.filter((t, i) => !named.has(i) && (ACOUSTIC_WORDS.has(t) || BALLAD_WORDS.has(t)));
+  const genreNamed = ctx.request.style !== null || ofKind(match.content, 'genre').some((c) => !c.negated);
+  const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && ctx.wantsSong, acousticCues, genreNamed });
   trace.push(...arrangement.trace);
   trace.push({ source: preset.name, effect: `instruments: ${arrangement.instruments.map((i) => `${i.role} ${i.instrument}`).join(', ')}` });
   return {

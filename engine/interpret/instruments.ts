@@ -1,7 +1,9 @@
 /**
  * The arrangement: which patch plays each role. Starts from the preset, lets a blended genre lend its
  * harmony instruments, then applies scene wishes (soft), instrument words (firm), "only" words
- * ("solo piano") and exclusions ("no drums", "without piano"). Excluded roles never survive.
+ * ("solo piano"), the acoustic rule (a prompt naming acoustic instruments outside an electronic style
+ * loses the synthesizers nobody asked for) and exclusions ("no drums", "without piano"). Excluded roles
+ * never survive.
  */
 import type { InstrumentEntry } from '../lexicon/index.ts';
 import type { InstrumentChoice, Patch, Preset, Role, TraceEntry } from '../types.ts';
@@ -9,8 +11,30 @@ import type { InstrumentChoice, Patch, Preset, Role, TraceEntry } from '../types
 export const ROLE_ORDER: readonly Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'];
 /** Roles a blended genre lends: harmony and colour come from B, groove from A (section 2.2). */
 const BLEND_ROLES: readonly Role[] = ['chords', 'pad', 'lead'];
-/** Words for these roles exclude the role itself ("no drums"); other words exclude a patch ("no piano"). */
+/** Generic words for these roles exclude the role itself ("no drums"); other words exclude a patch ("no piano", "no tuba"). */
 const RHYTHM_ROLES: readonly Role[] = ['drums', 'bass'];
+
+/** Synthesizer colour: what an acoustic request drops unless it names it ("sad piano ballad" has no synth pad). */
+const SYNTHS: ReadonlySet<Patch> = new Set<Patch>(['pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead', 'subBass', 'acidBass', 'reeseBass', 'synthBass']);
+/** Patches that say nothing about an acoustic request: synthesizers, electronic kits and textures. */
+const NOT_ACOUSTIC: ReadonlySet<Patch> = new Set<Patch>([...SYNTHS, 'electronicKit', 'lofiKit', 'trapKit', 'chipKit', 'rain', 'vinyl', 'ocean', 'wind']);
+/** The acoustic instrument that does a synthesizer's job, by what the synthesizer imitates (a square wave is a clarinet's tone). */
+const ACOUSTIC_COUNTERPART: Record<string, Patch> = {
+  warmPad: 'slowStrings', synthPad: 'strings', pluck: 'harp', bells: 'glockenspiel', fmBell: 'vibraphone', sawLead: 'violin', squareLead: 'clarinet',
+  subBass: 'fingerBass', synthBass: 'fingerBass', acidBass: 'fingerBass', reeseBass: 'fingerBass',
+};
+/** Words that ask for an acoustic sound in any style, and words that do so together with a named acoustic instrument. */
+export const ACOUSTIC_WORDS: ReadonlySet<string> = new Set(['acoustic', 'unplugged']);
+export const BALLAD_WORDS: ReadonlySet<string> = new Set(['ballad', 'ballads']);
+
+/** The word's patch and the patches that already are that instrument ("guitar": any guitar). */
+const sameAs = (entry: InstrumentEntry): Patch[] => [entry.patch, ...(entry.alike ?? [])];
+
+/** A style is electronic when synthesizers play at least half of its pitched roles (house, trap, pop; not lofi or jazz). */
+export function isElectronic(preset: Preset): boolean {
+  const pitched = Object.entries(preset.instruments).filter(([role]) => role !== 'drums' && role !== 'texture' && role !== 'vocal').map(([, patch]) => patch);
+  return pitched.length > 0 && pitched.filter((p) => SYNTHS.has(p)).length * 2 >= pitched.length;
+}
 
 export interface InstrumentWord {
   phrase: string;
@@ -28,6 +52,10 @@ export interface ArrangementInput {
   /** Roles excluded outright ("drumless", "no vocals"). */
   excludedRoles: { phrase: string; role: Role }[];
   keepVocal: boolean;
+  /** Prompt words of ACOUSTIC_WORDS and BALLAD_WORDS, in prompt order. */
+  acousticCues: string[];
+  /** Whether a genre word or a style chose the genre (an ensemble word then joins it rather than replacing it). */
+  genreNamed: boolean;
 }
 
 export interface Arrangement {
@@ -36,8 +64,22 @@ export interface Arrangement {
   trace: TraceEntry[];
 }
 
+/**
+ * Without a genre word, an ensemble word is the whole line-up: "string quartet" becomes its members (violin lead,
+ * viola chords, cello bass), each an "only" word, and the prompt's other instruments join them ("string quartet and harp").
+ */
+function playEnsembles(words: readonly InstrumentWord[]): InstrumentWord[] {
+  if (!words.some((w) => w.entry.ensemble && !w.negated)) return [...words];
+  return words.flatMap((w) => {
+    if (w.negated) return [w];
+    if (!w.entry.ensemble) return [{ ...w, only: true }];
+    return Object.entries(w.entry.ensemble).map(([role, patch]) => ({ phrase: w.phrase, entry: { patch, roles: [role as Role] }, negated: false, only: true }));
+  });
+}
+
 export function arrange(input: ArrangementInput): Arrangement {
   const trace: TraceEntry[] = [];
+  const words = input.genreNamed ? input.words : playEnsembles(input.words);
   const roles = new Map<Role, Patch>(Object.entries(input.preset.instruments) as [Role, Patch][]);
   const locked = new Set<Role>();
   const excluded = new Set<Role>();
@@ -59,8 +101,10 @@ export function arrange(input: ArrangementInput): Arrangement {
     trace.push({ source: wish.phrase, effect: `${wish.role} = ${wish.patch}` });
   }
 
-  const onlyWords = input.words.filter((w) => w.only);
-  for (const word of input.words.filter((w) => !w.negated && !w.only)) {
+  const onlyWords = words.filter((w) => w.only);
+  // The most constrained words first, so "vibes and muted trumpet" gives the trumpet the lead and the vibes the chords.
+  const firm = words.filter((w) => !w.negated && !w.only).sort((a, b) => a.entry.roles.length - b.entry.roles.length);
+  for (const word of firm) {
     const { entry } = word;
     const note = entry.note ? ` (${entry.note})` : '';
     if (entry.generic) {
@@ -74,10 +118,11 @@ export function arrange(input: ArrangementInput): Arrangement {
       locked.add(role);
       continue;
     }
-    const present = holds(entry.patch);
-    if (present !== undefined) {
+    const alike = sameAs(entry).find((p) => holds(p) !== undefined);
+    if (alike !== undefined) {
+      const present = holds(alike)!;
       locked.add(present);
-      trace.push({ source: word.phrase, effect: `${entry.patch} already plays ${present}${note}` });
+      trace.push({ source: word.phrase, effect: `${alike} already plays ${present}${alike === entry.patch ? note : ''}` });
       continue;
     }
     // An empty preferred role first ("strings" in lofi becomes the pad, keeping the Rhodes), then any unlocked one.
@@ -103,12 +148,15 @@ export function arrange(input: ArrangementInput): Arrangement {
     }
     roles.clear();
     for (const [role, patch] of kept) roles.set(role, patch);
-    trace.push({ source: onlyWords.map((w) => w.phrase).join(', '), effect: `only ${[...new Set(onlyWords.map((w) => w.entry.patch))].join(' and ')}: other roles excluded` });
+    trace.push({ source: [...new Set(onlyWords.map((w) => w.phrase))].join(', '), effect: `only ${[...new Set(onlyWords.map((w) => w.entry.patch))].join(' and ')}: other roles excluded` });
   }
 
-  for (const word of input.words.filter((w) => w.negated)) {
-    const rhythm = word.entry.roles.length === 1 && RHYTHM_ROLES.includes(word.entry.roles[0]!);
-    const hit = rhythm ? [word.entry.roles[0]!] : [...roles].filter(([, p]) => p === word.entry.patch).map(([r]) => r);
+  acousticRule(input, words, roles, trace);
+
+  for (const word of words.filter((w) => w.negated)) {
+    const rhythm = word.entry.generic === true && RHYTHM_ROLES.includes(word.entry.roles[0]!);
+    const refused = sameAs(word.entry);
+    const hit = rhythm ? [word.entry.roles[0]!] : [...roles].filter(([, p]) => refused.includes(p)).map(([r]) => r);
     for (const role of hit) excluded.add(role);
     trace.push({ source: word.phrase, effect: hit.length > 0 ? `excluded ${hit.join(', ')}` : `${word.entry.patch} was not in the arrangement` });
   }
@@ -118,15 +166,52 @@ export function arrange(input: ArrangementInput): Arrangement {
   }
   for (const role of excluded) roles.delete(role);
 
-  // Something must still make pitched sound when every melodic role was excluded ("no piano" in a piano style).
+  // Something must still make pitched sound when every melodic role was excluded ("no piano" in a piano style):
+  // a synth pad in an electronic style, else strings for a pad or piano for chords (whichever was not refused).
   if (![...roles.keys()].some((r) => r !== 'drums' && r !== 'texture')) {
     const fallbackRole: Role = excluded.has('pad') ? (excluded.has('chords') ? 'lead' : 'chords') : 'pad';
+    const refused = new Set(words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
+    const acoustic: Patch = fallbackRole === 'pad' || refused.has('piano') ? (refused.has('strings') ? 'piano' : 'strings') : 'piano';
+    const patch: Patch = isElectronic(input.preset) ? 'warmPad' : acoustic;
     if (!excluded.has(fallbackRole)) {
-      roles.set(fallbackRole, 'warmPad');
-      trace.push({ source: 'default', effect: `${fallbackRole} = warmPad (nothing else left to play the harmony)` });
+      roles.set(fallbackRole, patch);
+      trace.push({ source: 'default', effect: `${fallbackRole} = ${patch} (nothing else left to play the harmony)` });
     }
   }
 
   const instruments = ROLE_ORDER.filter((r) => roles.has(r)).map((role) => ({ role, instrument: roles.get(role)! }));
   return { instruments, excluded: ROLE_ORDER.filter((r) => excluded.has(r)), trace };
+}
+
+/**
+ * The prompt's acoustic instruments win: when it names one (not a synth, an electronic kit or a texture) and the
+ * style is not electronic, or names one in a ballad, or says "acoustic"/"unplugged", every synthesizer nobody
+ * asked for gives its role back to the style's own acoustic patch, or to its acoustic counterpart, or is dropped
+ * when that counterpart already plays elsewhere.
+ */
+function acousticRule(input: ArrangementInput, words: readonly InstrumentWord[], roles: Map<Role, Patch>, trace: TraceEntry[]): void {
+  const asked = words.filter((w) => !w.negated);
+  const named = asked.filter((w) => !w.entry.generic && !NOT_ACOUSTIC.has(w.entry.patch));
+  const said = input.acousticCues.filter((w) => ACOUSTIC_WORDS.has(w));
+  const ballad = input.acousticCues.some((w) => BALLAD_WORDS.has(w));
+  let cause: string;
+  if (said.length > 0) cause = said.join(', ');
+  else if (named.length > 0 && (!isElectronic(input.preset) || ballad)) cause = [...new Set(named.map((w) => w.phrase))].join(', ');
+  else return;
+
+  const wanted = new Set(asked.map((w) => w.entry.patch));
+  const refused = new Set(words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
+  for (const [role, patch] of [...roles]) {
+    if (!SYNTHS.has(patch) || wanted.has(patch)) continue;
+    const own = input.preset.instruments[role];
+    const counterpart = own && !SYNTHS.has(own) ? own : ACOUSTIC_COUNTERPART[patch]!;
+    const elsewhere = own !== counterpart && [...roles].some(([r, p]) => r !== role && p === counterpart);
+    if (refused.has(counterpart) || elsewhere) {
+      roles.delete(role);
+      trace.push({ source: cause, effect: `${role} ${patch} dropped (an acoustic arrangement)` });
+    } else {
+      roles.set(role, counterpart);
+      trace.push({ source: cause, effect: `${role} = ${counterpart} instead of ${patch} (an acoustic arrangement)` });
+    }
+  }
 }

@@ -45,7 +45,11 @@ export interface InstrumentEntry extends Hints {
   roles: Role[];
   /** A generic word ("drums", "bass") only fills its role when the style lacks it. */
   generic?: boolean;
-  /** Why the patch stands in for the word ("saxophone played by the brass patch"). */
+  /** Patches that already are this instrument: "guitar" is satisfied by the style's distorted guitar, and "no guitars" removes it. */
+  alike?: Patch[];
+  /** A group the word names ("string quartet"): the patch of each role when the prompt names no genre, and nothing else plays. */
+  ensemble?: Partial<Record<Role, Patch>>;
+  /** Why the patch stands in for the word, where the bank lacks the instrument ("lute played by the nylon-string guitar"). */
   note?: string;
 }
 
@@ -166,8 +170,17 @@ export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FO
     seen.set(key, 'instruments.json');
     if (!isRecord(entry)) failInstrument(`"${phrase}" must map to an object`);
     const e = entry as Record<string, unknown>;
-    validateHints(e, ['patch', 'roles', 'generic', 'note'], `"${phrase}"`, failInstrument, genreNames);
+    validateHints(e, ['patch', 'roles', 'generic', 'alike', 'ensemble', 'note'], `"${phrase}"`, failInstrument, genreNames);
     if (!(PATCHES as readonly string[]).includes(e.patch as string)) failInstrument(`"${phrase}": patch "${String(e.patch)}" is unknown`);
+    if (e.alike !== undefined && (!Array.isArray(e.alike) || !e.alike.every((p) => (PATCHES as readonly string[]).includes(p as string)))) {
+      failInstrument(`"${phrase}": alike must be a list of patches`);
+    }
+    if (e.ensemble !== undefined) {
+      const members = isRecord(e.ensemble) ? Object.entries(e.ensemble) : [];
+      if (members.length === 0 || !members.every(([role, patch]) => ROLES.includes(role as Role) && (PATCHES as readonly string[]).includes(patch as string))) {
+        failInstrument(`"${phrase}": ensemble must map roles to patches`);
+      }
+    }
     if (!Array.isArray(e.roles) || e.roles.length === 0 || !e.roles.every((r) => ROLES.includes(r as Role))) {
       failInstrument(`"${phrase}": roles must be a non-empty list of roles`);
     }

@@ -141,10 +141,10 @@ test('an instrument word adds its patch to a style that lacks it', (t) => {
   t.true(patches(spec('strings', { style: 'techno' })).includes('strings'));
 });
 
-test('saxophone is played by the brass patch and the trace says so', (t) => {
+test('saxophone is played by the sampled tenor sax, with no stand-in note in the trace', (t) => {
   const s = spec('smooth saxophone', { style: 'lofi' });
-  t.true(patches(s).includes('brass'));
-  t.true(s.trace.some((e) => e.source === 'saxophone' && /brass/.test(e.effect)));
+  t.true(patches(s).includes('tenorSax'));
+  t.true(s.trace.some((e) => e.source === 'saxophone' && e.effect === 'lead = tenorSax'));
 });
 
 test('"no vocals" turns vocals off in a sung style', (t) => {
@@ -237,7 +237,7 @@ test('two words for the same genre do not blend', (t) => {
 
 test('a blended genre lends its harmony instruments', (t) => {
   const s = spec('jazzy house');
-  t.true(patches(s).includes('brass'));
+  t.true(patches(s).includes('tenorSax'));
   t.true(patches(s).includes('electronicKit'));
 });
 
@@ -353,7 +353,7 @@ test('dark epic prompts take harmonic minor when the genre prefers it', (t) => {
 
 test('"just piano and cello" keeps both named instruments and nothing else', (t) => {
   const s = spec('just piano and cello');
-  t.deepEqual(patches(s).sort(), ['piano', 'strings']);
+  t.deepEqual(patches(s).sort(), ['cello', 'piano']);
   t.true(s.excluded.includes('drums'));
 });
 
@@ -401,4 +401,149 @@ test('"no vinyl" switches the lo-fi treatment off even in lofi', (t) => {
   const s = spec('lofi, no vinyl');
   t.false(s.effects.lofi);
   t.false(patches(s).includes('vinyl'));
+});
+
+const SYNTHS = ['pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead', 'subBass', 'acidBass', 'reeseBass', 'synthBass'];
+const synths = (s: SongSpec) => patches(s).filter((p) => SYNTHS.includes(p));
+
+test('"sad slow piano ballad" is piano, perhaps with strings, and no synth pad or pluck', (t) => {
+  const s = spec('sad slow piano ballad');
+  t.true(patches(s).includes('piano'));
+  t.deepEqual(patches(s).filter((p) => p !== 'piano' && p !== 'strings'), []);
+});
+
+test('the piano ballad\'s trace says which synths the acoustic arrangement replaced', (t) => {
+  const s = spec('sad slow piano ballad');
+  t.true(s.trace.some((e) => e.effect === 'lead = piano instead of pluck (an acoustic arrangement)'));
+  t.true(s.trace.some((e) => e.effect === 'pad = strings instead of synthPad (an acoustic arrangement)'));
+});
+
+test('"rock anthem with distorted guitars" has distorted guitars', (t) => {
+  const s = spec('rock anthem with distorted guitars');
+  t.is(s.genre, 'rock');
+  t.true(patches(s).includes('distGuitar'));
+});
+
+test('"gentle bossa nova with nylon guitar" is jazz with a nylon-string guitar', (t) => {
+  const s = spec('gentle bossa nova with nylon guitar');
+  t.is(s.genre, 'jazz');
+  t.true(patches(s).includes('nylonGuitar'));
+});
+
+test('"acoustic folk song with banjo and fiddle" has both, and the steel-string guitar keeps strumming', (t) => {
+  const s = spec('acoustic folk song with banjo and fiddle');
+  t.is(s.genre, 'folk');
+  for (const patch of ['banjo', 'fiddle', 'guitar']) t.true(patches(s).includes(patch), patch);
+});
+
+test('"smoky jazz trio with upright bass and brushes" has the upright bass, the brush kit and no synth', (t) => {
+  const s = spec('smoky jazz trio with upright bass and brushes');
+  t.true(s.instruments.some((i) => i.role === 'bass' && i.instrument === 'acousticBass'));
+  t.true(s.instruments.some((i) => i.role === 'drums' && i.instrument === 'brushKit'));
+  t.deepEqual(synths(s), []);
+});
+
+test('"string quartet" is violin, viola and cello, with no drums and no synth pad', (t) => {
+  const s = spec('string quartet');
+  t.deepEqual(s.instruments, [
+    { role: 'bass', instrument: 'cello' },
+    { role: 'chords', instrument: 'viola' },
+    { role: 'lead', instrument: 'violin' },
+  ]);
+  t.true(s.excluded.includes('drums'));
+});
+
+test('a string quartet named in another genre joins it as strings instead of replacing the band', (t) => {
+  const s = spec('pop song with a string quartet');
+  t.true(patches(s).includes('strings'));
+  t.true(patches(s).includes('electronicKit'));
+});
+
+test('a named instrument in an electronic style keeps the style\'s synths', (t) => {
+  const s = spec('synthwave with saxophone');
+  t.true(patches(s).includes('tenorSax'));
+  t.true(patches(s).includes('synthPad'));
+  t.true(patches(s).includes('synthBass'));
+});
+
+test('a ballad naming an acoustic instrument drops synths even in an electronic style', (t) => {
+  const s = spec('guitar ballad');
+  t.is(s.genre, 'pop');
+  t.true(patches(s).includes('guitar'));
+  t.deepEqual(synths(s), []);
+});
+
+test('"unplugged" trades every synth for an acoustic counterpart, whatever the style', (t) => {
+  const s = spec('unplugged synthwave');
+  t.deepEqual(synths(s), []);
+  t.is(s.instruments.find((i) => i.role === 'bass')?.instrument, 'fingerBass');
+});
+
+test('a synth the prompt names survives the acoustic arrangement', (t) => {
+  const s = spec('folk with banjo and a warm pad');
+  t.true(patches(s).includes('banjo'));
+  t.true(patches(s).includes('warmPad'));
+});
+
+test('a blended electronic genre lends no synths to an acoustic request', (t) => {
+  const s = spec('acoustic house');
+  t.is(s.blend?.genre, 'house');
+  t.deepEqual(synths(s), []);
+});
+
+test('with every melodic role excluded, an acoustic style falls back to strings, not a synth pad', (t) => {
+  const s = spec('no piano', { style: 'piano' });
+  t.deepEqual(s.instruments, [{ role: 'pad', instrument: 'strings' }]);
+});
+
+test('with every melodic role excluded, an electronic style still falls back to the warm pad', (t) => {
+  const s = spec('techno, no acid bass, no synths, no square lead');
+  t.deepEqual(s.instruments, [{ role: 'drums', instrument: 'electronicKit' }, { role: 'chords', instrument: 'warmPad' }]);
+});
+
+test('"guitar" in rock is satisfied by the style\'s own guitars rather than an acoustic one', (t) => {
+  const s = spec('rock with guitar');
+  t.false(patches(s).includes('guitar'));
+  t.true(patches(s).includes('distGuitar'));
+});
+
+test('"no guitars" removes every kind of guitar', (t) => {
+  const s = spec('rock without guitars');
+  t.false(patches(s).some((p) => /Guitar$/.test(p)), patches(s).join(','));
+});
+
+test('"without timpani" does not take the bass away from an orchestra', (t) => {
+  const s = spec('orchestral without timpani');
+  t.true(roles(s).includes('bass'));
+  t.false(s.excluded.includes('bass'));
+});
+
+test('a named bass instrument replaces the style\'s synth bass', (t) => {
+  const s = spec('house with slap bass');
+  t.is(s.instruments.find((i) => i.role === 'bass')?.instrument, 'slapBass');
+});
+
+test('the acoustic styles play sampled instruments and no synth by default', (t) => {
+  for (const style of ['rock', 'folk', 'jazz', 'orchestral', 'waltz', 'piano', 'reggae', 'soul', 'hiphop', 'lofi']) {
+    t.deepEqual(synths(spec('', { style })), [], style);
+  }
+});
+
+test('"bossa nova" is jazz played nearly straight, on nylon guitar and brushes', (t) => {
+  const s = spec('bossa nova');
+  t.is(s.genre, 'jazz');
+  t.true(s.swing < spec('jazz').swing - 0.5, String(s.swing));
+  t.true(patches(s).includes('nylonGuitar') && patches(s).includes('brushKit'), patches(s).join(','));
+});
+
+test('"acoustic" inside an instrument\'s name asks for that instrument, not an acoustic arrangement of house', (t) => {
+  const s = spec('deep house with acoustic guitar');
+  t.true(patches(s).includes('guitar'));
+  t.true(patches(s).includes('synthBass') && patches(s).includes('warmPad'), patches(s).join(','));
+});
+
+test('two named instruments that both like the lead keep both: the one that can only lead takes it', (t) => {
+  const s = spec('dark jazz with vibes and muted trumpet');
+  t.is(s.instruments.find((i) => i.role === 'lead')?.instrument, 'mutedTrumpet');
+  t.true(patches(s).includes('vibraphone'));
 });

@@ -66,6 +66,14 @@ test('an instrument word naming an unknown patch is rejected', async (t) => {
   t.regex(error!.problem, /patch "theremin" is unknown/);
 });
 
+test('an alike list naming an unknown patch is rejected', async (t) => {
+  const folder = await lexiconWith('instruments.json', (d) => {
+    d.guitar.alike = ['distGuitar', 'theremin'];
+  });
+  const error = t.throws(() => loadLexicon(presets(), folder), { instanceOf: InvalidLexiconError });
+  t.regex(error!.problem, /"guitar": alike must be a list of patches/);
+});
+
 test('a valence outside [-1, 1] is rejected', async (t) => {
   const folder = await lexiconWith('moods.json', (d) => {
     d.happy.valence = 3;

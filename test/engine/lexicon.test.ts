@@ -9,7 +9,7 @@ import { EXCLUDING_WORDS, NO_VOCAL_WORDS, ONLY_AFTER, ONLY_BEFORE, VOCAL_WORDS }
 import { FEMALE, INSTRUMENTAL_NATURE, MALE } from '../../engine/interpret/vocals.ts';
 import { getPreset, presetNames } from '../../engine/presets.ts';
 import type { GenreEntry, Hints, InstrumentEntry } from '../../engine/lexicon/index.ts';
-import type { GenerationRequest, SongSpec } from '../../engine/types.ts';
+import { PATCHES, type GenerationRequest, type SongSpec } from '../../engine/types.ts';
 
 const read = <T>(file: string): T => JSON.parse(readFileSync(new URL(`../../engine/lexicon/${file}`, import.meta.url), 'utf8')) as T;
 const moods = read<Record<string, Hints>>('moods.json');
@@ -65,15 +65,38 @@ for (const [word, hints] of Object.entries(production)) {
 }
 
 for (const [word, entry] of Object.entries(instruments)) {
-  test(`instrument "${word}" puts ${entry.generic ? `a ${entry.roles[0]} role` : `the ${entry.patch} patch`} in the arrangement`, (t) => {
+  const kinds = [entry.patch, ...(entry.alike ?? [])];
+  const played = entry.generic ? `a ${entry.roles[0]} role` : entry.ensemble ? `the ensemble ${Object.values(entry.ensemble).join(', ')}` : `the ${kinds.join(' or ')} patch`;
+  test(`instrument "${word}" puts ${played} in the arrangement`, (t) => {
     const got = spec(word);
     if (entry.generic) t.true(got.instruments.some((i) => i.role === entry.roles[0]));
-    else t.true(patches(got).includes(entry.patch), `${patches(got).join(',')}`);
+    else if (entry.ensemble) t.deepEqual(got.instruments, Object.entries(entry.ensemble).map(([role, instrument]) => ({ role, instrument })));
+    else t.true(kinds.some((k) => patches(got).includes(k)), `${patches(got).join(',')}`);
     if (entry.note) t.true(got.trace.some((e) => e.source === word && e.effect.includes(entry.note!)), 'note traced');
     if (entry.genres) t.is(got.genre, topGenre(entry.genres), 'genre');
     if (entry.rain) t.true(got.effects.rain, 'rain');
   });
 }
+
+const camel = (phrase: string): string => phrase.replace(/ (\w)/g, (_, c: string) => c.toUpperCase());
+const KIT = (patch: string): boolean => patch.endsWith('Kit') || patch === 'orchestralPerc';
+const BASS = (patch: string): boolean => patch.endsWith('Bass') || ['contrabass', 'tuba', 'timpani'].includes(patch);
+
+test('a word that is the name of a patch is played by that patch, not a stand-in', (t) => {
+  for (const [word, entry] of Object.entries(instruments)) {
+    const name = camel(word);
+    if ((PATCHES as readonly string[]).includes(name)) t.is(entry.patch as string, name, word);
+    if (entry.note) t.false((PATCHES as readonly string[]).includes(name), `"${word}" has a stand-in note but a patch of its own`);
+  }
+});
+
+test('kits take only the drums role, bass instruments only the bass role, and no other instrument takes either', (t) => {
+  for (const [word, entry] of Object.entries(instruments)) {
+    if (KIT(entry.patch)) t.deepEqual(entry.roles, ['drums'], word);
+    else if (BASS(entry.patch)) t.deepEqual(entry.roles, ['bass'], word);
+    else t.false(entry.roles.includes('drums') || entry.roles.includes('bass'), word);
+  }
+});
 
 for (const name of presetNames()) {
   for (const alias of getPreset(name).aliases) {

@@ -56,6 +56,13 @@ function arrangementRoles(spec: SongSpec): Set<Role> {
   return roles;
 }
 
+/** The patch of each role (the last one named when a role is listed twice). */
+function instrumentsOf(spec: SongSpec): Partial<Record<Role, string>> {
+  const instruments: Partial<Record<Role, string>> = {};
+  for (const choice of spec.instruments) instruments[choice.role] = choice.instrument;
+  return instruments;
+}
+
 /** The time frame of a track: its length in beats, where the final chord starts, and its sections. */
 function frameOf(spec: SongSpec) {
   if (!(spec.duration > 0) || !(spec.bpm > 0) || !(spec.meter.beatsPerBar > 0)) {
@@ -88,7 +95,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const tonic = pitchClassOf(spec.key.tonic);
   const base = {
     spec, preset, bpm: spec.bpm, beatsPerBar, totalBeats, endingBeat, tonic, mode: spec.key.mode,
-    scale: scaleOf(tonic, spec.key.mode), sections, roles,
+    scale: scaleOf(tonic, spec.key.mode), sections, roles, instruments: instrumentsOf(spec),
   };
   const chords = planHarmony(sections, {
     preset, blend, mode: spec.key.mode, tonic, bpm: spec.bpm, arousal: spec.arousal, beatsPerBar, totalBeats, endingBeat,
@@ -126,7 +133,6 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   // Where the voice sings, the lead instrument rests (it keeps the intro, the outro and the gaps between sections).
   const sungSpans = vocal ? vocal.lines.map((line) => [line.start - 0.1, line.end + 0.1] as const) : [];
   const humanizeRandom = createRandom(spec.seed, 'humanize');
-  const instrumentOf = new Map(spec.instruments.map((c) => [c.role, c.instrument]));
   const parts: Part[] = [];
   for (const role of ROLE_ORDER) {
     if (!roles.has(role) || role === 'vocal') continue;
@@ -143,7 +149,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       monophonic: role === 'lead',
     }, humanizeRandom.fork(role));
     const kept = role === 'lead' && sungSpans.length > 0 ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b)) : notes;
-    parts.push({ role, instrument: instrumentOf.get(role)!, notes: kept, gainDb: 0, pan: PAN[role] });
+    parts.push({ role, instrument: ctx.instruments[role]!, notes: kept, gainDb: 0, pan: PAN[role] });
   }
   if (vocal) {
     const notes = vocal.notes.map(({ time, duration, midi, velocity, beat }) => ({ time, duration, midi, velocity, beat }));

@@ -16,9 +16,10 @@ import { composeChords, composePad } from './comping.ts';
 import { composeDrums, drumKitFor, planDrumBars, swingUnitFor } from './drums.ts';
 import { planForm } from './form.ts';
 import { planHarmony } from './harmony.ts';
-import { perform, swingDelay } from './humanize.ts';
+import { feelFor, perform, swingDelay } from './humanize.ts';
 import { composeMelody } from './melody.ts';
 import { EPSILON, type ComposeContext, type GridNote } from './model.ts';
+import { bowing, sustainPedal } from './technique.ts';
 import { composeArp, composeTexture } from './texture.ts';
 import { voiceChords } from './voicing.ts';
 import { assignGiven, composeVocal, planLineSlots } from './vocal/index.ts';
@@ -136,14 +137,14 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const parts: Part[] = [];
   for (const role of ROLE_ORDER) {
     if (!roles.has(role) || role === 'vocal') continue;
-    const notes = perform(generators[role as Exclude<Role, 'vocal'>](), {
+    const grid = bowing(ctx, role, sustainPedal(ctx, role, generators[role as Exclude<Role, 'vocal'>]()));
+    const notes = perform(grid, {
       bpm: spec.bpm,
       beatUnit: spec.meter.beatUnit,
       // Texture beds and pads do not swing; everything rhythmic does.
       swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
       swingUnit,
-      jitter: role === 'texture' ? 0 : electronic ? 0.003 : role === 'drums' ? 0.005 : 0.008,
-      velocityJitter: electronic ? 0.02 : 0.035,
+      ...feelFor(role, ctx.instruments[role]!, electronic),
       endLimit: spec.duration - END_MARGIN,
       ending: { from: endingBeat, limit: spec.duration - endingTail },
       monophonic: role === 'lead',

@@ -92,6 +92,8 @@ function judge(frets: readonly number[], tuning: readonly number[], r: ShapeRule
   if (shape.length < r.minStrings) return null;
   const present = new Set(shape.map((n) => mod(n, 12)));
   if (!r.essential.every((pc) => present.has(pc))) return null;
+  // Strings sound in order: a downstroke on a standard-tuned guitar always sweeps from low to high.
+  if (r.ascending && shape.some((note, i) => i > 0 && note <= shape[i - 1]!)) return null;
   if (r.ascending && mod(lowOf(shape), 12) !== r.root) return null;
   const fretted = frets.filter((f) => f > 0);
   if (fretted.length > 0) {

@@ -121,12 +121,13 @@ export function perform(notes: readonly GridNote[], p: Performance, random: Rand
     earliest.set(quarter, Math.min(start, earliest.get(quarter) ?? Infinity));
     result.push(played);
   }
-  // The pedal lifts just before the chord change, and before anything struck there sounds.
+  // The pedal lifts just before the chord change, and before anything struck there sounds: every pedalled note
+  // rings until then, and none into the next chord.
   for (const { note, holdUntil, limit } of pedalled) {
     const quarter = round(holdUntil * quarterPerBeat);
     const change = Math.min(holdUntil * secondsPerBeat + swingDelay(quarter, p), earliest.get(quarter) ?? Infinity);
     const lift = Math.min(change - PEDAL_LIFT, limit);
-    if (lift > note.time + note.duration) note.duration = Math.floor((lift - note.time) * 1e6) / 1e6;
+    note.duration = Math.max(0.02, Math.floor((lift - note.time) * 1e6) / 1e6);
   }
   result.sort((a, b) => a.time - b.time || a.midi - b.midi);
   return p.monophonic ? trimToNext(result, () => true) : trimToNext(result, (a, b) => a.midi === b.midi);

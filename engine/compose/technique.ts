@@ -9,7 +9,7 @@ import { familyOf, isBowed } from './instruments.ts';
 
 /**
  * Piano-type chords and arpeggios ring as if the pedal were down through each chord: every note is held until
- * the next chord change (perform lifts the pedal just before it). Stabs stay short: their point is the silence
+ * the next chord change, and none rings into it (perform lifts the pedal just before the change). Stabs stay short: their point is the silence
  * between them. The ending already rings to the end.
  */
 export function sustainPedal(ctx: ComposeContext, role: Role, notes: GridNote[]): GridNote[] {
@@ -18,8 +18,7 @@ export function sustainPedal(ctx: ComposeContext, role: Role, notes: GridNote[])
   return notes.map((note) => {
     if (note.beat >= ctx.endingBeat - EPSILON) return note;
     const slot = chordAt(ctx.chords, note.beat);
-    const change = slot.beat + slot.beats;
-    return change > note.beat + note.beats + EPSILON ? { ...note, holdUntil: change } : note;
+    return { ...note, holdUntil: slot.beat + slot.beats };
   });
 }
 

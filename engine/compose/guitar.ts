@@ -203,8 +203,9 @@ export function strum(shape: Shape, strokes: readonly Stroke[], bpm: number, end
   const notes: GridNote[] = [];
   strokes.forEach((stroke, s) => {
     const strings = struck[s]!;
-    const spread = strokeSpread(bpm, stroke.velocity, stroke.down) * random.range(0.85, 1.15);
-    const gap = strings.length > 1 ? Math.min(spread, 0.03) / (strings.length - 1) : 0;
+    // No two strokes sweep quite alike, but all stay within 8–30 ms.
+    const spread = clamp(strokeSpread(bpm, stroke.velocity, stroke.down) * random.range(0.85, 1.15), 0.008, 0.03);
+    const gap = strings.length > 1 ? spread / (strings.length - 1) : 0;
     strings.forEach((string, k) => {
       let next = end;
       for (let t = s + 1; t < strokes.length; t++) {

@@ -3,7 +3,9 @@
  * the piano's sustain pedal, pizzicato and tremolo strings, per-instrument humanizing. Judged on the Score.
  */
 import test from 'ava';
+import tonejsMidi from '@tonejs/midi';
 import { composeWith } from '../../engine/compose/index.ts';
+import { encodeMidi } from '../../engine/encode/index.ts';
 import { getPreset } from '../../engine/presets.ts';
 import type { Note, Part, Role, Score, Section } from '../../engine/types.ts';
 import * as m from '../helpers/score-metrics.ts';
@@ -214,5 +216,14 @@ test('the same seed plays the same strums, ghosts, pedalling and articulations',
     const preset = getPreset(style);
     const spec = specFor(preset, { duration: 60, seed: 31 });
     t.deepEqual(composeWith(spec, preset), composeWith(structuredClone(spec), preset), style);
+  }
+});
+
+test('MIDI export keeps every played note (strummed, muted, plucked) and leaves the articulation to the audio', (t) => {
+  for (const style of ['rock', 'orchestral']) {
+    const score = scoreOf(style, { duration: 30 });
+    t.true(score.parts.some((p) => p.notes.some((n) => n.articulation !== undefined)), style);
+    const midi = new tonejsMidi.Midi(encodeMidi(score));
+    t.deepEqual(midi.tracks.map((track) => track.notes.length), score.parts.map((p) => p.notes.length), style);
   }
 });

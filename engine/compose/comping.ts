@@ -26,6 +26,7 @@ const STAB_BARS: number[][] = [
   [3, 6, 11, 14],
   [2, 5, 8, 11, 14],
 ];
+
 interface Ctx {
   ctx: ComposeContext;
   slot: ChordSlot;

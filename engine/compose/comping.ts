@@ -6,7 +6,7 @@ import type { ChordStyle } from '../types.ts';
 import type { Random } from '../random.ts';
 import { EPSILON, sectionVelocity, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
 import { familyOf } from './instruments.ts';
-import { guitarShapes, strum, strumPlan, type Stroke } from './guitar.ts';
+import { guitarShapes, strum, strumPlan, type Shape, type Stroke } from './guitar.ts';
 
 /** A hit inside a bar: where (in fractions of the bar) and for how long (fraction of the bar). */
 type Hit = [at: number, length: number];
@@ -26,6 +26,9 @@ const STAB_BARS: number[][] = [
   [3, 6, 11, 14],
   [2, 5, 8, 11, 14],
 ];
+
+/** A guitar chops stabs on its highest strings only. */
+const STAB_STRINGS = 4;
 
 interface Ctx {
   ctx: ComposeContext;
@@ -89,7 +92,7 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
   stabs: (c) => {
     const steps = STAB_BARS[barChoice(c) % STAB_BARS.length]!.filter((_, i) => c.energy >= 0.6 || i % 2 === 0);
     // A guitar chops stabs on its four highest strings (the reggae skank).
-    return chordHits(c, barHits(c, steps.map((s) => [s / 16, 0.09] as Hit)), c.velocity, 1, c.guitar ? 4 : undefined);
+    return chordHits(c, barHits(c, steps.map((s) => [s / 16, 0.09] as Hit)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
   },
   comp: (c) => {
     const bar = c.energy < 0.4 ? COMP_BARS[COMP_BARS.length - 1]! : COMP_BARS[barChoice(c) % (COMP_BARS.length - 1)]!;
@@ -187,12 +190,21 @@ export function composeChords(ctx: ComposeContext, voicings: readonly number[][]
   return notes;
 }
 
-/** Guitar shapes kept free of parallels with the bass (or, alone, their own lowest string) and the pad's top. */
+/**
+ * Guitar shapes kept free of parallels with the bass (or, alone, the guitar's own first note) and the pad's top,
+ * judged on what the style plays of each shape.
+ */
 function shapesFor(ctx: ComposeContext, instrument: string, voicings: readonly number[][], bassAnchors: readonly number[]) {
   const alone = !ctx.roles.has('bass');
+  const style = ctx.preset.chords;
+  const ending = (i: number) => ctx.chords[i]!.beat >= ctx.endingBeat - EPSILON;
+  const played = (shape: Shape, i: number) => (style === 'stabs' && !ending(i) ? shape.slice(-STAB_STRINGS) : shape);
+  const picked = (i: number) => (style === 'arpeggio' || style === 'ostinato') && !ending(i);
   return guitarShapes(ctx.chords, instrument, {
     bass: ctx.chords.map((_, i) => (alone ? null : bassAnchors[i]!)),
     otherTop: ctx.chords.map((slot, i) => (ctx.sections[slot.section]!.roles.has('pad') ? Math.max(...voicings[i]!) : -Infinity)),
+    played,
+    firstNote: (shape, i) => (picked(i) ? shape[0]! : Math.min(...played(shape, i))),
   });
 }
 

@@ -124,10 +124,27 @@ function powerShapes(slot: ChordSlot): Candidate[] {
 }
 
 export interface ShapeContext {
-  /** The bass note at each chord change, or null where the guitar's own lowest string is the bass. */
+  /** The bass note at each chord change, or null where the guitar's own first note is the bass. */
   bass: readonly (number | null)[];
   /** The highest note another chord part (a pad) sounds with each chord, or -Infinity. */
   otherTop: readonly number[];
+  /** The notes of a shape the part plays with chord `index` (stabs: only the highest strings). Default: all. */
+  played?: (shape: Shape, index: number) => Shape;
+  /** The part's own bass, when it is alone: the lowest note of its first stroke, or its first picked note. */
+  firstNote?: (shape: Shape, index: number) => number;
+}
+
+/** A fingering's lesser forms, for when every full shape would move in parallels: its top string or its lowest left out. */
+function thinned(candidates: readonly Candidate[]): Candidate[] {
+  return candidates.flatMap((c) => {
+    if (c.shape.length < 3) return [];
+    const top = c.shape.indexOf(highOf(c.shape));
+    const low = c.shape.indexOf(lowOf(c.shape));
+    return [
+      { shape: c.shape.filter((_, i) => i !== top), cost: c.cost + 3 },
+      { shape: c.shape.filter((_, i) => i !== low), cost: c.cost + 4 },
+    ];
+  });
 }
 
 /**
@@ -137,6 +154,12 @@ export interface ShapeContext {
 export function guitarShapes(chords: readonly ChordSlot[], instrument: string, context: ShapeContext): Shape[] {
   const cache = new Map<string, Candidate[]>();
   const power = playsPowerChords(instrument);
+  const played = context.played ?? ((shape: Shape) => shape);
+  const firstNote = context.firstNote ?? ((shape: Shape, index: number) => lowOf(played(shape, index)));
+  const outer = (shape: Shape, i: number) => ({
+    low: context.bass[i] ?? firstNote(shape, i),
+    high: Math.max(highOf(played(shape, i)), context.otherTop[i]!),
+  });
   const result: Shape[] = [];
   let previous: Shape | null = null;
   chords.forEach((slot, i) => {
@@ -144,21 +167,26 @@ export function guitarShapes(chords: readonly ChordSlot[], instrument: string, c
     let candidates = cache.get(key);
     if (!candidates) cache.set(key, (candidates = power ? powerShapes(slot) : chordShapes(slot, instrument)));
     if (candidates.length === 0) candidates = powerShapes(slot);
-    let best = candidates[0]!.shape;
-    let bestCost = Infinity;
-    for (const candidate of candidates) {
-      let cost = candidate.cost;
-      if (previous) {
-        cost += 0.25 * movementCost(sorted(previous), sorted(candidate.shape));
-        const before = { low: context.bass[i - 1] ?? lowOf(previous), high: Math.max(highOf(previous), context.otherTop[i - 1]!) };
-        const after = { low: context.bass[i] ?? lowOf(candidate.shape), high: Math.max(highOf(candidate.shape), context.otherTop[i]!) };
-        if (isParallelPerfect(before.low, before.high, after.low, after.high)) cost += 1000;
+    const choose = (options: readonly Candidate[]) => {
+      let best = options[0]!.shape;
+      let bestCost = Infinity;
+      for (const candidate of options) {
+        let cost = candidate.cost;
+        if (previous) {
+          cost += 0.25 * movementCost(sorted(previous), sorted(candidate.shape));
+          const before = outer(previous, i - 1);
+          const after = outer(candidate.shape, i);
+          if (isParallelPerfect(before.low, before.high, after.low, after.high)) cost += 1000;
+        }
+        if (cost < bestCost) {
+          bestCost = cost;
+          best = candidate.shape;
+        }
       }
-      if (cost < bestCost) {
-        bestCost = cost;
-        best = candidate.shape;
-      }
-    }
+      return { best, bestCost };
+    };
+    let { best, bestCost } = choose(candidates);
+    if (bestCost >= 1000) ({ best, bestCost } = choose([...candidates, ...thinned(candidates), ...powerShapes(slot)]));
     result.push(best);
     previous = best;
   });

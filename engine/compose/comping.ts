@@ -5,6 +5,8 @@
 import type { ChordStyle } from '../types.ts';
 import type { Random } from '../random.ts';
 import { EPSILON, sectionVelocity, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
+import { familyOf } from './instruments.ts';
+import { guitarShapes, strum, strumPlan, type Shape, type Stroke } from './guitar.ts';
 
 /** A hit inside a bar: where (in fractions of the bar) and for how long (fraction of the bar). */
 type Hit = [at: number, length: number];
@@ -24,16 +26,20 @@ const STAB_BARS: number[][] = [
   [3, 6, 11, 14],
   [2, 5, 8, 11, 14],
 ];
-/** Down (D) and up (U) strums on eighths. */
-const STRUMS = ['D.DU.UDU', 'D.D.D.DU', 'D..UD.DU'];
+
+/** A guitar chops stabs on its highest strings only. */
+const STAB_STRINGS = 4;
 
 interface Ctx {
   ctx: ComposeContext;
   slot: ChordSlot;
-  voicing: number[];
+  /** The notes to play: a keyboard voicing, or a guitar's chord shape in string order. */
+  voicing: readonly number[];
   velocity: number;
   energy: number;
   choice: number;
+  /** Set when a guitar-type instrument plays: every chord is a stroke across its strings. */
+  guitar: { instrument: string; random: Random } | null;
 }
 
 const slotEnd = (slot: ChordSlot) => slot.beat + slot.beats;
@@ -63,24 +69,34 @@ function barHits(c: Ctx, hits: readonly Hit[]): Hit[] {
   return result.map(([b, l]) => [b, Math.min(l, slotEnd(slot) - b)]);
 }
 
-function chordHits(voicing: readonly number[], hits: readonly Hit[], velocity: number, gate = 0.95): GridNote[] {
+/** Every hit strikes the whole chord together; a guitar sweeps it with a downstroke instead. */
+function chordHits(c: Ctx, hits: readonly Hit[], velocity: number, gate = 0.95, strings?: number): GridNote[] {
+  if (c.guitar) {
+    const strokes = hits.map(([beat, length], i): Stroke => {
+      const stroke: Stroke = { beat, beats: length * gate, down: true, velocity: velocity * (i === 0 ? 1 : 0.85) };
+      if (strings !== undefined) stroke.strings = strings;
+      return stroke;
+    });
+    return strum(c.voicing, strokes, c.ctx.bpm, slotEnd(c.slot), c.guitar.random);
+  }
   return hits.flatMap(([beat, length], i) =>
-    voicing.map((midi) => ({ beat, beats: length * gate, midi, velocity: velocity * (i === 0 ? 1 : 0.85) })));
+    c.voicing.map((midi) => ({ beat, beats: length * gate, midi, velocity: velocity * (i === 0 ? 1 : 0.85) })));
 }
 
 const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
   block: (c) => {
     const perBar: Hit[] = c.energy >= 0.75 ? [[0, 0.5], [0.5, 0.5]] : [[0, 1]];
-    return chordHits(c.voicing, barHits(c, perBar), c.velocity);
+    return chordHits(c, barHits(c, perBar), c.velocity);
   },
-  sustain: (c) => chordHits(c.voicing, [[c.slot.beat, c.slot.beats]], c.velocity * 0.9, 0.98),
+  sustain: (c) => chordHits(c, [[c.slot.beat, c.slot.beats]], c.velocity * 0.9, 0.98),
   stabs: (c) => {
     const steps = STAB_BARS[barChoice(c) % STAB_BARS.length]!.filter((_, i) => c.energy >= 0.6 || i % 2 === 0);
-    return chordHits(c.voicing, barHits(c, steps.map((s) => [s / 16, 0.09] as Hit)), c.velocity, 1);
+    // A guitar chops stabs on its four highest strings (the reggae skank).
+    return chordHits(c, barHits(c, steps.map((s) => [s / 16, 0.09] as Hit)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
   },
   comp: (c) => {
     const bar = c.energy < 0.4 ? COMP_BARS[COMP_BARS.length - 1]! : COMP_BARS[barChoice(c) % (COMP_BARS.length - 1)]!;
-    return chordHits(c.voicing, barHits(c, bar), c.velocity, 0.9);
+    return chordHits(c, barHits(c, bar), c.velocity, 0.9);
   },
   arpeggio: (c) => {
     const step = c.ctx.bpm < 90 && c.energy >= 0.6 ? 0.25 : 0.5;
@@ -94,20 +110,28 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
     return broken(c, order, step, 0.85);
   },
   strum: (c) => {
-    const pattern = c.energy < 0.45 ? 'D...D...' : STRUMS[c.choice % STRUMS.length]!;
+    const { ctx } = c;
+    // One strum slot per eighth note (per beat in x/8 meters).
+    const slots = Math.max(1, Math.round(ctx.beatsPerBar * (ctx.spec.meter.beatUnit >= 8 ? 1 : 2)));
+    const section = ctx.sections[c.slot.section]!;
+    const plan = strumPlan(c.guitar?.instrument ?? '', slots, c.energy, section.kind, c.choice);
     const hits: Hit[] = [];
-    [...pattern].forEach((stroke, i) => {
-      if (stroke !== '.') hits.push([i / 8, 1 / 8]);
-    });
+    for (let i = 0; i < slots; i++) if ((plan.pattern[i] ?? '.') !== '.') hits.push([i / slots, 1 / slots]);
     const onsets = barHits(c, hits);
-    const spread = 0.012; // seconds between strings: a strum, not a block
-    return onsets.flatMap(([beat], i) => {
+    const strokes = onsets.map(([beat], i): Stroke => {
       const next = onsets[i + 1]?.[0] ?? slotEnd(c.slot);
-      const down = pattern[Math.round(((beat % c.ctx.beatsPerBar) / c.ctx.beatsPerBar) * 8)] !== 'U';
-      const strings = down ? c.voicing : [...c.voicing].reverse().slice(0, 3);
-      return strings.map((midi, s) => ({
-        beat, beats: (next - beat) * 0.95, midi, offset: s * spread, velocity: c.velocity * (down ? 1 : 0.75) * (i === 0 ? 1 : 0.9),
-      }));
+      const inBar = ((beat % ctx.beatsPerBar) + ctx.beatsPerBar) % ctx.beatsPerBar;
+      // The chord change is always a downstroke on every string.
+      const down = i === 0 || plan.pattern[Math.round((inBar / ctx.beatsPerBar) * slots)] !== 'U';
+      const stroke: Stroke = { beat, beats: next - beat, down, velocity: c.velocity * (down ? 1 : 0.72) * (i === 0 ? 1 : 0.9), letRing: true };
+      if (plan.muted) stroke.muted = true;
+      return stroke;
+    });
+    if (c.guitar) return strum(c.voicing, strokes, ctx.bpm, slotEnd(c.slot), c.guitar.random);
+    // Keyboards keep the rhythm with the whole chord down and its top three notes up, struck together.
+    return strokes.flatMap((stroke) => {
+      const notes = stroke.down ? c.voicing : c.voicing.slice(-3);
+      return notes.map((midi) => ({ beat: stroke.beat, beats: stroke.beats * 0.95, midi, velocity: stroke.velocity }));
     });
   },
 };
@@ -129,40 +153,59 @@ function broken(c: Ctx, order: readonly number[], step: number, gate: number): G
 
 /**
  * The ending: the final tonic voicing struck, then struck again softer a bar later when there is room, so
- * the last chord fades instead of stopping.
+ * the last chord fades instead of stopping. A guitar lets a slow downstroke ring.
  */
-function endingHits(ctx: ComposeContext, slot: ChordSlot, voicing: readonly number[], velocity: number): GridNote[] {
+function endingHits(c: Ctx): GridNote[] {
+  const { ctx, slot, voicing, velocity } = c;
   const bpb = ctx.beatsPerBar;
-  if (slot.beats < bpb * 1.5) return voicing.map((midi) => ({ beat: slot.beat, beats: slot.beats, midi, velocity }));
-  const second = slot.beat + bpb;
-  return [
-    ...voicing.map((midi) => ({ beat: slot.beat, beats: bpb, midi, velocity })),
-    ...voicing.map((midi) => ({ beat: second, beats: slotEnd(slot) - second, midi, velocity: velocity * 0.6 })),
-  ];
+  const hits: Hit[] = slot.beats < bpb * 1.5 ? [[slot.beat, slot.beats]] : [[slot.beat, bpb], [slot.beat + bpb, slotEnd(slot) - slot.beat - bpb]];
+  return hits.flatMap(([beat, beats], i) => {
+    const level = velocity * (i === 0 ? 1 : 0.6);
+    if (c.guitar) return strum(voicing, [{ beat, beats, down: true, velocity: level * 0.8 }], ctx.bpm, slotEnd(slot), c.guitar.random);
+    return voicing.map((midi) => ({ beat, beats, midi, velocity: level }));
+  });
 }
 
 /**
  * The chords role. `bassAnchors` (the bass note under each chord, already kept free of parallels with the
- * voicing's top) become a left-hand root when the arrangement has no bass of its own, as a pianist or
- * guitarist playing alone would add.
+ * voicing's top) become a left-hand root when the arrangement has no bass of its own, as a pianist playing
+ * alone would add. A guitar plays its own chord shapes instead, their lowest string the bass when alone.
  */
 export function composeChords(ctx: ComposeContext, voicings: readonly number[][], bassAnchors: readonly number[], random: Random): GridNote[] {
   const choices = new Map<string, number>();
   const notes: GridNote[] = [];
-  const leftHand = !ctx.roles.has('bass');
+  const instrument = ctx.instruments.chords ?? '';
+  const guitar = familyOf(instrument) === 'guitar' ? { instrument, random: random.fork('strum') } : null;
+  const leftHand = !ctx.roles.has('bass') && !guitar;
+  const shapes = guitar ? shapesFor(ctx, instrument, voicings, bassAnchors) : voicings;
   ctx.chords.forEach((slot, i) => {
     const section = ctx.sections[slot.section]!;
     if (!section.roles.has('chords')) return;
     if (!choices.has(section.label)) choices.set(section.label, random.int(0, 99));
     const velocity = sectionVelocity(ctx.spec.arousal, section.energy) * 0.85;
     if (leftHand) notes.push({ beat: slot.beat, beats: slot.beats * 0.96, midi: bassAnchors[i]!, velocity: velocity * 0.9 });
-    if (slot.beat >= ctx.endingBeat - EPSILON) {
-      notes.push(...endingHits(ctx, slot, voicings[i]!, velocity));
-      return;
-    }
-    notes.push(...STYLES[ctx.preset.chords]({ ctx, slot, voicing: voicings[i]!, velocity, energy: section.energy, choice: choices.get(section.label)! }));
+    const c: Ctx = { ctx, slot, voicing: shapes[i]!, velocity, energy: section.energy, choice: choices.get(section.label)!, guitar };
+    notes.push(...(slot.beat >= ctx.endingBeat - EPSILON ? endingHits(c) : STYLES[ctx.preset.chords](c)));
   });
   return notes;
+}
+
+/**
+ * Guitar shapes kept free of parallels with the bass (or, alone, the guitar's own first note) and the pad's top,
+ * judged on what the style plays of each shape.
+ */
+function shapesFor(ctx: ComposeContext, instrument: string, voicings: readonly number[][], bassAnchors: readonly number[]) {
+  const alone = !ctx.roles.has('bass');
+  const style = ctx.preset.chords;
+  const ending = (i: number) => ctx.chords[i]!.beat >= ctx.endingBeat - EPSILON;
+  const played = (shape: Shape, i: number) => (style === 'stabs' && !ending(i) ? shape.slice(-STAB_STRINGS) : shape);
+  const picked = (i: number) => (style === 'arpeggio' || style === 'ostinato') && !ending(i);
+  return guitarShapes(ctx.chords, instrument, {
+    bass: ctx.chords.map((_, i) => (alone ? null : bassAnchors[i]!)),
+    otherTop: ctx.chords.map((slot, i) => (ctx.sections[slot.section]!.roles.has('pad') ? Math.max(...voicings[i]!) : -Infinity)),
+    played,
+    firstNote: (shape, i) => (picked(i) ? shape[0]! : Math.min(...played(shape, i))),
+  });
 }
 
 /** The pad: each voicing held for its whole chord, softer than the chords. */

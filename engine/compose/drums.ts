@@ -1,16 +1,22 @@
 /**
  * Drums from the preset's step grids: `half` in low-energy sections, `main` in high-energy ones, `fill` in the
  * last bar of every 8-bar phrase and before a lift, a dropped bar at loop edges (lo-fi), a crash on the first
- * beat of loud sections, a snare roll through builds, and one last hit on the final chord.
+ * beat of loud sections, a snare roll through builds, and one last hit on the final chord. Played by hands:
+ * ghost notes on the snare where the groove is a drummer's, accented time-keeping, no two bars alike.
  */
 import { DRUM_MIDI, type Drum, type Preset } from '../types.ts';
 import type { Random } from '../random.ts';
-import { EPSILON, clamp, type ComposeContext, type GridNote } from './model.ts';
+import { EPSILON, clamp, type ComposeContext, type GridNote, type PlannedSection } from './model.ts';
+import { familyOf } from './instruments.ts';
 
 export type DrumGrid = Partial<Record<Drum, string>>;
 
 /** Drums a laid-back groove plays late. */
 const LAID_BACK = new Set<Drum>(['snare', 'clap', 'rim']);
+/** The time-keepers: accented by where they fall in the beat. */
+const TIME_KEEPERS = new Set<Drum>(['hat', 'openHat', 'ride', 'shaker']);
+/** Velocity of a snare ghost note (before the hand's variation). */
+const GHOST = 0.17;
 type DrumKit = NonNullable<Preset['drums']>;
 
 /** A plain backbeat for arrangements that ask for drums in a style that has none (ambient "with drums"). */
@@ -87,21 +93,33 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
   const stepBeats = beatsPerBar / kit.stepsPerBar;
   // A swung groove drags its backbeat a little behind the grid (the lo-fi "lazy snare").
   const layBack = ctx.spec.swing >= 0.4 ? 0.006 + 0.012 * (ctx.spec.swing - 0.4) : 0;
+  const played = familyOf(ctx.instruments.drums) === 'acousticKit';
+  const ghostsFor = ghostPlanner(ctx, kit, random.fork('ghosts'));
+  const hands = random.fork('hands');
+  // The drummer's dynamics drift slowly from bar to bar, so no two bars repeat the same velocities.
+  let drift = 0;
   bars.forEach((grid, bar) => {
     if (!grid) return;
     const section = ctx.sections.find((s) => bar >= s.startBar && bar < s.startBar + s.bars)!;
     const level = 0.72 + 0.32 * section.energy + 0.12 * ctx.spec.arousal;
+    drift = clamp(drift * 0.6 + hands.gaussian() * (played ? 0.03 : 0.012), -0.06, 0.06);
     for (const drum of Object.keys(grid) as Drum[]) {
       const lazy = LAID_BACK.has(drum) ? layBack : 0;
       for (const hit of hitsOf(grid, drum, kit.stepsPerBar, beatsPerBar)) {
+        const accent = TIME_KEEPERS.has(drum) ? timeAccent(hit.beat) : 1;
         const note: GridNote = {
           beat: bar * beatsPerBar + hit.beat,
           beats: stepBeats / 2, // drums are one-shots: the length only keeps MIDI tidy
           midi: DRUM_MIDI[drum],
-          velocity: clamp(hit.level * level * random.range(0.9, 1), 0.05, 1),
+          velocity: clamp(hit.level * level * accent * (1 + drift) * random.range(0.9, 1), 0.05, 1),
         };
         notes.push(lazy > 0 ? { ...note, offset: lazy } : note);
       }
+    }
+    if (grid === kit.fill) return;
+    for (const beat of ghostsFor(section, grid, hands)) {
+      const ghost: GridNote = { beat: bar * beatsPerBar + beat, beats: stepBeats / 2, midi: DRUM_MIDI.snare, velocity: clamp(GHOST * hands.range(0.7, 1.25), 0.06, 0.28) };
+      notes.push(layBack > 0 ? { ...ghost, offset: layBack } : ghost);
     }
   });
 
@@ -121,6 +139,57 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
     notes.push({ beat: ctx.endingBeat, beats: beatsPerBar, midi: DRUM_MIDI.crash, velocity: velocity * 0.9 });
   }
   return dedupe(notes);
+}
+
+/** Time-keepers lean on the beat: full on it, lighter on the off-beat eighth, lightest on the sixteenths between. */
+function timeAccent(beatInBar: number): number {
+  const within = beatInBar - Math.floor(beatInBar + EPSILON);
+  if (within < EPSILON || within > 1 - EPSILON) return 1;
+  return Math.abs(within - 0.5) < EPSILON ? 0.9 : 0.82;
+}
+
+/**
+ * Where a section's ghost notes go: soft snare strokes between the backbeats, as drummers play in funk, soul,
+ * hip-hop, rock and jazz grooves (never in programmed electronic grids or without a snare to ghost on). Each
+ * section label keeps its places, each bar plays most of them, and the stroke before a backbeat is likeliest.
+ * Swung grooves ghost on the swung eighths, straight ones on sixteenths.
+ */
+function ghostPlanner(ctx: ComposeContext, kit: DrumKit, random: Random): (section: PlannedSection, grid: DrumGrid, hands: Random) => number[] {
+  const snared = [kit.main, kit.half].some((grid) => /[1-9]/.test(grid.snare ?? ''));
+  if (familyOf(ctx.instruments.drums) !== 'acousticKit' || ctx.preset.form === 'electronic' || !snared || ctx.instruments.drums === 'orchestralPerc') {
+    return () => [];
+  }
+  const { beatsPerBar } = ctx;
+  const stepBeats = beatsPerBar / kit.stepsPerBar;
+  const swung = ctx.preset.swing >= 0.3 && swingUnitFor(kit, beatsPerBar, 4 / ctx.spec.meter.beatUnit) >= 0.5;
+  const unit = Math.max(stepBeats, swung ? 0.5 : 0.25);
+  const plans = new Map<string, number[]>();
+  return (section, grid, hands) => {
+    let plan = plans.get(section.label);
+    if (!plan) {
+      const taken = new Set<number>();
+      for (const drum of ['snare', 'clap', 'rim'] as const) for (const hit of hitsOf(grid, drum, kit.stepsPerBar, beatsPerBar)) taken.add(Math.round(hit.beat / EPSILON));
+      const backbeats = [...taken].map((t) => t * EPSILON);
+      const candidates: number[] = [];
+      const weights: number[] = [];
+      for (let beat = unit; beat < beatsPerBar - EPSILON; beat += unit) {
+        const onBeat = Math.abs(beat - Math.round(beat)) < EPSILON;
+        const nearBackbeat = backbeats.some((b) => Math.abs(b - beat) < unit + EPSILON);
+        if (onBeat || taken.has(Math.round(beat / EPSILON)) || backbeats.some((b) => beat > b && beat - b < unit + EPSILON)) continue;
+        candidates.push(beat);
+        weights.push(nearBackbeat ? 3 : Math.abs((beat % 1) - 0.5) < EPSILON ? 1.2 : 2);
+      }
+      const count = Math.min(candidates.length, Math.round(1 + 2.5 * section.energy) + random.int(-1, 0));
+      plan = [];
+      for (let k = 0; k < count; k++) {
+        const pick = random.weighted(candidates.map((_, i) => i), weights);
+        plan.push(candidates[pick]!);
+        weights[pick] = 0;
+      }
+      plans.set(section.label, (plan = plan.sort((a, b) => a - b)));
+    }
+    return plan.filter(() => hands.chance(0.85));
+  };
 }
 
 /** One hit per drum and grid position (a roll over a grid snare keeps the louder), sorted by time. */

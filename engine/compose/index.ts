@@ -16,9 +16,10 @@ import { composeChords, composePad } from './comping.ts';
 import { composeDrums, drumKitFor, planDrumBars, swingUnitFor } from './drums.ts';
 import { planForm } from './form.ts';
 import { planHarmony } from './harmony.ts';
-import { perform, swingDelay } from './humanize.ts';
+import { feelFor, perform, swingDelay } from './humanize.ts';
 import { composeMelody } from './melody.ts';
 import { EPSILON, type ComposeContext, type GridNote } from './model.ts';
+import { bowing, sustainPedal } from './technique.ts';
 import { composeArp, composeTexture } from './texture.ts';
 import { voiceChords } from './voicing.ts';
 import { assignGiven, composeVocal, planLineSlots } from './vocal/index.ts';
@@ -56,6 +57,13 @@ function arrangementRoles(spec: SongSpec): Set<Role> {
   return roles;
 }
 
+/** The patch of each role (the last one named when a role is listed twice). */
+function instrumentsOf(spec: SongSpec): Partial<Record<Role, string>> {
+  const instruments: Partial<Record<Role, string>> = {};
+  for (const choice of spec.instruments) instruments[choice.role] = choice.instrument;
+  return instruments;
+}
+
 /** The time frame of a track: its length in beats, where the final chord starts, and its sections. */
 function frameOf(spec: SongSpec) {
   if (!(spec.duration > 0) || !(spec.bpm > 0) || !(spec.meter.beatsPerBar > 0)) {
@@ -88,7 +96,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const tonic = pitchClassOf(spec.key.tonic);
   const base = {
     spec, preset, bpm: spec.bpm, beatsPerBar, totalBeats, endingBeat, tonic, mode: spec.key.mode,
-    scale: scaleOf(tonic, spec.key.mode), sections, roles,
+    scale: scaleOf(tonic, spec.key.mode), sections, roles, instruments: instrumentsOf(spec),
   };
   const chords = planHarmony(sections, {
     preset, blend, mode: spec.key.mode, tonic, bpm: spec.bpm, arousal: spec.arousal, beatsPerBar, totalBeats, endingBeat,
@@ -126,24 +134,23 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   // Where the voice sings, the lead instrument rests (it keeps the intro, the outro and the gaps between sections).
   const sungSpans = vocal ? vocal.lines.map((line) => [line.start - 0.1, line.end + 0.1] as const) : [];
   const humanizeRandom = createRandom(spec.seed, 'humanize');
-  const instrumentOf = new Map(spec.instruments.map((c) => [c.role, c.instrument]));
   const parts: Part[] = [];
   for (const role of ROLE_ORDER) {
     if (!roles.has(role) || role === 'vocal') continue;
-    const notes = perform(generators[role as Exclude<Role, 'vocal'>](), {
+    const grid = bowing(ctx, role, sustainPedal(ctx, role, generators[role as Exclude<Role, 'vocal'>]()));
+    const notes = perform(grid, {
       bpm: spec.bpm,
       beatUnit: spec.meter.beatUnit,
       // Texture beds and pads do not swing; everything rhythmic does.
       swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
       swingUnit,
-      jitter: role === 'texture' ? 0 : electronic ? 0.003 : role === 'drums' ? 0.005 : 0.008,
-      velocityJitter: electronic ? 0.02 : 0.035,
+      ...feelFor(role, ctx.instruments[role]!, electronic),
       endLimit: spec.duration - END_MARGIN,
       ending: { from: endingBeat, limit: spec.duration - endingTail },
       monophonic: role === 'lead',
     }, humanizeRandom.fork(role));
     const kept = role === 'lead' && sungSpans.length > 0 ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b)) : notes;
-    parts.push({ role, instrument: instrumentOf.get(role)!, notes: kept, gainDb: 0, pan: PAN[role] });
+    parts.push({ role, instrument: ctx.instruments[role]!, notes: kept, gainDb: 0, pan: PAN[role] });
   }
   if (vocal) {
     const notes = vocal.notes.map(({ time, duration, midi, velocity, beat }) => ({ time, duration, midi, velocity, beat }));

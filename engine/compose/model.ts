@@ -2,7 +2,7 @@
  * The compose stage's working data. Everything here is in METER beats (the unit `bpm` counts); index.ts
  * converts to the Score's quarter-note beats and seconds at the very end.
  */
-import type { Mode, Preset, Role, SectionKind, SongSpec } from '../types.ts';
+import type { Articulation, Mode, Preset, Role, SectionKind, SongSpec } from '../types.ts';
 import type { ParsedChord } from '../theory/roman.ts';
 
 /** A note on the grid before swing and humanizing. */
@@ -13,6 +13,13 @@ export interface GridNote {
   velocity: number;
   /** Seconds added after swing (a strum's spread); not a grid position. */
   offset?: number;
+  /** How a sampled instrument plays it (pizzicato, tremolo, palm-muted); absent: ordinarily. */
+  articulation?: Articulation;
+  /**
+   * Grid beat where a sustain pedal lifts: the note rings at least until just before then (and never past the
+   * notes struck there). Piano-type chords and arpeggios, re-pedalled at each chord change.
+   */
+  holdUntil?: number;
 }
 
 export interface PlannedSection {
@@ -55,6 +62,8 @@ export interface ComposeContext {
   chords: ChordSlot[];
   /** Roles of the arrangement (spec.instruments minus exclusions and vocal). */
   roles: ReadonlySet<Role>;
+  /** The patch playing each role of the arrangement (how a part is played depends on its instrument). */
+  instruments: Partial<Record<Role, string>>;
 }
 
 export const EPSILON = 1e-6;

@@ -111,13 +111,19 @@ function judge(frets: readonly number[], tuning: readonly number[], r: ShapeRule
   return { shape, cost };
 }
 
-/** Power chords: root and fifth on the low strings, with the octave on top when it fits. */
+/**
+ * Power chords: root and fifth on the low strings, with the octave on top when it fits, and the chord's third
+ * above that where the chord has one: without it the key's mode rests on the other parts alone, and a
+ * rock song in D minor was heard in C or G major.
+ */
 function powerShapes(slot: ChordSlot): Candidate[] {
   const fifthInterval = slot.chord.intervals.find((i) => i >= 6 && i <= 8) ?? 7;
+  const thirdInterval = slot.chord.intervals.find((i) => i === 3 || i === 4);
   const result: Candidate[] = [];
   for (const [root, cost] of [[lowestAtOrAbove(slot.chord.root, 40), 0], [lowestAtOrAbove(slot.chord.root, 40) + 12, 1.5]] as const) {
     if (root > 57) continue;
-    result.push({ shape: [root, root + fifthInterval, root + 12], cost });
+    if (thirdInterval !== undefined) result.push({ shape: [root, root + fifthInterval, root + 12, root + 12 + thirdInterval], cost });
+    result.push({ shape: [root, root + fifthInterval, root + 12], cost: cost + (thirdInterval !== undefined ? 0.3 : 0) });
     result.push({ shape: [root, root + fifthInterval], cost: cost + 0.4 });
   }
   return result;

@@ -11,6 +11,7 @@ import { noteNeed, prerenderKit, prerenderPitched, type RootSample } from './pre
 import { PITCHED_PATCHES, type PitchedPatch } from './voices/index.ts';
 import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
+import { stagePlace } from './stage.ts';
 
 export interface MixBuses {
   left: Float32Array;
@@ -66,12 +67,13 @@ interface Placement {
 
 function placement(part: Part, score: Score, pan: number): Placement {
   const gain = 10 ** ((ROLE_GAIN_DB[part.role] + part.gainDb) / 20);
-  const angle = ((Math.max(-1, Math.min(1, pan)) + 1) * Math.PI) / 4;
+  const stage = stagePlace(part, score);
+  const angle = ((Math.max(-1, Math.min(1, pan + stage.pan)) + 1) * Math.PI) / 4;
   const { effects } = score.spec;
   return {
     gainLeft: gain * Math.cos(angle) * Math.SQRT2,
     gainRight: gain * Math.sin(angle) * Math.SQRT2,
-    reverb: gain * ROLE_REVERB[part.role] * effects.reverb,
+    reverb: gain * (stage.reverb ?? ROLE_REVERB[part.role]) * effects.reverb,
     delay: gain * ROLE_DELAY[part.role] * effects.delay,
   };
 }

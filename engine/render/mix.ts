@@ -12,6 +12,7 @@ import { PITCHED_PATCHES, type PitchedPatch } from './voices/index.ts';
 import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
 import { stagePlace } from './stage.ts';
+import { GroupRouter, groupRank, type Stem } from './groups.ts';
 
 export interface MixBuses {
   left: Float32Array;
@@ -19,6 +20,11 @@ export interface MixBuses {
   /** Mono sends. */
   reverb: Float32Array;
   delay: Float32Array;
+  /**
+   * Where notes are written while mixing: the stem of the current part's group (EQ and compression, groups.ts),
+   * or left/right themselves. After mixScore it is left/right again.
+   */
+  dry: Stem;
 }
 
 /** Default level of each role in dB, before Part.gainDb. */
@@ -95,7 +101,8 @@ function unrolled(sample: RootSample, frames: number): Float32Array {
 function addNote(buses: MixBuses, sample: Float32Array, start: number, ratio: number, holdFrames: number, releaseFrames: number, gain: number, at: Placement): void {
   const frames = buses.left.length;
   const total = holdFrames + releaseFrames;
-  const { left, right, reverb, delay } = buses;
+  const { reverb, delay } = buses;
+  const { left, right } = buses.dry;
   const length = sample.length;
   const gl = at.gainLeft * gain, gr = at.gainRight * gain, gv = at.reverb * gain, gd = at.delay * gain;
   const sendDelay = gd !== 0;
@@ -198,19 +205,25 @@ function effectBed(role: Role, instrument: string, gainDb: number): Part {
 
 /** All parts of the score plus effect beds, mixed into stereo dry buses and mono sends. */
 export async function mixScore(score: Score, frames: number, onPart?: (done: number, total: number) => void): Promise<MixBuses> {
-  const buses: MixBuses = { left: new Float32Array(frames), right: new Float32Array(frames), reverb: new Float32Array(frames), delay: new Float32Array(frames) };
+  const left = new Float32Array(frames), right = new Float32Array(frames);
+  const buses: MixBuses = { left, right, reverb: new Float32Array(frames), delay: new Float32Array(frames), dry: { left, right } };
   const parts = [...score.parts];
   const textures = new Set(parts.filter((part) => part.role === 'texture').map((part) => part.instrument));
   if (score.spec.effects.rain && !textures.has('rain')) parts.push(effectBed('texture', 'rain', 2));
   if (score.spec.effects.lofi && !textures.has('vinyl')) parts.push(effectBed('texture', 'vinyl', -2));
+  // Group by group, so each group's stem is complete when its EQ and compressor run.
+  parts.sort((a, b) => groupRank(a.role) - groupRank(b.role));
+  const groups = new GroupRouter(buses, score);
   for (const [index, part] of parts.entries()) {
     // The voice is sung and mixed by vocal.ts; its part exists for the MIDI file.
     if (part.role === 'vocal') continue;
+    groups.enter(part.role);
     const kind = resolveInstrument(part);
     if (kind.kind === 'pitched') await mixPitched(buses, part, kind.patch, score);
     else if (kind.kind === 'kit') await mixDrums(buses, part, kind.name, score);
     else mixTexture(buses, part, kind.texture, score);
     onPart?.(index + 1, parts.length);
   }
+  groups.finish();
   return buses;
 }

@@ -12,7 +12,7 @@
  */
 import type { Role, Score } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
-import { biquad, compress, filterInPlace } from './bus.ts';
+import { biquad, compress } from './bus.ts';
 
 export type MixGroup = 'drums' | 'bass' | 'harmony' | 'lead';
 
@@ -62,43 +62,81 @@ export function groupChain(group: MixGroup, hasBass: boolean): Chain {
   }
 }
 
-/** RMS (dB) of the stem over its 4096-frame blocks within 40 dB of the loudest, and its total energy. */
+/**
+ * Two biquads in series on both channels in one loop: the four filter states are independent chains, so the CPU
+ * overlaps them, and each sample is read and written once. About twice as fast as four filterInPlace passes.
+ */
+function cascadeStereo(left: Float32Array, right: Float32Array, first: Coefficients, second: Coefficients): void {
+  const { b0: p0, b1: p1, b2: p2, a1: pa1, a2: pa2 } = first;
+  const { b0: q0, b1: q1, b2: q2, a1: qa1, a2: qa2 } = second;
+  let lx1 = 0, lx2 = 0, ly1 = 0, ly2 = 0, lz1 = 0, lz2 = 0;
+  let rx1 = 0, rx2 = 0, ry1 = 0, ry2 = 0, rz1 = 0, rz2 = 0;
+  for (let i = 0; i < left.length; i++) {
+    const lx = left[i]!, rx = right[i]!;
+    const ly = p0 * lx + p1 * lx1 + p2 * lx2 - pa1 * ly1 - pa2 * ly2;
+    const ry = p0 * rx + p1 * rx1 + p2 * rx2 - pa1 * ry1 - pa2 * ry2;
+    const lz = q0 * ly + q1 * ly1 + q2 * ly2 - qa1 * lz1 - qa2 * lz2;
+    const rz = q0 * ry + q1 * ry1 + q2 * ry2 - qa1 * rz1 - qa2 * rz2;
+    lx2 = lx1; lx1 = lx; ly2 = ly1; ly1 = ly; lz2 = lz1; lz1 = lz;
+    rx2 = rx1; rx1 = rx; ry2 = ry1; ry1 = ry; rz2 = rz1; rz1 = rz;
+    left[i] = lz;
+    right[i] = rz;
+  }
+}
+
+/** A biquad that passes everything (pads an odd-length chain). */
+const IDENTITY: Coefficients = { b0: 1, b1: 0, b2: 0, a1: 0, a2: 0 };
+
+function filterStereo(stem: Stem, filters: readonly Coefficients[]): void {
+  for (let k = 0; k < filters.length; k += 2) cascadeStereo(stem.left, stem.right, filters[k]!, filters[k + 1] ?? IDENTITY);
+}
+
+/**
+ * Levels are estimated from every STRIDE-th frame: a level for a compressor's threshold and make-up gain needs no
+ * more, and it makes these passes four times cheaper.
+ */
+const STRIDE = 4;
+
+/** Mean power of the stem's 4096-frame blocks within 40 dB of the loudest (dB), and the stem's (strided) energy. */
 function gatedLevel(stem: Stem): { levelDb: number; energy: number } {
   const block = 4096;
+  const { left, right } = stem;
   const powers: number[] = [];
   let energy = 0;
-  for (let start = 0; start < stem.left.length; start += block) {
-    const end = Math.min(stem.left.length, start + block);
+  for (let start = 0; start < left.length; start += block) {
+    const end = Math.min(left.length, start + block);
     let sum = 0;
-    for (let i = start; i < end; i++) sum += stem.left[i]! * stem.left[i]! + stem.right[i]! * stem.right[i]!;
-    powers.push(sum / (2 * (end - start)));
+    for (let i = start; i < end; i += STRIDE) sum += left[i]! * left[i]! + right[i]! * right[i]!;
+    powers.push((sum * STRIDE) / (2 * (end - start)));
     energy += sum;
   }
-  const gate = Math.max(...powers) * 1e-4;
+  const gate = powers.reduce((max, power) => Math.max(max, power), 0) * 1e-4;
   const loud = powers.filter((power) => power > gate);
   const mean = loud.reduce((sum, power) => sum + power, 0) / Math.max(1, loud.length);
   return { levelDb: 10 * Math.log10(mean), energy };
 }
 
 function energyOf(stem: Stem): number {
+  const { left, right } = stem;
   let sum = 0;
-  for (let i = 0; i < stem.left.length; i++) sum += stem.left[i]! * stem.left[i]! + stem.right[i]! * stem.right[i]!;
+  for (let i = 0; i < left.length; i += STRIDE) sum += left[i]! * left[i]! + right[i]! * right[i]!;
   return sum;
 }
 
-/** Runs a group's chain on its stem in place. */
-export function processGroup(group: MixGroup, stem: Stem, hasBass: boolean): void {
+/**
+ * Runs a group's filters and compressor on its stem in place; returns the make-up gain the stem is to be summed
+ * with (after compression, so it leaves as loud as it came; 1 without a compressor).
+ */
+export function processGroup(group: MixGroup, stem: Stem, hasBass: boolean): number {
   const chain = groupChain(group, hasBass);
-  for (const channel of [stem.left, stem.right]) for (const filter of chain.filters) filterInPlace(channel, filter);
-  if (!chain.compressor) return;
+  filterStereo(stem, chain.filters);
+  if (!chain.compressor) return 1;
   const { levelDb, energy } = gatedLevel(stem);
-  if (!(energy > 0)) return;
+  if (!(energy > 0)) return 1;
   const { overLevelDb, ...times } = chain.compressor;
   compress(stem.left, stem.right, { thresholdDb: levelDb + overLevelDb, kneeDb: 6, ...times });
-  // Make-up gain: the stem leaves as loud (in energy) as it came.
   const after = energyOf(stem);
-  const makeUp = after > 0 ? Math.sqrt(energy / after) : 1;
-  for (const channel of [stem.left, stem.right]) for (let i = 0; i < channel.length; i++) channel[i]! *= makeUp;
+  return after > 0 ? Math.sqrt(energy / after) : 1;
 }
 
 /** Sort order of parts for the mixer: group by group, textures last. */
@@ -143,11 +181,11 @@ export class GroupRouter {
   private flush(): void {
     const stem = this.stem;
     if (this.current === null || !stem) return;
-    processGroup(this.current, stem, this.hasBass);
+    const gain = processGroup(this.current, stem, this.hasBass);
     const { left, right } = this.target;
     for (let i = 0; i < left.length; i++) {
-      left[i]! += stem.left[i]!;
-      right[i]! += stem.right[i]!;
+      left[i]! += stem.left[i]! * gain;
+      right[i]! += stem.right[i]! * gain;
     }
     stem.left.fill(0);
     stem.right.fill(0);

@@ -109,16 +109,22 @@ export function roomImpulse(random: Random, decaySeconds: number, rate: number):
   }
   const start = Math.round(preDelay * rate);
   const tail: [Float32Array, Float32Array] = [new Float32Array(length), new Float32Array(length)];
-  const k = 3 / decay;
-  const topHz = 0.42 * rate;
+  // Two one-pole stages whose cutoff falls from near Nyquist (by e every decay/3 seconds, never under 150 Hz):
+  // 12 dB/octave more decay above the cutoff. The envelope and cutoff advance by a factor per frame; the
+  // coefficient is recomputed every 32 frames.
+  const envelopeStep = Math.exp(-6.9 / (decay * rate));
+  const cutoffStep = Math.exp((-3 * 32) / (decay * rate));
   for (const out of tail) {
-    let low1 = 0, low2 = 0;
+    let low1 = 0, low2 = 0, envelope = 1, cutoff = 0.42 * rate, a = 0;
     for (let i = start; i < length; i++) {
       const t = (i - start) / rate;
-      const buildUp = Math.min(1, t / mixing) ** 1.5;
-      const x = (random.next() * 2 - 1) * buildUp * Math.exp((-6.9 * t) / decay);
-      // Two one-pole stages with a cutoff falling from near Nyquist: 12 dB/octave more decay above the cutoff.
-      const a = Math.exp((-2 * Math.PI * Math.max(150, topHz * Math.exp(-k * t))) / rate);
+      if (((i - start) & 31) === 0) {
+        a = Math.exp((-2 * Math.PI * Math.max(150, cutoff)) / rate);
+        cutoff *= cutoffStep;
+      }
+      const buildUp = t < mixing ? (t / mixing) ** 1.5 : 1;
+      const x = (random.next() * 2 - 1) * buildUp * envelope;
+      envelope *= envelopeStep;
       low1 = x + a * (low1 - x);
       low2 = low1 + a * (low2 - low1);
       out[i] = low2;
@@ -126,7 +132,11 @@ export function roomImpulse(random: Random, decaySeconds: number, rate: number):
   }
   // Early reflections carry a set share of the energy: more in a small room, where they are most of what is heard.
   const earlyShare = 0.35 - 0.2 * size;
-  const energy = (pair: [Float32Array, Float32Array]) => pair.reduce((sum, channel) => sum + channel.reduce((s, v) => s + v * v, 0), 0);
+  const energy = (pair: [Float32Array, Float32Array]) => {
+    let sum = 0;
+    for (const channel of pair) for (let i = 0; i < channel.length; i++) sum += channel[i]! * channel[i]!;
+    return sum;
+  };
   const earlyGain = Math.sqrt((earlyShare / (1 - earlyShare)) * (energy(tail) / Math.max(1e-12, energy(early))));
   for (let c = 0; c < 2; c++) {
     const out = tail[c]!;

@@ -84,11 +84,27 @@ function cascadeStereo(left: Float32Array, right: Float32Array, first: Coefficie
   }
 }
 
-/** A biquad that passes everything (pads an odd-length chain). */
-const IDENTITY: Coefficients = { b0: 1, b1: 0, b2: 0, a1: 0, a2: 0 };
+/** One biquad on both channels in one loop. */
+function biquadStereo(left: Float32Array, right: Float32Array, c: Coefficients): void {
+  const { b0, b1, b2, a1, a2 } = c;
+  let lx1 = 0, lx2 = 0, ly1 = 0, ly2 = 0, rx1 = 0, rx2 = 0, ry1 = 0, ry2 = 0;
+  for (let i = 0; i < left.length; i++) {
+    const lx = left[i]!, rx = right[i]!;
+    const ly = b0 * lx + b1 * lx1 + b2 * lx2 - a1 * ly1 - a2 * ly2;
+    const ry = b0 * rx + b1 * rx1 + b2 * rx2 - a1 * ry1 - a2 * ry2;
+    lx2 = lx1; lx1 = lx; ly2 = ly1; ly1 = ly;
+    rx2 = rx1; rx1 = rx; ry2 = ry1; ry1 = ry;
+    left[i] = ly;
+    right[i] = ry;
+  }
+}
 
 function filterStereo(stem: Stem, filters: readonly Coefficients[]): void {
-  for (let k = 0; k < filters.length; k += 2) cascadeStereo(stem.left, stem.right, filters[k]!, filters[k + 1] ?? IDENTITY);
+  for (let k = 0; k < filters.length; k += 2) {
+    const second = filters[k + 1];
+    if (second) cascadeStereo(stem.left, stem.right, filters[k]!, second);
+    else biquadStereo(stem.left, stem.right, filters[k]!);
+  }
 }
 
 /**
@@ -183,11 +199,13 @@ export class GroupRouter {
     if (this.current === null || !stem) return;
     const gain = processGroup(this.current, stem, this.hasBass);
     const { left, right } = this.target;
+    // Summed and emptied for the next group in one pass.
+    const { left: stemLeft, right: stemRight } = stem;
     for (let i = 0; i < left.length; i++) {
-      left[i]! += stem.left[i]! * gain;
-      right[i]! += stem.right[i]! * gain;
+      left[i]! += stemLeft[i]! * gain;
+      right[i]! += stemRight[i]! * gain;
+      stemLeft[i] = 0;
+      stemRight[i] = 0;
     }
-    stem.left.fill(0);
-    stem.right.fill(0);
   }
 }

@@ -13,7 +13,7 @@ import { createRandom } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { setupWebAudioGlobals } from './globals.ts';
 import { mixScore } from './mix.ts';
-import { renderReverb, REVERB_RATE } from './reverb.ts';
+import { renderReverb, reverbSpaceOf, REVERB_RATE } from './reverb.ts';
 import { processBus } from './bus.ts';
 import { mixVocal, type VocalStems } from './vocal.ts';
 import { integratedLoudness, masterInPlace } from './master/index.ts';
@@ -51,7 +51,7 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   const buses = await mixScore(score, frames, (done, total) => report((PHASES.voices * done) / total));
   const stems = mixVocal(score, buses, options.stems === true);
   report(PHASES.singer);
-  const reverb = await renderReverb(buses.reverb, createRandom(score.spec.seed, 'reverb'), score.spec.effects.reverbDecay);
+  const reverb = await renderReverb(buses.reverb, createRandom(score.spec.seed, 'reverb'), reverbSpaceOf(score.spec));
   report(PHASES.reverb);
 
   const dryLoudness = integratedLoudness(buses.left, buses.right, SAMPLE_RATE);

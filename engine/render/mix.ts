@@ -15,6 +15,8 @@ import { UnknownInstrumentError } from '../errors.ts';
 import { PITCHED_PATCHES, type PitchedPatch } from './voices/index.ts';
 import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
+import { stagePlace } from './stage.ts';
+import { GroupRouter, groupRank, type Stem } from './groups.ts';
 
 export interface MixBuses {
   left: Float32Array;
@@ -22,6 +24,11 @@ export interface MixBuses {
   /** Mono sends. */
   reverb: Float32Array;
   delay: Float32Array;
+  /**
+   * Where notes are written while mixing: the stem of the current part's group (EQ and compression, groups.ts),
+   * or left/right themselves. After mixScore it is left/right again.
+   */
+  dry: Stem;
 }
 
 /** Default level of each role in dB, before Part.gainDb. */
@@ -77,12 +84,13 @@ interface Placement {
 
 function placement(part: Part, score: Score, pan: number): Placement {
   const gain = 10 ** ((ROLE_GAIN_DB[part.role] + part.gainDb) / 20);
-  const angle = ((Math.max(-1, Math.min(1, pan)) + 1) * Math.PI) / 4;
+  const stage = stagePlace(part, score);
+  const angle = ((Math.max(-1, Math.min(1, pan + stage.pan)) + 1) * Math.PI) / 4;
   const { effects } = score.spec;
   return {
     gainLeft: gain * Math.cos(angle) * Math.SQRT2,
     gainRight: gain * Math.sin(angle) * Math.SQRT2,
-    reverb: gain * ROLE_REVERB[part.role] * effects.reverb,
+    reverb: gain * (stage.reverb ?? ROLE_REVERB[part.role]) * effects.reverb,
     delay: gain * ROLE_DELAY[part.role] * effects.delay,
   };
 }
@@ -95,7 +103,8 @@ function addNote(buses: MixBuses, note: PlayedNote, start: number, gain: number,
   const { sample, ratio, holdFrames, releaseFrames } = note;
   const frames = buses.left.length;
   const total = holdFrames + releaseFrames;
-  const { left, right, reverb, delay } = buses;
+  const { reverb, delay } = buses;
+  const { left, right } = buses.dry;
   const length = sample.length;
   const gl = at.gainLeft * gain, gr = at.gainRight * gain, gv = at.reverb * gain, gd = at.delay * gain;
   const sendDelay = gd !== 0;
@@ -211,18 +220,24 @@ function play(kind: Exclude<Kind, { kind: 'texture' }>, part: Part, score: Score
 
 /** All parts of the score plus effect beds, mixed into stereo dry buses and mono sends. */
 export async function mixScore(score: Score, frames: number, onPart?: (done: number, total: number) => void): Promise<MixBuses> {
-  const buses: MixBuses = { left: new Float32Array(frames), right: new Float32Array(frames), reverb: new Float32Array(frames), delay: new Float32Array(frames) };
+  const left = new Float32Array(frames), right = new Float32Array(frames);
+  const buses: MixBuses = { left, right, reverb: new Float32Array(frames), delay: new Float32Array(frames), dry: { left, right } };
   const parts = [...score.parts];
   const textures = new Set(parts.filter((part) => part.role === 'texture').map((part) => part.instrument));
   if (score.spec.effects.rain && !textures.has('rain')) parts.push(effectBed('texture', 'rain', 2));
   if (score.spec.effects.lofi && !textures.has('vinyl')) parts.push(effectBed('texture', 'vinyl', -2));
+  // Group by group, so each group's stem is complete when its EQ and compressor run.
+  parts.sort((a, b) => groupRank(a.role) - groupRank(b.role));
+  const groups = new GroupRouter(buses, score);
   for (const [index, part] of parts.entries()) {
     // The voice is sung and mixed by vocal.ts; its part exists for the MIDI file.
     if (part.role === 'vocal') continue;
+    groups.enter(part.role);
     const kind = resolveInstrument(part);
     if (kind.kind === 'texture') mixTexture(buses, part, kind.texture, score);
     else if (part.notes.length > 0) placeNotes(buses, part, score, await play(kind, part, score));
     onPart?.(index + 1, parts.length);
   }
+  groups.finish();
   return buses;
 }

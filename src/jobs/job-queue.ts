@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { GenerationRequest, RenderPool, RenderedTrack } from '../../engine/index.ts';
+import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
 import type { Generation, Store } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
 import { RenderSpeed } from './render-speed.ts';
@@ -52,9 +52,12 @@ interface Running {
   done: Promise<void>;
 }
 
-/** Engine errors whose message is written for the caller; anything else gets a generic message. */
-const EXPLAINED_ERRORS = new Set(['UnknownStyleError', 'RenderFailedError', 'InvalidPresetError', 'EngineError', 'LyricsTooLongError', 'InvalidLyricsError']);
-const errorName = (error: unknown): string => (error instanceof Error ? error.name : typeof error);
+/** Everything known of an error, for the log only: what a render worker threw is the cause the pool kept. */
+function fullError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const thrown = error.cause instanceof Error ? error.cause : error;
+  return thrown.stack ?? `${thrown.name}: ${thrown.message}`;
+}
 
 const requestOf = (generation: Generation): GenerationRequest => ({
   prompt: generation.prompt,
@@ -266,8 +269,7 @@ class RenderQueue implements JobQueueHandle {
       await this.#store.updateGeneration(generation.id, { status: 'pending', attempts: Math.max(0, generation.attempts - 1) });
       return;
     }
-    const name = errorName(error);
-    if (name === 'WorkerCrashedError') {
+    if (error instanceof WorkerCrashedError) {
       if (generation.attempts < this.#maxAttempts) {
         this.#log(`Generation ${generation.id}: render worker crashed (attempt ${generation.attempts}); retrying.`);
         const pending = await this.#store.updateGeneration(generation.id, { status: 'pending' });
@@ -277,9 +279,14 @@ class RenderQueue implements JobQueueHandle {
       await this.#fail(generation, 'render_failed', `The render failed ${generation.attempts} times. Please try again, perhaps with a shorter duration.`);
       return;
     }
-    const message = EXPLAINED_ERRORS.has(name) ? (error as Error).message : 'The track could not be rendered. Please try again.';
-    if (!EXPLAINED_ERRORS.has(name)) this.#log(`Generation ${generation.id}: render error ${name}: ${(error as Error)?.message ?? String(error)}`);
-    await this.#fail(generation, 'render_failed', message);
+    if (error instanceof RequestError) {
+      await this.#fail(generation, 'render_failed', error.message);
+      return;
+    }
+    // Not written for the caller: they get the request id to quote, the log gets everything under it.
+    const requestId = generation.request_id ?? null;
+    this.#log(`Generation ${generation.id}${requestId ? ` (request ${requestId})` : ''}: the render failed: ${fullError(error)}`);
+    await this.#fail(generation, 'render_failed', `The render failed${requestId ? ` (request id ${requestId})` : ''}. Please try again.`);
   }
 
   async #fail(generation: Generation, code: string, message: string): Promise<void> {

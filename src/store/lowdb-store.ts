@@ -280,6 +280,7 @@ class LowdbStore implements Store {
       files: null,
       error: null,
       quota_month: month,
+      request_id: input.request_id ?? null,
     };
     this.#generations.set(generation.id, generation);
     index.insert(generation);

@@ -60,12 +60,14 @@ export interface Generation {
   error: { code: string; message: string } | null;
   /** The calendar month (UTC, "YYYY-MM") whose quota this task counts against. */
   quota_month: string;
+  /** The X-Request-Id of the request that created it, so its log lines can be followed (absent on older records). */
+  request_id?: string | null;
 }
 
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id'
 >;
 
 export interface CreateGenerationOptions {

@@ -118,7 +118,7 @@ export function generateFromPlayground(deps: DashboardDeps) {
     for (const field of FIELDS) values[field] = form.get(field) ?? '';
     try {
       refuseWhenSpent(takeAccountRequest(deps.services, viewer.account));
-      const { generation } = await createGenerationFor(deps.services, viewer.account, { body: bodyFromForm(values) });
+      const { generation } = await createGenerationFor(deps.services, viewer.account, { body: bodyFromForm(values), requestId: ctx.state.requestId });
       seeOther(ctx, `/playground?id=${encodeURIComponent(generation.id)}`);
     } catch (error) {
       // The API's one error table decides what is the caller's fault; those become sentences on the form.

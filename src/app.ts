@@ -41,10 +41,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   return app;
 }
 
+/** /v1 paths that hold nothing secret and need no key: the API's description, for browsers, docs and code generators. */
+const PUBLIC_V1_PATHS = new Set(['/v1/openapi.json']);
+
 /** Runs the middleware for every /v1 request, routed or not, so an unknown /v1 path also needs a key. */
 function underV1(middleware: AppMiddleware[]): AppMiddleware {
   return function v1Only(ctx, next) {
-    if (ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) return next();
+    if ((ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) || PUBLIC_V1_PATHS.has(ctx.path)) return next();
     const run = (i: number): Promise<unknown> => (i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => run(i + 1))));
     return run(0);
   };

@@ -94,6 +94,16 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           responses: { '200': ok('The generation.', ref('Generation')), '404': response('NotFound'), ...COMMON_ERRORS },
         },
       },
+      '/v1/generations/{id}': {
+        get: {
+          operationId: 'getGenerationInCollection',
+          tags: ['generations'],
+          summary: 'Get one generation (the same as GET /v1/generation/{id})',
+          description: "An id that does not exist or belongs to another account answers 404 alike.",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } }],
+          responses: { '200': ok('The generation.', ref('Generation')), '404': response('NotFound'), ...COMMON_ERRORS },
+        },
+      },
       '/v1/generations': {
         get: {
           operationId: 'listGenerations',
@@ -130,7 +140,9 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           operationId: 'getOpenApi',
           tags: ['service'],
           summary: 'This document',
-          responses: { '200': ok('The OpenAPI 3.1 document.', { type: 'object' }), ...COMMON_ERRORS },
+          description: 'Needs no key and does not count against the rate limit: it holds nothing secret.',
+          security: [],
+          responses: { '200': ok('The OpenAPI 3.1 document.', { type: 'object' }) },
         },
       },
       '/healthz': {

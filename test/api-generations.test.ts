@@ -17,6 +17,26 @@ test('GET /v1/generation/:id returns the live state of a queued task', async (t)
   t.like(body, { id: second.id, status: 'processing', queue_position: 1, progress: 0, estimated_time: 24 });
 });
 
+test('GET /v1/generations/:id answers the same as GET /v1/generation/:id', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const { id } = await create(app, key);
+  await app.jobs.complete(id);
+  const [alias, canonical] = await Promise.all([app.call(key, `/v1/generations/${id}`), app.call(key, `/v1/generation/${id}`)]);
+  t.is(alias.status, 200);
+  t.deepEqual(await alias.json(), await canonical.json());
+});
+
+test("GET /v1/generations/:id of another account's generation is a 404 generation_not_found", async (t) => {
+  const app = await startApp(t);
+  const { key: owner } = await app.account();
+  const { key: other } = await app.account();
+  const { id } = await create(app, owner);
+  const res = await app.call(other, `/v1/generations/${id}`);
+  t.is(res.status, 404);
+  t.is((await errorOf(res)).code, 'generation_not_found');
+});
+
 test('a completed generation has metadata, title, absolute download URLs and no estimated_time', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();

@@ -5,7 +5,7 @@ import { presentGeneration } from './present.ts';
 /** Ids are URL-safe base64ish; anything else cannot exist, so it is not looked up. */
 const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** GET /v1/generation/:id. Unknown and other accounts' ids answer the same 404. */
+/** GET /v1/generation/:id (and /v1/generations/:id). Unknown and other accounts' ids answer the same 404. */
 export function getGenerationHandler(services: Services): RouteHandler {
   return async function getGeneration(ctx) {
     const { account } = authed(ctx);

@@ -7,5 +7,7 @@ import { postGenerateHandler } from './postGenerate.ts';
 export function mountGenerationRoutes(router: Router<AppState>, services: Services): void {
   router.post('/v1/generate', postGenerateHandler(services));
   router.get('/v1/generation/:id', getGenerationHandler(services));
+  // The usual REST spelling (collection/{id}) answers the same.
+  router.get('/v1/generations/:id', getGenerationHandler(services));
   router.get('/v1/generations', listGenerationsHandler(services));
 }

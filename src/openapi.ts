@@ -84,26 +84,8 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           },
         },
       },
-      '/v1/generation/{id}': {
-        get: {
-          operationId: 'getGeneration',
-          tags: ['generations'],
-          summary: 'Get one generation',
-          description: "An id that does not exist or belongs to another account answers 404 alike.",
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } }],
-          responses: { '200': ok('The generation.', ref('Generation')), '404': response('NotFound'), ...COMMON_ERRORS },
-        },
-      },
-      '/v1/generations/{id}': {
-        get: {
-          operationId: 'getGenerationInCollection',
-          tags: ['generations'],
-          summary: 'Get one generation (the same as GET /v1/generation/{id})',
-          description: "An id that does not exist or belongs to another account answers 404 alike.",
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } }],
-          responses: { '200': ok('The generation.', ref('Generation')), '404': response('NotFound'), ...COMMON_ERRORS },
-        },
-      },
+      ...onePath('/v1/generation/{id}', ''),
+      ...onePath('/v1/generations/{id}', 'InCollection'),
       '/v1/generations': {
         get: {
           operationId: 'listGenerations',
@@ -205,6 +187,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
         Forbidden: errorResponse('Not allowed: plan_forbidden (callback_url or /v1/webhooks on Starter), invalid_signature or link_expired (download links).'),
         NotFound: errorResponse('No such resource: generation_not_found, file_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, route_not_found.'),
         Conflict: errorResponse('idempotency_key_reused: the Idempotency-Key was used with a different body.'),
+        StateConflict: errorResponse('generation_finished (cancel of a completed or failed generation) or generation_not_finished (delete of one still pending or processing).'),
         PayloadTooLarge: errorResponse(`body_too_large: the body is over ${BODY_LIMIT_BYTES} bytes.`),
         TooManyRequests: errorResponse('rate_limit_exceeded (the account\'s requests per minute) or too_many_failed_authentications (this address sent too many bad keys).', {
           'Retry-After': header('Retry-After'),
@@ -291,7 +274,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             download_expires_at: { type: 'string', format: 'date-time' },
             error: {
               type: 'object',
-              description: 'When failed.',
+              description: 'When failed. `code` is render_failed, render_interrupted, or cancelled (POST /v1/generation/{id}/cancel).',
               required: ['code', 'message'],
               properties: { code: { type: 'string' }, message: { type: 'string' } },
             },
@@ -369,6 +352,46 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             },
           },
         },
+      },
+    },
+  };
+}
+
+/** One generation's routes, at /v1/generation/{id} and at the REST spelling /v1/generations/{id} (operationIds differ by `suffix`). */
+function onePath(path: string, suffix: string) {
+  const parameters = [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } }];
+  const same = suffix === '' ? '' : ` (the same as at /v1/generation/{id})`;
+  return {
+    [path]: {
+      get: {
+        operationId: `getGeneration${suffix}`,
+        tags: ['generations'],
+        summary: `Get one generation${same}`,
+        description: 'An id that does not exist or belongs to another account answers 404 alike.',
+        parameters,
+        responses: { '200': ok('The generation.', ref('Generation')), '404': response('NotFound'), ...COMMON_ERRORS },
+      },
+      delete: {
+        operationId: `deleteGeneration${suffix}`,
+        tags: ['generations'],
+        summary: `Delete a finished generation and its audio${same}`,
+        description:
+          'Only a completed or failed generation can be deleted (cancel a pending or processing one first). It is gone from every read and its download links answer 404; ' +
+          'its quota unit stays spent. Webhook deliveries of its events not yet sent are cancelled.',
+        parameters,
+        responses: { '204': { description: 'Deleted.', headers: RATE_HEADERS }, '404': response('NotFound'), '409': response('StateConflict'), ...COMMON_ERRORS },
+      },
+    },
+    [`${path}/cancel`]: {
+      post: {
+        operationId: `cancelGeneration${suffix}`,
+        tags: ['generations'],
+        summary: `Cancel a pending or processing generation${same}`,
+        description:
+          'Stops the task: it ends `failed` with error code `cancelled`, its quota unit is given back, and a `generation.failed` webhook is sent. ' +
+          'A render that finishes before the cancel takes effect stays completed, and is returned as such.',
+        parameters,
+        responses: { '200': ok('The generation as it is now.', ref('Generation')), '404': response('NotFound'), '409': response('StateConflict'), ...COMMON_ERRORS },
       },
     },
   };

@@ -1,4 +1,5 @@
 /** The dashboard inside the real app: sessions, CSRF, sign-in throttling, isolation, escaping, headers, keys, playground. */
+import { existsSync } from 'node:fs';
 import { mkdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
@@ -317,4 +318,40 @@ test('the webhooks page says Starter needs the Developer plan', async (t) => {
   const browser = new DashboardClient(app.url);
   await browser.signUp('pat@example.com');
   t.regex((await browser.get('/webhooks')).text, /Webhooks need the Developer plan/);
+});
+
+test('a task in progress can be cancelled from the generations page', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('cal@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const list = await browser.get('/generations');
+  t.regex(list.text, new RegExp(`action="/generations/${id}/cancel"`));
+  t.is((await browser.post(`/generations/${id}/cancel`, {})).location, '/generations?done=cancelled');
+  t.regex((await browser.get('/generations?done=cancelled')).text, /The generation is cancelled\.[\s\S]*The generation was cancelled\./);
+});
+
+test('a finished track can be deleted from the generations page, with its audio', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('del@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const done = await app.jobs.complete(id);
+  t.regex((await browser.get('/generations')).text, new RegExp(`action="/generations/${id}/delete"`));
+  t.is((await browser.post(`/generations/${id}/delete`, {})).location, '/generations?done=deleted');
+  t.false((await browser.get('/generations')).text.includes(id));
+  t.false(existsSync(app.store.resolveFile(done.files!.wav)));
+});
+
+test("another account's task cannot be cancelled from the dashboard", async (t) => {
+  const app = await startApp(t);
+  const { key: otherKey } = await app.account('developer');
+  const made = await (await app.call(otherKey, '/v1/generate', { json: { prompt: 'theirs', duration: 30 } })).json();
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('eve@example.com');
+  await browser.get('/generations');
+  t.is((await browser.post(`/generations/${made.id}/cancel`, {})).status, 404);
+  t.is((await app.call(otherKey, `/v1/generation/${made.id}`)).status, 200);
 });

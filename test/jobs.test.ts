@@ -59,13 +59,13 @@ const track = (request: GenerationRequest): RenderedTrack =>
     renderMs: 1,
   }) as unknown as RenderedTrack;
 
-async function setup(t: ExecutionContext, options: { workers?: number; clock?: () => number } = {}) {
+async function setup(t: ExecutionContext, options: { workers?: number; clock?: () => number; onTransition?: (generation: Generation) => Promise<void> } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
   const pool = new FakePool(options.workers ?? 1);
-  const jobs = await createJobQueue({ store, pool, clock: options.clock, graceMs: 50 });
+  const jobs = await createJobQueue({ store, pool, clock: options.clock, graceMs: 50, onTransition: options.onTransition });
   t.teardown(() => jobs.close());
   return { dataDir, store, pool, jobs };
 }
@@ -352,4 +352,51 @@ test('the learned render speed is kept for the next start', async (t) => {
   const next = await createJobQueue({ store, pool: new FakePool(1) });
   t.teardown(() => next.close());
   t.is(next.speed, jobs.speed);
+});
+
+test('cancelling a waiting task fails it with code cancelled, and it never renders', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  jobs.enqueue(await create(store, account.id, 1));
+  const waiting = await create(store, account.id, 2);
+  jobs.enqueue(waiting);
+  await pool.started(1);
+  const cancelled = await jobs.cancel(waiting);
+  t.like(cancelled, { status: 'failed', error: { code: 'cancelled' } });
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  t.is(pool.calls.length, 1);
+});
+
+test('cancelling a rendering task aborts its render and fails it with code cancelled', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  const cancelled = await jobs.cancel(generation);
+  t.true(pool.calls[0]!.signal?.aborted);
+  t.like(cancelled, { status: 'failed', attempts: 1, error: { code: 'cancelled' } });
+});
+
+test('a cancel reaches the transition listener (webhooks) as a failed task with code cancelled', async (t) => {
+  const told: Generation[] = [];
+  const { store, pool, jobs } = await setup(t, { onTransition: async (generation) => void told.push(generation) });
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  await jobs.cancel(generation);
+  t.like(told.at(-1), { id: generation.id, status: 'failed', error: { code: 'cancelled' } });
+});
+
+test('a render that finished before its cancel stays completed', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  t.is((await jobs.cancel(generation)).status, 'completed');
 });

@@ -15,7 +15,7 @@ import { html } from './html.ts';
 import { sendHtml, setSecurityHeaders, viewerOf, type Viewer } from './http.ts';
 import { setCredentials, showSignIn, showSignUp, signIn, signInWithLink, signOut, signUp } from './pages/auth.ts';
 import { showDocs } from './pages/docs.ts';
-import { generationStatus, showGenerations, waveform } from './pages/generations.ts';
+import { cancelGeneration, deleteGeneration, generationStatus, showGenerations, waveform } from './pages/generations.ts';
 import { createKey, revokeKey, showKeys } from './pages/keys.ts';
 import { showOverview } from './pages/overview.ts';
 import { generateFromPlayground, showPlayground } from './pages/playground.ts';
@@ -66,6 +66,8 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   router.get('/generations', signedIn(showGenerations(deps)));
   router.get('/generations/:id/status.json', signedIn(generationStatus(deps)));
   router.get('/generations/:id/waveform.svg', signedIn(waveform(deps)));
+  router.post('/generations/:id/cancel', signedIn(cancelGeneration(deps)));
+  router.post('/generations/:id/delete', signedIn(deleteGeneration(deps)));
   router.get('/playground', signedIn(showPlayground(deps)));
   router.post('/playground', signedIn(generateFromPlayground(deps)));
   router.get('/webhooks', signedIn(showWebhooks(deps)));

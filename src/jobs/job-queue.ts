@@ -49,6 +49,8 @@ interface Running {
   controller: AbortController;
   /** Set when close() aborts the render: the start is given back, it was not the task's fault. */
   interruptedByClose: boolean;
+  /** Set when the task's owner cancels it. */
+  cancelled: boolean;
   done: Promise<void>;
 }
 
@@ -80,6 +82,8 @@ function readSpeed(store: Store): number | undefined {
     return undefined;
   }
 }
+
+const CANCELLED = 'The generation was cancelled.';
 
 const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
 
@@ -158,6 +162,21 @@ class RenderQueue implements JobQueueHandle {
     };
   }
 
+  async cancel(generation: Generation): Promise<Generation> {
+    const running = this.#running.get(generation.id);
+    if (running) {
+      running.cancelled = true;
+      running.controller.abort();
+      await running.done;
+    } else {
+      this.#waiting.remove(generation.id);
+      const current = this.#store.getGeneration(generation.account_id, generation.id);
+      if (current && (current.status === 'pending' || current.status === 'processing')) await this.#fail(current, 'cancelled', CANCELLED);
+      this.#settleIdle();
+    }
+    return this.#store.getGeneration(generation.account_id, generation.id) ?? generation;
+  }
+
   healthy(): boolean {
     return this.#closing === null && this.#pool.healthy();
   }
@@ -213,6 +232,7 @@ class RenderQueue implements JobQueueHandle {
       expectedSeconds: this.#speed.estimate(generation.duration),
       controller: new AbortController(),
       interruptedByClose: false,
+      cancelled: false,
       done: Promise.resolve(),
     };
     this.#running.set(generation.id, running);
@@ -267,6 +287,10 @@ class RenderQueue implements JobQueueHandle {
     const generation = running.generation;
     if (running.interruptedByClose) {
       await this.#store.updateGeneration(generation.id, { status: 'pending', attempts: Math.max(0, generation.attempts - 1) });
+      return;
+    }
+    if (running.cancelled) {
+      await this.#fail(generation, 'cancelled', CANCELLED);
       return;
     }
     if (error instanceof WorkerCrashedError) {

@@ -145,6 +145,11 @@ export interface Store {
   listGenerations(accountId: string, options: ListOptions): { items: Generation[]; total: number };
   /** Persists a change; a change to status failed refunds the quota unit. */
   updateGeneration(id: string, patch: Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>): Promise<Generation>;
+  /**
+   * Removes a finished (completed or failed) generation and its files: it is gone from every read. Its quota
+   * unit stays spent, across restarts too.
+   */
+  deleteGeneration(id: string): Promise<void>;
   /** Tasks not yet terminal (processing or pending), oldest first: what a restart must resume. */
   unfinishedGenerations(): Generation[];
   /** Generations counted against the account's quota for a month ("YYYY-MM"). */

@@ -92,6 +92,17 @@ export class FakeJobQueue implements JobQueue {
     });
   }
 
+  /** A cancel, as the real queue saves it: failed with code "cancelled". */
+  async cancel(generation: Generation): Promise<Generation> {
+    const store = this.#take(generation.id);
+    this.queued.splice(this.queued.findIndex((g) => g.id === generation.id), 1);
+    return store.updateGeneration(generation.id, {
+      status: 'failed',
+      completed_at: this.#clock().toISOString(),
+      error: { code: 'cancelled', message: 'The generation was cancelled.' },
+    });
+  }
+
   async fail(id: string): Promise<Generation> {
     const store = this.#take(id);
     this.queued.splice(this.queued.findIndex((g) => g.id === id), 1);

@@ -1,13 +1,13 @@
 /** The account's generations, newest first, with the API's status filter and pagination; live progress; waveforms. */
-import { ResourceNotFoundError } from '../../http/errors.ts';
+import { GenerationStateError, ResourceNotFoundError } from '../../http/errors.ts';
 import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { STATUSES, LIST_LIMITS } from '../../routes/generations/listGenerations.ts';
-import { presentGeneration, type GenerationObject } from '../../routes/generations/present.ts';
+import { isTerminal, presentGeneration, type GenerationObject } from '../../routes/generations/present.ts';
 import type { Generation, GenerationStatus } from '../../store/types.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html } from '../html.ts';
-import { sendHtml, type Viewer } from '../http.ts';
+import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
 import { generationCard, progressText } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 
@@ -35,7 +35,8 @@ const listHref = (status: GenerationStatus | undefined, offset: number): string 
 
 export function showGenerations(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    const query = readQuery(ctx.querystring, ['status', 'offset']);
+    const query = readQuery(ctx.querystring, ['status', 'offset', 'done']);
+    const done = readQueryEnum(query, 'done', ['cancelled', 'deleted'] as const);
     const status = readQueryEnum(query, 'status', STATUSES);
     const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
     const { items, total } = deps.services.store.listGenerations(viewer.account.id, { status, limit: PAGE_SIZE, offset });
@@ -47,13 +48,14 @@ export function showGenerations(deps: DashboardDeps) {
         viewer,
         'generations',
         'Generations',
-        html`<nav class="tabs" aria-label="Filter by status">
+        html`${done ? html`<div class="alert alert-ok" role="status">${done === 'cancelled' ? 'The generation is cancelled.' : 'The track and its audio are deleted.'}</div>` : ''}
+<nav class="tabs" aria-label="Filter by status">
   ${FILTERS.map((f) => html`<a href="${listHref(f.status, 0)}"${f.status === status ? html` class="active" aria-current="true"` : ''}>${f.label}</a>`)}
 </nav>
 ${items.length === 0
   ? html`<section class="card empty">${offset > 0 ? 'No generations on this page.' : html`No generations${status ? ' with this status' : ''} yet. <a href="/playground">Make one in the playground</a> or call <code>POST /v1/generate</code>.`}</section>`
   : html`<p class="muted small">${from}–${to} of ${total}</p>
-<div class="gen-list">${items.map((g) => generationCard(present(deps, g)))}</div>
+<div class="gen-list">${items.map((g) => generationCard(present(deps, g), viewer.csrf))}</div>
 <nav class="pager" aria-label="Pages">
   ${offset > 0 ? html`<a class="button secondary small" href="${listHref(status, Math.max(0, offset - PAGE_SIZE))}" rel="prev">← Newer</a>` : html`<span></span>`}
   ${to < total ? html`<a class="button secondary small" href="${listHref(status, offset + PAGE_SIZE)}" rel="next">Older →</a>` : html`<span></span>`}
@@ -96,5 +98,27 @@ export function waveform(deps: DashboardDeps) {
     ctx.type = 'image/svg+xml';
     ctx.set('Cache-Control', 'private, max-age=86400');
     ctx.body = svg;
+  };
+}
+
+/** POST /generations/:id/cancel: stops a task in progress (the API's cancel). */
+export function cancelGeneration(deps: DashboardDeps) {
+  return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    await readCheckedForm(ctx, deps, viewer);
+    const generation = ownGeneration(deps, viewer, ctx.params['id']);
+    if (isTerminal(generation.status)) throw new GenerationStateError('generation_finished', generation.status);
+    await deps.services.jobs.cancel(generation);
+    seeOther(ctx, '/generations?done=cancelled');
+  };
+}
+
+/** POST /generations/:id/delete: removes a finished track and its audio (the API's DELETE). */
+export function deleteGeneration(deps: DashboardDeps) {
+  return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    await readCheckedForm(ctx, deps, viewer);
+    const generation = ownGeneration(deps, viewer, ctx.params['id']);
+    if (!isTerminal(generation.status)) throw new GenerationStateError('generation_not_finished', generation.status);
+    await deps.services.store.deleteGeneration(generation.id);
+    seeOther(ctx, '/generations?done=deleted');
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { GenerationObject } from '../../routes/generations/present.ts';
 import { html, type Html } from '../html.ts';
+import { csrfField } from './forms.ts';
 import { karaokeLyrics, plainLyrics, timedLines, vocalsText } from './lyrics.ts';
 
 const STATUS_LABELS: Record<GenerationObject['status'], string> = {
@@ -36,7 +37,22 @@ export function progressText(g: Pick<GenerationObject, 'queue_position' | 'estim
   return `Rendering ${Math.round(g.progress * 100)}%${eta}`;
 }
 
-export function generationCard(g: GenerationObject): Html {
+/** Cancel while in progress; delete, after a confirmation, once finished. */
+function actions(g: GenerationObject, csrf: string, live: boolean): Html {
+  if (live) {
+    return html`<form class="gen-actions" method="post" action="/generations/${g.id}/cancel">${csrfField(csrf)}<button type="submit" class="button small secondary">Cancel</button></form>`;
+  }
+  return html`<details class="confirm gen-actions">
+    <summary class="button small danger-outline">Delete</summary>
+    <div class="confirm-box">
+      <p>Delete this track and its audio? Its download links stop working. This cannot be undone.</p>
+      <form method="post" action="/generations/${g.id}/delete">${csrfField(csrf)}<button type="submit" class="button small danger">Yes, delete this track</button></form>
+    </div>
+  </details>`;
+}
+
+/** `csrf` (the viewer's token) adds the cancel and delete buttons. */
+export function generationCard(g: GenerationObject, csrf?: string): Html {
   const title = g.title ?? (g.status === 'failed' ? 'Failed generation' : 'New track');
   const meta = (g.metadata ?? {}) as { genre?: string; bpm?: number; key?: string; mode?: string; instruments?: string[] };
   const vocals = g.status === 'completed' ? vocalsText(g.metadata) : null;
@@ -67,5 +83,6 @@ export function generationCard(g: GenerationObject): Html {
   </dl>
   <p class="downloads"><a class="button small" href="${sameSite(g.download_urls.wav)}" download>Download WAV</a> <a class="button small secondary" href="${sameSite(g.download_urls.midi)}" download>Download MIDI</a></p>` : ''}
   ${sungLines.length > 0 ? karaokeLyrics(sungLines) : g.lyrics ? plainLyrics(g.lyrics, g.status === 'completed' ? 'Lyrics' : 'Lyrics to be sung') : ''}
+  ${csrf === undefined ? '' : actions(g, csrf, live)}
 </article>`;
 }

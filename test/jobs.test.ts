@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createRenderPool, UnknownStyleError, WorkerCrashedError, type GenerationRequest, type RenderedTrack } from '../engine/index.ts';
 import { createJobQueue, type JobQueueHandle } from '../src/jobs/index.ts';
 import { openStore, type Generation, type Store } from '../src/store/index.ts';
+import { captureLogger, LEVELS } from './helpers/log.ts';
 
 /** A pool whose renders finish when the test says so. */
 class FakePool {
@@ -224,8 +225,8 @@ async function setupWithThrowingWorker(t: ExecutionContext) {
   t.teardown(() => store.close());
   const pool = createRenderPool({ workers: 1, workerEntry: new URL('fixtures/throwing-worker.ts', import.meta.url) });
   t.teardown(() => pool.close());
-  const logged: string[] = [];
-  const jobs = await createJobQueue({ store, pool, log: (line) => logged.push(line) });
+  const { logger, lines: logged } = captureLogger();
+  const jobs = await createJobQueue({ store, pool, logger });
   t.teardown(() => jobs.close());
   const account = await store.createAccount({ plan: 'developer' });
   const run = async (prompt: string): Promise<Generation> => {
@@ -246,9 +247,9 @@ test('a bug in a render worker fails the task with a message that tells nothing 
 test('a bug in a render worker is logged in full under the request id', async (t) => {
   const { run, logged } = await setupWithThrowingWorker(t);
   const failed = await run('bug');
-  const line = logged.find((entry) => entry.includes(failed.id));
-  t.regex(line ?? '', /req_test0001.*TypeError: Cannot read properties of undefined \(reading 'gain'\)/s);
-  t.regex(line ?? '', /throwing-worker\.ts/);
+  const line = logged.find((entry) => entry.gen_id === failed.id && entry.msg === 'task failed');
+  t.like(line, { level: LEVELS.error, req_id: 'req_test0001', code: 'render_failed' });
+  t.regex(line?.err.stack ?? '', /^TypeError: Cannot read properties of undefined \(reading 'gain'\)[\s\S]*throwing-worker\.ts/);
 });
 
 test('a non-Error thrown in a render worker fails the task without its text', async (t) => {
@@ -399,4 +400,50 @@ test('a render that finished before its cancel stays completed', async (t) => {
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await settled(jobs);
   t.is((await jobs.cancel(generation)).status, 'completed');
+});
+
+/** A queue over a FakePool whose log lines the test reads. */
+async function setupLogged(t: ExecutionContext) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const store = await openStore({ dataDir });
+  t.teardown(() => store.close());
+  const pool = new FakePool(1);
+  const { logger, lines } = captureLogger('info');
+  const jobs = await createJobQueue({ store, pool, logger });
+  t.teardown(() => jobs.close());
+  const account = await store.createAccount({ plan: 'developer' });
+  return { store, pool, jobs, lines, account };
+}
+
+test('a rendered task logs one line each when queued, started and completed, with its ids and render time', async (t) => {
+  const { store, pool, jobs, lines, account } = await setupLogged(t);
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  const mine = lines.filter((line) => line.gen_id === generation.id);
+  t.deepEqual(mine.map((line) => line.msg), ['task queued', 'task started', 'task completed']);
+  t.true(mine.every((line) => line.account_id === account.id && line.req_id === 'req_test0001'));
+  t.is(typeof mine[2]!.render_ms, 'number');
+});
+
+test('a task failed for a reason written for the caller logs that reason', async (t) => {
+  const { store, pool, jobs, lines, account } = await setupLogged(t);
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.reject(new UnknownStyleError('polka', ['lofi']));
+  await settled(jobs);
+  t.like(lines.at(-1), { msg: 'task failed', level: LEVELS.info, gen_id: generation.id, code: 'render_failed', reason: 'Unknown style "polka". Use one of: lofi.' });
+});
+
+test('a cancelled task logs one line saying so', async (t) => {
+  const { store, pool, jobs, lines, account } = await setupLogged(t);
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  await jobs.cancel(generation);
+  t.like(lines.at(-1), { msg: 'task cancelled', gen_id: generation.id, code: 'cancelled' });
 });

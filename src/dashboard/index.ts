@@ -45,7 +45,10 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   /** Pages redirect a signed-out visitor to sign in; data endpoints answer 401. */
   const signedIn = (handler: Handler) => async (ctx: AppContext) => {
     const viewer = viewerOf(ctx, deps);
-    if (viewer) return handler(ctx, viewer);
+    if (viewer) {
+      ctx.state.accountId = viewer.account.id;
+      return handler(ctx, viewer);
+    }
     if (ctx.method === 'GET' && !/\.(json|svg)$/.test(ctx.path)) return ctx.redirect('/signin');
     throw new SessionRequiredError();
   };

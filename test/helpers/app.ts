@@ -20,6 +20,7 @@ import { answerClientError } from '../../src/http/client-error.ts';
 import { DownloadSigner } from '../../src/http/signing.ts';
 import type { AppState } from '../../src/http/types.ts';
 import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
+import type { Logger } from '../../src/log.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Account, Generation, PlanName, Store } from '../../src/store/types.ts';
 import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
@@ -165,6 +166,8 @@ export interface StartOptions {
   clock?: ManualClock;
   /** Seams for the webhooks module, or false for an app built without it (its routes and callback_url answer 503). */
   webhooks?: TestWebhooksOptions | false;
+  /** The app's request log. @default none */
+  logger?: Logger;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -203,6 +206,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
     now: clock.now,
     signer,
     ...(webhooks ? { webhooks: webhooks.service } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   app.silent = true;
   server.on('request', app.callback());

@@ -5,6 +5,7 @@
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
 import { LIST_LIMITS } from './routes/generations/listGenerations.ts';
+import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -367,9 +368,20 @@ function onePath(path: string, suffix: string) {
         operationId: `getGeneration${suffix}`,
         tags: ['generations'],
         summary: `Get one generation${same}`,
-        description: 'An id that does not exist or belongs to another account answers 404 alike.',
-        parameters,
-        responses: { '200': ok('The generation.', ref('Generation')), '404': response('NotFound'), ...COMMON_ERRORS },
+        description:
+          'An id that does not exist or belongs to another account answers 404 alike. ' +
+          'To wait for a task, long-poll: `?wait=60` holds the answer until the status changes (or 60 s pass) and counts once against the rate limit. ' +
+          'Without `wait`, poll no more often than every 10 s.',
+        parameters: [
+          ...parameters,
+          {
+            name: 'wait',
+            in: 'query',
+            description: `Seconds (0–${MAX_WAIT_SECONDS}) to hold the answer until the status changes; a finished task answers at once.`,
+            schema: { type: 'integer', minimum: 0, maximum: MAX_WAIT_SECONDS, default: 0 },
+          },
+        ],
+        responses: { '200': ok('The generation.', ref('Generation')), '400': response('BadRequest'), '404': response('NotFound'), ...COMMON_ERRORS },
       },
       delete: {
         operationId: `deleteGeneration${suffix}`,

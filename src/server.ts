@@ -167,7 +167,8 @@ Try it:
     -H "Content-Type: application/json" \\
     -d '{"prompt": "a calm lofi beat with soft piano", "duration": 30}'
 
-then poll the returned Location: curl -s ${publicUrl}/v1/generation/<id> -H "Authorization: Bearer ${key}"
+then wait on the returned Location (answers when the status changes, repeat until completed):
+  curl -s "${publicUrl}/v1/generation/<id>?wait=60" -H "Authorization: Bearer ${key}"
 More keys: npm run -s cli -- keys create --plan developer
 `;
 }

@@ -355,3 +355,15 @@ test("another account's task cannot be cancelled from the dashboard", async (t) 
   t.is((await browser.post(`/generations/${made.id}/cancel`, {})).status, 404);
   t.is((await app.call(otherKey, `/v1/generation/${made.id}`)).status, 200);
 });
+
+test('the status JSON the page follows a task with is a long poll: it answers when the task finishes', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('lp@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const polled = browser.get(`/generations/${id}/status.json?wait=30`);
+  // Completed whether the poll is already waiting or not yet: either way its answer is the new status.
+  await app.jobs.complete(id);
+  t.is(JSON.parse((await polled).text).status, 'completed');
+});

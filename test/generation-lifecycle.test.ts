@@ -1,4 +1,4 @@
-/** Cancel and delete against the real server process, with real renders. */
+/** Cancel, delete and the long poll against the real server process, with real renders. */
 import test from 'ava';
 import { eventually, startServerProcess, tempDataDir, type ServerProcess } from './helpers/process.ts';
 
@@ -50,4 +50,18 @@ test('a deleted generation is gone with its audio, and stays gone after a restar
   const again = api(second, key);
   t.is((await again(`/v1/generation/${created.id}`)).status, 404);
   t.is((await again('/v1/account')).body.quota.used, 1);
+});
+
+test('a long poll follows a render to its end in a request or two', async (t) => {
+  const server = await startServerProcess(t, await tempDataDir(t));
+  const call = api(server, firstKey(server.output()));
+  const { body: created } = await call('/v1/generate', { json: { prompt: 'a short calm piano piece', duration: 30, seed: 7 } });
+  let polls = 0;
+  let body: Record<string, any> = created;
+  while (body.status === 'processing' || body.status === 'pending') {
+    body = (await call(`/v1/generation/${created.id}?wait=60`)).body;
+    polls += 1;
+  }
+  t.is(body.status, 'completed');
+  t.true(polls <= 3, `${polls} polls`);
 });

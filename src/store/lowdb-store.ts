@@ -93,6 +93,8 @@ class LowdbStore implements Store {
   /** generation id -> its idempotency record, rewritten with every update of the generation. */
   readonly #idempotencyOf = new Map<string, IdempotencyRecord>();
   readonly #knownDirs = new Set<string>();
+  /** Generation id -> what watchGeneration() registered. */
+  readonly #watchers = new Map<string, Set<(generation: Generation | undefined) => void>>();
   /** Generations whose delete is under way: a second delete meanwhile finds nothing. */
   readonly #deleting = new Set<string>();
 
@@ -329,7 +331,21 @@ class LowdbStore implements Store {
     if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
     else this.#unfinished.delete(generation);
     await this.#persistGeneration(generation);
+    this.#notify(id, generation);
     return copy(generation);
+  }
+
+  watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void {
+    let listeners = this.#watchers.get(id);
+    if (!listeners) {
+      listeners = new Set();
+      this.#watchers.set(id, listeners);
+    }
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.#watchers.get(id) === listeners) this.#watchers.delete(id);
+    };
   }
 
   async deleteGeneration(id: string): Promise<void> {
@@ -355,6 +371,7 @@ class LowdbStore implements Store {
       deleted_at: this.#clock().toISOString(),
     };
     await this.#writeGenerationFile(generation.account_id, id, () => JSON.stringify(tombstone));
+    this.#notify(id, undefined);
   }
 
   unfinishedGenerations(): Generation[] {
@@ -391,6 +408,10 @@ class LowdbStore implements Store {
   }
 
   // Internals
+
+  #notify(id: string, generation: Generation | undefined): void {
+    for (const listener of [...(this.#watchers.get(id) ?? [])]) listener(generation && copy(generation));
+  }
 
   #assertOpen(): void {
     if (this.#closed) throw new StoreClosedError();

@@ -150,6 +150,11 @@ export interface Store {
    * unit stays spent, across restarts too.
    */
   deleteGeneration(id: string): Promise<void>;
+  /**
+   * Calls `listener` after each saved change of the generation, with the generation as saved (undefined once it
+   * is deleted). Returns the function that stops the calls.
+   */
+  watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void;
   /** Tasks not yet terminal (processing or pending), oldest first: what a restart must resume. */
   unfinishedGenerations(): Generation[];
   /** Generations counted against the account's quota for a month ("YYYY-MM"). */

@@ -4,6 +4,7 @@ import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts'
 import type { AppContext } from '../../http/types.ts';
 import { STATUSES, LIST_LIMITS } from '../../routes/generations/listGenerations.ts';
 import { isTerminal, presentGeneration, type GenerationObject } from '../../routes/generations/present.ts';
+import { MAX_WAIT_SECONDS, waitForChange } from '../../routes/generations/wait-for-change.ts';
 import type { Generation, GenerationStatus } from '../../store/types.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html } from '../html.ts';
@@ -71,9 +72,14 @@ function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | undefin
   return generation;
 }
 
-/** GET /generations/:id/status.json — what the page script polls while a task is in progress. */
+/**
+ * GET /generations/:id/status.json?wait=N — what the page script long-polls while a task is in progress: the
+ * answer waits until the status changes or N seconds pass, as the API's GET /v1/generation/:id?wait=N does.
+ */
 export function generationStatus(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', { min: 0, max: MAX_WAIT_SECONDS, fallback: 0 });
+    await waitForChange(deps.services, ctx, ownGeneration(deps, viewer, ctx.params['id']), wait);
     const g = present(deps, ownGeneration(deps, viewer, ctx.params['id']));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {

@@ -97,6 +97,12 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIST_LIMITS.maxLimit, default: LIST_LIMITS.defaultLimit } },
             { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: LIST_LIMITS.maxOffset, default: 0 } },
             { name: 'status', in: 'query', schema: ref('GenerationStatus') },
+            {
+              name: 'expand',
+              in: 'query',
+              description: 'Items leave out `metadata.trace` and `metadata.lyrics_timing` (the bulk of a sung track) unless named here, comma-separated.',
+              schema: { type: 'string', examples: ['trace,lyrics_timing'] },
+            },
           ],
           responses: { '200': ok('One page of generations.', ref('GenerationList')), '400': response('BadRequest'), ...COMMON_ERRORS },
         },

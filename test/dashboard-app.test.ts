@@ -245,7 +245,7 @@ test('a completed generation shows a player, a waveform and downloads that work'
   t.regex(status.progress_text, /Rendering 25%/);
 
   await app.jobs.complete(id);
-  const done = await browser.get('/generations');
+  const done = await browser.get(`/generations/${id}`);
   const audio = /<audio controls preload="metadata" src="([^"]+)"/.exec(done.text)![1]!.replaceAll('&amp;', '&');
   const wav = await fetch(app.url + audio, { headers: { Range: 'bytes=0-11' } });
   t.is(wav.status, 206);
@@ -366,4 +366,42 @@ test('the status JSON the page follows a task with is a long poll: it answers wh
   // Completed whether the poll is already waiting or not yet: either way its answer is the new status.
   await app.jobs.complete(id);
   t.is(JSON.parse((await polled).text).status, 'completed');
+});
+
+test('a track has its own page, with what the engine understood and a delete button', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('page@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  await app.jobs.complete(id, 'Rainy Night');
+  const track = await browser.get(`/generations/${id}`);
+  t.is(track.status, 200);
+  t.regex(track.text, /<title>Rainy Night/);
+  t.regex(track.text, /What the engine understood[\s\S]*Meter 4\/4/);
+  t.regex(track.text, new RegExp(`action="/generations/${id}/delete"`));
+  t.regex(track.text, /waveform\.svg/);
+});
+
+test("another account's track page is a 404", async (t) => {
+  const app = await startApp(t);
+  const { key: otherKey } = await app.account('developer');
+  const made = await (await app.call(otherKey, '/v1/generate', { json: { prompt: 'theirs', duration: 30 } })).json();
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('nosy@example.com');
+  t.is((await browser.get(`/generations/${made.id}`)).status, 404);
+});
+
+test('the history can be searched by prompt text, in any case', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('find@example.com');
+  await browser.get('/playground');
+  await browser.post('/playground', { prompt: 'Rainy lofi piano', duration: '30' });
+  await browser.get('/playground');
+  await browser.post('/playground', { prompt: 'epic battle theme', duration: '30' });
+  const found = await browser.get('/generations?q=RAINY');
+  t.true(found.text.includes('Rainy lofi piano'));
+  t.false(found.text.includes('epic battle theme'));
+  t.regex(found.text, /1–1 of 1/);
 });

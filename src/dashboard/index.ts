@@ -15,7 +15,7 @@ import { html } from './html.ts';
 import { sendHtml, setSecurityHeaders, viewerOf, type Viewer } from './http.ts';
 import { setCredentials, showSignIn, showSignUp, signIn, signInWithLink, signOut, signUp } from './pages/auth.ts';
 import { showDocs } from './pages/docs.ts';
-import { cancelGeneration, deleteGeneration, generationStatus, showGenerations, waveform } from './pages/generations.ts';
+import { cancelGeneration, deleteGeneration, generationStatus, showGenerations, showTrack, waveform } from './pages/generations.ts';
 import { createKey, revokeKey, showKeys } from './pages/keys.ts';
 import { showOverview } from './pages/overview.ts';
 import { generateFromPlayground, showPlayground } from './pages/playground.ts';
@@ -67,6 +67,7 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   router.post('/keys', signedIn(createKey(deps)));
   router.post('/keys/:id/revoke', signedIn(revokeKey(deps)));
   router.get('/generations', signedIn(showGenerations(deps)));
+  router.get('/generations/:id', signedIn(showTrack(deps)));
   router.get('/generations/:id/status.json', signedIn(generationStatus(deps)));
   router.get('/generations/:id/waveform.svg', signedIn(waveform(deps)));
   router.post('/generations/:id/cancel', signedIn(cancelGeneration(deps)));

@@ -93,6 +93,13 @@ export class AccountGenerations {
     return { items, total };
   }
 
+  /** Like page(), for the generations whose prompt contains `text` (any case): a scan, as counts cannot help. */
+  search(text: string, status: GenerationStatus | undefined, offset: number, limit: number): { items: Generation[]; total: number } {
+    const needle = text.toLowerCase();
+    const matches = this.#items.filter((g) => (status === undefined || g.status === status) && g.prompt.toLowerCase().includes(needle));
+    return { items: matches.slice(offset, offset + limit), total: matches.length };
+  }
+
   #count(status: GenerationStatus, month: string, delta: number): void {
     this.#statusCounts[status] += delta;
     if (status !== 'failed') this.#usage.set(month, (this.#usage.get(month) ?? 0) + delta);

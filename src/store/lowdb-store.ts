@@ -313,7 +313,7 @@ class LowdbStore implements Store {
   listGenerations(accountId: string, options: ListOptions): { items: Generation[]; total: number } {
     const index = this.#byAccount.get(accountId);
     if (!index) return { items: [], total: 0 };
-    const { items, total } = index.page(options.status, options.offset, options.limit);
+    const { items, total } = options.search ? index.search(options.search, options.status, options.offset, options.limit) : index.page(options.status, options.offset, options.limit);
     return { items: items.map(copy), total };
   }
 

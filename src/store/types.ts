@@ -80,6 +80,8 @@ export interface CreateGenerationOptions {
 
 export interface ListOptions {
   status?: GenerationStatus | undefined;
+  /** Only generations whose prompt contains this text, regardless of case. */
+  search?: string | undefined;
   limit: number;
   offset: number;
 }

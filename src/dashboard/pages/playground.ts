@@ -107,7 +107,7 @@ export function showPlayground(deps: DashboardDeps) {
     const values: Values = generation
       ? { prompt: generation.prompt, duration: String(generation.duration), style: generation.style ?? '', instrumental: generation.instrumental ? 'on' : '', lyrics: generation.lyrics ?? '' }
       : {};
-    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), viewer.csrf) : null));
+    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), { csrf: viewer.csrf }) : null));
   };
 }
 

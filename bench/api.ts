@@ -82,6 +82,7 @@ function nonRenderingQueue(): JobQueue {
   return {
     enqueue: () => void queued++,
     live: () => ({ queue_position: queued, progress: 0, estimated_time: 60 }),
+    cancel: async (generation) => generation,
     healthy: () => true,
     close: async () => undefined,
   };

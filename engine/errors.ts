@@ -5,8 +5,16 @@ export class EngineError extends Error {
   override name = 'EngineError';
 }
 
+/**
+ * A request the engine cannot honour, explained for the person who sent it: its message is the only text of
+ * an engine error that may reach a client. Anything else a render throws is a RenderFailedError.
+ */
+export class RequestError extends EngineError {
+  override name = 'RequestError';
+}
+
 /** The request named a style that presets/ does not have. */
-export class UnknownStyleError extends EngineError {
+export class UnknownStyleError extends RequestError {
   override name = 'UnknownStyleError' as const;
   constructor(
     readonly style: string,
@@ -48,20 +56,23 @@ export class UnknownInstrumentError extends EngineError {
   }
 }
 
-/** The render itself threw (a bug or bad input the engine could not handle). Retrying will not help. */
+/**
+ * The render threw something not written for the caller (a bug, a native failure). Its message says only that
+ * the render failed; what was thrown, with its stack, is the `cause`, for the log. Retrying will not help.
+ */
 export class RenderFailedError extends EngineError {
   override name = 'RenderFailedError' as const;
   constructor(
-    message: string,
-    /** The name of the error the worker threw, e.g. "RangeError". */
+    /** The name of the error the worker threw, e.g. "TypeError". */
     readonly causeName: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super('The render failed.', options);
   }
 }
 
 /** The request's lyrics have more lines than the track's sung sections can hold. */
-export class LyricsTooLongError extends EngineError {
+export class LyricsTooLongError extends RequestError {
   override name = 'LyricsTooLongError' as const;
   constructor(
     /** Sung lines the lyrics need (a line too long for one phrase counts twice). */
@@ -80,7 +91,7 @@ export class LyricsTooLongError extends EngineError {
 }
 
 /** The request's lyrics cannot be sung as written (nothing singable, too long, an unknown [Tag]). */
-export class InvalidLyricsError extends EngineError {
+export class InvalidLyricsError extends RequestError {
   override name = 'InvalidLyricsError' as const;
   constructor(readonly problem: string) {
     super(problem);

@@ -21,7 +21,17 @@ export type {
   TraceEntry,
   LyricTiming,
 } from './types.ts';
-export { EngineError, UnknownStyleError, WorkerCrashedError, RenderAbortedError, RenderFailedError, InvalidPresetError, LyricsTooLongError } from './errors.ts';
+export {
+  EngineError,
+  RequestError,
+  UnknownStyleError,
+  WorkerCrashedError,
+  RenderAbortedError,
+  RenderFailedError,
+  InvalidPresetError,
+  LyricsTooLongError,
+  InvalidLyricsError,
+} from './errors.ts';
 export { checkLyrics } from './track.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';

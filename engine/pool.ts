@@ -6,13 +6,16 @@ import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, type TransferListItem } from 'node:worker_threads';
 import {
   EngineError,
+  InvalidLyricsError,
+  LyricsTooLongError,
   RenderAbortedError,
   RenderFailedError,
+  RequestError,
   UnknownStyleError,
   WorkerCrashedError,
 } from './errors.ts';
-import type { RenderCommand, SerializedError, WorkerMessage } from './protocol.ts';
-import type { RenderedTrack } from './track.ts';
+import { serializeError, type RenderCommand, type SerializedError, type WorkerMessage } from './protocol.ts';
+import type { RenderedTrack, RenderTrackOptions } from './track.ts';
 import type { GenerationRequest } from './types.ts';
 
 export interface RenderPoolOptions {
@@ -207,13 +210,25 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   };
 }
 
-/** Rebuilds a typed engine error from what the worker sent, so callers can tell retryable failures apart. */
+/**
+ * Rebuilds a typed engine error from what the worker sent. Only an error the worker marked as written for the
+ * caller keeps its message; anything else becomes RenderFailedError, with what was thrown kept as its cause.
+ */
 function deserializeError(error: SerializedError): EngineError {
-  const details = error.details ?? {};
-  if (error.name === 'UnknownStyleError' && typeof details['style'] === 'string' && Array.isArray(details['allowed'])) {
-    return new UnknownStyleError(details['style'], details['allowed'] as string[]);
+  if (!error.expose) {
+    const cause = Object.assign(new Error(error.message), { name: error.name, stack: error.stack ?? `${error.name}: ${error.message}` });
+    return new RenderFailedError(error.name, { cause });
   }
-  return new RenderFailedError(error.message, error.name);
+  const details = error.details ?? {};
+  const { style, allowed, lines, linesThatFit, duration, problem } = details;
+  if (error.name === 'UnknownStyleError' && typeof style === 'string' && Array.isArray(allowed)) {
+    return new UnknownStyleError(style, allowed as string[]);
+  }
+  if (error.name === 'LyricsTooLongError' && typeof lines === 'number' && typeof linesThatFit === 'number' && typeof duration === 'number') {
+    return new LyricsTooLongError(lines, linesThatFit, duration);
+  }
+  if (error.name === 'InvalidLyricsError' && typeof problem === 'string') return new InvalidLyricsError(problem);
+  return new RequestError(error.message);
 }
 
 /** The worker side of the channel: how engine/worker.ts (or a test's fake worker) talks to its pool. */
@@ -229,4 +244,23 @@ export function workerChannel(): WorkerChannel {
     post: (message, transfer) => port.postMessage(message, transfer),
     onCommand: (handler) => port.on('message', (command: RenderCommand) => handler(command)),
   };
+}
+
+/**
+ * Runs a render worker: each command is rendered with `render` and gets exactly one reply with its jobId,
+ * whatever happens. engine/worker.ts passes renderTrack; tests pass a render of their own.
+ */
+export function serveRenders(render: (request: GenerationRequest, options: RenderTrackOptions) => Promise<RenderedTrack>): void {
+  const channel = workerChannel();
+  channel.onCommand(async (command) => {
+    try {
+      const track = await render(command.request, {
+        onProgress: (fraction) => channel.post({ type: 'progress', jobId: command.jobId, fraction }),
+      });
+      channel.post({ type: 'done', jobId: command.jobId, track }, [track.wav.buffer as ArrayBuffer, track.midi.buffer as ArrayBuffer]);
+    } catch (error) {
+      channel.post({ type: 'failed', jobId: command.jobId, error: serializeError(error) });
+    }
+  });
+  channel.post({ type: 'ready' });
 }

@@ -9,6 +9,8 @@ import { errorHandler } from './http/error-handler.ts';
 import { MethodNotAllowedError, RouteNotFoundError } from './http/errors.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
+import { logAppErrors, logRequests } from './http/request-log.ts';
+import { silentLogger } from './log.ts';
 import { DownloadSigner } from './http/signing.ts';
 import type { AppDeps, AppMiddleware, AppState, Services } from './http/types.ts';
 import { buildRouter } from './routes/index.ts';
@@ -19,7 +21,7 @@ import { CredentialStore } from './store/credentials.ts';
 export type { AppDeps } from './http/types.ts';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const { credentials, signer, ...rest } = deps;
+  const { credentials, signer, logger = silentLogger(), ...rest } = deps;
   // Without a kept secret, links and dashboard sessions still work but die with the process.
   const signingSecret = deps.config.signingSecret ?? randomBytes(32).toString('hex');
   const services: Services = {
@@ -31,7 +33,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const router = buildRouter(services);
 
   const app = new Koa<AppState>();
+  logAppErrors(app, logger);
   app.use(requestId());
+  app.use(logRequests(logger));
   app.use(errorHandler());
   app.use(underV1([noStore(), authenticate(services), rateLimit(services)]));
   app.use(unrouted());
@@ -41,10 +45,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   return app;
 }
 
+/** /v1 paths that hold nothing secret and need no key: the API's description, for browsers, docs and code generators. */
+const PUBLIC_V1_PATHS = new Set(['/v1/openapi.json']);
+
 /** Runs the middleware for every /v1 request, routed or not, so an unknown /v1 path also needs a key. */
 function underV1(middleware: AppMiddleware[]): AppMiddleware {
   return function v1Only(ctx, next) {
-    if (ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) return next();
+    if ((ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) || PUBLIC_V1_PATHS.has(ctx.path)) return next();
     const run = (i: number): Promise<unknown> => (i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => run(i + 1))));
     return run(0);
   };

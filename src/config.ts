@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { LOG_LEVELS, type LogLevel } from './log.ts';
 
 export interface Config {
   port: number;
@@ -18,6 +19,8 @@ export interface Config {
   signingSecret?: string;
   /** TUNESMITH_WEBHOOK_ALLOW_PRIVATE=1: webhooks may go to loopback and private addresses (a laptop setup, tests). */
   webhookAllowPrivate?: boolean;
+  /** TUNESMITH_LOG_LEVEL: the least severe log lines written. @default 'info' */
+  logLevel?: LogLevel;
 }
 
 export class ConfigError extends Error {
@@ -53,6 +56,12 @@ function flag(env: Env, name: string): boolean {
   if (raw === undefined || raw === '0' || raw === 'false') return false;
   if (raw === '1' || raw === 'true') return true;
   throw new ConfigError(name, `expected 1 or 0, got "${raw}".`);
+}
+
+function logLevel(env: Env): LogLevel {
+  const raw = read(env, 'TUNESMITH_LOG_LEVEL')?.toLowerCase() ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError('TUNESMITH_LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${raw}".`);
+  return raw as LogLevel;
 }
 
 function host(env: Env): string {
@@ -97,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers: integer(env, 'TUNESMITH_WORKERS', availableParallelism(), 1, 64),
     downloadTtlSeconds: integer(env, 'TUNESMITH_DOWNLOAD_TTL', 86_400, 60, 30 * 86_400),
     webhookAllowPrivate: flag(env, 'TUNESMITH_WEBHOOK_ALLOW_PRIVATE'),
+    logLevel: logLevel(env),
   });
 }
 

@@ -5,6 +5,7 @@
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
 import { LIST_LIMITS } from './routes/generations/listGenerations.ts';
+import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -84,16 +85,8 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           },
         },
       },
-      '/v1/generation/{id}': {
-        get: {
-          operationId: 'getGeneration',
-          tags: ['generations'],
-          summary: 'Get one generation',
-          description: "An id that does not exist or belongs to another account answers 404 alike.",
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } }],
-          responses: { '200': ok('The generation.', ref('Generation')), '404': response('NotFound'), ...COMMON_ERRORS },
-        },
-      },
+      ...onePath('/v1/generation/{id}', ''),
+      ...onePath('/v1/generations/{id}', 'InCollection'),
       '/v1/generations': {
         get: {
           operationId: 'listGenerations',
@@ -104,6 +97,12 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIST_LIMITS.maxLimit, default: LIST_LIMITS.defaultLimit } },
             { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: LIST_LIMITS.maxOffset, default: 0 } },
             { name: 'status', in: 'query', schema: ref('GenerationStatus') },
+            {
+              name: 'expand',
+              in: 'query',
+              description: 'Items leave out `metadata.trace` and `metadata.lyrics_timing` (the bulk of a sung track) unless named here, comma-separated.',
+              schema: { type: 'string', examples: ['trace,lyrics_timing'] },
+            },
           ],
           responses: { '200': ok('One page of generations.', ref('GenerationList')), '400': response('BadRequest'), ...COMMON_ERRORS },
         },
@@ -130,7 +129,9 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           operationId: 'getOpenApi',
           tags: ['service'],
           summary: 'This document',
-          responses: { '200': ok('The OpenAPI 3.1 document.', { type: 'object' }), ...COMMON_ERRORS },
+          description: 'Needs no key and does not count against the rate limit: it holds nothing secret.',
+          security: [],
+          responses: { '200': ok('The OpenAPI 3.1 document.', { type: 'object' }) },
         },
       },
       '/healthz': {
@@ -193,6 +194,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
         Forbidden: errorResponse('Not allowed: plan_forbidden (callback_url or /v1/webhooks on Starter), invalid_signature or link_expired (download links).'),
         NotFound: errorResponse('No such resource: generation_not_found, file_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, route_not_found.'),
         Conflict: errorResponse('idempotency_key_reused: the Idempotency-Key was used with a different body.'),
+        StateConflict: errorResponse('generation_finished (cancel of a completed or failed generation) or generation_not_finished (delete of one still pending or processing).'),
         PayloadTooLarge: errorResponse(`body_too_large: the body is over ${BODY_LIMIT_BYTES} bytes.`),
         TooManyRequests: errorResponse('rate_limit_exceeded (the account\'s requests per minute) or too_many_failed_authentications (this address sent too many bad keys).', {
           'Retry-After': header('Retry-After'),
@@ -279,7 +281,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             download_expires_at: { type: 'string', format: 'date-time' },
             error: {
               type: 'object',
-              description: 'When failed.',
+              description: 'When failed. `code` is render_failed, render_interrupted, or cancelled (POST /v1/generation/{id}/cancel).',
               required: ['code', 'message'],
               properties: { code: { type: 'string' }, message: { type: 'string' } },
             },
@@ -357,6 +359,57 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             },
           },
         },
+      },
+    },
+  };
+}
+
+/** One generation's routes, at /v1/generation/{id} and at the REST spelling /v1/generations/{id} (operationIds differ by `suffix`). */
+function onePath(path: string, suffix: string) {
+  const parameters = [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } }];
+  const same = suffix === '' ? '' : ` (the same as at /v1/generation/{id})`;
+  return {
+    [path]: {
+      get: {
+        operationId: `getGeneration${suffix}`,
+        tags: ['generations'],
+        summary: `Get one generation${same}`,
+        description:
+          'An id that does not exist or belongs to another account answers 404 alike. ' +
+          'To wait for a task, long-poll: `?wait=60` holds the answer until the status changes (or 60 s pass) and counts once against the rate limit. ' +
+          'Without `wait`, poll no more often than every 10 s.',
+        parameters: [
+          ...parameters,
+          {
+            name: 'wait',
+            in: 'query',
+            description: `Seconds (0–${MAX_WAIT_SECONDS}) to hold the answer until the status changes; a finished task answers at once.`,
+            schema: { type: 'integer', minimum: 0, maximum: MAX_WAIT_SECONDS, default: 0 },
+          },
+        ],
+        responses: { '200': ok('The generation.', ref('Generation')), '400': response('BadRequest'), '404': response('NotFound'), ...COMMON_ERRORS },
+      },
+      delete: {
+        operationId: `deleteGeneration${suffix}`,
+        tags: ['generations'],
+        summary: `Delete a finished generation and its audio${same}`,
+        description:
+          'Only a completed or failed generation can be deleted (cancel a pending or processing one first). It is gone from every read and its download links answer 404; ' +
+          'its quota unit stays spent. Webhook deliveries of its events not yet sent are cancelled.',
+        parameters,
+        responses: { '204': { description: 'Deleted.', headers: RATE_HEADERS }, '404': response('NotFound'), '409': response('StateConflict'), ...COMMON_ERRORS },
+      },
+    },
+    [`${path}/cancel`]: {
+      post: {
+        operationId: `cancelGeneration${suffix}`,
+        tags: ['generations'],
+        summary: `Cancel a pending or processing generation${same}`,
+        description:
+          'Stops the task: it ends `failed` with error code `cancelled`, its quota unit is given back, and a `generation.failed` webhook is sent. ' +
+          'A render that finishes before the cancel takes effect stays completed, and is returned as such.',
+        parameters,
+        responses: { '200': ok('The generation as it is now.', ref('Generation')), '404': response('NotFound'), '409': response('StateConflict'), ...COMMON_ERRORS },
       },
     },
   };

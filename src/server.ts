@@ -13,6 +13,7 @@ import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
+import { createLogger, type Logger } from './log.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { CredentialStore } from './store/credentials.ts';
 import { DataDirLockedError, openStore, readLiveLock, type Store } from './store/index.ts';
@@ -31,7 +32,13 @@ export interface ServerHandle {
 }
 
 export interface StartServerOptions {
-  log?: (line: string) => void;
+  /** Where the log goes. @default JSON lines on stdout at the configured level */
+  logger?: Logger;
+  /**
+   * Where the person starting the server is told where it listens and, on a first start, its key and sign-in
+   * link: never the log. @default stderr
+   */
+  print?: (text: string) => void;
 }
 
 /** How long an HTTP request in flight may take to finish at shutdown. */
@@ -40,8 +47,10 @@ const HTTP_DRAIN_MS = 5_000;
 const CLI_LOCK_WAIT_MS = 10_000;
 
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<ServerHandle> {
-  const log = options.log ?? ((line: string) => console.log(line));
-  const store = await openStoreForServer(config.dataDir, log);
+  const logger = options.logger ?? createLogger({ level: config.logLevel ?? 'info' });
+  const print = options.print ?? ((text: string) => console.error(text));
+  const warn = (line: string) => logger.warn(line);
+  const store = await openStoreForServer(config.dataDir, warn);
   const cleanup: (() => Promise<void>)[] = [() => store.close()];
   const unwind = async () => {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
@@ -51,9 +60,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const pool = createRenderPool({ workers: config.workers });
     cleanup.push(() => pool.close());
     // Before the queue: its restart recovery may already record webhook events.
-    const webhooks = await openWebhooks({ store, allowPrivate: config.webhookAllowPrivate ?? false, log });
+    const webhooks = await openWebhooks({ store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line) });
     cleanup.push(() => webhooks.close());
-    const jobs = await createJobQueue({ store, pool, log, onTransition: webhooks.record });
+    const jobs = await createJobQueue({ store, pool, logger, onTransition: webhooks.record });
     cleanup.push(() => jobs.close());
 
     // The first lyrics check parses the pronouncing dictionary (~0.2 s of blocked event loop): pay it here,
@@ -74,11 +83,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     cleanup.push(() => credentials.flush());
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
     const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
-    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer });
-    app.silent = true;
-    app.on('error', (error: Error & { status?: number; expose?: boolean }) => {
-      if ((error.status ?? 500) >= 500) log(`Request failed: ${error.stack ?? error.message}`);
-    });
+    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer, logger });
     handler = app.callback();
     webhooks.start(signer);
 
@@ -89,9 +94,11 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const firstKey = first?.key ?? null;
     const firstSignInUrl = first ? `${publicUrl}/signin/${first.signInToken}` : null;
 
-    if (first) log(firstStartBanner(publicUrl, first.key, firstSignInUrl!));
+    if (first) print(firstStartBanner(publicUrl, first.key, firstSignInUrl!));
     // Last, so whoever waits for this line (people, scripts, tests) has everything above it.
-    log(`Tunesmith listening on ${url} (data dir ${config.dataDir}, ${pool.size} render thread(s))`);
+    // Shown to whoever started the server whatever the log level (scripts wait for it); the log gets its own line.
+    logger.info({ url, data_dir: config.dataDir, workers: pool.size }, 'server started');
+    print(`Tunesmith listening on ${url} (data dir ${config.dataDir}, ${pool.size} render thread(s))`);
 
     let closing: Promise<void> | null = null;
     return {
@@ -160,7 +167,8 @@ Try it:
     -H "Content-Type: application/json" \\
     -d '{"prompt": "a calm lofi beat with soft piano", "duration": 30}'
 
-then poll the returned Location: curl -s ${publicUrl}/v1/generation/<id> -H "Authorization: Bearer ${key}"
+then wait on the returned Location (answers when the status changes, repeat until completed):
+  curl -s "${publicUrl}/v1/generation/<id>?wait=60" -H "Authorization: Bearer ${key}"
 More keys: npm run -s cli -- keys create --plan developer
 `;
 }

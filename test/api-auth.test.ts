@@ -9,7 +9,6 @@ const V1_ROUTES: [string, string][] = [
   ['GET', '/v1/generations'],
   ['GET', '/v1/styles'],
   ['GET', '/v1/account'],
-  ['GET', '/v1/openapi.json'],
   ['GET', '/v1/no-such-route'],
 ];
 

@@ -26,6 +26,13 @@ test('POST /v1/generate queues the accepted task', async (t) => {
   t.deepEqual(app.jobs.queued.map((g) => g.id), [body.id]);
 });
 
+test('POST /v1/generate keeps the request id with the task, so its render can be traced to the request', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account();
+  const body = await (await app.call(key, '/v1/generate', { json: valid, headers: { 'X-Request-Id': 'client-trace-0001' } })).json();
+  t.is(app.store.getGeneration(account.id, body.id)?.request_id, 'client-trace-0001');
+});
+
 test('POST /v1/generate fills defaults: duration 60, style null, instrumental false, a random recorded seed', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();

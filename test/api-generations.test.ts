@@ -17,6 +17,26 @@ test('GET /v1/generation/:id returns the live state of a queued task', async (t)
   t.like(body, { id: second.id, status: 'processing', queue_position: 1, progress: 0, estimated_time: 24 });
 });
 
+test('GET /v1/generations/:id answers the same as GET /v1/generation/:id', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const { id } = await create(app, key);
+  await app.jobs.complete(id);
+  const [alias, canonical] = await Promise.all([app.call(key, `/v1/generations/${id}`), app.call(key, `/v1/generation/${id}`)]);
+  t.is(alias.status, 200);
+  t.deepEqual(await alias.json(), await canonical.json());
+});
+
+test("GET /v1/generations/:id of another account's generation is a 404 generation_not_found", async (t) => {
+  const app = await startApp(t);
+  const { key: owner } = await app.account();
+  const { key: other } = await app.account();
+  const { id } = await create(app, owner);
+  const res = await app.call(other, `/v1/generations/${id}`);
+  t.is(res.status, 404);
+  t.is((await errorOf(res)).code, 'generation_not_found');
+});
+
 test('a completed generation has metadata, title, absolute download URLs and no estimated_time', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
@@ -128,3 +148,43 @@ for (const [query, param, code] of [
     t.like(await errorOf(res), { type: 'invalid_request_error', param, code });
   });
 }
+
+/** A completed generation whose metadata carries a trace and lyric timing, as a sung track's does. */
+async function sung(app: TestApp, key: string): Promise<string> {
+  const { id } = await create(app, key);
+  const done = await app.jobs.complete(id);
+  await app.store.updateGeneration(id, {
+    metadata: { ...done.metadata, trace: [{ source: 'prompt', effect: 'lofi' }], lyrics_timing: [{ section: 'verse', text: 'la', start: 1, end: 2, words: [] }] },
+  });
+  return id;
+}
+
+test('list items leave out the trace and lyric timing; the single GET keeps them', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const id = await sung(app, key);
+  const [item] = (await (await app.call(key, '/v1/generations')).json()).data;
+  t.false('trace' in item.metadata);
+  t.false('lyrics_timing' in item.metadata);
+  t.is(item.metadata.bpm, 80);
+  const single = await (await app.call(key, `/v1/generation/${id}`)).json();
+  t.is(single.metadata.trace.length, 1);
+  t.is(single.metadata.lyrics_timing.length, 1);
+});
+
+test('?expand=trace,lyrics_timing puts them back in list items', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  await sung(app, key);
+  const [item] = (await (await app.call(key, '/v1/generations?expand=trace,lyrics_timing')).json()).data;
+  t.is(item.metadata.trace.length, 1);
+  t.is(item.metadata.lyrics_timing.length, 1);
+});
+
+test('an unknown field in ?expand is a 400 invalid_value', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const res = await app.call(key, '/v1/generations?expand=trace,lyrics');
+  t.is(res.status, 400);
+  t.like(await errorOf(res), { code: 'invalid_value', param: 'expand' });
+});

@@ -15,6 +15,21 @@ test('GET /v1/openapi.json is an OpenAPI 3.1 document with this server as its se
   t.truthy(doc.components.securitySchemes.bearer);
 });
 
+test('GET /v1/openapi.json needs no key', async (t) => {
+  const app = await startApp(t);
+  const res = await app.call(null, '/v1/openapi.json');
+  t.is(res.status, 200);
+  t.is((await res.json()).openapi, '3.1.0');
+});
+
+test('GET /v1/openapi.json with a key does not count against its rate limit', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account('starter');
+  for (let i = 0; i < 12; i++) t.is((await app.call(key, '/v1/openapi.json')).status, 200);
+  const account = await app.call(key, '/v1/account');
+  t.is(account.headers.get('ratelimit-remaining'), String(Number(account.headers.get('ratelimit-limit')) - 1));
+});
+
 test('every routed path and method appears in the OpenAPI document', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();

@@ -1,4 +1,5 @@
 /** The dashboard inside the real app: sessions, CSRF, sign-in throttling, isolation, escaping, headers, keys, playground. */
+import { existsSync } from 'node:fs';
 import { mkdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
@@ -244,7 +245,7 @@ test('a completed generation shows a player, a waveform and downloads that work'
   t.regex(status.progress_text, /Rendering 25%/);
 
   await app.jobs.complete(id);
-  const done = await browser.get('/generations');
+  const done = await browser.get(`/generations/${id}`);
   const audio = /<audio controls preload="metadata" src="([^"]+)"/.exec(done.text)![1]!.replaceAll('&amp;', '&');
   const wav = await fetch(app.url + audio, { headers: { Range: 'bytes=0-11' } });
   t.is(wav.status, 206);
@@ -317,4 +318,90 @@ test('the webhooks page says Starter needs the Developer plan', async (t) => {
   const browser = new DashboardClient(app.url);
   await browser.signUp('pat@example.com');
   t.regex((await browser.get('/webhooks')).text, /Webhooks need the Developer plan/);
+});
+
+test('a task in progress can be cancelled from the generations page', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('cal@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const list = await browser.get('/generations');
+  t.regex(list.text, new RegExp(`action="/generations/${id}/cancel"`));
+  t.is((await browser.post(`/generations/${id}/cancel`, {})).location, '/generations?done=cancelled');
+  t.regex((await browser.get('/generations?done=cancelled')).text, /The generation is cancelled\.[\s\S]*The generation was cancelled\./);
+});
+
+test('a finished track can be deleted from the generations page, with its audio', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('del@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const done = await app.jobs.complete(id);
+  t.regex((await browser.get('/generations')).text, new RegExp(`action="/generations/${id}/delete"`));
+  t.is((await browser.post(`/generations/${id}/delete`, {})).location, '/generations?done=deleted');
+  t.false((await browser.get('/generations')).text.includes(id));
+  t.false(existsSync(app.store.resolveFile(done.files!.wav)));
+});
+
+test("another account's task cannot be cancelled from the dashboard", async (t) => {
+  const app = await startApp(t);
+  const { key: otherKey } = await app.account('developer');
+  const made = await (await app.call(otherKey, '/v1/generate', { json: { prompt: 'theirs', duration: 30 } })).json();
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('eve@example.com');
+  await browser.get('/generations');
+  t.is((await browser.post(`/generations/${made.id}/cancel`, {})).status, 404);
+  t.is((await app.call(otherKey, `/v1/generation/${made.id}`)).status, 200);
+});
+
+test('the status JSON the page follows a task with is a long poll: it answers when the task finishes', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('lp@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const polled = browser.get(`/generations/${id}/status.json?wait=30`);
+  // Completed whether the poll is already waiting or not yet: either way its answer is the new status.
+  await app.jobs.complete(id);
+  t.is(JSON.parse((await polled).text).status, 'completed');
+});
+
+test('a track has its own page, with what the engine understood and a delete button', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('page@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  await app.jobs.complete(id, 'Rainy Night');
+  const track = await browser.get(`/generations/${id}`);
+  t.is(track.status, 200);
+  t.regex(track.text, /<title>Rainy Night/);
+  t.regex(track.text, /What the engine understood[\s\S]*Meter 4\/4/);
+  t.regex(track.text, new RegExp(`action="/generations/${id}/delete"`));
+  t.regex(track.text, /waveform\.svg/);
+});
+
+test("another account's track page is a 404", async (t) => {
+  const app = await startApp(t);
+  const { key: otherKey } = await app.account('developer');
+  const made = await (await app.call(otherKey, '/v1/generate', { json: { prompt: 'theirs', duration: 30 } })).json();
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('nosy@example.com');
+  t.is((await browser.get(`/generations/${made.id}`)).status, 404);
+});
+
+test('the history can be searched by prompt text, in any case', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('find@example.com');
+  await browser.get('/playground');
+  await browser.post('/playground', { prompt: 'Rainy lofi piano', duration: '30' });
+  await browser.get('/playground');
+  await browser.post('/playground', { prompt: 'epic battle theme', duration: '30' });
+  const found = await browser.get('/generations?q=RAINY');
+  t.true(found.text.includes('Rainy lofi piano'));
+  t.false(found.text.includes('epic battle theme'));
+  t.regex(found.text, /1–1 of 1/);
 });

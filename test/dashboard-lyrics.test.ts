@@ -85,7 +85,7 @@ test('a completed sung track shows its voice and each lyric line with its times,
   const browser = await signedIn(app, 'karaoke@example.com');
   const id = idFrom((await browser.post('/playground', { prompt: 'a pop song about summer nights', duration: '90' })).location);
   await completeSung(app, id);
-  for (const page of [await browser.get('/generations'), await browser.get(`/playground?id=${id}`)]) {
+  for (const page of [await browser.get(`/generations/${id}`), await browser.get(`/playground?id=${id}`)]) {
     t.regex(page.text, /<dt>Vocals<\/dt><dd>Female voice · your lyrics<\/dd>/);
     t.regex(page.text, /<section class="lyrics-sheet" data-karaoke/);
     const lines = [...page.text.matchAll(/<li class="lyric-line" data-start="([\d.]+)" data-end="([\d.]+)">(.*?)<\/li>/g)];
@@ -112,7 +112,17 @@ test('an instrumental track shows no vocals and no lyrics', async (t) => {
 test('lyrics still to be sung show as written while the track renders', async (t) => {
   const app = await startApp(t);
   const browser = await signedIn(app, 'waiting@example.com');
-  await browser.post('/playground', { prompt: 'a pop song', duration: '60', lyrics: `[Verse]\nCity lights\n${XSS}` });
-  const page = await browser.get('/generations');
+  const id = idFrom((await browser.post('/playground', { prompt: 'a pop song', duration: '60', lyrics: `[Verse]\nCity lights\n${XSS}` })).location);
+  const page = await browser.get(`/generations/${id}`);
   t.regex(page.text, /<summary>Lyrics to be sung<\/summary><pre>\[Verse\]\nCity lights\n&lt;script&gt;alert\(1\)&lt;\/script&gt;<\/pre>/);
+});
+
+test('the history leaves the lyrics to the track page', async (t) => {
+  const app = await startApp(t);
+  const browser = await signedIn(app, 'compact@example.com');
+  const id = idFrom((await browser.post('/playground', { prompt: 'a pop song about summer nights', duration: '90' })).location);
+  await completeSung(app, id);
+  const list = await browser.get('/generations');
+  t.false(/lyrics-sheet|lyric-line/.test(list.text));
+  t.regex(list.text, new RegExp(`<a href="/generations/${id}">`));
 });

@@ -2,9 +2,10 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GenerationRequest, RenderedTrack } from '../engine/index.ts';
+import { createRenderPool, UnknownStyleError, WorkerCrashedError, type GenerationRequest, type RenderedTrack } from '../engine/index.ts';
 import { createJobQueue, type JobQueueHandle } from '../src/jobs/index.ts';
 import { openStore, type Generation, type Store } from '../src/store/index.ts';
+import { captureLogger, LEVELS } from './helpers/log.ts';
 
 /** A pool whose renders finish when the test says so. */
 class FakePool {
@@ -59,22 +60,20 @@ const track = (request: GenerationRequest): RenderedTrack =>
     renderMs: 1,
   }) as unknown as RenderedTrack;
 
-const namedError = (name: string, message = name): Error => Object.assign(new Error(message), { name });
-
-async function setup(t: ExecutionContext, options: { workers?: number; clock?: () => number } = {}) {
+async function setup(t: ExecutionContext, options: { workers?: number; clock?: () => number; onTransition?: (generation: Generation) => Promise<void> } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
   const pool = new FakePool(options.workers ?? 1);
-  const jobs = await createJobQueue({ store, pool, clock: options.clock, graceMs: 50 });
+  const jobs = await createJobQueue({ store, pool, clock: options.clock, graceMs: 50, onTransition: options.onTransition });
   t.teardown(() => jobs.close());
   return { dataDir, store, pool, jobs };
 }
 
-async function create(store: Store, accountId: string, seed = 1, duration = 60): Promise<Generation> {
+async function create(store: Store, accountId: string, seed = 1, duration = 60, prompt = `song ${seed}`): Promise<Generation> {
   const { generation } = await store.createGeneration(
-    { account_id: accountId, prompt: `song ${seed}`, duration, style: null, instrumental: true, seed, lyrics: null, callback_url: null },
+    { account_id: accountId, prompt, duration, style: null, instrumental: true, seed, lyrics: null, callback_url: null, request_id: 'req_test0001' },
     { monthlyQuota: null },
   );
   return generation;
@@ -182,7 +181,7 @@ test('a worker crash sends the task back to pending and retries it', async (t) =
   const generation = await create(store, account.id);
   jobs.enqueue(generation);
   await pool.started(1);
-  pool.calls[0]!.reject(namedError('WorkerCrashedError'));
+  pool.calls[0]!.reject(new WorkerCrashedError(1));
   await pool.started(2);
   t.is(store.getGeneration(account.id, generation.id)?.attempts, 2);
   pool.calls[1]!.resolve(track(pool.calls[1]!.request));
@@ -197,7 +196,7 @@ test('three crashes fail the task and refund its quota unit', async (t) => {
   jobs.enqueue(generation);
   for (let attempt = 1; attempt <= 3; attempt++) {
     await pool.started(attempt);
-    pool.calls[attempt - 1]!.reject(namedError('WorkerCrashedError'));
+    pool.calls[attempt - 1]!.reject(new WorkerCrashedError(1));
   }
   await settled(jobs);
   const failed = store.getGeneration(account.id, generation.id)!;
@@ -212,23 +211,57 @@ test('an engine error fails the task at once with its message', async (t) => {
   const generation = await create(store, account.id);
   jobs.enqueue(generation);
   await pool.started(1);
-  pool.calls[0]!.reject(namedError('UnknownStyleError', 'Unknown style "polka". Use one of: lofi.'));
+  pool.calls[0]!.reject(new UnknownStyleError('polka', ['lofi']));
   await settled(jobs);
   t.like(store.getGeneration(account.id, generation.id), { status: 'failed', error: { code: 'render_failed', message: 'Unknown style "polka". Use one of: lofi.' } });
   t.is(pool.calls.length, 1);
 });
 
-test('an unexpected error fails the task without leaking its message', async (t) => {
-  const { store, pool, jobs } = await setup(t);
+/** The real pool, with a worker that runs the real worker loop and throws what the prompt names. */
+async function setupWithThrowingWorker(t: ExecutionContext) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const store = await openStore({ dataDir });
+  t.teardown(() => store.close());
+  const pool = createRenderPool({ workers: 1, workerEntry: new URL('fixtures/throwing-worker.ts', import.meta.url) });
+  t.teardown(() => pool.close());
+  const { logger, lines: logged } = captureLogger();
+  const jobs = await createJobQueue({ store, pool, logger });
+  t.teardown(() => jobs.close());
   const account = await store.createAccount({ plan: 'developer' });
-  const generation = await create(store, account.id);
-  jobs.enqueue(generation);
-  await pool.started(1);
-  pool.calls[0]!.reject(new Error('ENOENT /secret/path'));
-  await settled(jobs);
-  const failed = store.getGeneration(account.id, generation.id)!;
-  t.is(failed.status, 'failed');
-  t.false(failed.error!.message.includes('/secret/path'));
+  const run = async (prompt: string): Promise<Generation> => {
+    const generation = await create(store, account.id, 1, 60, prompt);
+    jobs.enqueue(generation);
+    await jobs.idle();
+    return store.getGeneration(account.id, generation.id)!;
+  };
+  return { run, logged };
+}
+
+test('a bug in a render worker fails the task with a message that tells nothing of it', async (t) => {
+  const { run } = await setupWithThrowingWorker(t);
+  const failed = await run('bug');
+  t.like(failed, { status: 'failed', error: { code: 'render_failed', message: 'The render failed (request id req_test0001). Please try again.' } });
+});
+
+test('a bug in a render worker is logged in full under the request id', async (t) => {
+  const { run, logged } = await setupWithThrowingWorker(t);
+  const failed = await run('bug');
+  const line = logged.find((entry) => entry.gen_id === failed.id && entry.msg === 'task failed');
+  t.like(line, { level: LEVELS.error, req_id: 'req_test0001', code: 'render_failed' });
+  t.regex(line?.err.stack ?? '', /^TypeError: Cannot read properties of undefined \(reading 'gain'\)[\s\S]*throwing-worker\.ts/);
+});
+
+test('a non-Error thrown in a render worker fails the task without its text', async (t) => {
+  const { run } = await setupWithThrowingWorker(t);
+  const failed = await run('a string');
+  t.false(failed.error!.message.includes('/srv/tunesmith'));
+});
+
+test('an error written for the caller in a render worker fails the task with its message', async (t) => {
+  const { run } = await setupWithThrowingWorker(t);
+  const failed = await run('bad lyrics');
+  t.like(failed, { status: 'failed', error: { code: 'render_failed', message: 'The lyrics have no words to sing.' } });
 });
 
 test('unfinished tasks in the store are resumed when the queue starts', async (t) => {
@@ -320,4 +353,97 @@ test('the learned render speed is kept for the next start', async (t) => {
   const next = await createJobQueue({ store, pool: new FakePool(1) });
   t.teardown(() => next.close());
   t.is(next.speed, jobs.speed);
+});
+
+test('cancelling a waiting task fails it with code cancelled, and it never renders', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  jobs.enqueue(await create(store, account.id, 1));
+  const waiting = await create(store, account.id, 2);
+  jobs.enqueue(waiting);
+  await pool.started(1);
+  const cancelled = await jobs.cancel(waiting);
+  t.like(cancelled, { status: 'failed', error: { code: 'cancelled' } });
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  t.is(pool.calls.length, 1);
+});
+
+test('cancelling a rendering task aborts its render and fails it with code cancelled', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  const cancelled = await jobs.cancel(generation);
+  t.true(pool.calls[0]!.signal?.aborted);
+  t.like(cancelled, { status: 'failed', attempts: 1, error: { code: 'cancelled' } });
+});
+
+test('a cancel reaches the transition listener (webhooks) as a failed task with code cancelled', async (t) => {
+  const told: Generation[] = [];
+  const { store, pool, jobs } = await setup(t, { onTransition: async (generation) => void told.push(generation) });
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  await jobs.cancel(generation);
+  t.like(told.at(-1), { id: generation.id, status: 'failed', error: { code: 'cancelled' } });
+});
+
+test('a render that finished before its cancel stays completed', async (t) => {
+  const { store, pool, jobs } = await setup(t);
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  t.is((await jobs.cancel(generation)).status, 'completed');
+});
+
+/** A queue over a FakePool whose log lines the test reads. */
+async function setupLogged(t: ExecutionContext) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const store = await openStore({ dataDir });
+  t.teardown(() => store.close());
+  const pool = new FakePool(1);
+  const { logger, lines } = captureLogger('info');
+  const jobs = await createJobQueue({ store, pool, logger });
+  t.teardown(() => jobs.close());
+  const account = await store.createAccount({ plan: 'developer' });
+  return { store, pool, jobs, lines, account };
+}
+
+test('a rendered task logs one line each when queued, started and completed, with its ids and render time', async (t) => {
+  const { store, pool, jobs, lines, account } = await setupLogged(t);
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  const mine = lines.filter((line) => line.gen_id === generation.id);
+  t.deepEqual(mine.map((line) => line.msg), ['task queued', 'task started', 'task completed']);
+  t.true(mine.every((line) => line.account_id === account.id && line.req_id === 'req_test0001'));
+  t.is(typeof mine[2]!.render_ms, 'number');
+});
+
+test('a task failed for a reason written for the caller logs that reason', async (t) => {
+  const { store, pool, jobs, lines, account } = await setupLogged(t);
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  pool.calls[0]!.reject(new UnknownStyleError('polka', ['lofi']));
+  await settled(jobs);
+  t.like(lines.at(-1), { msg: 'task failed', level: LEVELS.info, gen_id: generation.id, code: 'render_failed', reason: 'Unknown style "polka". Use one of: lofi.' });
+});
+
+test('a cancelled task logs one line saying so', async (t) => {
+  const { store, pool, jobs, lines, account } = await setupLogged(t);
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  await jobs.cancel(generation);
+  t.like(lines.at(-1), { msg: 'task cancelled', gen_id: generation.id, code: 'cancelled' });
 });

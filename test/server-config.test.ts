@@ -51,3 +51,13 @@ for (const [variable, value, pattern] of [
     t.is(error?.variable, variable);
   });
 }
+
+test('TUNESMITH_LOG_LEVEL defaults to info and takes a pino level in any case', (t) => {
+  t.is(loadConfig({}).logLevel, 'info');
+  t.is(loadConfig({ TUNESMITH_LOG_LEVEL: 'DEBUG' }).logLevel, 'debug');
+});
+
+test('an unknown TUNESMITH_LOG_LEVEL is refused with the levels it accepts', (t) => {
+  const error = t.throws(() => loadConfig({ TUNESMITH_LOG_LEVEL: 'loud' }), { instanceOf: ConfigError });
+  t.regex(error?.message ?? '', /^TUNESMITH_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"\.$/);
+});

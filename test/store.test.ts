@@ -357,3 +357,58 @@ test('a lock held by another live process is refused', async (t) => {
   const error = await t.throwsAsync(openStore({ dataDir }), { instanceOf: DataDirLockedError });
   t.is(error?.pid, process.ppid);
 });
+
+async function finishedGeneration(store: Store, accountId: string, overrides: Partial<NewGeneration> = {}) {
+  const { generation } = await store.createGeneration(request(accountId, overrides), { monthlyQuota: 10 });
+  await store.writeFile(`audio/${accountId}/${generation.id}.wav`, new Uint8Array([1]));
+  await store.writeFile(`audio/${accountId}/${generation.id}.mid`, new Uint8Array([2]));
+  return store.updateGeneration(generation.id, {
+    status: 'completed',
+    files: { wav: `audio/${accountId}/${generation.id}.wav`, midi: `audio/${accountId}/${generation.id}.mid` },
+  });
+}
+
+test('a deleted generation stays gone after a reopen, and its quota unit stays spent', async (t) => {
+  const dataDir = await tempDir(t);
+  const first = await openStore({ dataDir });
+  const account = await first.createAccount({ plan: 'starter' });
+  const generation = await finishedGeneration(first, account.id);
+  await first.deleteGeneration(generation.id);
+  await first.close();
+
+  const second = await openStore({ dataDir });
+  t.teardown(() => second.close());
+  t.is(second.getGeneration(account.id, generation.id), undefined);
+  t.is(second.listGenerations(account.id, { limit: 10, offset: 0 }).total, 0);
+  t.is(second.usage(account.id, generation.quota_month), 1);
+});
+
+test('what is kept of a deleted generation holds neither its prompt nor its lyrics', async (t) => {
+  const { store, dataDir } = await setup(t);
+  const account = await store.createAccount({ plan: 'starter' });
+  const generation = await finishedGeneration(store, account.id, { prompt: 'my secret song', lyrics: 'private words', instrumental: false });
+  await store.deleteGeneration(generation.id);
+  const kept = await readFile(join(dataDir, 'generations', account.id, `${generation.id}.json`), 'utf8');
+  t.false(kept.includes('my secret song'));
+  t.false(kept.includes('private words'));
+});
+
+test('an unfinished generation cannot be deleted', async (t) => {
+  const { store } = await setup(t);
+  const account = await store.createAccount({ plan: 'starter' });
+  const { generation } = await store.createGeneration(request(account.id), { monthlyQuota: 10 });
+  await t.throwsAsync(store.deleteGeneration(generation.id), { instanceOf: TypeError });
+  t.is(store.getGeneration(account.id, generation.id)?.status, 'processing');
+});
+
+test('an idempotency key of a deleted generation makes a new one', async (t) => {
+  const { store } = await setup(t);
+  const account = await store.createAccount({ plan: 'starter' });
+  const idempotency = { key: 'k-1', bodyHash: 'h' };
+  const { generation } = await store.createGeneration(request(account.id), { monthlyQuota: 10, idempotency });
+  await store.updateGeneration(generation.id, { status: 'failed' });
+  await store.deleteGeneration(generation.id);
+  const again = await store.createGeneration(request(account.id), { monthlyQuota: 10, idempotency });
+  t.false(again.replayed);
+  t.not(again.generation.id, generation.id);
+});

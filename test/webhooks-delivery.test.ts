@@ -272,6 +272,19 @@ test('an event whose task ended otherwise (crash, then a failed re-render) is ca
   t.is(receiver.requests.length, 0);
 });
 
+test('an event of a generation deleted before it was sent is cancelled, not sent', async (t) => {
+  const { app, receiver, key, generation } = await unqueuedTask(t);
+  const completed = await app.store.updateGeneration(generation.id, { status: 'completed', completed_at: new Date().toISOString() });
+  await app.store.deleteGeneration(generation.id);
+  await app.webhooks.record(completed);
+  const [delivery] = await until(async () => {
+    const list = await deliveries(app, key, '?status=cancelled');
+    return list.length === 1 ? list : undefined;
+  }, 'the delivery to be cancelled');
+  t.is(delivery.generation_id, generation.id);
+  t.is(receiver.requests.length, 0);
+});
+
 test('an attempt that gets no answer within the time limit is logged as a timeout and retried', async (t) => {
   const app = await startWebhookApp(t, { timeoutMs: 300, schedule: [20] });
   const receiver = await startReceiver(t, (n) => (n === 0 ? 'hang' : 200));

@@ -14,6 +14,10 @@ Runs the API server. Configuration comes from the environment:
   TUNESMITH_WORKERS       render threads (default: the machine's cores)
   TUNESMITH_DOWNLOAD_TTL  lifetime of download links in seconds (default 86400)
   TUNESMITH_WEBHOOK_ALLOW_PRIVATE  1 lets webhooks go to loopback/private addresses (default 0)
+  TUNESMITH_LOG_LEVEL     fatal, error, warn, info, debug, trace or silent (default info)
+
+The log goes to stdout: one JSON line per event, or pretty lines on a terminal. The first start's key and
+sign-in link go to stderr, never to the log.
 
 On first start with an empty data dir it creates a local account and prints an API key and a one-time
 link that signs that account in to the dashboard (open http://HOST:PORT in a browser).
@@ -33,11 +37,14 @@ SIGTERM or SIGINT stops it gracefully: running renders finish (up to 30 s) or re
     });
     // Loaded here, not at the top: the key commands must not need the engine.
     const { startServer } = await import('../server.ts');
-    const server = await startServer(config, { log: io.out });
+    const { createLogger } = await import('../log.ts');
+    // Pretty lines for a person at a terminal, JSON lines for anything else (a service manager, a collector).
+    const logger = createLogger({ level: config.logLevel ?? 'info', pretty: process.stdout.isTTY === true });
+    const server = await startServer(config, { logger, print: io.err });
     const signal = await stopRequested;
-    io.out(`Received ${signal}: finishing running renders and shutting down…`);
+    logger.info({ signal }, 'finishing running renders and shutting down');
     await server.close();
-    io.out('Stopped.');
+    logger.info('stopped');
     // Everything is closed; should a stray handle still hold the event loop, do not hang the shutdown on it.
     setTimeout(() => process.exit(0), 2_000).unref();
     return 0;

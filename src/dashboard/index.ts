@@ -15,7 +15,7 @@ import { html } from './html.ts';
 import { sendHtml, setSecurityHeaders, viewerOf, type Viewer } from './http.ts';
 import { setCredentials, showSignIn, showSignUp, signIn, signInWithLink, signOut, signUp } from './pages/auth.ts';
 import { showDocs } from './pages/docs.ts';
-import { generationStatus, showGenerations, waveform } from './pages/generations.ts';
+import { cancelGeneration, deleteGeneration, generationStatus, showGenerations, showTrack, waveform } from './pages/generations.ts';
 import { createKey, revokeKey, showKeys } from './pages/keys.ts';
 import { showOverview } from './pages/overview.ts';
 import { generateFromPlayground, showPlayground } from './pages/playground.ts';
@@ -45,7 +45,10 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   /** Pages redirect a signed-out visitor to sign in; data endpoints answer 401. */
   const signedIn = (handler: Handler) => async (ctx: AppContext) => {
     const viewer = viewerOf(ctx, deps);
-    if (viewer) return handler(ctx, viewer);
+    if (viewer) {
+      ctx.state.accountId = viewer.account.id;
+      return handler(ctx, viewer);
+    }
     if (ctx.method === 'GET' && !/\.(json|svg)$/.test(ctx.path)) return ctx.redirect('/signin');
     throw new SessionRequiredError();
   };
@@ -64,8 +67,11 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   router.post('/keys', signedIn(createKey(deps)));
   router.post('/keys/:id/revoke', signedIn(revokeKey(deps)));
   router.get('/generations', signedIn(showGenerations(deps)));
+  router.get('/generations/:id', signedIn(showTrack(deps)));
   router.get('/generations/:id/status.json', signedIn(generationStatus(deps)));
   router.get('/generations/:id/waveform.svg', signedIn(waveform(deps)));
+  router.post('/generations/:id/cancel', signedIn(cancelGeneration(deps)));
+  router.post('/generations/:id/delete', signedIn(deleteGeneration(deps)));
   router.get('/playground', signedIn(showPlayground(deps)));
   router.post('/playground', signedIn(generateFromPlayground(deps)));
   router.get('/webhooks', signedIn(showWebhooks(deps)));

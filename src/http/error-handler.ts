@@ -11,6 +11,7 @@ import {
   BodyTooLargeError,
   CsrfError,
   DownloadLinkError,
+  GenerationStateError,
   MalformedBodyError,
   MethodNotAllowedError,
   PlanForbiddenError,
@@ -109,6 +110,7 @@ const RULES: Rule[] = [
     message: e.message,
     headers: { Allow: e.allowed.join(', ') },
   })),
+  rule(GenerationStateError, (e) => ({ status: 409, type: 'conflict_error', code: e.code, message: e.message, param: 'id' })),
   rule(IdempotencyConflictError, (e) => ({
     status: 409,
     type: 'conflict_error',

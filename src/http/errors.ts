@@ -113,6 +113,18 @@ export class ResourceNotFoundError extends Error {
   }
 }
 
+/** Cancel asked of a finished generation, or delete of one still waiting or rendering. */
+export class GenerationStateError extends Error {
+  override name = 'GenerationStateError' as const;
+  constructor(readonly code: 'generation_finished' | 'generation_not_finished', status: string) {
+    super(
+      code === 'generation_finished'
+        ? `This generation is already ${status}: there is nothing to cancel. DELETE /v1/generation/{id} removes it.`
+        : `This generation is still ${status}. Cancel it first with POST /v1/generation/{id}/cancel, then delete it.`,
+    );
+  }
+}
+
 /** A Range header asks for bytes outside the file. */
 export class RangeNotSatisfiableError extends Error {
   override name = 'RangeNotSatisfiableError' as const;

@@ -2,6 +2,7 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { ParameterizedContext, Middleware } from 'koa';
 import type { GenerationRequest, StyleInfo } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
 import type { JobQueue } from '../jobs/types.ts';
 import type { CredentialStore } from '../store/credentials.ts';
 import type { Account, ApiKey, Store } from '../store/types.ts';
@@ -24,10 +25,12 @@ export interface AppDeps {
   credentials?: CredentialStore;
   /** Signs download links; built from the config when not given. server.ts shares one with the webhooks' events. */
   signer?: DownloadSigner;
+  /** Request lines and request errors. @default a logger that writes nothing */
+  logger?: Logger;
 }
 
 /** AppDeps with the clock resolved, plus what createApp builds once from the config. */
-export interface Services extends Omit<AppDeps, 'now' | 'credentials' | 'signer'> {
+export interface Services extends Omit<AppDeps, 'now' | 'credentials' | 'signer' | 'logger'> {
   now: () => Date;
   signer: DownloadSigner;
   /** Requests per minute per account: one bucket for the API and the dashboard's playground. */
@@ -39,6 +42,8 @@ export interface AppState {
   /** Set by the auth middleware on every /v1 route. */
   account?: Account;
   apiKey?: ApiKey;
+  /** The signed-in dashboard account, for the log (API requests have `account`). */
+  accountId?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -70,6 +70,19 @@ export class FairQueue<T extends QueuedTask> {
     return order;
   }
 
+  /** Takes one task out of the line (a cancel); false when it is not waiting here. */
+  remove(id: string): boolean {
+    for (const [account, line] of this.#byAccount) {
+      const at = line.findIndex((task) => task.id === id);
+      if (at === -1) continue;
+      line.splice(at, 1);
+      if (line.length === 0) this.#byAccount.delete(account);
+      this.#changed();
+      return true;
+    }
+    return false;
+  }
+
   /** Removes and returns everything waiting. */
   drain(): T[] {
     const all = [...this.order()];

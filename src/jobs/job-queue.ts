@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { GenerationRequest, RenderPool, RenderedTrack } from '../../engine/index.ts';
+import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
+import { silentLogger, type Logger } from '../log.ts';
 import type { Generation, Store } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
 import { RenderSpeed } from './render-speed.ts';
@@ -26,7 +27,8 @@ export interface JobQueueOptions {
    * @default 0.5 (measured: 60 s tracks on 2 threads of a 2-core machine take about 38 s each)
    */
   speedPrior?: number;
-  log?: (message: string) => void;
+  /** One line per task transition (queued, started, completed, failed), and the render errors in full. */
+  logger?: Logger;
   /**
    * Told of each task as it is about to be saved processing, completed or failed, and awaited before
    * that save: the webhook outbox writes its events ahead, so a crash in between loses none.
@@ -49,12 +51,16 @@ interface Running {
   controller: AbortController;
   /** Set when close() aborts the render: the start is given back, it was not the task's fault. */
   interruptedByClose: boolean;
+  /** Set when the task's owner cancels it. */
+  cancelled: boolean;
   done: Promise<void>;
 }
 
-/** Engine errors whose message is written for the caller; anything else gets a generic message. */
-const EXPLAINED_ERRORS = new Set(['UnknownStyleError', 'RenderFailedError', 'InvalidPresetError', 'EngineError', 'LyricsTooLongError', 'InvalidLyricsError']);
-const errorName = (error: unknown): string => (error instanceof Error ? error.name : typeof error);
+/** What was really thrown, for the log: a render worker's error is the cause the pool kept. */
+const thrownBy = (error: unknown): unknown => (error instanceof Error && error.cause instanceof Error ? error.cause : error);
+
+/** The ids every task line carries, so one task (and the request that made it) can be followed. */
+const ids = (generation: Generation) => ({ gen_id: generation.id, account_id: generation.account_id, req_id: generation.request_id ?? undefined });
 
 const requestOf = (generation: Generation): GenerationRequest => ({
   prompt: generation.prompt,
@@ -78,6 +84,8 @@ function readSpeed(store: Store): number | undefined {
   }
 }
 
+const CANCELLED = 'The generation was cancelled.';
+
 const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
 
 /** Creates the queue and resumes every unfinished task found in the store (restart recovery). */
@@ -93,7 +101,7 @@ class RenderQueue implements JobQueueHandle {
   readonly #clock: () => number;
   readonly #graceMs: number;
   readonly #maxAttempts: number;
-  readonly #log: (message: string) => void;
+  readonly #logger: Logger;
   readonly #onTransition: (generation: Generation) => Promise<void>;
   readonly #speed: RenderSpeed;
   readonly #waiting = new FairQueue<Generation>();
@@ -107,7 +115,7 @@ class RenderQueue implements JobQueueHandle {
     this.#clock = options.clock ?? Date.now;
     this.#graceMs = options.graceMs ?? 30_000;
     this.#maxAttempts = options.maxAttempts ?? 3;
-    this.#log = options.log ?? (() => undefined);
+    this.#logger = options.logger ?? silentLogger();
     this.#onTransition = options.onTransition ?? (() => Promise.resolve());
     this.#speed = new RenderSpeed(readSpeed(this.#store) ?? options.speedPrior ?? DEFAULT_SPEED_PRIOR);
   }
@@ -130,12 +138,13 @@ class RenderQueue implements JobQueueHandle {
     );
     resumed.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
     for (const generation of resumed) this.#waiting.push(generation);
-    if (resumed.length > 0) this.#log(`Resuming ${resumed.length} unfinished generation(s).`);
+    if (resumed.length > 0) this.#logger.info({ tasks: resumed.length }, 'resuming unfinished tasks');
     this.#pump();
   }
 
   enqueue(generation: Generation): void {
     if (this.#closing || this.#running.has(generation.id) || this.#waiting.has(generation.id)) return;
+    this.#logger.info({ ...ids(generation), duration: generation.duration, queue_length: this.#waiting.size + 1 }, 'task queued');
     this.#waiting.push(generation);
     this.#pump();
   }
@@ -153,6 +162,21 @@ class RenderQueue implements JobQueueHandle {
       progress: 0,
       estimated_time: roundSeconds(this.#startsIn(order.slice(0, position)) + this.#speed.estimate(order[position]!.duration)),
     };
+  }
+
+  async cancel(generation: Generation): Promise<Generation> {
+    const running = this.#running.get(generation.id);
+    if (running) {
+      running.cancelled = true;
+      running.controller.abort();
+      await running.done;
+    } else {
+      this.#waiting.remove(generation.id);
+      const current = this.#store.getGeneration(generation.account_id, generation.id);
+      if (current && (current.status === 'pending' || current.status === 'processing')) await this.#fail(current, 'cancelled', CANCELLED);
+      this.#settleIdle();
+    }
+    return this.#store.getGeneration(generation.account_id, generation.id) ?? generation;
   }
 
   healthy(): boolean {
@@ -210,11 +234,12 @@ class RenderQueue implements JobQueueHandle {
       expectedSeconds: this.#speed.estimate(generation.duration),
       controller: new AbortController(),
       interruptedByClose: false,
+      cancelled: false,
       done: Promise.resolve(),
     };
     this.#running.set(generation.id, running);
     running.done = this.#render(running)
-      .catch((error: unknown) => this.#log(`Generation ${generation.id}: ${(error as Error).message ?? String(error)}`))
+      .catch((error: unknown) => this.#logger.error({ ...ids(generation), err: error }, 'task could not be saved'))
       .finally(() => {
         this.#running.delete(generation.id);
         this.#pump();
@@ -229,6 +254,7 @@ class RenderQueue implements JobQueueHandle {
       error: null,
     });
     running.generation = started;
+    this.#logger.info({ ...ids(started), attempt: started.attempts }, 'task started');
     let track: RenderedTrack;
     try {
       track = await this.#pool.render(requestOf(started), {
@@ -241,8 +267,10 @@ class RenderQueue implements JobQueueHandle {
       await this.#renderFailed(running, error);
       return;
     }
-    this.#speed.record((this.#clock() - running.startedAt) / 1000, track.audioSeconds);
+    const renderSeconds = (this.#clock() - running.startedAt) / 1000;
+    this.#speed.record(renderSeconds, track.audioSeconds);
     await this.#complete(started, track);
+    this.#logger.info({ ...ids(started), render_ms: Math.round(renderSeconds * 1000), audio_seconds: track.audioSeconds }, 'task completed');
     await this.#store.writeFile(SPEED_FILE, Buffer.from(JSON.stringify({ wall_per_audio_second: this.#speed.wallPerAudioSecond })));
   }
 
@@ -264,12 +292,16 @@ class RenderQueue implements JobQueueHandle {
     const generation = running.generation;
     if (running.interruptedByClose) {
       await this.#store.updateGeneration(generation.id, { status: 'pending', attempts: Math.max(0, generation.attempts - 1) });
+      this.#logger.info(ids(generation), 'task sent back to pending by the shutdown');
       return;
     }
-    const name = errorName(error);
-    if (name === 'WorkerCrashedError') {
+    if (running.cancelled) {
+      await this.#fail(generation, 'cancelled', CANCELLED);
+      return;
+    }
+    if (error instanceof WorkerCrashedError) {
       if (generation.attempts < this.#maxAttempts) {
-        this.#log(`Generation ${generation.id}: render worker crashed (attempt ${generation.attempts}); retrying.`);
+        this.#logger.warn({ ...ids(generation), attempt: generation.attempts, err: error }, 'render worker crashed; the task will be retried');
         const pending = await this.#store.updateGeneration(generation.id, { status: 'pending' });
         if (this.#closing === null) this.#waiting.pushFront(pending);
         return;
@@ -277,17 +309,25 @@ class RenderQueue implements JobQueueHandle {
       await this.#fail(generation, 'render_failed', `The render failed ${generation.attempts} times. Please try again, perhaps with a shorter duration.`);
       return;
     }
-    const message = EXPLAINED_ERRORS.has(name) ? (error as Error).message : 'The track could not be rendered. Please try again.';
-    if (!EXPLAINED_ERRORS.has(name)) this.#log(`Generation ${generation.id}: render error ${name}: ${(error as Error)?.message ?? String(error)}`);
-    await this.#fail(generation, 'render_failed', message);
+    if (error instanceof RequestError) {
+      await this.#fail(generation, 'render_failed', error.message);
+      return;
+    }
+    // Not written for the caller: they get the request id to quote, the log gets everything under it.
+    const requestId = generation.request_id ?? null;
+    await this.#fail(generation, 'render_failed', `The render failed${requestId ? ` (request id ${requestId})` : ''}. Please try again.`, error);
   }
 
-  async #fail(generation: Generation, code: string, message: string): Promise<void> {
+  /** `internal`: what was thrown, when the message is not it: logged in full, with its stack. */
+  async #fail(generation: Generation, code: string, message: string, internal?: unknown): Promise<void> {
     await this.#transition(generation, {
       status: 'failed',
       completed_at: new Date(this.#clock()).toISOString(),
       error: { code, message },
     });
+    const what = code === 'cancelled' ? 'task cancelled' : 'task failed';
+    if (internal === undefined) this.#logger.info({ ...ids(generation), code, reason: message }, what);
+    else this.#logger.error({ ...ids(generation), code, reason: message, err: thrownBy(internal) }, what);
   }
 
   /** Saves a change of state, telling the listener first. A listener failure is logged, not the task's failure. */
@@ -295,7 +335,7 @@ class RenderQueue implements JobQueueHandle {
     try {
       await this.#onTransition({ ...generation, ...patch });
     } catch (error) {
-      this.#log(`Generation ${generation.id}: could not record its webhook event: ${(error as Error).message}`);
+      this.#logger.error({ ...ids(generation), err: error }, 'could not record the webhook event of a task');
     }
     return this.#store.updateGeneration(generation.id, patch);
   }

@@ -15,6 +15,11 @@ export interface JobQueue {
   enqueue(generation: Generation): void;
   /** The live view of a task that is not terminal; undefined when the queue does not hold it. */
   live(id: string): LiveState | undefined;
+  /**
+   * Stops a waiting or rendering task: it ends failed with error code "cancelled", so its quota unit is given
+   * back like any failed task's. Resolves with the task as saved; one that finished first is returned as it is.
+   */
+  cancel(generation: Generation): Promise<Generation>;
   /** True while the worker pool is up. */
   healthy(): boolean;
   /** Stop taking work; running renders finish (up to a grace period) or go back to pending for the next start. */

@@ -16,6 +16,21 @@ export interface IdempotencyRecord {
 /** A generation as written on disk: the idempotency record travels with it, so both land in one atomic write. */
 export type StoredGeneration = Generation & { idempotency?: IdempotencyRecord };
 
+/**
+ * What is left of a deleted generation: no prompt, lyrics or audio, only what keeps its month's quota
+ * spent across restarts.
+ */
+export interface DeletedGeneration {
+  id: string;
+  account_id: string;
+  status: Generation['status'];
+  quota_month: string;
+  created_at: string;
+  deleted_at: string;
+}
+
+export const isDeleted = (stored: StoredGeneration | DeletedGeneration): stored is DeletedGeneration => 'deleted_at' in stored;
+
 function listDir(dir: string): string[] {
   try {
     return readdirSync(dir);
@@ -25,8 +40,8 @@ function listDir(dir: string): string[] {
   }
 }
 
-export function loadGenerationFiles(root: string, warn: (message: string) => void): StoredGeneration[] {
-  const loaded: StoredGeneration[] = [];
+export function loadGenerationFiles(root: string, warn: (message: string) => void): (StoredGeneration | DeletedGeneration)[] {
+  const loaded: (StoredGeneration | DeletedGeneration)[] = [];
   for (const accountDir of listDir(root)) {
     for (const name of listDir(join(root, accountDir))) {
       const path = join(root, accountDir, name);

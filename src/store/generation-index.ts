@@ -53,6 +53,19 @@ export class AccountGenerations {
     this.#count(generation.status, generation.quota_month, -1);
   }
 
+  /** A deleted task leaves the pages but not the quota: its month's unit stays spent (unless it failed). */
+  delete(generation: Generation): void {
+    const at = this.#items.indexOf(generation);
+    if (at === -1) return;
+    this.#items.splice(at, 1);
+    this.#statusCounts[generation.status] -= 1;
+  }
+
+  /** At load: a task deleted earlier, which still counts against its month's quota. */
+  countDeleted(generation: Pick<Generation, 'status' | 'quota_month'>): void {
+    if (generation.status !== 'failed') this.#usage.set(generation.quota_month, (this.#usage.get(generation.quota_month) ?? 0) + 1);
+  }
+
   /** Call after a record's status changed from `previous`. */
   statusChanged(generation: Generation, previous: GenerationStatus): void {
     if (previous === generation.status) return;
@@ -78,6 +91,13 @@ export class AccountGenerations {
       else items.push(generation);
     }
     return { items, total };
+  }
+
+  /** Like page(), for the generations whose prompt contains `text` (any case): a scan, as counts cannot help. */
+  search(text: string, status: GenerationStatus | undefined, offset: number, limit: number): { items: Generation[]; total: number } {
+    const needle = text.toLowerCase();
+    const matches = this.#items.filter((g) => (status === undefined || g.status === status) && g.prompt.toLowerCase().includes(needle));
+    return { items: matches.slice(offset, offset + limit), total: matches.length };
   }
 
   #count(status: GenerationStatus, month: string, delta: number): void {

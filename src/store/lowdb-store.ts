@@ -7,7 +7,7 @@
  * Every write is crash-safe (atomic-file.ts). Reads are served from memory, loaded once at open.
  */
 import { mkdirSync, realpathSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
@@ -15,7 +15,7 @@ import { isPlanName, quotaMonth, quotaResetsAt } from '../plans.ts';
 import { AtomicJsonFile, CoalescingWriter, atomicWriteFile } from './atomic-file.ts';
 import { StoreClosedError } from './errors.ts';
 import { AccountGenerations, newestFirst } from './generation-index.ts';
-import { loadGenerationFiles, type IdempotencyRecord, type StoredGeneration } from './generation-files.ts';
+import { isDeleted, loadGenerationFiles, type DeletedGeneration, type IdempotencyRecord, type StoredGeneration } from './generation-files.ts';
 import { acquireLock, type DataDirLock, type LockOwner } from './lock.ts';
 import { resolveInside } from './paths.ts';
 import {
@@ -93,6 +93,10 @@ class LowdbStore implements Store {
   /** generation id -> its idempotency record, rewritten with every update of the generation. */
   readonly #idempotencyOf = new Map<string, IdempotencyRecord>();
   readonly #knownDirs = new Set<string>();
+  /** Generation id -> what watchGeneration() registered. */
+  readonly #watchers = new Map<string, Set<(generation: Generation | undefined) => void>>();
+  /** Generations whose delete is under way: a second delete meanwhile finds nothing. */
+  readonly #deleting = new Set<string>();
 
   #touchTimer: NodeJS.Timeout | null = null;
   #closed = false;
@@ -115,6 +119,10 @@ class LowdbStore implements Store {
     const now = this.#clock().getTime();
     const recentIdempotency: PendingIdempotency[] = [];
     for (const stored of loadGenerationFiles(join(this.dataDir, 'generations'), warn)) {
+      if (isDeleted(stored)) {
+        this.#accountIndex(stored.account_id).countDeleted(stored);
+        continue;
+      }
       const { idempotency, ...generation } = stored;
       this.#generations.set(generation.id, generation);
       this.#accountIndex(generation.account_id).push(generation);
@@ -280,6 +288,7 @@ class LowdbStore implements Store {
       files: null,
       error: null,
       quota_month: month,
+      request_id: input.request_id ?? null,
     };
     this.#generations.set(generation.id, generation);
     index.insert(generation);
@@ -304,7 +313,7 @@ class LowdbStore implements Store {
   listGenerations(accountId: string, options: ListOptions): { items: Generation[]; total: number } {
     const index = this.#byAccount.get(accountId);
     if (!index) return { items: [], total: 0 };
-    const { items, total } = index.page(options.status, options.offset, options.limit);
+    const { items, total } = options.search ? index.search(options.search, options.status, options.offset, options.limit) : index.page(options.status, options.offset, options.limit);
     return { items: items.map(copy), total };
   }
 
@@ -322,7 +331,47 @@ class LowdbStore implements Store {
     if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
     else this.#unfinished.delete(generation);
     await this.#persistGeneration(generation);
+    this.#notify(id, generation);
     return copy(generation);
+  }
+
+  watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void {
+    let listeners = this.#watchers.get(id);
+    if (!listeners) {
+      listeners = new Set();
+      this.#watchers.set(id, listeners);
+    }
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.#watchers.get(id) === listeners) this.#watchers.delete(id);
+    };
+  }
+
+  async deleteGeneration(id: string): Promise<void> {
+    this.#assertOpen();
+    const generation = this.#generations.get(id);
+    if (!generation || this.#deleting.has(id)) throw new NotFoundError('generation', id);
+    if (generation.status !== 'completed' && generation.status !== 'failed') throw new TypeError(`Generation ${id} is ${generation.status}: only finished generations can be deleted.`);
+    // The audio first: should removing it fail, the record stays and the delete can be asked again.
+    this.#deleting.add(id);
+    try {
+      for (const file of generation.files ? [generation.files.wav, generation.files.midi] : []) await rm(this.resolveFile(file), { force: true });
+    } finally {
+      this.#deleting.delete(id);
+    }
+    const idempotency = this.#idempotencyOf.get(id);
+    this.#forget(generation, idempotency?.key, { keepUsage: true });
+    const tombstone: DeletedGeneration = {
+      id,
+      account_id: generation.account_id,
+      status: generation.status,
+      quota_month: generation.quota_month,
+      created_at: generation.created_at,
+      deleted_at: this.#clock().toISOString(),
+    };
+    await this.#writeGenerationFile(generation.account_id, id, () => JSON.stringify(tombstone));
+    this.#notify(id, undefined);
   }
 
   unfinishedGenerations(): Generation[] {
@@ -360,6 +409,10 @@ class LowdbStore implements Store {
 
   // Internals
 
+  #notify(id: string, generation: Generation | undefined): void {
+    for (const listener of [...(this.#watchers.get(id) ?? [])]) listener(generation && copy(generation));
+  }
+
   #assertOpen(): void {
     if (this.#closed) throw new StoreClosedError();
   }
@@ -380,14 +433,18 @@ class LowdbStore implements Store {
   }
 
   async #persistGeneration(generation: Generation): Promise<void> {
-    const path = join(this.dataDir, 'generations', generation.account_id, `${generation.id}.json`);
-    await this.#ensureDir(dirname(path));
-    await this.#writer.write(path, () => {
+    await this.#writeGenerationFile(generation.account_id, generation.id, () => {
       const stored: StoredGeneration = { ...generation };
       const idempotency = this.#idempotencyOf.get(generation.id);
       if (idempotency) stored.idempotency = idempotency;
       return JSON.stringify(stored);
     });
+  }
+
+  async #writeGenerationFile(accountId: string, id: string, text: () => string): Promise<void> {
+    const path = join(this.dataDir, 'generations', accountId, `${id}.json`);
+    await this.#ensureDir(dirname(path));
+    await this.#writer.write(path, text);
   }
 
   #liveIdempotency(accountId: string, key: string, now: number): PendingIdempotency | undefined {
@@ -413,9 +470,10 @@ class LowdbStore implements Store {
     }
   }
 
-  #forget(generation: Generation, idempotencyKeyValue: string | undefined): void {
+  #forget(generation: Generation, idempotencyKeyValue: string | undefined, options: { keepUsage?: boolean } = {}): void {
     this.#generations.delete(generation.id);
-    this.#accountIndex(generation.account_id).remove(generation);
+    if (options.keepUsage) this.#accountIndex(generation.account_id).delete(generation);
+    else this.#accountIndex(generation.account_id).remove(generation);
     this.#unfinished.delete(generation);
     this.#idempotencyOf.delete(generation.id);
     if (idempotencyKeyValue !== undefined) {

@@ -60,12 +60,14 @@ export interface Generation {
   error: { code: string; message: string } | null;
   /** The calendar month (UTC, "YYYY-MM") whose quota this task counts against. */
   quota_month: string;
+  /** The X-Request-Id of the request that created it, so its log lines can be followed (absent on older records). */
+  request_id?: string | null;
 }
 
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id'
 >;
 
 export interface CreateGenerationOptions {
@@ -78,6 +80,8 @@ export interface CreateGenerationOptions {
 
 export interface ListOptions {
   status?: GenerationStatus | undefined;
+  /** Only generations whose prompt contains this text, regardless of case. */
+  search?: string | undefined;
   limit: number;
   offset: number;
 }
@@ -143,6 +147,16 @@ export interface Store {
   listGenerations(accountId: string, options: ListOptions): { items: Generation[]; total: number };
   /** Persists a change; a change to status failed refunds the quota unit. */
   updateGeneration(id: string, patch: Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>): Promise<Generation>;
+  /**
+   * Removes a finished (completed or failed) generation and its files: it is gone from every read. Its quota
+   * unit stays spent, across restarts too.
+   */
+  deleteGeneration(id: string): Promise<void>;
+  /**
+   * Calls `listener` after each saved change of the generation, with the generation as saved (undefined once it
+   * is deleted). Returns the function that stops the calls.
+   */
+  watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void;
   /** Tasks not yet terminal (processing or pending), oldest first: what a restart must resume. */
   unfinishedGenerations(): Generation[];
   /** Generations counted against the account's quota for a month ("YYYY-MM"). */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
+import { silentLogger } from '../../src/log.ts';
 import { startServer, type ServerHandle } from '../../src/server.ts';
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -17,7 +18,7 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
 export async function startRealServer(t: ExecutionContext, env: Record<string, string> = {}): Promise<ServerHandle> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-browser-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-  const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1', ...env }), { log: () => undefined });
+  const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1', ...env }), { logger: silentLogger(), print: () => undefined });
   t.teardown(() => server.close());
   return server;
 }

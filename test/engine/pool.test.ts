@@ -1,9 +1,10 @@
 import test from 'ava';
 import { createRenderPool } from '../../engine/pool.ts';
-import { RenderAbortedError, RenderFailedError, WorkerCrashedError } from '../../engine/errors.ts';
+import { InvalidLyricsError, RenderAbortedError, RenderFailedError, UnknownStyleError, WorkerCrashedError } from '../../engine/errors.ts';
 import type { GenerationRequest } from '../../engine/types.ts';
 
 const fakeWorker = new URL('../fixtures/fake-worker.ts', import.meta.url);
+const throwingWorker = new URL('../fixtures/throwing-worker.ts', import.meta.url);
 
 function request(prompt: string): GenerationRequest {
   return { prompt, duration: 30, style: null, instrumental: true, seed: 1 };
@@ -41,10 +42,42 @@ test('a crashed thread rejects its job with WorkerCrashedError and is replaced',
   t.is(after.title, 'still works');
 });
 
-test('an error thrown while rendering becomes RenderFailedError with the original name', async (t) => {
-  const error = await t.throwsAsync(pool(t).render(request('fail')), { instanceOf: RenderFailedError });
-  t.is(error?.causeName, 'RangeError');
-  t.is(error?.message, 'bad things');
+test('a bug thrown while rendering becomes RenderFailedError whose message tells nothing of it', async (t) => {
+  const renderPool = createRenderPool({ workers: 1, workerEntry: throwingWorker });
+  t.teardown(() => renderPool.close());
+  const error = await t.throwsAsync(renderPool.render(request('bug')), { instanceOf: RenderFailedError });
+  t.is(error?.message, 'The render failed.');
+  t.is(error?.causeName, 'TypeError');
+});
+
+test('a bug thrown while rendering keeps its message and stack as the cause, for the log', async (t) => {
+  const renderPool = createRenderPool({ workers: 1, workerEntry: throwingWorker });
+  t.teardown(() => renderPool.close());
+  const error = await t.throwsAsync(renderPool.render(request('bug')), { instanceOf: RenderFailedError });
+  const cause = error?.cause as Error;
+  t.regex(cause.message, /reading 'gain'/);
+  t.regex(cause.stack ?? '', /throwing-worker\.ts/);
+});
+
+test('a non-Error thrown while rendering becomes RenderFailedError too', async (t) => {
+  const renderPool = createRenderPool({ workers: 1, workerEntry: throwingWorker });
+  t.teardown(() => renderPool.close());
+  const error = await t.throwsAsync(renderPool.render(request('a string')), { instanceOf: RenderFailedError });
+  t.is(error?.causeName, 'NonError');
+});
+
+test('an error written for the caller crosses the thread as its own class, with its fields', async (t) => {
+  const renderPool = createRenderPool({ workers: 1, workerEntry: throwingWorker });
+  t.teardown(() => renderPool.close());
+  const error = await t.throwsAsync(renderPool.render(request('unknown style')), { instanceOf: UnknownStyleError });
+  t.deepEqual(error?.allowed, ['lofi', 'rock']);
+});
+
+test('an error written for the caller crosses the thread with its message', async (t) => {
+  const renderPool = createRenderPool({ workers: 1, workerEntry: throwingWorker });
+  t.teardown(() => renderPool.close());
+  const error = await t.throwsAsync(renderPool.render(request('bad lyrics')), { instanceOf: InvalidLyricsError });
+  t.is(error?.message, 'The lyrics have no words to sing.');
 });
 
 test('aborting a running job rejects it at once and leaves its thread to finish (no mid-render kill)', async (t) => {

@@ -20,6 +20,7 @@ import { answerClientError } from '../../src/http/client-error.ts';
 import { DownloadSigner } from '../../src/http/signing.ts';
 import type { AppState } from '../../src/http/types.ts';
 import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
+import type { Logger } from '../../src/log.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Account, Generation, PlanName, Store } from '../../src/store/types.ts';
 import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
@@ -92,6 +93,17 @@ export class FakeJobQueue implements JobQueue {
     });
   }
 
+  /** A cancel, as the real queue saves it: failed with code "cancelled". */
+  async cancel(generation: Generation): Promise<Generation> {
+    const store = this.#take(generation.id);
+    this.queued.splice(this.queued.findIndex((g) => g.id === generation.id), 1);
+    return store.updateGeneration(generation.id, {
+      status: 'failed',
+      completed_at: this.#clock().toISOString(),
+      error: { code: 'cancelled', message: 'The generation was cancelled.' },
+    });
+  }
+
   async fail(id: string): Promise<Generation> {
     const store = this.#take(id);
     this.queued.splice(this.queued.findIndex((g) => g.id === id), 1);
@@ -154,6 +166,8 @@ export interface StartOptions {
   clock?: ManualClock;
   /** Seams for the webhooks module, or false for an app built without it (its routes and callback_url answer 503). */
   webhooks?: TestWebhooksOptions | false;
+  /** The app's request log. @default none */
+  logger?: Logger;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -192,6 +206,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
     now: clock.now,
     signer,
     ...(webhooks ? { webhooks: webhooks.service } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   app.silent = true;
   server.on('request', app.callback());

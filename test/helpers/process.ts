@@ -51,6 +51,8 @@ export interface ServerProcess {
   /** The URL the server printed; empty when it exited before listening. */
   url: string;
   output(): string;
+  /** What it wrote to stdout alone: the log. */
+  stdout(): string;
   /** Resolves with the exit code (or signal) once the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -67,6 +69,8 @@ export async function startServerProcess(t: ExecutionContext, dataDir: string, e
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -90,6 +94,7 @@ export async function startServerProcess(t: ExecutionContext, dataDir: string, e
     child,
     url,
     output: () => output,
+    stdout: () => stdout,
     exited,
     kill(signal) {
       child.kill(signal);

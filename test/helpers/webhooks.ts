@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ExecutionContext } from 'ava';
-import type { RenderedTrack } from '../../engine/index.ts';
+import { RenderFailedError, type RenderedTrack } from '../../engine/index.ts';
 import { createJobQueue, type JobQueueHandle, type RenderPoolLike } from '../../src/jobs/index.ts';
 import type { Webhooks } from '../../src/webhooks/index.ts';
 import { ManualClock, sineWav, startApp, type TestApp, type TestWebhooksOptions } from './app.ts';
@@ -106,7 +106,7 @@ function instantPool(): RenderPoolLike {
     healthy: () => true,
     async render(request) {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      if (request.prompt === 'fail') throw Object.assign(new Error('The engine could not render this.'), { name: 'RenderFailedError' });
+      if (request.prompt === 'fail') throw new RenderFailedError('RangeError', { cause: new RangeError('The engine could not render this.') });
       const track: RenderedTrack = {
         wav: sineWav(),
         midi: new Uint8Array([0x4d, 0x54, 0x68, 0x64]),

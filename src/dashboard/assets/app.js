@@ -104,30 +104,54 @@ function setUpKaraoke(sheet) {
   }
 }
 
-const POLL_MS = 1000;
+/** How long one status request may wait for a change; the bar moves in between from the estimate. */
+const WAIT_SECONDS = 25;
+/**
+ * A browser holds about 6 connections to a site: only this many cards keep a long poll open, so the page's
+ * other requests (audio, navigation) never queue behind them; the others ask every SHORT_POLL_MS.
+ */
+const LONG_POLLS = 2;
+const SHORT_POLL_MS = 5000;
+const TICK_MS = 500;
+const RETRY_MS = 5000;
 
-/** Polls a task's status JSON; updates its bar and sentence; reloads the page once it is finished. */
-function watch(card) {
-  const url = card.dataset.poll;
+/**
+ * Follows a task in progress: long-polls its status JSON (the answer comes when the status changes, or after
+ * WAIT_SECONDS), moves the bar in between from the estimated time left, and reloads the page once it is finished.
+ */
+function watch(card, long) {
+  const url = long ? `${card.dataset.poll}?wait=${WAIT_SECONDS}` : card.dataset.poll;
   const bar = card.querySelector('[data-role="progress"]');
   const text = card.querySelector('[data-role="progress-text"]');
   const badge = card.querySelector('[data-role="status"]');
-  const tick = () => {
+  // What the last answer said, and when: the bar extrapolates from it until the next one.
+  let known = { progress: bar ? Number(bar.value) : 0, eta: null, queued: false, at: Date.now() };
+  const animate = () => {
+    if (bar && !known.queued && known.eta) {
+      const share = Math.min(1, (Date.now() - known.at) / 1000 / known.eta);
+      bar.value = Math.min(0.99, known.progress + (1 - known.progress) * share);
+    }
+  };
+  const timer = setInterval(animate, TICK_MS);
+  const ask = () => {
     fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
       .then((res) => (res.ok ? res.json() : Promise.reject(new Error(String(res.status)))))
       .then((task) => {
         if (task.status === 'completed' || task.status === 'failed') {
+          clearInterval(timer);
           window.location.reload();
           return;
         }
+        known = { progress: task.progress, eta: task.estimated_time, queued: task.queue_position > 0, at: Date.now() };
         if (bar) bar.value = task.progress;
         if (text && task.progress_text) text.textContent = task.progress_text;
         if (badge) badge.textContent = task.queue_position > 0 ? 'Queued' : 'Rendering';
-        setTimeout(tick, POLL_MS);
+        if (long) ask();
+        else setTimeout(ask, SHORT_POLL_MS);
       })
-      .catch(() => setTimeout(tick, POLL_MS * 5));
+      .catch(() => setTimeout(ask, RETRY_MS));
   };
-  setTimeout(tick, POLL_MS);
+  ask();
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -136,5 +160,5 @@ document.addEventListener('DOMContentLoaded', () => {
   setUpRevealButtons();
   setUpHiders();
   for (const sheet of document.querySelectorAll('[data-karaoke]')) setUpKaraoke(sheet);
-  for (const card of document.querySelectorAll('[data-poll]')) watch(card);
+  [...document.querySelectorAll('[data-poll]')].forEach((card, index) => watch(card, index < LONG_POLLS));
 });

@@ -79,7 +79,7 @@ export function showDocs(deps: DashboardDeps) {
         html`<section class="card intro">
   <p>${doc['info']['description']}</p>
   <p>Base URL <code>${base}</code>. Create a key on the <a href="/keys">API keys</a> page, then <code>export TUNESMITH_API_KEY=ts_live_…</code> and paste any example below.
-  The machine-readable document is at <a href="/v1/openapi.json"><code>/v1/openapi.json</code></a> (needs the key).</p>
+  The machine-readable document is at <a href="/v1/openapi.json"><code>/v1/openapi.json</code></a> (no key needed).</p>
   <nav class="toc">${ops.map(({ path, method, op }) => html`<a href="#${op['operationId'] ?? path}"><span class="method method-${method}">${method.toUpperCase()}</span> ${path}</a>`)}</nav>
 </section>
 ${ops.map(({ path, method, op }) => operation(doc, base, path, method, op))}`,

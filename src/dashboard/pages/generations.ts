@@ -1,14 +1,15 @@
 /** The account's generations, newest first, with the API's status filter and pagination; live progress; waveforms. */
-import { ResourceNotFoundError } from '../../http/errors.ts';
+import { GenerationStateError, ResourceNotFoundError } from '../../http/errors.ts';
 import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { STATUSES, LIST_LIMITS } from '../../routes/generations/listGenerations.ts';
-import { presentGeneration, type GenerationObject } from '../../routes/generations/present.ts';
+import { isTerminal, presentGeneration, type GenerationObject } from '../../routes/generations/present.ts';
+import { MAX_WAIT_SECONDS, waitForChange } from '../../routes/generations/wait-for-change.ts';
 import type { Generation, GenerationStatus } from '../../store/types.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html } from '../html.ts';
-import { sendHtml, type Viewer } from '../http.ts';
-import { generationCard, progressText } from '../views/generation-card.ts';
+import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
+import { generationCard, progressText, specSection } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 
 export const PAGE_SIZE = 10;
@@ -25,8 +26,9 @@ export function present(deps: DashboardDeps, g: Generation): GenerationObject {
   return presentGeneration(g, deps.services.jobs.live(g.id), deps.services.signer, deps.services.now());
 }
 
-const listHref = (status: GenerationStatus | undefined, offset: number): string => {
+const listHref = (status: GenerationStatus | undefined, offset: number, search = ''): string => {
   const query = new URLSearchParams();
+  if (search) query.set('q', search);
   if (status) query.set('status', status);
   if (offset > 0) query.set('offset', String(offset));
   const text = query.toString();
@@ -35,10 +37,12 @@ const listHref = (status: GenerationStatus | undefined, offset: number): string 
 
 export function showGenerations(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    const query = readQuery(ctx.querystring, ['status', 'offset']);
+    const query = readQuery(ctx.querystring, ['status', 'offset', 'done', 'q']);
+    const done = readQueryEnum(query, 'done', ['cancelled', 'deleted'] as const);
+    const search = (query.get('q') ?? '').trim().slice(0, 200);
     const status = readQueryEnum(query, 'status', STATUSES);
     const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
-    const { items, total } = deps.services.store.listGenerations(viewer.account.id, { status, limit: PAGE_SIZE, offset });
+    const { items, total } = deps.services.store.listGenerations(viewer.account.id, { status, search, limit: PAGE_SIZE, offset });
     const from = total === 0 ? 0 : offset + 1;
     const to = offset + items.length;
     sendHtml(
@@ -47,17 +51,42 @@ export function showGenerations(deps: DashboardDeps) {
         viewer,
         'generations',
         'Generations',
-        html`<nav class="tabs" aria-label="Filter by status">
-  ${FILTERS.map((f) => html`<a href="${listHref(f.status, 0)}"${f.status === status ? html` class="active" aria-current="true"` : ''}>${f.label}</a>`)}
+        html`${done ? html`<div class="alert alert-ok" role="status">${done === 'cancelled' ? 'The generation is cancelled.' : 'The track and its audio are deleted.'}</div>` : ''}
+<form class="search" method="get" action="/generations" role="search">
+  ${status ? html`<input type="hidden" name="status" value="${status}">` : ''}
+  <label for="q" class="offscreen">Search prompts</label>
+  <input type="search" id="q" name="q" value="${search}" placeholder="Search prompts" maxlength="200">
+  <button type="submit" class="button small secondary">Search</button>
+</form>
+<nav class="tabs" aria-label="Filter by status">
+  ${FILTERS.map((f) => html`<a href="${listHref(f.status, 0, search)}"${f.status === status ? html` class="active" aria-current="true"` : ''}>${f.label}</a>`)}
 </nav>
 ${items.length === 0
-  ? html`<section class="card empty">${offset > 0 ? 'No generations on this page.' : html`No generations${status ? ' with this status' : ''} yet. <a href="/playground">Make one in the playground</a> or call <code>POST /v1/generate</code>.`}</section>`
+  ? html`<section class="card empty">${search ? html`No generation's prompt contains “${search}”. <a href="/generations">Show all</a>` : offset > 0 ? 'No generations on this page.' : html`No generations${status ? ' with this status' : ''} yet. <a href="/playground">Make one in the playground</a> or call <code>POST /v1/generate</code>.`}</section>`
   : html`<p class="muted small">${from}–${to} of ${total}</p>
-<div class="gen-list">${items.map((g) => generationCard(present(deps, g)))}</div>
+<div class="gen-list">${items.map((g) => generationCard(present(deps, g), { csrf: viewer.csrf, compact: true }))}</div>
 <nav class="pager" aria-label="Pages">
-  ${offset > 0 ? html`<a class="button secondary small" href="${listHref(status, Math.max(0, offset - PAGE_SIZE))}" rel="prev">← Newer</a>` : html`<span></span>`}
-  ${to < total ? html`<a class="button secondary small" href="${listHref(status, offset + PAGE_SIZE)}" rel="next">Older →</a>` : html`<span></span>`}
+  ${offset > 0 ? html`<a class="button secondary small" href="${listHref(status, Math.max(0, offset - PAGE_SIZE), search)}" rel="prev">← Newer</a>` : html`<span></span>`}
+  ${to < total ? html`<a class="button secondary small" href="${listHref(status, offset + PAGE_SIZE, search)}" rel="next">Older →</a>` : html`<span></span>`}
 </nav>`}`,
+      ),
+    );
+  };
+}
+
+/** GET /generations/:id — one track's page: player, waveform, lyrics, downloads, the understood spec, delete. */
+export function showTrack(deps: DashboardDeps) {
+  return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    const g = present(deps, ownGeneration(deps, viewer, ctx.params['id']));
+    sendHtml(
+      ctx,
+      page(
+        viewer,
+        'generations',
+        g.title ?? 'Generation',
+        html`<p class="small"><a href="/generations">← All generations</a></p>
+${generationCard(g, { csrf: viewer.csrf })}
+${specSection(g)}`,
       ),
     );
   };
@@ -69,9 +98,14 @@ function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | undefin
   return generation;
 }
 
-/** GET /generations/:id/status.json — what the page script polls while a task is in progress. */
+/**
+ * GET /generations/:id/status.json?wait=N — what the page script long-polls while a task is in progress: the
+ * answer waits until the status changes or N seconds pass, as the API's GET /v1/generation/:id?wait=N does.
+ */
 export function generationStatus(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', { min: 0, max: MAX_WAIT_SECONDS, fallback: 0 });
+    await waitForChange(deps.services, ctx, ownGeneration(deps, viewer, ctx.params['id']), wait);
     const g = present(deps, ownGeneration(deps, viewer, ctx.params['id']));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
@@ -96,5 +130,27 @@ export function waveform(deps: DashboardDeps) {
     ctx.type = 'image/svg+xml';
     ctx.set('Cache-Control', 'private, max-age=86400');
     ctx.body = svg;
+  };
+}
+
+/** POST /generations/:id/cancel: stops a task in progress (the API's cancel). */
+export function cancelGeneration(deps: DashboardDeps) {
+  return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    await readCheckedForm(ctx, deps, viewer);
+    const generation = ownGeneration(deps, viewer, ctx.params['id']);
+    if (isTerminal(generation.status)) throw new GenerationStateError('generation_finished', generation.status);
+    await deps.services.jobs.cancel(generation);
+    seeOther(ctx, '/generations?done=cancelled');
+  };
+}
+
+/** POST /generations/:id/delete: removes a finished track and its audio (the API's DELETE). */
+export function deleteGeneration(deps: DashboardDeps) {
+  return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    await readCheckedForm(ctx, deps, viewer);
+    const generation = ownGeneration(deps, viewer, ctx.params['id']);
+    if (!isTerminal(generation.status)) throw new GenerationStateError('generation_not_finished', generation.status);
+    await deps.services.store.deleteGeneration(generation.id);
+    seeOther(ctx, '/generations?done=deleted');
   };
 }

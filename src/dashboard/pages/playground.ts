@@ -107,7 +107,7 @@ export function showPlayground(deps: DashboardDeps) {
     const values: Values = generation
       ? { prompt: generation.prompt, duration: String(generation.duration), style: generation.style ?? '', instrumental: generation.instrumental ? 'on' : '', lyrics: generation.lyrics ?? '' }
       : {};
-    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation)) : null));
+    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), { csrf: viewer.csrf }) : null));
   };
 }
 
@@ -118,7 +118,7 @@ export function generateFromPlayground(deps: DashboardDeps) {
     for (const field of FIELDS) values[field] = form.get(field) ?? '';
     try {
       refuseWhenSpent(takeAccountRequest(deps.services, viewer.account));
-      const { generation } = await createGenerationFor(deps.services, viewer.account, { body: bodyFromForm(values) });
+      const { generation } = await createGenerationFor(deps.services, viewer.account, { body: bodyFromForm(values), requestId: ctx.state.requestId });
       seeOther(ctx, `/playground?id=${encodeURIComponent(generation.id)}`);
     } catch (error) {
       // The API's one error table decides what is the caller's fault; those become sentences on the form.

@@ -4,6 +4,7 @@
  */
 import type { GenerationObject } from '../../routes/generations/present.ts';
 import { html, type Html } from '../html.ts';
+import { csrfField } from './forms.ts';
 import { karaokeLyrics, plainLyrics, timedLines, vocalsText } from './lyrics.ts';
 
 const STATUS_LABELS: Record<GenerationObject['status'], string> = {
@@ -36,7 +37,29 @@ export function progressText(g: Pick<GenerationObject, 'queue_position' | 'estim
   return `Rendering ${Math.round(g.progress * 100)}%${eta}`;
 }
 
-export function generationCard(g: GenerationObject): Html {
+/** Cancel while in progress; delete, after a confirmation, once finished. */
+function actions(g: GenerationObject, csrf: string, live: boolean): Html {
+  if (live) {
+    return html`<form class="gen-actions" method="post" action="/generations/${g.id}/cancel">${csrfField(csrf)}<button type="submit" class="button small secondary">Cancel</button></form>`;
+  }
+  return html`<details class="confirm gen-actions">
+    <summary class="button small danger-outline">Delete</summary>
+    <div class="confirm-box">
+      <p>Delete this track and its audio? Its download links stop working. This cannot be undone.</p>
+      <form method="post" action="/generations/${g.id}/delete">${csrfField(csrf)}<button type="submit" class="button small danger">Yes, delete this track</button></form>
+    </div>
+  </details>`;
+}
+
+export interface CardOptions {
+  /** The viewer's CSRF token: adds the cancel and delete buttons. */
+  csrf?: string;
+  /** A history entry: the title links to the track's page, with no waveform, facts or lyrics (the page has them). */
+  compact?: boolean;
+}
+
+export function generationCard(g: GenerationObject, options: CardOptions = {}): Html {
+  const { csrf, compact = false } = options;
   const title = g.title ?? (g.status === 'failed' ? 'Failed generation' : 'New track');
   const meta = (g.metadata ?? {}) as { genre?: string; bpm?: number; key?: string; mode?: string; instruments?: string[] };
   const vocals = g.status === 'completed' ? vocalsText(g.metadata) : null;
@@ -44,7 +67,7 @@ export function generationCard(g: GenerationObject): Html {
   const live = g.status === 'pending' || g.status === 'processing';
   return html`<article class="gen-card status-${g.status}" id="gen-${g.id}" data-generation="${g.id}"${live ? html` data-poll="/generations/${g.id}/status.json"` : ''}>
   <header class="gen-head">
-    <h3>${title}</h3>
+    <h3>${compact ? html`<a href="/generations/${g.id}">${title}</a>` : title}</h3>
     <span class="badge badge-${g.status}" data-role="status">${STATUS_LABELS[g.status]}</span>
   </header>
   <p class="prompt">${g.prompt}</p>
@@ -54,7 +77,11 @@ export function generationCard(g: GenerationObject): Html {
     <p class="muted small" data-role="progress-text">${progressText({ queue_position: g.queue_position ?? null, estimated_time: g.estimated_time ?? null, progress: g.progress })}</p>
   </div>` : ''}
   ${g.status === 'failed' && g.error ? html`<p class="error-text">${g.error.message}</p>` : ''}
-  ${g.status === 'completed' && g.download_urls ? html`<div class="player">
+  ${g.status === 'completed' && g.download_urls && compact ? html`<div class="player">
+    <audio controls preload="none" src="${sameSite(g.download_urls.wav)}"></audio>
+  </div>
+  <p class="muted small">${[meta.genre, meta.bpm !== undefined ? `${meta.bpm} BPM` : undefined, meta.key ? keyName(meta.key, meta.mode) : undefined, vocals ? 'sung' : undefined].filter(Boolean).join(' · ')} · <a href="/generations/${g.id}">Details, lyrics and downloads</a></p>` : ''}
+  ${g.status === 'completed' && g.download_urls && !compact ? html`<div class="player">
     <img class="waveform" src="/generations/${g.id}/waveform.svg" alt="Waveform of ${title}" loading="lazy">
     <audio controls preload="metadata" src="${sameSite(g.download_urls.wav)}"></audio>
   </div>
@@ -66,6 +93,20 @@ export function generationCard(g: GenerationObject): Html {
     ${meta.instruments?.length ? html`<div class="wide"><dt>Instruments</dt><dd>${meta.instruments.map(words).join(', ')}</dd></div>` : ''}
   </dl>
   <p class="downloads"><a class="button small" href="${sameSite(g.download_urls.wav)}" download>Download WAV</a> <a class="button small secondary" href="${sameSite(g.download_urls.midi)}" download>Download MIDI</a></p>` : ''}
-  ${sungLines.length > 0 ? karaokeLyrics(sungLines) : g.lyrics ? plainLyrics(g.lyrics, g.status === 'completed' ? 'Lyrics' : 'Lyrics to be sung') : ''}
+  ${compact ? '' : sungLines.length > 0 ? karaokeLyrics(sungLines) : g.lyrics ? plainLyrics(g.lyrics, g.status === 'completed' ? 'Lyrics' : 'Lyrics to be sung') : ''}
+  ${csrf === undefined ? '' : actions(g, csrf, live)}
 </article>`;
+}
+
+/** What the engine understood and used, on a track's page: form, meter, instruments and why each was chosen. */
+export function specSection(g: GenerationObject): Html {
+  const meta = (g.metadata ?? {}) as { meter?: string; sections?: { kind?: string; start?: number; end?: number }[]; trace?: { source?: string; effect?: string }[] };
+  const sections = Array.isArray(meta.sections) ? meta.sections : [];
+  const trace = Array.isArray(meta.trace) ? meta.trace : [];
+  if (g.status !== 'completed') return html``;
+  return html`<section class="card spec">
+  <h2>What the engine understood</h2>
+  ${meta.meter ? html`<p>Meter ${meta.meter}${sections.length > 0 ? html` · form ${sections.map((s) => s.kind ?? '?').join(' → ')}` : ''}</p>` : ''}
+  ${trace.length > 0 ? html`<ul class="trace">${trace.map((entry) => html`<li><span class="muted">${entry.source ?? ''}</span> ${entry.effect ?? ''}</li>`)}</ul>` : ''}
+</section>`;
 }

@@ -14,6 +14,8 @@ export interface CreateGenerationInput {
   /** The request body, still unvalidated. */
   body: Record<string, unknown>;
   idempotency?: { key: string; bodyHash: string } | undefined;
+  /** The X-Request-Id of the asking request, kept with the task for its log lines. */
+  requestId?: string | undefined;
 }
 
 export async function createGenerationFor(
@@ -31,7 +33,7 @@ export async function createGenerationFor(
     await webhooksOf(services).checkUrl(request.callback_url, 'callback_url');
   }
   const result = await services.store.createGeneration(
-    { account_id: account.id, ...request },
+    { account_id: account.id, ...request, request_id: input.requestId ?? null },
     { monthlyQuota: limits.monthly, idempotency: input.idempotency, now: services.now() },
   );
   if (!result.replayed) services.jobs.enqueue(result.generation);

@@ -1,19 +1,20 @@
-import { ResourceNotFoundError } from '../../http/errors.ts';
+import { readQuery, readQueryInteger } from '../../http/query.ts';
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
+import { findOwnGeneration } from './find-generation.ts';
 import { presentGeneration } from './present.ts';
+import { MAX_WAIT_SECONDS, waitForChange } from './wait-for-change.ts';
 
-/** Ids are URL-safe base64ish; anything else cannot exist, so it is not looked up. */
-const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** GET /v1/generation/:id. Unknown and other accounts' ids answer the same 404. */
+/**
+ * GET /v1/generation/:id (and /v1/generations/:id). Unknown and other accounts' ids answer the same 404.
+ * `?wait=N` (seconds) holds the answer until the status changes or N passes.
+ */
 export function getGenerationHandler(services: Services): RouteHandler {
   return async function getGeneration(ctx) {
     const { account } = authed(ctx);
     const id = ctx.params['id'] ?? '';
-    const generation = PLAUSIBLE_ID.test(id) ? services.store.getGeneration(account.id, id) : undefined;
-    if (!generation) {
-      throw new ResourceNotFoundError('generation_not_found', 'No generation with this id exists in your account. Check the id returned by POST /v1/generate.', 'id');
-    }
+    const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', { min: 0, max: MAX_WAIT_SECONDS, fallback: 0 });
+    await waitForChange(services, ctx, findOwnGeneration(services, account.id, id), wait);
+    const generation = findOwnGeneration(services, account.id, id);
     ctx.body = presentGeneration(generation, services.jobs.live(generation.id), services.signer, services.now());
   };
 }

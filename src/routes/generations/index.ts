@@ -1,5 +1,7 @@
 import type { Router } from '@koa/router';
 import type { AppState, Services } from '../../http/types.ts';
+import { cancelGenerationHandler } from './cancelGeneration.ts';
+import { deleteGenerationHandler } from './deleteGeneration.ts';
 import { getGenerationHandler } from './getGeneration.ts';
 import { listGenerationsHandler } from './listGenerations.ts';
 import { postGenerateHandler } from './postGenerate.ts';
@@ -7,5 +9,11 @@ import { postGenerateHandler } from './postGenerate.ts';
 export function mountGenerationRoutes(router: Router<AppState>, services: Services): void {
   router.post('/v1/generate', postGenerateHandler(services));
   router.get('/v1/generation/:id', getGenerationHandler(services));
+  router.delete('/v1/generation/:id', deleteGenerationHandler(services));
+  router.post('/v1/generation/:id/cancel', cancelGenerationHandler(services));
+  // The usual REST spelling (collection/{id}) answers the same.
+  router.get('/v1/generations/:id', getGenerationHandler(services));
+  router.delete('/v1/generations/:id', deleteGenerationHandler(services));
+  router.post('/v1/generations/:id/cancel', cancelGenerationHandler(services));
   router.get('/v1/generations', listGenerationsHandler(services));
 }

@@ -1,7 +1,8 @@
 import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
 import type { GenerationStatus } from '../../store/types.ts';
-import { presentGeneration } from './present.ts';
+import { ValidationError } from '../../http/errors.ts';
+import { EXPANDABLE, presentGeneration, type Expandable } from './present.ts';
 
 export const STATUSES: readonly GenerationStatus[] = ['pending', 'processing', 'completed', 'failed'];
 export const LIST_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1_000_000_000 } as const;
@@ -10,20 +11,34 @@ export const LIST_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1_000_0
 export function listGenerationsHandler(services: Services): RouteHandler {
   return async function listGenerations(ctx) {
     const { account } = authed(ctx);
-    const query = readQuery(ctx.querystring, ['limit', 'offset', 'status']);
+    const query = readQuery(ctx.querystring, ['limit', 'offset', 'status', 'expand']);
     const limit = readQueryInteger(query, 'limit', { min: 1, max: LIST_LIMITS.maxLimit, fallback: LIST_LIMITS.defaultLimit });
     const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
     const status = readQueryEnum(query, 'status', STATUSES);
+    const expand = readExpand(query.get('expand'));
+    const leaveOut = EXPANDABLE.filter((field) => !expand.includes(field));
 
     const { items, total } = services.store.listGenerations(account.id, { status, limit, offset });
     const now = services.now();
     ctx.body = {
       object: 'list',
-      data: items.map((g) => presentGeneration(g, services.jobs.live(g.id), services.signer, now)),
+      data: items.map((g) => presentGeneration(g, services.jobs.live(g.id), services.signer, now, leaveOut)),
       total,
       limit,
       offset,
       has_more: offset + items.length < total,
     };
   };
+}
+
+/** `expand=trace,lyrics_timing`: the heavy metadata fields a list item carries only when asked. */
+function readExpand(raw: string | undefined): Expandable[] {
+  if (raw === undefined) return [];
+  const fields = raw.split(',');
+  for (const field of fields) {
+    if (!(EXPANDABLE as readonly string[]).includes(field)) {
+      throw new ValidationError('expand', `"expand" takes a comma-separated list of ${EXPANDABLE.join(', ')}; "${field}" is not one.`, 'invalid_value');
+    }
+  }
+  return fields as Expandable[];
 }

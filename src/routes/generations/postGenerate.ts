@@ -12,6 +12,7 @@ export function postGenerateHandler(services: Services): RouteHandler {
     const body = await readJsonObject(ctx);
     const { generation, replayed } = await createGenerationFor(services, account, {
       body,
+      requestId: ctx.state.requestId,
       idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, bodyHash: bodyHash(body) },
     });
 

@@ -33,7 +33,18 @@ export function isTerminal(status: GenerationStatus): boolean {
   return status === 'completed' || status === 'failed';
 }
 
-export function presentGeneration(g: Generation, live: LiveState | undefined, signer: DownloadSigner, now: Date): GenerationObject {
+/** The heavy parts of `metadata` that lists leave out unless asked for with `?expand=`. */
+export const EXPANDABLE = ['trace', 'lyrics_timing'] as const;
+export type Expandable = (typeof EXPANDABLE)[number];
+
+/** `leaveOut`: metadata fields to drop (a list's items); the single-generation GET keeps everything. */
+export function presentGeneration(
+  g: Generation,
+  live: LiveState | undefined,
+  signer: DownloadSigner,
+  now: Date,
+  leaveOut: readonly Expandable[] = [],
+): GenerationObject {
   const terminal = isTerminal(g.status);
   const object: GenerationObject = {
     id: g.id,
@@ -56,6 +67,7 @@ export function presentGeneration(g: Generation, live: LiveState | undefined, si
   if (g.status === 'completed' && g.metadata) {
     // The engine's metadata carries the sung text; the API shows it once, as the top-level `lyrics`.
     const { lyrics, ...metadata } = g.metadata;
+    for (const field of leaveOut) delete metadata[field];
     object.metadata = metadata;
     if (typeof lyrics === 'string') object.lyrics = lyrics;
   } else if (g.lyrics !== null && !g.instrumental && !terminal) {

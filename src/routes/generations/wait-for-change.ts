@@ -1,0 +1,26 @@
+/**
+ * The long poll of GET /v1/generation/:id?wait=N: the answer waits until the task's status changes, N seconds
+ * pass, or the client leaves, whichever is first. One request, so one unit of the rate limit.
+ */
+import type { AppContext, Services } from '../../http/types.ts';
+import type { Generation } from '../../store/types.ts';
+import { isTerminal } from './present.ts';
+
+export const MAX_WAIT_SECONDS = 60;
+
+export function waitForChange(services: Services, ctx: AppContext, generation: Generation, seconds: number): Promise<void> {
+  if (seconds === 0 || isTerminal(generation.status)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unwatch();
+      ctx.req.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, seconds * 1000);
+    const unwatch = services.store.watchGeneration(generation.id, (now) => {
+      if (now?.status !== generation.status) done();
+    });
+    ctx.req.once('close', done);
+  });
+}

@@ -1,0 +1,67 @@
+/** Cancel, delete and the long poll against the real server process, with real renders. */
+import test from 'ava';
+import { eventually, startServerProcess, tempDataDir, type ServerProcess } from './helpers/process.ts';
+
+const firstKey = (output: string): string => /\b(ts_live_[A-Za-z0-9_-]+)/.exec(output)?.[1] ?? '';
+
+function api(server: ServerProcess, key: string) {
+  return async (path: string, init: { method?: string; json?: unknown } = {}) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method: init.method ?? (init.json ? 'POST' : 'GET'),
+      headers: { authorization: `Bearer ${key}`, ...(init.json ? { 'content-type': 'application/json' } : {}) },
+      ...(init.json ? { body: JSON.stringify(init.json) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, any> };
+  };
+}
+
+test('a task cancelled mid-render ends failed with code cancelled and its quota unit back', async (t) => {
+  const server = await startServerProcess(t, await tempDataDir(t));
+  const call = api(server, firstKey(server.output()));
+  const { body: created } = await call('/v1/generate', { json: { prompt: 'a long ambient drone', duration: 180, seed: 3 } });
+  await eventually(async () => ((await call(`/v1/generation/${created.id}`)).body.started_at ? true : undefined), 60_000, 'the render to start');
+  const cancelled = await call(`/v1/generation/${created.id}/cancel`, { method: 'POST' });
+  t.is(cancelled.status, 200);
+  t.like(cancelled.body, { status: 'failed', error: { code: 'cancelled' } });
+  t.is((await call('/v1/account')).body.quota.used, 0);
+});
+
+test('a deleted generation is gone with its audio, and stays gone after a restart', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const first = await startServerProcess(t, dataDir);
+  const key = firstKey(first.output());
+  const call = api(first, key);
+  const { body: created } = await call('/v1/generate', { json: { prompt: 'a short calm piano piece', duration: 30, seed: 5 } });
+  const done = await eventually(
+    async () => {
+      const { body } = await call(`/v1/generation/${created.id}`);
+      return body.status === 'completed' || body.status === 'failed' ? body : undefined;
+    },
+    150_000,
+    'the render to finish',
+  );
+  t.is(done.status, 'completed');
+  t.is((await call(`/v1/generation/${created.id}`, { method: 'DELETE' })).status, 204);
+  t.is((await fetch(done.download_urls.wav)).status, 404);
+  await first.kill('SIGTERM');
+
+  const second = await startServerProcess(t, dataDir);
+  const again = api(second, key);
+  t.is((await again(`/v1/generation/${created.id}`)).status, 404);
+  t.is((await again('/v1/account')).body.quota.used, 1);
+});
+
+test('a long poll follows a render to its end in a request or two', async (t) => {
+  const server = await startServerProcess(t, await tempDataDir(t));
+  const call = api(server, firstKey(server.output()));
+  const { body: created } = await call('/v1/generate', { json: { prompt: 'a short calm piano piece', duration: 30, seed: 7 } });
+  let polls = 0;
+  let body: Record<string, any> = created;
+  while (body.status === 'processing' || body.status === 'pending') {
+    body = (await call(`/v1/generation/${created.id}?wait=60`)).body;
+    polls += 1;
+  }
+  t.is(body.status, 'completed');
+  t.true(polls <= 3, `${polls} polls`);
+});

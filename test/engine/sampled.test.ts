@@ -76,13 +76,15 @@ test('an instrument nothing plays is an error, not a piano', (t) => {
 const INHARMONIC = new Set(['timpani', 'glockenspiel', 'tubularBells']);
 const CENTS = 10;
 const PLUCKED_STRING_CENTS = 30;
+/** A palm-muted note is damped within a few cycles: aubio reads its short thump 30–35 cents sharp. */
+const MUTED_CENTS = 40;
 /**
  * Measured exceptions, left as the bank recorded them: the pizzicato double basses and the acoustic bass read
  * 30–50 cents sharp (aubio at 80–110 Hz); a few read 10–14 cents sharp, within aubio's own error (it reads a
  * pure 392 Hz sine 4 cents sharp).
  */
 const LOOSER: Record<string, number> = {
-  'contrabass (pizzicato)': 50, acousticBass: 40, sopranoSax: 15, piano: 15, celesta: 15, tuba: 15, choir: 15, whistle: 15,
+  'contrabass (pizzicato)': 50, acousticBass: 40, sopranoSax: 15, piano: 15, brightPiano: 15, celesta: 15, tuba: 15, choir: 15, whistle: 15,
 };
 
 const variants = Object.entries(SAMPLED_INSTRUMENTS).flatMap(([name, instrument]: [string, SampledInstrument]) => [
@@ -98,7 +100,8 @@ for (const { name, articulation, instrument } of variants) {
     const signal = await dry(name, midis.map((midi, i) => note(0.05 + i * 1.5, 1.2, midi, 0.9, articulation)));
     const track = await aubioPitch(await writeMono(t, signal));
     const plucked = articulation === 'pizzicato' || articulation === 'muted' || name === 'pizzicatoStrings' || name === 'mutedGuitar' || (instrument.program >= 32 && instrument.program <= 37);
-    const limit = LOOSER[label] ?? (plucked ? PLUCKED_STRING_CENTS : CENTS);
+    const muted = articulation === 'muted' || name === 'mutedGuitar';
+    const limit = LOOSER[label] ?? (muted ? MUTED_CENTS : plucked ? PLUCKED_STRING_CENTS : CENTS);
     midis.forEach((midi, i) => {
       const from = 0.05 + i * 1.5 + 0.1;
       const heard = track.filter((p) => p.time >= from && p.time <= from + 0.5 && p.midi > 0).map((p) => p.midi).sort((a, b) => a - b);

@@ -80,6 +80,7 @@ if (invokedDirectly || viaBin) {
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
     env: process.env,
+    ...(process.stderr.isTTY ? { terminal: (text: string) => void process.stderr.write(text) } : {}),
   };
   main(process.argv.slice(2), io).then(
     (code) => {

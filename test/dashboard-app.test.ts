@@ -405,3 +405,24 @@ test('the history can be searched by prompt text, in any case', async (t) => {
   t.false(found.text.includes('epic battle theme'));
   t.regex(found.text, /1–1 of 1/);
 });
+
+test('the quota error on the playground gives the reset as a readable date', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('quota@example.com');
+  const account = app.store.listAccounts().find((a) => a.email === 'quota@example.com')!;
+  await app.store.updateAccount(account.id, { plan: 'enterprise', monthly: 0 });
+  await browser.get('/playground');
+  const over = await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' });
+  t.regex(over.text, /resets on 2026-04-01 at 00:00 UTC/);
+  t.false(/\d{4}-\d\d-\d\dT\d\d:\d\d/.test(over.text));
+});
+
+test('no page shows an account the operator-only CLI, nor promises about billing', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  const signup = await browser.get('/signup');
+  t.false(/no card|credit card|billing/i.test(signup.text));
+  await browser.signUp('plain@example.com');
+  for (const path of ['/', '/webhooks']) t.false((await browser.get(path)).text.includes('npm run'), path);
+});

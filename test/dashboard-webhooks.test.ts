@@ -37,7 +37,8 @@ test('a Starter account sees what the Developer plan gives, and its webhook form
   const shown = await browser.get('/webhooks');
   t.is(shown.status, 200);
   t.regex(shown.text, /Webhooks need the Developer plan/);
-  t.true(shown.text.includes(`accounts set-plan ${account.id} developer`));
+  t.true(shown.text.includes(`ask them, giving your account id <code>${account.id}</code>`));
+  t.false(shown.text.includes('npm run'), 'no operator command is shown to the account');
   t.false(shown.text.includes('whsec_'), 'no secret is made for a Starter account');
   t.is((await browser.post('/webhooks/endpoints', addForm('https://hooks.example.com/a'))).status, 403);
   t.is((await browser.post('/webhooks/secret/rotate', {})).status, 403);

@@ -162,7 +162,7 @@ test('estimates follow the measured render speed', async (t) => {
   const next = await create(store, account.id, 2, 60);
   jobs.enqueue(next);
   await pool.started(2);
-  t.is(jobs.live(next.id)?.estimated_time, Math.round(60 * jobs.speed * 10) / 10);
+  t.is(jobs.live(next.id)?.estimated_time, Math.round(jobs.estimate(60) * 10) / 10);
 });
 
 test('progress from the pool shows in the live state', async (t) => {

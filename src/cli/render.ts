@@ -2,6 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkLyrics, listStyles, renderTrack, EngineError } from '../../engine/index.ts';
+import { ProgressBar } from './progress.ts';
 import { UsageError, parse, positiveInteger, printHelp, text, type Command } from './usage.ts';
 
 const MAX_SEED = 2147483647;
@@ -22,7 +23,10 @@ Options:
   --out FILE         where to write the WAV  [default: ./<title>.wav]
   --styles           list the style presets and exit
   --json             print the result as one JSON line instead of text
-  -h, --help         show this help`,
+  -h, --help         show this help
+
+On a terminal, a progress line on stderr shows the phase and the percentage while it renders (not with --json,
+and never when stderr is a pipe or a file).`,
   async run(args, io) {
     const parsed = parse(
       args,
@@ -59,7 +63,13 @@ Options:
       const request = { prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics };
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
       checkLyrics(request);
-      track = await renderTrack(request);
+      const bar = io.terminal && !parsed.values.json ? new ProgressBar(io.terminal) : null;
+      bar?.update(null);
+      try {
+        track = await renderTrack(request, { onProgress: (fraction) => bar?.update(fraction) });
+      } finally {
+        bar?.done();
+      }
     } catch (error) {
       // Engine errors (unknown style, lyrics that do not fit) are written for the caller.
       if (error instanceof EngineError) throw new UsageError(error.message);

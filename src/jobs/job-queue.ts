@@ -8,7 +8,7 @@ import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPo
 import { silentLogger, type Logger } from '../log.ts';
 import type { Generation, Store } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
-import { RenderSpeed } from './render-speed.ts';
+import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
 import type { JobQueue, LiveState } from './types.ts';
 
 export type RenderPoolLike = Pick<RenderPool, 'size' | 'render' | 'healthy'>;
@@ -22,11 +22,8 @@ export interface JobQueueOptions {
   graceMs?: number;
   /** Starts a task gets before it is failed. @default 3 */
   maxAttempts?: number;
-  /**
-   * Wall seconds per audio second assumed before any render has been measured on this data dir.
-   * @default 0.5 (measured: 60 s tracks on 2 threads of a 2-core machine take about 38 s each)
-   */
-  speedPrior?: number;
+  /** The render-speed model before any render has been measured on this data dir. @default DEFAULT_SPEED */
+  speedPrior?: SpeedModel;
   /** One line per task transition (queued, started, completed, failed), and the render errors in full. */
   logger?: Logger;
   /**
@@ -39,8 +36,10 @@ export interface JobQueueOptions {
 export interface JobQueueHandle extends JobQueue {
   /** Resolves when nothing waits or renders (tests and shutdown use it). */
   idle(): Promise<void>;
-  /** The current render-speed estimate, wall seconds per audio second. */
+  /** The current render-speed estimate: wall seconds per audio second, on top of a fixed cost per track. */
   readonly speed: number;
+  /** Expected wall seconds to render a track of this many seconds. */
+  estimate(audioSeconds: number): number;
 }
 
 interface Running {
@@ -71,13 +70,13 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   lyrics: generation.lyrics,
 });
 
-const DEFAULT_SPEED_PRIOR = 0.5;
 /** The learned speed outlives restarts, so the first estimates after a start are as good as the last. */
 const SPEED_FILE = 'render-speed.json';
 
+/** The per-second cost learned on this data dir (files from before the overhead was modelled are ignored). */
 function readSpeed(store: Store): number | undefined {
   try {
-    const value = (JSON.parse(readFileSync(store.resolveFile(SPEED_FILE), 'utf8')) as { wall_per_audio_second?: unknown }).wall_per_audio_second;
+    const value = (JSON.parse(readFileSync(store.resolveFile(SPEED_FILE), 'utf8')) as { per_audio_second?: unknown }).per_audio_second;
     return typeof value === 'number' && value > 0 && value < 100 ? value : undefined;
   } catch {
     return undefined;
@@ -117,11 +116,17 @@ class RenderQueue implements JobQueueHandle {
     this.#maxAttempts = options.maxAttempts ?? 3;
     this.#logger = options.logger ?? silentLogger();
     this.#onTransition = options.onTransition ?? (() => Promise.resolve());
-    this.#speed = new RenderSpeed(readSpeed(this.#store) ?? options.speedPrior ?? DEFAULT_SPEED_PRIOR);
+    const prior = options.speedPrior ?? DEFAULT_SPEED;
+    const learned = readSpeed(this.#store);
+    this.#speed = new RenderSpeed(learned === undefined ? prior : { ...prior, perAudioSecond: learned }, learned !== undefined);
   }
 
   get speed(): number {
-    return this.#speed.wallPerAudioSecond;
+    return this.#speed.perAudioSecond;
+  }
+
+  estimate(audioSeconds: number): number {
+    return this.#speed.estimate(audioSeconds);
   }
 
   async recover(): Promise<void> {
@@ -271,7 +276,7 @@ class RenderQueue implements JobQueueHandle {
     this.#speed.record(renderSeconds, track.audioSeconds);
     await this.#complete(started, track);
     this.#logger.info({ ...ids(started), render_ms: Math.round(renderSeconds * 1000), audio_seconds: track.audioSeconds }, 'task completed');
-    await this.#store.writeFile(SPEED_FILE, Buffer.from(JSON.stringify({ wall_per_audio_second: this.#speed.wallPerAudioSecond })));
+    await this.#store.writeFile(SPEED_FILE, Buffer.from(JSON.stringify({ per_audio_second: this.#speed.perAudioSecond, overhead_seconds: this.#speed.overheadSeconds })));
   }
 
   async #complete(generation: Generation, track: RenderedTrack): Promise<void> {

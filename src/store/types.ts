@@ -93,7 +93,7 @@ export class QuotaExceededError extends Error {
     readonly limit: number,
     readonly resetsAt: Date,
   ) {
-    super(`The monthly quota of ${limit} generations is used up; it resets at ${resetsAt.toISOString()}.`);
+    super(`The monthly quota of ${limit} generations is used up; it resets on ${resetsAt.toISOString().slice(0, 10)} at ${resetsAt.toISOString().slice(11, 16)} UTC.`);
   }
 }
 

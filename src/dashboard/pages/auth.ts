@@ -18,7 +18,7 @@ function authForm(kind: 'signin' | 'signup', csrf: string, email: string, errors
   return plainPage(
     signup ? 'Create your account' : 'Sign in',
     html`<h1>${signup ? 'Create your account' : 'Sign in to Tunesmith'}</h1>
-<p class="muted">${signup ? 'Start on the Starter plan: 10 tracks a month, no card needed.' : 'Welcome back. Sign in to manage keys and make music.'}</p>
+<p class="muted">${signup ? 'Start on the Starter plan: 10 tracks a month.' : 'Welcome back. Sign in to manage keys and make music.'}</p>
 ${formError(errors)}
 <form method="post" action="/${kind}" class="stack" novalidate>
   ${csrfField(csrf)}

@@ -89,7 +89,7 @@ ${firstSteps ? html`<section class="card callout">
   </section>`;
   })}
 </div>
-<p class="muted note">Plans are changed by the operator of this server with the CLI: <code>npm run -s cli -- accounts set-plan ${account.id} ${account.plan === 'starter' ? 'developer' : account.plan === 'developer' ? 'enterprise' : 'developer'}</code></p>`,
+<p class="muted note">Plans are changed by the operator of this server: to move, ask them, giving your account id <code>${account.id}</code>.</p>`,
       ),
       hasErrors ? 400 : 200,
     );

@@ -84,8 +84,7 @@ function planPage(viewer: Viewer): Html {
     html`<section class="card callout">
   <h2>Webhooks need the Developer plan</h2>
   <p>With webhooks your server is told when a track is ready instead of polling: account endpoints for every event, a per-request <code>callback_url</code>, signed requests, retries for over a day and a delivery log. They are part of the Developer and Enterprise plans; this account is on ${PLAN_LABELS[viewer.account.plan]}.</p>
-  <p>Plans are changed by the operator of this server with the CLI (see <a href="/">Overview</a>):</p>
-  <div class="copy-row code-block"><pre id="set-plan">npm run -s cli -- accounts set-plan ${viewer.account.id} developer</pre><button type="button" class="button small secondary" data-copy="set-plan">Copy</button></div>
+  <p>Plans are changed by the operator of this server: to move to Developer, ask them, giving your account id <code>${viewer.account.id}</code>.</p>
 </section>`,
   );
 }

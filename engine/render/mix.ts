@@ -12,6 +12,7 @@ import { unrolled } from './loop.ts';
 import { SAMPLED_INSTRUMENTS, SAMPLED_KITS, type SampledInstrument, type SampledInstrumentName, type SampledKit, type SampledKitName } from './sampled/catalogue.ts';
 import { playSampled, playSampledKit, type PlayedNote } from './sampled/notes.ts';
 import { UnknownInstrumentError } from '../errors.ts';
+import { pitchClassOf } from '../theory/pitch.ts';
 import { PITCHED_PATCHES, type PitchedPatch } from './voices/index.ts';
 import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
@@ -212,7 +213,7 @@ function effectBed(role: Role, instrument: string, gainDb: number): Part {
 function play(kind: Exclude<Kind, { kind: 'texture' }>, part: Part, score: Score): Promise<PlayedNote[]> {
   switch (kind.kind) {
     case 'sampled': return playSampled(kind.instrument, part.notes);
-    case 'sampledKit': return playSampledKit(kind.kit, part.notes, createRandom(score.spec.seed, `kit/${part.instrument}`));
+    case 'sampledKit': return playSampledKit(kind.kit, part.notes, createRandom(score.spec.seed, `kit/${part.instrument}`), pitchClassOf(score.spec.key.tonic));
     case 'pitched': return playPitched(part, kind.patch, score);
     case 'kit': return playKit(part, kind.name, score);
   }

@@ -97,7 +97,7 @@ for (const entry of KEYED.filter((e) => e.bpm !== undefined)) {
 
 // ---- key -----------------------------------------------------------------------------------------
 
-test(`prompts with an explicit key are heard in that key: MIREX weighted score averages >= 0.75 over ${KEYED.length} prompts x 2 seeds`, async (t) => {
+test(`prompts with an explicit key are heard in that key: MIREX weighted score averages >= 0.8 over ${KEYED.length} prompts x 2 seeds`, async (t) => {
   const scores = await Promise.all(
     [...KEYED, ...KEYED_RESEEDED].map(async (entry) => {
       const file = await rendered(entry);
@@ -109,10 +109,9 @@ test(`prompts with an explicit key are heard in that key: MIREX weighted score a
   );
   const mean = scores.reduce((s, v) => s + v, 0) / scores.length;
   t.log(`MIREX mean ${mean.toFixed(3)}`);
-  // 0.8 held for the synthesized instruments; played from samples, the distorted rock guitars' harmonics
-  // (a distorted D sounds a strong F#) pull the D minor rock prompt toward G major or A minor, and the
-  // orchestral C major ostinato is heard as its relative minor (measured mean 0.758), so the floor is 0.75.
-  t.true(mean >= 0.75, `MIREX mean ${mean.toFixed(3)} < 0.75 (scores ${scores.join(', ')})`);
+  // Played from samples, the distorted rock guitars' harmonics (a distorted D sounds a strong F#) pull the
+  // D minor rock prompt toward A minor or G major; the rest are heard in their keys (mean 0.875 measured).
+  t.true(mean >= 0.8, `MIREX mean ${mean.toFixed(3)} < 0.8 (scores ${scores.join(', ')})`);
 });
 
 // ---- mood ----------------------------------------------------------------------------------------

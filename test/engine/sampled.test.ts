@@ -15,7 +15,7 @@ import { soundBank } from '../../engine/render/sampled/bank.ts';
 import { UnknownInstrumentError } from '../../engine/errors.ts';
 import { encodeWav } from '../../engine/encode/index.ts';
 import { aubioPitch } from '../helpers/analysis/pitch.ts';
-import { spectralCentroidOf } from '../helpers/analysis.ts';
+import { chromaOf, spectralCentroidOf } from '../helpers/analysis.ts';
 
 const spec = {
   prompt: 'test', duration: 1, seed: 5, genre: 'pop', blend: null, bpm: 120, meter: { beatsPerBar: 4, beatUnit: 4 }, swing: 0,
@@ -25,10 +25,10 @@ const spec = {
 } satisfies SongSpec;
 
 /** The dry mix (no reverb, no master) of one part: what the instrument itself sounds like. */
-async function dry(instrument: string, notes: Note[], role: Role = 'lead'): Promise<Float32Array> {
+async function dry(instrument: string, notes: Note[], role: Role = 'lead', key: SongSpec['key'] = spec.key): Promise<Float32Array> {
   const duration = Math.max(...notes.map((note) => note.time + note.duration)) + 0.6;
   const score: Score = {
-    spec: { ...spec, duration }, bpm: 120, beatsPerBar: 4, duration, sections: [], chords: [], scale: [0, 2, 4, 5, 7, 9, 11], vocal: null,
+    spec: { ...spec, duration, key }, bpm: 120, beatsPerBar: 4, duration, sections: [], chords: [], scale: [0, 2, 4, 5, 7, 9, 11], vocal: null,
     parts: [{ role, instrument, notes, gainDb: 0, pan: 0 }],
   };
   const buses = await mixScore(score, Math.round(duration * SAMPLE_RATE));
@@ -176,3 +176,12 @@ test('a sampled part renders the same whatever this thread played before it', as
   const again = await dry('nylonGuitar', part);
   t.deepEqual(again, first);
 });
+
+for (const [tonic, pitchClass] of [['E', 4], ['Bb', 10]] as const) {
+  test(`the orchestral kit's low tom is a timpani on the key's tonic (${tonic})`, async (t) => {
+    const hits = Array.from({ length: 4 }, (_, i) => note(0.05 + i * 0.8, 0.1, 45, 0.9));
+    const chroma = chromaOf(await dry('orchestralPerc', hits, 'drums', { tonic, mode: 'major' }), SAMPLE_RATE);
+    const strongest = chroma.indexOf(Math.max(...chroma));
+    t.is(strongest, pitchClass, `chroma ${chroma.map((v) => v.toFixed(2)).join(' ')}`);
+  });
+}

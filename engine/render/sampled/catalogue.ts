@@ -28,7 +28,14 @@ export interface SampledInstrument extends BankPreset {
 }
 
 /** A drum kit: a program of the bank's percussion presets, played by General MIDI drum keys. */
-export type SampledKit = BankPreset;
+export interface SampledKit extends BankPreset {
+  /**
+   * Kits whose toms are timpani (the orchestral kit tunes keys 41–53 chromatically from F2): the low toms play
+   * the key's tonic and the high toms its dominant, so the drums never pull the music into another key (fixed
+   * A and D timpani made a C major theme sound like A minor).
+   */
+  timpani?: { lowestKey: number; lowestPitchClass: number };
+}
 
 const gm = (program: number, bank = 0): BankPreset => ({ bank, program });
 
@@ -135,7 +142,7 @@ export const SAMPLED_KITS = {
   powerKit: gm(16),
   jazzKit: gm(32),
   brushKit: gm(40),
-  orchestralPerc: gm(48),
+  orchestralPerc: { ...gm(48), timpani: { lowestKey: 41, lowestPitchClass: 5 } },
 } as const satisfies Record<string, SampledKit>;
 
 export type SampledKitName = keyof typeof SAMPLED_KITS;

@@ -52,7 +52,7 @@ const TARGET_DRUM_PEAK = 0.8;
 /** The drum that calibrates a kit's level, at every layer. */
 const REFERENCE_DRUM = 38;
 /** Rendered roots kept per thread. */
-const CACHE_BYTES = 192 * 1024 * 1024;
+const CACHE_BYTES = 128 * 1024 * 1024;
 
 /** Seconds a drum key's hit rings: cymbals and open hats long, everything else short. */
 function drumSeconds(key: number): number {
@@ -191,12 +191,22 @@ export async function playSampled(base: SampledInstrument, notes: readonly Note[
   });
 }
 
+const LOW_TOMS = new Set([41, 43, 45]);
+const HIGH_TOMS = new Set([47, 48, 50]);
+
+/** The kit's key for a General MIDI drum key: toms tuned to the key where the kit's toms are timpani. */
+function kitKey(kit: SampledKit, key: number, tonic: number): number {
+  if (!kit.timpani || !(LOW_TOMS.has(key) || HIGH_TOMS.has(key))) return key;
+  const pitchClass = LOW_TOMS.has(key) ? tonic : (tonic + 7) % 12;
+  return kit.timpani.lowestKey + ((pitchClass - kit.timpani.lowestPitchClass + 12) % 12);
+}
+
 /**
  * Drum hits from a sampled kit, by General MIDI key and velocity layer. Repeated hits never sound identical:
  * each one is tuned and levelled a little differently (a drummer never strikes the same spot twice), from the
  * part's seeded random.
  */
-export async function playSampledKit(kit: SampledKit, notes: readonly Note[], random: Random): Promise<PlayedNote[]> {
+export async function playSampledKit(kit: SampledKit, notes: readonly Note[], random: Random, tonic: number): Promise<PlayedNote[]> {
   const cache = await renderedNotes();
   const levels = new Map<number, number>();
   const levelAt = (layer: number) => {
@@ -210,7 +220,8 @@ export async function playSampledKit(kit: SampledKit, notes: readonly Note[], ra
   };
   return notes.map((note) => {
     const layer = layerOf(DRUM_LAYERS, note.velocity);
-    const sample = cache.get(kit, true, note.midi, layer, drumSeconds(note.midi));
+    const key = kitKey(kit, note.midi, tonic);
+    const sample = cache.get(kit, true, key, layer, drumSeconds(key));
     const ratio = 1 + (random.next() - 0.5) * 0.012;
     const gain = levelAt(layer) * (1 + (random.next() - 0.5) * 0.1);
     // The last few milliseconds fade: a cymbal may still ring where its rendered hit ends.

@@ -28,6 +28,17 @@ export interface NoteRenderer {
   render(preset: BankPreset, percussion: boolean, key: number, velocity: number, seconds: number): Float32Array;
   /** Whether the bank has this preset (a pitched program, or a drum kit when `percussion`). */
   has(preset: BankPreset, percussion: boolean): boolean;
+  /**
+   * Forgets every decoded sample when together they pass `bytes` (they decode again when a note needs them):
+   * decoding the whole bank would hold ~290 MB per worker. Returns the bytes that were decoded.
+   */
+  trim(bytes: number): number;
+}
+
+/** What spessasynth keeps of a sample: its Vorbis data and, once decoded, its audio. */
+interface StoredSample {
+  readonly isCompressed: boolean;
+  audioData?: Float32Array;
 }
 
 let loaded: Promise<NoteRenderer> | null = null;
@@ -53,8 +64,19 @@ async function load(file: string): Promise<NoteRenderer> {
   };
   const left = new Float32Array(BLOCK);
   const right = new Float32Array(BLOCK);
+  const samples = bank.samples as unknown as StoredSample[];
   return {
     has: (preset, percussion) => hasPreset(bank, preset, percussion),
+    trim(bytes) {
+      let decoded = 0;
+      for (const sample of samples) if (sample.isCompressed && sample.audioData) decoded += sample.audioData.byteLength;
+      if (decoded > bytes) {
+        for (const sample of samples) if (sample.isCompressed) sample.audioData = undefined;
+        // The synthesizer's voice cache holds the decoded data too.
+        synth.clearCache();
+      }
+      return decoded;
+    },
     render(preset, percussion, key, velocity, seconds) {
       if (!hasPreset(bank, preset, percussion)) throw new Error(`The sound bank has no ${percussion ? 'drum kit' : 'preset'} at bank ${preset.bank}, program ${preset.program}.`);
       const channel = percussion ? PERCUSSION_CHANNEL : MELODIC_CHANNEL;

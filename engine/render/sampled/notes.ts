@@ -51,8 +51,9 @@ const TARGET_RMS = 0.1;
 const TARGET_DRUM_PEAK = 0.8;
 /** The drum that calibrates a kit's level, at every layer. */
 const REFERENCE_DRUM = 38;
-/** Rendered roots kept per thread. */
+/** Rendered roots kept per thread, and decoded bank samples kept between parts. */
 const CACHE_BYTES = 128 * 1024 * 1024;
+const DECODED_BYTES = 96 * 1024 * 1024;
 
 /** Seconds a drum key's hit rings: cymbals and open hats long, everything else short. */
 function drumSeconds(key: number): number {
@@ -179,6 +180,7 @@ export async function playSampled(base: SampledInstrument, notes: readonly Note[
     const sample: RootSample = looping ? withLoop(rendered, LOOP) : { data: rendered, loop: null };
     samples.set(key, { data: unrolled(sample, Math.ceil(seconds * SAMPLE_RATE) + 2), gain: calibration(cache, plan.instrument, plan.layer) });
   }
+  cache.renderer.trim(DECODED_BYTES);
   return plans.map((plan) => {
     const { data, gain } = samples.get(keyOf(plan))!;
     return {
@@ -218,7 +220,7 @@ export async function playSampledKit(kit: SampledKit, notes: readonly Note[], ra
     }
     return level;
   };
-  return notes.map((note) => {
+  const played = notes.map((note) => {
     const layer = layerOf(DRUM_LAYERS, note.velocity);
     const key = kitKey(kit, note.midi, tonic);
     const sample = cache.get(kit, true, key, layer, drumSeconds(key));
@@ -228,4 +230,6 @@ export async function playSampledKit(kit: SampledKit, notes: readonly Note[], ra
     const releaseFrames = Math.round(0.02 * SAMPLE_RATE);
     return { sample, ratio, holdFrames: Math.max(0, Math.floor((sample.length - 2) / ratio) - releaseFrames), releaseFrames, gain };
   });
+  cache.renderer.trim(DECODED_BYTES);
+  return played;
 }

@@ -13,6 +13,7 @@ import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
+import { LAST_URL_FILE } from './cli/data-dir-access.ts';
 import { createLogger, type Logger } from './log.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { CredentialStore } from './store/credentials.ts';
@@ -79,6 +80,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const url = defaultPublicUrl(config.host, port);
     // PORT=0 lets the system pick: the download links must carry the port it picked.
     const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
+    // For the CLI's sign-in links while no server runs: where this server was last reached.
+    await store.writeFile(LAST_URL_FILE, Buffer.from(JSON.stringify({ public_url: publicUrl })));
     const credentials = new CredentialStore(config.dataDir);
     cleanup.push(() => credentials.flush());
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.

@@ -86,7 +86,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
     cleanup.push(() => credentials.flush());
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
     const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
-    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer, logger });
+    const shuttingDown = new AbortController();
+    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal });
     handler = app.callback();
     webhooks.start(signer);
 
@@ -113,6 +114,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
         closing ??= (async () => {
           // Order matters: no new requests, then no new renders (their last events recorded), then
           // no more webhook sends (the unsent wait in the outbox for the next start), threads, files.
+          shuttingDown.abort();
           await Promise.all([closeHttp(http), admin.close(), jobs.close()]);
           await webhooks.close();
           await pool.close();

@@ -13,6 +13,7 @@ import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
+import { LAST_URL_FILE } from './cli/data-dir-access.ts';
 import { createLogger, type Logger } from './log.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { CredentialStore } from './store/credentials.ts';
@@ -79,11 +80,14 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const url = defaultPublicUrl(config.host, port);
     // PORT=0 lets the system pick: the download links must carry the port it picked.
     const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
+    // For the CLI's sign-in links while no server runs: where this server was last reached.
+    await store.writeFile(LAST_URL_FILE, Buffer.from(JSON.stringify({ public_url: publicUrl })));
     const credentials = new CredentialStore(config.dataDir);
     cleanup.push(() => credentials.flush());
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
     const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
-    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer, logger });
+    const shuttingDown = new AbortController();
+    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal });
     handler = app.callback();
     webhooks.start(signer);
 
@@ -110,6 +114,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
         closing ??= (async () => {
           // Order matters: no new requests, then no new renders (their last events recorded), then
           // no more webhook sends (the unsent wait in the outbox for the next start), threads, files.
+          shuttingDown.abort();
           await Promise.all([closeHttp(http), admin.close(), jobs.close()]);
           await webhooks.close();
           await pool.close();

@@ -83,6 +83,20 @@ test('a cancel wakes a long poll', async (t) => {
   t.like(await (await polled).json(), { status: 'failed', error: { code: 'cancelled' } });
 });
 
+test('a long poll answers at once, as it is, when the server starts to shut down', async (t) => {
+  const store = watchedStore();
+  const shutdown = new AbortController();
+  const app = await startApp(t, { wrapStore: store.wrap, shutdown: shutdown.signal });
+  const { key } = await app.account();
+  const id = await create(app, key);
+  const started = Date.now();
+  const polled = app.call(key, `/v1/generation/${id}?wait=60`);
+  await store.started;
+  shutdown.abort();
+  t.like(await (await polled).json(), { id, status: 'processing' });
+  t.true(Date.now() - started < 30_000);
+});
+
 test('wait above 60 seconds is a 400 out_of_range', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();

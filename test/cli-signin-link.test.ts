@@ -53,3 +53,22 @@ test('an unknown account id exits 1 naming it', async (t) => {
   t.is(result.code, 1);
   t.regex(result.stderr, /No account with id acct_nope/);
 });
+
+test('with the server stopped, the link points where it was last reached, not at the default port', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const server = await startServerProcess(t, dataDir);
+  const [row] = JSON.parse((await runCli(['keys', 'list', '--json'], envFor(dataDir))).stdout) as { account_id: string }[];
+  await server.kill('SIGTERM');
+  const link = JSON.parse((await runCli(['accounts', 'signin-link', row!.account_id, '--json'], envFor(dataDir))).stdout) as Link;
+  t.is(new URL(link.url).origin, server.url);
+});
+
+test('with the server stopped, a URL named in the environment still wins', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const server = await startServerProcess(t, dataDir);
+  const [row] = JSON.parse((await runCli(['keys', 'list', '--json'], envFor(dataDir))).stdout) as { account_id: string }[];
+  await server.kill('SIGTERM');
+  const env = { ...envFor(dataDir), TUNESMITH_PUBLIC_URL: 'https://music.example.com' };
+  const link = JSON.parse((await runCli(['accounts', 'signin-link', row!.account_id, '--json'], env)).stdout) as Link;
+  t.is(new URL(link.url).origin, 'https://music.example.com');
+});

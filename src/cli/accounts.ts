@@ -40,7 +40,8 @@ forgotten password (once signed in, the Overview page sets a new one). Run "tune
   async run(args, io) {
     const parsed = parse(args, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'ACCOUNT_ID' });
     if (parsed === 'help') return printHelp(io, this.help);
-    const link = (await runOnDataDir(loadConfig(io.env), { command: 'accounts.signin-link', accountId: parsed.positionals[0]! })) as SignInLink;
+    const publicUrlGiven = ['TUNESMITH_PUBLIC_URL', 'PORT', 'HOST'].some((name) => (io.env[name] ?? '').trim() !== '');
+    const link = (await runOnDataDir({ ...loadConfig(io.env), publicUrlGiven }, { command: 'accounts.signin-link', accountId: parsed.positionals[0]! })) as SignInLink;
     io.out(parsed.values.json ? JSON.stringify(link) : `Sign in to the dashboard as ${link.account_id} (one time, until ${link.expires_at}):\n\n  ${link.url}\n`);
     return 0;
   },

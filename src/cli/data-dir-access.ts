@@ -3,6 +3,8 @@
  * server runs, through the server's admin channel when one does. A lock held by another CLI run,
  * or a server still starting, is waited for briefly.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { CredentialStore } from '../store/credentials.ts';
@@ -11,8 +13,28 @@ import { AdminUnavailableError, callAdmin } from './admin-channel.ts';
 import { runAdminCommand, type AdminRequest } from './admin-commands.ts';
 
 const RETRY_MS = 100;
+/** Written by each server start: the public URL it was reached at. */
+export const LAST_URL_FILE = 'last-public-url.json';
 
-export async function runOnDataDir(config: Pick<Config, 'dataDir' | 'publicUrl'>, request: AdminRequest, waitMs = 10_000): Promise<unknown> {
+/** Where the data dir's server was last reached, if it ever started. */
+function lastServerUrl(dataDir: string): string | undefined {
+  try {
+    const value = (JSON.parse(readFileSync(join(dataDir, LAST_URL_FILE), 'utf8')) as { public_url?: unknown }).public_url;
+    return typeof value === 'string' && /^https?:\/\//.test(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `publicUrlGiven`: the environment named the URL (TUNESMITH_PUBLIC_URL, PORT or HOST). Otherwise links made while
+ * no server runs point where the data dir's server was last reached, not at the default port.
+ */
+export async function runOnDataDir(
+  config: Pick<Config, 'dataDir' | 'publicUrl'> & { publicUrlGiven?: boolean },
+  request: AdminRequest,
+  waitMs = 10_000,
+): Promise<unknown> {
   const { dataDir } = config;
   const deadline = Date.now() + waitMs;
   for (;;) {
@@ -34,7 +56,8 @@ export async function runOnDataDir(config: Pick<Config, 'dataDir' | 'publicUrl'>
     }
     const credentials = new CredentialStore(dataDir);
     try {
-      return await runAdminCommand({ store, credentials, publicUrl: config.publicUrl }, request);
+      const publicUrl = config.publicUrlGiven ? config.publicUrl : (lastServerUrl(dataDir) ?? config.publicUrl);
+      return await runAdminCommand({ store, credentials, publicUrl }, request);
     } finally {
       await credentials.flush();
       await store.close();

@@ -27,6 +27,8 @@ export interface AppDeps {
   signer?: DownloadSigner;
   /** Request lines and request errors. @default a logger that writes nothing */
   logger?: Logger;
+  /** Aborted when the server starts to shut down: long polls answer at once instead of holding the drain. */
+  shutdown?: AbortSignal;
 }
 
 /** AppDeps with the clock resolved, plus what createApp builds once from the config. */

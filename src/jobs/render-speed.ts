@@ -15,7 +15,7 @@ export interface SpeedModel {
  * 30 s tracks took 3.9 s cold, 60 s 2.4–4.3 s, 180 s 5.9 s instrumental and 13.9 s sung, so every
  * first estimate is within 2× of those.
  */
-export const DEFAULT_SPEED: SpeedModel = { overheadSeconds: 2, perAudioSecond: 0.05 };
+export const DEFAULT_SPEED: SpeedModel = { overheadSeconds: 1.5, perAudioSecond: 0.05 };
 
 export class RenderSpeed {
   readonly overheadSeconds: number;

@@ -168,6 +168,8 @@ export interface StartOptions {
   webhooks?: TestWebhooksOptions | false;
   /** The app's request log. @default none */
   logger?: Logger;
+  /** The shutdown signal the app is given, as server.ts gives it. */
+  shutdown?: AbortSignal;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -207,6 +209,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
     signer,
     ...(webhooks ? { webhooks: webhooks.service } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.shutdown ? { shutdown: options.shutdown } : {}),
   });
   app.silent = true;
   server.on('request', app.callback());

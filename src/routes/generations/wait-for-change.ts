@@ -1,6 +1,6 @@
 /**
  * The long poll of GET /v1/generation/:id?wait=N: the answer waits until the task's status changes, N seconds
- * pass, or the client leaves, whichever is first. One request, so one unit of the rate limit.
+ * pass, the client leaves or the server shuts down, whichever is first. One request, so one unit of the rate limit.
  */
 import type { AppContext, Services } from '../../http/types.ts';
 import type { Generation } from '../../store/types.ts';
@@ -15,6 +15,7 @@ export function waitForChange(services: Services, ctx: AppContext, generation: G
       clearTimeout(timer);
       unwatch();
       ctx.req.off('close', done);
+      services.shutdown?.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, seconds * 1000);
@@ -22,5 +23,7 @@ export function waitForChange(services: Services, ctx: AppContext, generation: G
       if (now?.status !== generation.status) done();
     });
     ctx.req.once('close', done);
+    if (services.shutdown?.aborted) done();
+    else services.shutdown?.addEventListener('abort', done, { once: true });
   });
 }

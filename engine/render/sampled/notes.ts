@@ -52,8 +52,8 @@ const TARGET_DRUM_PEAK = 0.8;
 /** The drum that calibrates a kit's level, at every layer. */
 const REFERENCE_DRUM = 38;
 /** Rendered roots kept per thread, and decoded bank samples kept between parts. */
-const CACHE_BYTES = 128 * 1024 * 1024;
-const DECODED_BYTES = 96 * 1024 * 1024;
+const CACHE_BYTES = 64 * 1024 * 1024;
+const DECODED_BYTES = 48 * 1024 * 1024;
 
 /** Seconds a drum key's hit rings: cymbals and open hats long, everything else short. */
 function drumSeconds(key: number): number {

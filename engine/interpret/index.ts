@@ -18,7 +18,7 @@ import { matchPrompt, type Content, type MatchResult } from './match.ts';
 import { bpmFromArousal, brightnessFrom, clamp, densityFromArousal, modeFromValence, reverbFrom, round2 } from './mood.ts';
 import { extractSubjects } from './subjects.ts';
 import { makeTitle, type TitleWord } from './title.ts';
-import { tokenize } from './tokenize.ts';
+import { BOUNDARY, tokenize } from './tokenize.ts';
 import { translatePrompt, type Translation } from './translate.ts';
 import { decideVocals } from './vocals.ts';
 import { instrumentWarnings, unplayableWarnings } from './warnings.ts';
@@ -241,7 +241,7 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
   const trace: TraceEntry[] = [];
   const warnings: string[] = [];
   const known = (word: string): boolean => isLexiconWord(lexicon, word);
-  const translation = translatePrompt(request.prompt, lexicon.languages, (text) => matchPrompt(tokenize(text), lexicon).recognised);
+  const translation = translatePrompt(request.prompt, lexicon.languages, (text) => recognisedWords(text, lexicon));
   traceLanguage(translation, lexicon, trace, warnings);
   const explicit = extractExplicit(translation.text);
   const tokens = tokenize(explicit.rest);
@@ -294,6 +294,19 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
     subjects,
     ...(translation.language !== 'en' ? { englishPrompt: translation.text } : {}),
   };
+}
+
+/** The prompt's words the English lexicon recognises, for language detection. */
+function recognisedWords(text: string, lexicon: Lexicon): string[] {
+  const tokens = tokenize(text).filter((t) => t !== BOUNDARY);
+  const unknown = matchPrompt(tokens, lexicon).unknown;
+  const left = [...unknown];
+  return tokens.filter((t) => {
+    const k = left.indexOf(t);
+    if (k < 0) return true;
+    left.splice(k, 1);
+    return false;
+  });
 }
 
 /** A word (or phrase) some English lexicon knows. */

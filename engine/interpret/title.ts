@@ -34,7 +34,7 @@ export function makeTitle(words: readonly TitleWord[], about: string | null, aro
     const topic = about.toLowerCase().split(/\s+/).filter((w) => !STOP.has(w)).slice(0, 5).join(' ');
     if (topic) return clip(titleCase(topic));
   }
-  const name = subjects?.names[0];
+  const name = subjects && subjects.names.length >= 2 ? `${subjects.names[0]} and ${subjects.names[1]}` : subjects?.names[0];
   const occasion = subjects?.occasion ? OCCASION_TITLES[subjects.occasion] : undefined;
   if (name && occasion) return clip(`${name}'s ${occasion}`);
   if (name) return clip(`For ${name}`);

@@ -62,10 +62,11 @@ interface Word {
 const ENGLISH: Omit<Translation, 'text'> = { language: 'en', name: 'English', replaced: [], unsupported: null };
 
 /**
- * `englishWords` counts the prompt's words the English lexicon recognises; a foreign language must show more
- * evidence than that ("lo-fi" stays English although "lo" is an Italian article).
+ * `englishWords` lists the prompt's words the English lexicon recognises. A language is chosen when its own words
+ * outnumber the English words it does not also claim ("lo-fi" stays English although "lo" is an Italian article;
+ * "lamento lento per violoncello solo" is Italian although "solo" and "violoncello" are English too).
  */
-export function translatePrompt(prompt: string, tables: readonly LanguageTable[], englishWords: (text: string) => number): Translation {
+export function translatePrompt(prompt: string, tables: readonly LanguageTable[], englishWords: (text: string) => readonly string[]): Translation {
   const japanese = tables.find((t) => t.substring);
   // Kana is Japanese; Han alone could be Chinese, so it counts only where the Japanese table knows its words.
   if (japanese && (KANA.test(prompt) || (HAN.test(prompt) && translateJapanese(prompt, japanese).replaced.length > 0))) {
@@ -77,14 +78,14 @@ export function translatePrompt(prompt: string, tables: readonly LanguageTable[]
   if (HAN.test(prompt)) return { ...ENGLISH, text: prompt, unsupported: 'Han (Chinese)' };
 
   const words: Word[] = [...prompt.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ text: m[0], folded: fold(m[0]), start: m.index, end: m.index + m[0].length }));
-  const englishScore = englishWords(prompt) + words.filter((w) => ENGLISH_WORDS.has(w.folded)).length;
+  const english = [...englishWords(prompt).map(fold), ...words.filter((w) => ENGLISH_WORDS.has(w.folded)).map((w) => w.folded)];
   let best: { table: LanguageTable; score: number } | null = null;
   for (const table of tables) {
     if (table.substring) continue;
-    const score = scan(prompt, words, table).evidence;
+    const score = scan(prompt, words, table).evidence - english.filter((w) => !table.phrases.has(w)).length;
     if (score > (best?.score ?? 0)) best = { table, score };
   }
-  if (!best || best.score <= englishScore) return { ...ENGLISH, text: prompt };
+  if (!best) return { ...ENGLISH, text: prompt };
   const { text, replaced } = scan(prompt, words, best.table);
   return { language: best.table.code, name: best.table.name, text, replaced, unsupported: null };
 }
@@ -100,38 +101,61 @@ function scan(prompt: string, words: readonly Word[], table: LanguageTable): { t
   let text = '';
   let at = 0;
   let evidence = 0;
+  let afterPut = false;
   const replaced: Translation['replaced'] = [];
-  const put = (start: number, end: number, english: string): void => {
-    text += `${prompt.slice(at, start)}${english}`;
-    at = end;
-    replaced.push({ source: prompt.slice(start, end), english });
+  // An elision next to a rewritten phrase ("d'anniversaire", "l'accordéon") becomes a space: "of birthday", not "of'birthday".
+  const gap = (end: number, beforePut: boolean): string => {
+    let between = prompt.slice(at, end);
+    if (afterPut) between = between.replace(/^['’]/, ' ');
+    if (beforePut) between = between.replace(/['’]$/, ' ');
+    return between;
+  };
+  const put = (first: Word, last: Word, english: string, weight: number): void => {
+    text += `${gap(first.start, true)}${english}`;
+    at = last.end;
+    afterPut = true;
+    evidence += weight;
+    replaced.push({ source: prompt.slice(first.start, last.end), english });
   };
   for (let i = 0; i < words.length; ) {
-    let n = Math.min(table.maxWords, words.length - i);
-    for (; n >= 1; n--) {
-      if (n > 1 && !joined(prompt, words[i + n - 2]!, words[i + n - 1]!)) continue;
-      const key = words.slice(i, i + n).map((w) => w.folded).join(' ');
-      const english = table.phrases.get(key);
-      if (english === undefined) continue;
-      if (english !== key) {
-        evidence += words.slice(i, i + n).filter((w) => !ENGLISH_WORDS.has(w.folded)).length;
-        put(words[i]!.start, words[i + n - 1]!.end, english);
-      }
-      break;
-    }
-    if (n >= 1) {
-      i += n;
+    const found = longest(prompt, words, i, table);
+    if (found !== null) {
+      const span = words.slice(i, i + found.n);
+      // A phrase spelled as in English stays as written and proves nothing.
+      if (found.english !== found.key) put(span[0]!, span.at(-1)!, found.english, span.filter((w) => !ENGLISH_WORDS.has(w.folded)).length);
+      else afterPut = false;
+      i += found.n;
       continue;
     }
-    const compound = table.compounds ? splitCompound(words[i]!.folded, table) : null;
-    if (compound) {
-      evidence += 1;
-      put(words[i]!.start, words[i]!.end, compound);
-    }
+    const word = words[i]!;
+    const stem = inflected(word.folded, table) ?? (table.compounds ? splitCompound(word.folded, table) : null);
+    if (stem !== null) put(word, word, stem, 1);
+    else afterPut = false;
     i += 1;
   }
-  text += prompt.slice(at);
+  text += gap(prompt.length, false);
   return { text, replaced, evidence };
+}
+
+/** The longest phrase of the table starting at word i. */
+function longest(prompt: string, words: readonly Word[], i: number, table: LanguageTable): { n: number; key: string; english: string } | null {
+  for (let n = Math.min(table.maxWords, words.length - i); n >= 1; n--) {
+    if (n > 1 && !joined(prompt, words[i + n - 2]!, words[i + n - 1]!)) continue;
+    const key = words.slice(i, i + n).map((w) => w.folded).join(' ');
+    const english = table.phrases.get(key);
+    if (english !== undefined) return { n, key, english };
+  }
+  return null;
+}
+
+/** A known word with an inflectional ending ("fröhliches" -> "fröhlich", "Streichern" -> "Streicher"). */
+function inflected(word: string, table: LanguageTable): string | null {
+  for (const ending of table.endings) {
+    if (word.length - ending.length < 3 || !word.endsWith(ending)) continue;
+    const english = table.phrases.get(word.slice(0, -ending.length));
+    if (english !== undefined) return english;
+  }
+  return null;
 }
 
 /** German compounds of two known words, with or without a linking s/n/e: "Klaviermusik", "Geburtstagslied". */
@@ -140,8 +164,8 @@ function splitCompound(word: string, table: LanguageTable): string | null {
     const head = table.phrases.get(word.slice(0, k));
     if (head === undefined) continue;
     for (const tail of [word.slice(k), ...(/^[sne]/.test(word.slice(k)) ? [word.slice(k + 1)] : [])]) {
-      const english = tail.length >= 3 ? table.phrases.get(tail) : undefined;
-      if (english !== undefined) return `${head} ${english}`;
+      const english = tail.length >= 3 ? (table.phrases.get(tail) ?? inflected(tail, table)) : undefined;
+      if (english != null) return `${head} ${english}`;
     }
   }
   return null;

@@ -91,6 +91,8 @@ export interface LanguageTable {
   substring: boolean;
   /** Split unknown words into two known ones (German "Klaviermusik"). */
   compounds: boolean;
+  /** Inflectional endings tried off an unknown word, longest first (German "-es": "fröhliches" -> "fröhlich"). */
+  endings: readonly string[];
 }
 
 export class InvalidLexiconError extends EngineError {
@@ -261,7 +263,7 @@ export function loadLanguages(folder: URL): LanguageTable[] {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((file) => {
-      const raw = readJson(dir, file) as { name?: unknown; phrases?: unknown; substring?: unknown; compounds?: unknown };
+      const raw = readJson(dir, file) as { name?: unknown; phrases?: unknown; substring?: unknown; compounds?: unknown; endings?: unknown };
       const fail = (problem: string): never => {
         throw new InvalidLexiconError(`languages/${file}`, problem);
       };
@@ -284,6 +286,7 @@ export function loadLanguages(folder: URL): LanguageTable[] {
         maxLength: Math.max(1, ...keys.map((k) => k.length)),
         substring,
         compounds: raw.compounds === true,
+        endings: Array.isArray(raw.endings) ? raw.endings.map(String).sort((a, b) => b.length - a.length) : [],
       };
     });
 }

@@ -79,14 +79,18 @@ export function translatePrompt(prompt: string, tables: readonly LanguageTable[]
 
   const words: Word[] = [...prompt.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ text: m[0], folded: fold(m[0]), start: m.index, end: m.index + m[0].length }));
   const english = [...englishWords(prompt).map(fold), ...words.filter((w) => ENGLISH_WORDS.has(w.folded)).map((w) => w.folded)];
+  const englishSet = new Set(english);
   let best: { table: LanguageTable; score: number } | null = null;
   for (const table of tables) {
     if (table.substring) continue;
-    const score = scan(prompt, words, table).evidence - english.filter((w) => !table.phrases.has(w)).length;
+    const { evidence } = scan(prompt, words, table, englishSet);
+    // A word English knows too ("sombre", "etude") is weak evidence, and weak evidence alone is not enough.
+    if (evidence.strong === 0) continue;
+    const score = evidence.strong + evidence.weak / 2 - english.filter((w) => !table.phrases.has(w)).length;
     if (score > (best?.score ?? 0)) best = { table, score };
   }
   if (!best) return { ...ENGLISH, text: prompt };
-  const { text, replaced } = scan(prompt, words, best.table);
+  const { text, replaced } = scan(prompt, words, best.table, englishSet);
   return { language: best.table.code, name: best.table.name, text, replaced, unsupported: null };
 }
 
@@ -94,13 +98,13 @@ export function translatePrompt(prompt: string, tables: readonly LanguageTable[]
 const joined = (prompt: string, a: Word, b: Word): boolean => /^[\s'’-]*$/.test(prompt.slice(a.end, b.start));
 
 /**
- * A greedy longest-phrase rewrite of the prompt with one table. `evidence` counts the words that only this
- * language would write (a phrase's words, less the ones English spells the same).
+ * A greedy longest-phrase rewrite of the prompt with one table. `evidence` counts the rewritten words: strong
+ * when English does not know them, weak when it does ("sombre"); English function words count for nothing.
  */
-function scan(prompt: string, words: readonly Word[], table: LanguageTable): { text: string; replaced: Translation['replaced']; evidence: number } {
+function scan(prompt: string, words: readonly Word[], table: LanguageTable, english: ReadonlySet<string>): { text: string; replaced: Translation['replaced']; evidence: { strong: number; weak: number } } {
   let text = '';
   let at = 0;
-  let evidence = 0;
+  const evidence = { strong: 0, weak: 0 };
   let afterPut = false;
   const replaced: Translation['replaced'] = [];
   // An elision next to a rewritten phrase ("d'anniversaire", "l'accordéon") becomes a space: "of birthday", not "of'birthday".
@@ -110,26 +114,29 @@ function scan(prompt: string, words: readonly Word[], table: LanguageTable): { t
     if (beforePut) between = between.replace(/['’]$/, ' ');
     return between;
   };
-  const put = (first: Word, last: Word, english: string, weight: number): void => {
-    text += `${gap(first.start, true)}${english}`;
-    at = last.end;
+  const put = (span: readonly Word[], meaning: string): void => {
+    text += `${gap(span[0]!.start, true)}${meaning}`;
+    at = span.at(-1)!.end;
     afterPut = true;
-    evidence += weight;
-    replaced.push({ source: prompt.slice(first.start, last.end), english });
+    for (const w of span) {
+      if (english.has(w.folded)) evidence.weak += 1;
+      else if (!ENGLISH_WORDS.has(w.folded)) evidence.strong += 1;
+    }
+    replaced.push({ source: prompt.slice(span[0]!.start, span.at(-1)!.end), english: meaning });
   };
   for (let i = 0; i < words.length; ) {
     const found = longest(prompt, words, i, table);
     if (found !== null) {
       const span = words.slice(i, i + found.n);
       // A phrase spelled as in English stays as written and proves nothing.
-      if (found.english !== found.key) put(span[0]!, span.at(-1)!, found.english, span.filter((w) => !ENGLISH_WORDS.has(w.folded)).length);
+      if (found.english !== found.key) put(span, found.english);
       else afterPut = false;
       i += found.n;
       continue;
     }
     const word = words[i]!;
     const stem = inflected(word.folded, table) ?? (table.compounds ? splitCompound(word.folded, table) : null);
-    if (stem !== null) put(word, word, stem, 1);
+    if (stem !== null) put([word], stem);
     else afterPut = false;
     i += 1;
   }

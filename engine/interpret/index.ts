@@ -246,11 +246,13 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
   const explicit = extractExplicit(translation.text);
   const tokens = tokenize(explicit.rest);
   const match = matchPrompt(tokens, lexicon);
+  const unplayable = unplayableWarnings(tokens, lexicon.unplayable, trace);
   if (match.recognised === 0 && explicit.found.length === 0) {
     trace.push({ source: 'default', effect: 'no recognised words: defaults' });
-    if (translation.unsupported === null) warnings.push('Nothing in the prompt was recognised: the genre, tempo, key and instruments are defaults, not a reading of the prompt.');
+    const what = unplayable.length > 0 ? 'Nothing else in the prompt' : 'Nothing in the prompt';
+    if (translation.unsupported === null) warnings.push(`${what} was recognised: the genre, tempo, key and instruments are defaults, not a reading of the prompt.`);
   }
-  warnings.push(...unplayableWarnings(tokens, lexicon.unplayable, trace));
+  warnings.push(...unplayable);
   const hints = collectHints(match.content, trace);
   const wantsSong = ofKind(match.content, 'vocal').some((c) => !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim());
   const ctx: Context = { request, explicit, tokens, match, hints, wantsSong, trace, warnings };

@@ -19,7 +19,7 @@ const OCCASIONS: Record<string, string> = {
   funeral: 'funeral', memorial: 'funeral',
 };
 
-const RELATIONS = [
+export const RELATIONS = [
   'daughter', 'son', 'wife', 'husband', 'mother', 'mom', 'mum', 'mama', 'father', 'dad', 'papa', 'sister', 'brother', 'friend', 'best friend',
   'girlfriend', 'boyfriend', 'grandmother', 'grandma', 'granny', 'grandfather', 'grandpa', 'baby', 'babies', 'kid', 'kids', 'children', 'child', 'love', 'partner',
   'teacher', 'boss', 'team', 'niece', 'nephew', 'aunt', 'uncle', 'cousin', 'dog', 'cat', 'fiance', 'fiancee',

@@ -53,7 +53,6 @@ export function phraseKey(phrase: string): string {
 }
 
 interface Word {
-  text: string;
   folded: string;
   start: number;
   end: number;
@@ -77,7 +76,7 @@ export function translatePrompt(prompt: string, tables: readonly LanguageTable[]
   }
   if (HAN.test(prompt)) return { ...ENGLISH, text: prompt, unsupported: 'Han (Chinese)' };
 
-  const words: Word[] = [...prompt.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ text: m[0], folded: fold(m[0]), start: m.index, end: m.index + m[0].length }));
+  const words: Word[] = [...prompt.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ folded: fold(m[0]), start: m.index, end: m.index + m[0].length }));
   const english = [...englishWords(prompt).map(fold), ...words.filter((w) => ENGLISH_WORDS.has(w.folded)).map((w) => w.folded)];
   const englishSet = new Set(english);
   let best: { table: LanguageTable; score: number } | null = null;

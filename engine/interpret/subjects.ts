@@ -39,7 +39,7 @@ const RELATION = `(?:${[...RELATIONS].sort((a, b) => b.length - a.length).join('
 const FOR_NAME = new RegExp(`\\b(?:for|to)\\s+(?:(?:my|our)\\s+)?(?:(?:little|dear|sweet|best|beloved|lovely|baby|newborn)\\s+)?(?:(${RELATION})\\s*,?\\s+)?(?:named\\s+|called\\s+)?(${NAME}|[\\p{Ll}][\\p{L}'’-]*)`, 'giu');
 const NAMED = new RegExp(`\\b(?:named|called)\\s+(${NAME})`, 'gu');
 const POSSESSIVE = new RegExp(`\\b(${NAME})['’]s\\s+(\\p{L}+(?:\\s+\\p{L}+)?)`, 'gu');
-const PLACE = new RegExp(`\\b(?:in|about|from|of|to|at)\\s+(${NAME}(?:\\s+${NAME})?)`, 'gu');
+const PLACE = new RegExp(`\\b(?:in|about|from|of|to|at|on)\\s+(${NAME}(?:\\s+${NAME})?)`, 'gu');
 
 export function extractSubjects(text: string, isKnownWord: (word: string) => boolean): Subjects {
   const names: string[] = [];

@@ -18,7 +18,7 @@ import { getPreset, presetNames } from '../../engine/presets.ts';
 const lexicon = loadLexicon(presetNames().map(getPreset));
 /** Words read by other parts of the interpreter than the lexicon: joiners, "about", voices, relations, "tempo". */
 const STRUCTURAL = new Set([
-  'with', 'and', 'or', 'for', 'of', 'the', 'a', 'an', 'in', 'on', 'to', 'my', 'our', 'your', 'that', 'like', 'style', 'only', 'some', 'about', 'named',
+  'with', 'and', 'or', 'for', 'of', 'the', 'a', 'an', 'in', 'on', 'under', 'to', 'my', 'our', 'your', 'that', 'like', 'style', 'only', 'some', 'about', 'named',
   'piece', 'melody', 'music', 'songs', 'tempo', ...FEMALE, ...MALE, ...INSTRUMENTAL_NATURE, ...RELATIONS,
 ]);
 /** Genres whose presets are on the genres branch: the word passes through untranslated until then. */

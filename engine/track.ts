@@ -49,6 +49,7 @@ export function trackMetadata(spec: SongSpec, score: Score): TrackMetadata {
     lyrics: vocal ? lyricsText(vocal.lyrics) : null,
     lyrics_timing: vocal ? vocal.lines : null,
     trace: [...spec.trace, ...vocalTrace(spec, vocal)],
+    warnings: [...spec.warnings],
   };
 }
 

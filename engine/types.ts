@@ -106,6 +106,21 @@ export interface SongSpec {
   lyrics: string | null;
   title: string;
   trace: TraceEntry[];
+  /** Words or requests the engine ignored or could not honour, in plain sentences (shown as `metadata.warnings`). */
+  warnings: string[];
+  /** Names, occasion and places the prompt mentions, for the lyrics and the title. */
+  subjects?: Subjects;
+  /** The prompt as the English interpreter read it, when it was written in another language (lyrics themes come from it). */
+  englishPrompt?: string;
+}
+
+/** Who and what a song is for ("for my daughter Emma", "birthday", "about Lisbon"). */
+export interface Subjects {
+  names: string[];
+  /** "my daughter" when the prompt names a relation. */
+  relation: string | null;
+  occasion: string | null;
+  places: string[];
 }
 
 /** A pitched note. `beat` is the grid position in quarter-note beats before swing and humanizing. */
@@ -280,6 +295,8 @@ export interface TrackMetadata {
   /** Per sung line: its start and end in seconds, and each word's (snake_case: shown as is in the API). */
   lyrics_timing: LyricTiming[] | null;
   trace: TraceEntry[];
+  /** Words or requests the engine ignored or could not honour; empty when everything was understood. */
+  warnings: string[];
 }
 
 export interface StyleInfo {

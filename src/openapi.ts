@@ -249,8 +249,14 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             title: { type: ['string', 'null'] },
             metadata: {
               type: 'object',
-              description: 'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace) and, when sung, lyrics_timing.',
+              description: 'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace, warnings) and, when sung, lyrics_timing.',
               properties: {
+                warnings: {
+                  type: 'array',
+                  items: { type: 'string' },
+                  description:
+                    'Words or requests the engine ignored or could not honour, in plain sentences: an instrument it cannot play or plays with a stand-in ("kazoo", "erhu"), a tempo word that contradicts an explicit bpm, a prompt in a language it does not read, lyrics written in English for a prompt in another language, or a prompt with nothing recognised. Empty when everything was understood.',
+                },
                 vocals: { type: 'boolean', description: 'Whether the track is sung.' },
                 voice: { enum: ['female', 'male', null], description: 'Who sings, when sung.' },
                 lyrics_source: { enum: ['given', 'written', null], description: 'given: the request\'s lyrics; written: lyrics the engine wrote for the prompt.' },

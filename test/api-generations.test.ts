@@ -181,6 +181,17 @@ test('?expand=trace,lyrics_timing puts them back in list items', async (t) => {
   t.is(item.metadata.lyrics_timing.length, 1);
 });
 
+test("a completed generation's metadata carries the engine's warnings, in the single GET and in list items", async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const { id } = await create(app, key);
+  const done = await app.jobs.complete(id);
+  const warnings = ['"kazoo" is not played: the sound bank has no kazoo.'];
+  await app.store.updateGeneration(id, { metadata: { ...done.metadata, warnings } });
+  t.deepEqual((await (await app.call(key, `/v1/generation/${id}`)).json()).metadata.warnings, warnings);
+  t.deepEqual((await (await app.call(key, '/v1/generations')).json()).data[0].metadata.warnings, warnings);
+});
+
 test('an unknown field in ?expand is a 400 invalid_value', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();

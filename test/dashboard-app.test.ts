@@ -383,6 +383,18 @@ test('a track has its own page, with what the engine understood and a delete but
   t.regex(track.text, /waveform\.svg/);
 });
 
+test("a track's page lists the engine's warnings", async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('warned@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'kazoo jam', duration: '30' })).location!)![1]!;
+  const done = await app.jobs.complete(id);
+  await app.store.updateGeneration(id, { metadata: { ...done.metadata, warnings: ['"kazoo" is not played: the sound bank has no kazoo.'] } });
+  const track = await browser.get(`/generations/${id}`);
+  t.regex(track.text, /<ul class="warnings"><li>&quot;kazoo&quot; is not played/);
+});
+
 test("another account's track page is a 404", async (t) => {
   const app = await startApp(t);
   const { key: otherKey } = await app.account('developer');

@@ -4,6 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listStyles } from '../engine/index.ts';
+import { loadLanguages } from '../engine/lexicon/index.ts';
 import { COMMANDS } from '../src/cli.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -71,4 +72,13 @@ test('every CLI command and each of its options is in the README command table',
     const usage = command.help.split('\n\n')[0]!;
     for (const [flag] of usage.matchAll(/--[a-z-]+/g)) t.true(table.includes(flag), `${name} ${flag}`);
   }
+});
+
+test('the README names every language the engine reads', (t) => {
+  const engine = section('## The engine');
+  for (const language of loadLanguages(new URL('../engine/lexicon/', import.meta.url))) t.true(engine.includes(language.name), language.name);
+});
+
+test("the README's generation table documents metadata.warnings", (t) => {
+  t.regex(readme, /\| `metadata` \|[^\n]*`warnings`/);
 });

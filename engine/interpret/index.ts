@@ -9,16 +9,19 @@
 import { getPreset, presetNames } from '../presets.ts';
 import { createRandom } from '../random.ts';
 import { getLexicon, type Lexicon } from '../lexicon/index.ts';
-import type { GenerationRequest, Mode, Patch, PitchClass, Preset, Role, SongSpec, TraceEntry } from '../types.ts';
+import type { GenerationRequest, Mode, Patch, PitchClass, Preset, Role, SongSpec, Subjects, TraceEntry } from '../types.ts';
 import { extractExplicit, type Explicit } from './explicit.ts';
 import { chooseGenre } from './genre.ts';
 import { collectHints, describeHints, type HintSet } from './hints.ts';
 import { ACOUSTIC_WORDS, arrange, BALLAD_WORDS, type InstrumentWord } from './instruments.ts';
 import { matchPrompt, type Content, type MatchResult } from './match.ts';
 import { bpmFromArousal, brightnessFrom, clamp, densityFromArousal, modeFromValence, reverbFrom, round2 } from './mood.ts';
+import { extractSubjects } from './subjects.ts';
 import { makeTitle, type TitleWord } from './title.ts';
-import { tokenize } from './tokenize.ts';
+import { BOUNDARY, tokenize } from './tokenize.ts';
+import { translatePrompt, type Translation } from './translate.ts';
 import { decideVocals } from './vocals.ts';
+import { instrumentWarnings, unplayableWarnings } from './warnings.ts';
 
 /** Tonics that suit a genre's usual instruments (guitar keys for guitar music, flat keys for horns). */
 const TONICS_BY_GENRE: Record<string, readonly PitchClass[]> = {
@@ -42,6 +45,7 @@ interface Context {
   /** A singer was asked for in so many words, by a topic ("about ...") or by lyrics. */
   wantsSong: boolean;
   trace: TraceEntry[];
+  warnings: string[];
 }
 
 type Kind<K extends Content['kind']> = Extract<Content, { kind: K }>;
@@ -87,11 +91,29 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
   trace.push({ source: meterSource ?? preset.name, effect: `meter = ${meter.beatsPerBar}/${meter.beatUnit} (${meterSource ? 'explicit' : 'genre'})` });
 
   let bpm: number;
+  const pace = paceWords(ctx);
+  const paceDirection = pace.length > 0 && pace.every((p) => Math.sign(p.tempo) === Math.sign(pace[0]!.tempo)) ? Math.sign(pace[0]!.tempo) : 0;
   if (explicit.bpm !== null) {
     bpm = explicit.bpm;
     const clamped = explicit.bpmWritten !== explicit.bpm ? `, clamped from ${explicit.bpmWritten}` : '';
     trace.push({ source: explicitSource(explicit, 'bpm')!, effect: `bpm = ${bpm} (explicit${clamped})` });
+    const contradicted = pace.find((p) => (p.tempo < 0 && bpm > SLOW_ABOVE) || (p.tempo > 0 && bpm < FAST_BELOW));
+    if (contradicted) {
+      ctx.warnings.push(`"${contradicted.phrase}" contradicts "${explicitSource(explicit, 'bpm')}": the explicit ${bpm} bpm was kept.`);
+      trace.push({ source: contradicted.phrase, effect: `ignored: the explicit ${bpm} bpm wins` });
+    }
+  } else if (paceDirection !== 0) {
+    // "slow" and "fast" beat every mood and scene word: the low or the high end of the genre's range.
+    const { min, max } = preset.bpm;
+    const strength = Math.max(...pace.map((p) => p.factor));
+    const at = paceDirection < 0 ? clamp(0.2 - 0.4 * (strength - 1), 0, 0.4) : clamp(0.8 + 0.4 * (strength - 1), 0.6, 1);
+    const jitter = createRandom(ctx.request.seed, 'interpret/tempo').range(-2, 2);
+    bpm = Math.round(clamp(min + (max - min) * at + jitter, min, max));
+    trace.push({ source: pace.map((p) => p.phrase).join(', '), effect: `bpm = ${bpm} (${paceDirection < 0 ? 'slow' : 'fast'}: the ${paceDirection < 0 ? 'low' : 'high'} end of ${preset.name}'s ${min}–${max}, over mood and scene words)` });
   } else {
+    if (pace.length > 0) {
+      ctx.warnings.push(`The prompt asks for both slow and fast (${pace.map((p) => `"${p.phrase}"`).join(', ')}): the tempo follows the mood instead.`);
+    }
     const jitter = createRandom(ctx.request.seed, 'interpret/tempo').range(-2, 2);
     bpm = bpmFromArousal(preset, arousal, preset.arousal, ctx.hints.sum('tempo'), jitter);
     trace.push({ source: 'arousal', effect: `bpm = ${bpm} (${preset.name} range ${preset.bpm.min}–${preset.bpm.max}, arousal ${arousal})` });
@@ -99,6 +121,17 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
   const swing = round2(clamp(preset.swing + ctx.hints.sum('swing'), 0, 1));
   trace.push({ source: preset.name, effect: `swing = ${swing}` });
   return { bpm, meter, swing };
+}
+
+/** An explicit bpm above this is not slow, and one below FAST_BELOW is not fast. */
+const SLOW_ABOVE = 110;
+const FAST_BELOW = 90;
+
+/** Words about pace alone ("slow", "very fast", "up tempo"): mood words with a full tempo shift and no valence. */
+function paceWords(ctx: Context): { phrase: string; tempo: number; factor: number }[] {
+  return ofKind(ctx.match.content, 'hint')
+    .filter((c) => !c.negated && c.lexicon === 'mood' && Math.abs(c.hints.tempo ?? 0) >= 0.5 && !c.hints.valence)
+    .map((c) => ({ phrase: c.intensifier ? `${c.intensifier} ${c.phrase}` : c.phrase, tempo: c.hints.tempo!, factor: c.factor }));
 }
 
 function resolveKey(ctx: Context, preset: Preset, blendPreset: Preset | null, valence: number): SongSpec['key'] {
@@ -186,7 +219,7 @@ function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | 
   };
 }
 
-function resolveTitle(ctx: Context, arousal: number): string {
+function resolveTitle(ctx: Context, arousal: number, subjects: Subjects): string {
   const words: TitleWord[] = [];
   for (const c of ctx.match.content) {
     if (c.kind === 'hint' && !c.negated && c.lexicon !== 'production') {
@@ -197,21 +230,32 @@ function resolveTitle(ctx: Context, arousal: number): string {
       words.push({ phrase: c.phrase, kind: 'instrument', index: c.index });
     }
   }
-  const title = makeTitle(words, ctx.explicit.about, arousal, createRandom(ctx.request.seed, 'interpret/title'));
-  const source = ctx.explicit.about ? `about ${ctx.explicit.about}` : words.length > 0 ? 'prompt' : 'seed';
+  const title = makeTitle(words, ctx.explicit.about, arousal, createRandom(ctx.request.seed, 'interpret/title'), subjects);
+  const named = subjects.names.length > 0 || subjects.places.length > 0;
+  const source = ctx.explicit.about ? `about ${ctx.explicit.about}` : named ? 'subjects' : words.length > 0 ? 'prompt' : 'seed';
   ctx.trace.push({ source, effect: `title = "${title}"` });
   return title;
 }
 
 export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexicon(() => presetNames().map(getPreset))): SongSpec {
   const trace: TraceEntry[] = [];
-  const explicit = extractExplicit(request.prompt);
+  const warnings: string[] = [];
+  const known = (word: string): boolean => isLexiconWord(lexicon, word);
+  const translation = translatePrompt(request.prompt, lexicon.languages, (text) => recognisedWords(text, lexicon));
+  traceLanguage(translation, lexicon, trace, warnings);
+  const explicit = extractExplicit(translation.text);
   const tokens = tokenize(explicit.rest);
   const match = matchPrompt(tokens, lexicon);
-  if (match.recognised === 0 && explicit.found.length === 0) trace.push({ source: 'default', effect: 'no recognised words: defaults' });
+  const unplayable = unplayableWarnings(tokens, lexicon.unplayable, trace);
+  if (match.recognised === 0 && explicit.found.length === 0) {
+    trace.push({ source: 'default', effect: 'no recognised words: defaults' });
+    const what = unplayable.length > 0 ? 'Nothing else in the prompt' : 'Nothing in the prompt';
+    if (translation.unsupported === null) warnings.push(`${what} was recognised: the genre, tempo, key and instruments are defaults, not a reading of the prompt.`);
+  }
+  warnings.push(...unplayable);
   const hints = collectHints(match.content, trace);
   const wantsSong = ofKind(match.content, 'vocal').some((c) => !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim());
-  const ctx: Context = { request, explicit, tokens, match, hints, wantsSong, trace };
+  const ctx: Context = { request, explicit, tokens, match, hints, wantsSong, trace, warnings };
 
   const { preset, blendPreset, blend } = resolveGenre(ctx);
   const { valence, arousal } = resolveMood(ctx, preset, blendPreset, blend?.weight ?? 0);
@@ -219,7 +263,17 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
   const key = resolveKey(ctx, preset, blendPreset, valence);
   const sound = resolveSound(ctx, preset, blendPreset, valence, arousal);
   const arrangement = resolveArrangement(ctx, preset, blendPreset);
-  const title = resolveTitle(ctx, arousal);
+  warnings.push(...instrumentWarnings(ofKind(match.content, 'instrument'), arrangement.instruments));
+  const subjects = extractSubjects(explicit.rest.replace(/\s*\|\s*/g, ', '), known);
+  if (subjects.names.length > 0 || subjects.occasion || subjects.places.length > 0 || subjects.relation) {
+    trace.push({ source: 'subjects', effect: describeSubjects(subjects) });
+  }
+  const hasLyrics = typeof request.lyrics === 'string' && request.lyrics.trim() !== '';
+  if (arrangement.vocals.enabled && !hasLyrics && translation.language !== 'en') {
+    trace.push({ source: 'language', effect: `lyrics are written in English (the prompt is in ${translation.name})` });
+    warnings.push(`The lyrics are written in English: the engine does not write lyrics in ${translation.name}. Give your own lyrics to choose the words.`);
+  }
+  const title = resolveTitle(ctx, arousal, subjects);
   trace.push({ source: preset.name, effect: `form = ${preset.form}` });
 
   return {
@@ -235,8 +289,55 @@ export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexi
     ...sound,
     form: preset.form,
     ...arrangement,
-    lyrics: typeof request.lyrics === 'string' && request.lyrics.trim() !== '' ? request.lyrics : null,
+    lyrics: hasLyrics ? request.lyrics! : null,
     title,
     trace,
+    warnings,
+    subjects,
+    ...(translation.language !== 'en' ? { englishPrompt: translation.text } : {}),
   };
+}
+
+/** The prompt's words the English lexicon recognises, for language detection. */
+function recognisedWords(text: string, lexicon: Lexicon): string[] {
+  const tokens = tokenize(text).filter((t) => t !== BOUNDARY);
+  const unknown = matchPrompt(tokens, lexicon).unknown;
+  const left = [...unknown];
+  return tokens.filter((t) => {
+    const k = left.indexOf(t);
+    if (k < 0) return true;
+    left.splice(k, 1);
+    return false;
+  });
+}
+
+/** A word (or phrase) some English lexicon knows. */
+function isLexiconWord(lexicon: Lexicon, word: string): boolean {
+  return lexicon.moods.has(word) || lexicon.scenes.has(word) || lexicon.production.has(word) || lexicon.instruments.has(word) || lexicon.genres.has(word) ||
+    lexicon.intensifiers.has(word) || lexicon.negators.has(word);
+}
+
+function traceLanguage(translation: Translation, lexicon: Lexicon, trace: TraceEntry[], warnings: string[]): void {
+  if (translation.unsupported !== null) {
+    const readable = ['English', ...lexicon.languages.map((l) => l.name)].join(', ');
+    trace.push({ source: 'language', effect: `unsupported: the prompt is written in ${translation.unsupported} script` });
+    warnings.push(`The prompt is written in ${translation.unsupported} script, which the engine does not read (it reads ${readable}): the music is not a reading of it.`);
+    return;
+  }
+  if (translation.language === 'en') {
+    trace.push({ source: 'language', effect: 'English' });
+    return;
+  }
+  const shown = translation.replaced.slice(0, 12).map((r) => `${r.source} → ${r.english}`).join('; ');
+  trace.push({ source: 'language', effect: `${translation.name} (${translation.language}): ${translation.replaced.length} phrase${translation.replaced.length === 1 ? '' : 's'} read as English (${shown})` });
+  trace.push({ source: translation.language, effect: `read as "${translation.text.replace(/\s+/g, ' ').trim()}"` });
+}
+
+function describeSubjects(subjects: Subjects): string {
+  const parts: string[] = [];
+  if (subjects.names.length > 0) parts.push(`for ${subjects.names.join(', ')}`);
+  else if (subjects.relation) parts.push(`for ${subjects.relation}`);
+  if (subjects.occasion) parts.push(`occasion ${subjects.occasion}`);
+  if (subjects.places.length > 0) parts.push(`place ${subjects.places.join(', ')}`);
+  return `lyrics and title mention: ${parts.join('; ')}`;
 }

@@ -4,6 +4,7 @@
  * "a song about summer love" titles itself "Summer Love". Never empty, at most 60 characters.
  */
 import type { Random } from '../random.ts';
+import type { Subjects } from '../types.ts';
 import { titleCase } from './tokenize.ts';
 
 export interface TitleWord {
@@ -19,7 +20,13 @@ const STOP = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'of', 'to', 'and', 
 const PRIORITY: Record<TitleWord['kind'], number> = { scene: 0, instrument: 1, mood: 2 };
 const MAX_LENGTH = 60;
 
-export function makeTitle(words: readonly TitleWord[], about: string | null, arousal: number, random: Random): string {
+/** How an occasion reads in a title: "Emma's Birthday", "Happy Birthday" with no name. */
+const OCCASION_TITLES: Record<string, string> = {
+  birthday: 'Birthday', wedding: 'Wedding Day', anniversary: 'Anniversary', christmas: 'Christmas', 'new year': 'New Year',
+  graduation: 'Graduation Day', valentine: 'Valentine', retirement: 'Retirement', funeral: 'Farewell',
+};
+
+export function makeTitle(words: readonly TitleWord[], about: string | null, arousal: number, random: Random, subjects?: Subjects): string {
   // Drawn up front so the stream is the same whatever branch is taken.
   const noun = random.pick(arousal > 0.2 ? BRIGHT_NOUNS : CALM_NOUNS);
   const adjective = random.pick(ADJECTIVES);
@@ -27,6 +34,11 @@ export function makeTitle(words: readonly TitleWord[], about: string | null, aro
     const topic = about.toLowerCase().split(/\s+/).filter((w) => !STOP.has(w)).slice(0, 5).join(' ');
     if (topic) return clip(titleCase(topic));
   }
+  const name = subjects && subjects.names.length >= 2 ? `${subjects.names[0]} and ${subjects.names[1]}` : subjects?.names[0];
+  const occasion = subjects?.occasion ? OCCASION_TITLES[subjects.occasion] : undefined;
+  if (name && occasion) return clip(`${name}'s ${occasion}`);
+  if (name) return clip(`For ${name}`);
+  if (subjects?.places[0]) return clip(`${subjects.places[0]} ${noun}`);
   const unique = (list: TitleWord[]) => list.filter((w, i, all) => all.findIndex((o) => o.phrase === w.phrase) === i);
   const things = unique(words.filter((w) => w.kind !== 'mood').sort((a, b) => PRIORITY[a.kind] - PRIORITY[b.kind] || a.index - b.index));
   const mood = unique(words.filter((w) => w.kind === 'mood').sort((a, b) => a.index - b.index))[0];

@@ -10,7 +10,7 @@ import { BOUNDARY } from './tokenize.ts';
 export const FEMALE = new Set(['female', 'woman', 'women', 'girl', 'girls', 'she', 'her', 'soprano', 'alto', 'diva', 'feminine']);
 export const MALE = new Set(['male', 'man', 'men', 'boy', 'boys', 'he', 'his', 'him', 'baritone', 'tenor', 'masculine', 'guy', 'guys']);
 /** Words that describe music made to sit under something else: no singer unless asked. */
-export const INSTRUMENTAL_NATURE = new Set(['beat', 'beats', 'soundscape', 'soundscapes', 'loop', 'loops', 'background', 'bgm', 'backing', 'theme', 'underscore', 'ambience', 'score', 'cue']);
+export const INSTRUMENTAL_NATURE = new Set(['beat', 'beats', 'soundscape', 'soundscapes', 'loop', 'loops', 'background', 'bgm', 'backing', 'theme', 'underscore', 'ambience', 'score', 'cue', 'sound', 'sounds']);
 /** "music to study to", "to sleep to". */
 const TO_X_TO = /\bto\s+(?:study|work|sleep|relax|focus|read|code|chill|meditate)\s+to\b/;
 /** Chance of a female voice per style when the prompt does not say (keeps voices varied by seed). */

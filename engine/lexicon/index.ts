@@ -7,12 +7,15 @@
  *   instruments.json instrument words -> a patch and the roles it prefers (plus optional hints)
  *   genres.json      extra genre words (the presets' own `aliases` are added at load time)
  *   modifiers.json   intensifiers (factor) and negators
+ *   unplayable.json  instrument words no patch plays, with why ("kazoo"), for the warnings
+ *   languages/*.json per language, its phrases mapped to English lexicon phrases (see interpret/translate.ts)
  *
  * Loaded synchronously, validated (a bad entry throws with the file and the phrase), cached.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { EngineError } from '../errors.ts';
 import { normalizePhrase } from '../interpret/tokenize.ts';
+import { phraseKey } from '../interpret/translate.ts';
 import { PATCHES, type Mode, type Patch, type Preset, type Role } from '../types.ts';
 
 /** Nudges a word gives. Every field is optional; numbers add up across words, `brightness` multiplies. */
@@ -69,6 +72,27 @@ export interface Lexicon {
   genres: ReadonlyMap<string, GenreEntry>;
   intensifiers: ReadonlyMap<string, number>;
   negators: ReadonlySet<string>;
+  /** Instrument words no patch plays ("kazoo") and why: reported, never silently dropped. */
+  unplayable: ReadonlyMap<string, string>;
+  /** One table per language the engine reads besides English. */
+  languages: readonly LanguageTable[];
+}
+
+/** A language's phrases (folded: lower case, no accents) mapped to English lexicon phrases. */
+export interface LanguageTable {
+  /** ISO 639-1 code, the file's name ("es"). */
+  code: string;
+  name: string;
+  phrases: ReadonlyMap<string, string>;
+  /** The longest phrase in words (word-matched languages) and in characters (substring-matched ones). */
+  maxWords: number;
+  maxLength: number;
+  /** Matched by substring, for languages written without spaces (Japanese). */
+  substring: boolean;
+  /** Split unknown words into two known ones (German "Klaviermusik"). */
+  compounds: boolean;
+  /** Inflectional endings tried off an unknown word, longest first (German "-es": "fröhliches" -> "fröhlich"). */
+  endings: readonly string[];
 }
 
 export class InvalidLexiconError extends EngineError {
@@ -210,7 +234,61 @@ export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FO
   }
   const intensifiers = new Map(Object.entries(rawModifiers.intensifiers).map(([k, v]) => [normalizePhrase(k), v] as const));
   const negators = new Set(rawModifiers.negators.map(normalizePhrase));
-  return { moods, scenes, production, instruments, genres, intensifiers, negators };
+  return { moods, scenes, production, instruments, genres, intensifiers, negators, unplayable: loadUnplayable(folder, seen), languages: loadLanguages(folder) };
+}
+
+/** Optional: a folder without the file has no unplayable words. */
+function loadUnplayable(folder: URL, seen: ReadonlyMap<string, string>): Map<string, string> {
+  const result = new Map<string, string>();
+  if (!existsSync(new URL('unplayable.json', folder))) return result;
+  const raw = readJson(folder, 'unplayable.json');
+  const fail = (problem: string): never => {
+    throw new InvalidLexiconError('unplayable.json', problem);
+  };
+  if (!isRecord(raw)) fail('must be an object of phrase -> reason');
+  for (const [phrase, reason] of Object.entries(raw as Record<string, unknown>)) {
+    const key = normalizePhrase(phrase);
+    if (seen.has(key)) fail(`"${phrase}" is also in ${seen.get(key)}`);
+    if (typeof reason !== 'string' || reason === '') fail(`"${phrase}" needs a reason`);
+    result.set(key, reason as string);
+  }
+  return result;
+}
+
+/** Optional: every languages/<code>.json, sorted by code. */
+export function loadLanguages(folder: URL): LanguageTable[] {
+  const dir = new URL('languages/', folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const raw = readJson(dir, file) as { name?: unknown; phrases?: unknown; substring?: unknown; compounds?: unknown; endings?: unknown };
+      const fail = (problem: string): never => {
+        throw new InvalidLexiconError(`languages/${file}`, problem);
+      };
+      if (typeof raw.name !== 'string' || !isRecord(raw.phrases)) fail('needs "name" (string) and "phrases" (object)');
+      const substring = raw.substring === true;
+      const phrases = new Map<string, string>();
+      for (const [phrase, english] of Object.entries(raw.phrases as Record<string, unknown>)) {
+        const key = substring ? phrase.normalize('NFKC').toLowerCase().trim() : phraseKey(phrase);
+        if (key === '') fail(`"${phrase}" has no words`);
+        if (typeof english !== 'string' || english.trim() === '') fail(`"${phrase}" must map to an English phrase`);
+        if (phrases.has(key) && phrases.get(key) !== english) fail(`"${phrase}" is listed twice with different meanings`);
+        phrases.set(key, english as string);
+      }
+      const keys = [...phrases.keys()];
+      return {
+        code: file.replace(/\.json$/, ''),
+        name: raw.name as string,
+        phrases,
+        maxWords: Math.max(1, ...keys.map((k) => k.split(' ').length)),
+        maxLength: Math.max(1, ...keys.map((k) => k.length)),
+        substring,
+        compounds: raw.compounds === true,
+        endings: Array.isArray(raw.endings) ? raw.endings.map(String).sort((a, b) => b.length - a.length) : [],
+      };
+    });
 }
 
 let cached: Lexicon | null = null;

@@ -8,7 +8,7 @@
  * contradict each other in a line, a section keeps one voice ("I" or "we") and opens few lines with a filler.
  */
 import type { Random } from '../random.ts';
-import type { LyricLine, LyricSection, LyricSectionKind, Lyrics } from '../types.ts';
+import type { LyricLine, LyricSection, LyricSectionKind, Lyrics, Subjects } from '../types.ts';
 import { chooseThemes, END_KINDS, loadBanks, type EndKind, type WordSet } from './bank.ts';
 import { lookupPhones } from './dictionary.ts';
 import { parseLine } from './parse.ts';
@@ -27,6 +27,8 @@ export interface WriteInput {
   /** -1 calm … 1 energetic. */
   arousal: number;
   plan: LyricPlan;
+  /** Names, occasion and places to sing: the chorus greets the person and the occasion, the first verse opens on the place. */
+  subjects?: Subjects;
 }
 
 interface Ending {
@@ -92,7 +94,14 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   const palette = buildPalette(input);
   const choruses = input.plan.sections.filter((s) => s.kind === 'chorus' && s.lines > 0);
   const chorusRandom = random.fork('chorus');
-  const chorus = choruses.length === 0 ? [] : writeChorus(choruses[0].lines, chorusRange(choruses.map((s) => s.syllables)), palette, chorusRandom, newVoice(choruses[0].lines, palette, chorusRandom));
+  const chorusSyllables = chorusRange(choruses.map((s) => s.syllables));
+  const chorus = choruses.length === 0 ? [] : writeChorus(choruses[0].lines, chorusSyllables, palette, chorusRandom, newVoice(choruses[0].lines, palette, chorusRandom));
+  const dedication = input.subjects ? dedicationLines(input.subjects) : [];
+  // The dedication is sung in every chorus: the line after the hook, so the hook still opens and closes it.
+  if (dedication.length > 0 && chorus.length > 0) {
+    const line = fitLine(dedication, chorusSyllables, palette, chorusRandom);
+    if (line !== null) chorus[chorus.length >= 3 ? 1 : 0] = parseLine(line);
+  }
   const sections: LyricSection[] = input.plan.sections.map((spec, index) => {
     if (spec.kind === 'chorus') {
       // Every chorus sings the same lines; a chorus planned shorter or longer cycles through them.
@@ -101,7 +110,66 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
     const sectionRandom = random.fork(`${spec.kind}-${index}`);
     return { kind: spec.kind, lines: writeSection(spec.lines, spec.syllables, palette, sectionRandom, newVoice(spec.lines, palette, sectionRandom)) };
   });
+  // A place opens the first verse; with no chorus the dedication opens the first section instead.
+  const places = input.subjects ? placeLines(input.subjects) : [];
+  const opening = [...(chorus.length === 0 ? [dedication] : []), places].filter((list) => list.length > 0);
+  const verses = input.plan.sections.map((spec, index) => ({ spec, index })).filter(({ spec }) => spec.kind !== 'chorus' && spec.lines > 0);
+  opening.forEach((variants, k) => {
+    const target = verses[k];
+    if (target === undefined) return;
+    const line = fitLine(variants, target.spec.syllables, palette, random.fork(`subject-${k}`));
+    if (line !== null) sections[target.index]!.lines[0] = parseLine(line);
+  });
   return { source: 'written', sections };
+}
+
+/** How an occasion is greeted, with the name (N) and without. */
+const OCCASION_LINES: Record<string, { named: string[]; plain: string[] }> = {
+  birthday: { named: ['Happy birthday, dear N', 'Happy birthday, N', 'N, happy birthday'], plain: ['Happy birthday to you', 'Happy birthday'] },
+  wedding: { named: ['N, on your wedding day', 'On your wedding day, N'], plain: ['On your wedding day', 'Our wedding day'] },
+  anniversary: { named: ['Happy anniversary, N', 'Another year with you, N'], plain: ['Happy anniversary', 'Another year with you'] },
+  christmas: { named: ['Merry Christmas, N', 'Merry Christmas, dear N'], plain: ['Merry Christmas to you', 'Merry Christmas'] },
+  'new year': { named: ['Happy new year, N', 'A happy new year, N'], plain: ['Happy new year to you', 'Happy new year'] },
+  graduation: { named: ['N, on your graduation day', 'Graduation day, N'], plain: ['On graduation day', 'Graduation day'] },
+  valentine: { named: ['Be my valentine, N', 'N, my valentine'], plain: ['Be my valentine', 'My valentine'] },
+  retirement: { named: ['Happy retirement, N', 'Enjoy the days, N'], plain: ['Happy retirement', 'Enjoy the days'] },
+  funeral: { named: ['N, we will remember you', 'We remember you, N'], plain: ['We will remember you', 'Remember you'] },
+};
+
+/** Variants of the line that names the person and the occasion, best first; none when the prompt names neither. */
+export function dedicationLines(subjects: Subjects): string[] {
+  const name = subjects.names.length >= 2 ? `${subjects.names[0]} and ${subjects.names[1]}` : subjects.names[0];
+  const occasion = subjects.occasion ? OCCASION_LINES[subjects.occasion] : undefined;
+  const plainFor = subjects.relation ? [`This song is for ${subjects.relation}`, `For ${subjects.relation}`] : [];
+  if (occasion && name) return [...occasion.named.map((l) => l.replace('N', name)), ...occasion.named.map((l) => l.replace('N', subjects.names[0]!))];
+  if (occasion) return [...occasion.plain, ...plainFor];
+  if (name) return [`This song is for you, ${name}`, `This one is for ${name}`, `${name}, this is for you`, `For ${name}`];
+  return plainFor;
+}
+
+/** Variants of a line that names the place, best first. */
+export function placeLines(subjects: Subjects): string[] {
+  const place = subjects.places[0];
+  if (!place) return [];
+  return [`Take me back to ${place} again`, `Back in ${place} again`, `${place}, I can see your lights`, `Take me to ${place}`, `Back in ${place}`, `${place}`];
+}
+
+/** First words of the dedication and place lines, lower-cased after a filler. */
+const OWN_WORDS = new Set(['Happy', 'Merry', 'Take', 'Back', 'This', 'On', 'For', 'Be', 'Another', 'Graduation', 'We', 'Remember', 'Enjoy', 'My', 'Our', 'A']);
+
+/** The first variant that fits the range, padded with fillers when short; the shortest when none fits; null when even that is too long. */
+function fitLine(variants: readonly string[], range: Range, palette: Palette, random: Random): string | null {
+  const count = (line: string) => syllablesOf(line.replace(/,/g, '').split(' '));
+  const fitting = variants.find((v) => count(v) >= range.min && count(v) <= range.max);
+  if (fitting) return fitting;
+  const short = variants.filter((v) => count(v) < range.min).sort((a, b) => count(b) - count(a))[0];
+  if (short === undefined) return null;
+  // A filler goes in front: "Oh, happy birthday", keeping a name's capital.
+  const [first, ...rest] = short.split(' ');
+  const words = [OWN_WORDS.has(first!) ? first!.toLowerCase() : first!, ...rest];
+  const padded = padToRange(words, range, palette, random, Infinity);
+  if (padded !== null) return capitalize(padded.join(' '));
+  return null;
 }
 
 /** The chorus is sung the same everywhere, so it fits every chorus's range when they overlap, else the first. */

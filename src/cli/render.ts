@@ -91,6 +91,7 @@ and never when stderr is a pipe or a file).`,
     if (metadata.lyrics !== null) io.out(`Lyrics (${metadata.vocals ? 'sung' : 'not sung'}):\n${indent(metadata.lyrics)}`);
     io.out('Why:');
     for (const entry of metadata.trace) io.out(`  ${entry.source.padEnd(18)} ${entry.effect}`);
+    if (metadata.warnings.length > 0) io.out(`Warnings:\n${metadata.warnings.map((w) => `  ${w}`).join('\n')}`);
     io.out(`Rendered ${duration} s in ${(track.renderMs / 1000).toFixed(2)} s (${(duration / (track.renderMs / 1000)).toFixed(1)}× real time)`);
     io.out(`Wrote ${wavPath}\n      ${midiPath}`);
     return 0;

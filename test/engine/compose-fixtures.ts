@@ -27,6 +27,7 @@ export function specFor(preset: Preset, overrides: Partial<SongSpec> = {}): Song
     lyrics: null,
     title: 'Test',
     trace: [],
+    warnings: [],
     ...overrides,
   };
 }

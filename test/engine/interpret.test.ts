@@ -254,7 +254,7 @@ test('mood words alone fall back to pop, or ambient when very calm', (t) => {
   t.is(spec('very calm and peaceful').genre, 'ambient');
 });
 
-for (const prompt of ['', '   ', 'música triste', '悲しい', 'asdf qwer', '!!!', '12345']) {
+for (const prompt of ['', '   ', 'asdf qwer', '!!!', '12345']) {
   test(`the unrecognisable prompt ${JSON.stringify(prompt)} still gives a sensible spec`, (t) => {
     const s = spec(prompt);
     t.true(['pop', 'ambient'].includes(s.genre));

@@ -284,3 +284,43 @@ test('rhyme-filler nouns ("sign", "floor", "line") do not end lines in songs who
     for (const line of lyrics.sections.flatMap((s) => s.lines)) t.notRegex(line.text, fillerEnd);
   }
 });
+
+const EMMA = { names: ['Emma'], relation: 'my daughter', occasion: 'birthday', places: [] };
+const writeFor = (subjects: typeof EMMA, seed = 1): Lyrics =>
+  writeLyrics({ prompt: 'happy birthday song', valence: 0.6, arousal: 0.4, plan: SONG, subjects }, createRandom(seed, 'lyrics'));
+
+test('a name and an occasion are sung in every chorus: "Happy birthday, dear Emma"', (t) => {
+  const lyrics = writeFor(EMMA);
+  for (const chorus of lyrics.sections.filter((s) => s.kind === 'chorus')) {
+    t.true(chorus.lines.some((l) => l.text.includes('Emma') && l.text.toLowerCase().includes('birthday')));
+  }
+});
+
+test('the dedication keeps the hook opening and closing the chorus', (t) => {
+  const chorus = writeFor(EMMA).sections.find((s) => s.kind === 'chorus')!;
+  t.is(chorus.lines[0]!.text, chorus.lines.at(-1)!.text);
+  t.false(chorus.lines[0]!.text.includes('Emma'));
+});
+
+test('a place opens the first verse: "about Lisbon"', (t) => {
+  const lyrics = writeFor({ names: [], relation: null, occasion: null, places: ['Lisbon'] } as never);
+  t.true(lyrics.sections[0]!.lines[0]!.text.includes('Lisbon'));
+});
+
+test('a name without an occasion is sung too', (t) => {
+  const text = lyricsText(writeFor({ names: ['Sam'], relation: null, occasion: null, places: [] } as never));
+  t.true(text.includes('Sam'));
+});
+
+test('subject lines fit the section syllable range', (t) => {
+  const lyrics = writeFor(EMMA, 2);
+  SONG.sections.forEach((plan, i) => {
+    for (const line of lyrics.sections[i]!.lines) t.true(countSyllables(line) >= plan.syllables.min && countSyllables(line) <= plan.syllables.max, line.text);
+  });
+});
+
+test('without subjects the lyrics are as before (no dedication line)', (t) => {
+  const plain = write('a happy acoustic folk song about summer', 4);
+  const empty = writeLyrics({ prompt: 'a happy acoustic folk song about summer', valence: 0.5, arousal: 0.3, plan: SONG, subjects: { names: [], relation: null, occasion: null, places: [] } }, createRandom(4, 'lyrics'));
+  t.deepEqual(empty, plain);
+});

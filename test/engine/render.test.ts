@@ -20,7 +20,7 @@ function specFor(duration: number, bpm: number, effects: Partial<Effects>): Song
     prompt: 'test', duration, seed: 11, genre: 'pop', blend: null, bpm, meter: { beatsPerBar: 4, beatUnit: 4 }, swing: 0,
     key: { tonic: 'C', mode: 'major' }, valence: 0, arousal: 0, density: 0.5, form: 'song', instruments: [], excluded: [],
     effects: { reverb: 0.35, reverbDecay: 2, delay: 0.25, lofi: false, rain: false, brightness: 20000, ...effects },
-    vocals: { enabled: false, gender: 'female' }, lyrics: null, title: 'Test', trace: [],
+    vocals: { enabled: false, gender: 'female' }, lyrics: null, title: 'Test', trace: [], warnings: [],
   };
 }
 

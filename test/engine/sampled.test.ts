@@ -21,7 +21,7 @@ const spec = {
   prompt: 'test', duration: 1, seed: 5, genre: 'pop', blend: null, bpm: 120, meter: { beatsPerBar: 4, beatUnit: 4 }, swing: 0,
   key: { tonic: 'C', mode: 'major' }, valence: 0, arousal: 0, density: 0.5, form: 'song', instruments: [], excluded: [],
   effects: { reverb: 0, reverbDecay: 2, delay: 0, lofi: false, rain: false, brightness: 20000 },
-  vocals: { enabled: false, gender: 'female' }, lyrics: null, title: 'Test', trace: [],
+  vocals: { enabled: false, gender: 'female' }, lyrics: null, title: 'Test', trace: [], warnings: [],
 } satisfies SongSpec;
 
 /** The dry mix (no reverb, no master) of one part: what the instrument itself sounds like. */

@@ -15,7 +15,7 @@ function orchestralScore(instrument: string): Score {
     prompt: 'test', duration: SECONDS, seed: 5, genre: 'orchestral', blend: null, bpm: 90, meter: { beatsPerBar: 4, beatUnit: 4 }, swing: 0,
     key: { tonic: 'C', mode: 'major' }, valence: 0, arousal: 0, density: 0.5, form: 'orchestral', instruments: [], excluded: [],
     effects: { reverb: 0.5, reverbDecay: 2, delay: 0, lofi: false, rain: false, brightness: 20000 },
-    vocals: { enabled: false, gender: 'female' }, lyrics: null, title: 'Test', trace: [],
+    vocals: { enabled: false, gender: 'female' }, lyrics: null, title: 'Test', trace: [], warnings: [],
   };
   const notes: Note[] = [55, 59, 62, 60].map((midi, i) => ({ time: i * 0.6, duration: 0.55, midi, velocity: 0.7, beat: i }));
   const part: Part = { role: 'chords', instrument, notes, gainDb: 0, pan: 0 };

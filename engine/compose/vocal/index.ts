@@ -53,7 +53,7 @@ function chooseLines(ctx: ComposeContext, slots: LineSlot[], random: Random): { 
   const plan: LyricPlan = {
     sections: sized.map((g) => ({ kind: g[0]!.kind, lines: g.length, syllables: syllableRange(Math.min(...g.map((s) => s.slots)), g[0]!.slotBeats) })),
   };
-  const lyrics = writeLyrics({ prompt: spec.prompt, valence: spec.valence, arousal: spec.arousal, plan }, random.fork('lyrics'));
+  const lyrics = writeLyrics({ prompt: spec.englishPrompt ?? spec.prompt, subjects: spec.subjects, valence: spec.valence, arousal: spec.arousal, plan }, random.fork('lyrics'));
   return { lyrics, lines: assignWritten(lyrics, sized) };
 }
 

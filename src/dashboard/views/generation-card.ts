@@ -98,15 +98,17 @@ export function generationCard(g: GenerationObject, options: CardOptions = {}): 
 </article>`;
 }
 
-/** What the engine understood and used, on a track's page: form, meter, instruments and why each was chosen. */
+/** What the engine understood and used, on a track's page: form, meter, instruments, why each was chosen, and what it could not honour. */
 export function specSection(g: GenerationObject): Html {
-  const meta = (g.metadata ?? {}) as { meter?: string; sections?: { kind?: string; start?: number; end?: number }[]; trace?: { source?: string; effect?: string }[] };
+  const meta = (g.metadata ?? {}) as { meter?: string; sections?: { kind?: string; start?: number; end?: number }[]; trace?: { source?: string; effect?: string }[]; warnings?: unknown[] };
   const sections = Array.isArray(meta.sections) ? meta.sections : [];
   const trace = Array.isArray(meta.trace) ? meta.trace : [];
+  const warnings = Array.isArray(meta.warnings) ? meta.warnings.filter((w): w is string => typeof w === 'string') : [];
   if (g.status !== 'completed') return html``;
   return html`<section class="card spec">
   <h2>What the engine understood</h2>
   ${meta.meter ? html`<p>Meter ${meta.meter}${sections.length > 0 ? html` · form ${sections.map((s) => s.kind ?? '?').join(' → ')}` : ''}</p>` : ''}
+  ${warnings.length > 0 ? html`<ul class="warnings">${warnings.map((w) => html`<li>${w}</li>`)}</ul>` : ''}
   ${trace.length > 0 ? html`<ul class="trace">${trace.map((entry) => html`<li><span class="muted">${entry.source ?? ''}</span> ${entry.effect ?? ''}</li>`)}</ul>` : ''}
 </section>`;
 }

@@ -1,0 +1,84 @@
+/**
+ * Who and what a song is for: names ("for my daughter Emma", "Emma's birthday"), the occasion ("birthday",
+ * "wedding") and places ("about Lisbon", "in Paris"), read from the English text of the prompt so that a
+ * translated prompt ("para mi hija Emma") gives the same subjects. The lyrics writer sings them and the title
+ * names them.
+ */
+import type { Subjects } from '../types.ts';
+
+/** Occasion words and the occasion they name. */
+const OCCASIONS: Record<string, string> = {
+  birthday: 'birthday', birthdays: 'birthday', bday: 'birthday',
+  wedding: 'wedding', weddings: 'wedding', marriage: 'wedding',
+  anniversary: 'anniversary',
+  christmas: 'christmas', xmas: 'christmas',
+  'new year': 'new year', 'new years': 'new year',
+  graduation: 'graduation',
+  valentine: 'valentine', valentines: 'valentine',
+  retirement: 'retirement',
+  funeral: 'funeral', memorial: 'funeral',
+};
+
+export const RELATIONS = [
+  'daughter', 'son', 'wife', 'husband', 'mother', 'mom', 'mum', 'mama', 'father', 'dad', 'papa', 'sister', 'brother', 'friend', 'best friend',
+  'girlfriend', 'boyfriend', 'grandmother', 'grandma', 'granny', 'grandfather', 'grandpa', 'baby', 'babies', 'kid', 'kids', 'children', 'child', 'love', 'partner',
+  'teacher', 'boss', 'team', 'niece', 'nephew', 'aunt', 'uncle', 'cousin', 'dog', 'cat', 'fiance', 'fiancee',
+];
+
+/** Capitalised words that are not names or places. */
+const NOT_NAMES = new Set([
+  'i', 'a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their', 'and', 'or', 'with', 'for', 'to', 'of', 'in', 'on', 'at', 'about', 'from', 'that', 'this',
+  'me', 'us', 'you', 'him', 'them', 'it', 'all', 'everyone', 'everybody', 'someone', 'something', 'music', 'song', 'songs', 'lyrics', 'vocals', 'one', 'two',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'god', 'jesus', 'lord', 'dj', 'bpm', 'happy', 'merry', 'dear', 'sweet',
+  'little', 'beautiful', 'best', 'new', 'old', 'big', 'who', 'and', 'but', 'named', 'called', 'is', 'be', 'day', 'night', 'year',
+]);
+
+const NAME = "[\\p{Lu}][\\p{L}'’-]*";
+const RELATION = `(?:${[...RELATIONS].sort((a, b) => b.length - a.length).join('|')})`;
+/** "for my (little) daughter (named) Emma", "to my dear friend Sam", "for Emma". */
+const FOR_NAME = new RegExp(`\\b(?:for|to)\\s+(?:(?:my|our)\\s+)?(?:(?:little|dear|sweet|best|beloved|lovely|baby|newborn)\\s+)?(?:(${RELATION})\\s*,?\\s+)?(?:named\\s+|called\\s+)?(${NAME}|[\\p{Ll}][\\p{L}'’-]*)`, 'giu');
+const NAMED = new RegExp(`\\b(?:named|called)\\s+(${NAME})`, 'gu');
+const POSSESSIVE = new RegExp(`\\b(${NAME})['’]s\\s+(\\p{L}+(?:\\s+\\p{L}+)?)`, 'gu');
+const PLACE = new RegExp(`\\b(?:in|about|from|of|to|at|on)\\s+(${NAME}(?:\\s+${NAME})?)`, 'gu');
+
+export function extractSubjects(text: string, isKnownWord: (word: string) => boolean): Subjects {
+  const names: string[] = [];
+  let relation: string | null = null;
+  const addName = (raw: string, relaxed: boolean): void => {
+    const name = raw.replace(/['’]s$/, '');
+    const lower = name.toLowerCase();
+    if (NOT_NAMES.has(lower) || OCCASIONS[lower] || isKnownWord(lower) || name.length < 2) return;
+    // A lower-case word is a name only right after a relation ("for my daughter emma").
+    if (name[0] === name[0]!.toLowerCase() && !relaxed) return;
+    const proper = name.charAt(0).toUpperCase() + name.slice(1);
+    if (!names.includes(proper)) names.push(proper);
+  };
+  for (const m of text.matchAll(FOR_NAME)) {
+    if (m[1]) relation ??= `my ${m[1].toLowerCase()}`;
+    addName(m[2]!, m[1] !== undefined);
+    // "for my daughter" with no name: the relation alone.
+    if (!m[1] && RELATIONS.includes(m[2]!.toLowerCase())) relation ??= `my ${m[2]!.toLowerCase()}`;
+  }
+  for (const m of text.matchAll(NAMED)) addName(m[1]!, false);
+
+  const lowerText = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+  let occasion: string | null = null;
+  for (const [word, name] of Object.entries(OCCASIONS)) {
+    if (lowerText.includes(` ${word} `)) {
+      occasion = name;
+      break;
+    }
+  }
+  for (const m of text.matchAll(POSSESSIVE)) {
+    const what = m[2]!.toLowerCase();
+    if (OCCASIONS[what.split(' ')[0]!] || OCCASIONS[what]) addName(m[1]!, false);
+  }
+
+  const places: string[] = [];
+  for (const m of text.matchAll(PLACE)) {
+    const words = m[1]!.split(/\s+/).filter((w) => !NOT_NAMES.has(w.toLowerCase()) && !OCCASIONS[w.toLowerCase()] && !isKnownWord(w.toLowerCase()));
+    const place = words.join(' ');
+    if (place && !names.includes(place) && !places.includes(place)) places.push(place);
+  }
+  return { names: names.slice(0, 3), relation, occasion, places: places.slice(0, 2) };
+}

@@ -28,7 +28,7 @@ const MODES = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', '
 const ROLES = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'] as const;
 const FORMS = ['song', 'electronic', 'ambient', 'orchestral', 'loop'] as const;
 const BASS_STYLES = ['root', 'rootFifth', 'octaves', 'walking', 'offbeat', 'sub808', 'acid', 'pedal', 'ostinato'] as const;
-const CHORD_STYLES = ['block', 'stabs', 'arpeggio', 'strum', 'sustain', 'comp', 'ostinato'] as const;
+const CHORD_STYLES = ['block', 'stabs', 'arpeggio', 'strum', 'sustain', 'comp', 'ostinato', 'marcato'] as const;
 
 const DEFAULT_FOLDER = new URL('../presets/', import.meta.url);
 
@@ -103,17 +103,20 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   expectString(p.description, 'description', fail);
   expectArray(p.aliases, 'aliases', fail).forEach((alias, i) => expectString(alias, `aliases[${i}]`, fail));
 
-  const bpm = expectObject(p.bpm, 'bpm', fail);
-  expectKeys(bpm, ['min', 'max', 'default'], 'bpm', fail);
-  const min = expectNumber(bpm.min, 'bpm.min', 40, 220, fail);
-  const max = expectNumber(bpm.max, 'bpm.max', 40, 220, fail);
-  const def = expectNumber(bpm.default, 'bpm.default', 40, 220, fail);
-  if (!(min <= def && def <= max)) fail(`bpm must satisfy min <= default <= max, got ${min}/${def}/${max}`);
-
   const meter = expectObject(p.meter, 'meter', fail);
   expectKeys(meter, ['beatsPerBar', 'beatUnit'], 'meter', fail);
   expectNumber(meter.beatsPerBar, 'meter.beatsPerBar', 2, 12, fail);
   if (![4, 8].includes(meter.beatUnit as number)) fail('meter.beatUnit must be 4 or 8');
+
+  // The tempo counts the meter's beat unit, so a 6/8 jig at 110 dotted quarters is 330 (eighths): the limits
+  // are 40–220 quarter notes a minute either way.
+  const perQuarter = (meter.beatUnit as number) / 4;
+  const bpm = expectObject(p.bpm, 'bpm', fail);
+  expectKeys(bpm, ['min', 'max', 'default'], 'bpm', fail);
+  const min = expectNumber(bpm.min, 'bpm.min', 40 * perQuarter, 220 * perQuarter, fail);
+  const max = expectNumber(bpm.max, 'bpm.max', 40 * perQuarter, 220 * perQuarter, fail);
+  const def = expectNumber(bpm.default, 'bpm.default', 40 * perQuarter, 220 * perQuarter, fail);
+  if (!(min <= def && def <= max)) fail(`bpm must satisfy min <= default <= max, got ${min}/${def}/${max}`);
 
   expectNumber(p.swing, 'swing', 0, 1, fail);
   expectArray(p.modes, 'modes', fail).forEach((mode, i) => expectOneOf(mode, MODES, `modes[${i}]`, fail));

@@ -344,7 +344,7 @@ export const DRUM_MIDI: Record<Drum, number> = {
 };
 
 export type BassStyle = 'root' | 'rootFifth' | 'octaves' | 'walking' | 'offbeat' | 'sub808' | 'acid' | 'pedal' | 'ostinato';
-export type ChordStyle = 'block' | 'stabs' | 'arpeggio' | 'strum' | 'sustain' | 'comp' | 'ostinato';
+export type ChordStyle = 'block' | 'stabs' | 'arpeggio' | 'strum' | 'sustain' | 'comp' | 'ostinato' | 'marcato';
 
 /**
  * A style preset: one JSON file in presets/, validated on load. Genre knowledge lives here as data,

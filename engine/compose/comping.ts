@@ -4,7 +4,7 @@
  */
 import type { ChordStyle } from '../types.ts';
 import type { Random } from '../random.ts';
-import { EPSILON, sectionVelocity, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
+import { EPSILON, isStrongBeat, sectionVelocity, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
 import { familyOf } from './instruments.ts';
 import { guitarShapes, strum, strumPlan, type Shape, type Stroke } from './guitar.ts';
 
@@ -108,6 +108,12 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
     const v = c.voicing;
     const order = [v[0]!, v[v.length - 1]!, v[1] ?? v[0]!, v[v.length - 1]!];
     return broken(c, order, step, 0.85);
+  },
+  // Tango's marcato: every beat struck short and detached, the strong beats leaning harder.
+  marcato: (c) => {
+    const bpb = c.ctx.beatsPerBar;
+    const beats = barHits(c, Array.from({ length: bpb }, (_, b): Hit => [b / bpb, 0.45 / bpb]));
+    return beats.flatMap(([beat, length]) => chordHits(c, [[beat, length]], c.velocity * (isStrongBeat(beat, bpb) ? 1 : 0.78), 0.9));
   },
   strum: (c) => {
     const { ctx } = c;

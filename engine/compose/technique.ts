@@ -10,11 +10,11 @@ import { familyOf, isBowed } from './instruments.ts';
 /**
  * Piano-type chords and arpeggios ring as if the pedal were down through each chord: every note is held until
  * the next chord change, and none rings into it (perform lifts the pedal just before the change). Stabs stay short: their point is the silence
- * between them. The ending already rings to the end.
+ * between them, and so do marcato chords. The ending already rings to the end.
  */
 export function sustainPedal(ctx: ComposeContext, role: Role, notes: GridNote[]): GridNote[] {
   if (familyOf(ctx.instruments[role]) !== 'piano' || !['chords', 'arp', 'pad'].includes(role)) return notes;
-  if (role === 'chords' && ctx.preset.chords === 'stabs') return notes;
+  if (role === 'chords' && (ctx.preset.chords === 'stabs' || ctx.preset.chords === 'marcato')) return notes;
   return notes.map((note) => {
     if (note.beat >= ctx.endingBeat - EPSILON) return note;
     const slot = chordAt(ctx.chords, note.beat);

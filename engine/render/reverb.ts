@@ -41,7 +41,10 @@ export function impulseResponse(random: Random, decaySeconds: number, rate: numb
  * Styles played by real instruments in a real place: their reverb is a room or a hall ('acoustic'). The others
  * (electronic, lo-fi, pop production) keep the smooth diffuse tail of impulseResponse.
  */
-const ACOUSTIC_GENRES: ReadonlySet<string> = new Set(['orchestral', 'waltz', 'jazz', 'folk', 'piano', 'soul', 'rock', 'reggae', 'hiphop']);
+const ACOUSTIC_GENRES: ReadonlySet<string> = new Set([
+  'orchestral', 'waltz', 'jazz', 'folk', 'piano', 'soul', 'rock', 'reggae', 'hiphop',
+  'country', 'metal', 'punk', 'blues', 'gospel', 'salsa', 'samba', 'tango', 'afrobeat', 'celtic', 'disco', 'funk', 'cinematic', 'lullaby', 'kids',
+]);
 
 export interface ReverbSpace {
   kind: 'diffuse' | 'acoustic';

@@ -23,7 +23,7 @@ export const VOCAL_RANGE: Record<'female' | 'male', { low: number; high: number 
 };
 
 /** Styles whose choruses get backing "oohs". */
-const BACKING_STYLES = new Set(['pop', 'rock', 'folk', 'soul', 'reggae', 'synthwave', 'house', 'jazz', 'country']);
+const BACKING_STYLES = new Set(['pop', 'rock', 'folk', 'soul', 'reggae', 'synthwave', 'house', 'jazz', 'country', 'gospel', 'disco', 'kpop', 'jpop', 'afrobeat', 'salsa', 'kids']);
 /** Where in the range each kind of section sits (0 bottom … 1 top): the chorus lifts. */
 const REGISTER: Record<LyricSectionKind, number> = { intro: 0.4, verse: 0.4, prechorus: 0.5, chorus: 0.62, bridge: 0.55, outro: 0.4 };
 /** Lines a written section holds at most, however long the form makes it. */

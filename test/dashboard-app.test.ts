@@ -80,7 +80,9 @@ test('parallel wrong-password sign-ins for one email: only the free attempts and
   const checked = answers.filter((a) => a.status === 401).length;
   t.true(checked <= FREE_FAILURES.email + 1, `${checked} guesses were checked`);
   t.is(answers.filter((a) => a.status === 429).length, answers.length - checked);
-  t.regex(answers.find((a) => a.status === 429)!.text, /Too many failed sign-ins/);
+  // Refused by the email's throttle, or (on a loaded machine, while the allowed guesses are still hashing) by
+  // the cap on sign-ins being checked at once: both are refusals that say why.
+  for (const refused of answers.filter((a) => a.status === 429)) t.regex(refused.text, /Too many failed sign-ins|Too many sign-ins are being checked/);
 });
 
 test('a form without the CSRF token, with another session\'s token, or from another origin is refused', async (t) => {

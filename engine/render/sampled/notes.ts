@@ -193,6 +193,17 @@ export async function playSampled(base: SampledInstrument, notes: readonly Note[
   });
 }
 
+/** Below this level under its peak a hit's tail is inaudible in a mix (and cut, after a short fade). */
+const AUDIBLE_DB = -60;
+
+/** The hit up to its last sample within AUDIBLE_DB of its peak, plus 10 ms for the fade. */
+function audible(hit: Float32Array): Float32Array {
+  const floor = peak(hit) * 10 ** (AUDIBLE_DB / 20);
+  let last = hit.length - 1;
+  while (last > 0 && Math.abs(hit[last]!) < floor) last--;
+  return hit.subarray(0, Math.min(hit.length, last + 1 + Math.round(0.01 * SAMPLE_RATE)));
+}
+
 const LOW_TOMS = new Set([41, 43, 45]);
 const HIGH_TOMS = new Set([47, 48, 50]);
 
@@ -220,10 +231,20 @@ export async function playSampledKit(kit: SampledKit, notes: readonly Note[], ra
     }
     return level;
   };
+  // Each hit only as long as it is audible: a closed hat rendered for a second is mostly silence, and the
+  // mixer's cost is the frames it places.
+  const hits = new Map<string, Float32Array>();
+  const hitOf = (key: number, layer: number) => {
+    let hit = hits.get(`${key}/${layer}`);
+    if (!hit) {
+      hit = audible(cache.get(kit, true, key, layer, drumSeconds(key)));
+      hits.set(`${key}/${layer}`, hit);
+    }
+    return hit;
+  };
   const played = notes.map((note) => {
     const layer = layerOf(DRUM_LAYERS, note.velocity);
-    const key = kitKey(kit, note.midi, tonic);
-    const sample = cache.get(kit, true, key, layer, drumSeconds(key));
+    const sample = hitOf(kitKey(kit, note.midi, tonic), layer);
     const ratio = 1 + (random.next() - 0.5) * 0.012;
     const gain = levelAt(layer) * (1 + (random.next() - 0.5) * 0.1);
     // The last few milliseconds fade: a cymbal may still ring where its rendered hit ends.

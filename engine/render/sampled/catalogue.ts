@@ -29,6 +29,8 @@ export interface SampledInstrument extends BankPreset {
 
 /** A drum kit: a program of the bank's percussion presets, played by General MIDI drum keys. */
 export interface SampledKit extends BankPreset {
+  /** Level trim in dB after calibration (every kit's snare is calibrated to the same peak). */
+  trimDb?: number;
   /**
    * Kits whose toms are timpani (the orchestral kit tunes keys 41–53 chromatically from F2): the low toms play
    * the key's tonic and the high toms its dominant, so the drums never pull the music into another key (fixed
@@ -142,7 +144,8 @@ export const SAMPLED_KITS = {
   powerKit: gm(16),
   jazzKit: gm(32),
   brushKit: gm(40),
-  orchestralPerc: { ...gm(48), timpani: { lowestKey: 41, lowestPitchClass: 5 } },
+  // An orchestra's percussion sits at the back, well under a band's kit.
+  orchestralPerc: { ...gm(48), trimDb: -6, timpani: { lowestKey: 41, lowestPitchClass: 5 } },
 } as const satisfies Record<string, SampledKit>;
 
 export type SampledKitName = keyof typeof SAMPLED_KITS;

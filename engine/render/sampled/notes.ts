@@ -226,7 +226,7 @@ export async function playSampledKit(kit: SampledKit, notes: readonly Note[], ra
     let level = levels.get(layer);
     if (level === undefined) {
       const reference = peak(cache.get(kit, true, REFERENCE_DRUM, layer, drumSeconds(REFERENCE_DRUM)));
-      level = reference > 1e-6 ? TARGET_DRUM_PEAK / reference : 1;
+      level = (reference > 1e-6 ? TARGET_DRUM_PEAK / reference : 1) * 10 ** ((kit.trimDb ?? 0) / 20);
       levels.set(layer, level);
     }
     return level;

@@ -15,3 +15,18 @@ export class StoreClosedError extends Error {
     super('The store is closed.');
   }
 }
+
+/**
+ * A data file that exists but cannot be what it claims (not JSON, cut short, wrong shape). The start stops
+ * with this one sentence, naming the file and what to do, rather than losing what the file held.
+ */
+export class DamagedFileError extends Error {
+  override name = 'DamagedFileError' as const;
+  constructor(
+    readonly path: string,
+    problem: string,
+    remedy: string,
+  ) {
+    super(`${path} is damaged (${problem}): ${remedy}.`);
+  }
+}

@@ -3,6 +3,7 @@
  *   accounts.json                         accounts and key hashes (small; one lowdb file)
  *   generations/<account_id>/<id>.json    one file per generation, so a write costs the same at any history size
  *   audio/<account_id>/<id>.wav|.mid      rendered files, beside the JSON and never inside it
+ *   quarantine/<account_id>/<id>.json     generation files found damaged at open, moved aside
  *   server.lock                           who owns the dir (see lock.ts)
  * Every write is crash-safe (atomic-file.ts). Reads are served from memory, loaded once at open.
  */
@@ -18,6 +19,7 @@ import { AccountGenerations, newestFirst } from './generation-index.ts';
 import { isDeleted, loadGenerationFiles, type DeletedGeneration, type IdempotencyRecord, type StoredGeneration } from './generation-files.ts';
 import { acquireLock, type DataDirLock, type LockOwner } from './lock.ts';
 import { resolveInside } from './paths.ts';
+import { recordOfArrays, type Problem } from './shape.ts';
 import {
   IdempotencyConflictError,
   NotFoundError,
@@ -106,7 +108,8 @@ class LowdbStore implements Store {
     this.#realDataDir = realpathSync(dataDir);
     this.#lock = lock;
     this.#clock = clock;
-    this.#db = new Low<AccountsData>(new AtomicJsonFile(join(dataDir, 'accounts.json'), this.#writer), { accounts: [], keys: [] });
+    const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, { check: checkAccounts });
+    this.#db = new Low<AccountsData>(file, { accounts: [], keys: [] });
   }
 
   async load(warn: (message: string) => void): Promise<void> {
@@ -118,7 +121,7 @@ class LowdbStore implements Store {
     }
     const now = this.#clock().getTime();
     const recentIdempotency: PendingIdempotency[] = [];
-    for (const stored of loadGenerationFiles(join(this.dataDir, 'generations'), warn)) {
+    for (const stored of loadGenerationFiles(join(this.dataDir, 'generations'), join(this.dataDir, 'quarantine'), warn)) {
       if (isDeleted(stored)) {
         this.#accountIndex(stored.account_id).countDeleted(stored);
         continue;
@@ -482,5 +485,8 @@ class LowdbStore implements Store {
     }
   }
 }
+
+const checkAccounts = (value: unknown): Problem =>
+  recordOfArrays(value, { accounts: ['id', 'plan', 'created_at'], keys: ['id', 'account_id', 'hash', 'created_at'] });
 
 const idempotencyKey = (accountId: string, key: string): string => `${accountId}\n${key}`;

@@ -5,8 +5,8 @@
  * reading one back checks what it holds (damaged-file errors name the file and the way back).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { link, open, readFile, rename, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { link, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DamagedFileError } from './errors.ts';
@@ -15,7 +15,12 @@ import type { Problem } from './shape.ts';
 export const TEMP_SUFFIX = '.tmp';
 export const BACKUP_SUFFIX = '.bak';
 
+/** How a write opens its temp file: the seam where tests put a disk that fills up. */
+export type OpenFile = (path: string, flags: string, mode: number) => Promise<FileHandle>;
+
 export interface WriteOptions {
+  /** @default node:fs/promises open */
+  open?: OpenFile;
   /** Permissions of the file as written (e.g. 0o600 for one holding secrets). @default 0o644 */
   mode?: number;
   /** Keep the version being replaced as `<path>.bak`: the way back should the file ever be damaged. @default false */
@@ -27,7 +32,7 @@ const tempPath = (path: string): string => join(dirname(path), `.${basename(path
 export async function atomicWriteFile(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
   const temp = tempPath(path);
   try {
-    const file = await open(temp, 'wx', options.mode ?? 0o644);
+    const file = await (options.open ?? open)(temp, 'wx', options.mode ?? 0o644);
     try {
       await file.writeFile(data);
       await file.sync();
@@ -42,6 +47,18 @@ export async function atomicWriteFile(path: string, data: string | Uint8Array, o
     throw error;
   }
   await syncDirectory(dirname(path));
+}
+
+/** Removes the temp files a crash or a failed write left in `dir` (call it only while holding the data-dir lock). */
+export function sweepTempFiles(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const name of names) if (name.endsWith(TEMP_SUFFIX)) rmSync(join(dir, name), { force: true });
 }
 
 /** A hard link, not a copy: the old version costs no bytes and no time, and the rename then swaps in the new one. */
@@ -105,6 +122,11 @@ interface Slot {
  */
 export class CoalescingWriter {
   readonly #slots = new Map<string, Slot>();
+  readonly #open: OpenFile | undefined;
+
+  constructor(options: { open?: OpenFile } = {}) {
+    this.#open = options.open;
+  }
 
   write(path: string, snapshot: () => string | Uint8Array, options?: WriteOptions): Promise<void> {
     const existing = this.#slots.get(path);
@@ -114,7 +136,7 @@ export class CoalescingWriter {
       .catch(() => undefined)
       .then(() => {
         slot.queued = null;
-        return atomicWriteFile(path, snapshot(), options);
+        return atomicWriteFile(path, snapshot(), { open: this.#open, ...options });
       });
     slot.queued = job;
     slot.tail = job;

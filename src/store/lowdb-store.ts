@@ -7,13 +7,13 @@
  *   server.lock                           who owns the dir (see lock.ts)
  * Every write is crash-safe (atomic-file.ts). Reads are served from memory, loaded once at open.
  */
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
 import { isPlanName, quotaMonth, quotaResetsAt } from '../plans.ts';
-import { AtomicJsonFile, CoalescingWriter, atomicWriteFile } from './atomic-file.ts';
+import { AtomicJsonFile, CoalescingWriter, atomicWriteFile, sweepTempFiles, type OpenFile } from './atomic-file.ts';
 import { StoreClosedError } from './errors.ts';
 import { AccountGenerations, newestFirst } from './generation-index.ts';
 import { isDeleted, loadGenerationFiles, type DeletedGeneration, type IdempotencyRecord, type StoredGeneration } from './generation-files.ts';
@@ -42,6 +42,8 @@ export interface OpenStoreOptions {
   clock?: () => Date;
   /** Where to report files that could not be loaded. */
   warn?: (message: string) => void;
+  /** How every write opens its temp file (tests put a full disk here). @default node:fs/promises open */
+  open?: OpenFile;
 }
 
 interface AccountsData {
@@ -66,7 +68,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = acquireLock(dataDir, options.owner ?? 'server');
   try {
-    const store = new LowdbStore(dataDir, lock, options.clock ?? (() => new Date()));
+    const store = new LowdbStore(dataDir, lock, options.clock ?? (() => new Date()), options.open);
     await store.load(options.warn ?? (() => undefined));
     return store;
   } catch (error) {
@@ -80,7 +82,8 @@ class LowdbStore implements Store {
   readonly #realDataDir: string;
   readonly #lock: DataDirLock;
   readonly #clock: () => Date;
-  readonly #writer = new CoalescingWriter();
+  readonly #open: OpenFile | undefined;
+  readonly #writer: CoalescingWriter;
   readonly #db: Low<AccountsData>;
 
   readonly #accounts = new Map<string, Account>();
@@ -103,16 +106,21 @@ class LowdbStore implements Store {
   #touchTimer: NodeJS.Timeout | null = null;
   #closed = false;
 
-  constructor(dataDir: string, lock: DataDirLock, clock: () => Date) {
+  constructor(dataDir: string, lock: DataDirLock, clock: () => Date, open: OpenFile | undefined) {
     this.dataDir = dataDir;
     this.#realDataDir = realpathSync(dataDir);
     this.#lock = lock;
     this.#clock = clock;
+    this.#open = open;
+    this.#writer = new CoalescingWriter({ open });
     const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, { check: checkAccounts });
     this.#db = new Low<AccountsData>(file, { accounts: [], keys: [] });
   }
 
   async load(warn: (message: string) => void): Promise<void> {
+    // Temp files of writes a crash or a full disk cut short: their targets are still whole (generations/ is swept as it loads).
+    sweepTempFiles(this.dataDir);
+    for (const accountDir of listDirs(join(this.dataDir, 'audio'))) sweepTempFiles(join(this.dataDir, 'audio', accountDir));
     await this.#db.read();
     for (const account of this.#db.data.accounts) this.#accounts.set(account.id, account);
     for (const key of this.#db.data.keys) {
@@ -395,7 +403,7 @@ class LowdbStore implements Store {
     this.#assertOpen();
     const path = this.resolveFile(relativePath);
     await this.#ensureDir(dirname(path));
-    await atomicWriteFile(path, bytes);
+    await atomicWriteFile(path, bytes, { open: this.#open });
   }
 
   async close(): Promise<void> {
@@ -483,6 +491,17 @@ class LowdbStore implements Store {
       const mapKey = idempotencyKey(generation.account_id, idempotencyKeyValue);
       if (this.#idempotency.get(mapKey)?.generationId === generation.id) this.#idempotency.delete(mapKey);
     }
+  }
+}
+
+function listDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
   }
 }
 

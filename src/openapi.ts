@@ -287,7 +287,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             download_expires_at: { type: 'string', format: 'date-time' },
             error: {
               type: 'object',
-              description: 'When failed. `code` is render_failed, render_interrupted, or cancelled (POST /v1/generation/{id}/cancel).',
+              description: 'When failed. `code` is render_failed, render_interrupted, storage_full (the server ran out of disk saving the track), internal_error, or cancelled (POST /v1/generation/{id}/cancel).',
               required: ['code', 'message'],
               properties: { code: { type: 'string' }, message: { type: 'string' } },
             },

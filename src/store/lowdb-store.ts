@@ -341,8 +341,12 @@ class LowdbStore implements Store {
     this.#accountIndex(generation.account_id).statusChanged(generation, previous);
     if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
     else this.#unfinished.delete(generation);
-    await this.#persistGeneration(generation);
-    this.#notify(id, generation);
+    try {
+      await this.#persistGeneration(generation);
+    } finally {
+      // What every reader already sees: a watcher must not wait on a change a failed save did not undo.
+      this.#notify(id, generation);
+    }
     return copy(generation);
   }
 

@@ -1,20 +1,21 @@
-/** A disk that fills up, without filling a real one: the store's `open` seam (OpenStoreOptions.open). */
+/** A disk that fills up (or fails), without filling a real one: the store's `open` seam (OpenStoreOptions.open). */
 import { open } from 'node:fs/promises';
 import type { OpenFile } from '../../src/store/atomic-file.ts';
 
-const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-
-/** A disk that fills up once `full()` says so: the temp file is created, takes one byte, then ENOSPC. */
-export function fillingDisk(full: () => boolean): OpenFile {
+/**
+ * Writes to the temp files for which `fails(path)` says so take one byte and then throw `code` (ENOSPC:
+ * the disk is full), as a real full disk does halfway through a write.
+ */
+export function fillingDisk(fails: (path: string) => boolean, code = 'ENOSPC'): OpenFile {
   return async (path, flags, mode) => {
     const handle = await open(path, flags, mode);
-    if (!full()) return handle;
+    if (!fails(path)) return handle;
     return new Proxy(handle, {
       get(target, property) {
         if (property === 'writeFile') {
           return async (data: string | Uint8Array) => {
             await target.write(Buffer.from(data).subarray(0, 1));
-            throw enospc();
+            throw Object.assign(new Error(`${code}: the test disk failed, write`), { code });
           };
         }
         const value = Reflect.get(target, property) as unknown;
@@ -23,4 +24,3 @@ export function fillingDisk(full: () => boolean): OpenFile {
     });
   };
 }
-

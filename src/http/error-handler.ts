@@ -65,6 +65,9 @@ const namedRule = <E extends Error>(name: E['name'], map: (err: E) => ErrorRespo
   map: map as (err: Error) => ErrorResponse,
 });
 
+/** Out of space (ENOSPC) or over the disk quota (EDQUOT). */
+const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT']);
+
 const RULES: Rule[] = [
   rule(ValidationError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message, param: e.param })),
   rule(MalformedBodyError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message })),
@@ -141,6 +144,17 @@ const RULES: Rule[] = [
     headers: { 'Retry-After': '5' },
   })),
   rule(ServiceUnavailableError, (e) => ({ status: 503, type: 'service_unavailable_error', code: 'service_unavailable', message: e.message })),
+  // The data dir's disk is full: nothing is wrong with the request, and it goes through once space is freed.
+  {
+    matches: (err) => STORAGE_FULL.has(String((err as NodeJS.ErrnoException).code)),
+    map: () => ({
+      status: 503,
+      type: 'service_unavailable_error',
+      code: 'storage_unavailable',
+      message: 'The server cannot save anything right now: its storage is full. Retry later.',
+      headers: { 'Retry-After': '60' },
+    }),
+  },
 ];
 
 const INTERNAL: ErrorResponse = {

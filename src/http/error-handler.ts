@@ -3,7 +3,7 @@
  * thrown value into `{"error": {type, code, message, param?}}`, never leaking a stack or a path on 5xx.
  */
 import type { LyricsTooLongError, UnknownStyleError } from '../../engine/index.ts';
-import { StoreClosedError } from '../store/errors.ts';
+import { StoreClosedError, isStorageFull } from '../store/errors.ts';
 import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../store/types.ts';
 import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../webhooks/errors.ts';
 import {
@@ -64,9 +64,6 @@ const namedRule = <E extends Error>(name: E['name'], map: (err: E) => ErrorRespo
   matches: (err) => err.name === name,
   map: map as (err: Error) => ErrorResponse,
 });
-
-/** Out of space (ENOSPC) or over the disk quota (EDQUOT). */
-const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT']);
 
 const RULES: Rule[] = [
   rule(ValidationError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message, param: e.param })),
@@ -146,7 +143,7 @@ const RULES: Rule[] = [
   rule(ServiceUnavailableError, (e) => ({ status: 503, type: 'service_unavailable_error', code: 'service_unavailable', message: e.message })),
   // The data dir's disk is full: nothing is wrong with the request, and it goes through once space is freed.
   {
-    matches: (err) => STORAGE_FULL.has(String((err as NodeJS.ErrnoException).code)),
+    matches: isStorageFull,
     map: () => ({
       status: 503,
       type: 'service_unavailable_error',

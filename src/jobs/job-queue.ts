@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
 import { silentLogger, type Logger } from '../log.ts';
+import { isStorageFull } from '../store/errors.ts';
 import type { Generation, Store } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
@@ -346,7 +347,7 @@ class RenderQueue implements JobQueueHandle {
     await Promise.all([files.wav, files.midi].map((file) => rm(this.#store.resolveFile(file), { force: true }).catch(() => undefined)));
     const requestId = generation.request_id ?? null;
     const [code, message] =
-      (error as NodeJS.ErrnoException | undefined)?.code === 'ENOSPC'
+      isStorageFull(error)
         ? ['storage_full', 'The server ran out of storage while saving the track. Please try again later.']
         : ['internal_error', `The track could not be saved${requestId ? ` (request id ${requestId})` : ''}. Please try again.`];
     await this.#fail(generation, code, message, error, { files: null, title: null, metadata: null });

@@ -30,3 +30,13 @@ export class DamagedFileError extends Error {
     super(`${path} is damaged (${problem}): ${remedy}.`);
   }
 }
+
+/** The start needed to write to the data dir and its disk is full: one sentence for the operator, not a stack. */
+export class StorageFullError extends Error {
+  override name = 'StorageFullError' as const;
+  constructor(readonly dataDir: string) {
+    super(`The disk holding the data dir ${dataDir} is full, so the server cannot start: free some space, then start again.`);
+  }
+}
+
+export const isStorageFull = (error: unknown): boolean => ['ENOSPC', 'EDQUOT'].includes(String((error as NodeJS.ErrnoException | undefined)?.code));

@@ -26,3 +26,19 @@ test('POST /v1/generate on a full disk is a 503 storage_unavailable with Retry-A
   });
   t.is(retried.status, 202);
 });
+
+test('/healthz is a 503 naming the full disk once a save failed for want of space, and 200 again once there is room', async (t) => {
+  let full = false;
+  const app = await startApp(t, { open: fillingDisk(() => full) });
+  const { key } = await app.account('starter');
+  t.is((await fetch(`${app.url}/healthz`)).status, 200);
+  full = true;
+  await app.call(key, '/v1/generate', { json: { prompt: 'a calm lofi beat' } });
+  const down = await fetch(`${app.url}/healthz`);
+  t.is(down.status, 503);
+  const body = (await down.json()) as { error: { code: string; message: string } };
+  t.is(body.error.code, 'service_unavailable');
+  t.regex(body.error.message, /disk holding its data dir is full/);
+  full = false;
+  t.is((await fetch(`${app.url}/healthz`)).status, 200);
+});

@@ -123,9 +123,12 @@ interface Slot {
 export class CoalescingWriter {
   readonly #slots = new Map<string, Slot>();
   readonly #open: OpenFile | undefined;
+  readonly #onSettled: (error: unknown) => void;
 
-  constructor(options: { open?: OpenFile } = {}) {
+  /** `onSettled` hears of every write's end: undefined when it landed, else what it failed with. */
+  constructor(options: { open?: OpenFile; onSettled?: (error: unknown) => void } = {}) {
     this.#open = options.open;
+    this.#onSettled = options.onSettled ?? (() => undefined);
   }
 
   write(path: string, snapshot: () => string | Uint8Array, options?: WriteOptions): Promise<void> {
@@ -141,6 +144,10 @@ export class CoalescingWriter {
     slot.queued = job;
     slot.tail = job;
     this.#slots.set(path, slot);
+    job.then(
+      () => this.#onSettled(undefined),
+      (error: unknown) => this.#onSettled(error),
+    );
     job
       .finally(() => {
         if (slot.tail === job) this.#slots.delete(path);

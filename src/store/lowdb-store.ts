@@ -14,7 +14,7 @@ import { Low } from 'lowdb';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
 import { isPlanName, quotaMonth, quotaResetsAt } from '../plans.ts';
 import { AtomicJsonFile, CoalescingWriter, atomicWriteFile, sweepTempFiles, type OpenFile } from './atomic-file.ts';
-import { StoreClosedError } from './errors.ts';
+import { StoreClosedError, isStorageFull } from './errors.ts';
 import { AccountGenerations, newestFirst } from './generation-index.ts';
 import { isDeleted, loadGenerationFiles, type DeletedGeneration, type IdempotencyRecord, type StoredGeneration } from './generation-files.ts';
 import { acquireLock, type DataDirLock, type LockOwner } from './lock.ts';
@@ -50,6 +50,9 @@ interface AccountsData {
   accounts: Account[];
   keys: ApiKey[];
 }
+
+/** Written and removed by canWrite() to learn whether the disk has room again. */
+const PROBE_FILE = '.write-probe';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** last_used_at is a convenience: batching it saves a disk write per request. */
@@ -105,6 +108,8 @@ class LowdbStore implements Store {
 
   #touchTimer: NodeJS.Timeout | null = null;
   #closed = false;
+  /** Since a write failed for want of space, until one lands. */
+  #storageFull = false;
 
   constructor(dataDir: string, lock: DataDirLock, clock: () => Date, open: OpenFile | undefined) {
     this.dataDir = dataDir;
@@ -112,7 +117,7 @@ class LowdbStore implements Store {
     this.#lock = lock;
     this.#clock = clock;
     this.#open = open;
-    this.#writer = new CoalescingWriter({ open });
+    this.#writer = new CoalescingWriter({ open, onSettled: (error) => this.#noteWrite(error) });
     const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, { check: checkAccounts });
     this.#db = new Low<AccountsData>(file, { accounts: [], keys: [] });
   }
@@ -407,7 +412,21 @@ class LowdbStore implements Store {
     this.#assertOpen();
     const path = this.resolveFile(relativePath);
     await this.#ensureDir(dirname(path));
-    await atomicWriteFile(path, bytes, { open: this.#open });
+    try {
+      await atomicWriteFile(path, bytes, { open: this.#open });
+    } catch (error) {
+      this.#noteWrite(error);
+      throw error;
+    }
+    this.#noteWrite(undefined);
+  }
+
+  async canWrite(): Promise<boolean> {
+    if (!this.#storageFull || this.#closed) return !this.#storageFull;
+    // Space may have been freed since the last failure, with nothing written since: one tiny write tells.
+    await this.writeFile(PROBE_FILE, new Uint8Array(1)).catch(() => undefined);
+    await rm(join(this.dataDir, PROBE_FILE), { force: true }).catch(() => undefined);
+    return !this.#storageFull;
   }
 
   async close(): Promise<void> {
@@ -423,6 +442,11 @@ class LowdbStore implements Store {
   }
 
   // Internals
+
+  #noteWrite(error: unknown): void {
+    if (error === undefined) this.#storageFull = false;
+    else if (isStorageFull(error)) this.#storageFull = true;
+  }
 
   #notify(id: string, generation: Generation | undefined): void {
     for (const listener of [...(this.#watchers.get(id) ?? [])]) listener(generation && copy(generation));

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { link, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { copyFile, link, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DamagedFileError } from './errors.ts';
@@ -61,14 +61,20 @@ export function sweepTempFiles(dir: string): void {
   for (const name of names) if (name.endsWith(TEMP_SUFFIX)) rmSync(join(dir, name), { force: true });
 }
 
-/** A hard link, not a copy: the old version costs no bytes and no time, and the rename then swaps in the new one. */
+/**
+ * A hard link, not a copy: the old version costs no bytes and no time, and the rename then swaps in the new
+ * one. A copy only where the file system has no hard links.
+ */
 async function keepBackup(path: string): Promise<void> {
   const temp = tempPath(`${path}${BACKUP_SUFFIX}`);
   try {
     await link(path, temp);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+    await copyFile(path, temp).catch(async (copyError: unknown) => {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw copyError;
+    });
   }
   try {
     await rename(temp, `${path}${BACKUP_SUFFIX}`);

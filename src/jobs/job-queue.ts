@@ -346,10 +346,9 @@ class RenderQueue implements JobQueueHandle {
     const files = audioFiles(generation);
     await Promise.all([files.wav, files.midi].map((file) => rm(this.#store.resolveFile(file), { force: true }).catch(() => undefined)));
     const requestId = generation.request_id ?? null;
-    const [code, message] =
-      isStorageFull(error)
-        ? ['storage_full', 'The server ran out of storage while saving the track. Please try again later.']
-        : ['internal_error', `The track could not be saved${requestId ? ` (request id ${requestId})` : ''}. Please try again.`];
+    const [code, message] = isStorageFull(error)
+      ? ['storage_full', 'The server ran out of storage while saving the track. Please try again later.']
+      : ['internal_error', `The track could not be saved${requestId ? ` (request id ${requestId})` : ''}. Please try again.`];
     await this.#fail(generation, code, message, error, { files: null, title: null, metadata: null });
   }
 

@@ -56,13 +56,20 @@ function checkGeneration(value: unknown, accountDir: string, name: string): Prob
   return null;
 }
 
-function parse(path: string, accountDir: string, name: string): StoredGeneration | DeletedGeneration | string {
+/** The record, or what is wrong with the file; undefined when it could not be read at all (it stays put). */
+function parse(path: string, accountDir: string, name: string, warn: (message: string) => void): StoredGeneration | DeletedGeneration | string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    warn(`Skipped unreadable generation file ${path}: ${(error as Error).message}`);
+    return undefined;
+  }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    if (error instanceof SyntaxError) return 'it is not valid JSON, perhaps cut short';
-    throw error;
+    value = JSON.parse(text);
+  } catch {
+    return 'it is not valid JSON, perhaps cut short';
   }
   return checkGeneration(value, accountDir, name) ?? (value as StoredGeneration | DeletedGeneration);
 }
@@ -77,7 +84,8 @@ export function loadGenerationFiles(root: string, quarantine: string, warn: (mes
         continue;
       }
       if (!name.endsWith('.json')) continue;
-      const record = parse(path, accountDir, name);
+      const record = parse(path, accountDir, name, warn);
+      if (record === undefined) continue;
       if (typeof record !== 'string') {
         loaded.push(record);
         continue;

@@ -81,6 +81,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             '403': response('Forbidden'),
             '409': response('Conflict'),
             '413': response('PayloadTooLarge'),
+            '503': response('ServiceUnavailable'),
             ...COMMON_ERRORS,
           },
         },
@@ -202,7 +203,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
         MethodNotAllowed: errorResponse('method_not_allowed: the path exists for other methods, listed in Allow.', { Allow: { schema: { type: 'string' } } }),
         HeadersTooLarge: errorResponse('headers_too_large: the request line and headers are over the server limit.'),
         InternalError: errorResponse('internal_error: a fault on the server. The body never contains a stack trace; report the X-Request-Id.'),
-        ServiceUnavailable: errorResponse('service_unavailable or shutting_down.'),
+        ServiceUnavailable: errorResponse('service_unavailable, shutting_down, or storage_unavailable (the disk is full; retry after Retry-After).'),
       },
       schemas: {
         ...webhookSchemas({ ref }),
@@ -287,7 +288,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             download_expires_at: { type: 'string', format: 'date-time' },
             error: {
               type: 'object',
-              description: 'When failed. `code` is render_failed, render_interrupted, or cancelled (POST /v1/generation/{id}/cancel).',
+              description: 'When failed. `code` is render_failed, render_interrupted, storage_full (the server ran out of disk saving the track), internal_error, or cancelled (POST /v1/generation/{id}/cancel).',
               required: ['code', 'message'],
               properties: { code: { type: 'string' }, message: { type: 'string' } },
             },

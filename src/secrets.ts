@@ -6,20 +6,30 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFile } from './store/atomic-file.ts';
+import { DamagedFileError } from './store/errors.ts';
 
 const SECRET_FILE = 'signing.key';
 const SECRET_PATTERN = /^[0-9a-f]{64}$/;
 
-/** Reads the data dir's signing secret, creating it when missing (call it while holding the data-dir lock). */
+/**
+ * Reads the data dir's signing secret, creating it when missing (call it while holding the data-dir lock).
+ * One that is there but damaged stops the start: a new one would end every dashboard session and break
+ * every download link already given out, so replacing it is the operator's call, never ours.
+ */
 export async function loadSigningSecret(dataDir: string): Promise<string> {
   const path = join(dataDir, SECRET_FILE);
   try {
     const existing = (await readFile(path, 'utf8')).trim();
     if (SECRET_PATTERN.test(existing)) return existing;
+    throw new DamagedFileError(
+      path,
+      'it is not 64 hex digits',
+      'stop here and restore it from a backup, or delete it to make a new key, which ends every dashboard session and breaks every download link already given out',
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const secret = randomBytes(32).toString('hex');
-  await atomicWriteFile(path, `${secret}\n`, 0o600);
+  await atomicWriteFile(path, `${secret}\n`, { mode: 0o600 });
   return secret;
 }

@@ -17,7 +17,8 @@ import { LAST_URL_FILE } from './cli/data-dir-access.ts';
 import { createLogger, type Logger } from './log.ts';
 import { loadSigningSecret } from './secrets.ts';
 import { CredentialStore } from './store/credentials.ts';
-import { DataDirLockedError, openStore, readLiveLock, type Store } from './store/index.ts';
+import type { OpenFile } from './store/atomic-file.ts';
+import { DataDirLockedError, StorageFullError, isStorageFull, openStore, readLiveLock, type Store } from './store/index.ts';
 import { openWebhooks } from './webhooks/index.ts';
 
 export interface ServerHandle {
@@ -40,6 +41,8 @@ export interface StartServerOptions {
    * link: never the log. @default stderr
    */
   print?: (text: string) => void;
+  /** How the store opens the files it writes: a test seam for a full disk. @default node:fs/promises open */
+  open?: OpenFile;
 }
 
 /** How long an HTTP request in flight may take to finish at shutdown. */
@@ -48,10 +51,18 @@ const HTTP_DRAIN_MS = 5_000;
 const CLI_LOCK_WAIT_MS = 10_000;
 
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<ServerHandle> {
+  try {
+    return await start(config, options);
+  } catch (error) {
+    throw isStorageFull(error) ? new StorageFullError(config.dataDir) : error;
+  }
+}
+
+async function start(config: Config, options: StartServerOptions): Promise<ServerHandle> {
   const logger = options.logger ?? createLogger({ level: config.logLevel ?? 'info' });
   const print = options.print ?? ((text: string) => console.error(text));
   const warn = (line: string) => logger.warn(line);
-  const store = await openStoreForServer(config.dataDir, warn);
+  const store = await openStoreForServer(config.dataDir, warn, options.open);
   const cleanup: (() => Promise<void>)[] = [() => store.close()];
   const unwind = async () => {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
@@ -130,11 +141,11 @@ export async function startServer(config: Config, options: StartServerOptions = 
   }
 }
 
-async function openStoreForServer(dataDir: string, log: (line: string) => void): Promise<Store> {
+async function openStoreForServer(dataDir: string, log: (line: string) => void, open: OpenFile | undefined): Promise<Store> {
   const deadline = Date.now() + CLI_LOCK_WAIT_MS;
   for (;;) {
     try {
-      return await openStore({ dataDir, owner: 'server', warn: log });
+      return await openStore({ dataDir, owner: 'server', warn: log, open });
     } catch (error) {
       if (!(error instanceof DataDirLockedError) || readLiveLock(dataDir)?.owner !== 'cli' || Date.now() > deadline) throw error;
       await delay(100);

@@ -1,10 +1,12 @@
 import test, { type ExecutionContext } from 'ava';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRenderPool, UnknownStyleError, WorkerCrashedError, type GenerationRequest, type RenderedTrack } from '../engine/index.ts';
 import { createJobQueue, type JobQueueHandle } from '../src/jobs/index.ts';
 import { openStore, type Generation, type Store } from '../src/store/index.ts';
+import type { OpenFile } from '../src/store/atomic-file.ts';
+import { fillingDisk } from './helpers/full-disk.ts';
 import { captureLogger, LEVELS } from './helpers/log.ts';
 
 /** A pool whose renders finish when the test says so. */
@@ -60,10 +62,13 @@ const track = (request: GenerationRequest): RenderedTrack =>
     renderMs: 1,
   }) as unknown as RenderedTrack;
 
-async function setup(t: ExecutionContext, options: { workers?: number; clock?: () => number; onTransition?: (generation: Generation) => Promise<void> } = {}) {
+async function setup(
+  t: ExecutionContext,
+  options: { workers?: number; clock?: () => number; onTransition?: (generation: Generation) => Promise<void>; open?: OpenFile } = {},
+) {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-  const store = await openStore({ dataDir });
+  const store = await openStore({ dataDir, open: options.open });
   t.teardown(() => store.close());
   const pool = new FakePool(options.workers ?? 1);
   const jobs = await createJobQueue({ store, pool, clock: options.clock, graceMs: 50, onTransition: options.onTransition });
@@ -203,6 +208,43 @@ test('three crashes fail the task and refund its quota unit', async (t) => {
   t.like(failed, { status: 'failed', attempts: 3, error: { code: 'render_failed' } });
   t.is(pool.calls.length, 3);
   t.is(store.usage(account.id, generation.quota_month), 0);
+});
+
+/** A task rendered while the disk fails the writes `fails` picks: what the queue, the store, the listener and the disk end with. */
+async function renderOnFailingDisk(t: ExecutionContext, fails: (path: string) => boolean, code?: string) {
+  let failing = false;
+  const transitions: Generation[] = [];
+  const { dataDir, store, pool, jobs } = await setup(t, {
+    open: fillingDisk((path) => failing && fails(path), code),
+    onTransition: async (generation) => void transitions.push(generation),
+  });
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id);
+  jobs.enqueue(generation);
+  await pool.started(1);
+  failing = true;
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await settled(jobs);
+  const audio = await readdir(join(dataDir, 'audio', account.id)).catch(() => []);
+  return { store, generation, final: store.getGeneration(account.id, generation.id)!, transitions, audio };
+}
+
+test('a full disk while the audio is saved fails the task with storage_full, its webhook event and its quota unit back, and leaves no file', async (t) => {
+  const { store, generation, final, transitions, audio } = await renderOnFailingDisk(t, () => true);
+  t.like(final, { status: 'failed', files: null, error: { code: 'storage_full' } });
+  t.regex(final.error!.message, /ran out of storage/);
+  t.like(transitions.at(-1), { id: generation.id, status: 'failed', error: { code: 'storage_full' } });
+  t.is(store.usage(generation.account_id, generation.quota_month), 0);
+  t.deepEqual(audio, []);
+});
+
+test('a failure saving the completed record fails the task with internal_error and removes the audio already written', async (t) => {
+  const { store, generation, final, transitions, audio } = await renderOnFailingDisk(t, (path) => path.includes(`${join('generations', '')}`), 'EIO');
+  t.like(final, { status: 'failed', files: null, title: null, error: { code: 'internal_error' } });
+  t.is(final.error!.message, 'The track could not be saved (request id req_test0001). Please try again.');
+  t.like(transitions.at(-1), { id: generation.id, status: 'failed', error: { code: 'internal_error' } });
+  t.is(store.usage(generation.account_id, generation.quota_month), 0);
+  t.deepEqual(audio, []);
 });
 
 test('an engine error fails the task at once with its message', async (t) => {

@@ -81,3 +81,14 @@ test('bursts of writes to one file coalesce and the last state always lands', as
   t.is(JSON.parse(await readFile(path, 'utf8')), 100);
   t.true(snapshots < 100, `${snapshots} writes for 100 changes`);
 });
+
+test('each write of accounts.json keeps the version it replaces as accounts.json.bak', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const store = await openStore({ dataDir });
+  t.teardown(() => store.close());
+  const account = await store.createAccount({ plan: 'developer' });
+  const before = await readFile(join(dataDir, 'accounts.json'), 'utf8');
+  await store.createKey(account.id);
+  t.is(await readFile(join(dataDir, 'accounts.json.bak'), 'utf8'), before);
+  t.is((JSON.parse(await readFile(join(dataDir, 'accounts.json'), 'utf8')) as { keys: unknown[] }).keys.length, 1);
+});

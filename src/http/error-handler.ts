@@ -3,7 +3,7 @@
  * thrown value into `{"error": {type, code, message, param?}}`, never leaking a stack or a path on 5xx.
  */
 import type { LyricsTooLongError, UnknownStyleError } from '../../engine/index.ts';
-import { StoreClosedError } from '../store/errors.ts';
+import { StoreClosedError, isStorageFull } from '../store/errors.ts';
 import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../store/types.ts';
 import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../webhooks/errors.ts';
 import {
@@ -141,6 +141,17 @@ const RULES: Rule[] = [
     headers: { 'Retry-After': '5' },
   })),
   rule(ServiceUnavailableError, (e) => ({ status: 503, type: 'service_unavailable_error', code: 'service_unavailable', message: e.message })),
+  // The data dir's disk is full: nothing is wrong with the request, and it goes through once space is freed.
+  {
+    matches: isStorageFull,
+    map: () => ({
+      status: 503,
+      type: 'service_unavailable_error',
+      code: 'storage_unavailable',
+      message: 'The server cannot save anything right now: its storage is full. Retry later.',
+      headers: { 'Retry-After': '60' },
+    }),
+  },
 ];
 
 const INTERNAL: ErrorResponse = {

@@ -3,9 +3,11 @@
  * pool has threads, and with every state change persisted so a restart can resume the work.
  */
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
 import { silentLogger, type Logger } from '../log.ts';
+import { isStorageFull } from '../store/errors.ts';
 import type { Generation, Store } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
@@ -84,6 +86,11 @@ function readSpeed(store: Store): number | undefined {
 }
 
 const CANCELLED = 'The generation was cancelled.';
+
+const audioFiles = (generation: Generation): { wav: string; midi: string } => {
+  const base = `audio/${generation.account_id}/${generation.id}`;
+  return { wav: `${base}.wav`, midi: `${base}.mid` };
+};
 
 const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
 
@@ -274,14 +281,21 @@ class RenderQueue implements JobQueueHandle {
     }
     const renderSeconds = (this.#clock() - running.startedAt) / 1000;
     this.#speed.record(renderSeconds, track.audioSeconds);
-    await this.#complete(started, track);
+    try {
+      await this.#complete(started, track);
+    } catch (error) {
+      await this.#completionFailed(started, error);
+      return;
+    }
     this.#logger.info({ ...ids(started), render_ms: Math.round(renderSeconds * 1000), audio_seconds: track.audioSeconds }, 'task completed');
-    await this.#store.writeFile(SPEED_FILE, Buffer.from(JSON.stringify({ per_audio_second: this.#speed.perAudioSecond, overhead_seconds: this.#speed.overheadSeconds })));
+    // Only a better estimate for the next start: not worth failing anything over.
+    await this.#store
+      .writeFile(SPEED_FILE, Buffer.from(JSON.stringify({ per_audio_second: this.#speed.perAudioSecond, overhead_seconds: this.#speed.overheadSeconds })))
+      .catch((error: unknown) => this.#logger.warn({ err: error }, 'could not save the render speed'));
   }
 
   async #complete(generation: Generation, track: RenderedTrack): Promise<void> {
-    const base = `audio/${generation.account_id}/${generation.id}`;
-    const files = { wav: `${base}.wav`, midi: `${base}.mid` };
+    const files = audioFiles(generation);
     await Promise.all([this.#store.writeFile(files.wav, track.wav), this.#store.writeFile(files.midi, track.midi)]);
     await this.#transition(generation, {
       status: 'completed',
@@ -323,9 +337,25 @@ class RenderQueue implements JobQueueHandle {
     await this.#fail(generation, 'render_failed', `The render failed${requestId ? ` (request id ${requestId})` : ''}. Please try again.`, error);
   }
 
+  /**
+   * A failure after the render (writing its audio, saving the record as completed): the task still ends,
+   * failed, with its quota unit back and no half-written audio left behind. A full disk says so; anything
+   * else is ours to find in the log under the request id.
+   */
+  async #completionFailed(generation: Generation, error: unknown): Promise<void> {
+    const files = audioFiles(generation);
+    await Promise.all([files.wav, files.midi].map((file) => rm(this.#store.resolveFile(file), { force: true }).catch(() => undefined)));
+    const requestId = generation.request_id ?? null;
+    const [code, message] = isStorageFull(error)
+      ? ['storage_full', 'The server ran out of storage while saving the track. Please try again later.']
+      : ['internal_error', `The track could not be saved${requestId ? ` (request id ${requestId})` : ''}. Please try again.`];
+    await this.#fail(generation, code, message, error, { files: null, title: null, metadata: null });
+  }
+
   /** `internal`: what was thrown, when the message is not it: logged in full, with its stack. */
-  async #fail(generation: Generation, code: string, message: string, internal?: unknown): Promise<void> {
+  async #fail(generation: Generation, code: string, message: string, internal?: unknown, patch: Partial<Generation> = {}): Promise<void> {
     await this.#transition(generation, {
+      ...patch,
       status: 'failed',
       completed_at: new Date(this.#clock()).toISOString(),
       error: { code, message },

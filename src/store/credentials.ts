@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashSecret } from '../ids.ts';
-import { CoalescingWriter } from './atomic-file.ts';
+import { CoalescingWriter, parseDataFile } from './atomic-file.ts';
+import { recordOfArrays } from './shape.ts';
 
 export interface PasswordHash {
   algorithm: 'scrypt';
@@ -162,7 +163,7 @@ export class CredentialStore {
   }
 
   #save(): Promise<void> {
-    return this.#writer.write(this.#path, () => JSON.stringify(this.#data), 0o600);
+    return this.#writer.write(this.#path, () => JSON.stringify(this.#data), { mode: 0o600, backup: true });
   }
 }
 
@@ -175,6 +176,8 @@ function readData(path: string): CredentialsData {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { credentials: [], sessions: [], sign_in_links: [] };
     throw error;
   }
-  const parsed = JSON.parse(text) as Partial<CredentialsData>;
+  const parsed = parseDataFile<Partial<CredentialsData>>(path, text, (value) =>
+    recordOfArrays(value, { credentials: ['account_id', 'email', 'created_at'], sessions: ['id_hash', 'account_id', 'expires_at'], sign_in_links: ['token_hash', 'account_id', 'expires_at'] }, true),
+  );
   return { credentials: parsed.credentials ?? [], sessions: parsed.sessions ?? [], sign_in_links: parsed.sign_in_links ?? [] };
 }

@@ -15,3 +15,28 @@ export class StoreClosedError extends Error {
     super('The store is closed.');
   }
 }
+
+/**
+ * A data file that exists but cannot be what it claims (not JSON, cut short, wrong shape). The start stops
+ * with this one sentence, naming the file and what to do, rather than losing what the file held.
+ */
+export class DamagedFileError extends Error {
+  override name = 'DamagedFileError' as const;
+  constructor(
+    readonly path: string,
+    problem: string,
+    remedy: string,
+  ) {
+    super(`${path} is damaged (${problem}): ${remedy}.`);
+  }
+}
+
+/** The start needed to write to the data dir and its disk is full: one sentence for the operator, not a stack. */
+export class StorageFullError extends Error {
+  override name = 'StorageFullError' as const;
+  constructor(readonly dataDir: string) {
+    super(`The disk holding the data dir ${dataDir} is full, so the server cannot start: free some space, then start again.`);
+  }
+}
+
+export const isStorageFull = (error: unknown): boolean => ['ENOSPC', 'EDQUOT'].includes(String((error as NodeJS.ErrnoException | undefined)?.code));

@@ -1,4 +1,4 @@
 export * from './types.ts';
-export { UnsafePathError, StoreClosedError } from './errors.ts';
+export { DamagedFileError, StorageFullError, UnsafePathError, StoreClosedError, isStorageFull } from './errors.ts';
 export { openStore, type OpenStoreOptions } from './lowdb-store.ts';
 export { readLiveLock, type LockInfo } from './lock.ts';

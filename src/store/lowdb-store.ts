@@ -3,21 +3,23 @@
  *   accounts.json                         accounts and key hashes (small; one lowdb file)
  *   generations/<account_id>/<id>.json    one file per generation, so a write costs the same at any history size
  *   audio/<account_id>/<id>.wav|.mid      rendered files, beside the JSON and never inside it
+ *   quarantine/<account_id>/<id>.json     generation files found damaged at open, moved aside
  *   server.lock                           who owns the dir (see lock.ts)
  * Every write is crash-safe (atomic-file.ts). Reads are served from memory, loaded once at open.
  */
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
 import { isPlanName, quotaMonth, quotaResetsAt } from '../plans.ts';
-import { AtomicJsonFile, CoalescingWriter, atomicWriteFile } from './atomic-file.ts';
-import { StoreClosedError } from './errors.ts';
+import { AtomicJsonFile, CoalescingWriter, atomicWriteFile, sweepTempFiles, type OpenFile } from './atomic-file.ts';
+import { StoreClosedError, isStorageFull } from './errors.ts';
 import { AccountGenerations, newestFirst } from './generation-index.ts';
 import { isDeleted, loadGenerationFiles, type DeletedGeneration, type IdempotencyRecord, type StoredGeneration } from './generation-files.ts';
 import { acquireLock, type DataDirLock, type LockOwner } from './lock.ts';
 import { resolveInside } from './paths.ts';
+import { recordOfArrays, type Problem } from './shape.ts';
 import {
   IdempotencyConflictError,
   NotFoundError,
@@ -40,12 +42,17 @@ export interface OpenStoreOptions {
   clock?: () => Date;
   /** Where to report files that could not be loaded. */
   warn?: (message: string) => void;
+  /** How every write opens its temp file (tests put a full disk here). @default node:fs/promises open */
+  open?: OpenFile;
 }
 
 interface AccountsData {
   accounts: Account[];
   keys: ApiKey[];
 }
+
+/** Written and removed by canWrite() to learn whether the disk has room again. */
+const PROBE_FILE = '.write-probe';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** last_used_at is a convenience: batching it saves a disk write per request. */
@@ -64,7 +71,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = acquireLock(dataDir, options.owner ?? 'server');
   try {
-    const store = new LowdbStore(dataDir, lock, options.clock ?? (() => new Date()));
+    const store = new LowdbStore(dataDir, lock, options.clock ?? (() => new Date()), options.open);
     await store.load(options.warn ?? (() => undefined));
     return store;
   } catch (error) {
@@ -78,7 +85,8 @@ class LowdbStore implements Store {
   readonly #realDataDir: string;
   readonly #lock: DataDirLock;
   readonly #clock: () => Date;
-  readonly #writer = new CoalescingWriter();
+  readonly #open: OpenFile | undefined;
+  readonly #writer: CoalescingWriter;
   readonly #db: Low<AccountsData>;
 
   readonly #accounts = new Map<string, Account>();
@@ -100,16 +108,24 @@ class LowdbStore implements Store {
 
   #touchTimer: NodeJS.Timeout | null = null;
   #closed = false;
+  /** Since a write failed for want of space, until one lands. */
+  #storageFull = false;
 
-  constructor(dataDir: string, lock: DataDirLock, clock: () => Date) {
+  constructor(dataDir: string, lock: DataDirLock, clock: () => Date, open: OpenFile | undefined) {
     this.dataDir = dataDir;
     this.#realDataDir = realpathSync(dataDir);
     this.#lock = lock;
     this.#clock = clock;
-    this.#db = new Low<AccountsData>(new AtomicJsonFile(join(dataDir, 'accounts.json'), this.#writer), { accounts: [], keys: [] });
+    this.#open = open;
+    this.#writer = new CoalescingWriter({ open, onSettled: (error) => this.#noteWrite(error) });
+    const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, { check: checkAccounts });
+    this.#db = new Low<AccountsData>(file, { accounts: [], keys: [] });
   }
 
   async load(warn: (message: string) => void): Promise<void> {
+    // Temp files of writes a crash or a full disk cut short: their targets are still whole (generations/ is swept as it loads).
+    sweepTempFiles(this.dataDir);
+    for (const accountDir of listDirs(join(this.dataDir, 'audio'))) sweepTempFiles(join(this.dataDir, 'audio', accountDir));
     await this.#db.read();
     for (const account of this.#db.data.accounts) this.#accounts.set(account.id, account);
     for (const key of this.#db.data.keys) {
@@ -118,7 +134,7 @@ class LowdbStore implements Store {
     }
     const now = this.#clock().getTime();
     const recentIdempotency: PendingIdempotency[] = [];
-    for (const stored of loadGenerationFiles(join(this.dataDir, 'generations'), warn)) {
+    for (const stored of loadGenerationFiles(join(this.dataDir, 'generations'), join(this.dataDir, 'quarantine'), warn)) {
       if (isDeleted(stored)) {
         this.#accountIndex(stored.account_id).countDeleted(stored);
         continue;
@@ -330,8 +346,12 @@ class LowdbStore implements Store {
     this.#accountIndex(generation.account_id).statusChanged(generation, previous);
     if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
     else this.#unfinished.delete(generation);
-    await this.#persistGeneration(generation);
-    this.#notify(id, generation);
+    try {
+      await this.#persistGeneration(generation);
+    } finally {
+      // What every reader already sees: a watcher must not wait on a change a failed save did not undo.
+      this.#notify(id, generation);
+    }
     return copy(generation);
   }
 
@@ -392,7 +412,21 @@ class LowdbStore implements Store {
     this.#assertOpen();
     const path = this.resolveFile(relativePath);
     await this.#ensureDir(dirname(path));
-    await atomicWriteFile(path, bytes);
+    try {
+      await atomicWriteFile(path, bytes, { open: this.#open });
+    } catch (error) {
+      this.#noteWrite(error);
+      throw error;
+    }
+    this.#noteWrite(undefined);
+  }
+
+  async canWrite(): Promise<boolean> {
+    if (!this.#storageFull || this.#closed) return !this.#storageFull;
+    // Space may have been freed since the last failure, with nothing written since: one tiny write tells.
+    await this.writeFile(PROBE_FILE, new Uint8Array(1)).catch(() => undefined);
+    await rm(join(this.dataDir, PROBE_FILE), { force: true }).catch(() => undefined);
+    return !this.#storageFull;
   }
 
   async close(): Promise<void> {
@@ -408,6 +442,11 @@ class LowdbStore implements Store {
   }
 
   // Internals
+
+  #noteWrite(error: unknown): void {
+    if (error === undefined) this.#storageFull = false;
+    else if (isStorageFull(error)) this.#storageFull = true;
+  }
 
   #notify(id: string, generation: Generation | undefined): void {
     for (const listener of [...(this.#watchers.get(id) ?? [])]) listener(generation && copy(generation));
@@ -482,5 +521,19 @@ class LowdbStore implements Store {
     }
   }
 }
+
+function listDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+const checkAccounts = (value: unknown): Problem =>
+  recordOfArrays(value, { accounts: ['id', 'plan', 'created_at'], keys: ['id', 'account_id', 'hash', 'created_at'] });
 
 const idempotencyKey = (accountId: string, key: string): string => `${accountId}\n${key}`;

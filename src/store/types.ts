@@ -153,8 +153,8 @@ export interface Store {
    */
   deleteGeneration(id: string): Promise<void>;
   /**
-   * Calls `listener` after each saved change of the generation, with the generation as saved (undefined once it
-   * is deleted). Returns the function that stops the calls.
+   * Calls `listener` after each change of the generation, with the generation as it now is (undefined once it
+   * is deleted), once its save has landed or failed. Returns the function that stops the calls.
    */
   watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void;
   /** Tasks not yet terminal (processing or pending), oldest first: what a restart must resume. */
@@ -166,6 +166,11 @@ export interface Store {
   resolveFile(relativePath: string): string;
   /** Writes a file atomically inside the data dir (temp file, fsync, rename). */
   writeFile(relativePath: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * False while the data dir's disk is full: since a write failed for want of space, until one lands (this
+   * tries a one-byte write to find out, only while it is false).
+   */
+  canWrite(): Promise<boolean>;
 
   /** Flushes pending writes and releases the data-dir lock. */
   close(): Promise<void>;

@@ -5,6 +5,7 @@
  * a caller that awaits save() knows its change is on disk.
  */
 import { AtomicJsonFile, CoalescingWriter } from '../store/atomic-file.ts';
+import { recordOfArrays, type Problem } from '../store/shape.ts';
 import type { DeliveryState, WebhookData, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './types.ts';
 
 export const WEBHOOK_FILE = 'webhooks.json';
@@ -13,6 +14,19 @@ export const WEBHOOK_FILE = 'webhooks.json';
 const RETAIN_MS = 14 * 24 * 3600 * 1000;
 /** A delivery's log keeps this many attempts (a round has at most 11; resends add rounds). */
 const MAX_LOGGED_ATTEMPTS = 50;
+
+/** Arrays may be missing (older files lack the newer ones); those there must hold records with their ids. */
+const checkWebhookData = (value: unknown): Problem =>
+  recordOfArrays(
+    value,
+    {
+      endpoints: ['id', 'account_id', 'url'],
+      secrets: ['account_id', 'secret'],
+      events: ['id', 'type', 'account_id', 'generation_id'],
+      deliveries: ['id', 'event_id', 'account_id', 'url', 'state'],
+    },
+    true,
+  );
 
 const eventKey = (generationId: string, type: string): string => `${generationId}\n${type}`;
 
@@ -38,7 +52,7 @@ export class Outbox {
   static async open(path: string): Promise<Outbox> {
     const writer = new CoalescingWriter();
     // 0600: the file holds the accounts' signing secrets.
-    const file = new AtomicJsonFile<WebhookData>(path, writer, { mode: 0o600 });
+    const file = new AtomicJsonFile<WebhookData>(path, writer, { mode: 0o600, check: checkWebhookData });
     return new Outbox(file, writer, await file.read());
   }
 

@@ -21,6 +21,7 @@ import { DownloadSigner } from '../../src/http/signing.ts';
 import type { AppState } from '../../src/http/types.ts';
 import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
 import type { Logger } from '../../src/log.ts';
+import type { OpenFile } from '../../src/store/atomic-file.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Account, Generation, PlanName, Store } from '../../src/store/types.ts';
 import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
@@ -161,6 +162,8 @@ export interface StartOptions {
   styles?: StyleInfo[];
   /** Replace the store with a wrapper (to inject faults). */
   wrapStore?: (store: Store) => Store;
+  /** How the store opens the files it writes (a full disk: see full-disk.ts). */
+  open?: OpenFile;
   downloadTtlSeconds?: number;
   /** The store's and the app's clock. @default one standing still at 2026-03-15 12:00 UTC */
   clock?: ManualClock;
@@ -179,7 +182,7 @@ export function startApp(t: ExecutionContext, options?: StartOptions): Promise<T
 export async function startApp(t: ExecutionContext, options: StartOptions & { jobs?: JobsFactory<JobQueue> } = {}): Promise<TestApp<JobQueue>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-api-'));
   const clock = options.clock ?? new ManualClock();
-  const realStore = await openStore({ dataDir, clock: clock.now });
+  const realStore = await openStore({ dataDir, clock: clock.now, open: options.open });
   const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
   // Before the job queue, as in server.ts: the queue tells it of every transition.
   const webhooks = options.webhooks === false ? null : await openWebhooks({ store, allowPrivate: true, schedule: [40, 40, 40, 40], jitter: 0, ...options.webhooks });

@@ -14,6 +14,9 @@ export function getHealthHandler(services: Services): RouteHandler {
       const down = [store ? null : 'the store', workers ? null : 'the render worker pool'].filter(Boolean).join(' and ');
       throw new ServiceUnavailableError(`Tunesmith is not ready: ${down} is down. Check the server log.`);
     }
+    if (!(await services.store.canWrite())) {
+      throw new ServiceUnavailableError('Tunesmith cannot save anything: the disk holding its data dir is full. Free some space.');
+    }
     ctx.body = { status: 'ok', store: 'up', workers: 'up' };
   };
 }

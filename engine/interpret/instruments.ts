@@ -6,7 +6,8 @@
  * never survive.
  */
 import type { InstrumentEntry } from '../lexicon/index.ts';
-import type { InstrumentChoice, Patch, Preset, Role, TraceEntry } from '../types.ts';
+import { PATCHES, type InstrumentChoice, type Patch, type Preset, type Role, type TraceEntry } from '../types.ts';
+import { isSynth } from '../families.ts';
 
 export const ROLE_ORDER: readonly Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'];
 /** Roles a blended genre lends: harmony and colour come from B, groove from A (section 2.2). */
@@ -15,7 +16,7 @@ const BLEND_ROLES: readonly Role[] = ['chords', 'pad', 'lead'];
 const RHYTHM_ROLES: readonly Role[] = ['drums', 'bass'];
 
 /** Synthesizer colour: what an acoustic request drops unless it names it ("sad piano ballad" has no synth pad). */
-const SYNTHS: ReadonlySet<Patch> = new Set<Patch>(['pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead', 'subBass', 'acidBass', 'reeseBass', 'synthBass']);
+const SYNTHS: ReadonlySet<Patch> = new Set<Patch>(PATCHES.filter(isSynth));
 /** Patches that say nothing about an acoustic request: synthesizers, electronic kits and textures. */
 const NOT_ACOUSTIC: ReadonlySet<Patch> = new Set<Patch>([...SYNTHS, 'electronicKit', 'lofiKit', 'trapKit', 'chipKit', 'rain', 'vinyl', 'ocean', 'wind']);
 /** The acoustic instrument that does a synthesizer's job, by what the synthesizer imitates (a square wave is a clarinet's tone). */

@@ -70,10 +70,9 @@ function unrouted(): AppMiddleware {
   return async function answerUnrouted(ctx, next) {
     await next();
     if (ctx.body != null) return;
-    if (ctx.status === 405 || ctx.status === 501) {
-      const allowed = ctx.response.get('Allow').split(',').map((m) => m.trim()).filter(Boolean);
-      throw new MethodNotAllowedError(ctx.method, allowed);
-    }
-    if (ctx.status === 404) throw new RouteNotFoundError(ctx.method, ctx.path);
+    // The router answers a method it has never heard of (PROPFIND) with 501 and an empty Allow on any path.
+    const allowed = String(ctx.response.get('Allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+    if ((ctx.status === 405 || ctx.status === 501) && allowed.length > 0) throw new MethodNotAllowedError(ctx.method, allowed);
+    if (ctx.status === 404 || ctx.status === 501) throw new RouteNotFoundError(ctx.method, ctx.path);
   };
 }

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import { authenticate } from './http/auth.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { MethodNotAllowedError, RouteNotFoundError } from './http/errors.ts';
+import { MethodNotAllowedError, MissingHostError, RouteNotFoundError } from './http/errors.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
 import { logAppErrors, logRequests } from './http/request-log.ts';
@@ -37,6 +37,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestId());
   app.use(logRequests(logger));
   app.use(errorHandler());
+  app.use(requireHost());
   app.use(underV1([noStore(), authenticate(services), rateLimit(services)]));
   app.use(unrouted());
   app.use(createDashboard(services, { credentials: credentials ?? new CredentialStore(deps.store.dataDir), signingSecret }));
@@ -61,6 +62,14 @@ function underV1(middleware: AppMiddleware[]): AppMiddleware {
 function noStore(): AppMiddleware {
   return function setNoStore(ctx, next) {
     ctx.set('Cache-Control', 'no-store');
+    return next();
+  };
+}
+
+/** HTTP/1.1 requires Host (RFC 9112 §3.2); the server leaves that check to the app so the answer has our shape. */
+function requireHost(): AppMiddleware {
+  return function checkHost(ctx, next) {
+    if (ctx.req.httpVersion === '1.1' && ctx.req.headers.host === undefined) throw new MissingHostError();
     return next();
   };
 }

@@ -2,8 +2,8 @@
  * The running service: owns the data dir (lock), the render pool, the job queue, the HTTP listener and
  * the admin channel, and takes them down in order. Process concerns (signals, exit codes) stay in the CLI.
  */
-import { createServer, type Server } from 'node:http';
-import { answerClientError } from './http/client-error.ts';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createHttpServer } from './http/http-server.ts';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkLyrics, createRenderPool, listStyles } from '../engine/index.ts';
@@ -81,10 +81,10 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     // before listening, not in the first request with lyrics and every request queued behind it.
     checkLyrics({ prompt: 'a song', duration: 60, style: null, instrumental: false, seed: 0, lyrics: 'la' });
 
-    let handler: Parameters<typeof createServer>[1] = (_req, res) => res.writeHead(503).end();
-    const http = createServer((req, res) => handler!(req, res));
-    // Requests Node's parser rejects (bad framing, huge headers) still get our error shape, not a bare 400.
-    http.on('clientError', answerClientError);
+    let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
+    // Requests Node itself refuses (bad framing, huge headers, an odd Expect) still get our error shape.
+    const http = createHttpServer();
+    http.on('request', (req, res) => handler(req, res));
     await listen(http, config.port, config.host);
     cleanup.push(() => closeHttp(http));
     const { port } = http.address() as AddressInfo;

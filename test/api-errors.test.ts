@@ -167,3 +167,19 @@ test('an unknown method on an unknown path is a 404, not a 405 with nothing allo
   t.is(res.status, 404);
   t.is(res.json().error.code, 'route_not_found');
 });
+
+test('an HTTP/1.1 request without Host is a 400 missing_host in the error shape, with a request id', async (t) => {
+  const app = await startApp(t);
+  const text = await rawSocket(app.url, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+  t.regex(text, /^HTTP\/1\.1 400/);
+  t.regex(text, /X-Request-Id: req_/i);
+  t.is(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code, 'missing_host');
+});
+
+test('an Expect other than 100-continue is a 417 expectation_failed in the error shape, with a request id', async (t) => {
+  const app = await startApp(t);
+  const res = await rawRequest(app.url, { path: '/healthz', headers: { Expect: 'bogus' } });
+  t.is(res.status, 417);
+  t.regex(String(res.headers['x-request-id']), /^req_/);
+  t.like(res.json().error, { type: 'invalid_request_error', code: 'expectation_failed' });
+});

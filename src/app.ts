@@ -15,20 +15,20 @@ import { DownloadSigner } from './http/signing.ts';
 import type { AppDeps, AppMiddleware, AppState, Services } from './http/types.ts';
 import { buildRouter } from './routes/index.ts';
 import { createDashboard } from './dashboard/index.ts';
-import { TokenBucketLimiter } from './http/token-bucket.ts';
+import { ACCOUNT_WINDOW_MS, TokenBucketLimiter } from './http/token-bucket.ts';
 import { CredentialStore } from './store/credentials.ts';
 
 export type { AppDeps } from './http/types.ts';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const { credentials, signer, logger = silentLogger(), ...rest } = deps;
+  const { credentials, signer, logger = silentLogger(), accountLimiter, ...rest } = deps;
   // Without a kept secret, links and dashboard sessions still work but die with the process.
   const signingSecret = deps.config.signingSecret ?? randomBytes(32).toString('hex');
   const services: Services = {
     ...rest,
     now: deps.now ?? (() => new Date()),
     signer: signer ?? new DownloadSigner({ secret: signingSecret, publicUrl: deps.config.publicUrl, ttlSeconds: deps.config.downloadTtlSeconds }),
-    accountLimiter: new TokenBucketLimiter({ windowMs: 60_000 }),
+    accountLimiter: accountLimiter ?? new TokenBucketLimiter({ windowMs: ACCOUNT_WINDOW_MS }),
   };
   const router = buildRouter(services);
 

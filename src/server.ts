@@ -87,7 +87,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
 
     let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
     // Requests Node itself refuses (bad framing, huge headers, an odd Expect) still get our error shape.
-    const http = createHttpServer();
+    const http = createHttpServer(config);
     http.on('request', (req, res) => handler(req, res));
     await listen(http, config.port, config.host);
     cleanup.push(() => closeHttp(http));

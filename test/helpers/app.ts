@@ -16,7 +16,7 @@ import wavefile from 'wavefile';
 import { checkLyrics, listStyles, type StyleInfo } from '../../engine/index.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import { createHttpServer } from '../../src/http/http-server.ts';
+import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.ts';
 import { DownloadSigner } from '../../src/http/signing.ts';
 import type { AppState } from '../../src/http/types.ts';
 import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
@@ -173,6 +173,8 @@ export interface StartOptions {
   logger?: Logger;
   /** The shutdown signal the app is given, as server.ts gives it. */
   shutdown?: AbortSignal;
+  /** The server's request and idle limits. @default those of createHttpServer */
+  timeouts?: HttpTimeouts;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -188,7 +190,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
   const webhooks = options.webhooks === false ? null : await openWebhooks({ store, allowPrivate: true, schedule: [40, 40, 40, 40], jitter: 0, ...options.webhooks });
   const jobs = options.jobs ? await options.jobs(store, webhooks?.record) : fakeJobQueue(store, clock);
 
-  const server = createHttpServer();
+  const server = createHttpServer(options.timeouts);
   server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import { authenticate } from './http/auth.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { MethodNotAllowedError, RouteNotFoundError } from './http/errors.ts';
+import { MethodNotAllowedError, MissingHostError, RouteNotFoundError } from './http/errors.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
 import { logAppErrors, logRequests } from './http/request-log.ts';
@@ -15,20 +15,20 @@ import { DownloadSigner } from './http/signing.ts';
 import type { AppDeps, AppMiddleware, AppState, Services } from './http/types.ts';
 import { buildRouter } from './routes/index.ts';
 import { createDashboard } from './dashboard/index.ts';
-import { TokenBucketLimiter } from './http/token-bucket.ts';
+import { ACCOUNT_WINDOW_MS, TokenBucketLimiter } from './http/token-bucket.ts';
 import { CredentialStore } from './store/credentials.ts';
 
 export type { AppDeps } from './http/types.ts';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const { credentials, signer, logger = silentLogger(), ...rest } = deps;
+  const { credentials, signer, logger = silentLogger(), accountLimiter, ...rest } = deps;
   // Without a kept secret, links and dashboard sessions still work but die with the process.
   const signingSecret = deps.config.signingSecret ?? randomBytes(32).toString('hex');
   const services: Services = {
     ...rest,
     now: deps.now ?? (() => new Date()),
     signer: signer ?? new DownloadSigner({ secret: signingSecret, publicUrl: deps.config.publicUrl, ttlSeconds: deps.config.downloadTtlSeconds }),
-    accountLimiter: new TokenBucketLimiter({ windowMs: 60_000 }),
+    accountLimiter: accountLimiter ?? new TokenBucketLimiter({ windowMs: ACCOUNT_WINDOW_MS }),
   };
   const router = buildRouter(services);
 
@@ -37,6 +37,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestId());
   app.use(logRequests(logger));
   app.use(errorHandler());
+  app.use(requireHost());
   app.use(underV1([noStore(), authenticate(services), rateLimit(services)]));
   app.use(unrouted());
   app.use(createDashboard(services, { credentials: credentials ?? new CredentialStore(deps.store.dataDir), signingSecret }));
@@ -65,15 +66,22 @@ function noStore(): AppMiddleware {
   };
 }
 
+/** HTTP/1.1 requires Host (RFC 9112 §3.2); the server leaves that check to the app so the answer has our shape. */
+function requireHost(): AppMiddleware {
+  return function checkHost(ctx, next) {
+    if (ctx.req.httpVersion === '1.1' && ctx.req.headers.host === undefined) throw new MissingHostError();
+    return next();
+  };
+}
+
 /** Turns what the router left unanswered into errors of the one shape: 404 for unknown paths, 405 for wrong methods. */
 function unrouted(): AppMiddleware {
   return async function answerUnrouted(ctx, next) {
     await next();
     if (ctx.body != null) return;
-    if (ctx.status === 405 || ctx.status === 501) {
-      const allowed = ctx.response.get('Allow').split(',').map((m) => m.trim()).filter(Boolean);
-      throw new MethodNotAllowedError(ctx.method, allowed);
-    }
-    if (ctx.status === 404) throw new RouteNotFoundError(ctx.method, ctx.path);
+    // The router answers a method it has never heard of (PROPFIND) with 501 and an empty Allow on any path.
+    const allowed = String(ctx.response.get('Allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+    if ((ctx.status === 405 || ctx.status === 501) && allowed.length > 0) throw new MethodNotAllowedError(ctx.method, allowed);
+    if (ctx.status === 404 || ctx.status === 501) throw new RouteNotFoundError(ctx.method, ctx.path);
   };
 }

@@ -21,6 +21,10 @@ export interface Config {
   webhookAllowPrivate?: boolean;
   /** TUNESMITH_LOG_LEVEL: the least severe log lines written. @default 'info' */
   logLevel?: LogLevel;
+  /** TUNESMITH_REQUEST_TIMEOUT: seconds a request (headers and body) has to arrive whole. @default 30 */
+  requestTimeoutSeconds?: number;
+  /** TUNESMITH_IDLE_TIMEOUT: seconds a connection may move no bytes either way (a stalled upload or download). @default 30 */
+  idleTimeoutSeconds?: number;
 }
 
 export class ConfigError extends Error {
@@ -107,6 +111,8 @@ export function loadConfig(env: Env = process.env): Config {
     downloadTtlSeconds: integer(env, 'TUNESMITH_DOWNLOAD_TTL', 86_400, 60, 30 * 86_400),
     webhookAllowPrivate: flag(env, 'TUNESMITH_WEBHOOK_ALLOW_PRIVATE'),
     logLevel: logLevel(env),
+    requestTimeoutSeconds: integer(env, 'TUNESMITH_REQUEST_TIMEOUT', 30, 1, 3600),
+    idleTimeoutSeconds: integer(env, 'TUNESMITH_IDLE_TIMEOUT', 30, 1, 3600),
   });
 }
 

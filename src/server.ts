@@ -2,13 +2,15 @@
  * The running service: owns the data dir (lock), the render pool, the job queue, the HTTP listener and
  * the admin channel, and takes them down in order. Process concerns (signals, exit codes) stay in the CLI.
  */
-import { createServer, type Server } from 'node:http';
-import { answerClientError } from './http/client-error.ts';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createHttpServer } from './http/http-server.ts';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkLyrics, createRenderPool, listStyles } from '../engine/index.ts';
 import { createApp } from './app.ts';
+import { openPersistentLimiter } from './http/rate-limit-file.ts';
 import { DownloadSigner } from './http/signing.ts';
+import { ACCOUNT_WINDOW_MS } from './http/token-bucket.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
@@ -76,15 +78,17 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     cleanup.push(() => webhooks.close());
     const jobs = await createJobQueue({ store, pool, logger, onTransition: webhooks.record });
     cleanup.push(() => jobs.close());
+    const limits = await openPersistentLimiter(store, { windowMs: ACCOUNT_WINDOW_MS, now: Date.now, warn });
+    cleanup.push(() => limits.flush());
 
     // The first lyrics check parses the pronouncing dictionary (~0.2 s of blocked event loop): pay it here,
     // before listening, not in the first request with lyrics and every request queued behind it.
     checkLyrics({ prompt: 'a song', duration: 60, style: null, instrumental: false, seed: 0, lyrics: 'la' });
 
-    let handler: Parameters<typeof createServer>[1] = (_req, res) => res.writeHead(503).end();
-    const http = createServer((req, res) => handler!(req, res));
-    // Requests Node's parser rejects (bad framing, huge headers) still get our error shape, not a bare 400.
-    http.on('clientError', answerClientError);
+    let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
+    // Requests Node itself refuses (bad framing, huge headers, an odd Expect) still get our error shape.
+    const http = createHttpServer(config);
+    http.on('request', (req, res) => handler(req, res));
     await listen(http, config.port, config.host);
     cleanup.push(() => closeHttp(http));
     const { port } = http.address() as AddressInfo;
@@ -98,7 +102,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
     const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
     const shuttingDown = new AbortController();
-    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal });
+    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal, accountLimiter: limits.limiter });
     handler = app.callback();
     webhooks.start(signer);
 
@@ -127,6 +131,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
           // no more webhook sends (the unsent wait in the outbox for the next start), threads, files.
           shuttingDown.abort();
           await Promise.all([closeHttp(http), admin.close(), jobs.close()]);
+          await limits.flush();
           await webhooks.close();
           await pool.close();
           await credentials.flush();

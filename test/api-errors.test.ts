@@ -36,13 +36,6 @@ test('a wrong method is a 405 with Allow, in the error shape', async (t) => {
   }
 });
 
-test('a method the router does not know is a 405 too', async (t) => {
-  const app = await startApp(t);
-  const res = await rawRequest(app.url, { method: 'PROPFIND', path: '/healthz' });
-  t.is(res.status, 405);
-  t.is(res.json().error.code, 'method_not_allowed');
-});
-
 test('every response carries an X-Request-Id, unique per request', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
@@ -146,4 +139,47 @@ test('/v1 answers, successful or not, are marked Cache-Control: no-store', async
   const { key } = await app.account();
   t.is((await app.call(key, '/v1/styles')).headers.get('cache-control'), 'no-store');
   t.is((await app.call(null, '/v1/styles')).headers.get('cache-control'), 'no-store');
+});
+
+for (const method of ['PROPFIND', 'TRACE', 'MKCOL']) {
+  test(`${method} on a known route is a 405 whose Allow and message list the route's methods`, async (t) => {
+    const app = await startApp(t);
+    const res = await rawRequest(app.url, { method, path: '/healthz' });
+    t.is(res.status, 405);
+    t.is(res.headers['allow'], 'HEAD, GET');
+    t.like(res.json().error, { code: 'method_not_allowed', message: `${method} is not allowed here. Use HEAD or GET.` });
+  });
+}
+
+test('a method the dashboard does not serve on one of its pages is a 405 listing the methods it does', async (t) => {
+  const app = await startApp(t);
+  for (const method of ['PROPFIND', 'PUT']) {
+    const res = await rawRequest(app.url, { method, path: '/keys' });
+    t.is(res.status, 405, method);
+    t.is(res.headers['allow'], 'HEAD, GET, POST', method);
+    t.is(res.json().error.message, `${method} is not allowed here. Use HEAD or GET or POST.`);
+  }
+});
+
+test('an unknown method on an unknown path is a 404, not a 405 with nothing allowed', async (t) => {
+  const app = await startApp(t);
+  const res = await rawRequest(app.url, { method: 'PROPFIND', path: '/nothing/here' });
+  t.is(res.status, 404);
+  t.is(res.json().error.code, 'route_not_found');
+});
+
+test('an HTTP/1.1 request without Host is a 400 missing_host in the error shape, with a request id', async (t) => {
+  const app = await startApp(t);
+  const text = await rawSocket(app.url, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+  t.regex(text, /^HTTP\/1\.1 400/);
+  t.regex(text, /X-Request-Id: req_/i);
+  t.is(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code, 'missing_host');
+});
+
+test('an Expect other than 100-continue is a 417 expectation_failed in the error shape, with a request id', async (t) => {
+  const app = await startApp(t);
+  const res = await rawRequest(app.url, { path: '/healthz', headers: { Expect: 'bogus' } });
+  t.is(res.status, 417);
+  t.regex(String(res.headers['x-request-id']), /^req_/);
+  t.like(res.json().error, { type: 'invalid_request_error', code: 'expectation_failed' });
 });

@@ -1,6 +1,6 @@
 /** The dashboard inside the real app: sessions, CSRF, sign-in throttling, isolation, escaping, headers, keys, playground. */
 import { existsSync } from 'node:fs';
-import { mkdir, rmdir } from 'node:fs/promises';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { startApp } from './helpers/app.ts';
@@ -439,4 +439,20 @@ test('no page shows an account the operator-only CLI, nor promises about billing
   t.false(/no card|credit card|billing/i.test(signup.text));
   await browser.signUp('plain@example.com');
   for (const path of ['/', '/webhooks']) t.false((await browser.get(path)).text.includes('npm run'), path);
+});
+
+// Serial, so it signs up before the others: one more sign-up among this file's concurrent ones can find the
+// password hashing busy (a 429), which is not what this test is about.
+test.serial("the waveform of a track whose WAV is gone from the disk is a 404, as its download is", async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('gone@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  await app.jobs.complete(id);
+  const account = app.store.listAccounts().find((a) => a.email === 'gone@example.com')!;
+  await rm(app.store.resolveFile(app.store.getGeneration(account.id, id)!.files!.wav));
+  const svg = await browser.get(`/generations/${id}/waveform.svg`);
+  t.is(svg.status, 404);
+  t.is(JSON.parse(svg.text).error.code, 'file_not_found');
 });

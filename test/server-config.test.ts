@@ -44,6 +44,8 @@ for (const [variable, value, pattern] of [
   ['TUNESMITH_PUBLIC_URL', 'ftp://example.com', /TUNESMITH_PUBLIC_URL: expected an http/],
   ['TUNESMITH_PUBLIC_URL', 'https://example.com/?a=1', /without credentials, query or fragment/],
   ['HOST', 'bad host', /HOST: expected a host name/],
+  ['TUNESMITH_REQUEST_TIMEOUT', '0', /TUNESMITH_REQUEST_TIMEOUT: expected a whole number from 1 to 3600/],
+  ['TUNESMITH_IDLE_TIMEOUT', '1.5', /TUNESMITH_IDLE_TIMEOUT: expected a whole number/],
 ] as const) {
   test(`${variable}=${JSON.stringify(value)} is refused with a message naming it`, (t) => {
     const error = t.throws(() => loadConfig({ [variable]: value }), { instanceOf: ConfigError });
@@ -60,4 +62,9 @@ test('TUNESMITH_LOG_LEVEL defaults to info and takes a pino level in any case', 
 test('an unknown TUNESMITH_LOG_LEVEL is refused with the levels it accepts', (t) => {
   const error = t.throws(() => loadConfig({ TUNESMITH_LOG_LEVEL: 'loud' }), { instanceOf: ConfigError });
   t.regex(error?.message ?? '', /^TUNESMITH_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"\.$/);
+});
+
+test('the request and idle limits default to 30 s and take whole seconds', (t) => {
+  t.like(loadConfig({}), { requestTimeoutSeconds: 30, idleTimeoutSeconds: 30 });
+  t.like(loadConfig({ TUNESMITH_REQUEST_TIMEOUT: '5', TUNESMITH_IDLE_TIMEOUT: '120' }), { requestTimeoutSeconds: 5, idleTimeoutSeconds: 120 });
 });

@@ -5,7 +5,7 @@
  */
 import { Router } from '@koa/router';
 import { describeError } from '../http/error-handler.ts';
-import { SessionRequiredError } from '../http/errors.ts';
+import { MethodNotAllowedError, SessionRequiredError } from '../http/errors.ts';
 import { TokenBucketLimiter } from '../http/token-bucket.ts';
 import type { AppContext, AppMiddleware, AppState, Services } from '../http/types.ts';
 import type { CredentialStore } from '../store/credentials.ts';
@@ -86,7 +86,13 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   // Wrapped rather than mounted with app.use(router.routes()), so the API's routers stay the only ones listed.
   return async function dashboard(ctx, next) {
     // The API and file downloads never reach a page: skip the route match on the hot paths.
-    if (ctx.path.startsWith('/v1/') || ctx.path.startsWith('/files/') || !router.match(ctx.path, ctx.method).route) return next();
+    if (ctx.path.startsWith('/v1/') || ctx.path.startsWith('/files/')) return next();
+    const match = router.match(ctx.path, ctx.method);
+    if (!match.route) {
+      const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))];
+      if (allowed.length === 0) return next();
+      throw new MethodNotAllowedError(ctx.method, allowed);
+    }
     setSecurityHeaders(ctx);
     try {
       await routes(ctx as Parameters<typeof routes>[0], next);

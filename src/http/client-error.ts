@@ -17,7 +17,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request took too long to arrive. Send it again.']
         : [400, 'malformed_request', 'The request is not valid HTTP/1.1. Check the request line and headers.'];
-  const body = JSON.stringify({ error: { type: 'invalid_request_error', code, message } });
+  const body = errorBody(code, message);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
@@ -26,4 +26,9 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
       'Connection: close\r\n\r\n' +
       body,
   );
+}
+
+/** The app's error body for a request refused before it reached the app. */
+export function errorBody(code: string, message: string): string {
+  return JSON.stringify({ error: { type: 'invalid_request_error', code, message } });
 }

@@ -14,6 +14,7 @@ import {
   GenerationStateError,
   MalformedBodyError,
   MethodNotAllowedError,
+  MissingHostError,
   PlanForbiddenError,
   RangeNotSatisfiableError,
   RateLimitedError,
@@ -68,6 +69,7 @@ const namedRule = <E extends Error>(name: E['name'], map: (err: E) => ErrorRespo
 const RULES: Rule[] = [
   rule(ValidationError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message, param: e.param })),
   rule(MalformedBodyError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message })),
+  rule(MissingHostError, (e) => ({ status: 400, type: 'invalid_request_error', code: 'missing_host', message: e.message })),
   rule(UnsafeUrlError, (e) => ({ status: 400, type: 'invalid_request_error', code: 'unsafe_url', message: e.message, param: e.param })),
   rule(WebhookLimitError, (e) => ({ status: 400, type: 'invalid_request_error', code: 'too_many_endpoints', message: e.message })),
   namedRule<UnknownStyleError>('UnknownStyleError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'unknown_style', message: e.message, param: 'style' })),

@@ -77,6 +77,14 @@ export class RateLimitedError extends Error {
   }
 }
 
+/** An HTTP/1.1 request without a Host header (Node's server leaves the answer to the app). */
+export class MissingHostError extends Error {
+  override name = 'MissingHostError' as const;
+  constructor() {
+    super('An HTTP/1.1 request needs a Host header. Send one.');
+  }
+}
+
 /** Nothing is routed at this path. */
 export class RouteNotFoundError extends Error {
   override name = 'RouteNotFoundError' as const;

@@ -14,21 +14,28 @@ export interface TakeResult {
   retryAfterSeconds: number;
 }
 
-interface Bucket {
+export interface Bucket {
   tokens: number;
+  /** Epoch ms the tokens were counted at. */
   at: number;
   capacity: number;
 }
 
 const SWEEP_EVERY = 10_000;
+/** The accounts' limits are per minute. */
+export const ACCOUNT_WINDOW_MS = 60_000;
 
 export class TokenBucketLimiter {
   readonly #buckets = new Map<string, Bucket>();
   readonly #windowMs: number;
   #sinceSweep = 0;
 
-  constructor(options: { windowMs: number }) {
+  readonly #onTake: () => void;
+
+  constructor(options: { windowMs: number; buckets?: Iterable<[string, Bucket]>; onTake?: () => void }) {
     this.#windowMs = options.windowMs;
+    this.#onTake = options.onTake ?? (() => undefined);
+    for (const [key, bucket] of options.buckets ?? []) this.#buckets.set(key, { ...bucket });
   }
 
   /** Consumes one token when one is available. */
@@ -37,7 +44,13 @@ export class TokenBucketLimiter {
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
     this.#maybeSweep(nowMs);
+    this.#onTake();
     return this.#describe(bucket, allowed);
+  }
+
+  /** The buckets not yet full again at `nowMs`: all a restart needs to carry on where this one stopped. */
+  spent(nowMs: number): [string, Bucket][] {
+    return [...this.#buckets].filter(([, bucket]) => bucket.tokens + ((nowMs - bucket.at) * bucket.capacity) / this.#windowMs < bucket.capacity);
   }
 
   /** The state without consuming anything. */

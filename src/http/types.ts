@@ -29,10 +29,12 @@ export interface AppDeps {
   logger?: Logger;
   /** Aborted when the server starts to shut down: long polls answer at once instead of holding the drain. */
   shutdown?: AbortSignal;
+  /** Requests per minute per account. server.ts hands in one kept in the data dir. @default an in-memory one */
+  accountLimiter?: TokenBucketLimiter;
 }
 
 /** AppDeps with the clock resolved, plus what createApp builds once from the config. */
-export interface Services extends Omit<AppDeps, 'now' | 'credentials' | 'signer' | 'logger'> {
+export interface Services extends Omit<AppDeps, 'now' | 'credentials' | 'signer' | 'logger' | 'accountLimiter'> {
   now: () => Date;
   signer: DownloadSigner;
   /** Requests per minute per account: one bucket for the API and the dashboard's playground. */

@@ -1,7 +1,7 @@
 /**
  * Which IP addresses a webhook may never be sent to: everything that is not the public internet
  * (loopback, private, link-local, carrier-grade NAT, multicast, unspecified, reserved, cloud metadata),
- * in IPv4 and IPv6, including IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4).
+ * in IPv4 and IPv6, including IPv6 forms that embed an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4).
  */
 import { isIP } from 'node:net';
 
@@ -71,7 +71,12 @@ function v6Reason(address: string): string | null {
   if (allZero(0, 7) && g[7] === 1) return 'a loopback address';
   if (allZero(0, 5) && g[5] === 0xffff) return viaV4('an IPv4-mapped form', embeddedV4(g[6]!, g[7]!)) ?? null;
   if (allZero(0, 6)) return viaV4('an IPv4-compatible form', embeddedV4(g[6]!, g[7]!)) ?? 'a reserved address';
+  // SIIT (::ffff:0:0/96) and local-use NAT64 (64:ff9b:1::/48) are translated by the operator's own gateway, whatever they embed.
+  if (allZero(0, 4) && g[4] === 0xffff && g[5] === 0) {
+    return viaV4('an IPv4-translated (SIIT) form', embeddedV4(g[6]!, g[7]!)) ?? 'an IPv4-translated (SIIT) address';
+  }
   if (g[0] === 0x64 && g[1] === 0xff9b && allZero(2, 6)) return viaV4('a NAT64 form', embeddedV4(g[6]!, g[7]!));
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'a local-use NAT64 address';
   if (g[0] === 0x2002) return viaV4('a 6to4 form', embeddedV4(g[1]!, g[2]!));
   if (g[0] === 0xfd00 && g[1] === 0x0ec2 && allZero(2, 7) && g[7] === 0x254) return 'a cloud metadata address';
   const first = g[0]!;

@@ -4,7 +4,7 @@
  * writes a small real WAV and MIDI through the store, as the render pipeline does). The webhook tests
  * swap in the real job queue and real time (test/helpers/webhooks.ts).
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import wavefile from 'wavefile';
 import { checkLyrics, listStyles, type StyleInfo } from '../../engine/index.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import { answerClientError } from '../../src/http/client-error.ts';
+import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.ts';
 import { DownloadSigner } from '../../src/http/signing.ts';
 import type { AppState } from '../../src/http/types.ts';
 import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
@@ -173,6 +173,8 @@ export interface StartOptions {
   logger?: Logger;
   /** The shutdown signal the app is given, as server.ts gives it. */
   shutdown?: AbortSignal;
+  /** The server's request and idle limits. @default those of createHttpServer */
+  timeouts?: HttpTimeouts;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -188,9 +190,8 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
   const webhooks = options.webhooks === false ? null : await openWebhooks({ store, allowPrivate: true, schedule: [40, 40, 40, 40], jitter: 0, ...options.webhooks });
   const jobs = options.jobs ? await options.jobs(store, webhooks?.record) : fakeJobQueue(store, clock);
 
-  const server = createServer();
+  const server = createHttpServer(options.timeouts);
   server.keepAliveTimeout = 0;
-  server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: Config = {

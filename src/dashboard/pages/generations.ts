@@ -126,7 +126,10 @@ export function waveform(deps: DashboardDeps) {
     if (generation.status !== 'completed' || !generation.files) {
       throw new ResourceNotFoundError('file_not_found', 'This generation has no audio yet.');
     }
-    const svg = await deps.waveforms.svg(generation.id, deps.services.store.resolveFile(generation.files.wav));
+    const svg = await deps.waveforms.svg(generation.id, deps.services.store.resolveFile(generation.files.wav)).catch((error: NodeJS.ErrnoException) => {
+      // As its download is: a WAV removed from the disk is gone, not a fault of ours.
+      throw error.code === 'ENOENT' ? new ResourceNotFoundError('file_not_found', 'This generation\'s audio is no longer on the server.') : error;
+    });
     ctx.type = 'image/svg+xml';
     ctx.set('Cache-Control', 'private, max-age=86400');
     ctx.body = svg;

@@ -10,8 +10,13 @@ export const MAX_WAIT_SECONDS = 60;
 
 export function waitForChange(services: Services, ctx: AppContext, generation: Generation, seconds: number): Promise<void> {
   if (seconds === 0 || isTerminal(generation.status)) return Promise.resolve();
+  // Waiting is ours, not a stalled client: the connection's idle limit (createHttpServer) is lifted meanwhile.
+  const socket = ctx.req.socket;
+  const idleMs = socket.timeout ?? 0;
+  socket.setTimeout(0);
   return new Promise((resolve) => {
     const done = () => {
+      socket.setTimeout(idleMs);
       clearTimeout(timer);
       unwatch();
       ctx.req.off('close', done);

@@ -9,6 +9,7 @@ import { DRUMS } from '../types.ts';
 import type { Random } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { whiteNoise } from './noise.ts';
+import { rmsOf } from './filters.ts';
 import { renderWithTone } from './toneRender.ts';
 import type { PitchedPatch } from './voices/types.ts';
 import type { ToneAudioBuffer } from 'tone';
@@ -65,12 +66,6 @@ function noiseBuffer(Tone: ToneLib, random: Random, seconds = 3): ToneAudioBuffe
   return new Tone.ToneAudioBuffer().fromArray(whiteNoise(random, Math.ceil(seconds * SAMPLE_RATE)));
 }
 
-function rms(data: Float32Array, seconds: number): number {
-  const n = Math.min(data.length, Math.round(seconds * SAMPLE_RATE));
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += data[i]! * data[i]!;
-  return n > 0 ? Math.sqrt(sum / n) : 0;
-}
 
 /** Renders one sample per root used by `notes`, level-calibrated so patches sit at comparable loudness. */
 export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note[], random: Random): Promise<Map<number, RootSample>> {
@@ -101,7 +96,7 @@ export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note
     const from = Math.round(slot.start * SAMPLE_RATE);
     byRoot.set(slot.root, rendered!.slice(from, from + Math.ceil(slot.seconds * SAMPLE_RATE)));
   }
-  const levels = [...byRoot.values()].map((data) => rms(data, 0.5)).filter((level) => level > 1e-6);
+  const levels = [...byRoot.values()].map((data) => rmsOf(data.subarray(0, Math.round(0.5 * SAMPLE_RATE)))).filter((level) => level > 1e-6);
   const mean = levels.reduce((sum, level) => sum + level, 0) / Math.max(1, levels.length);
   const scale = mean > 0 ? (TARGET_RMS / mean) * 10 ** (patch.trimDb / 20) : 1;
   const samples = new Map<number, RootSample>();

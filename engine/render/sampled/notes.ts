@@ -10,7 +10,7 @@ import type { Random } from '../../random.ts';
 import { SAMPLE_RATE } from '../constants.ts';
 import { loopedLength, unrolled, withLoop, type LoopShape, type RootSample } from '../loop.ts';
 import { rootOf } from '../prerender.ts';
-import { StateVariableFilter } from '../filters.ts';
+import { rmsOf, StateVariableFilter } from '../filters.ts';
 import { soundBank, type NoteRenderer } from './bank.ts';
 import type { BankPreset, SampledInstrument, SampledKit } from './catalogue.ts';
 
@@ -124,12 +124,6 @@ function renderedNotes(): Promise<RenderedNotes> {
   return notes;
 }
 
-function rms(data: Float32Array): number {
-  let sum = 0;
-  for (const value of data) sum += value * value;
-  return data.length > 0 ? Math.sqrt(sum / data.length) : 0;
-}
-
 function peak(data: Float32Array): number {
   let max = 0;
   for (const value of data) max = Math.max(max, Math.abs(value));
@@ -138,7 +132,7 @@ function peak(data: Float32Array): number {
 
 /** The gain that brings the instrument's reference note at this layer to TARGET_RMS (over its first half second). */
 function calibration(cache: RenderedNotes, instrument: SampledInstrument, layer: number): number {
-  const level = rms(cache.get(instrument, false, rootOf(instrument.centre), layer, 0.5));
+  const level = rmsOf(cache.get(instrument, false, rootOf(instrument.centre), layer, 0.5));
   return level > 1e-6 ? (TARGET_RMS / level) * 10 ** (instrument.trimDb / 20) : 1;
 }
 

@@ -91,3 +91,12 @@ export class SineLfo {
     }
   }
 }
+
+/** [b0, b1, b2, a1, a2] of an RBJ peaking equalizer (the singer's-formant lift, the mix groups' EQ). */
+export function peaking(frequency: number, q: number, gainDb: number, sampleRate: number): Float64Array {
+  const amp = 10 ** (gainDb / 40);
+  const w = (2 * Math.PI * frequency) / sampleRate;
+  const alpha = Math.sin(w) / (2 * q);
+  const a0 = 1 + alpha / amp;
+  return Float64Array.of((1 + alpha * amp) / a0, (-2 * Math.cos(w)) / a0, (1 - alpha * amp) / a0, (-2 * Math.cos(w)) / a0, (1 - alpha / amp) / a0);
+}

@@ -13,6 +13,7 @@
 import type { Role, Score } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { biquad, compress } from './bus.ts';
+import { peaking as peakingCoefficients } from './filters.ts';
 
 export type MixGroup = 'drums' | 'bass' | 'harmony' | 'lead';
 
@@ -29,12 +30,8 @@ type Coefficients = ReturnType<typeof biquad>;
 
 /** RBJ cookbook peaking EQ: `gainDb` at `frequency`, bandwidth set by `q`. */
 export function peaking(frequency: number, q: number, gainDb: number): Coefficients {
-  const a = 10 ** (gainDb / 40);
-  const w0 = (2 * Math.PI * frequency) / SAMPLE_RATE;
-  const alpha = Math.sin(w0) / (2 * q);
-  const cos = Math.cos(w0);
-  const a0 = 1 + alpha / a;
-  return { b0: (1 + alpha * a) / a0, b1: (-2 * cos) / a0, b2: (1 - alpha * a) / a0, a1: (-2 * cos) / a0, a2: (1 - alpha / a) / a0 };
+  const c = peakingCoefficients(frequency, q, gainDb, SAMPLE_RATE);
+  return { b0: c[0]!, b1: c[1]!, b2: c[2]!, a1: c[3]!, a2: c[4]! };
 }
 
 /** A 4th-order Butterworth high-pass as two biquads (24 dB per octave). */

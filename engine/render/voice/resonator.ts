@@ -37,12 +37,3 @@ export function bandPass(frequency: number, bandwidth: number, sampleRate: numbe
   out[at + 1] = (-2 * Math.cos(w)) / a0;
   out[at + 2] = (1 - alpha) / a0;
 }
-
-/** [b0, b1, b2, a1, a2] of a peaking equalizer: the singer's-formant lift around 3 kHz. */
-export function peaking(frequency: number, q: number, gainDb: number, sampleRate: number): Float64Array {
-  const amp = 10 ** (gainDb / 40);
-  const w = (2 * Math.PI * frequency) / sampleRate;
-  const alpha = Math.sin(w) / (2 * q);
-  const a0 = 1 + alpha / amp;
-  return Float64Array.of((1 + alpha * amp) / a0, (-2 * Math.cos(w)) / a0, (1 - alpha * amp) / a0, (-2 * Math.cos(w)) / a0, (1 - alpha / amp) / a0);
-}

@@ -14,7 +14,8 @@ import type { Random } from '../../random.ts';
 import { ASP, AV, B1, BYPASS, F1, FNZ, FRIC, GATE, NASAL_POLE, PARAM_COUNT, PF1, PF2, type Gender } from './phones.ts';
 import type { VoicePlan } from './plan.ts';
 import { PitchContour } from './pitch.ts';
-import { antiResonator, bandPass, peaking, resonator } from './resonator.ts';
+import { antiResonator, bandPass, resonator } from './resonator.ts';
+import { peaking } from '../filters.ts';
 import { ParameterTrack } from './track.ts';
 
 const CONTROL_FRAME = 64;

@@ -19,9 +19,8 @@ import Koa from 'koa';
 import { checkLyrics, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
 import type { JobQueue } from '../src/jobs/types.ts';
-import { openStore } from '../src/store/index.ts';
+import { openStore, type FileRepository } from '../src/store/index.ts';
 import { seedGenerations } from '../src/store/seed.ts';
-import type { Store } from '../src/store/types.ts';
 
 const HISTORY = Number(process.env['BENCH_HISTORY'] ?? 100_000);
 const CONNECTIONS = 50;
@@ -94,7 +93,7 @@ async function listen(handler?: Parameters<typeof createServer>[1]): Promise<{ s
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-async function prepareStore(dataDir: string): Promise<{ store: Store; key: string; accountId: string; completedId: string }> {
+async function prepareStore(dataDir: string): Promise<{ store: FileRepository; key: string; accountId: string; completedId: string }> {
   const setup = await openStore({ dataDir });
   const account = await setup.createAccount({ plan: 'enterprise', name: 'bench' });
   await setup.updateAccount(account.id, { rpm: 100_000_000 });
@@ -109,11 +108,11 @@ async function prepareStore(dataDir: string): Promise<{ store: Store; key: strin
   console.log(`store opened (loads the history) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   // One completed generation with real files, so GET /v1/generation/:id signs download links.
-  const [newest] = store.listGenerations(account.id, { limit: 1, offset: 0 }).items;
+  const [newest] = (await store.listGenerations(account.id, { limit: 1, offset: 0 })).items;
   const files = { wav: `audio/${account.id}/${newest!.id}.wav`, midi: `audio/${account.id}/${newest!.id}.mid` };
-  await store.writeFile(files.wav, new Uint8Array(44));
-  await store.writeFile(files.midi, new Uint8Array(14));
-  await store.updateGeneration(newest!.id, { files, title: 'Bench Track' });
+  await store.blobs.put(files.wav, new Uint8Array(44), { contentType: 'audio/wav' });
+  await store.blobs.put(files.midi, new Uint8Array(14), { contentType: 'audio/midi' });
+  await store.transaction((tx) => tx.updateGeneration(newest!.id, { files, title: 'Bench Track' }));
   return { store, key, accountId: account.id, completedId: newest!.id };
 }
 
@@ -144,7 +143,8 @@ async function main(): Promise<void> {
   const { store, key, completedId } = await prepareStore(dataDir);
   const api = await listen();
   const app = createApp({
-    store,
+    repository: store,
+    blobs: store.blobs,
     jobs: nonRenderingQueue(),
     engine: { listStyles, checkLyrics },
     config: { port: 0, host: '127.0.0.1', dataDir, publicUrl: api.url, workers: 1, downloadTtlSeconds: 86_400, signingSecret: 'bench' },

@@ -16,18 +16,31 @@ import type { AppDeps, AppMiddleware, AppState, Services } from './http/types.ts
 import { buildRouter } from './routes/index.ts';
 import { createDashboard } from './dashboard/index.ts';
 import { ACCOUNT_WINDOW_MS, TokenBucketLimiter } from './http/token-bucket.ts';
-import { CredentialStore } from './store/credentials.ts';
+import { Generations } from './generations/generations.ts';
 
 export type { AppDeps } from './http/types.ts';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const { credentials, signer, logger = silentLogger(), accountLimiter, ...rest } = deps;
+  const { signer: givenSigner, logger = silentLogger(), accountLimiter, ...rest } = deps;
   // Without a kept secret, links and dashboard sessions still work but die with the process.
   const signingSecret = deps.config.signingSecret ?? randomBytes(32).toString('hex');
+  const now = deps.now ?? (() => new Date());
+  const signer = givenSigner ?? new DownloadSigner({ secret: signingSecret, publicUrl: deps.config.publicUrl, ttlSeconds: deps.config.downloadTtlSeconds });
+  const webhooks = deps.webhooks;
+  const generations = new Generations({
+    repository: deps.repository,
+    blobs: deps.blobs,
+    jobs: deps.jobs,
+    checkLyrics: (request) => deps.engine.checkLyrics(request),
+    checkCallbackUrl: webhooks && ((url, param) => webhooks.checkUrl(url, param)),
+    signer,
+    now,
+  });
   const services: Services = {
     ...rest,
-    now: deps.now ?? (() => new Date()),
-    signer: signer ?? new DownloadSigner({ secret: signingSecret, publicUrl: deps.config.publicUrl, ttlSeconds: deps.config.downloadTtlSeconds }),
+    now,
+    signer,
+    generations,
     accountLimiter: accountLimiter ?? new TokenBucketLimiter({ windowMs: ACCOUNT_WINDOW_MS }),
   };
   const router = buildRouter(services);
@@ -40,7 +53,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requireHost());
   app.use(underV1([noStore(), authenticate(services), rateLimit(services)]));
   app.use(unrouted());
-  app.use(createDashboard(services, { credentials: credentials ?? new CredentialStore(deps.store.dataDir), signingSecret }));
+  app.use(createDashboard(services, { signingSecret }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

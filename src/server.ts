@@ -15,12 +15,11 @@ import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
-import { LAST_URL_FILE } from './cli/data-dir-access.ts';
 import { createLogger, type Logger } from './log.ts';
 import { loadSigningSecret } from './secrets.ts';
-import { CredentialStore } from './store/credentials.ts';
 import type { OpenFile } from './store/atomic-file.ts';
-import { DataDirLockedError, StorageFullError, isStorageFull, openStore, readLiveLock, type Store } from './store/index.ts';
+import { DataDirLockedError, StorageFullError, isStorageFull, openStore, readLiveLock, type FileRepository, type Repository } from './store/index.ts';
+import { GenerationLifecycle } from './generations/lifecycle.ts';
 import { openWebhooks } from './webhooks/index.ts';
 
 export interface ServerHandle {
@@ -73,12 +72,13 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const signingSecret = await loadSigningSecret(config.dataDir);
     const pool = createRenderPool({ workers: config.workers });
     cleanup.push(() => pool.close());
-    // Before the queue: its restart recovery may already record webhook events.
-    const webhooks = await openWebhooks({ store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line) });
+    // Before the queue: its restart recovery may already cause webhook events, which wake the worker.
+    const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line) });
     cleanup.push(() => webhooks.close());
-    const jobs = await createJobQueue({ store, pool, logger, onTransition: webhooks.record });
+    const lifecycle = new GenerationLifecycle({ repository: store, onEvent: webhooks.wake });
+    const jobs = await createJobQueue({ repository: store, blobs: store.blobs, lifecycle, pool, logger });
     cleanup.push(() => jobs.close());
-    const limits = await openPersistentLimiter(store, { windowMs: ACCOUNT_WINDOW_MS, now: Date.now, warn });
+    const limits = await openPersistentLimiter(store.settings, { windowMs: ACCOUNT_WINDOW_MS, now: Date.now, warn });
     cleanup.push(() => limits.flush());
 
     // The first lyrics check parses the pronouncing dictionary (~0.2 s of blocked event loop): pay it here,
@@ -96,20 +96,18 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     // PORT=0 lets the system pick: the download links must carry the port it picked.
     const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
     // For the CLI's sign-in links while no server runs: where this server was last reached.
-    await store.writeFile(LAST_URL_FILE, Buffer.from(JSON.stringify({ public_url: publicUrl })));
-    const credentials = new CredentialStore(config.dataDir);
-    cleanup.push(() => credentials.flush());
+    await store.settings.put('last-public-url', { public_url: publicUrl });
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
     const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
     const shuttingDown = new AbortController();
-    const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, credentials, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal, accountLimiter: limits.limiter });
+    const app = createApp({ repository: store, blobs: store.blobs, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal, accountLimiter: limits.limiter });
     handler = app.callback();
     webhooks.start(signer);
 
-    const admin = await serveAdmin({ store, credentials, publicUrl }, config.dataDir);
+    const admin = await serveAdmin({ repository: store, publicUrl }, config.dataDir);
     cleanup.push(() => admin.close());
     // Only once nothing else can fail: a key made by a start that then failed would never be shown.
-    const first = await provisionFirstStart(store, credentials);
+    const first = await provisionFirstStart(store);
     const firstKey = first?.key ?? null;
     const firstSignInUrl = first ? `${publicUrl}/signin/${first.signInToken}` : null;
 
@@ -134,7 +132,6 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
           await limits.flush();
           await webhooks.close();
           await pool.close();
-          await credentials.flush();
           await store.close();
         })();
         return closing;
@@ -146,7 +143,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
   }
 }
 
-async function openStoreForServer(dataDir: string, log: (line: string) => void, open: OpenFile | undefined): Promise<Store> {
+async function openStoreForServer(dataDir: string, log: (line: string) => void, open: OpenFile | undefined): Promise<FileRepository> {
   const deadline = Date.now() + CLI_LOCK_WAIT_MS;
   for (;;) {
     try {
@@ -164,11 +161,11 @@ async function openStoreForServer(dataDir: string, log: (line: string) => void, 
  * An empty data dir gets a local Developer account and one key, so a newcomer can curl at once, and a
  * one-time link that signs that account in to the dashboard.
  */
-async function provisionFirstStart(store: Store, credentials: CredentialStore): Promise<{ key: string; signInToken: string } | null> {
-  if (store.listAccounts().length > 0) return null;
+async function provisionFirstStart(store: Repository): Promise<{ key: string; signInToken: string } | null> {
+  if ((await store.listAccounts()).length > 0) return null;
   const account = await store.createAccount({ plan: 'developer', name: 'local' });
   const { key } = await store.createKey(account.id, 'first start');
-  const signInToken = await credentials.issueSignInToken(account.id, new Date(), SIGN_IN_LINK_TTL_MS);
+  const signInToken = await store.credentials.issueSignInToken(account.id, new Date(), SIGN_IN_LINK_TTL_MS);
   return { key, signInToken };
 }
 

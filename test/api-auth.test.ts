@@ -42,7 +42,7 @@ test('an unknown key is a 401 invalid_api_key', async (t) => {
 test('a revoked key is a 401 revoked_api_key', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  await app.store.revokeKey(app.store.findKey(key)!.id);
+  await app.store.revokeKey((await app.store.findKey(key))!.id);
   const res = await app.call(key, '/v1/account');
   t.is(res.status, 401);
   t.is((await errorOf(res)).code, 'revoked_api_key');
@@ -53,7 +53,7 @@ test('a valid key is accepted and its last use recorded', async (t) => {
   const { key } = await app.account();
   const res = await app.call(key, '/v1/account');
   t.is(res.status, 200);
-  t.is(app.store.findKey(key)!.last_used_at, app.clock.now().toISOString());
+  t.is((await app.store.findKey(key))!.last_used_at, app.clock.now().toISOString());
 });
 
 test('the scheme name is case-insensitive', async (t) => {

@@ -1,5 +1,6 @@
 /** POST /v1/generation/:id/cancel and DELETE /v1/generation/:id over the real app and store. */
 import test from 'ava';
+import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { errorOf, startApp, type TestApp } from './helpers/app.ts';
 
@@ -64,10 +65,10 @@ test('deleting a generation removes its audio files and its download links stop 
   const done = await app.jobs.complete(id);
   const links = (await (await app.call(key, `/v1/generation/${id}`)).json()).download_urls;
   await app.call(key, `/v1/generation/${id}`, { method: 'DELETE' });
-  t.false(existsSync(app.store.resolveFile(done.files!.wav)));
-  t.false(existsSync(app.store.resolveFile(done.files!.midi)));
+  t.false(existsSync(join(app.store.dataDir, done.files!.wav)));
+  t.false(existsSync(join(app.store.dataDir, done.files!.midi)));
   t.is((await fetch(links.wav)).status, 404);
-  t.is(app.store.listGenerations(account.id, { limit: 10, offset: 0 }).total, 0);
+  t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 0);
 });
 
 test('deleting a completed generation does not give its quota unit back', async (t) => {

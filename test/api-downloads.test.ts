@@ -152,7 +152,7 @@ test('a correctly signed link to a generation that is not completed is a 404', a
 
 test('download links carry no API key and work for a revoked key\'s generation too', async (t) => {
   const { app, key, urls } = await completed(t);
-  const record = app.store.findKey(key)!;
+  const record = (await app.store.findKey(key))!;
   await app.store.revokeKey(record.id);
   t.false(urls.wav.includes(key));
   t.is((await fetch(urls.wav)).status, 200);
@@ -169,7 +169,7 @@ test('repeated polls within the same minute return the same links', async (t) =>
 
 test('a record whose file path would leave the data dir serves nothing (404)', async (t) => {
   const { app, key, id } = await completed(t);
-  await app.store.updateGeneration(id, { files: { wav: '../../../../etc/passwd', midi: '/etc/passwd' } });
+  await app.store.transaction((tx) => tx.updateGeneration(id, { files: { wav: '../../../../etc/passwd', midi: '/etc/passwd' } }));
   const generation = await (await app.call(key, `/v1/generation/${id}`)).json();
   for (const url of [generation.download_urls.wav, generation.download_urls.midi]) {
     const res = await fetch(url);

@@ -1,7 +1,7 @@
 /** One error shape everywhere; X-Request-Id on every response; 5xx reveal nothing. */
 import { connect } from 'node:net';
 import test from 'ava';
-import type { Store } from '../src/store/types.ts';
+import type { Repository as Store } from '../src/store/repository.ts';
 import { errorOf, rawRequest, startApp } from './helpers/app.ts';
 
 test('an unknown route is a 404 route_not_found in the error shape', async (t) => {
@@ -61,7 +61,7 @@ function failingStore(store: Store): Store {
     get(target, prop, receiver) {
       if (prop === 'listGenerations') {
         return () => {
-          throw new Error(`ENOENT: no such file /secret/path/${target.dataDir}/generations`);
+          throw new Error(`ENOENT: no such file /secret/path/generations`);
         };
       }
       const value = Reflect.get(target, prop, receiver);

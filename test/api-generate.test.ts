@@ -30,7 +30,7 @@ test('POST /v1/generate keeps the request id with the task, so its render can be
   const app = await startApp(t);
   const { account, key } = await app.account();
   const body = await (await app.call(key, '/v1/generate', { json: valid, headers: { 'X-Request-Id': 'client-trace-0001' } })).json();
-  t.is(app.store.getGeneration(account.id, body.id)?.request_id, 'client-trace-0001');
+  t.is((await app.store.getGeneration(account.id, body.id))?.request_id, 'client-trace-0001');
 });
 
 test('POST /v1/generate fills defaults: duration 60, style null, instrumental false, a random recorded seed', async (t) => {
@@ -79,7 +79,7 @@ test('POST /v1/generate accepts a callback_url on Developer and stores it', asyn
   const app = await startApp(t);
   const { key, account } = await app.account('developer');
   const body = await (await app.call(key, '/v1/generate', { json: { prompt: 'x', callback_url: 'https://example.com/hook' } })).json();
-  t.is(app.store.getGeneration(account.id, body.id)?.callback_url, 'https://example.com/hook');
+  t.is((await app.store.getGeneration(account.id, body.id))?.callback_url, 'https://example.com/hook');
 });
 
 test('POST /v1/generate refuses a callback_url on Starter with 403 naming the plan', async (t) => {

@@ -153,9 +153,9 @@ for (const [query, param, code] of [
 async function sung(app: TestApp, key: string): Promise<string> {
   const { id } = await create(app, key);
   const done = await app.jobs.complete(id);
-  await app.store.updateGeneration(id, {
+  await app.store.transaction((tx) => tx.updateGeneration(id, {
     metadata: { ...done.metadata, trace: [{ source: 'prompt', effect: 'lofi' }], lyrics_timing: [{ section: 'verse', text: 'la', start: 1, end: 2, words: [] }] },
-  });
+  }));
   return id;
 }
 
@@ -187,7 +187,7 @@ test("a completed generation's metadata carries the engine's warnings, in the si
   const { id } = await create(app, key);
   const done = await app.jobs.complete(id);
   const warnings = ['"kazoo" is not played: the sound bank has no kazoo.'];
-  await app.store.updateGeneration(id, { metadata: { ...done.metadata, warnings } });
+  await app.store.transaction((tx) => tx.updateGeneration(id, { metadata: { ...done.metadata, warnings } }));
   t.deepEqual((await (await app.call(key, `/v1/generation/${id}`)).json()).metadata.warnings, warnings);
   t.deepEqual((await (await app.call(key, '/v1/generations')).json()).data[0].metadata.warnings, warnings);
 });

@@ -15,7 +15,7 @@ test('the same key and body return the first generation and create nothing', asy
   t.is(b.seed, a.seed);
   t.is(again.headers.get('location'), first.headers.get('location'));
   t.is(again.headers.get('idempotent-replayed'), 'true');
-  t.is(app.store.listGenerations(account.id, { limit: 10, offset: 0 }).total, 1);
+  t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 1);
   t.is(app.jobs.queued.length, 1);
 });
 
@@ -36,7 +36,7 @@ test('parallel retries with one key create one generation', async (t) => {
   );
   const ids = new Set(await Promise.all(responses.map(async (r) => (await r.json()).id)));
   t.is(ids.size, 1);
-  t.is(app.store.listGenerations(account.id, { limit: 10, offset: 0 }).total, 1);
+  t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 1);
 });
 
 test('the same key with a different body is a 409', async (t) => {

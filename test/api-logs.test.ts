@@ -60,9 +60,9 @@ test('a client that goes away mid-download is one debug line: its request line, 
   const { app, lines, lineOf } = await loggedApp(t);
   const { key } = await app.account();
   const { id } = await completed(app, key);
-  const generation = app.store.getGeneration((await (await app.call(key, '/v1/account')).json()).id, id)!;
+  const generation = (await app.store.getGeneration((await (await app.call(key, '/v1/account')).json()).id, id))!;
   // Larger than any socket buffer, so the server is still writing when the client leaves.
-  await app.store.writeFile(generation.files!.wav, new Uint8Array(32 * 1024 * 1024));
+  await app.store.blobs.put(generation.files!['wav']!, new Uint8Array(32 * 1024 * 1024), { contentType: 'audio/wav' });
   const wav = (await (await app.call(key, `/v1/generation/${id}`)).json()).download_urls.wav as string;
   const reqId = await new Promise<string>((resolve, reject) => {
     const req = httpRequest(wav, (res) => {

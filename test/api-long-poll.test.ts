@@ -1,6 +1,6 @@
 /** GET /v1/generation/:id?wait=N: answers when the status changes or N seconds pass, as one request. */
 import test from 'ava';
-import type { Store } from '../src/store/types.ts';
+import type { Repository as Store } from '../src/store/repository.ts';
 import { errorOf, startApp, type TestApp } from './helpers/app.ts';
 
 /** A store that says when a long poll has started watching, so a test changes the task only after that. */

@@ -9,7 +9,7 @@ test('50 parallel creates against a quota of 10 accept exactly 10', async (t) =>
   const statuses = responses.map((r) => r.status);
   t.is(statuses.filter((s) => s === 202).length, 10);
   t.is(statuses.filter((s) => s === 402).length, 40);
-  t.is(app.store.listGenerations(account.id, { limit: 100, offset: 0 }).total, 10);
+  t.is((await app.store.listGenerations(account.id, { limit: 100, offset: 0 })).total, 10);
   t.is(app.jobs.queued.length, 10);
 });
 

@@ -16,7 +16,7 @@ test('POST /v1/generate on a full disk is a 503 storage_unavailable with Retry-A
   t.is(response.status, 503);
   t.is(response.headers.get('retry-after'), '60');
   t.like(await response.json(), { error: { type: 'service_unavailable_error', code: 'storage_unavailable' } });
-  t.is(app.store.listGenerations(account.id, { limit: 10, offset: 0 }).total, 0);
+  t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 0);
 
   full = false;
   const retried = await fetch(`${app.url}/v1/generate`, {

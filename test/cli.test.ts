@@ -1,7 +1,6 @@
 import test from 'ava';
 import { openStore } from '../src/store/index.ts';
 import { serveAdmin } from '../src/cli/admin-channel.ts';
-import { CredentialStore } from '../src/store/credentials.ts';
 import { runCli, tempDataDir } from './helpers/process.ts';
 
 const envFor = (dataDir: string) => ({ TUNESMITH_DATA_DIR: dataDir });
@@ -18,8 +17,8 @@ test('keys create --json prints one line with the key, its id and the account id
 
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
-  t.is(store.findKey(created.key!)?.id, created.key_id);
-  t.like(store.getAccount(created.account_id!), { plan: 'starter', email: 'dev@example.com' });
+  t.is((await store.findKey(created.key!))?.id, created.key_id);
+  t.like(await store.getAccount(created.account_id!), { plan: 'starter', email: 'dev@example.com' });
 });
 
 test('keys list shows prefixes and plans but never a key', async (t) => {
@@ -50,7 +49,7 @@ test('accounts set-plan moves an account to Enterprise with custom figures', asy
   t.regex(result.stdout, /enterprise plan: 5000 generations\/month, 1200 requests\/min/);
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
-  t.like(store.getAccount(created.account_id!), { plan: 'enterprise', rpm: 1200, monthly: 5000 });
+  t.like(await store.getAccount(created.account_id!), { plan: 'enterprise', rpm: 1200, monthly: 5000 });
 });
 
 test('custom figures on a plan other than Enterprise are a usage error', async (t) => {
@@ -112,17 +111,16 @@ test('while a server owns the data dir, key commands go through its admin channe
   // This test process plays the server: it holds the lock and answers on the admin socket.
   const store = await openStore({ dataDir, owner: 'server' });
   t.teardown(() => store.close());
-  const credentials = new CredentialStore(dataDir);
-  const admin = await serveAdmin({ store, credentials, publicUrl: 'http://127.0.0.1:3000' }, dataDir);
+  const admin = await serveAdmin({ repository: store, publicUrl: 'http://127.0.0.1:3000' }, dataDir);
   t.teardown(() => admin.close());
 
   const result = await runCli(['keys', 'create', '--plan', 'enterprise', '--json'], envFor(dataDir));
   t.is(result.code, 0, result.stderr);
   const created = JSON.parse(result.stdout) as Record<string, string>;
   // The running store saw the write at once: no second writer touched the files underneath it.
-  t.is(store.findKey(created.key!)?.account_id, created.account_id);
+  t.is((await store.findKey(created.key!))?.account_id, created.account_id);
 
   const revoked = await runCli(['keys', 'revoke', created.key_id!], envFor(dataDir));
   t.is(revoked.code, 0, revoked.stderr);
-  t.truthy(store.findKey(created.key!)?.revoked_at);
+  t.truthy((await store.findKey(created.key!))?.revoked_at);
 });

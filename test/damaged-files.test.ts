@@ -48,7 +48,7 @@ test('accounts.json holding null stops the start instead of a first start, and i
   await restored.kill('SIGTERM');
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
-  t.truthy(store.getAccount(accountId));
+  t.truthy(await store.getAccount(accountId));
 });
 
 test('accounts.json of the wrong shape stops the start', async (t) => {
@@ -112,6 +112,6 @@ for (const [damage, content] of [
 
     const store = await openStore({ dataDir });
     t.teardown(() => store.close());
-    t.is(store.listGenerations(accountId, { limit: 10, offset: 0 }).total, 2);
+    t.is((await store.listGenerations(accountId, { limit: 10, offset: 0 })).total, 2);
   });
 }

@@ -19,7 +19,7 @@ test('sign-up creates a Starter account and signs it in with an HttpOnly, SameSi
   t.regex(setCookie, /httponly/i);
   t.regex(setCookie, /samesite=lax/i);
   t.regex(setCookie, /expires=/i);
-  const account = app.store.listAccounts().find((a) => a.email === 'ada@example.com');
+  const account = (await app.store.listAccounts()).find((a) => a.email === 'ada@example.com');
   t.is(account?.plan, 'starter');
   const overview = await browser.get('/');
   t.is(overview.status, 200);
@@ -97,8 +97,8 @@ test('a form without the CSRF token, with another session\'s token, or from anot
   t.is((await alice.post('/keys', { name: 'x', _csrf: '' })).status, 403);
   t.is((await alice.post('/keys', { name: 'x', _csrf: mallory.csrf })).status, 403);
   t.is((await alice.post('/keys', { name: 'x' }, { Origin: 'https://evil.example' })).status, 403);
-  const account = app.store.listAccounts().find((a) => a.email === 'alice@example.com')!;
-  t.is(app.store.listKeys(account.id).length, 0);
+  const account = (await app.store.listAccounts()).find((a) => a.email === 'alice@example.com')!;
+  t.is((await app.store.listKeys(account.id)).length, 0);
   t.is((await alice.post('/keys', { name: 'ok' })).status, 201);
 });
 
@@ -108,7 +108,7 @@ test('the sign-up form needs the CSRF token bound to its pre-session cookie', as
   await browser.get('/signup');
   browser.cookies.set('ts_pre', 'x'.repeat(32));
   t.is((await browser.post('/signup', { email: 'dan@example.com', password: 'a long enough password' })).status, 403);
-  t.is(app.store.listAccounts().length, 0);
+  t.is((await app.store.listAccounts()).length, 0);
 });
 
 test('signing out ends the session: the old cookie no longer works', async (t) => {
@@ -154,7 +154,7 @@ test('parallel sign-ups with one email make one account; the others are told the
   const app = await startApp(t);
   const answers = await Promise.all(Array.from({ length: 4 }, () => new DashboardClient(app.url).signUp('race@example.com')));
   t.deepEqual(answers.map((a) => a.status).sort(), [303, 409, 409, 409]);
-  t.is(app.store.listAccounts().filter((a) => a.email === 'race@example.com').length, 1);
+  t.is((await app.store.listAccounts()).filter((a) => a.email === 'race@example.com').length, 1);
 });
 
 test('a sign-up whose sign-in details cannot be saved leaves no account behind, and the email free', async (t) => {
@@ -163,10 +163,10 @@ test('a sign-up whose sign-in details cannot be saved leaves no account behind, 
   const blocker = join(app.dataDir, 'dashboard.json');
   await mkdir(blocker);
   t.is((await new DashboardClient(app.url).signUp('ivan@example.com')).status, 500);
-  t.deepEqual(app.store.listAccounts().filter((a) => a.email === 'ivan@example.com'), []);
+  t.deepEqual((await app.store.listAccounts()).filter((a) => a.email === 'ivan@example.com'), []);
   await rmdir(blocker);
   t.is((await new DashboardClient(app.url).signUp('ivan@example.com')).status, 303);
-  t.is(app.store.listAccounts().filter((a) => a.email === 'ivan@example.com').length, 1);
+  t.is((await app.store.listAccounts()).filter((a) => a.email === 'ivan@example.com').length, 1);
 });
 
 test('the store deletes only an account with no keys and no generations (the undo of a failed sign-up)', async (t) => {
@@ -175,8 +175,8 @@ test('the store deletes only an account with no keys and no generations (the und
   await t.throwsAsync(app.store.deleteAccount(account.id), { instanceOf: TypeError });
   const bare = await app.store.createAccount({ plan: 'starter' });
   await app.store.deleteAccount(bare.id);
-  t.is(app.store.getAccount(bare.id), undefined);
-  t.truthy(app.store.getAccount(account.id));
+  t.is(await app.store.getAccount(bare.id), undefined);
+  t.truthy(await app.store.getAccount(account.id));
 });
 
 test('a new key is shown once, works with the API, and after revocation gets 401', async (t) => {
@@ -201,7 +201,7 @@ test('one account never sees or touches another account\'s keys and generations'
   const { account: other, key: otherKey } = await app.account('developer');
   const made = await (await app.call(otherKey, '/v1/generate', { json: { prompt: 'private tune of the other account', duration: 30 } })).json();
   await app.jobs.complete(made.id);
-  const otherKeyId = app.store.listKeys(other.id)[0]!.id;
+  const otherKeyId = (await app.store.listKeys(other.id))[0]!.id;
 
   const browser = new DashboardClient(app.url);
   await browser.signUp('jo@example.com');
@@ -276,7 +276,7 @@ test('the playground counts against the same monthly quota as the API', async (t
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
   await browser.signUp('ned@example.com');
-  const account = app.store.listAccounts().find((a) => a.email === 'ned@example.com')!;
+  const account = (await app.store.listAccounts()).find((a) => a.email === 'ned@example.com')!;
   await app.store.updateAccount(account.id, { monthly: 2 });
   const { key } = await app.store.createKey(account.id, 'k');
   await browser.get('/playground');
@@ -292,7 +292,7 @@ test('the playground and the API share one rate-limit bucket', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
   await browser.signUp('ora@example.com');
-  const account = app.store.listAccounts().find((a) => a.email === 'ora@example.com')!;
+  const account = (await app.store.listAccounts()).find((a) => a.email === 'ora@example.com')!;
   await app.store.updateAccount(account.id, { rpm: 3 });
   const { key } = await app.store.createKey(account.id, 'k');
   await browser.get('/playground');
@@ -344,7 +344,7 @@ test('a finished track can be deleted from the generations page, with its audio'
   t.regex((await browser.get('/generations')).text, new RegExp(`action="/generations/${id}/delete"`));
   t.is((await browser.post(`/generations/${id}/delete`, {})).location, '/generations?done=deleted');
   t.false((await browser.get('/generations')).text.includes(id));
-  t.false(existsSync(app.store.resolveFile(done.files!.wav)));
+  t.false(existsSync(join(app.store.dataDir, done.files!.wav)));
 });
 
 test("another account's task cannot be cancelled from the dashboard", async (t) => {
@@ -392,7 +392,7 @@ test("a track's page lists the engine's warnings", async (t) => {
   await browser.get('/playground');
   const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'kazoo jam', duration: '30' })).location!)![1]!;
   const done = await app.jobs.complete(id);
-  await app.store.updateGeneration(id, { metadata: { ...done.metadata, warnings: ['"kazoo" is not played: the sound bank has no kazoo.'] } });
+  await app.store.transaction((tx) => tx.updateGeneration(id, { metadata: { ...done.metadata, warnings: ['"kazoo" is not played: the sound bank has no kazoo.'] } }));
   const track = await browser.get(`/generations/${id}`);
   t.regex(track.text, /<ul class="warnings"><li>&quot;kazoo&quot; is not played/);
 });
@@ -424,7 +424,7 @@ test('the quota error on the playground gives the reset as a readable date', asy
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
   await browser.signUp('quota@example.com');
-  const account = app.store.listAccounts().find((a) => a.email === 'quota@example.com')!;
+  const account = (await app.store.listAccounts()).find((a) => a.email === 'quota@example.com')!;
   await app.store.updateAccount(account.id, { plan: 'enterprise', monthly: 0 });
   await browser.get('/playground');
   const over = await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' });
@@ -450,8 +450,8 @@ test.serial("the waveform of a track whose WAV is gone from the disk is a 404, a
   await browser.get('/playground');
   const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
   await app.jobs.complete(id);
-  const account = app.store.listAccounts().find((a) => a.email === 'gone@example.com')!;
-  await rm(app.store.resolveFile(app.store.getGeneration(account.id, id)!.files!.wav));
+  const account = (await app.store.listAccounts()).find((a) => a.email === 'gone@example.com')!;
+  await rm(join(app.store.dataDir, (await app.store.getGeneration(account.id, id))!.files!.wav));
   const svg = await browser.get(`/generations/${id}/waveform.svg`);
   t.is(svg.status, 404);
   t.is(JSON.parse(svg.text).error.code, 'file_not_found');

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { checkLyrics, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
-import { CredentialStore } from '../src/store/credentials.ts';
-import { openStore } from '../src/store/index.ts';
-import type { Store } from '../src/store/types.ts';
+import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
+import type { CredentialRecords } from '../src/store/repository.ts';
+import { openStore, type FileRepository } from '../src/store/index.ts';
 import { FakeJobQueue, ManualClock } from './helpers/app.ts';
 import { DashboardClient } from './helpers/dashboard.ts';
 
@@ -20,8 +20,8 @@ const PUBLIC_URL = 'https://music.example.com/tunesmith';
 
 interface Deployed {
   url: string;
-  store: Store;
-  credentials: CredentialStore;
+  store: FileRepository;
+  credentials: CredentialRecords;
 }
 
 /** The real app, reached at a local address while its configured public URL is PUBLIC_URL, as behind a proxy. */
@@ -29,11 +29,11 @@ async function deploy(t: ExecutionContext): Promise<Deployed> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-deployed-'));
   const clock = new ManualClock();
   const store = await openStore({ dataDir, clock: clock.now });
-  const credentials = new CredentialStore(dataDir);
+  const credentials = store.credentials;
   const jobs = new FakeJobQueue(clock.now);
-  jobs.attach(store);
+  jobs.attach({ repository: store, blobs: store.blobs, lifecycle: new GenerationLifecycle({ repository: store, now: clock.now }) });
   const config = { port: 0, host: '127.0.0.1', dataDir, publicUrl: PUBLIC_URL, workers: 1, downloadTtlSeconds: 3600, signingSecret: 'deployed-test-secret-0123456789' };
-  const app = createApp({ store, jobs, engine: { listStyles, checkLyrics }, config, credentials, now: clock.now });
+  const app = createApp({ repository: store, blobs: store.blobs, jobs, engine: { listStyles, checkLyrics }, config, now: clock.now });
   app.silent = true;
   const server = createServer(app.callback());
   server.keepAliveTimeout = 0;
@@ -41,7 +41,6 @@ async function deploy(t: ExecutionContext): Promise<Deployed> {
   t.teardown(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    await credentials.flush();
     await store.close();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -69,14 +68,14 @@ test('the first-start account that sets an email and password is then shown by t
   t.regex((await browser.get('/')).text, /class="who" title="local"/);
   const saved = await browser.post('/account/credentials', { email: 'Owner@Example.com', password: 'the owner password' });
   t.is(saved.location, '/?signin=saved');
-  t.is(store.getAccount(local.id)?.email, 'owner@example.com');
+  t.is((await store.getAccount(local.id))?.email, 'owner@example.com');
   t.regex((await browser.get('/')).text, /class="who" title="owner@example\.com"/);
 });
 
 test('the dashboard takes the same email addresses as the CLI, such as one at localhost', async (t) => {
   const { url, store } = await deploy(t);
   t.is((await new DashboardClient(url).signUp('ops@localhost')).status, 303);
-  t.is(store.listAccounts().filter((a) => a.email === 'ops@localhost').length, 1);
+  t.is((await store.listAccounts()).filter((a) => a.email === 'ops@localhost').length, 1);
 });
 
 test('behind an HTTPS proxy the session cookies are Secure, though the app itself is reached over http', async (t) => {

@@ -17,7 +17,7 @@ const idFrom = (location: string | null): string => /id=(gen_[A-Za-z0-9_-]+)/.ex
 /** Completes a task with the fake queue, then gives it the metadata the engine writes for a sung track. */
 async function completeSung(app: TestApp, id: string): Promise<void> {
   const done = await app.jobs.complete(id, 'Summer Nights');
-  await app.store.updateGeneration(id, {
+  await app.store.transaction((tx) => tx.updateGeneration(id, {
     metadata: {
       ...done.metadata,
       vocals: true,
@@ -31,7 +31,7 @@ async function completeSung(app: TestApp, id: string): Promise<void> {
       ],
       trace: [{ source: 'lyrics', effect: 'the given lyrics are sung in 3 lines by a female voice' }],
     },
-  });
+  }));
 }
 
 test('the playground sends its lyrics through the generate path, CRLF line breaks as LF', async (t) => {
@@ -42,7 +42,7 @@ test('the playground sends its lyrics through the generate path, CRLF line break
   t.regex(form.text, /Leave empty to have lyrics written when the prompt asks for a song/);
   const res = await browser.post('/playground', { prompt: 'a pop song', duration: '60', lyrics: '[Verse]\r\nCity lights are fading slow\r\nStay with me tonight' });
   t.is(res.status, 303);
-  const generation = app.store.getGeneration(app.store.listAccounts().find((a) => a.email === 'singer@example.com')!.id, idFrom(res.location))!;
+  const generation = (await app.store.getGeneration((await app.store.listAccounts()).find((a) => a.email === 'singer@example.com')!.id, idFrom(res.location)))!;
   t.is(generation.lyrics, '[Verse]\nCity lights are fading slow\nStay with me tonight');
   t.false(generation.instrumental);
 });

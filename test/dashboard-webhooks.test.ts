@@ -16,7 +16,7 @@ const resolve: Resolver = async (hostname) =>
 async function signedIn(app: WebhookApp, email: string, plan: Account['plan'] = 'developer'): Promise<{ browser: DashboardClient; account: Account }> {
   const browser = new DashboardClient(app.url);
   await browser.signUp(email);
-  let account = app.store.listAccounts().find((a) => a.email === email)!;
+  let account = (await app.store.listAccounts()).find((a) => a.email === email)!;
   if (plan !== account.plan) account = await app.store.updateAccount(account.id, { plan });
   await browser.get('/webhooks');
   return { browser, account };
@@ -43,7 +43,7 @@ test('a Starter account sees what the Developer plan gives, and its webhook form
   t.is((await browser.post('/webhooks/endpoints', addForm('https://hooks.example.com/a'))).status, 403);
   t.is((await browser.post('/webhooks/secret/rotate', {})).status, 403);
   await app.store.updateAccount(account.id, { plan: 'developer' });
-  t.is(app.webhooks.service.listEndpoints({ ...account, plan: 'developer' }).length, 0);
+  t.is((await app.webhooks.service.listEndpoints({ ...account, plan: 'developer' })).length, 0);
 });
 
 test('a Developer adds an endpoint (a refused URL says why next to the field), sees it listed and deletes it', async (t) => {
@@ -58,11 +58,11 @@ test('a Developer adds an endpoint (a refused URL says why next to the field), s
   t.regex(credentials.text, /id="url-error"[^>]*>[^<]*must not contain a user name or password/);
   const noEvents = await browser.post('/webhooks/endpoints', addForm('https://hooks.example.com/hook', []));
   t.regex(noEvents.text, /id="events-error"[^>]*>Choose at least one event/);
-  t.is(app.webhooks.service.listEndpoints(account).length, 0);
+  t.is((await app.webhooks.service.listEndpoints(account)).length, 0);
 
   const added = await browser.post('/webhooks/endpoints', [...addForm('https://hooks.example.com/hook', ['generation.processing', 'generation.completed']), ['description', 'game server']]);
   t.is(added.status, 303);
-  const [endpoint] = app.webhooks.service.listEndpoints(account);
+  const [endpoint] = (await app.webhooks.service.listEndpoints(account));
   t.deepEqual(endpoint?.events, ['generation.processing', 'generation.completed']);
   const listed = await browser.get(added.location!.replace(/#.*/, ''));
   t.regex(listed.text, /The endpoint is added/);
@@ -74,7 +74,7 @@ test('a Developer adds an endpoint (a refused URL says why next to the field), s
   const deleted = await browser.post(`/webhooks/endpoints/${endpoint!.id}/delete`, {});
   t.is(deleted.status, 303);
   t.deepEqual(rows((await browser.get('/webhooks')).text, 'endpoint'), []);
-  t.is(app.webhooks.service.listEndpoints(account).length, 0);
+  t.is((await app.webhooks.service.listEndpoints(account)).length, 0);
 });
 
 test('the secret is shown masked with reveal and copy; a rotation shows the new one and until when the old one signs', async (t) => {
@@ -148,11 +148,11 @@ test('an endpoint disabled after failing shows why, and Enable turns it on again
     return got.text.includes('badge-failed">Disabled') ? got.text : undefined;
   }, 'the endpoint to show as disabled');
   t.regex(page, /Every delivery attempt since [^<]+ failed/);
-  const [endpoint] = app.webhooks.service.listEndpoints(account);
+  const [endpoint] = (await app.webhooks.service.listEndpoints(account));
   t.is((await browser.post(`/webhooks/endpoints/${endpoint!.id}/enable`, {})).status, 303);
   const enabled = await browser.get('/webhooks?done=enabled');
   t.regex(enabled.text, /badge-completed">Enabled/);
-  t.is(app.webhooks.service.listEndpoints(account)[0]!.disabled_at, null);
+  t.is((await app.webhooks.service.listEndpoints(account))[0]!.disabled_at, null);
 });
 
 test('two accounts never see or touch each other\'s endpoints and deliveries', async (t) => {
@@ -165,8 +165,8 @@ test('two accounts never see or touch each other\'s endpoints and deliveries', a
   const { key } = await app.store.createKey(alice.account.id, 'test');
   await app.call(key, '/v1/generate', { json: { prompt: 'a calm lofi beat', duration: 30 } });
   await receiver.waitFor(1);
-  const aliceDelivery = await until(() => app.webhooks.service.listDeliveries(alice.account, { limit: 1, offset: 0 }).items[0], 'alice\'s delivery');
-  const [aliceEndpoint] = app.webhooks.service.listEndpoints(alice.account);
+  const aliceDelivery = await until(async () => (await app.webhooks.service.listDeliveries(alice.account, { limit: 1, offset: 0 })).items[0], 'alice\'s delivery');
+  const [aliceEndpoint] = (await app.webhooks.service.listEndpoints(alice.account));
 
   const bobPage = (await bob.browser.get('/webhooks')).text;
   t.false(bobPage.includes('who=alice'));
@@ -176,7 +176,7 @@ test('two accounts never see or touch each other\'s endpoints and deliveries', a
   t.is((await bob.browser.post(`/webhooks/endpoints/${aliceEndpoint!.id}/delete`, {})).status, 404);
   t.is((await bob.browser.post(`/webhooks/endpoints/${aliceEndpoint!.id}/enable`, {})).status, 404);
   t.is((await bob.browser.post(`/webhooks/deliveries/${aliceDelivery.id}/resend`, {})).status, 404);
-  t.is(app.webhooks.service.listEndpoints(alice.account).length, 1);
+  t.is((await app.webhooks.service.listEndpoints(alice.account)).length, 1);
   t.is(receiver.requests.length, 1, 'nothing was resent');
 });
 
@@ -188,6 +188,6 @@ test('webhook forms without the CSRF token, or from another origin, are refused'
   const before = (await app.webhooks.service.getSecret(account)).secret;
   t.is((await browser.post('/webhooks/secret/rotate', { _csrf: '' })).status, 403);
   t.is((await app.webhooks.service.getSecret(account)).secret, before);
-  t.is(app.webhooks.service.listEndpoints(account).length, 0);
+  t.is((await app.webhooks.service.listEndpoints(account)).length, 0);
   t.is((await browser.post('/webhooks/endpoints', addForm('https://hooks.example.com/a'))).status, 303);
 });

@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import test from 'ava';
+import { join } from 'node:path';
 import { eventually } from './helpers/process.ts';
 import { startApp } from './helpers/app.ts';
 
@@ -46,7 +47,7 @@ test('a download the client stops reading is closed after the idle limit', async
   const { id } = await (await app.call(key, '/v1/generate', { json: { prompt: 'lofi' } })).json();
   await app.jobs.complete(id);
   // Larger than the socket buffers on both sides, so the server's writes stall.
-  await writeFile(app.store.resolveFile(`audio/${account.id}/${id}.wav`), Buffer.alloc(64 * 1024 * 1024));
+  await writeFile(join(app.store.dataDir, `audio/${account.id}/${id}.wav`), Buffer.alloc(64 * 1024 * 1024));
   const wav = new URL((await (await app.call(key, `/v1/generation/${id}`)).json()).download_urls.wav);
   const socket = await open(app.url);
   t.teardown(() => socket.destroy());

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRenderPool, UnknownStyleError, WorkerCrashedError, type GenerationRequest, type RenderedTrack } from '../engine/index.ts';
 import { createJobQueue, type JobQueueHandle } from '../src/jobs/index.ts';
-import { openStore, type Generation, type Store } from '../src/store/index.ts';
+import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
+import { openStore, type FileRepository as Store, type Generation } from '../src/store/index.ts';
 import type { OpenFile } from '../src/store/atomic-file.ts';
 import { fillingDisk } from './helpers/full-disk.ts';
 import { captureLogger, LEVELS } from './helpers/log.ts';
@@ -64,16 +65,43 @@ const track = (request: GenerationRequest): RenderedTrack =>
 
 async function setup(
   t: ExecutionContext,
-  options: { workers?: number; clock?: () => number; onTransition?: (generation: Generation) => Promise<void>; open?: OpenFile } = {},
+  options: { workers?: number; clock?: () => number; open?: OpenFile } = {},
 ) {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const store = await openStore({ dataDir, open: options.open });
   t.teardown(() => store.close());
   const pool = new FakePool(options.workers ?? 1);
-  const jobs = await createJobQueue({ store, pool, clock: options.clock, graceMs: 50, onTransition: options.onTransition });
+  const jobs = await createJobQueue({ ...queueDeps(store), pool, clock: options.clock, graceMs: 50 });
   t.teardown(() => jobs.close());
   return { dataDir, store, pool, jobs };
+}
+
+/** The records, the audio and the lifecycle over one opened data dir, as server.ts hands them to the queue. */
+function queueDeps(store: Store) {
+  return { repository: store, blobs: store.blobs, lifecycle: new GenerationLifecycle({ repository: store }) };
+}
+
+/** The types of the webhook events recorded for an account's tasks, oldest first. */
+async function eventTypes(store: Store, accountId: string): Promise<string[]> {
+  const { items } = await store.webhooks.listDeliveries(accountId, { limit: 100, offset: 0 });
+  const events = await Promise.all(items.reverse().map((delivery) => store.webhooks.getEvent(delivery.event_id)));
+  return events.map((event) => event!.type);
+}
+
+/** An endpoint that hears of every transition, so each one records a webhook event. */
+async function listenToAll(store: Store, accountId: string): Promise<void> {
+  await store.webhooks.addEndpoint({
+    id: 'we_test',
+    account_id: accountId,
+    url: 'https://hooks.example.com/all',
+    events: ['generation.processing', 'generation.completed', 'generation.failed'],
+    description: null,
+    created_at: new Date().toISOString(),
+    failing_since: null,
+    disabled_at: null,
+    disabled_reason: null,
+  });
 }
 
 async function create(store: Store, accountId: string, seed = 1, duration = 60, prompt = `song ${seed}`): Promise<Generation> {
@@ -94,16 +122,16 @@ test('a rendered task is completed with its files, title and metadata', async (t
   const generation = await create(store, account.id);
   jobs.enqueue(generation);
   await pool.started(1);
-  const running = store.getGeneration(account.id, generation.id)!;
+  const running = (await store.getGeneration(account.id, generation.id))!;
   t.is(running.attempts, 1);
   t.truthy(running.started_at);
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await settled(jobs);
-  const done = store.getGeneration(account.id, generation.id)!;
+  const done = (await store.getGeneration(account.id, generation.id))!;
   t.like(done, { status: 'completed', title: 'Track 1', files: { wav: `audio/${account.id}/${generation.id}.wav`, midi: `audio/${account.id}/${generation.id}.mid` } });
   t.truthy(done.completed_at);
   t.deepEqual(done.metadata, { genre: 'lofi', bpm: 80 });
-  t.deepEqual([...(await readFile(store.resolveFile(done.files!.wav)))], [82, 73, 70, 70]);
+  t.deepEqual([...(await readFile(join(store.dataDir, done.files!.wav)))], [82, 73, 70, 70]);
 });
 
 test('no more renders run at once than the pool has threads', async (t) => {
@@ -188,10 +216,10 @@ test('a worker crash sends the task back to pending and retries it', async (t) =
   await pool.started(1);
   pool.calls[0]!.reject(new WorkerCrashedError(1));
   await pool.started(2);
-  t.is(store.getGeneration(account.id, generation.id)?.attempts, 2);
+  t.is((await store.getGeneration(account.id, generation.id))?.attempts, 2);
   pool.calls[1]!.resolve(track(pool.calls[1]!.request));
   await settled(jobs);
-  t.is(store.getGeneration(account.id, generation.id)?.status, 'completed');
+  t.is((await store.getGeneration(account.id, generation.id))?.status, 'completed');
 });
 
 test('three crashes fail the task and refund its quota unit', async (t) => {
@@ -204,21 +232,18 @@ test('three crashes fail the task and refund its quota unit', async (t) => {
     pool.calls[attempt - 1]!.reject(new WorkerCrashedError(1));
   }
   await settled(jobs);
-  const failed = store.getGeneration(account.id, generation.id)!;
+  const failed = (await store.getGeneration(account.id, generation.id))!;
   t.like(failed, { status: 'failed', attempts: 3, error: { code: 'render_failed' } });
   t.is(pool.calls.length, 3);
-  t.is(store.usage(account.id, generation.quota_month), 0);
+  t.is(await store.usage(account.id, generation.quota_month), 0);
 });
 
-/** A task rendered while the disk fails the writes `fails` picks: what the queue, the store, the listener and the disk end with. */
+/** A task rendered while the disk fails the writes `fails` picks: what the queue, the store, the webhook events and the disk end with. */
 async function renderOnFailingDisk(t: ExecutionContext, fails: (path: string) => boolean, code?: string) {
   let failing = false;
-  const transitions: Generation[] = [];
-  const { dataDir, store, pool, jobs } = await setup(t, {
-    open: fillingDisk((path) => failing && fails(path), code),
-    onTransition: async (generation) => void transitions.push(generation),
-  });
+  const { dataDir, store, pool, jobs } = await setup(t, { open: fillingDisk((path) => failing && fails(path), code) });
   const account = await store.createAccount({ plan: 'developer' });
+  await listenToAll(store, account.id);
   const generation = await create(store, account.id);
   jobs.enqueue(generation);
   await pool.started(1);
@@ -226,24 +251,24 @@ async function renderOnFailingDisk(t: ExecutionContext, fails: (path: string) =>
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await settled(jobs);
   const audio = await readdir(join(dataDir, 'audio', account.id)).catch(() => []);
-  return { store, generation, final: store.getGeneration(account.id, generation.id)!, transitions, audio };
+  return { store, generation, final: (await store.getGeneration(account.id, generation.id))!, events: await eventTypes(store, account.id), audio };
 }
 
 test('a full disk while the audio is saved fails the task with storage_full, its webhook event and its quota unit back, and leaves no file', async (t) => {
-  const { store, generation, final, transitions, audio } = await renderOnFailingDisk(t, () => true);
+  const { store, generation, final, events, audio } = await renderOnFailingDisk(t, () => true);
   t.like(final, { status: 'failed', files: null, error: { code: 'storage_full' } });
   t.regex(final.error!.message, /ran out of storage/);
-  t.like(transitions.at(-1), { id: generation.id, status: 'failed', error: { code: 'storage_full' } });
-  t.is(store.usage(generation.account_id, generation.quota_month), 0);
+  t.is(events.at(-1), 'generation.failed');
+  t.is(await store.usage(generation.account_id, generation.quota_month), 0);
   t.deepEqual(audio, []);
 });
 
 test('a failure saving the completed record fails the task with internal_error and removes the audio already written', async (t) => {
-  const { store, generation, final, transitions, audio } = await renderOnFailingDisk(t, (path) => path.includes(`${join('generations', '')}`), 'EIO');
+  const { store, generation, final, events, audio } = await renderOnFailingDisk(t, (path) => path.includes(`${join('generations', '')}`), 'EIO');
   t.like(final, { status: 'failed', files: null, title: null, error: { code: 'internal_error' } });
   t.is(final.error!.message, 'The track could not be saved (request id req_test0001). Please try again.');
-  t.like(transitions.at(-1), { id: generation.id, status: 'failed', error: { code: 'internal_error' } });
-  t.is(store.usage(generation.account_id, generation.quota_month), 0);
+  t.is(events.at(-1), 'generation.failed');
+  t.is(await store.usage(generation.account_id, generation.quota_month), 0);
   t.deepEqual(audio, []);
 });
 
@@ -255,7 +280,7 @@ test('an engine error fails the task at once with its message', async (t) => {
   await pool.started(1);
   pool.calls[0]!.reject(new UnknownStyleError('polka', ['lofi']));
   await settled(jobs);
-  t.like(store.getGeneration(account.id, generation.id), { status: 'failed', error: { code: 'render_failed', message: 'Unknown style "polka". Use one of: lofi.' } });
+  t.like(await store.getGeneration(account.id, generation.id), { status: 'failed', error: { code: 'render_failed', message: 'Unknown style "polka". Use one of: lofi.' } });
   t.is(pool.calls.length, 1);
 });
 
@@ -268,14 +293,14 @@ async function setupWithThrowingWorker(t: ExecutionContext) {
   const pool = createRenderPool({ workers: 1, workerEntry: new URL('fixtures/throwing-worker.ts', import.meta.url) });
   t.teardown(() => pool.close());
   const { logger, lines: logged } = captureLogger();
-  const jobs = await createJobQueue({ store, pool, logger });
+  const jobs = await createJobQueue({ ...queueDeps(store), pool, logger });
   t.teardown(() => jobs.close());
   const account = await store.createAccount({ plan: 'developer' });
   const run = async (prompt: string): Promise<Generation> => {
     const generation = await create(store, account.id, 1, 60, prompt);
     jobs.enqueue(generation);
     await jobs.idle();
-    return store.getGeneration(account.id, generation.id)!;
+    return (await store.getGeneration(account.id, generation.id))!;
   };
   return { run, logged };
 }
@@ -312,19 +337,19 @@ test('unfinished tasks in the store are resumed when the queue starts', async (t
   const first = await openStore({ dataDir });
   const account = await first.createAccount({ plan: 'developer' });
   const generation = await create(first, account.id);
-  await first.updateGeneration(generation.id, { status: 'processing', attempts: 1, started_at: new Date().toISOString() });
+  await first.transaction((tx) => tx.updateGeneration(generation.id, { status: 'processing', attempts: 1, started_at: new Date().toISOString() }));
   await first.close();
 
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
   const pool = new FakePool(1);
-  const jobs = await createJobQueue({ store, pool });
+  const jobs = await createJobQueue({ ...queueDeps(store), pool });
   t.teardown(() => jobs.close());
   await pool.started(1);
   t.is(pool.calls[0]!.request.seed, 1);
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await settled(jobs);
-  t.like(store.getGeneration(account.id, generation.id), { status: 'completed', attempts: 2 });
+  t.like(await store.getGeneration(account.id, generation.id), { status: 'completed', attempts: 2 });
 });
 
 test('close waits for a render that finishes within the grace period', async (t) => {
@@ -336,7 +361,7 @@ test('close waits for a render that finishes within the grace period', async (t)
   const closing = jobs.close();
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await closing;
-  t.is(store.getGeneration(account.id, generation.id)?.status, 'completed');
+  t.is((await store.getGeneration(account.id, generation.id))?.status, 'completed');
 });
 
 test('close sends renders past the grace period and waiting tasks back to pending', async (t) => {
@@ -349,8 +374,8 @@ test('close sends renders past the grace period and waiting tasks back to pendin
   await pool.started(1);
   await jobs.close();
   t.true(pool.calls[0]!.signal?.aborted);
-  t.like(store.getGeneration(account.id, running.id), { status: 'pending', attempts: 0 });
-  t.like(store.getGeneration(account.id, waiting.id), { status: 'pending' });
+  t.like(await store.getGeneration(account.id, running.id), { status: 'pending', attempts: 0 });
+  t.like(await store.getGeneration(account.id, waiting.id), { status: 'pending' });
   t.false(jobs.healthy());
   t.is(pool.calls.length, 1);
 });
@@ -392,7 +417,7 @@ test('the learned render speed is kept for the next start', async (t) => {
   now += 90_000;
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await settled(jobs);
-  const next = await createJobQueue({ store, pool: new FakePool(1) });
+  const next = await createJobQueue({ ...queueDeps(store), pool: new FakePool(1) });
   t.teardown(() => next.close());
   t.is(next.speed, jobs.speed);
 });
@@ -422,15 +447,15 @@ test('cancelling a rendering task aborts its render and fails it with code cance
   t.like(cancelled, { status: 'failed', attempts: 1, error: { code: 'cancelled' } });
 });
 
-test('a cancel reaches the transition listener (webhooks) as a failed task with code cancelled', async (t) => {
-  const told: Generation[] = [];
-  const { store, pool, jobs } = await setup(t, { onTransition: async (generation) => void told.push(generation) });
+test('a cancel records the generation.failed webhook event of its task', async (t) => {
+  const { store, pool, jobs } = await setup(t);
   const account = await store.createAccount({ plan: 'developer' });
+  await listenToAll(store, account.id);
   const generation = await create(store, account.id);
   jobs.enqueue(generation);
   await pool.started(1);
   await jobs.cancel(generation);
-  t.like(told.at(-1), { id: generation.id, status: 'failed', error: { code: 'cancelled' } });
+  t.deepEqual(await eventTypes(store, account.id), ['generation.processing', 'generation.failed']);
 });
 
 test('a render that finished before its cancel stays completed', async (t) => {
@@ -452,7 +477,7 @@ async function setupLogged(t: ExecutionContext) {
   t.teardown(() => store.close());
   const pool = new FakePool(1);
   const { logger, lines } = captureLogger('info');
-  const jobs = await createJobQueue({ store, pool, logger });
+  const jobs = await createJobQueue({ ...queueDeps(store), pool, logger });
   t.teardown(() => jobs.close());
   const account = await store.createAccount({ plan: 'developer' });
   return { store, pool, jobs, lines, account };

@@ -4,8 +4,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { openPersistentLimiter, RATE_LIMITS_FILE } from '../src/http/rate-limit-file.ts';
+import { openPersistentLimiter } from '../src/http/rate-limit-file.ts';
 import { openStore } from '../src/store/index.ts';
+/** Where the file store keeps the rate-limits setting. */
+const RATE_LIMITS_FILE = 'rate-limits.json';
 import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
 
 const firstKey = (output: string): string => /\b(ts_live_[A-Za-z0-9_-]+)/.exec(output)?.[1] ?? '';
@@ -50,7 +52,7 @@ test('a damaged rate-limit file is reported and every account starts with a full
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
   const warnings: string[] = [];
-  const { limiter } = await openPersistentLimiter(store, { windowMs: 60_000, now: Date.now, warn: (line) => warnings.push(line) });
+  const { limiter } = await openPersistentLimiter(store.settings, { windowMs: 60_000, now: Date.now, warn: (line) => warnings.push(line) });
   t.is(limiter.take('acc_1', 10, Date.now()).remaining, 9);
   t.regex(warnings.join('\n'), /rate-limits\.json is damaged/);
 });

@@ -20,7 +20,7 @@ for (;;) {
     { account_id: account.id, prompt: 'p'.repeat(500), duration: 30, style: null, instrumental: true, seed: acknowledged, lyrics: null, callback_url: null },
     { monthlyQuota: null },
   );
-  await Promise.all([store.updateGeneration(generation.id, { status: 'completed', title: 't'.repeat(300) }), store.createKey(account.id)]);
+  await Promise.all([store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'completed', title: 't'.repeat(300) })), store.createKey(account.id)]);
   acknowledged++;
   process.stdout.write(acknowledged + '\\n');
 }
@@ -48,10 +48,10 @@ test('kill -9 during a stream of writes leaves every file whole and every acknow
   const store = await openStore({ dataDir, warn: (message) => warnings.push(message) });
   t.teardown(() => store.close());
   t.deepEqual(warnings, []);
-  const account = store.listAccounts()[0]!;
-  t.true(store.listGenerations(account.id, { limit: 1, offset: 0 }).total >= acknowledged);
-  t.true(store.listGenerations(account.id, { status: 'completed', limit: 1, offset: 0 }).total >= acknowledged);
-  t.true(store.listKeys().length >= acknowledged);
+  const account = (await store.listAccounts())[0]!;
+  t.true((await store.listGenerations(account.id, { limit: 1, offset: 0 })).total >= acknowledged);
+  t.true((await store.listGenerations(account.id, { status: 'completed', limit: 1, offset: 0 })).total >= acknowledged);
+  t.true((await store.listKeys()).length >= acknowledged);
   const files = [join(dataDir, 'accounts.json')];
   for (const name of await readdir(join(dataDir, 'generations', account.id))) files.push(join(dataDir, 'generations', account.id, name));
   for (const file of files) {

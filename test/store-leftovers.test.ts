@@ -24,7 +24,7 @@ test('a write the full disk refuses leaves no temp file and the file it would re
 
   full = true;
   await t.throwsAsync(store.createKey(account.id), { message: /ENOSPC/ });
-  await t.throwsAsync(store.writeFile(`audio/${account.id}/gen_1.wav`, new Uint8Array(64)), { message: /ENOSPC/ });
+  await t.throwsAsync(store.blobs.put(`audio/${account.id}/gen_1.wav`, new Uint8Array(64), { contentType: 'audio/wav' }), { message: /ENOSPC/ });
   t.deepEqual(await temps(dataDir), []);
   t.deepEqual(await readdir(join(dataDir, 'audio', account.id)), []);
   t.is(await readFile(join(dataDir, 'accounts.json'), 'utf8'), before);
@@ -34,7 +34,7 @@ test('a start sweeps the temp files a crash left in the data dir, generations/ a
   const dataDir = await tempDir(t);
   const first = await openStore({ dataDir });
   const account = await first.createAccount({ plan: 'developer' });
-  await first.writeFile(`audio/${account.id}/gen_1.wav`, new Uint8Array(8));
+  await first.blobs.put(`audio/${account.id}/gen_1.wav`, new Uint8Array(8), { contentType: 'audio/wav' });
   await first.close();
   const leftovers = [
     join(dataDir, '.accounts.json.0a1b2c.tmp'),
@@ -47,5 +47,5 @@ test('a start sweeps the temp files a crash left in the data dir, generations/ a
   t.teardown(() => store.close());
   t.deepEqual(await temps(dataDir), []);
   t.deepEqual(await readdir(join(dataDir, 'audio', account.id)), ['gen_1.wav']);
-  t.truthy(store.getAccount(account.id));
+  t.truthy(await store.getAccount(account.id));
 });

@@ -11,7 +11,7 @@ import {
   UnsafePathError,
   openStore,
   type NewGeneration,
-  type Store,
+  type FileRepository as Store,
 } from '../src/store/index.ts';
 
 async function tempDir(t: { teardown(fn: () => Promise<void>): void }): Promise<string> {
@@ -52,14 +52,14 @@ test('a new generation is processing, counted, and readable after a reopen', asy
   t.false(replayed);
   t.is(generation.status, 'processing');
   t.regex(generation.id, /^gen_[A-Za-z0-9_-]{22}$/);
-  t.is(first.usage(account.id, generation.quota_month), 1);
+  t.is(await first.usage(account.id, generation.quota_month), 1);
   await first.close();
 
   const second = await openStore({ dataDir });
   t.teardown(() => second.close());
-  t.deepEqual(second.getGeneration(account.id, generation.id), generation);
-  t.is(second.usage(account.id, generation.quota_month), 1);
-  t.deepEqual(second.unfinishedGenerations().map((g) => g.id), [generation.id]);
+  t.deepEqual(await second.getGeneration(account.id, generation.id), generation);
+  t.is(await second.usage(account.id, generation.quota_month), 1);
+  t.deepEqual((await second.unfinishedGenerations()).map((g) => g.id), [generation.id]);
 });
 
 test('50 concurrent creates against a quota of 10 accept exactly 10', async (t) => {
@@ -72,7 +72,7 @@ test('50 concurrent creates against a quota of 10 accept exactly 10', async (t) 
   const refused = results.filter((result) => result.status === 'rejected');
   t.is(accepted.length, 10);
   t.true(refused.every((result) => result.reason instanceof QuotaExceededError));
-  t.is(store.listGenerations(account.id, { limit: 100, offset: 0 }).total, 10);
+  t.is((await store.listGenerations(account.id, { limit: 100, offset: 0 })).total, 10);
 });
 
 test('a quota refusal names the limit and the first instant of next month (UTC)', async (t) => {
@@ -89,8 +89,8 @@ test('a failed generation gives its quota unit back', async (t) => {
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'starter' });
   const { generation } = await store.createGeneration(request(account.id), { monthlyQuota: 1 });
-  await store.updateGeneration(generation.id, { status: 'failed', error: { code: 'render_failed', message: 'x' } });
-  t.is(store.usage(account.id, generation.quota_month), 0);
+  await store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'failed', error: { code: 'render_failed', message: 'x' } }));
+  t.is(await store.usage(account.id, generation.quota_month), 0);
   await t.notThrowsAsync(store.createGeneration(request(account.id), { monthlyQuota: 1 }));
 });
 
@@ -98,7 +98,7 @@ test('a null quota never refuses', async (t) => {
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'enterprise' });
   for (let i = 0; i < 20; i++) await store.createGeneration(request(account.id), { monthlyQuota: null });
-  t.is(store.listGenerations(account.id, { limit: 1, offset: 0 }).total, 20);
+  t.is((await store.listGenerations(account.id, { limit: 1, offset: 0 })).total, 20);
 });
 
 test('the same idempotency key and body replay the first generation, also after a reopen', async (t) => {
@@ -119,7 +119,7 @@ test('the same idempotency key and body replay the first generation, also after 
   const again = await second.createGeneration(request(account.id), { monthlyQuota: 10, idempotency });
   t.true(again.replayed);
   t.is(again.generation.id, a.generation.id);
-  t.is(second.listGenerations(account.id, { limit: 10, offset: 0 }).total, 1);
+  t.is((await second.listGenerations(account.id, { limit: 10, offset: 0 })).total, 1);
 });
 
 test('an idempotency key reused with another body is a conflict', async (t) => {
@@ -157,8 +157,8 @@ test('another account cannot read a generation', async (t) => {
   const owner = await store.createAccount({ plan: 'developer' });
   const other = await store.createAccount({ plan: 'developer' });
   const { generation } = await store.createGeneration(request(owner.id), { monthlyQuota: null });
-  t.is(store.getGeneration(other.id, generation.id), undefined);
-  t.is(store.listGenerations(other.id, { limit: 10, offset: 0 }).total, 0);
+  t.is(await store.getGeneration(other.id, generation.id), undefined);
+  t.is((await store.listGenerations(other.id, { limit: 10, offset: 0 })).total, 0);
 });
 
 test('listing is newest first with ties broken by id, and filters by status', async (t) => {
@@ -169,26 +169,26 @@ test('listing is newest first with ties broken by id, and filters by status', as
   const newer = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-03-01T11:00:00Z') });
   const older = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-03-01T09:00:00Z') });
   const expected = [newer.generation.id, ...tied.map((r) => r.generation.id).sort(), older.generation.id];
-  t.deepEqual(store.listGenerations(account.id, { limit: 10, offset: 0 }).items.map((g) => g.id), expected);
-  t.deepEqual(store.listGenerations(account.id, { limit: 2, offset: 1 }).items.map((g) => g.id), expected.slice(1, 3));
+  t.deepEqual((await store.listGenerations(account.id, { limit: 10, offset: 0 })).items.map((g) => g.id), expected);
+  t.deepEqual((await store.listGenerations(account.id, { limit: 2, offset: 1 })).items.map((g) => g.id), expected.slice(1, 3));
 
-  await store.updateGeneration(tied[1]!.generation.id, { status: 'completed' });
-  const completed = store.listGenerations(account.id, { status: 'completed', limit: 10, offset: 0 });
+  await store.transaction((tx) => tx.updateGeneration(tied[1]!.generation.id, { status: 'completed' }));
+  const completed = await store.listGenerations(account.id, { status: 'completed', limit: 10, offset: 0 });
   t.is(completed.total, 1);
   t.is(completed.items[0]?.id, tied[1]!.generation.id);
-  t.is(store.listGenerations(account.id, { status: 'processing', limit: 10, offset: 0 }).total, 4);
+  t.is((await store.listGenerations(account.id, { status: 'processing', limit: 10, offset: 0 })).total, 4);
 });
 
 test('updating an unknown generation is NotFoundError', async (t) => {
   const { store } = await setup(t);
-  await t.throwsAsync(store.updateGeneration('gen_nope', { status: 'completed' }), { instanceOf: NotFoundError });
+  await t.throwsAsync(store.transaction((tx) => tx.updateGeneration('gen_nope', { status: 'completed' })), { instanceOf: NotFoundError });
 });
 
 test('an update cannot move a generation to another account or month', async (t) => {
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'developer' });
   const { generation } = await store.createGeneration(request(account.id), { monthlyQuota: null });
-  const updated = await store.updateGeneration(generation.id, { account_id: 'acct_other', quota_month: '1999-01', status: 'completed' } as never);
+  const updated = await store.transaction((tx) => tx.updateGeneration(generation.id, { account_id: 'acct_other', quota_month: '1999-01', status: 'completed' } as never));
   t.is(updated.account_id, account.id);
   t.is(updated.quota_month, generation.quota_month);
 });
@@ -199,8 +199,8 @@ test('unfinished generations come oldest first and leave once terminal', async (
   const late = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-02-02T00:00:00Z') });
   const early = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-02-01T00:00:00Z') });
   const done = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-02-03T00:00:00Z') });
-  await store.updateGeneration(done.generation.id, { status: 'completed' });
-  t.deepEqual(store.unfinishedGenerations().map((g) => g.id), [early.generation.id, late.generation.id]);
+  await store.transaction((tx) => tx.updateGeneration(done.generation.id, { status: 'completed' }));
+  t.deepEqual((await store.unfinishedGenerations()).map((g) => g.id), [early.generation.id, late.generation.id]);
 });
 
 test('keys are found by their secret, listed without it, and revoked', async (t) => {
@@ -209,13 +209,13 @@ test('keys are found by their secret, listed without it, and revoked', async (t)
   const { key, record } = await store.createKey(account.id, 'laptop');
   t.regex(key, /^ts_live_[A-Za-z0-9_-]{43}$/);
   t.is(record.prefix, key.slice(0, 12));
-  t.is(store.findKey(key)?.id, record.id);
-  t.is(store.findKey(`${key}x`), undefined);
-  t.is(store.findKey(''), undefined);
-  t.false(JSON.stringify(store.listKeys()).includes(key));
+  t.is((await store.findKey(key))?.id, record.id);
+  t.is(await store.findKey(`${key}x`), undefined);
+  t.is(await store.findKey(''), undefined);
+  t.false(JSON.stringify(await store.listKeys()).includes(key));
   const revoked = await store.revokeKey(record.id);
   t.truthy(revoked.revoked_at);
-  t.truthy(store.findKey(key)?.revoked_at);
+  t.truthy((await store.findKey(key))?.revoked_at);
 });
 
 test('no plaintext key is written anywhere in the data dir', async (t) => {
@@ -223,7 +223,7 @@ test('no plaintext key is written anywhere in the data dir', async (t) => {
   const store = await openStore({ dataDir });
   const account = await store.createAccount({ plan: 'developer' });
   const keys = await Promise.all([1, 2, 3].map(async () => (await store.createKey(account.id)).key));
-  store.touchKey(store.findKey(keys[0]!)!.id, new Date());
+  await store.touchKey((await store.findKey(keys[0]!))!.id, new Date());
   await store.createGeneration(request(account.id), { monthlyQuota: null });
   await store.close();
   const files = await allFiles(dataDir);
@@ -243,11 +243,11 @@ test('touchKey is persisted by close', async (t) => {
   const account = await store.createAccount({ plan: 'developer' });
   const { record } = await store.createKey(account.id);
   const at = new Date('2026-04-01T12:00:00Z');
-  store.touchKey(record.id, at);
+  await store.touchKey(record.id, at);
   await store.close();
   const reopened = await openStore({ dataDir });
   t.teardown(() => reopened.close());
-  t.is(reopened.listKeys()[0]?.last_used_at, at.toISOString());
+  t.is((await reopened.listKeys())[0]?.last_used_at, at.toISOString());
 });
 
 test('account plans and custom figures update', async (t) => {
@@ -255,7 +255,7 @@ test('account plans and custom figures update', async (t) => {
   const account = await store.createAccount({ plan: 'starter' });
   const updated = await store.updateAccount(account.id, { plan: 'enterprise', rpm: 1200, monthly: null });
   t.like(updated, { plan: 'enterprise', rpm: 1200, monthly: null });
-  t.like(store.getAccount(account.id), { plan: 'enterprise', rpm: 1200 });
+  t.like(await store.getAccount(account.id), { plan: 'enterprise', rpm: 1200 });
   await t.throwsAsync(store.updateAccount('acct_missing', { plan: 'starter' }), { instanceOf: NotFoundError });
 });
 
@@ -289,28 +289,27 @@ test('close releases the lock', async (t) => {
   await t.notThrowsAsync(async () => (await openStore({ dataDir })).close());
 });
 
-test('files are written inside the data dir and resolved back', async (t) => {
+test('blobs are written inside the data dir, at their key', async (t) => {
   const { store, dataDir } = await setup(t);
-  await store.writeFile('audio/acct_1/gen_1.wav', new Uint8Array([1, 2, 3]));
-  const path = store.resolveFile('audio/acct_1/gen_1.wav');
-  t.is(path, join(dataDir, 'audio/acct_1/gen_1.wav'));
-  t.deepEqual([...(await readFile(path))], [1, 2, 3]);
+  await store.blobs.put('audio/acct_1/gen_1.wav', new Uint8Array([1, 2, 3]), { contentType: 'audio/wav' });
+  t.deepEqual([...(await readFile(join(dataDir, 'audio/acct_1/gen_1.wav')))], [1, 2, 3]);
 });
 
 for (const bad of ['../outside.wav', 'audio/../../outside.wav', '/etc/passwd', 'audio/\0.wav', '', '..']) {
-  test(`resolveFile refuses ${JSON.stringify(bad)}`, async (t) => {
+  test(`the blob store refuses the key ${JSON.stringify(bad)}`, async (t) => {
     const { store } = await setup(t);
-    t.throws(() => store.resolveFile(bad), { instanceOf: UnsafePathError });
+    await t.throwsAsync(store.blobs.put(bad, new Uint8Array([1]), { contentType: 'audio/wav' }), { instanceOf: UnsafePathError });
+    t.is(await store.blobs.stat(bad), undefined);
   });
 }
 
-test('resolveFile refuses a path through a symlink that leaves the data dir', async (t) => {
+test('the blob store refuses a key through a symlink that leaves the data dir', async (t) => {
   const { store, dataDir } = await setup(t);
   const outside = await tempDir(t);
   await mkdir(join(dataDir, 'audio'), { recursive: true });
   await symlink(outside, join(dataDir, 'audio', 'escape'));
-  t.throws(() => store.resolveFile('audio/escape/file.wav'), { instanceOf: UnsafePathError });
-  await t.throwsAsync(store.writeFile('audio/escape/file.wav', new Uint8Array([1])), { instanceOf: UnsafePathError });
+  await t.throwsAsync(store.blobs.put('audio/escape/file.wav', new Uint8Array([1]), { contentType: 'audio/wav' }), { instanceOf: UnsafePathError });
+  t.deepEqual(await readdir(outside), []);
 });
 
 test('a temp file left by a crash mid-write is cleaned up at open and the record stays whole', async (t) => {
@@ -323,7 +322,7 @@ test('a temp file left by a crash mid-write is cleaned up at open and the record
   await writeFile(join(dir, `.${generation.id}.json.abc123.tmp`), '{"id": "gen_torn');
   const second = await openStore({ dataDir });
   t.teardown(() => second.close());
-  t.is(second.getGeneration(account.id, generation.id)?.id, generation.id);
+  t.is((await second.getGeneration(account.id, generation.id))?.id, generation.id);
   t.false((await readdir(dir)).some((name) => name.endsWith('.tmp')));
 });
 
@@ -360,12 +359,12 @@ test('a lock held by another live process is refused', async (t) => {
 
 async function finishedGeneration(store: Store, accountId: string, overrides: Partial<NewGeneration> = {}) {
   const { generation } = await store.createGeneration(request(accountId, overrides), { monthlyQuota: 10 });
-  await store.writeFile(`audio/${accountId}/${generation.id}.wav`, new Uint8Array([1]));
-  await store.writeFile(`audio/${accountId}/${generation.id}.mid`, new Uint8Array([2]));
-  return store.updateGeneration(generation.id, {
+  await store.blobs.put(`audio/${accountId}/${generation.id}.wav`, new Uint8Array([1]), { contentType: 'audio/wav' });
+  await store.blobs.put(`audio/${accountId}/${generation.id}.mid`, new Uint8Array([2]), { contentType: 'audio/midi' });
+  return store.transaction((tx) => tx.updateGeneration(generation.id, {
     status: 'completed',
     files: { wav: `audio/${accountId}/${generation.id}.wav`, midi: `audio/${accountId}/${generation.id}.mid` },
-  });
+  }));
 }
 
 test('a deleted generation stays gone after a reopen, and its quota unit stays spent', async (t) => {
@@ -378,9 +377,9 @@ test('a deleted generation stays gone after a reopen, and its quota unit stays s
 
   const second = await openStore({ dataDir });
   t.teardown(() => second.close());
-  t.is(second.getGeneration(account.id, generation.id), undefined);
-  t.is(second.listGenerations(account.id, { limit: 10, offset: 0 }).total, 0);
-  t.is(second.usage(account.id, generation.quota_month), 1);
+  t.is(await second.getGeneration(account.id, generation.id), undefined);
+  t.is((await second.listGenerations(account.id, { limit: 10, offset: 0 })).total, 0);
+  t.is(await second.usage(account.id, generation.quota_month), 1);
 });
 
 test('what is kept of a deleted generation holds neither its prompt nor its lyrics', async (t) => {
@@ -398,7 +397,7 @@ test('an unfinished generation cannot be deleted', async (t) => {
   const account = await store.createAccount({ plan: 'starter' });
   const { generation } = await store.createGeneration(request(account.id), { monthlyQuota: 10 });
   await t.throwsAsync(store.deleteGeneration(generation.id), { instanceOf: TypeError });
-  t.is(store.getGeneration(account.id, generation.id)?.status, 'processing');
+  t.is((await store.getGeneration(account.id, generation.id))?.status, 'processing');
 });
 
 test('an idempotency key of a deleted generation makes a new one', async (t) => {
@@ -406,7 +405,7 @@ test('an idempotency key of a deleted generation makes a new one', async (t) => 
   const account = await store.createAccount({ plan: 'starter' });
   const idempotency = { key: 'k-1', bodyHash: 'h' };
   const { generation } = await store.createGeneration(request(account.id), { monthlyQuota: 10, idempotency });
-  await store.updateGeneration(generation.id, { status: 'failed' });
+  await store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'failed' }));
   await store.deleteGeneration(generation.id);
   const again = await store.createGeneration(request(account.id), { monthlyQuota: 10, idempotency });
   t.false(again.replayed);

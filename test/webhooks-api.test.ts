@@ -1,5 +1,6 @@
 /** /v1/webhooks endpoints and secret: validation, isolation between accounts, limits. */
 import test from 'ava';
+import { join } from 'node:path';
 import { errorOf, startApp } from './helpers/app.ts';
 import { startWebhookApp } from './helpers/webhooks.ts';
 
@@ -61,7 +62,7 @@ test('the secret is stable until rotated and kept in the data dir', async (t) =>
   t.like(first, { object: 'webhook_secret', previous_expires_at: null });
   t.is((await (await app.call(key, '/v1/webhooks/secret')).json()).secret, first.secret);
   const { readFile } = await import('node:fs/promises');
-  const onDisk = JSON.parse(await readFile(app.store.resolveFile('webhooks.json'), 'utf8'));
+  const onDisk = JSON.parse(await readFile(join(app.store.dataDir, 'webhooks.json'), 'utf8'));
   t.is(onDisk.secrets[0].secret, first.secret);
 });
 
@@ -97,6 +98,6 @@ test('an app built without the webhooks module refuses a callback_url with the s
   const res = await app.call(key, '/v1/generate', { json: { prompt: 'x', callback_url: 'https://example.com/hook' } });
   t.is(res.status, 503);
   t.like(await errorOf(res), { code: 'service_unavailable', message: 'Webhooks are not running on this server.' });
-  t.is(app.store.listGenerations(account.id, { limit: 10, offset: 0 }).total, 0);
+  t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 0);
   t.is(app.jobs.queued.length, 0);
 });

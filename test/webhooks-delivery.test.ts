@@ -1,5 +1,9 @@
 /** Webhook delivery against a real local receiver: signing, payload, retries, resend, disabling, slow receivers. */
 import test, { type ExecutionContext } from 'ava';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { recordTransitionEvent } from '../src/generations/webhook-events.ts';
+import type { Generation } from '../src/store/types.ts';
 import { startReceiver, startWebhookApp, until, verifyWebhook, type WebhookApp } from './helpers/webhooks.ts';
 
 async function register(app: WebhookApp, key: string, url: string, events?: string[]) {
@@ -248,22 +252,25 @@ async function unqueuedTask(t: ExecutionContext) {
   return { app, receiver, key, generation };
 }
 
-test('an event written ahead of a save that never happened is sent only once the task gets there', async (t) => {
-  const { app, receiver, generation } = await unqueuedTask(t);
-  const completedAt = new Date().toISOString();
-  await app.webhooks.record({ ...generation, status: 'completed', completed_at: completedAt });
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  t.is(receiver.requests.length, 0, 'not sent while the task is not saved completed');
+/** Records the event `as` would cause, without saving `as` itself: an event whose transition did not stick. */
+async function eventWithoutItsTransition(app: WebhookApp, as: Generation): Promise<void> {
+  await app.store.transaction((tx) => recordTransitionEvent(tx, as, new Date()));
+  app.webhooks.wake();
+}
 
-  await app.store.updateGeneration(generation.id, { status: 'completed', completed_at: completedAt });
+test('a transition and its webhook event are committed together, in the generation\'s own file', async (t) => {
+  const { app, receiver, generation } = await unqueuedTask(t);
+  await app.lifecycle.transition(generation.id, { status: 'completed', completed_at: new Date().toISOString() });
   const [received] = await receiver.waitFor(1);
-  t.is(received!.json.data.id, generation.id);
+  const onDisk = JSON.parse(await readFile(join(app.store.dataDir, 'generations', generation.account_id, `${generation.id}.json`), 'utf8'));
+  t.is(onDisk.status, 'completed');
+  t.like(onDisk.webhook_events, [{ id: received!.json.id, type: 'generation.completed', transition_at: onDisk.completed_at }]);
 });
 
-test('an event whose task ended otherwise (crash, then a failed re-render) is cancelled, not sent', async (t) => {
+test('an event whose task ended otherwise (its completion unsaved, then failed) is cancelled, not sent', async (t) => {
   const { app, receiver, key, generation } = await unqueuedTask(t);
-  await app.webhooks.record({ ...generation, status: 'completed', completed_at: new Date().toISOString() });
-  await app.store.updateGeneration(generation.id, { status: 'failed', completed_at: new Date().toISOString(), error: { code: 'render_failed', message: 'no' } });
+  await app.store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'failed', completed_at: new Date().toISOString(), error: { code: 'render_failed', message: 'no' } }));
+  await eventWithoutItsTransition(app, { ...generation, status: 'completed', completed_at: new Date().toISOString() });
   const [delivery] = await until(async () => {
     const list = await deliveries(app, key, '?status=cancelled');
     return list.length === 1 ? list : undefined;
@@ -274,9 +281,9 @@ test('an event whose task ended otherwise (crash, then a failed re-render) is ca
 
 test('an event of a generation deleted before it was sent is cancelled, not sent', async (t) => {
   const { app, receiver, key, generation } = await unqueuedTask(t);
-  const completed = await app.store.updateGeneration(generation.id, { status: 'completed', completed_at: new Date().toISOString() });
+  const completed = await app.store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'completed', completed_at: new Date().toISOString() }));
   await app.store.deleteGeneration(generation.id);
-  await app.webhooks.record(completed);
+  await eventWithoutItsTransition(app, completed);
   const [delivery] = await until(async () => {
     const list = await deliveries(app, key, '?status=cancelled');
     return list.length === 1 ? list : undefined;
@@ -310,15 +317,15 @@ test('a processing event sent after its task completed still shows the task as i
   );
   // The render start is recorded only once the task has finished: its first attempt finds it completed.
   const startedAt = new Date().toISOString();
-  await app.store.updateGeneration(generation.id, { status: 'processing', started_at: startedAt });
-  const completed = await app.store.updateGeneration(generation.id, {
+  await app.store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'processing', started_at: startedAt }));
+  const completed = await app.store.transaction((tx) => tx.updateGeneration(generation.id, {
     status: 'completed',
     completed_at: new Date().toISOString(),
     title: 'Done',
     metadata: { genre: 'lofi', bpm: 80 },
     files: { wav: `audio/${account.id}/${generation.id}.wav`, midi: `audio/${account.id}/${generation.id}.mid` },
-  });
-  await app.webhooks.record({ ...completed, status: 'processing', completed_at: null });
+  }));
+  await eventWithoutItsTransition(app, { ...completed, status: 'processing', completed_at: null });
   const [received] = await receiver.waitFor(1);
   const { data } = received!.json;
   t.is(received!.json.type, 'generation.processing');
@@ -329,8 +336,7 @@ test('a processing event sent after its task completed still shows the task as i
 
 test('the outbox keeps an event as its transition stamp, not a copy of the task', async (t) => {
   const { app, created, received } = await firstDelivered(t);
-  const { readFile } = await import('node:fs/promises');
-  const onDisk = JSON.parse(await readFile(app.store.resolveFile('webhooks.json'), 'utf8'));
+  const onDisk = JSON.parse(await readFile(join(app.store.dataDir, 'webhooks.json'), 'utf8'));
   const { id, created_at, data } = received.json;
   t.deepEqual(onDisk.events, [
     { id, type: 'generation.completed', account_id: onDisk.endpoints[0].account_id, generation_id: created.id, created_at, transition_at: data.completed_at },

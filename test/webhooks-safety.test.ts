@@ -83,7 +83,7 @@ test('POST /v1/generate refuses a forbidden callback_url with 400 unsafe_url and
     t.is(res.status, 400, callback_url);
     t.like(await errorOf(res), { code: 'unsafe_url', param: 'callback_url' });
   }
-  t.is(app.store.listGenerations(account.id, { limit: 10, offset: 0 }).total, 0);
+  t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 0);
 });
 
 test('a name that resolves to a forbidden address is refused, naming the address', async (t) => {

@@ -1,16 +1,15 @@
 /**
- * The key and account commands, as functions of a Store. The CLI runs them on the store itself when
+ * The key and account commands, as functions of the Repository. The CLI runs them on the store itself when
  * no server owns the data dir, and the server runs them for the CLI (over the admin channel) when one
  * does, so both paths share one implementation and never race each other's writes.
  */
 import { isPlanName, limitsFor } from '../plans.ts';
-import type { CredentialStore } from '../store/credentials.ts';
-import { NotFoundError, type PlanName, type Store } from '../store/types.ts';
+import type { Repository } from '../store/repository.ts';
+import { NotFoundError, type PlanName } from '../store/types.ts';
 
-/** What admin commands act on: the store, the dashboard's sign-in data, and where the dashboard is reached. */
+/** What admin commands act on: the records (sign-in data included), and where the dashboard is reached. */
 export interface AdminContext {
-  store: Store;
-  credentials: CredentialStore;
+  repository: Repository;
   publicUrl: string;
 }
 
@@ -61,13 +60,13 @@ export class AdminCommandError extends Error {
 }
 
 export async function runAdminCommand(context: AdminContext, request: AdminRequest): Promise<unknown> {
-  const { store } = context;
+  const { repository: store } = context;
   try {
     switch (request.command) {
       case 'keys.create':
         return await createKey(store, request);
       case 'keys.list':
-        return listKeys(store);
+        return await listKeys(store);
       case 'keys.revoke':
         return await revokeKey(store, request.keyId);
       case 'accounts.set-plan':
@@ -83,8 +82,8 @@ export async function runAdminCommand(context: AdminContext, request: AdminReque
   }
 }
 
-async function createKey(store: Store, request: Extract<AdminRequest, { command: 'keys.create' }>): Promise<CreatedKey> {
-  let account = request.account === undefined ? undefined : store.getAccount(request.account);
+async function createKey(store: Repository, request: Extract<AdminRequest, { command: 'keys.create' }>): Promise<CreatedKey> {
+  let account = request.account === undefined ? undefined : await store.getAccount(request.account);
   if (request.account !== undefined && !account) throw new AdminCommandError(`No account with id ${request.account}.`);
   if (!account) {
     if (!isPlanName(request.plan)) throw new AdminCommandError('A new key needs --plan starter, developer or enterprise (or --account ACCOUNT_ID).');
@@ -94,15 +93,15 @@ async function createKey(store: Store, request: Extract<AdminRequest, { command:
   return { key, key_id: record.id, account_id: account.id, plan: account.plan };
 }
 
-function listKeys(store: Store): KeyRow[] {
-  return store
-    .listKeys()
+async function listKeys(store: Repository): Promise<KeyRow[]> {
+  const plans = new Map((await store.listAccounts()).map((account) => [account.id, account.plan]));
+  return (await store.listKeys())
     .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
     .map((key) => ({
       key_id: key.id,
       prefix: key.prefix,
       account_id: key.account_id,
-      plan: store.getAccount(key.account_id)?.plan ?? null,
+      plan: plans.get(key.account_id) ?? null,
       name: key.name,
       created_at: key.created_at,
       last_used_at: key.last_used_at,
@@ -110,12 +109,12 @@ function listKeys(store: Store): KeyRow[] {
     }));
 }
 
-async function revokeKey(store: Store, keyId: string): Promise<KeyRow> {
+async function revokeKey(store: Repository, keyId: string): Promise<KeyRow> {
   const key = await store.revokeKey(keyId);
-  return { key_id: key.id, prefix: key.prefix, account_id: key.account_id, plan: store.getAccount(key.account_id)?.plan ?? null, name: key.name, created_at: key.created_at, last_used_at: key.last_used_at, revoked_at: key.revoked_at };
+  return { key_id: key.id, prefix: key.prefix, account_id: key.account_id, plan: (await store.getAccount(key.account_id))?.plan ?? null, name: key.name, created_at: key.created_at, last_used_at: key.last_used_at, revoked_at: key.revoked_at };
 }
 
-async function setPlan(store: Store, request: Extract<AdminRequest, { command: 'accounts.set-plan' }>): Promise<AccountRow> {
+async function setPlan(store: Repository, request: Extract<AdminRequest, { command: 'accounts.set-plan' }>): Promise<AccountRow> {
   if (!isPlanName(request.plan)) throw new AdminCommandError(`Unknown plan "${String(request.plan)}". Use starter, developer or enterprise.`);
   const custom = request.rpm != null || request.monthly != null;
   if (custom && request.plan !== 'enterprise') {
@@ -123,7 +122,7 @@ async function setPlan(store: Store, request: Extract<AdminRequest, { command: '
   }
   // Leaving a plan drops its custom figures; on Enterprise, figures not given keep their current value.
   const keep = request.plan === 'enterprise';
-  const current = store.getAccount(request.accountId);
+  const current = await store.getAccount(request.accountId);
   if (!current) throw new AdminCommandError(`No account with id ${request.accountId}.`);
   const account = await store.updateAccount(request.accountId, {
     plan: request.plan,
@@ -135,9 +134,9 @@ async function setPlan(store: Store, request: Extract<AdminRequest, { command: '
 }
 
 /** A one-time link that signs the account in to the dashboard (a lost first-start link, a forgotten password). */
-async function signInLink({ store, credentials, publicUrl }: AdminContext, accountId: string): Promise<SignInLink> {
-  if (!store.getAccount(accountId)) throw new AdminCommandError(`No account with id ${accountId}.`);
+async function signInLink({ repository, publicUrl }: AdminContext, accountId: string): Promise<SignInLink> {
+  if (!(await repository.getAccount(accountId))) throw new AdminCommandError(`No account with id ${accountId}.`);
   const now = new Date();
-  const token = await credentials.issueSignInToken(accountId, now, SIGN_IN_LINK_TTL_MS);
+  const token = await repository.credentials.issueSignInToken(accountId, now, SIGN_IN_LINK_TTL_MS);
   return { account_id: accountId, url: `${publicUrl}/signin/${token}`, expires_at: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS).toISOString() };
 }

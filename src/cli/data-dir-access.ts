@@ -3,23 +3,17 @@
  * server runs, through the server's admin channel when one does. A lock held by another CLI run,
  * or a server still starting, is waited for briefly.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../config.ts';
-import { CredentialStore } from '../store/credentials.ts';
-import { DataDirLockedError, openStore, readLiveLock, type Store } from '../store/index.ts';
+import { DataDirLockedError, openStore, readLiveLock, type Repository } from '../store/index.ts';
 import { AdminUnavailableError, callAdmin } from './admin-channel.ts';
 import { runAdminCommand, type AdminRequest } from './admin-commands.ts';
 
 const RETRY_MS = 100;
-/** Written by each server start: the public URL it was reached at. */
-export const LAST_URL_FILE = 'last-public-url.json';
-
-/** Where the data dir's server was last reached, if it ever started. */
-function lastServerUrl(dataDir: string): string | undefined {
+/** Where the data dir's server was last reached (each server start keeps it as a setting), if it ever started. */
+async function lastServerUrl(repository: Repository): Promise<string | undefined> {
   try {
-    const value = (JSON.parse(readFileSync(join(dataDir, LAST_URL_FILE), 'utf8')) as { public_url?: unknown }).public_url;
+    const value = ((await repository.settings.get('last-public-url')) as { public_url?: unknown } | undefined)?.public_url;
     return typeof value === 'string' && /^https?:\/\//.test(value) ? value : undefined;
   } catch {
     return undefined;
@@ -38,7 +32,7 @@ export async function runOnDataDir(
   const { dataDir } = config;
   const deadline = Date.now() + waitMs;
   for (;;) {
-    let store: Store;
+    let store: Repository;
     try {
       store = await openStore({ dataDir, owner: 'cli' });
     } catch (error) {
@@ -54,12 +48,10 @@ export async function runOnDataDir(
       await delay(RETRY_MS);
       continue;
     }
-    const credentials = new CredentialStore(dataDir);
     try {
-      const publicUrl = config.publicUrlGiven ? config.publicUrl : (lastServerUrl(dataDir) ?? config.publicUrl);
-      return await runAdminCommand({ store, credentials, publicUrl }, request);
+      const publicUrl = config.publicUrlGiven ? config.publicUrl : ((await lastServerUrl(store)) ?? config.publicUrl);
+      return await runAdminCommand({ repository: store, publicUrl }, request);
     } finally {
-      await credentials.flush();
       await store.close();
     }
   }

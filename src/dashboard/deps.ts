@@ -1,5 +1,5 @@
 import type { Services } from '../http/types.ts';
-import type { CredentialStore } from '../store/credentials.ts';
+import type { CredentialRecords } from '../store/repository.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import type { DashboardKeys } from './tokens.ts';
 import type { TokenBucketLimiter } from '../http/token-bucket.ts';
@@ -8,7 +8,7 @@ import type { WaveformCache } from './waveform.ts';
 /** What the dashboard's handlers share: the app's services plus the dashboard's own state. */
 export interface DashboardDeps {
   services: Services;
-  credentials: CredentialStore;
+  credentials: CredentialRecords;
   keys: DashboardKeys;
   throttle: SignInThrottle;
   /** Sign-ups per address per hour. */

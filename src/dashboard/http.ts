@@ -58,19 +58,19 @@ function cookieOptions(ctx: AppContext, deps: DashboardDeps, maxAge?: number) {
   return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/', overwrite: true, ...(maxAge === undefined ? {} : { maxAge }) };
 }
 
-export function viewerOf(ctx: AppContext, deps: DashboardDeps): Viewer | undefined {
+export async function viewerOf(ctx: AppContext, deps: DashboardDeps): Promise<Viewer | undefined> {
   const raw = ctx.cookies.get(SESSION_COOKIE);
   if (!raw) return undefined;
   const now = deps.services.now();
   const sessionId = readSessionCookie(deps.keys.cookie, raw, now);
-  const session = sessionId === null ? undefined : deps.credentials.findSession(sessionId, now);
-  const account = session && deps.services.store.getAccount(session.account_id);
+  const session = sessionId === null ? undefined : await deps.credentials.findSession(sessionId, now);
+  const account = session && (await deps.services.repository.getAccount(session.account_id));
   if (!session || !account) return undefined;
   return { account, sessionId: session.id, csrf: csrfToken(deps.keys.csrf, session.id) };
 }
 
 export async function startSession(ctx: AppContext, deps: DashboardDeps, accountId: string): Promise<void> {
-  const previous = viewerOf(ctx, deps);
+  const previous = await viewerOf(ctx, deps);
   if (previous) await deps.credentials.endSession(previous.sessionId);
   const session = await deps.credentials.createSession(accountId, deps.services.now(), SESSION_TTL_MS);
   ctx.cookies.set(SESSION_COOKIE, signSessionCookie(deps.keys.cookie, session.id, session.expires_at), cookieOptions(ctx, deps, SESSION_TTL_MS));

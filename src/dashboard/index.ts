@@ -8,7 +8,6 @@ import { describeError } from '../http/error-handler.ts';
 import { MethodNotAllowedError, SessionRequiredError } from '../http/errors.ts';
 import { TokenBucketLimiter } from '../http/token-bucket.ts';
 import type { AppContext, AppMiddleware, AppState, Services } from '../http/types.ts';
-import type { CredentialStore } from '../store/credentials.ts';
 import { serveAsset } from './assets.ts';
 import type { DashboardDeps } from './deps.ts';
 import { html } from './html.ts';
@@ -26,7 +25,6 @@ import { plainPage } from './views/layout.ts';
 import { WaveformCache } from './waveform.ts';
 
 export interface DashboardOptions {
-  credentials: CredentialStore;
   /** The service's signing secret; the cookie and CSRF keys are derived from it. */
   signingSecret: string;
 }
@@ -36,7 +34,7 @@ type Handler = (ctx: any, viewer: Viewer) => Promise<void>;
 export function createDashboard(services: Services, options: DashboardOptions): AppMiddleware {
   const deps: DashboardDeps = {
     services,
-    credentials: options.credentials,
+    credentials: services.repository.credentials,
     keys: deriveKeys(options.signingSecret),
     throttle: new SignInThrottle(),
     signUps: new TokenBucketLimiter({ windowMs: 3600_000 }),
@@ -44,7 +42,7 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   };
   /** Pages redirect a signed-out visitor to sign in; data endpoints answer 401. */
   const signedIn = (handler: Handler) => async (ctx: AppContext) => {
-    const viewer = viewerOf(ctx, deps);
+    const viewer = await viewerOf(ctx, deps);
     if (viewer) {
       ctx.state.accountId = viewer.account.id;
       return handler(ctx, viewer);

@@ -2,8 +2,6 @@
  * The waveform picture of a finished track: the WAV's peak level in a few hundred slices, drawn as a
  * symmetric SVG bar chart. Computed once per generation (its files never change) and kept in memory.
  */
-import { readFile } from 'node:fs/promises';
-
 export const WAVEFORM_BARS = 160;
 const CACHE_LIMIT = 500;
 const WIDTH = 960;
@@ -63,11 +61,11 @@ export function waveformSvg(peaks: readonly number[]): string {
 export class WaveformCache {
   readonly #svgs = new Map<string, Promise<string>>();
 
-  /** The SVG for a generation's WAV at `path`, computed at most once per generation id. */
-  svg(generationId: string, path: string): Promise<string> {
+  /** The SVG for a generation's WAV, read by `read`, computed at most once per generation id. */
+  svg(generationId: string, read: () => Promise<Uint8Array>): Promise<string> {
     let svg = this.#svgs.get(generationId);
     if (!svg) {
-      svg = readFile(path).then((bytes) => waveformSvg(wavPeaks(bytes)));
+      svg = read().then((bytes) => waveformSvg(wavPeaks(bytes)));
       svg.catch(() => this.#svgs.delete(generationId));
       if (this.#svgs.size >= CACHE_LIMIT) this.#svgs.delete(this.#svgs.keys().next().value!);
       this.#svgs.set(generationId, svg);

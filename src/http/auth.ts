@@ -27,12 +27,13 @@ export function authenticate(services: Services): AppMiddleware {
   return async function authenticateRequest(ctx, next) {
     try {
       const secret = presentedSecret(ctx);
-      const key = services.store.findKey(secret);
+      const key = await services.repository.findKey(secret);
       if (!key) throw new AuthenticationError('invalid_api_key');
       if (key.revoked_at !== null) throw new AuthenticationError('revoked_api_key');
-      const account = services.store.getAccount(key.account_id);
+      const account = await services.repository.getAccount(key.account_id);
       if (!account) throw new AuthenticationError('invalid_api_key');
-      services.store.touchKey(key.id, services.now());
+      // Last use is a convenience: a failure to note it must not fail the request.
+      services.repository.touchKey(key.id, services.now()).catch(() => undefined);
       ctx.state.apiKey = key;
       ctx.state.account = account;
     } catch (err) {

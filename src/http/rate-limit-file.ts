@@ -1,13 +1,11 @@
 /**
- * The per-account rate-limit buckets, kept in the data dir so a restart does not hand every account a fresh
+ * The per-account rate-limit buckets, kept as a setting (rate-limits.json in the data dir) so a restart does not hand every account a fresh
  * minute. Only buckets not yet full are written, at most once a second (a request never waits for the disk),
  * and once more at shutdown. A crash loses at most that second; a damaged file only costs the limits' state.
  */
-import { readFile } from 'node:fs/promises';
-import type { Store } from '../store/types.ts';
+import { DamagedSettingError } from '../store/errors.ts';
+import type { Settings } from '../store/repository.ts';
 import { TokenBucketLimiter, type Bucket } from './token-bucket.ts';
-
-export const RATE_LIMITS_FILE = 'rate-limits.json';
 const WRITE_EVERY_MS = 1_000;
 
 export interface PersistentLimiter {
@@ -17,7 +15,7 @@ export interface PersistentLimiter {
 }
 
 export async function openPersistentLimiter(
-  store: Store,
+  settings: Settings,
   options: { windowMs: number; now: () => number; warn: (line: string) => void },
 ): Promise<PersistentLimiter> {
   let timer: NodeJS.Timeout | undefined;
@@ -25,13 +23,13 @@ export async function openPersistentLimiter(
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    const bytes = Buffer.from(JSON.stringify(Object.fromEntries(limiter.spent(options.now()))));
-    writing = writing.then(() => store.writeFile(RATE_LIMITS_FILE, bytes)).catch((error: Error) => options.warn(`Could not save the rate limits: ${error.message}`));
+    const spent = Object.fromEntries(limiter.spent(options.now()));
+    writing = writing.then(() => settings.put('rate-limits', spent)).catch((error: Error) => options.warn(`Could not save the rate limits: ${error.message}`));
     return writing;
   };
   const limiter = new TokenBucketLimiter({
     windowMs: options.windowMs,
-    buckets: await readBuckets(store, options.warn),
+    buckets: await readBuckets(settings, options.warn),
     onTake: () => {
       timer ??= setTimeout(flush, WRITE_EVERY_MS).unref();
     },
@@ -39,22 +37,22 @@ export async function openPersistentLimiter(
   return { limiter, flush: () => (timer === undefined ? writing : flush()) };
 }
 
-async function readBuckets(store: Store, warn: (line: string) => void): Promise<[string, Bucket][]> {
-  let text: string;
+async function readBuckets(settings: Settings, warn: (line: string) => void): Promise<[string, Bucket][]> {
+  const damaged = (where: string): [] => {
+    warn(`${where} is damaged; every account starts with a full rate limit.`);
+    return [];
+  };
+  let value: unknown;
   try {
-    text = await readFile(store.resolveFile(RATE_LIMITS_FILE), 'utf8');
+    value = await settings.get('rate-limits');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (error instanceof DamagedSettingError) return damaged(error.where);
     throw error;
   }
-  try {
-    const entries = Object.entries(JSON.parse(text) as Record<string, unknown>);
-    if (entries.every(([, bucket]) => isBucket(bucket))) return entries as [string, Bucket][];
-  } catch {
-    // Reported below, like any other shape.
-  }
-  warn(`${store.resolveFile(RATE_LIMITS_FILE)} is damaged; every account starts with a full rate limit.`);
-  return [];
+  if (value === undefined) return [];
+  const entries = typeof value === 'object' && value !== null ? Object.entries(value) : undefined;
+  if (entries?.every(([, bucket]) => isBucket(bucket))) return entries as [string, Bucket][];
+  return damaged('The saved rate-limit state');
 }
 
 function isBucket(value: unknown): value is Bucket {

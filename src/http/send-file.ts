@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { RangeNotSatisfiableError } from './errors.ts';
 import { parseRange } from './range.ts';
 import type { AppContext } from './types.ts';
@@ -9,35 +9,30 @@ export interface SendFileOptions {
   maxAgeSeconds: number;
 }
 
-/**
- * Answers with an open file, whole or one byte range of it. Takes ownership of the handle: it is closed
- * on error, and otherwise when Koa destroys the stream body at the end of the response (HEAD included).
- */
-export async function sendFile(ctx: AppContext, handle: FileHandle, options: SendFileOptions): Promise<void> {
-  try {
-    const { size } = await handle.stat();
-    // If-Range would need validators we do not issue; RFC 9110 lets us answer it with the whole file.
-    const range = ctx.get('If-Range') === '' ? parseRange(ctx.get('Range'), size) : undefined;
-    if (range === 'unsatisfiable') throw new RangeNotSatisfiableError(size);
-    ctx.set('Accept-Ranges', 'bytes');
-    ctx.set('Content-Disposition', options.contentDisposition);
-    ctx.set('Cache-Control', `private, max-age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.type = options.contentType;
-    const { start, end } = range ?? { start: 0, end: size - 1 };
-    if (range) {
-      ctx.status = 206;
-      ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
-    }
-    if (size === 0) {
-      await handle.close();
-      ctx.body = '';
-      return;
-    }
-    ctx.body = handle.createReadStream({ start, end });
-    ctx.length = end - start + 1;
-  } catch (err) {
-    await handle.close();
-    throw err;
+/** A stored file: its size, and its bytes whole or one inclusive byte range. */
+export interface SendableFile {
+  size: number;
+  open(range?: { start: number; end: number }): Promise<Readable>;
+}
+
+/** Answers with a stored file, whole or one byte range of it. Koa destroys the stream at the end of the response (HEAD included). */
+export async function sendFile(ctx: AppContext, file: SendableFile, options: SendFileOptions): Promise<void> {
+  const { size } = file;
+  // If-Range would need validators we do not issue; RFC 9110 lets us answer it with the whole file.
+  const range = ctx.get('If-Range') === '' ? parseRange(ctx.get('Range'), size) : undefined;
+  if (range === 'unsatisfiable') throw new RangeNotSatisfiableError(size);
+  const { start, end } = range ?? { start: 0, end: size - 1 };
+  // Opened before any header is set: a file gone meanwhile is an error answer, not half a success.
+  const body = size === 0 ? '' : await file.open({ start, end });
+  ctx.set('Accept-Ranges', 'bytes');
+  ctx.set('Content-Disposition', options.contentDisposition);
+  ctx.set('Cache-Control', `private, max-age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = options.contentType;
+  if (range) {
+    ctx.status = 206;
+    ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
   }
+  ctx.body = body;
+  if (size > 0) ctx.length = end - start + 1;
 }

@@ -4,15 +4,19 @@ import type { GenerationRequest, StyleInfo } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { JobQueue } from '../jobs/types.ts';
-import type { CredentialStore } from '../store/credentials.ts';
-import type { Account, ApiKey, Store } from '../store/types.ts';
+import type { Generations } from '../generations/generations.ts';
+import type { BlobStore } from '../store/blob-store.ts';
+import type { Repository } from '../store/repository.ts';
+import type { Account, ApiKey } from '../store/types.ts';
 import type { WebhookService } from '../webhooks/service.ts';
 import type { DownloadSigner } from './signing.ts';
 import type { TokenBucketLimiter } from './token-bucket.ts';
 
 /** Everything the HTTP layer needs, handed in by whoever builds the app (server.ts, tests, the bench). */
 export interface AppDeps {
-  store: Store;
+  repository: Repository;
+  /** Where the rendered files are. */
+  blobs: BlobStore;
   jobs: JobQueue;
   /** The engine's cheap, synchronous checks (rendering goes through jobs). checkLyrics throws engine errors. */
   engine: { listStyles(): StyleInfo[]; checkLyrics(request: GenerationRequest): void };
@@ -21,8 +25,6 @@ export interface AppDeps {
   now?: () => Date;
   /** Endpoints, secrets and the delivery log; without it the /v1/webhooks routes answer 503. */
   webhooks?: WebhookService;
-  /** Dashboard sign-in data; opened from the store's data dir when not given. */
-  credentials?: CredentialStore;
   /** Signs download links; built from the config when not given. server.ts shares one with the webhooks' events. */
   signer?: DownloadSigner;
   /** Request lines and request errors. @default a logger that writes nothing */
@@ -34,9 +36,11 @@ export interface AppDeps {
 }
 
 /** AppDeps with the clock resolved, plus what createApp builds once from the config. */
-export interface Services extends Omit<AppDeps, 'now' | 'credentials' | 'signer' | 'logger' | 'accountLimiter'> {
+export interface Services extends Omit<AppDeps, 'now' | 'signer' | 'logger' | 'accountLimiter'> {
   now: () => Date;
   signer: DownloadSigner;
+  /** The generation lifecycle's door for handlers: create, find, cancel, delete, present, files. */
+  generations: Generations;
   /** Requests per minute per account: one bucket for the API and the dashboard's playground. */
   accountLimiter: TokenBucketLimiter;
 }

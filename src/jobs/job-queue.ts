@@ -2,13 +2,15 @@
  * Feeds accepted generations to the render pool: fairly between accounts, never more at once than the
  * pool has threads, and with every state change persisted so a restart can resume the work.
  */
-import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
 import { silentLogger, type Logger } from '../log.ts';
+import { FILE_FORMATS, blobKey, type FormatName } from '../generations/files.ts';
+import type { GenerationLifecycle } from '../generations/lifecycle.ts';
+import type { BlobStore } from '../store/blob-store.ts';
 import { isStorageFull } from '../store/errors.ts';
-import type { Generation, Store } from '../store/types.ts';
+import type { GenerationPatch, Repository } from '../store/repository.ts';
+import type { Generation, GenerationFiles } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
 import type { JobQueue, LiveState } from './types.ts';
@@ -16,7 +18,10 @@ import type { JobQueue, LiveState } from './types.ts';
 export type RenderPoolLike = Pick<RenderPool, 'size' | 'render' | 'healthy'>;
 
 export interface JobQueueOptions {
-  store: Store;
+  repository: Repository;
+  blobs: BlobStore;
+  /** Every change of a task's state goes through it, with the webhook event it causes. */
+  lifecycle: GenerationLifecycle;
   pool: RenderPoolLike;
   /** Milliseconds now; a test seam for estimates. */
   clock?: () => number;
@@ -28,11 +33,6 @@ export interface JobQueueOptions {
   speedPrior?: SpeedModel;
   /** One line per task transition (queued, started, completed, failed), and the render errors in full. */
   logger?: Logger;
-  /**
-   * Told of each task as it is about to be saved processing, completed or failed, and awaited before
-   * that save: the webhook outbox writes its events ahead, so a crash in between loses none.
-   */
-  onTransition?: (generation: Generation) => Promise<void>;
 }
 
 export interface JobQueueHandle extends JobQueue {
@@ -72,13 +72,13 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   lyrics: generation.lyrics,
 });
 
-/** The learned speed outlives restarts, so the first estimates after a start are as good as the last. */
-const SPEED_FILE = 'render-speed.json';
-
-/** The per-second cost learned on this data dir (files from before the overhead was modelled are ignored). */
-function readSpeed(store: Store): number | undefined {
+/**
+ * The per-second cost learned on this data dir, kept as a setting so the first estimates after a start are as
+ * good as the last (values from before the overhead was modelled are ignored).
+ */
+async function readSpeed(repository: Repository): Promise<number | undefined> {
   try {
-    const value = (JSON.parse(readFileSync(store.resolveFile(SPEED_FILE), 'utf8')) as { per_audio_second?: unknown }).per_audio_second;
+    const value = ((await repository.settings.get('render-speed')) as { per_audio_second?: unknown } | undefined)?.per_audio_second;
     return typeof value === 'number' && value > 0 && value < 100 ? value : undefined;
   } catch {
     return undefined;
@@ -87,44 +87,46 @@ function readSpeed(store: Store): number | undefined {
 
 const CANCELLED = 'The generation was cancelled.';
 
-const audioFiles = (generation: Generation): { wav: string; midi: string } => {
-  const base = `audio/${generation.account_id}/${generation.id}`;
-  return { wav: `${base}.wav`, midi: `${base}.mid` };
-};
+/** The formats a render produces, with their bytes. */
+const renderedFiles = (track: RenderedTrack): [FormatName, Uint8Array][] => [
+  ['wav', track.wav],
+  ['midi', track.midi],
+];
 
 const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
 
 /** Creates the queue and resumes every unfinished task found in the store (restart recovery). */
 export async function createJobQueue(options: JobQueueOptions): Promise<JobQueueHandle> {
-  const queue = new RenderQueue(options);
+  const queue = new RenderQueue(options, await readSpeed(options.repository));
   await queue.recover();
   return queue;
 }
 
 class RenderQueue implements JobQueueHandle {
-  readonly #store: Store;
+  readonly #repository: Repository;
+  readonly #blobs: BlobStore;
+  readonly #lifecycle: GenerationLifecycle;
   readonly #pool: RenderPoolLike;
   readonly #clock: () => number;
   readonly #graceMs: number;
   readonly #maxAttempts: number;
   readonly #logger: Logger;
-  readonly #onTransition: (generation: Generation) => Promise<void>;
   readonly #speed: RenderSpeed;
   readonly #waiting = new FairQueue<Generation>();
   readonly #running = new Map<string, Running>();
   #idleWaiters: (() => void)[] = [];
   #closing: Promise<void> | null = null;
 
-  constructor(options: JobQueueOptions) {
-    this.#store = options.store;
+  constructor(options: JobQueueOptions, learned: number | undefined) {
+    this.#repository = options.repository;
+    this.#blobs = options.blobs;
+    this.#lifecycle = options.lifecycle;
     this.#pool = options.pool;
     this.#clock = options.clock ?? Date.now;
     this.#graceMs = options.graceMs ?? 30_000;
     this.#maxAttempts = options.maxAttempts ?? 3;
     this.#logger = options.logger ?? silentLogger();
-    this.#onTransition = options.onTransition ?? (() => Promise.resolve());
     const prior = options.speedPrior ?? DEFAULT_SPEED;
-    const learned = readSpeed(this.#store);
     this.#speed = new RenderSpeed(learned === undefined ? prior : { ...prior, perAudioSecond: learned }, learned !== undefined);
   }
 
@@ -139,13 +141,13 @@ class RenderQueue implements JobQueueHandle {
   async recover(): Promise<void> {
     const resumed: Generation[] = [];
     await Promise.all(
-      this.#store.unfinishedGenerations().map(async (generation) => {
+      (await this.#repository.unfinishedGenerations()).map(async (generation) => {
         // A task that was mid-render through maxAttempts crashes of the whole server is the likely cause.
         if (generation.attempts >= this.#maxAttempts) {
           await this.#fail(generation, 'render_interrupted', 'The render was interrupted too many times. Please try again.');
           return;
         }
-        resumed.push(generation.status === 'pending' ? generation : await this.#store.updateGeneration(generation.id, { status: 'pending' }));
+        resumed.push(generation.status === 'pending' ? generation : await this.#transition(generation, { status: 'pending' }));
       }),
     );
     resumed.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
@@ -184,11 +186,11 @@ class RenderQueue implements JobQueueHandle {
       await running.done;
     } else {
       this.#waiting.remove(generation.id);
-      const current = this.#store.getGeneration(generation.account_id, generation.id);
+      const current = await this.#repository.getGeneration(generation.account_id, generation.id);
       if (current && (current.status === 'pending' || current.status === 'processing')) await this.#fail(current, 'cancelled', CANCELLED);
       this.#settleIdle();
     }
-    return this.#store.getGeneration(generation.account_id, generation.id) ?? generation;
+    return (await this.#repository.getGeneration(generation.account_id, generation.id)) ?? generation;
   }
 
   healthy(): boolean {
@@ -222,7 +224,7 @@ class RenderQueue implements JobQueueHandle {
     }
     await Promise.all(
       this.#waiting.drain().map((generation) =>
-        generation.status === 'pending' ? undefined : this.#store.updateGeneration(generation.id, { status: 'pending' }).catch(() => undefined),
+        generation.status === 'pending' ? undefined : this.#transition(generation, { status: 'pending' }).catch(() => undefined),
       ),
     );
     this.#settleIdle();
@@ -289,14 +291,19 @@ class RenderQueue implements JobQueueHandle {
     }
     this.#logger.info({ ...ids(started), render_ms: Math.round(renderSeconds * 1000), audio_seconds: track.audioSeconds }, 'task completed');
     // Only a better estimate for the next start: not worth failing anything over.
-    await this.#store
-      .writeFile(SPEED_FILE, Buffer.from(JSON.stringify({ per_audio_second: this.#speed.perAudioSecond, overhead_seconds: this.#speed.overheadSeconds })))
+    await this.#repository.settings
+      .put('render-speed', { per_audio_second: this.#speed.perAudioSecond, overhead_seconds: this.#speed.overheadSeconds })
       .catch((error: unknown) => this.#logger.warn({ err: error }, 'could not save the render speed'));
   }
 
   async #complete(generation: Generation, track: RenderedTrack): Promise<void> {
-    const files = audioFiles(generation);
-    await Promise.all([this.#store.writeFile(files.wav, track.wav), this.#store.writeFile(files.midi, track.midi)]);
+    const files: GenerationFiles = {};
+    await Promise.all(
+      renderedFiles(track).map(([format, bytes]) => {
+        files[format] = blobKey(generation, format);
+        return this.#blobs.put(files[format], bytes, { contentType: FILE_FORMATS[format].contentType });
+      }),
+    );
     await this.#transition(generation, {
       status: 'completed',
       completed_at: new Date(this.#clock()).toISOString(),
@@ -310,7 +317,7 @@ class RenderQueue implements JobQueueHandle {
   async #renderFailed(running: Running, error: unknown): Promise<void> {
     const generation = running.generation;
     if (running.interruptedByClose) {
-      await this.#store.updateGeneration(generation.id, { status: 'pending', attempts: Math.max(0, generation.attempts - 1) });
+      await this.#transition(generation, { status: 'pending', attempts: Math.max(0, generation.attempts - 1) });
       this.#logger.info(ids(generation), 'task sent back to pending by the shutdown');
       return;
     }
@@ -321,7 +328,7 @@ class RenderQueue implements JobQueueHandle {
     if (error instanceof WorkerCrashedError) {
       if (generation.attempts < this.#maxAttempts) {
         this.#logger.warn({ ...ids(generation), attempt: generation.attempts, err: error }, 'render worker crashed; the task will be retried');
-        const pending = await this.#store.updateGeneration(generation.id, { status: 'pending' });
+        const pending = await this.#transition(generation, { status: 'pending' });
         if (this.#closing === null) this.#waiting.pushFront(pending);
         return;
       }
@@ -343,8 +350,8 @@ class RenderQueue implements JobQueueHandle {
    * else is ours to find in the log under the request id.
    */
   async #completionFailed(generation: Generation, error: unknown): Promise<void> {
-    const files = audioFiles(generation);
-    await Promise.all([files.wav, files.midi].map((file) => rm(this.#store.resolveFile(file), { force: true }).catch(() => undefined)));
+    const formats = Object.keys(FILE_FORMATS) as FormatName[];
+    await Promise.all(formats.map((format) => this.#blobs.delete(blobKey(generation, format)).catch(() => undefined)));
     const requestId = generation.request_id ?? null;
     const [code, message] = isStorageFull(error)
       ? ['storage_full', 'The server ran out of storage while saving the track. Please try again later.']
@@ -353,7 +360,7 @@ class RenderQueue implements JobQueueHandle {
   }
 
   /** `internal`: what was thrown, when the message is not it: logged in full, with its stack. */
-  async #fail(generation: Generation, code: string, message: string, internal?: unknown, patch: Partial<Generation> = {}): Promise<void> {
+  async #fail(generation: Generation, code: string, message: string, internal?: unknown, patch: GenerationPatch = {}): Promise<void> {
     await this.#transition(generation, {
       ...patch,
       status: 'failed',
@@ -365,14 +372,9 @@ class RenderQueue implements JobQueueHandle {
     else this.#logger.error({ ...ids(generation), code, reason: message, err: thrownBy(internal) }, what);
   }
 
-  /** Saves a change of state, telling the listener first. A listener failure is logged, not the task's failure. */
-  async #transition(generation: Generation, patch: Partial<Generation>): Promise<Generation> {
-    try {
-      await this.#onTransition({ ...generation, ...patch });
-    } catch (error) {
-      this.#logger.error({ ...ids(generation), err: error }, 'could not record the webhook event of a task');
-    }
-    return this.#store.updateGeneration(generation.id, patch);
+  /** Saves a change of state, with the webhook event it causes (the lifecycle's one transaction). */
+  #transition(generation: Generation, patch: GenerationPatch): Promise<Generation> {
+    return this.#lifecycle.transition(generation.id, patch);
   }
 
   /**

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashSecret } from '../ids.ts';
-import { CoalescingWriter, parseDataFile } from './atomic-file.ts';
+import { parseDataFile, type CoalescingWriter } from './atomic-file.ts';
+import type { CredentialRecords } from './repository.ts';
 import { recordOfArrays } from './shape.ts';
 
 export interface PasswordHash {
@@ -65,38 +66,47 @@ export class EmailTakenError extends Error {
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 const FILE = 'dashboard.json';
 
-export class CredentialStore {
+export class CredentialStore implements CredentialRecords {
   readonly #path: string;
-  readonly #writer = new CoalescingWriter();
+  readonly #writer: CoalescingWriter;
   readonly #data: CredentialsData;
   /** Emails between "free" and "saved": a second sign-up for one of them is refused at once. */
   readonly #claimed = new Set<string>();
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, writer: CoalescingWriter) {
     this.#path = join(dataDir, FILE);
+    this.#writer = writer;
     this.#data = readData(this.#path);
   }
 
-  findByEmail(email: string): Credential | undefined {
+  async findByEmail(email: string): Promise<Credential | undefined> {
+    return this.#byEmail(email);
+  }
+
+  #byEmail(email: string): Credential | undefined {
     const wanted = normalizeEmail(email);
     return this.#data.credentials.find((c) => c.email === wanted);
   }
 
-  forAccount(accountId: string): Credential | undefined {
+  async forAccount(accountId: string): Promise<Credential | undefined> {
+    return this.#ofAccount(accountId);
+  }
+
+  #ofAccount(accountId: string): Credential | undefined {
     return this.#data.credentials.find((c) => c.account_id === accountId);
   }
 
   /** Reserves an email for a sign-up in progress; the returned function releases it. */
-  claimEmail(email: string): () => void {
+  async claimEmail(email: string): Promise<() => void> {
     const wanted = normalizeEmail(email);
-    if (this.#claimed.has(wanted) || this.findByEmail(wanted)) throw new EmailTakenError();
+    if (this.#claimed.has(wanted) || this.#byEmail(wanted)) throw new EmailTakenError();
     this.#claimed.add(wanted);
     return () => this.#claimed.delete(wanted);
   }
 
   async addCredential(credential: Credential): Promise<void> {
     const email = normalizeEmail(credential.email);
-    if (this.findByEmail(email) || this.forAccount(credential.account_id)) throw new EmailTakenError();
+    if (this.#byEmail(email) || this.#ofAccount(credential.account_id)) throw new EmailTakenError();
     const record = { ...credential, email };
     this.#data.credentials.push(record);
     try {
@@ -118,7 +128,7 @@ export class CredentialStore {
   }
 
   /** The live session with this id, or undefined when unknown, ended or expired. */
-  findSession(id: string, now: Date): Session | undefined {
+  async findSession(id: string, now: Date): Promise<Session | undefined> {
     const hash = hashSecret(id);
     const record = this.#data.sessions.find((s) => s.id_hash === hash);
     if (!record || Date.parse(record.expires_at) <= now.getTime()) return undefined;
@@ -149,11 +159,6 @@ export class CredentialStore {
     this.#data.sign_in_links = this.#data.sign_in_links.filter((l) => l !== link);
     await this.#save();
     return Date.parse(link.expires_at) > now.getTime() ? link.account_id : undefined;
-  }
-
-  /** Resolves once every change so far is on disk. */
-  flush(): Promise<void> {
-    return this.#writer.idle();
   }
 
   #prune(now: Date): void {

@@ -40,3 +40,19 @@ export class StorageFullError extends Error {
 }
 
 export const isStorageFull = (error: unknown): boolean => ['ENOSPC', 'EDQUOT'].includes(String((error as NodeJS.ErrnoException | undefined)?.code));
+
+/** No blob under the key asked for (never stored, deleted, or refused as a key outside the store). */
+export class BlobNotFoundError extends Error {
+  override name = 'BlobNotFoundError' as const;
+  constructor(readonly key: string) {
+    super(`No stored file ${key}.`);
+  }
+}
+
+/** A setting whose stored value cannot be read back; `where` names it for the operator (the file, in the file store). */
+export class DamagedSettingError extends Error {
+  override name = 'DamagedSettingError' as const;
+  constructor(readonly where: string) {
+    super(`${where} is damaged.`);
+  }
+}

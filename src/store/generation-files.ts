@@ -10,14 +10,29 @@ import { join } from 'node:path';
 import { TEMP_SUFFIX } from './atomic-file.ts';
 import { isRecord, stringFields, type Problem } from './shape.ts';
 import type { Generation, GenerationStatus } from './types.ts';
+import type { WebhookEvent } from './webhook-types.ts';
 
 export interface IdempotencyRecord {
   key: string;
   bodyHash: string;
 }
 
-/** A generation as written on disk: the idempotency record travels with it, so both land in one atomic write. */
-export type StoredGeneration = Generation & { idempotency?: IdempotencyRecord };
+/** Where one of an event's deliveries goes, as recorded with the event. */
+export interface StoredTarget {
+  id: string;
+  endpoint_id: string | null;
+  url: string;
+}
+
+/** A webhook event as its generation's file holds it: committed with the transition that caused it. */
+export type StoredEvent = WebhookEvent & { deliveries: StoredTarget[] };
+
+/**
+ * A generation as written on disk: the idempotency record and the webhook events of its transitions travel
+ * with it, so each lands in the same atomic write as the change it belongs to. Files written before events
+ * moved here have no webhook_events (their events are in webhooks.json alone).
+ */
+export type StoredGeneration = Generation & { idempotency?: IdempotencyRecord; webhook_events?: StoredEvent[] };
 
 /**
  * What is left of a deleted generation: no prompt, lyrics or audio, only what keeps its month's quota

@@ -1,6 +1,6 @@
 /**
- * The store's records and the interface the rest of the service uses. The lowdb implementation
- * lives beside this file; nothing outside src/store/ knows how records are laid out on disk.
+ * The records the service keeps. The interfaces over them are in repository.ts (records) and blob-store.ts
+ * (audio bytes); the files implementation lives beside them, and nothing outside src/store/ knows the layout on disk.
  */
 
 export type PlanName = 'starter' | 'developer' | 'enterprise';
@@ -31,11 +31,11 @@ export interface ApiKey {
   revoked_at: string | null;
 }
 
-export interface GenerationFiles {
-  /** Paths relative to the data dir. */
-  wav: string;
-  midi: string;
-}
+/**
+ * The stored files of a finished generation: a format's name ("wav", "midi", …) -> the key of its bytes in the
+ * blob store. Keyed by name, so adding a format adds an entry, not a field.
+ */
+export type GenerationFiles = Record<string, string>;
 
 export interface Generation {
   id: string;
@@ -121,57 +121,3 @@ export class DataDirLockedError extends Error {
   }
 }
 
-export interface Store {
-  readonly dataDir: string;
-
-  createAccount(input: { email?: string | null; name?: string | null; plan: PlanName }): Promise<Account>;
-  getAccount(id: string): Account | undefined;
-  listAccounts(): Account[];
-  updateAccount(id: string, patch: Partial<Pick<Account, 'email' | 'plan' | 'rpm' | 'monthly'>>): Promise<Account>;
-  /** Removes an account that has no keys and no generations yet: undoes a sign-up that failed half-way. */
-  deleteAccount(id: string): Promise<void>;
-
-  /** Returns the plaintext key once; only its hash is kept. */
-  createKey(accountId: string, name?: string | null): Promise<{ key: string; record: ApiKey }>;
-  /** Looks a presented key up by hash (constant-time compare); undefined when unknown. Revoked keys are returned with revoked_at set. */
-  findKey(secret: string): ApiKey | undefined;
-  listKeys(accountId?: string): ApiKey[];
-  revokeKey(keyId: string): Promise<ApiKey>;
-  /** Records last use; may be persisted lazily (it is not worth a disk write per request). */
-  touchKey(keyId: string, at: Date): void;
-
-  /** Atomically checks the quota, reserves one unit and persists the new task (status processing). */
-  createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }>;
-  getGeneration(accountId: string, id: string): Generation | undefined;
-  /** Newest first, ties broken by id. */
-  listGenerations(accountId: string, options: ListOptions): { items: Generation[]; total: number };
-  /** Persists a change; a change to status failed refunds the quota unit. */
-  updateGeneration(id: string, patch: Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>): Promise<Generation>;
-  /**
-   * Removes a finished (completed or failed) generation and its files: it is gone from every read. Its quota
-   * unit stays spent, across restarts too.
-   */
-  deleteGeneration(id: string): Promise<void>;
-  /**
-   * Calls `listener` after each change of the generation, with the generation as it now is (undefined once it
-   * is deleted), once its save has landed or failed. Returns the function that stops the calls.
-   */
-  watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void;
-  /** Tasks not yet terminal (processing or pending), oldest first: what a restart must resume. */
-  unfinishedGenerations(): Generation[];
-  /** Generations counted against the account's quota for a month ("YYYY-MM"). */
-  usage(accountId: string, month: string): number;
-
-  /** Absolute path of a file inside the data dir; throws if the relative path would escape it. */
-  resolveFile(relativePath: string): string;
-  /** Writes a file atomically inside the data dir (temp file, fsync, rename). */
-  writeFile(relativePath: string, bytes: Uint8Array): Promise<void>;
-  /**
-   * False while the data dir's disk is full: since a write failed for want of space, until one lands (this
-   * tries a one-byte write to find out, only while it is false).
-   */
-  canWrite(): Promise<boolean>;
-
-  /** Flushes pending writes and releases the data-dir lock. */
-  close(): Promise<void>;
-}

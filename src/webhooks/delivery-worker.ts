@@ -1,23 +1,23 @@
 /**
- * Sends what the outbox holds: each pending delivery when it is due, a bounded number at a time and
+ * Sends the pending deliveries the repository holds: each when it is due, a bounded number at a time and
  * never more than a few to one receiver, so a slow receiver holds up only its own deliveries (never the
- * API or the renders, which only write to the outbox). A failed attempt is retried on the schedule;
- * an endpoint that has failed for too long is disabled.
+ * API or the renders, which only record events). A failed attempt is retried on the schedule; an
+ * endpoint that has failed for too long is disabled. An event is only ever recorded with the transition
+ * it announces (one transaction), so whatever is pending can be sent as soon as it is due.
  */
-import type { GenerationObject } from '../routes/generations/present.ts';
-import type { Generation, Store } from '../store/types.ts';
+import type { GenerationObject } from '../generations/present.ts';
+import type { Repository } from '../store/repository.ts';
+import type { Generation } from '../store/types.ts';
 import { UnsafeUrlError } from './errors.ts';
-import type { Outbox } from './outbox.ts';
 import { retryDelay } from './schedule.ts';
 import { sendAttempt, type AttemptResult } from './sender.ts';
 import { webhookHeaders } from './signature.ts';
-import { announcedState, confirmation } from './transition.ts';
-import type { WebhookDelivery, WebhookEvent } from './types.ts';
+import { announcedState, stillTrue } from './transition.ts';
+import type { DeliveryState, WebhookDelivery, WebhookEvent } from './types.ts';
 import { resolveForSend, type Resolver } from './url-safety.ts';
 
 export interface DeliveryWorkerOptions {
-  outbox: Outbox;
-  store: Store;
+  repository: Repository;
   /** The secrets that sign an account's webhooks now (two during a rotation). */
   secretsOf: (accountId: string) => Promise<string[]>;
   allowPrivate: boolean;
@@ -33,8 +33,10 @@ export interface DeliveryWorkerOptions {
   log: (line: string) => void;
 }
 
-/** While an event's task has not been saved in its new state yet, look again this often. */
-const UNCONFIRMED_RECHECK_MS = 500;
+/** A delivery's log keeps this many attempts (a round has at most 11; resends add rounds). */
+const MAX_LOGGED_ATTEMPTS = 50;
+/** Old settled deliveries are pruned at most this often. */
+const PRUNE_EVERY_MS = 3600 * 1000;
 /** Timers are re-armed at least this often, so a changed wall clock cannot stall the worker. */
 const MAX_SLEEP_MS = 60_000;
 
@@ -44,12 +46,15 @@ export class DeliveryWorker {
   readonly #inFlight = new Set<string>();
   /** Attempts in flight per receiver (scheme://host:port). */
   readonly #perReceiver = new Map<string, number>();
-  readonly #heldUntil = new Map<string, number>();
   readonly #abort = new AbortController();
   #present: ((generation: Generation) => GenerationObject) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #running = new Set<Promise<void>>();
   #closed = false;
+  /** A pass is reading the pending deliveries; `#again` asks for one more after it. */
+  #ticking = false;
+  #again = false;
+  #prunedAt = 0;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#o = options;
@@ -65,7 +70,7 @@ export class DeliveryWorker {
   wake(): void {
     if (this.#closed || !this.#present) return;
     if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#tick(), 0);
+    this.#timer = setTimeout(() => void this.#tick(), 0);
     this.#timer.unref();
   }
 
@@ -82,15 +87,38 @@ export class DeliveryWorker {
    * the earliest not yet due. A due delivery left for want of room needs no timer: the attempt that
    * holds its room ticks again when it ends.
    */
-  #tick(): void {
+  async #tick(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     if (this.#closed) return;
+    if (this.#ticking) {
+      this.#again = true;
+      return;
+    }
+    this.#ticking = true;
+    try {
+      await this.#pass();
+    } catch (error) {
+      this.#o.log(`Webhook deliveries could not be read: ${(error as Error).message}`);
+    } finally {
+      this.#ticking = false;
+    }
+    if (this.#again) {
+      this.#again = false;
+      await this.#tick();
+    }
+  }
+
+  async #pass(): Promise<void> {
     const now = this.#o.now().getTime();
+    if (now - this.#prunedAt > PRUNE_EVERY_MS) {
+      this.#prunedAt = now;
+      await this.#o.repository.webhooks.prune(new Date(now));
+    }
     let earliest = Number.POSITIVE_INFINITY;
-    // In the outbox's order, oldest first: when room is short, the longest waiting go first.
-    for (const delivery of this.#o.outbox.pending.values()) {
-      if (this.#inFlight.size >= this.#o.concurrency) return;
+    // Oldest first: when room is short, the longest waiting go first.
+    for (const delivery of await this.#o.repository.webhooks.pendingDeliveries()) {
+      if (this.#closed || this.#inFlight.size >= this.#o.concurrency) return;
       if (this.#inFlight.has(delivery.id)) continue;
       const dueAt = this.#dueAt(delivery);
       if (dueAt > now) {
@@ -116,57 +144,48 @@ export class DeliveryWorker {
       const busy = (this.#perReceiver.get(receiver) ?? 1) - 1;
       if (busy > 0) this.#perReceiver.set(receiver, busy);
       else this.#perReceiver.delete(receiver);
-      if (!this.#closed) this.#tick();
+      if (!this.#closed) void this.#tick();
     });
   }
 
   #dueAt(delivery: WebhookDelivery): number {
-    const next = delivery.next_attempt_at === null ? 0 : Date.parse(delivery.next_attempt_at);
-    return Math.max(next, this.#heldUntil.get(delivery.id) ?? 0);
+    return delivery.next_attempt_at === null ? 0 : Date.parse(delivery.next_attempt_at);
   }
 
   #arm(earliest: number, now: number): void {
     if (this.#closed || earliest === Number.POSITIVE_INFINITY) return;
-    this.#timer = setTimeout(() => this.#tick(), Math.min(MAX_SLEEP_MS, Math.max(0, earliest - now)));
+    this.#timer = setTimeout(() => void this.#tick(), Math.min(MAX_SLEEP_MS, Math.max(0, earliest - now)));
     this.#timer.unref();
   }
 
   async #attempt(delivery: WebhookDelivery): Promise<void> {
-    const { outbox } = this.#o;
-    const event = outbox.event(delivery.event_id);
-    const current = event && this.#o.store.getGeneration(event.account_id, event.generation_id);
-    const state = event ? confirmation(event, current) : 'void';
-    if (state === 'waiting') {
-      this.#heldUntil.set(delivery.id, this.#o.now().getTime() + UNCONFIRMED_RECHECK_MS);
-      return;
-    }
-    this.#heldUntil.delete(delivery.id);
-    const endpoint = delivery.endpoint_id === null ? undefined : outbox.endpoint(delivery.endpoint_id);
-    if (!event || !current || state === 'void' || (delivery.endpoint_id !== null && !endpoint)) {
-      outbox.setState(delivery, 'cancelled', this.#o.now());
-      await outbox.save();
+    const records = this.#o.repository.webhooks;
+    const event = await records.getEvent(delivery.event_id);
+    const current = event && (await this.#o.repository.getGeneration(event.account_id, event.generation_id));
+    const endpoint = delivery.endpoint_id === null ? undefined : await records.getEndpoint(delivery.endpoint_id);
+    // A deleted task announces nothing (no receiver is sent a link that no longer works), nor one that went on otherwise.
+    if (!event || !stillTrue(event, current) || (delivery.endpoint_id !== null && !endpoint)) {
+      await records.updateDelivery(delivery.id, settle('cancelled', this.#o.now()));
       return;
     }
     if (endpoint?.disabled_at) {
-      outbox.setState(delivery, 'failed', this.#o.now());
-      await outbox.save();
+      await records.updateDelivery(delivery.id, settle('failed', this.#o.now()));
       return;
     }
 
     const result = await this.#send(delivery, event, announcedState(event, current));
     if (this.#closed) return;
     const at = this.#o.now();
-    outbox.logAttempt(delivery, { at: at.toISOString(), status_code: result.statusCode, latency_ms: result.latencyMs, error: result.error });
+    const attempts = [...delivery.attempts, { at: at.toISOString(), status_code: result.statusCode, latency_ms: result.latencyMs, error: result.error }].slice(-MAX_LOGGED_ATTEMPTS);
+    const logged = { attempts, round_attempts: delivery.round_attempts + 1 };
     if (result.error === null) {
-      outbox.setState(delivery, 'delivered', at);
-      if (endpoint) endpoint.failing_since = null;
-    } else {
-      const wait = retryDelay(delivery.round_attempts, this.#o.schedule, this.#o.jitter, this.#o.random);
-      if (wait === null) outbox.setState(delivery, 'failed', at);
-      else outbox.setState(delivery, 'pending', at, new Date(at.getTime() + wait));
-      if (endpoint) this.#endpointFailed(endpoint.id, at);
+      await records.updateDelivery(delivery.id, { ...logged, ...settle('delivered', at) });
+      if (endpoint?.failing_since) await records.updateEndpoint(endpoint.id, { failing_since: null });
+      return;
     }
-    await outbox.save();
+    const wait = retryDelay(logged.round_attempts, this.#o.schedule, this.#o.jitter, this.#o.random);
+    await records.updateDelivery(delivery.id, { ...logged, ...settle(wait === null ? 'failed' : 'pending', at, wait === null ? null : new Date(at.getTime() + wait)) });
+    if (endpoint) await this.#endpointFailed(endpoint.id, at);
   }
 
   /** One attempt, its body presented from `generation`: the task's record in the state the event announces. */
@@ -192,19 +211,32 @@ export class DeliveryWorker {
   }
 
   /** Counts a failure against an endpoint; past the limit it is disabled and its pending deliveries fail. */
-  #endpointFailed(endpointId: string, at: Date): void {
-    const endpoint = this.#o.outbox.endpoint(endpointId);
+  async #endpointFailed(endpointId: string, at: Date): Promise<void> {
+    const records = this.#o.repository.webhooks;
+    const endpoint = await records.getEndpoint(endpointId);
     if (!endpoint || endpoint.disabled_at !== null) return;
-    endpoint.failing_since ??= at.toISOString();
-    if (at.getTime() - Date.parse(endpoint.failing_since) < this.#o.disableAfterMs) return;
-    const days = Math.round((this.#o.disableAfterMs / 86_400_000) * 10) / 10;
-    endpoint.disabled_at = at.toISOString();
-    endpoint.disabled_reason = `Every delivery attempt since ${endpoint.failing_since} failed (${days} days or more). Fix the receiver, then enable the endpoint again.`;
-    this.#o.log(`Webhook endpoint ${endpoint.id} disabled after failing since ${endpoint.failing_since}.`);
-    for (const delivery of this.#o.outbox.pending.values()) {
-      if (delivery.endpoint_id === endpoint.id) this.#o.outbox.setState(delivery, 'failed', at);
+    const failingSince = endpoint.failing_since ?? at.toISOString();
+    if (at.getTime() - Date.parse(failingSince) < this.#o.disableAfterMs) {
+      if (endpoint.failing_since === null) await records.updateEndpoint(endpoint.id, { failing_since: failingSince });
+      return;
     }
+    // Its pending deliveries fail first: whoever sees the endpoint disabled sees them failed too.
+    for (const delivery of await records.pendingDeliveries()) {
+      if (delivery.endpoint_id === endpoint.id) await records.updateDelivery(delivery.id, settle('failed', at));
+    }
+    const days = Math.round((this.#o.disableAfterMs / 86_400_000) * 10) / 10;
+    await records.updateEndpoint(endpoint.id, {
+      failing_since: failingSince,
+      disabled_at: at.toISOString(),
+      disabled_reason: `Every delivery attempt since ${failingSince} failed (${days} days or more). Fix the receiver, then enable the endpoint again.`,
+    });
+    this.#o.log(`Webhook endpoint ${endpoint.id} disabled after failing since ${failingSince}.`);
   }
+}
+
+/** A delivery's move to `state`; a pending one is due at `nextAt`. */
+function settle(state: DeliveryState, at: Date, nextAt: Date | null = null): Pick<WebhookDelivery, 'state' | 'next_attempt_at' | 'updated_at'> {
+  return { state, next_attempt_at: state === 'pending' && nextAt ? nextAt.toISOString() : null, updated_at: at.toISOString() };
 }
 
 /** Deliveries to one scheme://host:port share a small concurrency budget. */

@@ -1,13 +1,13 @@
 /**
- * Opens the webhooks module over a data dir: the outbox file, the service and the delivery worker.
- * server.ts opens it before the job queue (whose restart recovery may already record events) and
- * starts sending once the download links can be signed (their public URL is known after listening).
+ * The webhooks module over the repository: the service (endpoints, secrets, the delivery log) and the
+ * delivery worker. Events are recorded by the generation lifecycle, in its transitions' transactions; the
+ * worker is woken after each (`wake`) and starts sending once the download links can be signed (their public
+ * URL is known after listening).
  */
 import type { DownloadSigner } from '../http/signing.ts';
-import { presentGeneration } from '../routes/generations/present.ts';
-import type { Store } from '../store/types.ts';
+import { presentGeneration } from '../generations/present.ts';
+import type { Repository } from '../store/repository.ts';
 import { DeliveryWorker } from './delivery-worker.ts';
-import { Outbox, WEBHOOK_FILE } from './outbox.ts';
 import { RETRY_JITTER, RETRY_SCHEDULE_MS } from './schedule.ts';
 import { WebhookService } from './service.ts';
 import type { Resolver } from './url-safety.ts';
@@ -16,7 +16,7 @@ export { WebhookService, type DeliveryView, type NewEndpoint, type SecretView } 
 export { EVENT_TYPES, DEFAULT_EVENTS, type EventType, type WebhookEndpoint, type WebhookDelivery, type DeliveryState } from './types.ts';
 
 export interface WebhooksOptions {
-  store: Store;
+  repository: Repository;
   /** TUNESMITH_WEBHOOK_ALLOW_PRIVATE: send to loopback and private addresses too (a laptop, the tests). */
   allowPrivate: boolean;
   log?: (line: string) => void;
@@ -35,21 +35,19 @@ export interface WebhooksOptions {
 
 export interface Webhooks {
   service: WebhookService;
-  /** The job queue's transition listener (see WebhookService.record). */
-  record: WebhookService['record'];
+  /** Looks for deliveries to make now: the lifecycle calls it after a transition caused an event. */
+  wake(): void;
   /** Starts delivering; the events' data carries download links signed by `signer` (the app's own). */
   start(signer: DownloadSigner): void;
-  /** Stops delivering and flushes the outbox file. */
+  /** Stops delivering (attempts in flight are made again at the next start). */
   close(): Promise<void>;
 }
 
-export async function openWebhooks(options: WebhooksOptions): Promise<Webhooks> {
+export function openWebhooks(options: WebhooksOptions): Webhooks {
   const now = options.now ?? (() => new Date());
-  const outbox = await Outbox.open(options.store.resolveFile(WEBHOOK_FILE));
   let service: WebhookService | undefined;
   const worker = new DeliveryWorker({
-    outbox,
-    store: options.store,
+    repository: options.repository,
     secretsOf: (accountId) => service!.signingSecrets(accountId),
     allowPrivate: options.allowPrivate,
     resolve: options.resolve,
@@ -63,16 +61,13 @@ export async function openWebhooks(options: WebhooksOptions): Promise<Webhooks> 
     random: options.random ?? Math.random,
     log: options.log ?? (() => undefined),
   });
-  service = new WebhookService({ outbox, worker, store: options.store, allowPrivate: options.allowPrivate, resolve: options.resolve, now });
+  service = new WebhookService({ worker, repository: options.repository, allowPrivate: options.allowPrivate, resolve: options.resolve, now });
   return {
     service,
-    record: service.record,
+    wake: () => worker.wake(),
     start(signer) {
       worker.start((generation) => presentGeneration(generation, undefined, signer, now()));
     },
-    async close() {
-      await worker.close();
-      await outbox.idle();
-    },
+    close: () => worker.close(),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * An event names its task's transition by a stamp (the started_at or completed_at that transition saves)
  * instead of carrying a copy of the task: the outbox stays small, and the body is presented from the
- * store's record at send time, once the stamp proves the record is in the state the event announces.
+ * task's record at send time, when the stamp shows the record is in the state the event announces.
  */
 import type { Generation, GenerationStatus } from '../store/types.ts';
 import type { EventType, WebhookEvent } from './types.ts';
@@ -23,19 +23,16 @@ export function transitionStamp(type: EventType, generation: Generation): string
   return type === 'generation.processing' ? generation.started_at : generation.completed_at;
 }
 
-export type Confirmation = 'confirmed' | 'waiting' | 'void';
-
 /**
- * Whether the transition an event announces has been saved. Events are written ahead of the task's
- * save, so after a crash in between the event exists but the task does not show it: wait while the
- * task can still get there (it is re-rendered), drop the event once it ended otherwise.
+ * Whether the task is (still) as the event announces it. An event is committed with its transition, so this
+ * only fails when the task went on otherwise: it was deleted, or the save of its completion failed and it
+ * ended failed instead (the file store keeps an unsaved change in memory, with its event).
  */
-export function confirmation(event: WebhookEvent, current: Generation | undefined): Confirmation {
-  if (!current) return 'void';
+export function stillTrue(event: WebhookEvent, current: Generation | undefined): current is Generation {
+  if (!current) return false;
   // A render start stays true of the task once it has moved on (it keeps its started_at).
   const sameStatus = event.type === 'generation.processing' || current.status === STATUS_OF_EVENT[event.type];
-  if (sameStatus && transitionStamp(event.type, current) === event.transition_at) return 'confirmed';
-  return current.status === 'completed' || current.status === 'failed' ? 'void' : 'waiting';
+  return sameStatus && transitionStamp(event.type, current) === event.transition_at;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The real app over a real store in a temp dir, on an ephemeral port, with a hand-driven clock, the real
  * webhooks module, and a job queue that renders nothing until a test tells it to complete a task (then it
- * writes a small real WAV and MIDI through the store, as the render pipeline does). The webhook tests
+ * stores a small real WAV and MIDI and saves the transition through the generation lifecycle, as the render
+ * queue does). The webhook tests
  * swap in the real job queue and real time (test/helpers/webhooks.ts).
  */
 import { request as httpRequest, type Server } from 'node:http';
@@ -21,9 +22,12 @@ import { DownloadSigner } from '../../src/http/signing.ts';
 import type { AppState } from '../../src/http/types.ts';
 import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
 import type { Logger } from '../../src/log.ts';
+import { GenerationLifecycle } from '../../src/generations/lifecycle.ts';
 import type { OpenFile } from '../../src/store/atomic-file.ts';
-import { openStore } from '../../src/store/index.ts';
-import type { Account, Generation, PlanName, Store } from '../../src/store/types.ts';
+import type { BlobStore } from '../../src/store/blob-store.ts';
+import { openStore, type FileRepository } from '../../src/store/index.ts';
+import type { Repository } from '../../src/store/repository.ts';
+import type { Account, Generation, PlanName } from '../../src/store/types.ts';
 import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
 
 /** A clock tests move by hand. */
@@ -47,15 +51,15 @@ export class ManualClock {
 export class FakeJobQueue implements JobQueue {
   readonly queued: Generation[] = [];
   up = true;
-  #store: Store | undefined;
+  #deps: QueueDeps | undefined;
   #clock: () => Date;
 
   constructor(clock: () => Date) {
     this.#clock = clock;
   }
 
-  attach(store: Store): void {
-    this.#store = store;
+  attach(deps: QueueDeps): void {
+    this.#deps = deps;
   }
 
   enqueue(generation: Generation): void {
@@ -78,13 +82,13 @@ export class FakeJobQueue implements JobQueue {
 
   /** Writes a one-second 440 Hz WAV and a one-note MIDI file and marks the task completed. */
   async complete(id: string, title = 'Rainy Night Lo-Fi'): Promise<Generation> {
-    const store = this.#take(id);
+    const { blobs, lifecycle } = this.#take(id);
     const generation = this.queued.splice(this.queued.findIndex((g) => g.id === id), 1)[0]!;
     const files = { wav: `audio/${generation.account_id}/${id}.wav`, midi: `audio/${generation.account_id}/${id}.mid` };
-    await store.writeFile(files.wav, sineWav());
-    await store.writeFile(files.midi, oneNoteMidi());
+    await blobs.put(files.wav, sineWav(), { contentType: 'audio/wav' });
+    await blobs.put(files.midi, oneNoteMidi(), { contentType: 'audio/midi' });
     const at = this.#clock().toISOString();
-    return store.updateGeneration(id, {
+    return lifecycle.transition(id, {
       status: 'completed',
       started_at: at,
       completed_at: at,
@@ -96,9 +100,9 @@ export class FakeJobQueue implements JobQueue {
 
   /** A cancel, as the real queue saves it: failed with code "cancelled". */
   async cancel(generation: Generation): Promise<Generation> {
-    const store = this.#take(generation.id);
+    const { lifecycle } = this.#take(generation.id);
     this.queued.splice(this.queued.findIndex((g) => g.id === generation.id), 1);
-    return store.updateGeneration(generation.id, {
+    return lifecycle.transition(generation.id, {
       status: 'failed',
       completed_at: this.#clock().toISOString(),
       error: { code: 'cancelled', message: 'The generation was cancelled.' },
@@ -106,20 +110,27 @@ export class FakeJobQueue implements JobQueue {
   }
 
   async fail(id: string): Promise<Generation> {
-    const store = this.#take(id);
+    const { lifecycle } = this.#take(id);
     this.queued.splice(this.queued.findIndex((g) => g.id === id), 1);
-    return store.updateGeneration(id, {
+    return lifecycle.transition(id, {
       status: 'failed',
       completed_at: this.#clock().toISOString(),
       error: { code: 'render_failed', message: 'The render failed three times.' },
     });
   }
 
-  #take(id: string): Store {
-    if (!this.#store) throw new Error('FakeJobQueue not attached to a store');
+  #take(id: string): QueueDeps {
+    if (!this.#deps) throw new Error('FakeJobQueue not attached to a store');
     if (!this.queued.some((g) => g.id === id)) throw new Error(`task ${id} is not queued`);
-    return this.#store;
+    return this.#deps;
   }
+}
+
+/** What a job queue works with: the records, the audio, and the lifecycle its transitions go through. */
+export interface QueueDeps {
+  repository: Repository;
+  blobs: BlobStore;
+  lifecycle: GenerationLifecycle;
 }
 
 export function sineWav(seconds = 1, sampleRate = 8000): Uint8Array {
@@ -138,7 +149,11 @@ function oneNoteMidi(): Uint8Array {
 
 export interface TestApp<J extends JobQueue = FakeJobQueue> {
   url: string;
-  store: Store;
+  /** The data dir's repository (records) and, as `store.blobs`, its blob store (audio). */
+  store: FileRepository;
+  /** What the app was given as its repository (`store`, or the wrapper of `wrapStore`). */
+  repository: Repository;
+  lifecycle: GenerationLifecycle;
   jobs: J;
   clock: ManualClock;
   /** The webhooks module the app was built with (null with `webhooks: false`). */
@@ -153,15 +168,15 @@ export interface TestApp<J extends JobQueue = FakeJobQueue> {
 }
 
 /** The webhooks module's seams; sending to loopback is allowed (the tests' receivers listen there). */
-export type TestWebhooksOptions = Partial<Omit<WebhooksOptions, 'store'>>;
+export type TestWebhooksOptions = Partial<Omit<WebhooksOptions, 'repository'>>;
 
-/** Makes the job queue over the store; `onTransition` records webhook events (absent without webhooks). */
-export type JobsFactory<J extends JobQueue> = (store: Store, onTransition: ((generation: Generation) => Promise<void>) | undefined) => Promise<J>;
+/** Makes the job queue over the store, as server.ts does. */
+export type JobsFactory<J extends JobQueue> = (deps: QueueDeps) => Promise<J>;
 
 export interface StartOptions {
   styles?: StyleInfo[];
-  /** Replace the store with a wrapper (to inject faults). */
-  wrapStore?: (store: Store) => Store;
+  /** Replace the repository with a wrapper (to inject faults). */
+  wrapStore?: (store: Repository) => Repository;
   /** How the store opens the files it writes (a full disk: see full-disk.ts). */
   open?: OpenFile;
   downloadTtlSeconds?: number;
@@ -186,9 +201,13 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
   const clock = options.clock ?? new ManualClock();
   const realStore = await openStore({ dataDir, clock: clock.now, open: options.open });
   const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
-  // Before the job queue, as in server.ts: the queue tells it of every transition.
-  const webhooks = options.webhooks === false ? null : await openWebhooks({ store, allowPrivate: true, schedule: [40, 40, 40, 40], jitter: 0, ...options.webhooks });
-  const jobs = options.jobs ? await options.jobs(store, webhooks?.record) : fakeJobQueue(store, clock);
+  // Before the job queue, as in server.ts: the queue's transitions wake its delivery worker.
+  const webhooks = options.webhooks === false ? null : openWebhooks({ repository: store, allowPrivate: true, schedule: [40, 40, 40, 40], jitter: 0, ...options.webhooks });
+  // Events are dated by the webhooks' clock, as their deliveries are scheduled by it.
+  const eventClock = (options.webhooks && options.webhooks.now) || clock.now;
+  const lifecycle = new GenerationLifecycle({ repository: store, now: eventClock, ...(webhooks ? { onEvent: webhooks.wake } : {}) });
+  const queueDeps: QueueDeps = { repository: store, blobs: realStore.blobs, lifecycle };
+  const jobs = options.jobs ? await options.jobs(queueDeps) : fakeJobQueue(queueDeps, clock);
 
   const server = createHttpServer(options.timeouts);
   server.keepAliveTimeout = 0;
@@ -205,7 +224,8 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
   };
   const signer = new DownloadSigner({ secret: SIGNING_SECRET, publicUrl: url, ttlSeconds: config.downloadTtlSeconds });
   const app = createApp({
-    store,
+    repository: store,
+    blobs: realStore.blobs,
     jobs,
     engine: { listStyles: () => options.styles ?? listStyles(), checkLyrics },
     config,
@@ -230,7 +250,9 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
 
   return {
     url,
-    store,
+    store: realStore,
+    repository: store,
+    lifecycle,
     jobs,
     clock,
     webhooks,
@@ -253,9 +275,9 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
   };
 }
 
-function fakeJobQueue(store: Store, clock: ManualClock): FakeJobQueue {
+function fakeJobQueue(deps: QueueDeps, clock: ManualClock): FakeJobQueue {
   const jobs = new FakeJobQueue(clock.now);
-  jobs.attach(store);
+  jobs.attach(deps);
   return jobs;
 }
 

@@ -129,7 +129,7 @@ export async function startWebhookApp(t: ExecutionContext, options: WebhookAppOp
   const app = await startApp(t, {
     clock: new ManualClock(Date.now),
     webhooks: options,
-    jobs: (store, onTransition) => createJobQueue({ store, pool: instantPool(), onTransition }),
+    jobs: (deps) => createJobQueue({ ...deps, pool: instantPool() }),
   });
   const { webhooks } = app;
   if (!webhooks) throw new Error('startApp built no webhooks module');

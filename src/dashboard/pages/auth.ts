@@ -37,14 +37,14 @@ ${formError(errors)}
 
 export function showSignIn(deps: DashboardDeps) {
   return async (ctx: AppContext) => {
-    if (viewerOf(ctx, deps)) return seeOther(ctx, '/');
+    if (await viewerOf(ctx, deps)) return seeOther(ctx, '/');
     sendHtml(ctx, authForm('signin', preSessionCsrf(ctx, deps), '', {}));
   };
 }
 
 export function showSignUp(deps: DashboardDeps) {
   return async (ctx: AppContext) => {
-    if (viewerOf(ctx, deps)) return seeOther(ctx, '/');
+    if (await viewerOf(ctx, deps)) return seeOther(ctx, '/');
     sendHtml(ctx, authForm('signup', preSessionCsrf(ctx, deps), '', {}));
   };
 }
@@ -59,7 +59,7 @@ export function signIn(deps: DashboardDeps) {
     const wait = deps.throttle.begin(email, ctx.ip, nowMs);
     if (wait > 0) return again(429, `Too many failed sign-ins. Wait ${wait} s, then try again.`);
 
-    const credential = deps.credentials.findByEmail(email);
+    const credential = await deps.credentials.findByEmail(email);
     let matches: boolean;
     try {
       // An unknown email costs the same hash as a known one, so timing does not tell which emails exist.
@@ -91,18 +91,18 @@ export function signUp(deps: DashboardDeps) {
     if (!passwordHash) return again(429, { '': new PasswordChecksBusyError().message });
     let release: () => void;
     try {
-      release = deps.credentials.claimEmail(email);
+      release = await deps.credentials.claimEmail(email);
     } catch (error) {
       if (error instanceof EmailTakenError) return again(409, { email: error.message });
       throw error;
     }
     try {
-      const account = await deps.services.store.createAccount({ email, plan: 'starter' });
+      const account = await deps.services.repository.createAccount({ email, plan: 'starter' });
       try {
         await deps.credentials.addCredential({ account_id: account.id, email, password: passwordHash, created_at: account.created_at });
       } catch (error) {
         // Without its credential nobody could ever sign in to the account, and it would hold the email.
-        await deps.services.store.deleteAccount(account.id).catch(() => undefined);
+        await deps.services.repository.deleteAccount(account.id).catch(() => undefined);
         throw error;
       }
       await startSession(ctx, deps, account.id);
@@ -139,7 +139,7 @@ export function credentialProblems(email: string, password: string): FieldErrors
 export function setCredentials(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
     const form = await readCheckedForm(ctx, deps, viewer);
-    if (deps.credentials.forAccount(viewer.account.id)) return seeOther(ctx, '/');
+    if (await deps.credentials.forAccount(viewer.account.id)) return seeOther(ctx, '/');
     const email = normalizeEmail(form.get('email') ?? '');
     const password = form.get('password') ?? '';
     const errors = credentialProblems(email, password);
@@ -148,7 +148,7 @@ export function setCredentials(deps: DashboardDeps) {
     let release: (() => void) | undefined;
     if (passwordHash) {
       try {
-        release = deps.credentials.claimEmail(email);
+        release = await deps.credentials.claimEmail(email);
       } catch (error) {
         if (!(error instanceof EmailTakenError)) throw error;
         errors['email'] = error.message;
@@ -158,7 +158,7 @@ export function setCredentials(deps: DashboardDeps) {
     try {
       await deps.credentials.addCredential({ account_id: viewer.account.id, email, password: passwordHash, created_at: deps.services.now().toISOString() });
       // The account shows who it is by its email from now on (the first-start one was only "local").
-      await deps.services.store.updateAccount(viewer.account.id, { email });
+      await deps.services.repository.updateAccount(viewer.account.id, { email });
     } finally {
       release();
     }
@@ -171,7 +171,7 @@ export function signInWithLink(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }) => {
     const token = ctx.params['token'] ?? '';
     const accountId = /^[A-Za-z0-9_-]{16,64}$/.test(token) ? await deps.credentials.redeemSignInToken(token, deps.services.now()) : undefined;
-    if (!accountId || !deps.services.store.getAccount(accountId)) {
+    if (!accountId || !(await deps.services.repository.getAccount(accountId))) {
       return sendHtml(
         ctx,
         authForm('signin', preSessionCsrf(ctx, deps), '', { '': 'This sign-in link has already been used or has expired. Sign in with your email and password.' }),
@@ -185,7 +185,7 @@ export function signInWithLink(deps: DashboardDeps) {
 
 export function signOut(deps: DashboardDeps) {
   return async (ctx: AppContext) => {
-    const viewer = viewerOf(ctx, deps);
+    const viewer = await viewerOf(ctx, deps);
     if (viewer) {
       await readCheckedForm(ctx, deps, viewer);
       await endSession(ctx, deps, viewer);

@@ -1,9 +1,9 @@
 /** The account's generations, newest first, with the API's status filter and pagination; live progress; waveforms. */
-import { GenerationStateError, ResourceNotFoundError } from '../../http/errors.ts';
+import { ResourceNotFoundError } from '../../http/errors.ts';
 import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { STATUSES, LIST_LIMITS } from '../../routes/generations/listGenerations.ts';
-import { isTerminal, presentGeneration, type GenerationObject } from '../../routes/generations/present.ts';
+import type { GenerationObject } from '../../generations/present.ts';
 import { MAX_WAIT_SECONDS, waitForChange } from '../../routes/generations/wait-for-change.ts';
 import type { Generation, GenerationStatus } from '../../store/types.ts';
 import type { DashboardDeps } from '../deps.ts';
@@ -20,10 +20,9 @@ const FILTERS: { status: GenerationStatus | undefined; label: string }[] = [
   { status: 'completed', label: 'Completed' },
   { status: 'failed', label: 'Failed' },
 ];
-const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function present(deps: DashboardDeps, g: Generation): GenerationObject {
-  return presentGeneration(g, deps.services.jobs.live(g.id), deps.services.signer, deps.services.now());
+  return deps.services.generations.present(g);
 }
 
 const listHref = (status: GenerationStatus | undefined, offset: number, search = ''): string => {
@@ -42,7 +41,7 @@ export function showGenerations(deps: DashboardDeps) {
     const search = (query.get('q') ?? '').trim().slice(0, 200);
     const status = readQueryEnum(query, 'status', STATUSES);
     const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
-    const { items, total } = deps.services.store.listGenerations(viewer.account.id, { status, search, limit: PAGE_SIZE, offset });
+    const { items, total } = await deps.services.generations.list(viewer.account.id, { status, search, limit: PAGE_SIZE, offset });
     const from = total === 0 ? 0 : offset + 1;
     const to = offset + items.length;
     sendHtml(
@@ -77,7 +76,7 @@ ${items.length === 0
 /** GET /generations/:id — one track's page: player, waveform, lyrics, downloads, the understood spec, delete. */
 export function showTrack(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
-    const g = present(deps, ownGeneration(deps, viewer, ctx.params['id']));
+    const g = present(deps, await ownGeneration(deps, viewer, ctx.params['id']));
     sendHtml(
       ctx,
       page(
@@ -92,8 +91,8 @@ ${specSection(g)}`,
   };
 }
 
-function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | undefined): Generation {
-  const generation = id && PLAUSIBLE_ID.test(id) ? deps.services.store.getGeneration(viewer.account.id, id) : undefined;
+async function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | undefined): Promise<Generation> {
+  const generation = id === undefined ? undefined : await deps.services.generations.find(viewer.account.id, id);
   if (!generation) throw new ResourceNotFoundError('generation_not_found', 'No generation with this id exists in your account.');
   return generation;
 }
@@ -105,8 +104,8 @@ function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | undefin
 export function generationStatus(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', { min: 0, max: MAX_WAIT_SECONDS, fallback: 0 });
-    await waitForChange(deps.services, ctx, ownGeneration(deps, viewer, ctx.params['id']), wait);
-    const g = present(deps, ownGeneration(deps, viewer, ctx.params['id']));
+    await waitForChange(deps.services, ctx, await ownGeneration(deps, viewer, ctx.params['id']), wait);
+    const g = present(deps, await ownGeneration(deps, viewer, ctx.params['id']));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       id: g.id,
@@ -122,13 +121,15 @@ export function generationStatus(deps: DashboardDeps) {
 /** GET /generations/:id/waveform.svg */
 export function waveform(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
-    const generation = ownGeneration(deps, viewer, ctx.params['id']);
+    const generation = await ownGeneration(deps, viewer, ctx.params['id']);
     if (generation.status !== 'completed' || !generation.files) {
       throw new ResourceNotFoundError('file_not_found', 'This generation has no audio yet.');
     }
-    const svg = await deps.waveforms.svg(generation.id, deps.services.store.resolveFile(generation.files.wav)).catch((error: NodeJS.ErrnoException) => {
-      // As its download is: a WAV removed from the disk is gone, not a fault of ours.
-      throw error.code === 'ENOENT' ? new ResourceNotFoundError('file_not_found', 'This generation\'s audio is no longer on the server.') : error;
+    const svg = await deps.waveforms.svg(generation.id, async () => {
+      const wav = await deps.services.generations.file(viewer.account.id, generation.id, 'wav');
+      // As its download is: a WAV removed from storage is gone, not a fault of ours.
+      if (!wav) throw new ResourceNotFoundError('file_not_found', 'This generation\'s audio is no longer on the server.');
+      return Buffer.concat(await (await wav.open()).toArray());
     });
     ctx.type = 'image/svg+xml';
     ctx.set('Cache-Control', 'private, max-age=86400');
@@ -140,9 +141,7 @@ export function waveform(deps: DashboardDeps) {
 export function cancelGeneration(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     await readCheckedForm(ctx, deps, viewer);
-    const generation = ownGeneration(deps, viewer, ctx.params['id']);
-    if (isTerminal(generation.status)) throw new GenerationStateError('generation_finished', generation.status);
-    await deps.services.jobs.cancel(generation);
+    await deps.services.generations.cancel(await ownGeneration(deps, viewer, ctx.params['id']));
     seeOther(ctx, '/generations?done=cancelled');
   };
 }
@@ -151,9 +150,7 @@ export function cancelGeneration(deps: DashboardDeps) {
 export function deleteGeneration(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     await readCheckedForm(ctx, deps, viewer);
-    const generation = ownGeneration(deps, viewer, ctx.params['id']);
-    if (!isTerminal(generation.status)) throw new GenerationStateError('generation_not_finished', generation.status);
-    await deps.services.store.deleteGeneration(generation.id);
+    await deps.services.generations.delete(await ownGeneration(deps, viewer, ctx.params['id']));
     seeOther(ctx, '/generations?done=deleted');
   };
 }

@@ -18,10 +18,8 @@ interface KeysView {
   errors?: FieldErrors;
 }
 
-function keysPage(deps: DashboardDeps, viewer: Viewer, view: KeysView): Html {
-  const keys = deps.services.store
-    .listKeys(viewer.account.id)
-    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+async function keysPage(deps: DashboardDeps, viewer: Viewer, view: KeysView): Promise<Html> {
+  const keys = (await deps.services.repository.listKeys(viewer.account.id)).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
   const errors = view.errors ?? {};
   return page(
     viewer,
@@ -76,7 +74,7 @@ function keyRow(viewer: Viewer, key: ApiKey): Html {
 
 export function showKeys(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    sendHtml(ctx, keysPage(deps, viewer, { revoked: ctx.query['revoked'] === '1' }));
+    sendHtml(ctx, await keysPage(deps, viewer, { revoked: ctx.query['revoked'] === '1' }));
   };
 }
 
@@ -89,20 +87,20 @@ export function createKey(deps: DashboardDeps) {
       : [...name].length > NAME_CHARS ? `Keep the name to ${NAME_CHARS} characters.`
       : CONTROL.test(name) ? 'The name cannot contain control characters.'
       : undefined;
-    if (problem) return sendHtml(ctx, keysPage(deps, viewer, { name: name.slice(0, NAME_CHARS), errors: { name: problem } }), 400);
-    const created = await deps.services.store.createKey(viewer.account.id, name);
+    if (problem) return sendHtml(ctx, await keysPage(deps, viewer, { name: name.slice(0, NAME_CHARS), errors: { name: problem } }), 400);
+    const created = await deps.services.repository.createKey(viewer.account.id, name);
     // Answered directly (not redirected): the key exists in this response only and is never stored.
-    sendHtml(ctx, keysPage(deps, viewer, { created }), 201);
+    sendHtml(ctx, await keysPage(deps, viewer, { created }), 201);
   };
 }
 
 export function revokeKey(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     await readCheckedForm(ctx, deps, viewer);
-    const key = deps.services.store.listKeys(viewer.account.id).find((k) => k.id === ctx.params['id']);
+    const key = (await deps.services.repository.listKeys(viewer.account.id)).find((k) => k.id === ctx.params['id']);
     // Another account's key id is answered like an unknown one.
-    if (!key) return sendHtml(ctx, keysPage(deps, viewer, { errors: {} }), 404);
-    await deps.services.store.revokeKey(key.id);
+    if (!key) return sendHtml(ctx, await keysPage(deps, viewer, { errors: {} }), 404);
+    await deps.services.repository.revokeKey(key.id);
     seeOther(ctx, '/keys?revoked=1');
   };
 }

@@ -19,14 +19,14 @@ const PLAN_PITCH: Record<(typeof PLAN_NAMES)[number], string> = {
 /** The overview, optionally with the sign-in details form re-shown with its errors. */
 export function showOverview(deps: DashboardDeps, credentialsForm: { email: string; errors: FieldErrors } = { email: '', errors: {} }) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    const needsCredentials = !deps.credentials.forAccount(viewer.account.id);
+    const needsCredentials = !(await deps.credentials.forAccount(viewer.account.id));
     const hasErrors = Object.keys(credentialsForm.errors).length > 0;
     const { account } = viewer;
     const now = deps.services.now();
     const limits = limitsFor(account);
-    const used = deps.services.store.usage(account.id, quotaMonth(now));
-    const keys = deps.services.store.listKeys(account.id).filter((k) => k.revoked_at === null).length;
-    const { total } = deps.services.store.listGenerations(account.id, { limit: 1, offset: 0 });
+    const used = await deps.services.generations.usage(account.id, quotaMonth(now));
+    const keys = (await deps.services.repository.listKeys(account.id)).filter((k) => k.revoked_at === null).length;
+    const { total } = await deps.services.generations.list(account.id, { limit: 1, offset: 0 });
     const quotaText = limits.monthly === null ? `${used} used · unlimited` : `${used} of ${limits.monthly} used`;
     const firstSteps = keys === 0 || total === 0;
     sendHtml(

@@ -103,7 +103,7 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
 export function showPlayground(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
     const id = typeof ctx.query['id'] === 'string' ? ctx.query['id'] : undefined;
-    const generation = id && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? deps.services.store.getGeneration(viewer.account.id, id) : undefined;
+    const generation = id === undefined ? undefined : await deps.services.generations.find(viewer.account.id, id);
     const values: Values = generation
       ? { prompt: generation.prompt, duration: String(generation.duration), style: generation.style ?? '', instrumental: generation.instrumental ? 'on' : '', lyrics: generation.lyrics ?? '' }
       : {};

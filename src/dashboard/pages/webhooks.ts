@@ -58,9 +58,9 @@ interface PageState {
 async function webhooksPage(ctx: AppContext, deps: DashboardDeps, viewer: Viewer, view: PageState): Promise<Html> {
   const webhooks = serviceOf(deps);
   const { account } = viewer;
-  const endpoints = webhooks.listEndpoints(account);
+  const endpoints = await webhooks.listEndpoints(account);
   const secret = await webhooks.getSecret(account);
-  const { items, total } = webhooks.listDeliveries(account, { limit: DELIVERY_PAGE_SIZE, offset: view.offset, state: view.state });
+  const { items, total } = await webhooks.listDeliveries(account, { limit: DELIVERY_PAGE_SIZE, offset: view.offset, state: view.state });
   const notice = view.done && NOTICES[view.done];
   const noticeFor = (section: string) => (notice?.section === section ? notice.text : undefined);
   return page(

@@ -2,7 +2,7 @@
  * One generation as the dashboard shows it, built from the same object GET /v1/generation/:id returns:
  * a player, waveform, facts and downloads when completed; a live progress bar while in progress.
  */
-import type { GenerationObject } from '../../routes/generations/present.ts';
+import type { GenerationObject } from '../../generations/present.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField } from './forms.ts';
 import { karaokeLyrics, plainLyrics, timedLines, vocalsText } from './lyrics.ts';

@@ -9,7 +9,7 @@ export function getAccountHandler(services: Services): RouteHandler {
     const limits = limitsFor(account);
     const now = services.now();
     const month = quotaMonth(now);
-    const used = services.store.usage(account.id, month);
+    const used = await services.generations.usage(account.id, month);
     ctx.body = {
       object: 'account',
       id: account.id,

@@ -1,13 +1,13 @@
-import { open, type FileHandle } from 'node:fs/promises';
 import { attachment } from '../../http/content-disposition.ts';
 import { ResourceNotFoundError } from '../../http/errors.ts';
 import { sendFile } from '../../http/send-file.ts';
 import type { FileExtension } from '../../http/signing.ts';
 import type { RouteHandler, Services } from '../../http/types.ts';
+import { formatOfExtension } from '../../generations/files.ts';
+import { BlobNotFoundError } from '../../store/errors.ts';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const FILE_NAME = /^([A-Za-z0-9_-]{1,64})\.(wav|mid)$/;
-const CONTENT_TYPES: Record<FileExtension, string> = { wav: 'audio/wav', mid: 'audio/midi' };
 
 function notFound(): ResourceNotFoundError {
   return new ResourceNotFoundError('file_not_found', 'No file at this address. Fetch the generation again for fresh download_urls.');
@@ -15,7 +15,7 @@ function notFound(): ResourceNotFoundError {
 
 /**
  * GET /files/:account_id/:file (no API key: the signature is the credential, so links play in an <audio> tag).
- * The path on disk comes from the generation record, never from the URL.
+ * Where the file is stored comes from the generation record, never from the URL.
  */
 export function getFileHandler(services: Services): RouteHandler {
   return async function getFile(ctx) {
@@ -28,22 +28,15 @@ export function getFileHandler(services: Services): RouteHandler {
     const now = services.now();
     services.signer.verify({ accountId, generationId, ext, expires, sig: query.get('sig') ?? '' }, now);
 
-    const generation = services.store.getGeneration(accountId, generationId);
-    const relative = generation?.status === 'completed' ? generation.files?.[ext === 'wav' ? 'wav' : 'midi'] : undefined;
-    if (!generation || relative === undefined) throw notFound();
-    await sendFile(ctx, await openRecorded(services, relative), {
-      contentType: CONTENT_TYPES[ext],
-      contentDisposition: attachment(generation.title, generation.id, ext),
+    const file = await services.generations.file(accountId, generationId, formatOfExtension(ext) ?? 'wav');
+    if (!file) throw notFound();
+    await sendFile(ctx, file, {
+      contentType: file.contentType,
+      contentDisposition: attachment(file.generation.title, file.generation.id, ext),
       maxAgeSeconds: Number(expires) - now.getTime() / 1000,
+    }).catch((error: unknown) => {
+      // A file gone between its lookup and its opening is simply not there.
+      throw error instanceof BlobNotFoundError ? notFound() : error;
     });
   };
-}
-
-/** A missing file, or a recorded path the store refuses (outside the data dir), is simply not there. */
-async function openRecorded(services: Services, relative: string): Promise<FileHandle> {
-  try {
-    return await open(services.store.resolveFile(relative), 'r');
-  } catch {
-    throw notFound();
-  }
 }

@@ -1,7 +1,6 @@
 import { readQuery, readQueryInteger } from '../../http/query.ts';
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
 import { findOwnGeneration } from './find-generation.ts';
-import { presentGeneration } from './present.ts';
 import { MAX_WAIT_SECONDS, waitForChange } from './wait-for-change.ts';
 
 /**
@@ -13,8 +12,7 @@ export function getGenerationHandler(services: Services): RouteHandler {
     const { account } = authed(ctx);
     const id = ctx.params['id'] ?? '';
     const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', { min: 0, max: MAX_WAIT_SECONDS, fallback: 0 });
-    await waitForChange(services, ctx, findOwnGeneration(services, account.id, id), wait);
-    const generation = findOwnGeneration(services, account.id, id);
-    ctx.body = presentGeneration(generation, services.jobs.live(generation.id), services.signer, services.now());
+    await waitForChange(services, ctx, await findOwnGeneration(services, account.id, id), wait);
+    ctx.body = services.generations.present(await findOwnGeneration(services, account.id, id));
   };
 }

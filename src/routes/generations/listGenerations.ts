@@ -2,7 +2,7 @@ import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts'
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
 import type { GenerationStatus } from '../../store/types.ts';
 import { ValidationError } from '../../http/errors.ts';
-import { EXPANDABLE, presentGeneration, type Expandable } from './present.ts';
+import { EXPANDABLE, type Expandable } from '../../generations/present.ts';
 
 export const STATUSES: readonly GenerationStatus[] = ['pending', 'processing', 'completed', 'failed'];
 export const LIST_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1_000_000_000 } as const;
@@ -18,11 +18,11 @@ export function listGenerationsHandler(services: Services): RouteHandler {
     const expand = readExpand(query.get('expand'));
     const leaveOut = EXPANDABLE.filter((field) => !expand.includes(field));
 
-    const { items, total } = services.store.listGenerations(account.id, { status, limit, offset });
+    const { items, total } = await services.generations.list(account.id, { status, limit, offset });
     const now = services.now();
     ctx.body = {
       object: 'list',
-      data: items.map((g) => presentGeneration(g, services.jobs.live(g.id), services.signer, now, leaveOut)),
+      data: items.map((g) => services.generations.present(g, leaveOut, now)),
       total,
       limit,
       offset,

@@ -2,7 +2,6 @@ import { bodyHash, readIdempotencyKey } from '../../http/idempotency.ts';
 import { readJsonObject } from '../../http/json-body.ts';
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
 import { createGenerationFor } from './create-generation.ts';
-import { presentGeneration } from './present.ts';
 
 /** POST /v1/generate: validate, reserve quota and persist (one atomic store call), queue, answer 202. */
 export function postGenerateHandler(services: Services): RouteHandler {
@@ -19,6 +18,6 @@ export function postGenerateHandler(services: Services): RouteHandler {
     ctx.status = 202;
     ctx.set('Location', `/v1/generation/${generation.id}`);
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
-    ctx.body = presentGeneration(generation, services.jobs.live(generation.id), services.signer, services.now());
+    ctx.body = services.generations.present(generation);
   };
 }

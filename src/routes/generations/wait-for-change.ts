@@ -4,7 +4,7 @@
  */
 import type { AppContext, Services } from '../../http/types.ts';
 import type { Generation } from '../../store/types.ts';
-import { isTerminal } from './present.ts';
+import { isTerminal } from '../../generations/present.ts';
 
 export const MAX_WAIT_SECONDS = 60;
 
@@ -24,7 +24,7 @@ export function waitForChange(services: Services, ctx: AppContext, generation: G
       resolve();
     };
     const timer = setTimeout(done, seconds * 1000);
-    const unwatch = services.store.watchGeneration(generation.id, (now) => {
+    const unwatch = services.generations.watch(generation.id, (now) => {
       if (now?.status !== generation.status) done();
     });
     ctx.req.once('close', done);

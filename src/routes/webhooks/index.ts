@@ -23,12 +23,12 @@ export function mountWebhookRoutes(router: Router<AppState>, services: Services)
   router.get('/v1/webhooks/secret', handler(services, async (webhooks, ctx) => presentSecret(await webhooks.getSecret(authed(ctx).account))));
   router.post('/v1/webhooks/secret/rotate', handler(services, async (webhooks, ctx) => presentSecret(await webhooks.rotateSecret(authed(ctx).account))));
   router.get('/v1/webhooks/deliveries', handler(services, listDeliveries));
-  router.get('/v1/webhooks/deliveries/:id', handler(services, async (webhooks, ctx) => presentDelivery(webhooks.getDelivery(authed(ctx).account, idParam(ctx, 'webhook_delivery')))));
+  router.get('/v1/webhooks/deliveries/:id', handler(services, async (webhooks, ctx) => presentDelivery(await webhooks.getDelivery(authed(ctx).account, idParam(ctx, 'webhook_delivery')))));
   router.post('/v1/webhooks/deliveries/:id/resend', handler(services, async (webhooks, ctx) => {
     ctx.status = 202;
     return presentDelivery(await webhooks.resend(authed(ctx).account, idParam(ctx, 'webhook_delivery')));
   }));
-  router.get('/v1/webhooks', handler(services, async (webhooks, ctx) => ({ object: 'list', data: webhooks.listEndpoints(authed(ctx).account).map(presentEndpoint) })));
+  router.get('/v1/webhooks', handler(services, async (webhooks, ctx) => ({ object: 'list', data: (await webhooks.listEndpoints(authed(ctx).account)).map(presentEndpoint) })));
   router.post('/v1/webhooks', handler(services, async (webhooks, ctx) => {
     const { account } = authed(ctx);
     const endpoint = await webhooks.createEndpoint(account, parseEndpointRequest(await readJsonObject(ctx)));
@@ -67,7 +67,7 @@ async function listDeliveries(webhooks: WebhookService, ctx: AppContext) {
   const limit = readQueryInteger(query, 'limit', { min: 1, max: DELIVERY_LIST_LIMITS.maxLimit, fallback: DELIVERY_LIST_LIMITS.defaultLimit });
   const offset = readQueryInteger(query, 'offset', { min: 0, max: DELIVERY_LIST_LIMITS.maxOffset, fallback: 0 });
   const state = readQueryEnum(query, 'status', DELIVERY_STATES);
-  const { items, total } = webhooks.listDeliveries(account, { limit, offset, state, endpointId: query.get('endpoint_id') });
+  const { items, total } = await webhooks.listDeliveries(account, { limit, offset, state, endpointId: query.get('endpoint_id') });
   return { object: 'list', data: items.map(presentDelivery), total, limit, offset, has_more: offset + items.length < total };
 }
 

@@ -2,9 +2,9 @@
  * The generation object as clients see it. Fields that only make sense in some states
  * (estimated_time, metadata, lyrics, download_urls, error) are left out in the others.
  */
-import type { LiveState } from '../../jobs/types.ts';
-import type { DownloadLinks, DownloadSigner } from '../../http/signing.ts';
-import type { Generation, GenerationStatus } from '../../store/types.ts';
+import type { LiveState } from '../jobs/types.ts';
+import type { DownloadLinks, DownloadSigner } from '../http/signing.ts';
+import type { Generation, GenerationStatus } from '../store/types.ts';
 
 export interface GenerationObject {
   id: string;

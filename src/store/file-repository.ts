@@ -1,25 +1,35 @@
 /**
- * The Store over lowdb and plain files in the data dir:
+ * The Repository (and the BlobStore, file-blob-store.ts) over lowdb and plain files in the data dir:
  *   accounts.json                         accounts and key hashes (small; one lowdb file)
- *   generations/<account_id>/<id>.json    one file per generation, so a write costs the same at any history size
+ *   dashboard.json                        sign-in data (credentials.ts)
+ *   webhooks.json                         endpoints, secrets, events and deliveries (webhook-file.ts)
+ *   <setting>.json                        settings (settings-file.ts)
+ *   generations/<account_id>/<id>.json    one file per generation, with the webhook events of its transitions
  *   audio/<account_id>/<id>.wav|.mid      rendered files, beside the JSON and never inside it
  *   quarantine/<account_id>/<id>.json     generation files found damaged at open, moved aside
  *   server.lock                           who owns the dir (see lock.ts)
  * Every write is crash-safe (atomic-file.ts). Reads are served from memory, loaded once at open.
  */
 import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { access, constants, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
 import { isPlanName, quotaMonth, quotaResetsAt } from '../plans.ts';
-import { AtomicJsonFile, CoalescingWriter, atomicWriteFile, sweepTempFiles, type OpenFile } from './atomic-file.ts';
-import { StoreClosedError, isStorageFull } from './errors.ts';
+import { AtomicJsonFile, CoalescingWriter, sweepTempFiles, type OpenFile } from './atomic-file.ts';
+import { CredentialStore } from './credentials.ts';
+import { DiskState } from './disk-state.ts';
+import { StoreClosedError } from './errors.ts';
+import { FileBlobStore } from './file-blob-store.ts';
+import { FileTransaction, embedEvents, type StagedWrites } from './file-transaction.ts';
 import { AccountGenerations, newestFirst } from './generation-index.ts';
-import { isDeleted, loadGenerationFiles, type DeletedGeneration, type IdempotencyRecord, type StoredGeneration } from './generation-files.ts';
-import { acquireLock, type DataDirLock, type LockOwner } from './lock.ts';
-import { resolveInside } from './paths.ts';
+import { isDeleted, loadGenerationFiles, type DeletedGeneration, type IdempotencyRecord, type StoredEvent, type StoredGeneration } from './generation-files.ts';
+import { acquireLock, readLiveLock, type DataDirLock, type LockOwner } from './lock.ts';
+import type { GenerationPatch, Repository, Transaction } from './repository.ts';
+import { SettingsFile } from './settings-file.ts';
 import { recordOfArrays, type Problem } from './shape.ts';
+import { RETAIN_MS, WEBHOOK_FILE, WebhookFile } from './webhook-file.ts';
+import type { WebhookDelivery, WebhookEvent } from './webhook-types.ts';
 import {
   IdempotencyConflictError,
   NotFoundError,
@@ -31,7 +41,6 @@ import {
   type ListOptions,
   type NewGeneration,
   type PlanName,
-  type Store,
 } from './types.ts';
 
 export interface OpenStoreOptions {
@@ -51,9 +60,6 @@ interface AccountsData {
   keys: ApiKey[];
 }
 
-/** Written and removed by canWrite() to learn whether the disk has room again. */
-const PROBE_FILE = '.write-probe';
-
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** last_used_at is a convenience: batching it saves a disk write per request. */
 const TOUCH_FLUSH_MS = 10_000;
@@ -66,13 +72,14 @@ interface PendingIdempotency extends IdempotencyRecord {
 
 const copy = <T extends object>(record: T): T => ({ ...record });
 
-export async function openStore(options: OpenStoreOptions): Promise<Store> {
+/** Opens the data dir: its lock, its records (the Repository) and its audio (`blobs`, the BlobStore). */
+export async function openStore(options: OpenStoreOptions): Promise<FileRepository> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = acquireLock(dataDir, options.owner ?? 'server');
   try {
-    const store = new LowdbStore(dataDir, lock, options.clock ?? (() => new Date()), options.open);
-    await store.load(options.warn ?? (() => undefined));
+    const store = new FileRepository(dataDir, lock, options.clock ?? (() => new Date()), options.open, options.warn ?? (() => undefined));
+    await store.load();
     return store;
   } catch (error) {
     lock.release();
@@ -80,14 +87,20 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
 }
 
-class LowdbStore implements Store {
+export class FileRepository implements Repository {
   readonly dataDir: string;
-  readonly #realDataDir: string;
+  /** The data dir's audio, sharing its lock and its full-disk state. */
+  readonly blobs: FileBlobStore;
+  readonly settings: SettingsFile;
   readonly #lock: DataDirLock;
   readonly #clock: () => Date;
-  readonly #open: OpenFile | undefined;
+  readonly #warn: (message: string) => void;
+  readonly #disk: DiskState;
   readonly #writer: CoalescingWriter;
   readonly #db: Low<AccountsData>;
+  // Set by load(), before openStore() hands the repository out. Plain fields, not getters: tests wrap it in a Proxy.
+  credentials!: CredentialStore;
+  webhooks!: WebhookFile;
 
   readonly #accounts = new Map<string, Account>();
   readonly #keys = new Map<string, ApiKey>();
@@ -100,29 +113,32 @@ class LowdbStore implements Store {
   readonly #idempotency = new Map<string, PendingIdempotency>();
   /** generation id -> its idempotency record, rewritten with every update of the generation. */
   readonly #idempotencyOf = new Map<string, IdempotencyRecord>();
+  /** generation id -> the webhook events of its transitions, rewritten with every update of the generation. */
+  readonly #eventsOf = new Map<string, StoredEvent[]>();
+  /** Transactions run one at a time: the file store's isolation. */
+  #transactions: Promise<unknown> = Promise.resolve();
   readonly #knownDirs = new Set<string>();
   /** Generation id -> what watchGeneration() registered. */
   readonly #watchers = new Map<string, Set<(generation: Generation | undefined) => void>>();
-  /** Generations whose delete is under way: a second delete meanwhile finds nothing. */
-  readonly #deleting = new Set<string>();
 
   #touchTimer: NodeJS.Timeout | null = null;
   #closed = false;
-  /** Since a write failed for want of space, until one lands. */
-  #storageFull = false;
 
-  constructor(dataDir: string, lock: DataDirLock, clock: () => Date, open: OpenFile | undefined) {
+  constructor(dataDir: string, lock: DataDirLock, clock: () => Date, open: OpenFile | undefined, warn: (message: string) => void) {
     this.dataDir = dataDir;
-    this.#realDataDir = realpathSync(dataDir);
     this.#lock = lock;
     this.#clock = clock;
-    this.#open = open;
-    this.#writer = new CoalescingWriter({ open, onSettled: (error) => this.#noteWrite(error) });
+    this.#warn = warn;
+    this.#disk = new DiskState(dataDir, open);
+    this.#writer = new CoalescingWriter({ open, onSettled: this.#disk.noteWrite });
+    this.blobs = new FileBlobStore({ root: dataDir, realRoot: realpathSync(dataDir), open, onWrite: this.#disk.noteWrite });
+    this.settings = new SettingsFile(dataDir, this.#writer);
     const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, { check: checkAccounts });
     this.#db = new Low<AccountsData>(file, { accounts: [], keys: [] });
   }
 
-  async load(warn: (message: string) => void): Promise<void> {
+  async load(): Promise<void> {
+    const warn = this.#warn;
     // Temp files of writes a crash or a full disk cut short: their targets are still whole (generations/ is swept as it loads).
     sweepTempFiles(this.dataDir);
     for (const accountDir of listDirs(join(this.dataDir, 'audio'))) sweepTempFiles(join(this.dataDir, 'audio', accountDir));
@@ -132,15 +148,22 @@ class LowdbStore implements Store {
       this.#keys.set(key.id, key);
       this.#keysByHash.set(key.hash, key);
     }
+    this.credentials = new CredentialStore(this.dataDir, this.#writer);
+    this.webhooks = await WebhookFile.open(join(this.dataDir, WEBHOOK_FILE), this.#writer);
     const now = this.#clock().getTime();
     const recentIdempotency: PendingIdempotency[] = [];
+    let adopted = false;
     for (const stored of loadGenerationFiles(join(this.dataDir, 'generations'), join(this.dataDir, 'quarantine'), warn)) {
       if (isDeleted(stored)) {
         this.#accountIndex(stored.account_id).countDeleted(stored);
         continue;
       }
-      const { idempotency, ...generation } = stored;
+      const { idempotency, webhook_events: events, ...generation } = stored;
       this.#generations.set(generation.id, generation);
+      if (events && events.length > 0) {
+        this.#eventsOf.set(generation.id, events);
+        for (const event of events) if (now - Date.parse(event.created_at) < RETAIN_MS) adopted = this.webhooks.adopt(...eventAndDeliveries(event)) || adopted;
+      }
       this.#accountIndex(generation.account_id).push(generation);
       if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
       if (idempotency) {
@@ -156,6 +179,8 @@ class LowdbStore implements Store {
     for (const record of recentIdempotency) {
       this.#idempotency.set(idempotencyKey(this.#generations.get(record.generationId)!.account_id, record.key), record);
     }
+    // Events committed with their transitions that webhooks.json missed (a crash between the two writes).
+    if (adopted) await this.webhooks.save();
   }
 
   // Accounts and keys
@@ -178,12 +203,12 @@ class LowdbStore implements Store {
     return copy(account);
   }
 
-  getAccount(id: string): Account | undefined {
+  async getAccount(id: string): Promise<Account | undefined> {
     const account = this.#accounts.get(id);
     return account && copy(account);
   }
 
-  listAccounts(): Account[] {
+  async listAccounts(): Promise<Account[]> {
     return [...this.#accounts.values()].map(copy);
   }
 
@@ -232,14 +257,14 @@ class LowdbStore implements Store {
     return { key, record: copy(record) };
   }
 
-  findKey(secret: string): ApiKey | undefined {
+  async findKey(secret: string): Promise<ApiKey | undefined> {
     if (typeof secret !== 'string' || secret.length === 0 || secret.length > 256) return undefined;
     const hash = hashSecret(secret);
     const record = this.#keysByHash.get(hash);
     return record && safeEqual(record.hash, hash) ? copy(record) : undefined;
   }
 
-  listKeys(accountId?: string): ApiKey[] {
+  async listKeys(accountId?: string): Promise<ApiKey[]> {
     return [...this.#keys.values()].filter((key) => accountId === undefined || key.account_id === accountId).map(copy);
   }
 
@@ -252,7 +277,7 @@ class LowdbStore implements Store {
     return copy(key);
   }
 
-  touchKey(keyId: string, at: Date): void {
+  async touchKey(keyId: string, at: Date): Promise<void> {
     const key = this.#keys.get(keyId);
     if (!key || this.#closed) return;
     key.last_used_at = at.toISOString();
@@ -321,38 +346,33 @@ class LowdbStore implements Store {
     return { generation: copy(generation), replayed: false };
   }
 
-  getGeneration(accountId: string, id: string): Generation | undefined {
+  async getGeneration(accountId: string, id: string): Promise<Generation | undefined> {
     const generation = this.#generations.get(id);
     return generation && generation.account_id === accountId ? copy(generation) : undefined;
   }
 
-  listGenerations(accountId: string, options: ListOptions): { items: Generation[]; total: number } {
+  async listGenerations(accountId: string, options: ListOptions): Promise<{ items: Generation[]; total: number }> {
     const index = this.#byAccount.get(accountId);
     if (!index) return { items: [], total: 0 };
     const { items, total } = options.search ? index.search(options.search, options.status, options.offset, options.limit) : index.page(options.status, options.offset, options.limit);
     return { items: items.map(copy), total };
   }
 
-  async updateGeneration(
-    id: string,
-    patch: Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>,
-  ): Promise<Generation> {
-    this.#assertOpen();
-    const generation = this.#generations.get(id);
-    if (!generation) throw new NotFoundError('generation', id);
-    const previous = generation.status;
-    const { id: _id, account_id: _account, created_at: _created, quota_month: _month, ...allowed } = patch as Partial<Generation>;
-    Object.assign(generation, allowed);
-    this.#accountIndex(generation.account_id).statusChanged(generation, previous);
-    if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
-    else this.#unfinished.delete(generation);
-    try {
-      await this.#persistGeneration(generation);
-    } finally {
-      // What every reader already sees: a watcher must not wait on a change a failed save did not undo.
-      this.#notify(id, generation);
-    }
-    return copy(generation);
+  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    const run = this.#transactions.then(async () => {
+      this.#assertOpen();
+      const tx = new FileTransaction({
+        account: (id) => this.#accounts.get(id),
+        generation: (id) => this.#generations.get(id),
+        endpoints: (accountId) => this.webhooks.endpointsOf(accountId),
+        eventFor: (generationId, type) => this.webhooks.eventFor(generationId, type),
+      });
+      const result = await fn(tx);
+      await this.#commit(tx.staged());
+      return result;
+    });
+    this.#transactions = run.catch(() => undefined);
+    return run;
   }
 
   watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void {
@@ -371,15 +391,8 @@ class LowdbStore implements Store {
   async deleteGeneration(id: string): Promise<void> {
     this.#assertOpen();
     const generation = this.#generations.get(id);
-    if (!generation || this.#deleting.has(id)) throw new NotFoundError('generation', id);
+    if (!generation) throw new NotFoundError('generation', id);
     if (generation.status !== 'completed' && generation.status !== 'failed') throw new TypeError(`Generation ${id} is ${generation.status}: only finished generations can be deleted.`);
-    // The audio first: should removing it fail, the record stays and the delete can be asked again.
-    this.#deleting.add(id);
-    try {
-      for (const file of generation.files ? [generation.files.wav, generation.files.midi] : []) await rm(this.resolveFile(file), { force: true });
-    } finally {
-      this.#deleting.delete(id);
-    }
     const idempotency = this.#idempotencyOf.get(id);
     this.#forget(generation, idempotency?.key, { keepUsage: true });
     const tombstone: DeletedGeneration = {
@@ -394,39 +407,28 @@ class LowdbStore implements Store {
     this.#notify(id, undefined);
   }
 
-  unfinishedGenerations(): Generation[] {
+  async unfinishedGenerations(): Promise<Generation[]> {
     return [...this.#unfinished].sort((a, b) => newestFirst(b, a)).map(copy);
   }
 
-  usage(accountId: string, month: string): number {
+  async usage(accountId: string, month: string): Promise<number> {
     return this.#byAccount.get(accountId)?.usage(month) ?? 0;
   }
 
-  // Files
+  // Health
 
-  resolveFile(relativePath: string): string {
-    return resolveInside(this.dataDir, this.#realDataDir, relativePath);
-  }
-
-  async writeFile(relativePath: string, bytes: Uint8Array): Promise<void> {
-    this.#assertOpen();
-    const path = this.resolveFile(relativePath);
-    await this.#ensureDir(dirname(path));
+  async healthy(): Promise<boolean> {
     try {
-      await atomicWriteFile(path, bytes, { open: this.#open });
-    } catch (error) {
-      this.#noteWrite(error);
-      throw error;
+      if (this.#closed || readLiveLock(this.dataDir)?.pid !== process.pid) return false;
+      await access(this.dataDir, constants.R_OK | constants.W_OK);
+      return true;
+    } catch {
+      return false;
     }
-    this.#noteWrite(undefined);
   }
 
-  async canWrite(): Promise<boolean> {
-    if (!this.#storageFull || this.#closed) return !this.#storageFull;
-    // Space may have been freed since the last failure, with nothing written since: one tiny write tells.
-    await this.writeFile(PROBE_FILE, new Uint8Array(1)).catch(() => undefined);
-    await rm(join(this.dataDir, PROBE_FILE), { force: true }).catch(() => undefined);
-    return !this.#storageFull;
+  canWrite(): Promise<boolean> {
+    return this.#disk.canWrite();
   }
 
   async close(): Promise<void> {
@@ -437,15 +439,52 @@ class LowdbStore implements Store {
       this.#touchTimer = null;
       await this.#db.write().catch(() => undefined);
     }
+    await this.#transactions;
     await this.#writer.idle();
     this.#lock.release();
   }
 
   // Internals
 
-  #noteWrite(error: unknown): void {
-    if (error === undefined) this.#storageFull = false;
-    else if (isStorageFull(error)) this.#storageFull = true;
+  /**
+   * Applies a transaction's writes and commits them: each generation's file holds its new state and the events
+   * of its transition, so the two land in one atomic write; webhooks.json, where their deliveries are then kept,
+   * follows (and is mended from the generation files at open, should a crash come between). As the store always
+   * has, memory shows the change even when its write fails: the task goes on from there, and a restart from disk.
+   */
+  async #commit(staged: StagedWrites): Promise<void> {
+    for (const [id, patch] of staged.generations) this.#apply(id, patch);
+    for (const { event, deliveries } of staged.events) {
+      this.webhooks.addEvent(event, deliveries);
+      this.#eventsOf.set(event.generation_id, embedEvents(this.#eventsOf.get(event.generation_id), event, deliveries));
+    }
+    for (const { eventId, generationId, transitionAt } of staged.stamps) {
+      this.webhooks.setEventTransition(eventId, transitionAt);
+      const known = this.#eventsOf.get(generationId)?.find((e) => e.id === eventId);
+      if (known) known.transition_at = transitionAt;
+    }
+    const ids = new Set([...staged.generations.keys(), ...staged.events.map((e) => e.event.generation_id), ...staged.stamps.map((s) => s.generationId)]);
+    // An event of a generation deleted meanwhile has no file to travel in: webhooks.json alone holds it (it is void anyway).
+    const touched = [...ids].flatMap((id) => this.#generations.get(id) ?? []);
+    try {
+      await Promise.all(touched.map((generation) => this.#persistGeneration(generation)));
+    } finally {
+      // What every reader already sees: a watcher must not wait on a change a failed save did not undo.
+      for (const id of staged.generations.keys()) this.#notify(id, this.#generations.get(id));
+    }
+    if (staged.events.length + staged.stamps.length > 0) {
+      await this.webhooks.save().catch((error: Error) => this.#warn(`Could not save ${WEBHOOK_FILE} (${error.message}); its new events are kept with their generations and recovered at the next start.`));
+    }
+  }
+
+  #apply(id: string, patch: GenerationPatch): void {
+    const generation = this.#generations.get(id);
+    if (!generation) throw new NotFoundError('generation', id);
+    const previous = generation.status;
+    Object.assign(generation, patch);
+    this.#accountIndex(generation.account_id).statusChanged(generation, previous);
+    if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
+    else this.#unfinished.delete(generation);
   }
 
   #notify(id: string, generation: Generation | undefined): void {
@@ -476,6 +515,10 @@ class LowdbStore implements Store {
       const stored: StoredGeneration = { ...generation };
       const idempotency = this.#idempotencyOf.get(generation.id);
       if (idempotency) stored.idempotency = idempotency;
+      // Only those still in the delivery log's retention: an older one is never adopted again at open.
+      const cutoff = this.#clock().getTime() - RETAIN_MS;
+      const events = this.#eventsOf.get(generation.id)?.filter((e) => Date.parse(e.created_at) >= cutoff);
+      if (events && events.length > 0) stored.webhook_events = events;
       return JSON.stringify(stored);
     });
   }
@@ -515,6 +558,7 @@ class LowdbStore implements Store {
     else this.#accountIndex(generation.account_id).remove(generation);
     this.#unfinished.delete(generation);
     this.#idempotencyOf.delete(generation.id);
+    this.#eventsOf.delete(generation.id);
     if (idempotencyKeyValue !== undefined) {
       const mapKey = idempotencyKey(generation.account_id, idempotencyKeyValue);
       if (this.#idempotency.get(mapKey)?.generationId === generation.id) this.#idempotency.delete(mapKey);
@@ -537,3 +581,20 @@ const checkAccounts = (value: unknown): Problem =>
   recordOfArrays(value, { accounts: ['id', 'plan', 'created_at'], keys: ['id', 'account_id', 'hash', 'created_at'] });
 
 const idempotencyKey = (accountId: string, key: string): string => `${accountId}\n${key}`;
+
+/** An event as its generation's file keeps it, back to the event and its (pending) deliveries. */
+function eventAndDeliveries(stored: StoredEvent): [WebhookEvent, WebhookDelivery[]] {
+  const { deliveries: targets, ...event } = stored;
+  const deliveries = targets.map((target): WebhookDelivery => ({
+    ...target,
+    event_id: event.id,
+    account_id: event.account_id,
+    state: 'pending',
+    attempts: [],
+    round_attempts: 0,
+    next_attempt_at: event.created_at,
+    created_at: event.created_at,
+    updated_at: event.created_at,
+  }));
+  return [event, deliveries];
+}

@@ -1,0 +1,120 @@
+/**
+ * Generations as the API, the dashboard and the download links use them: creating one (plan rules, quota and
+ * idempotency, then the render queue), finding and listing an account's own, cancelling, deleting with its
+ * files, presenting, and opening a stored file. Handlers parse, call this, and respond.
+ */
+import type { GenerationRequest } from '../../engine/index.ts';
+import { GenerationStateError, PlanForbiddenError, ServiceUnavailableError } from '../http/errors.ts';
+import { PLAN_LABELS } from '../http/plan-label.ts';
+import type { DownloadSigner } from '../http/signing.ts';
+import type { JobQueue } from '../jobs/types.ts';
+import { limitsFor } from '../plans.ts';
+import type { BlobInfo, BlobRange, BlobStore } from '../store/blob-store.ts';
+import type { Repository } from '../store/repository.ts';
+import type { Account, Generation, ListOptions, NewGeneration } from '../store/types.ts';
+import { FILE_FORMATS, type FormatName } from './files.ts';
+import { isTerminal, presentGeneration, type Expandable, type GenerationObject } from './present.ts';
+
+/** A validated request for a new task: its fields less the account (from the key) and the request id. */
+export type GenerationInput = Omit<NewGeneration, 'account_id' | 'request_id'>;
+
+export interface CreateOptions {
+  idempotency?: { key: string; bodyHash: string } | undefined;
+  /** The X-Request-Id of the asking request, kept with the task for its log lines. */
+  requestId?: string | undefined;
+}
+
+/** A stored file of a generation, ready to be read whole or by range. */
+export interface StoredFile extends BlobInfo {
+  generation: Generation;
+  open(range?: BlobRange): ReturnType<BlobStore['open']>;
+}
+
+export interface GenerationsOptions {
+  repository: Repository;
+  blobs: BlobStore;
+  jobs: JobQueue;
+  /** The engine's check that lyrics fit the track (throws its own errors). */
+  checkLyrics(request: GenerationRequest): void;
+  /** Checks a callback_url by the webhooks' rules; absent where nothing would send webhooks. */
+  checkCallbackUrl?: ((url: string, param: string) => Promise<void>) | undefined;
+  signer: DownloadSigner;
+  now: () => Date;
+}
+
+/** Ids are URL-safe base64ish; anything else cannot exist, so it is not looked up. */
+const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export class Generations {
+  readonly #o: GenerationsOptions;
+
+  constructor(options: GenerationsOptions) {
+    this.#o = options;
+  }
+
+  /** Checks the plan's rules, reserves a unit of quota and saves the task (one atomic step), then queues it. */
+  async create(account: Account, request: GenerationInput, options: CreateOptions = {}): Promise<{ generation: Generation; replayed: boolean }> {
+    // Lyrics that cannot be sung (too many lines for the track) are refused now, not a failed task later.
+    if (request.lyrics !== null) this.#o.checkLyrics(request);
+    const limits = limitsFor(account);
+    if (request.callback_url !== null) {
+      if (!limits.webhooks) throw new PlanForbiddenError('callback_url', PLAN_LABELS[account.plan], 'Webhooks (callback_url)');
+      // Refused where nothing would send it (the same 503 as /v1/webhooks), and checked by the webhooks' own rules.
+      if (!this.#o.checkCallbackUrl) throw new ServiceUnavailableError('Webhooks are not running on this server.');
+      await this.#o.checkCallbackUrl(request.callback_url, 'callback_url');
+    }
+    const result = await this.#o.repository.createGeneration(
+      { account_id: account.id, ...request, request_id: options.requestId ?? null },
+      { monthlyQuota: limits.monthly, idempotency: options.idempotency, now: this.#o.now() },
+    );
+    if (!result.replayed) this.#o.jobs.enqueue(result.generation);
+    return result;
+  }
+
+  /** The account's generation with this id; undefined for an unknown id and for another account's alike. */
+  async find(accountId: string, id: string): Promise<Generation | undefined> {
+    return PLAUSIBLE_ID.test(id) ? this.#o.repository.getGeneration(accountId, id) : undefined;
+  }
+
+  list(accountId: string, options: ListOptions): Promise<{ items: Generation[]; total: number }> {
+    return this.#o.repository.listGenerations(accountId, options);
+  }
+
+  /** Generations counted against the account's quota in a month ("YYYY-MM"). */
+  usage(accountId: string, month: string): Promise<number> {
+    return this.#o.repository.usage(accountId, month);
+  }
+
+  /** Stops a task in progress: it ends failed with code cancelled (a render that finished first stays completed). */
+  async cancel(generation: Generation): Promise<Generation> {
+    if (isTerminal(generation.status)) throw new GenerationStateError('generation_finished', generation.status);
+    return this.#o.jobs.cancel(generation);
+  }
+
+  /** Removes a finished task and its files; its quota unit stays spent. */
+  async delete(generation: Generation): Promise<void> {
+    if (!isTerminal(generation.status)) throw new GenerationStateError('generation_not_finished', generation.status);
+    // The files first: should removing one fail, the record stays and the delete can be asked again.
+    await Promise.all(Object.values(generation.files ?? {}).map((key) => this.#o.blobs.delete(key)));
+    await this.#o.repository.deleteGeneration(generation.id);
+  }
+
+  /** Calls `listener` after each saved change of the task (undefined once deleted); returns the function that stops it. */
+  watch(id: string, listener: (generation: Generation | undefined) => void): () => void {
+    return this.#o.repository.watchGeneration(id, listener);
+  }
+
+  /** The generation object of the API, with its live queue state and fresh download links. */
+  present(generation: Generation, leaveOut: readonly Expandable[] = [], now = this.#o.now()): GenerationObject {
+    return presentGeneration(generation, this.#o.jobs.live(generation.id), this.#o.signer, now, leaveOut);
+  }
+
+  /** A completed generation's file in `format`; undefined when there is none (not completed, deleted, gone from storage). */
+  async file(accountId: string, id: string, format: FormatName): Promise<StoredFile | undefined> {
+    const generation = await this.find(accountId, id);
+    const key = generation?.status === 'completed' ? generation.files?.[format] : undefined;
+    const info = key === undefined ? undefined : await this.#o.blobs.stat(key);
+    if (!generation || key === undefined || !info) return undefined;
+    return { generation, size: info.size, contentType: FILE_FORMATS[format].contentType, open: (range) => this.#o.blobs.open(key, range) };
+  }
+}

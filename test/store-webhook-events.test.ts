@@ -39,6 +39,15 @@ function eventOf(generation: Generation): { event: WebhookEvent; delivery: Webho
 
 const generationFile = (dataDir: string, g: Generation) => join(dataDir, 'generations', g.account_id, `${g.id}.json`);
 
+/** What a crash between the two writes leaves: the event in its generation's file, webhooks.json without it. */
+async function eventInGenerationFileOnly(dataDir: string, generation: Generation) {
+  const { event, delivery } = eventOf(generation);
+  const record = JSON.parse(await readFile(generationFile(dataDir, generation), 'utf8'));
+  record.webhook_events = [{ ...event, deliveries: [{ id: delivery.id, endpoint_id: null, url: delivery.url }] }];
+  await writeFile(generationFile(dataDir, generation), JSON.stringify(record));
+  return { event, delivery };
+}
+
 async function reopen(t: ExecutionContext, dataDir: string, now = NOW): Promise<FileRepository> {
   const store = await openStore({ dataDir, clock: () => now });
   t.teardown(() => store.close());
@@ -59,10 +68,7 @@ test('a data dir from before events moved (events in webhooks.json alone) loads 
 test('an event committed with its transition but missing from webhooks.json (a crash between) is recovered at open', async (t) => {
   const dataDir = await tempDir(t);
   const generation = await completedGeneration(dataDir);
-  const { event, delivery } = eventOf(generation);
-  const record = JSON.parse(await readFile(generationFile(dataDir, generation), 'utf8'));
-  record.webhook_events = [{ ...event, deliveries: [{ id: delivery.id, endpoint_id: null, url: delivery.url }] }];
-  await writeFile(generationFile(dataDir, generation), JSON.stringify(record));
+  const { delivery } = await eventInGenerationFileOnly(dataDir, generation);
   const store = await reopen(t, dataDir);
   t.like(await store.webhooks.getEvent('evt_1'), { type: 'generation.completed', transition_at: generation.completed_at });
   t.like(await store.webhooks.getDelivery('whd_1'), { state: 'pending', url: delivery.url, event_id: 'evt_1', attempts: [] });
@@ -73,10 +79,7 @@ test('an event committed with its transition but missing from webhooks.json (a c
 test('an event the delivery log has already settled and pruned is not brought back at open', async (t) => {
   const dataDir = await tempDir(t);
   const generation = await completedGeneration(dataDir);
-  const { event, delivery } = eventOf(generation);
-  const record = JSON.parse(await readFile(generationFile(dataDir, generation), 'utf8'));
-  record.webhook_events = [{ ...event, deliveries: [{ id: delivery.id, endpoint_id: null, url: delivery.url }] }];
-  await writeFile(generationFile(dataDir, generation), JSON.stringify(record));
+  await eventInGenerationFileOnly(dataDir, generation);
   const store = await reopen(t, dataDir, new Date(NOW.getTime() + 15 * 24 * 3600 * 1000));
   t.is(await store.webhooks.getEvent('evt_1'), undefined);
   t.deepEqual(await store.webhooks.pendingDeliveries(), []);

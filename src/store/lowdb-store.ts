@@ -87,9 +87,7 @@ class LowdbStore implements Store {
   readonly #lock: DataDirLock;
   readonly #clock: () => Date;
   readonly #open: OpenFile;
-  get openForWrite(): OpenFile {
-    return this.#open;
-  }
+  readonly openForWrite: OpenFile;
   readonly #writer: CoalescingWriter;
   readonly #db: Low<AccountsData>;
 
@@ -125,6 +123,7 @@ class LowdbStore implements Store {
       lock.check();
       return (open ?? openFile)(path, flags, mode);
     };
+    this.openForWrite = this.#open;
     this.#writer = new CoalescingWriter({ open: this.#open, onSettled: (error) => this.#noteWrite(error) });
     const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, { check: checkAccounts });
     this.#db = new Low<AccountsData>(file, { accounts: [], keys: [] });

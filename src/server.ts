@@ -48,6 +48,8 @@ export interface StartServerOptions {
 
 /** How long an HTTP request in flight may take to finish at shutdown. */
 const HTTP_DRAIN_MS = 5_000;
+/** How often a running server looks at its lock between writes. */
+const LOCK_CHECK_MS = 2_000;
 /** A CLI command holds the lock for a moment only: a starting server waits for it. */
 const CLI_LOCK_WAIT_MS = 10_000;
 
@@ -65,6 +67,8 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
   const warn = (line: string) => logger.warn(line);
   const store = await openStoreForServer(config.dataDir, warn, options.open);
   const cleanup: (() => Promise<void>)[] = [() => store.close()];
+  const lockWatch = watchLock(store, logger);
+  cleanup.push(async () => clearInterval(lockWatch));
   const unwind = async () => {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   };
@@ -132,6 +136,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
           await limits.flush();
           await webhooks.close();
           await pool.close();
+          clearInterval(lockWatch);
           await store.close();
         })();
         return closing;
@@ -155,7 +160,26 @@ async function openStoreForServer(dataDir: string, log: (line: string) => void, 
   }
 }
 
-/** How long the first-start sign-in link stays usable. */
+/**
+ * Every write checks the lock already; this check between writes is for the operator: it says so in the log
+ * as soon as another process took the data dir, even on a server that happens to write nothing meanwhile.
+ */
+function watchLock(store: FileRepository, logger: Logger): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    let holds: boolean;
+    try {
+      holds = store.holdsLock();
+    } catch (error) {
+      logger.warn({ err: error }, 'could not check the data-dir lock');
+      return;
+    }
+    if (holds) return;
+    clearInterval(timer);
+    logger.error({ data_dir: store.dataDir }, 'lost the data-dir lock: server.lock was replaced by another process, so this server refuses every change from now on. Stop one of the two servers, then restart.');
+  }, LOCK_CHECK_MS);
+  timer.unref();
+  return timer;
+}
 
 /**
  * An empty data dir gets a local Developer account and one key, so a newcomer can curl at once, and a

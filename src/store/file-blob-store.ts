@@ -31,6 +31,8 @@ export interface FileBlobStoreOptions {
   open?: OpenFile | undefined;
   /** Told of every write's end (undefined when it landed): the data dir's full-disk state. */
   onWrite?: (error: unknown) => void;
+  /** Called before any change (a put, a delete), and throws to refuse it: the data-dir lock's check. */
+  beforeChange?: () => void;
 }
 
 export class FileBlobStore implements BlobStore {
@@ -42,6 +44,7 @@ export class FileBlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Uint8Array, _options: { contentType: string }): Promise<void> {
+    this.#options.beforeChange?.();
     const path = this.#path(key);
     try {
       await this.#ensureDir(dirname(path));
@@ -76,6 +79,7 @@ export class FileBlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
+    this.#options.beforeChange?.();
     await rm(this.#path(key), { force: true });
   }
 

@@ -11,7 +11,7 @@
  * Every write is crash-safe (atomic-file.ts). Reads are served from memory, loaded once at open.
  */
 import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
-import { access, constants, mkdir } from 'node:fs/promises';
+import { access, constants, mkdir, open as openFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
@@ -31,6 +31,7 @@ import { recordOfArrays, type Problem } from './shape.ts';
 import { RETAIN_MS, WEBHOOK_FILE, WebhookFile } from './webhook-file.ts';
 import type { WebhookDelivery, WebhookEvent } from './webhook-types.ts';
 import {
+  DataDirLockLostError,
   IdempotencyConflictError,
   NotFoundError,
   QuotaExceededError,
@@ -129,9 +130,14 @@ export class FileRepository implements Repository {
     this.#lock = lock;
     this.#clock = clock;
     this.#warn = warn;
-    this.#disk = new DiskState(dataDir, open);
-    this.#writer = new CoalescingWriter({ open, onSettled: this.#disk.noteWrite });
-    this.blobs = new FileBlobStore({ root: dataDir, realRoot: realpathSync(dataDir), open, onWrite: this.#disk.noteWrite });
+    // Every file this store writes (records, settings and blobs) is opened here, so no write lands after the lock was lost.
+    const openChecked: OpenFile = (path, flags, mode) => {
+      lock.check();
+      return (open ?? openFile)(path, flags, mode);
+    };
+    this.#disk = new DiskState(dataDir, openChecked);
+    this.#writer = new CoalescingWriter({ open: openChecked, onSettled: this.#disk.noteWrite });
+    this.blobs = new FileBlobStore({ root: dataDir, realRoot: realpathSync(dataDir), open: openChecked, onWrite: this.#disk.noteWrite, beforeChange: () => this.#assertWritable() });
     this.settings = new SettingsFile(dataDir, this.#writer);
     const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, { check: checkAccounts });
     this.#db = new Low<AccountsData>(file, { accounts: [], keys: [] });
@@ -186,7 +192,7 @@ export class FileRepository implements Repository {
   // Accounts and keys
 
   async createAccount(input: { email?: string | null; name?: string | null; plan: PlanName }): Promise<Account> {
-    this.#assertOpen();
+    this.#assertWritable();
     if (!isPlanName(input.plan)) throw new TypeError(`Unknown plan "${String(input.plan)}".`);
     const account: Account = {
       id: newAccountId(),
@@ -213,7 +219,7 @@ export class FileRepository implements Repository {
   }
 
   async updateAccount(id: string, patch: Partial<Pick<Account, 'email' | 'plan' | 'rpm' | 'monthly'>>): Promise<Account> {
-    this.#assertOpen();
+    this.#assertWritable();
     const account = this.#accounts.get(id);
     if (!account) throw new NotFoundError('account', id);
     if (patch.plan !== undefined && !isPlanName(patch.plan)) throw new TypeError(`Unknown plan "${String(patch.plan)}".`);
@@ -226,7 +232,7 @@ export class FileRepository implements Repository {
   }
 
   async deleteAccount(id: string): Promise<void> {
-    this.#assertOpen();
+    this.#assertWritable();
     if (!this.#accounts.has(id)) throw new NotFoundError('account', id);
     if (this.#db.data.keys.some((k) => k.account_id === id) || (this.#byAccount.get(id)?.size ?? 0) > 0) {
       throw new TypeError(`Account ${id} has keys or generations; only an account with neither can be deleted.`);
@@ -237,7 +243,7 @@ export class FileRepository implements Repository {
   }
 
   async createKey(accountId: string, name: string | null = null): Promise<{ key: string; record: ApiKey }> {
-    this.#assertOpen();
+    this.#assertWritable();
     if (!this.#accounts.has(accountId)) throw new NotFoundError('account', accountId);
     const { key, prefix, hash } = newApiKey();
     const record: ApiKey = {
@@ -269,7 +275,7 @@ export class FileRepository implements Repository {
   }
 
   async revokeKey(keyId: string): Promise<ApiKey> {
-    this.#assertOpen();
+    this.#assertWritable();
     const key = this.#keys.get(keyId);
     if (!key) throw new NotFoundError('key', keyId);
     key.revoked_at ??= this.#clock().toISOString();
@@ -290,7 +296,7 @@ export class FileRepository implements Repository {
   // Generations
 
   async createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }> {
-    this.#assertOpen();
+    this.#assertWritable();
     // Everything up to the first await runs as one synchronous step: concurrent creates cannot
     // both see the last free unit of quota.
     const now = options.now ?? this.#clock();
@@ -360,7 +366,7 @@ export class FileRepository implements Repository {
 
   async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const run = this.#transactions.then(async () => {
-      this.#assertOpen();
+      this.#assertWritable();
       const tx = new FileTransaction({
         account: (id) => this.#accounts.get(id),
         generation: (id) => this.#generations.get(id),
@@ -389,7 +395,7 @@ export class FileRepository implements Repository {
   }
 
   async deleteGeneration(id: string): Promise<void> {
-    this.#assertOpen();
+    this.#assertWritable();
     const generation = this.#generations.get(id);
     if (!generation) throw new NotFoundError('generation', id);
     if (generation.status !== 'completed' && generation.status !== 'failed') throw new TypeError(`Generation ${id} is ${generation.status}: only finished generations can be deleted.`);
@@ -429,6 +435,16 @@ export class FileRepository implements Repository {
 
   canWrite(): Promise<boolean> {
     return this.#disk.canWrite();
+  }
+
+  holdsLock(): boolean {
+    try {
+      this.#lock.check();
+      return true;
+    } catch (error) {
+      if (error instanceof DataDirLockLostError) return false;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
@@ -493,6 +509,12 @@ export class FileRepository implements Repository {
 
   #assertOpen(): void {
     if (this.#closed) throw new StoreClosedError();
+  }
+
+  /** Before any change, in memory or on disk: a server that lost the data dir to another changes nothing. */
+  #assertWritable(): void {
+    this.#assertOpen();
+    this.#lock.check();
   }
 
   #accountIndex(accountId: string): AccountGenerations {

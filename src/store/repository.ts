@@ -68,6 +68,11 @@ export interface Repository {
   /** True while the store can be read and written (the file store: it still holds its data dir). */
   healthy(): Promise<boolean>;
   /**
+   * False for good once another process took the storage over (the file store: server.lock was replaced), when
+   * every change is refused with DataDirLockLostError. A store that several nodes share by design always holds it.
+   */
+  holdsLock(): boolean;
+  /**
    * False while the storage is full: since a write failed for want of space, until one lands (the file store
    * tries a one-byte write to find out, only while it is false).
    */

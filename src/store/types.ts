@@ -121,3 +121,13 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/**
+ * This server no longer holds its data dir: the lock file was replaced by another process (most often a
+ * second server started after server.lock was deleted by hand). Its writes would overwrite the other's.
+ */
+export class DataDirLockLostError extends Error {
+  override name = 'DataDirLockLostError' as const;
+  constructor(readonly dataDir: string) {
+    super(`This server no longer holds the lock on its data dir ${dataDir} (server.lock was replaced by another process): it refuses every change. Stop the other server or this one, then restart one.`);
+  }
+}

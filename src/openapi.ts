@@ -266,7 +266,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             time_signature: { type: 'string', description: 'When completed: beats per bar / beat unit, e.g. "4/4", "6/8".' },
             sections: {
               type: 'array',
-              description: 'When completed: the form, in order. start and end in seconds; bars is the section\'s length in bars.',
+              description: 'When completed: the form, in order. start and end in seconds; bars is the section\'s length in bars (a last section cut short by the duration may end part-way through a bar).',
               items: {
                 type: 'object',
                 required: ['kind', 'start', 'end', 'bars'],
@@ -274,7 +274,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                   kind: { enum: ['intro', 'verse', 'prechorus', 'chorus', 'bridge', 'build', 'drop', 'breakdown', 'theme', 'climax', 'outro'] },
                   start: { type: 'number' },
                   end: { type: 'number' },
-                  bars: { type: 'integer' },
+                  bars: { type: 'number' },
                 },
               },
             },

@@ -7,7 +7,7 @@ import type { LyricTiming, OutputOptions } from '../types.ts';
 import { encodeFlac } from './flac.ts';
 import { lyricsLrc, lyricsVtt } from './lyrics-files.ts';
 import { encodeMp3 } from './mp3.ts';
-import { encodeOpus } from './opus.ts';
+import { encodeOpus, OPUS_RATE } from './opus.ts';
 import { resample } from './resample.ts';
 import { encodeWav, to16, to24 } from './wav.ts';
 
@@ -57,7 +57,9 @@ export async function encodeOutputs(input: EncodeInput, options: OutputOptions =
   const outputs: EncodedOutputs = {};
   if (formats.has('flac')) outputs.flac = await timed('flac', () => encodeFlac(integerChannels(left, right, bitDepth), rate, bitDepth));
   if (formats.has('mp3')) outputs.mp3 = await timed('mp3', () => encodeMp3(input.left, input.right, input.sampleRate, options.mp3Bitrate));
-  if (formats.has('opus')) outputs.opus = await timed('opus', () => encodeOpus(input.left, input.right, input.sampleRate));
+  // Opus codes at 48 kHz: a 48 kHz WAV's samples are reused rather than resampled a second time.
+  const opusSource = rate === OPUS_RATE ? { l: left, r: right, rate } : { l: input.left, r: input.right, rate: input.sampleRate };
+  if (formats.has('opus')) outputs.opus = await timed('opus', () => encodeOpus(opusSource.l, opusSource.r, opusSource.rate));
   if (input.lyrics && input.lyrics.length > 0) {
     const duration = input.left.length / input.sampleRate;
     if (formats.has('lrc')) outputs.lrc = Buffer.from(lyricsLrc(input.lyrics, input.title, duration), 'utf8');

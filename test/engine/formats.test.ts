@@ -103,8 +103,8 @@ test('the loudness in the metadata agrees with ffmpeg ebur128 on the WAV', async
   t.true(Math.abs(track.metadata.loudness!.true_peak - measured.truePeakDbtp) <= 0.5, `${track.metadata.loudness!.true_peak} vs ${measured.truePeakDbtp}`);
 });
 
-test('sample_rate 48000 and bit_depth 24 make a 24-bit 48 kHz WAV and FLAC of the same length; a set bitrate makes a CBR MP3', async (t) => {
-  const { path } = await rendered('hi-res', { ...SUNG, lyrics: null, instrumental: true, output: { formats: ['flac', 'mp3'], sampleRate: 48000, bitDepth: 24, mp3Bitrate: 128 } });
+test('sample_rate 48000 and bit_depth 24 make a 24-bit 48 kHz WAV and FLAC of the same length; a set bitrate makes a CBR MP3; the Opus keeps its length', async (t) => {
+  const { path } = await rendered('hi-res', { ...SUNG, lyrics: null, instrumental: true, output: { formats: ['flac', 'mp3', 'opus'], sampleRate: 48000, bitDepth: 24, mp3Bitrate: 128 } });
   for (const ext of ['wav', 'flac']) {
     t.like(await probe(path(ext)), { sampleRate: 48000, channels: 2, bits: 24 }, ext);
     t.is((await decode(path(ext))).frames, frames48, ext);
@@ -112,6 +112,8 @@ test('sample_rate 48000 and bit_depth 24 make a 24-bit 48 kHz WAV and FLAC of th
   const mp3 = await probe(path('mp3'));
   t.like(mp3, { sampleRate: 44100, channels: 2 });
   t.true(Math.abs(mp3.bitRate - 128_000) < 2_000, String(mp3.bitRate));
+  // The Opus then reuses the 48 kHz samples: still exactly the track's length.
+  t.is((await decode(path('opus'))).frames, frames48);
 });
 
 test('the LRC has the title and one timed line per sung line, at its start', async (t) => {
@@ -137,7 +139,7 @@ test('the WebVTT has one cue per sung line with its start and end, and each late
 });
 
 test('an instrumental track has no lyrics files', async (t) => {
-  const { track } = await rendered('hi-res', { ...SUNG, lyrics: null, instrumental: true, output: { formats: ['flac', 'mp3'], sampleRate: 48000, bitDepth: 24, mp3Bitrate: 128 } });
+  const { track } = await rendered('hi-res', { ...SUNG, lyrics: null, instrumental: true, output: { formats: ['flac', 'mp3', 'opus'], sampleRate: 48000, bitDepth: 24, mp3Bitrate: 128 } });
   t.is(track.outputs.lrc, undefined);
   t.is(track.outputs.vtt, undefined);
   const withAll = await rendered('instrumental-all', { ...SUNG, duration: 8, lyrics: null, instrumental: true, output: ALL });

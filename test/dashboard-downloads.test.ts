@@ -25,3 +25,26 @@ test('a completed track\'s page offers WAV, MP3, Opus, FLAC, MIDI, LRC and WebVT
   t.regex(page.text, /<dt>Time signature<\/dt><dd>4\/4<\/dd>/);
   t.regex(page.text, /<dt>Loudness<\/dt><dd>-14\.0 LUFS · peak -1\.6 dBTP<\/dd>/);
 });
+
+test('the playground\'s audio options reach the task as sample_rate, bit_depth and bitrate', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('bo@example.com');
+  const form = await browser.get('/playground');
+  t.regex(form.text, /<select id="sample_rate" name="sample_rate"[^>]*>\s*<option value="" selected>44\.1 kHz<\/option><option value="48000">48 kHz<\/option>/);
+  const res = await browser.post('/playground', { prompt: 'a folk song', duration: '30', sample_rate: '48000', bit_depth: '24', bitrate: '320' });
+  t.is(res.status, 303);
+  const id = /id=(gen_[^&]+)/.exec(res.location!)![1]!;
+  t.deepEqual(app.jobs.queued.find((g) => g.id === id)?.encoding, { sample_rate: 48000, bit_depth: 24, bitrate: 320 });
+});
+
+test('an audio option the API refuses is shown next to its select', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('cy@example.com');
+  await browser.get('/playground');
+  const res = await browser.post('/playground', { prompt: 'a folk song', duration: '30', bitrate: '100' });
+  t.is(res.status, 400);
+  t.regex(res.text, /id="bitrate-error"[^>]*>&quot;bitrate&quot; must be one of 96, 128, 160, 192, 256, 320 kbps, not 100\./);
+  t.regex(res.text, /<details class="audio-options" open>/);
+});

@@ -5,7 +5,7 @@
  * granule position trimmed to the exact length, so decoders return exactly the input's samples.
  */
 import { OggWriter } from './ogg.ts';
-import { resample } from './resample.ts';
+import { resampleStereo } from './resample.ts';
 import { requireQuietly, whenReady } from './wasm.ts';
 
 interface OpusModule {
@@ -47,8 +47,7 @@ const PACKETS_PER_PAGE = 50;
 
 export async function encodeOpus(left: Float32Array, right: Float32Array, sampleRate: number, serial = 0x54534d31): Promise<Uint8Array> {
   const lib = await opus();
-  const l = resample(left, sampleRate, OPUS_RATE);
-  const r = resample(right, sampleRate, OPUS_RATE);
+  const [l, r] = resampleStereo(left, right, sampleRate, OPUS_RATE);
   const error = lib._malloc(4);
   const encoder = lib._opus_encoder_create(OPUS_RATE, 2, APPLICATION_AUDIO, error);
   const failed = lib.HEAP32[error >> 2];

@@ -8,7 +8,7 @@ import { encodeFlac } from './flac.ts';
 import { lyricsLrc, lyricsVtt } from './lyrics-files.ts';
 import { encodeMp3 } from './mp3.ts';
 import { encodeOpus, OPUS_RATE } from './opus.ts';
-import { resample } from './resample.ts';
+import { resampleStereo } from './resample.ts';
 import { encodeWav, to16, to24 } from './wav.ts';
 
 /** The files beyond the WAV and the MIDI. */
@@ -50,8 +50,7 @@ export async function encodeOutputs(input: EncodeInput, options: OutputOptions =
 
   // WAV and FLAC share the delivered rate; MP3 stays at the master's rate and Opus resamples to 48 kHz itself.
   const { left, right, wav } = await timed('wav', () => {
-    const l = resample(input.left, input.sampleRate, rate);
-    const r = resample(input.right, input.sampleRate, rate);
+    const [l, r] = resampleStereo(input.left, input.right, input.sampleRate, rate);
     return { left: l, right: r, wav: encodeWav(l, r, rate, bitDepth) };
   });
   const outputs: EncodedOutputs = {};

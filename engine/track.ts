@@ -24,6 +24,12 @@ export interface RenderedTrack {
   encodeMs: number;
 }
 
+/**
+ * Where encoding starts on the progress scale: rendering reports 0 to this, encoding the rest (every format
+ * together costs about as much as the render itself; the WAV alone a moment).
+ */
+export const ENCODE_PROGRESS = 0.9;
+
 export interface RenderTrackOptions {
   onProgress?(fraction: number): void;
 }
@@ -82,16 +88,14 @@ export async function renderTrack(request: GenerationRequest, options: RenderTra
   const started = performance.now();
   const spec = interpret(request);
   const score = compose(spec);
-  const encodes = request.output?.formats?.length ?? 0;
-  // Encoding takes about 2–3 s per minute with every format, so it gets a share of the progress bar.
-  const renderShare = encodes > 0 ? 0.9 : 0.97;
-  const audio = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * renderShare) });
+  const audio = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * ENCODE_PROGRESS) });
   const loudness = { integrated: round1(integratedLoudness(audio.left, audio.right, audio.sampleRate)), true_peak: round1(truePeakDb(audio.left, audio.right)) };
   const metadata = trackMetadata(spec, score, loudness);
   const encodeStarted = performance.now();
   const { wav, outputs } = await encodeOutputs(
     { left: audio.left, right: audio.right, sampleRate: audio.sampleRate, title: spec.title, lyrics: metadata.lyrics_timing },
     request.output,
+    (done) => options.onProgress?.(ENCODE_PROGRESS + done * (1 - ENCODE_PROGRESS)),
   );
   const encodeMs = Math.round(performance.now() - encodeStarted);
   const midi = encodeMidi(score);

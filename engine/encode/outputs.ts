@@ -36,8 +36,11 @@ export interface EncodeResult {
   timings: Partial<Record<keyof EncodedOutputs | 'wav', number>>;
 }
 
-export async function encodeOutputs(input: EncodeInput, options: OutputOptions = {}): Promise<EncodeResult> {
+/** `onProgress`: the share of the formats done, 0–1, after each one. */
+export async function encodeOutputs(input: EncodeInput, options: OutputOptions = {}, onProgress?: (done: number) => void): Promise<EncodeResult> {
   const formats = new Set(options.formats ?? []);
+  const steps = 1 + (['flac', 'mp3', 'opus'] as const).filter((format) => formats.has(format)).length;
+  let finished = 0;
   const bitDepth = options.bitDepth ?? 16;
   const rate = options.sampleRate ?? input.sampleRate;
   const timings: EncodeResult['timings'] = {};
@@ -45,6 +48,7 @@ export async function encodeOutputs(input: EncodeInput, options: OutputOptions =
     const started = performance.now();
     const result = await work();
     timings[name] = Math.round(performance.now() - started);
+    onProgress?.(++finished / steps);
     return result;
   };
 

@@ -20,6 +20,7 @@ export type {
   PitchClass,
   TraceEntry,
   LyricTiming,
+  LoopInfo,
 } from './types.ts';
 export {
   EngineError,
@@ -37,5 +38,5 @@ export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
 export { compose } from './compose/index.ts';
-export { renderTrack, type RenderedTrack } from './track.ts';
+export { renderTrack, type RenderedTrack, type TrackStem } from './track.ts';
 export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

@@ -257,7 +257,8 @@ export function serveRenders(render: (request: GenerationRequest, options: Rende
       const track = await render(command.request, {
         onProgress: (fraction) => channel.post({ type: 'progress', jobId: command.jobId, fraction }),
       });
-      channel.post({ type: 'done', jobId: command.jobId, track }, [track.wav.buffer as ArrayBuffer, track.midi.buffer as ArrayBuffer]);
+      const stems = (track.stems ?? []).map((stem) => stem.wav.buffer as ArrayBuffer);
+      channel.post({ type: 'done', jobId: command.jobId, track }, [track.wav.buffer as ArrayBuffer, track.midi.buffer as ArrayBuffer, ...stems]);
     } catch (error) {
       channel.post({ type: 'failed', jobId: command.jobId, error: serializeError(error) });
     }

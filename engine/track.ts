@@ -2,16 +2,24 @@
  * The whole pipeline for one request, in the current thread: interpret -> compose -> render -> encode.
  * Workers call this; so do tests and benchmarks that want a track without a pool.
  */
-import type { GenerationRequest, Score, SongSpec, TraceEntry, TrackMetadata } from './types.ts';
+import type { GenerationRequest, LoopInfo, Role, Score, SongSpec, TraceEntry, TrackMetadata } from './types.ts';
 import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, compose } from './compose/index.ts';
 import { renderScore } from './render/index.ts';
 import { encodeMidi, encodeWav } from './encode/index.ts';
 import { lyricsText } from './lyrics/index.ts';
 
+/** One role's share of the track (GenerationRequest.stems), the same length as the mix; the stems add up to it. */
+export interface TrackStem {
+  role: Role;
+  wav: Uint8Array;
+}
+
 export interface RenderedTrack {
   wav: Uint8Array;
   midi: Uint8Array;
+  /** Only when the request asked for stems: one per role that plays, in a fixed role order. */
+  stems?: TrackStem[];
   title: string;
   metadata: TrackMetadata;
   seed: number;
@@ -75,17 +83,26 @@ export async function renderTrack(request: GenerationRequest, options: RenderTra
   const started = performance.now();
   const spec = interpret(request);
   const score = compose(spec);
-  const audio = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * 0.97) });
+  const audio = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * 0.97), stems: request.stems === true });
   const wav = encodeWav(audio.left, audio.right, audio.sampleRate);
   const midi = encodeMidi(score);
+  const metadata = trackMetadata(spec, score);
+  if (spec.loop === true) metadata.loop = loopInfo(request, score);
   options.onProgress?.(1);
-  return {
+  const track: RenderedTrack = {
     wav,
     midi,
     title: spec.title,
-    metadata: trackMetadata(spec, score),
+    metadata,
     seed: spec.seed,
     audioSeconds: audio.left.length / audio.sampleRate,
     renderMs: Math.round(performance.now() - started),
   };
+  if (audio.stems) track.stems = audio.stems.map((stem) => ({ role: stem.role, wav: encodeWav(stem.left, stem.right, audio.sampleRate) }));
+  return track;
+}
+
+function loopInfo(request: GenerationRequest, score: Score): LoopInfo {
+  const bars = score.sections.reduce((sum, section) => sum + section.bars, 0);
+  return { bars, seconds: Math.round(score.duration * 1000) / 1000, requested_seconds: request.duration };
 }

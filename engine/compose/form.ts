@@ -144,10 +144,14 @@ function fitBars(templates: SectionTemplate[], budget: number): number[] {
   return bars;
 }
 
-/** Plans the sections of a track with `totalBars` bars (may be fractional) in form `form`. */
-export function planForm(form: FormKind, totalBars: number, beatsPerBar: number, available: ReadonlySet<Role>): PlannedSection[] {
+/**
+ * Plans the sections of a track with `totalBars` bars (may be fractional) in form `form`. A seamless loop
+ * (`loop`) has no intro or outro: it is all main sections, the last one leading back into the first.
+ */
+export function planForm(form: FormKind, totalBars: number, beatsPerBar: number, available: ReadonlySet<Role>, loop = false): PlannedSection[] {
   const whole = Math.floor(totalBars + 1e-9);
   let templates = templatesFor(form, whole);
+  if (loop) templates = templates.filter((t) => t.kind !== 'intro' && t.kind !== 'outro');
   let bars: number[];
   if (whole < 4) {
     // Too short for a form: one section that is all melody and harmony.
@@ -155,7 +159,7 @@ export function planForm(form: FormKind, totalBars: number, beatsPerBar: number,
     templates = [main];
     bars = [whole];
   } else {
-    if (whole < templates.length * 2) templates = [templates[0]!, templates[1]!, templates[templates.length - 1]!];
+    if (templates.length > 3 && whole < templates.length * 2) templates = [templates[0]!, templates[1]!, templates[templates.length - 1]!];
     bars = fitBars(templates, whole);
   }
   bars[bars.length - 1] = bars[bars.length - 1]! + (totalBars - whole);

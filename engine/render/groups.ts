@@ -12,14 +12,16 @@
  */
 import type { Role, Score } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
-import { biquad, compress } from './bus.ts';
+import { applyGains, biquad, compress } from './bus.ts';
 import { peaking as peakingCoefficients } from './filters.ts';
+import type { StemSet } from './stems.ts';
 
 export type MixGroup = 'drums' | 'bass' | 'harmony' | 'lead';
 
 /** The group of each role, in the order the groups are mixed; null: straight into the dry buses. */
 const GROUP_OF: Record<Role, MixGroup | null> = { drums: 'drums', bass: 'bass', chords: 'harmony', pad: 'harmony', arp: 'harmony', lead: 'lead', texture: null, vocal: null };
 const ORDER: readonly (MixGroup | null)[] = ['drums', 'bass', 'harmony', 'lead', null];
+const ROLES_OF = Object.fromEntries(ORDER.flatMap((group) => (group === null ? [] : [[group, (Object.keys(GROUP_OF) as Role[]).filter((role) => GROUP_OF[role] === group)]]))) as Record<MixGroup, Role[]>;
 
 export interface Stem {
   left: Float32Array;
@@ -138,18 +140,30 @@ function energyOf(stem: Stem): number {
 
 /**
  * Runs a group's filters and compressor on its stem in place; returns the make-up gain the stem is to be summed
- * with (after compression, so it leaves as loud as it came; 1 without a compressor).
+ * with (after compression, so it leaves as loud as it came; 1 without a compressor). `gains`, when given,
+ * receives the compressor's gain per frame; the return says whether the compressor ran.
  */
-export function processGroup(group: MixGroup, stem: Stem, hasBass: boolean): number {
+export function processGroup(group: MixGroup, stem: Stem, hasBass: boolean, gains: Float32Array | null = null): { makeUp: number; compressed: boolean } {
   const chain = groupChain(group, hasBass);
   filterStereo(stem, chain.filters);
-  if (!chain.compressor) return 1;
+  if (!chain.compressor) return { makeUp: 1, compressed: false };
   const { levelDb, energy } = gatedLevel(stem);
-  if (!(energy > 0)) return 1;
+  if (!(energy > 0)) return { makeUp: 1, compressed: false };
   const { overLevelDb, ...times } = chain.compressor;
-  compress(stem.left, stem.right, { thresholdDb: levelDb + overLevelDb, kneeDb: 6, ...times });
+  compress(stem.left, stem.right, { thresholdDb: levelDb + overLevelDb, kneeDb: 6, ...times }, gains);
   const after = energyOf(stem);
-  return after > 0 ? Math.sqrt(energy / after) : 1;
+  return { makeUp: after > 0 ? Math.sqrt(energy / after) : 1, compressed: true };
+}
+
+/** A role's share of a group, given the group's treatment: the same filters, the group's compressor gains and make-up. */
+function followGroup(group: MixGroup, member: Stem, hasBass: boolean, gains: Float32Array | null, makeUp: number): void {
+  filterStereo(member, groupChain(group, hasBass).filters);
+  if (gains) applyGains(member.left, member.right, gains);
+  if (makeUp === 1) return;
+  for (let i = 0; i < member.left.length; i++) {
+    member.left[i]! *= makeUp;
+    member.right[i]! *= makeUp;
+  }
 }
 
 /** Sort order of parts for the mixer: group by group, textures last. */
@@ -166,7 +180,8 @@ export class GroupRouter {
   private stem: Stem | null = null;
   private readonly hasBass: boolean;
 
-  constructor(private readonly target: Stem & { dry: Stem }, score: Score) {
+  /** `stems`: each role's stem, given its group's treatment whenever the group is. */
+  constructor(private readonly target: Stem & { dry: Stem }, score: Score, private readonly stems: StemSet | null = null) {
     this.hasBass = score.parts.some((part) => part.role === 'bass' && part.notes.length > 0);
   }
 
@@ -194,7 +209,11 @@ export class GroupRouter {
   private flush(): void {
     const stem = this.stem;
     if (this.current === null || !stem) return;
-    const gain = processGroup(this.current, stem, this.hasBass);
+    const group = this.current;
+    const members = this.stems?.some(ROLES_OF[group]) ?? [];
+    const gains = members.length > 0 ? new Float32Array(stem.left.length) : null;
+    const { makeUp: gain, compressed } = processGroup(group, stem, this.hasBass, gains);
+    for (const member of members) followGroup(group, member, this.hasBass, compressed ? gains : null, gain);
     const { left, right } = this.target;
     // Summed and emptied for the next group in one pass.
     const { left: stemLeft, right: stemRight } = stem;

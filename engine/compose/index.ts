@@ -71,8 +71,10 @@ function frameOf(spec: SongSpec) {
   }
   const beatsPerBar = spec.meter.beatsPerBar;
   const roles = arrangementRoles(spec);
-  const totalBeats = (spec.duration * spec.bpm) / 60;
-  const totalBars = totalBeats / beatsPerBar;
+  // A loop's duration is a whole number of bars (interpret/loop.ts); rounded so float error cannot add a sliver.
+  const exactBars = (spec.duration * spec.bpm) / 60 / beatsPerBar;
+  const totalBars = spec.loop === true ? Math.round(exactBars) : exactBars;
+  const totalBeats = spec.loop === true ? totalBars * beatsPerBar : (spec.duration * spec.bpm) / 60;
   const wholeBars = Math.floor(totalBars + EPSILON);
   // A seamless loop has no ending: its last bar leads into its first.
   const endingBars = spec.loop === true ? 0 : wholeBars >= 8 ? 2 : wholeBars >= 1 ? 1 : 0;

@@ -194,11 +194,13 @@ const BED_SECONDS = 24;
 const BED_CROSSFADE_SECONDS = 1;
 /** A bed's fade in and out where its part starts and stops. */
 const BED_FADE_SECONDS = 1;
+/** A bed ending this close to a loop's end plays to the end (the composer stops notes a little early). */
+const LOOP_END_REACH_SECONDS = 0.1;
 
 /**
- * A bed plays where the part has notes (fading in and out over a second), or all along if it has none. All along
- * in a seamless loop means on past the loop's end by its fade, so its fade-out, carried round onto the start,
- * crosses its fade-in there.
+ * A bed plays where the part has notes (fading in and out over a second), or all along if it has none. In a
+ * seamless loop a bed that plays to the end goes on past it by its fade, so its fade-out, carried round onto
+ * the start, crosses the fade-in there instead of leaving a hole at the seam.
  */
 function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score, stem: StemBuses | null): void {
   const frames = buses.left.length;
@@ -214,13 +216,13 @@ function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score,
     const x = offset / crossfade;
     return channel[offset]! * Math.sqrt(x) + channel[offset + period]! * Math.sqrt(1 - x);
   };
-  const allAlong = score.duration + (score.spec.loop === true ? BED_FADE_SECONDS : 0);
-  const spans: Note[] = part.notes.length > 0 ? part.notes : [{ time: 0, duration: allAlong, midi: 60, velocity: 0.8, beat: 0 }];
+  const spans: Note[] = part.notes.length > 0 ? part.notes : [{ time: 0, duration: score.duration, midi: 60, velocity: 0.8, beat: 0 }];
   const at = placement(part, score, part.pan);
   const fade = BED_FADE_SECONDS * SAMPLE_RATE;
   for (const span of spans) {
     const start = Math.max(0, Math.round(span.time * SAMPLE_RATE));
-    const end = Math.min(frames, Math.round((span.time + span.duration) * SAMPLE_RATE));
+    const toEnd = score.spec.loop === true && span.time + span.duration >= score.duration - LOOP_END_REACH_SECONDS;
+    const end = Math.min(frames, Math.round((span.time + span.duration + (toEnd ? BED_FADE_SECONDS : 0)) * SAMPLE_RATE));
     const gain = velocityGain(span.velocity);
     for (let i = start; i < end; i++) {
       const envelope = Math.min(1, (i - start) / fade, (end - i) / fade) * gain;

@@ -8,7 +8,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { isStorageFull } from '../store/errors.ts';
-import type { Generation, Store } from '../store/types.ts';
+import type { Generation, GenerationFiles, Store } from '../store/types.ts';
+import { writeStems } from './stem-files.ts';
 import { FairQueue } from './fair-queue.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
 import type { JobQueue, LiveState } from './types.ts';
@@ -70,6 +71,8 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   instrumental: generation.instrumental,
   seed: generation.seed,
   lyrics: generation.lyrics,
+  ...(generation.stems === true ? { stems: true } : {}),
+  ...(generation.loop === true ? { loop: true } : {}),
 });
 
 /** The learned speed outlives restarts, so the first estimates after a start are as good as the last. */
@@ -295,8 +298,9 @@ class RenderQueue implements JobQueueHandle {
   }
 
   async #complete(generation: Generation, track: RenderedTrack): Promise<void> {
-    const files = audioFiles(generation);
+    const files: GenerationFiles = audioFiles(generation);
     await Promise.all([this.#store.writeFile(files.wav, track.wav), this.#store.writeFile(files.midi, track.midi)]);
+    if (track.stems) files.stems = await writeStems(this.#store, files.wav, track.stems);
     await this.#transition(generation, {
       status: 'completed',
       completed_at: new Date(this.#clock()).toISOString(),

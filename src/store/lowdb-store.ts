@@ -305,6 +305,8 @@ class LowdbStore implements Store {
       error: null,
       quota_month: month,
       request_id: input.request_id ?? null,
+      ...(input.stems === true ? { stems: true } : {}),
+      ...(input.loop === true ? { loop: true } : {}),
     };
     this.#generations.set(generation.id, generation);
     index.insert(generation);
@@ -376,7 +378,7 @@ class LowdbStore implements Store {
     // The audio first: should removing it fail, the record stays and the delete can be asked again.
     this.#deleting.add(id);
     try {
-      for (const file of generation.files ? [generation.files.wav, generation.files.midi] : []) await rm(this.resolveFile(file), { force: true });
+      for (const file of generation.files ? [generation.files.wav, generation.files.midi, ...Object.values(generation.files.stems ?? {})] : []) await rm(this.resolveFile(file), { force: true });
     } finally {
       this.#deleting.delete(id);
     }

@@ -35,6 +35,8 @@ export interface GenerationFiles {
   /** Paths relative to the data dir. */
   wav: string;
   midi: string;
+  /** When stems were asked for: the WAV of each role that plays (drums, bass, chords, pad, arp, lead, vocal, texture). */
+  stems?: Record<string, string>;
 }
 
 export interface Generation {
@@ -62,12 +64,16 @@ export interface Generation {
   quota_month: string;
   /** The X-Request-Id of the request that created it, so its log lines can be followed (absent on older records). */
   request_id?: string | null;
+  /** Asked for one WAV per role beside the mix (absent: no). */
+  stems?: boolean;
+  /** Asked for a seamless loop of whole bars (absent: no). */
+  loop?: boolean;
 }
 
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'stems' | 'loop'
 >;
 
 export interface CreateGenerationOptions {

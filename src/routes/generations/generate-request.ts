@@ -7,7 +7,7 @@ import { ValidationError } from '../../http/errors.ts';
 import { readBoolean, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
 import type { NewGeneration } from '../../store/types.ts';
 
-export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url'] as const;
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url'] as const;
 
 export const LIMITS = {
   promptChars: 2000,
@@ -34,7 +34,9 @@ export function parseGenerateRequest(body: Record<string, unknown>, styles: read
     throw new ValidationError('lyrics', '"lyrics" cannot be used with "instrumental": true. Drop one of them.', 'conflicting_fields');
   }
   const callback_url = readHttpUrl(body, 'callback_url', LIMITS.callbackUrlChars) ?? null;
-  return { prompt, duration, style, instrumental, seed, lyrics, callback_url };
+  // Kept only when asked for, so the records of ordinary tasks stay as they were.
+  const extras = { ...(readBoolean(body, 'stems') === true ? { stems: true } : {}), ...(readBoolean(body, 'loop') === true ? { loop: true } : {}) };
+  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, ...extras };
 }
 
 /** A style name as the engine publishes it; matched without regard to case, stored in the engine's spelling. */

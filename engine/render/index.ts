@@ -6,6 +6,10 @@
  *   3. render the reverb (quarter-rate convolution on node-web-audio-api), then the returns and master bus (bus.ts)
  *   4. master: −14 LUFS integrated, ≤ −1 dBTP, no DC, no clicks
  *
+ * Asked for stems, each role's share is kept beside the mix from step 2 on and, after the mix is mastered, taken
+ * through its own returns and the mix's bus and master gains (stems.ts). A seamless loop is mixed past its end,
+ * its tail folded onto its start before the bus, and bused and mastered with its own ends around it (seamless.ts).
+ *
  * One render at a time per thread (Tone's context is module-global); the pool runs renders in workers.
  */
 import type { Role, Score } from '../types.ts';

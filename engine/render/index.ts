@@ -57,6 +57,8 @@ const BUS_LUFS = -18;
 
 /** Progress shares of the phases (measured roughly on a 60 s pop track). */
 const PHASES = { voices: 0.5, singer: 0.62, reverb: 0.75, effects: 0.85 } as const;
+/** With stems, the mix's share of the progress: the stems' returns, bus and master take about as long again. */
+const MIX_SHARE_WITH_STEMS = 0.5;
 
 /** A seamless loop's length and the context its bus runs with on each side (seamless.ts). */
 interface LoopShape {
@@ -73,7 +75,8 @@ interface MixRecord {
 
 export async function renderScore(score: Score, options: RenderOptions = {}): Promise<RenderedAudio> {
   if (!(score.duration > 0) || !Number.isFinite(score.duration)) throw new RangeError(`Score duration must be a positive number of seconds, got: ${score.duration}`);
-  const report = (fraction: number) => options.onProgress?.(Math.min(1, Math.max(0, fraction)));
+  const share = options.stems === true ? MIX_SHARE_WITH_STEMS : 1;
+  const report = (fraction: number) => options.onProgress?.(Math.min(1, Math.max(0, fraction * share)));
   await setupWebAudioGlobals();
   const period = Math.round(score.duration * SAMPLE_RATE);
   const shape: LoopShape | null = score.spec.loop === true ? { period, wrap: wrapFrames() } : null;
@@ -99,8 +102,8 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   const { left, right } = unwrap(mix, shape);
   const audio: RenderedAudio = { left, right, sampleRate: SAMPLE_RATE };
   if (taps) audio.taps = taps;
-  if (stems && record) audio.stems = await renderStems(score, stems, space, shape, record);
-  report(1);
+  if (stems && record) audio.stems = await renderStems(score, stems, space, shape, record, (done) => options.onProgress?.(share + (1 - share) * done));
+  report(1 / share);
   return audio;
 }
 
@@ -125,13 +128,15 @@ function unwrap(signal: { left: Float32Array; right: Float32Array }, shape: Loop
  * Each stem through its own reverb and delay and the mix's bus and master, with the mix's compressor and limiter
  * gains (never its own): the stems then add up to the mastered mix. One stem at a time, each dropped when done.
  */
-async function renderStems(score: Score, stems: StemSet, space: ReverbSpace, shape: LoopShape | null, record: MixRecord): Promise<RenderedStem[]> {
+async function renderStems(score: Score, stems: StemSet, space: ReverbSpace, shape: LoopShape | null, record: MixRecord, onStem: (done: number) => void): Promise<RenderedStem[]> {
   const out: RenderedStem[] = [];
+  const count = stems.entries().length;
   for (const [role, stem] of stems.drain()) {
     const reverb = await renderReverb(stem.reverb, createRandom(score.spec.seed, 'reverb'), space);
     const signal = toMaster(score, stem, reverb, shape, record.inputGain, { kind: 'follow', gains: record.compressor });
     masterStemInPlace(signal.left, signal.right, record.master);
     out.push({ role, ...unwrap(signal, shape) });
+    onStem(out.length / count);
   }
   return out;
 }

@@ -14,7 +14,7 @@ const request = (style: string, prompt: string, extra: Partial<GenerationRequest
   prompt, duration: 14, style, instrumental: true, seed: 5, stems: true, ...extra,
 });
 
-/** Several styles: drums and bass through their compressors, keys split from pads, lo-fi wow, rooms and halls, a singer. */
+/** Several styles: drums and bass through their compressors, keys split from pads, lo-fi wow, rooms and halls, a singer, a loop. */
 const TRACKS: Record<string, GenerationRequest> = {
   lofi: request('lofi', 'rainy night study beats'),
   rock: request('rock', 'driving rock with guitars'),
@@ -22,6 +22,7 @@ const TRACKS: Record<string, GenerationRequest> = {
   house: request('house', 'deep house groove'),
   jazz: request('jazz', 'late night jazz trio'),
   'sung folk': request('folk', 'a happy folk song about summer with a female singer', { instrumental: false, duration: 16, seed: 9 }),
+  'lofi loop': request('lofi', 'rainy night study beats', { loop: true }),
 };
 
 /** Within −40 dB, the bar; the 16-bit rounding of each file alone leaves about −77 dB. */

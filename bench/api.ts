@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import Koa from 'koa';
 import { checkLyrics, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
+import { createHttpServer } from '../src/http/http-server.ts';
 import type { JobQueue } from '../src/jobs/types.ts';
 import { openStore } from '../src/store/index.ts';
 import { seedGenerations } from '../src/store/seed.ts';
@@ -88,8 +89,9 @@ function nonRenderingQueue(): JobQueue {
   };
 }
 
+/** The API in the service's own HTTP server (its limits and checks included); the bare handler in a plain one. */
 async function listen(handler?: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
-  const server = handler ? createServer(handler) : createServer();
+  const server = handler ? createServer(handler) : createHttpServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

@@ -40,7 +40,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requireHost());
   app.use(underV1([noStore(), authenticate(services), rateLimit(services)]));
   app.use(unrouted());
-  app.use(createDashboard(services, { credentials: credentials ?? new CredentialStore(deps.store.dataDir), signingSecret }));
+  app.use(createDashboard(services, { credentials: credentials ?? new CredentialStore(deps.store.dataDir, { open: deps.store.openForWrite }), signingSecret }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

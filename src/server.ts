@@ -49,6 +49,8 @@ export interface StartServerOptions {
 
 /** How long an HTTP request in flight may take to finish at shutdown. */
 const HTTP_DRAIN_MS = 5_000;
+/** How often a running server looks at its lock between writes. */
+const LOCK_CHECK_MS = 2_000;
 /** A CLI command holds the lock for a moment only: a starting server waits for it. */
 const CLI_LOCK_WAIT_MS = 10_000;
 
@@ -66,6 +68,8 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
   const warn = (line: string) => logger.warn(line);
   const store = await openStoreForServer(config.dataDir, warn, options.open);
   const cleanup: (() => Promise<void>)[] = [() => store.close()];
+  const lockWatch = watchLock(store, logger);
+  cleanup.push(async () => clearInterval(lockWatch));
   const unwind = async () => {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   };
@@ -97,7 +101,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
     // For the CLI's sign-in links while no server runs: where this server was last reached.
     await store.writeFile(LAST_URL_FILE, Buffer.from(JSON.stringify({ public_url: publicUrl })));
-    const credentials = new CredentialStore(config.dataDir);
+    const credentials = new CredentialStore(config.dataDir, { open: store.openForWrite });
     cleanup.push(() => credentials.flush());
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
     const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
@@ -135,6 +139,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
           await webhooks.close();
           await pool.close();
           await credentials.flush();
+          clearInterval(lockWatch);
           await store.close();
         })();
         return closing;
@@ -158,7 +163,26 @@ async function openStoreForServer(dataDir: string, log: (line: string) => void, 
   }
 }
 
-/** How long the first-start sign-in link stays usable. */
+/**
+ * Every write checks the lock already; this check between writes is for the operator: it says so in the log
+ * as soon as another process took the data dir, even on a server that happens to write nothing meanwhile.
+ */
+function watchLock(store: Store, logger: Logger): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    let holds: boolean;
+    try {
+      holds = store.holdsLock();
+    } catch (error) {
+      logger.warn({ err: error }, 'could not check the data-dir lock');
+      return;
+    }
+    if (holds) return;
+    clearInterval(timer);
+    logger.error({ data_dir: store.dataDir }, 'lost the data-dir lock: server.lock was replaced by another process, so this server refuses every change from now on. Stop one of the two servers, then restart.');
+  }, LOCK_CHECK_MS);
+  timer.unref();
+  return timer;
+}
 
 /**
  * An empty data dir gets a local Developer account and one key, so a newcomer can curl at once, and a

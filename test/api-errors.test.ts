@@ -183,3 +183,11 @@ test('an Expect other than 100-continue is a 417 expectation_failed in the error
   t.regex(String(res.headers['x-request-id']), /^req_/);
   t.like(res.json().error, { type: 'invalid_request_error', code: 'expectation_failed' });
 });
+
+test('a CONNECT request is a 405 in the error shape, with a request id, not a silently closed socket', async (t) => {
+  const app = await startApp(t);
+  const text = await rawSocket(app.url, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n');
+  t.regex(text, /^HTTP\/1\.1 405/);
+  t.regex(text, /X-Request-Id: req_/i);
+  t.is(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code, 'method_not_allowed');
+});

@@ -60,6 +60,7 @@ const FORBIDDEN_URLS = [
   'http://0x7f.1/hook',
   'http://localhost:3000/hook',
   'https://api.localhost/hook',
+  'http://localhost./hook',
 ];
 
 test('POST /v1/webhooks refuses each forbidden class with 400 unsafe_url and the reason', async (t) => {

@@ -54,7 +54,7 @@ export async function runOnDataDir(
       await delay(RETRY_MS);
       continue;
     }
-    const credentials = new CredentialStore(dataDir);
+    const credentials = new CredentialStore(dataDir, { open: store.openForWrite });
     try {
       const publicUrl = config.publicUrlGiven ? config.publicUrl : (lastServerUrl(dataDir) ?? config.publicUrl);
       return await runAdminCommand({ store, credentials, publicUrl }, request);

@@ -17,6 +17,19 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request took too long to arrive. Send it again.']
         : [400, 'malformed_request', 'The request is not valid HTTP/1.1. Check the request line and headers.'];
+  answerOnSocket(socket, status, code, message);
+}
+
+/**
+ * A CONNECT request (a proxy tunnel) is not something this server offers. Node hands it to a 'connect' listener
+ * with the raw socket, and closes the socket without a word when there is none: answer it as any other refusal.
+ */
+export function answerConnect(_req: unknown, socket: Duplex): void {
+  answerOnSocket(socket, 405, 'method_not_allowed', 'This server is not a proxy: CONNECT is not supported.');
+}
+
+/** An error in the app's shape, written straight to a socket Node took away from the app, which is then closed. */
+function answerOnSocket(socket: Duplex, status: number, code: string, message: string): void {
   const body = errorBody(code, message);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +

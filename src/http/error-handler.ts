@@ -4,7 +4,7 @@
  */
 import type { LyricsTooLongError, UnknownStyleError } from '../../engine/index.ts';
 import { StoreClosedError, isStorageFull } from '../store/errors.ts';
-import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../store/types.ts';
+import { DataDirLockLostError, IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../store/types.ts';
 import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../webhooks/errors.ts';
 import {
   AuthenticationError,
@@ -141,6 +141,13 @@ const RULES: Rule[] = [
     code: 'shutting_down',
     message: 'The server is shutting down. Retry in a few seconds.',
     headers: { 'Retry-After': '5' },
+  })),
+  // Another server took the data dir over: this one must change nothing, and its operator must pick one.
+  rule(DataDirLockLostError, () => ({
+    status: 503,
+    type: 'service_unavailable_error',
+    code: 'service_unavailable',
+    message: 'This server no longer accepts changes: another Tunesmith server took over its data. Its operator must stop one of them.',
   })),
   rule(ServiceUnavailableError, (e) => ({ status: 503, type: 'service_unavailable_error', code: 'service_unavailable', message: e.message })),
   // The data dir's disk is full: nothing is wrong with the request, and it goes through once space is freed.

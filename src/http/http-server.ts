@@ -1,12 +1,12 @@
 /**
  * The HTTP server the app runs in, with Node's own refusals turned into the app's error shape: what the
  * parser rejects ('clientError'), an `Expect` other than 100-continue ('checkExpectation'), and a missing
- * `Host` (left to the app, which answers it with a request id and a log line). Its limits close what a stalled
+ * `Host` (left to the app, which answers it with a request id and a log line), and CONNECT. Its limits close what a stalled
  * client would otherwise hold open for good: a request that does not arrive, a connection that moves nothing.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { answerClientError, errorBody } from './client-error.ts';
+import { answerClientError, answerConnect, errorBody } from './client-error.ts';
 import { newRequestId } from './request-id.ts';
 
 export interface HttpTimeouts {
@@ -38,6 +38,7 @@ export function createHttpServer(timeouts: HttpTimeouts = {}): Server {
   server.on('clientError', answerClientError);
   server.on('timeout', closeIdle);
   server.on('checkExpectation', answerExpectationFailed);
+  server.on('connect', answerConnect);
   return server;
 }
 

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashSecret } from '../ids.ts';
-import { CoalescingWriter, parseDataFile } from './atomic-file.ts';
+import { CoalescingWriter, parseDataFile, type OpenFile } from './atomic-file.ts';
 import { recordOfArrays } from './shape.ts';
 
 export interface PasswordHash {
@@ -67,12 +67,14 @@ const FILE = 'dashboard.json';
 
 export class CredentialStore {
   readonly #path: string;
-  readonly #writer = new CoalescingWriter();
+  readonly #writer: CoalescingWriter;
   readonly #data: CredentialsData;
   /** Emails between "free" and "saved": a second sign-up for one of them is refused at once. */
   readonly #claimed = new Set<string>();
 
-  constructor(dataDir: string) {
+  /** `open`: how the file is opened for writing (the store's openForWrite checks the data-dir lock first). */
+  constructor(dataDir: string, options: { open?: OpenFile } = {}) {
+    this.#writer = new CoalescingWriter({ open: options.open });
     this.#path = join(dataDir, FILE);
     this.#data = readData(this.#path);
   }

@@ -2,12 +2,18 @@
  * One process owns a data dir at a time. The lock is a file created with O_EXCL that names its holder
  * (pid, host, boot, process start). A lock whose holder is gone (kill -9, power loss, pid reused
  * after a reboot) is stale and is taken over; a live holder's lock is refused.
+ *
+ * Holding it is checked again before every write (check()): a lock file deleted by hand lets a second server
+ * start, and two writers would each overwrite the other's accounts and quotas. The check compares the file's
+ * inode with the one this process created, a stat and nothing more. A lock that is simply gone is taken back
+ * (O_EXCL, so never from a server that made a new one meanwhile); one replaced by another process is lost for
+ * good, and every write after that is refused.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { DataDirLockedError } from './types.ts';
+import { dirname, join } from 'node:path';
+import { DataDirLockLostError, DataDirLockedError } from './types.ts';
 
 export const LOCK_FILE = 'server.lock';
 
@@ -26,7 +32,17 @@ export interface LockInfo {
 
 export interface DataDirLock {
   readonly info: LockInfo;
+  /** Whether this process found the lock taken by another: sticky, writes stay refused until a restart. */
+  readonly lost: boolean;
+  /** Throws DataDirLockLostError unless this process still holds the lock (re-taking it if it was only deleted). */
+  check(): void;
   release(): void;
+}
+
+/** Which lock file this is: the same path can name a new file made by another process. */
+interface FileIdentity {
+  dev: number;
+  ino: number;
 }
 
 function readOptional(path: string): string | null {
@@ -79,21 +95,22 @@ function parse(text: string | null): LockInfo | null {
   }
 }
 
-function tryCreate(path: string, info: LockInfo): boolean {
+function tryCreate(path: string, info: LockInfo): FileIdentity | null {
   let fd: number;
   try {
     fd = openSync(path, 'wx', 0o644);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return null;
     throw error;
   }
   try {
     writeSync(fd, JSON.stringify(info));
     fsyncSync(fd);
+    const { dev, ino } = fstatSync(fd);
+    return { dev, ino };
   } finally {
     closeSync(fd);
   }
-  return true;
 }
 
 /** Reads who holds the data dir's lock, or null when nobody (or a dead process) does. */
@@ -114,7 +131,8 @@ export function acquireLock(dataDir: string, owner: LockOwner): DataDirLock {
     process_start: stat?.start ?? null,
   };
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (tryCreate(path, info)) return ownedLock(path, info);
+    const identity = tryCreate(path, info);
+    if (identity) return ownedLock(path, info, identity);
     const text = readOptional(path);
     const holder = parse(text);
     // A half-written lock (crash between create and write) has no holder to wait for.
@@ -143,13 +161,40 @@ function takeOverStale(path: string, staleText: string | null): void {
   }
 }
 
-function ownedLock(path: string, info: LockInfo): DataDirLock {
+function ownedLock(path: string, info: LockInfo, created: FileIdentity): DataDirLock {
   let released = false;
+  let lost = false;
+  let identity = created;
+  const dataDir = dirname(path);
   return {
     info,
+    get lost() {
+      return lost;
+    },
+    check() {
+      if (lost) throw new DataDirLockLostError(dataDir);
+      if (released) return;
+      let current: FileIdentity;
+      try {
+        current = statSync(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        // Deleted by hand and nobody else took it: take it back. O_EXCL fails if another process just did.
+        const retaken = tryCreate(path, info);
+        if (retaken) {
+          identity = retaken;
+          return;
+        }
+        current = { dev: -1, ino: -1 };
+      }
+      if (current.dev === identity.dev && current.ino === identity.ino) return;
+      lost = true;
+      throw new DataDirLockLostError(dataDir);
+    },
     release() {
       if (released) return;
       released = true;
+      if (lost) return;
       const current = parse(readOptional(path));
       if (current?.pid === info.pid && current.started_at === info.started_at) unlinkSync(path);
     },

@@ -8,7 +8,7 @@
  * Every write is crash-safe (atomic-file.ts). Reads are served from memory, loaded once at open.
  */
 import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open as openFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
@@ -21,6 +21,7 @@ import { acquireLock, type DataDirLock, type LockOwner } from './lock.ts';
 import { resolveInside } from './paths.ts';
 import { recordOfArrays, type Problem } from './shape.ts';
 import {
+  DataDirLockLostError,
   IdempotencyConflictError,
   NotFoundError,
   QuotaExceededError,
@@ -85,7 +86,8 @@ class LowdbStore implements Store {
   readonly #realDataDir: string;
   readonly #lock: DataDirLock;
   readonly #clock: () => Date;
-  readonly #open: OpenFile | undefined;
+  readonly #open: OpenFile;
+  readonly openForWrite: OpenFile;
   readonly #writer: CoalescingWriter;
   readonly #db: Low<AccountsData>;
 
@@ -116,8 +118,13 @@ class LowdbStore implements Store {
     this.#realDataDir = realpathSync(dataDir);
     this.#lock = lock;
     this.#clock = clock;
-    this.#open = open;
-    this.#writer = new CoalescingWriter({ open, onSettled: (error) => this.#noteWrite(error) });
+    // Every file this store writes is opened here, so no write lands after the lock was lost.
+    this.#open = (path, flags, mode) => {
+      lock.check();
+      return (open ?? openFile)(path, flags, mode);
+    };
+    this.openForWrite = this.#open;
+    this.#writer = new CoalescingWriter({ open: this.#open, onSettled: (error) => this.#noteWrite(error) });
     const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, { check: checkAccounts });
     this.#db = new Low<AccountsData>(file, { accounts: [], keys: [] });
   }
@@ -161,7 +168,7 @@ class LowdbStore implements Store {
   // Accounts and keys
 
   async createAccount(input: { email?: string | null; name?: string | null; plan: PlanName }): Promise<Account> {
-    this.#assertOpen();
+    this.#assertWritable();
     if (!isPlanName(input.plan)) throw new TypeError(`Unknown plan "${String(input.plan)}".`);
     const account: Account = {
       id: newAccountId(),
@@ -188,7 +195,7 @@ class LowdbStore implements Store {
   }
 
   async updateAccount(id: string, patch: Partial<Pick<Account, 'email' | 'plan' | 'rpm' | 'monthly'>>): Promise<Account> {
-    this.#assertOpen();
+    this.#assertWritable();
     const account = this.#accounts.get(id);
     if (!account) throw new NotFoundError('account', id);
     if (patch.plan !== undefined && !isPlanName(patch.plan)) throw new TypeError(`Unknown plan "${String(patch.plan)}".`);
@@ -201,7 +208,7 @@ class LowdbStore implements Store {
   }
 
   async deleteAccount(id: string): Promise<void> {
-    this.#assertOpen();
+    this.#assertWritable();
     if (!this.#accounts.has(id)) throw new NotFoundError('account', id);
     if (this.#db.data.keys.some((k) => k.account_id === id) || (this.#byAccount.get(id)?.size ?? 0) > 0) {
       throw new TypeError(`Account ${id} has keys or generations; only an account with neither can be deleted.`);
@@ -212,7 +219,7 @@ class LowdbStore implements Store {
   }
 
   async createKey(accountId: string, name: string | null = null): Promise<{ key: string; record: ApiKey }> {
-    this.#assertOpen();
+    this.#assertWritable();
     if (!this.#accounts.has(accountId)) throw new NotFoundError('account', accountId);
     const { key, prefix, hash } = newApiKey();
     const record: ApiKey = {
@@ -244,7 +251,7 @@ class LowdbStore implements Store {
   }
 
   async revokeKey(keyId: string): Promise<ApiKey> {
-    this.#assertOpen();
+    this.#assertWritable();
     const key = this.#keys.get(keyId);
     if (!key) throw new NotFoundError('key', keyId);
     key.revoked_at ??= this.#clock().toISOString();
@@ -265,7 +272,7 @@ class LowdbStore implements Store {
   // Generations
 
   async createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }> {
-    this.#assertOpen();
+    this.#assertWritable();
     // Everything up to the first await runs as one synchronous step: concurrent creates cannot
     // both see the last free unit of quota.
     const now = options.now ?? this.#clock();
@@ -339,7 +346,7 @@ class LowdbStore implements Store {
     id: string,
     patch: Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>,
   ): Promise<Generation> {
-    this.#assertOpen();
+    this.#assertWritable();
     const generation = this.#generations.get(id);
     if (!generation) throw new NotFoundError('generation', id);
     const previous = generation.status;
@@ -371,7 +378,7 @@ class LowdbStore implements Store {
   }
 
   async deleteGeneration(id: string): Promise<void> {
-    this.#assertOpen();
+    this.#assertWritable();
     const generation = this.#generations.get(id);
     if (!generation || this.#deleting.has(id)) throw new NotFoundError('generation', id);
     if (generation.status !== 'completed' && generation.status !== 'failed') throw new TypeError(`Generation ${id} is ${generation.status}: only finished generations can be deleted.`);
@@ -411,7 +418,7 @@ class LowdbStore implements Store {
   }
 
   async writeFile(relativePath: string, bytes: Uint8Array): Promise<void> {
-    this.#assertOpen();
+    this.#assertWritable();
     const path = this.resolveFile(relativePath);
     await this.#ensureDir(dirname(path));
     try {
@@ -429,6 +436,16 @@ class LowdbStore implements Store {
     await this.writeFile(PROBE_FILE, new Uint8Array(1)).catch(() => undefined);
     await rm(join(this.dataDir, PROBE_FILE), { force: true }).catch(() => undefined);
     return !this.#storageFull;
+  }
+
+  holdsLock(): boolean {
+    try {
+      this.#lock.check();
+      return true;
+    } catch (error) {
+      if (error instanceof DataDirLockLostError) return false;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
@@ -456,6 +473,12 @@ class LowdbStore implements Store {
 
   #assertOpen(): void {
     if (this.#closed) throw new StoreClosedError();
+  }
+
+  /** Before any change, in memory or on disk: a server that lost the data dir to another changes nothing. */
+  #assertWritable(): void {
+    this.#assertOpen();
+    this.#lock.check();
   }
 
   #accountIndex(accountId: string): AccountGenerations {

@@ -1,3 +1,5 @@
+import type { OpenFile } from './atomic-file.ts';
+
 /**
  * The store's records and the interface the rest of the service uses. The lowdb implementation
  * lives beside this file; nothing outside src/store/ knows how records are laid out on disk.
@@ -127,6 +129,17 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/**
+ * This server no longer holds its data dir: the lock file was replaced by another process (most often a
+ * second server started after server.lock was deleted by hand). Its writes would overwrite the other's.
+ */
+export class DataDirLockLostError extends Error {
+  override name = 'DataDirLockLostError' as const;
+  constructor(readonly dataDir: string) {
+    super(`This server no longer holds the lock on its data dir ${dataDir} (server.lock was replaced by another process): it refuses every change. Stop the other server or this one, then restart one.`);
+  }
+}
+
 export interface Store {
   readonly dataDir: string;
 
@@ -177,6 +190,13 @@ export interface Store {
    * tries a one-byte write to find out, only while it is false).
    */
   canWrite(): Promise<boolean>;
+  /**
+   * Whether this process still holds the data dir (lock.ts checks the lock file now). False for good once
+   * another process took it: every change is then refused with DataDirLockLostError.
+   */
+  holdsLock(): boolean;
+  /** How every file in the data dir is opened for writing: the lock is checked first. For the files other modules keep there. */
+  readonly openForWrite: OpenFile;
 
   /** Flushes pending writes and releases the data-dir lock. */
   close(): Promise<void>;

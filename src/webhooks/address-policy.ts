@@ -58,6 +58,38 @@ function v6Groups(address: string): number[] {
   return [...left, ...zeros, ...right];
 }
 
+type V6Range = readonly [prefix: string, bits: number, reason: string | null];
+
+/**
+ * The IANA IPv6 Special-Purpose Address Registry (2025), beyond the forms above that embed an IPv4 address.
+ * The first match decides, so the more specific blocks come first; null marks the few blocks the registry
+ * calls globally reachable (public anycast services), which a webhook may use like any public address.
+ */
+const V6_RANGES: readonly V6Range[] = [
+  ['fd00:ec2::254', 128, 'a cloud metadata address'],
+  ['2001:1::1', 128, null],
+  ['2001:1::2', 128, null],
+  ['2001:1::3', 128, null],
+  ['2001:3::', 32, null],
+  ['2001:4:112::', 48, null],
+  ['2001:20::', 28, null],
+  ['2001:30::', 28, null],
+  ['2001::', 32, 'a Teredo tunnel address'],
+  ['2001:2::', 48, 'a benchmarking address'],
+  ['2001::', 23, 'an IETF protocol assignment'],
+  ['2001:db8::', 32, 'a documentation address'],
+  ['3fff::', 20, 'a documentation address'],
+  ['100::', 64, 'a discard-only address'],
+  ['100:0:0:1::', 64, 'a dummy address'],
+  ['5f00::', 16, 'a segment routing (SRv6) address'],
+  ['fc00::', 7, 'a private (unique local) address'],
+  ['fe80::', 10, 'a link-local address'],
+  ['fec0::', 10, 'a site-local address'],
+  ['ff00::', 8, 'a multicast address'],
+];
+
+const v6Value = (address: string): bigint => v6Groups(address).reduce((n, group) => (n << 16n) | BigInt(group), 0n);
+
 function v6Reason(address: string): string | null {
   const g = v6Groups(address);
   const embeddedV4 = (hi: number, lo: number) => hi * 65536 + lo;
@@ -78,15 +110,11 @@ function v6Reason(address: string): string | null {
   if (g[0] === 0x64 && g[1] === 0xff9b && allZero(2, 6)) return viaV4('a NAT64 form', embeddedV4(g[6]!, g[7]!));
   if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'a local-use NAT64 address';
   if (g[0] === 0x2002) return viaV4('a 6to4 form', embeddedV4(g[1]!, g[2]!));
-  if (g[0] === 0xfd00 && g[1] === 0x0ec2 && allZero(2, 7) && g[7] === 0x254) return 'a cloud metadata address';
-  const first = g[0]!;
-  if ((first & 0xfe00) === 0xfc00) return 'a private (unique local) address';
-  if ((first & 0xffc0) === 0xfe80) return 'a link-local address';
-  if ((first & 0xffc0) === 0xfec0) return 'a site-local address';
-  if ((first & 0xff00) === 0xff00) return 'a multicast address';
-  if (first === 0x2001 && g[1] === 0x0db8) return 'a documentation address';
-  if (first === 0x2001 && g[1] === 0) return 'a Teredo tunnel address';
-  if (first === 0x0100 && allZero(1, 4)) return 'a reserved address';
+  const value = v6Value(address);
+  for (const [prefix, bits, reason] of V6_RANGES) {
+    const shift = BigInt(128 - bits);
+    if (value >> shift === v6Value(prefix) >> shift) return reason;
+  }
   return null;
 }
 

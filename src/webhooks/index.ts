@@ -45,7 +45,7 @@ export interface Webhooks {
 
 export async function openWebhooks(options: WebhooksOptions): Promise<Webhooks> {
   const now = options.now ?? (() => new Date());
-  const outbox = await Outbox.open(options.store.resolveFile(WEBHOOK_FILE));
+  const outbox = await Outbox.open(options.store.resolveFile(WEBHOOK_FILE), options.store.openForWrite);
   let service: WebhookService | undefined;
   const worker = new DeliveryWorker({
     outbox,

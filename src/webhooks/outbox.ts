@@ -4,7 +4,7 @@
  * and is saved before the caller goes on: written whole, crash-safe and coalesced like accounts.json, so
  * a caller that awaits save() knows its change is on disk.
  */
-import { AtomicJsonFile, CoalescingWriter } from '../store/atomic-file.ts';
+import { AtomicJsonFile, CoalescingWriter, type OpenFile } from '../store/atomic-file.ts';
 import { recordOfArrays, type Problem } from '../store/shape.ts';
 import type { DeliveryState, WebhookData, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './types.ts';
 
@@ -49,8 +49,9 @@ export class Outbox {
     for (const delivery of this.data.deliveries) this.#indexDelivery(delivery);
   }
 
-  static async open(path: string): Promise<Outbox> {
-    const writer = new CoalescingWriter();
+  /** `open`: how the file is opened for writing (the store's openForWrite checks the data-dir lock first). */
+  static async open(path: string, open?: OpenFile): Promise<Outbox> {
+    const writer = new CoalescingWriter({ open });
     // 0600: the file holds the accounts' signing secrets.
     const file = new AtomicJsonFile<WebhookData>(path, writer, { mode: 0o600, check: checkWebhookData });
     return new Outbox(file, writer, await file.read());

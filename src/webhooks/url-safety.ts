@@ -31,8 +31,11 @@ const REGISTRATION_LOOKUP_MS = 3_000;
 /** The host of a URL without IPv6 brackets. */
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
-/** Names that are loopback by definition (RFC 6761), whatever a resolver says. */
-const isLocalhostName = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost');
+/** Names that are loopback by definition (RFC 6761), whatever a resolver says; "localhost." is the same name written fully qualified. */
+const isLocalhostName = (host: string): boolean => {
+  const name = host.replace(/\.+$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+};
 
 function checkScheme(url: URL, param: string | undefined): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UnsafeUrlError(param, `only http and https are allowed, not ${url.protocol.slice(0, -1)}`);

@@ -7,6 +7,10 @@ import type { RouteHandler, Services } from '../../http/types.ts';
 /** GET /healthz (no key): 200 while the store is open on a usable data dir and the render pool is up. */
 export function getHealthHandler(services: Services): RouteHandler {
   return async function getHealth(ctx) {
+    if (!services.store.holdsLock()) {
+      ctx.set('Cache-Control', 'no-store');
+      throw new ServiceUnavailableError('Tunesmith lost its data dir to another process (server.lock was replaced) and refuses every change: stop one of the servers, then restart.');
+    }
     const store = await storeIsUp(services);
     const workers = services.jobs.healthy();
     ctx.set('Cache-Control', 'no-store');

@@ -17,7 +17,7 @@ import { PITCHED_PATCHES, type PitchedPatch } from './voices/index.ts';
 import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
 import { stagePlace } from './stage.ts';
-import { GroupRouter, groupRank, type Stem } from './groups.ts';
+import { GroupRouter, groupRank, type Stereo } from './groups.ts';
 import { delaySendOf, type StemBuses, type StemSet } from './stems.ts';
 
 export interface MixBuses {
@@ -27,10 +27,10 @@ export interface MixBuses {
   reverb: Float32Array;
   delay: Float32Array;
   /**
-   * Where notes are written while mixing: the stem of the current part's group (EQ and compression, groups.ts),
+   * Where notes are written while mixing: the submix of the current part's group (EQ and compression, groups.ts),
    * or left/right themselves. After mixScore it is left/right again.
    */
-  dry: Stem;
+  dry: Stereo;
 }
 
 /** Default level of each role in dB, before Part.gainDb. */
@@ -264,7 +264,7 @@ export async function mixScore(score: Score, frames: number, onPart?: (done: num
   const textures = new Set(parts.filter((part) => part.role === 'texture').map((part) => part.instrument));
   if (score.spec.effects.rain && !textures.has('rain')) parts.push(effectBed('texture', 'rain', 2));
   if (score.spec.effects.lofi && !textures.has('vinyl')) parts.push(effectBed('texture', 'vinyl', -2));
-  // Group by group, so each group's stem is complete when its EQ and compressor run.
+  // Group by group, so each group's submix is complete when its EQ and compressor run.
   parts.sort((a, b) => groupRank(a.role) - groupRank(b.role));
   const groups = new GroupRouter(buses, score, stems);
   for (const [index, part] of parts.entries()) {

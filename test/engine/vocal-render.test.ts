@@ -1,7 +1,8 @@
 /**
  * The singer in a whole track, judged on the voice and band taken apart while mixing (RenderOptions.voiceTaps)
  * by independent tools: aubio's pitch tracker for intonation, ffmpeg's EBU R128 meter for the balance and the
- * master, and a low-band energy onset (computed here from the samples) for timing. Two short songs: a male folk voice and a female pop voice with backing.
+ * master, and a low-band energy onset (computed here from the samples) for timing. Two short songs: a male folk
+ * voice and a female pop voice with backing.
  */
 import test from 'ava';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -94,7 +94,7 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   const dryLoudness = integratedLoudness(buses.left, buses.right, SAMPLE_RATE);
   const inputGain = Number.isFinite(dryLoudness) ? 10 ** ((BUS_LUFS - dryLoudness) / 20) : 1;
   const busFrames = shape ? shape.period + 2 * shape.wrap : frames;
-  const record: MixRecord | null = stems ? { inputGain, compressor: new Float32Array(busFrames), master: {} as MasterRecord } : null;
+  const record: MixRecord | null = stems ? { inputGain, compressor: new Float32Array(busFrames), master: { dcRemoved: [false, false], gains: null, fadeFrames: 0 } } : null;
   const mix = toMaster(score, buses, reverb, shape, inputGain, { kind: 'compress', gains: record?.compressor ?? null });
   report(PHASES.effects);
 
@@ -103,7 +103,7 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   const audio: RenderedAudio = { left, right, sampleRate: SAMPLE_RATE };
   if (taps) audio.taps = taps;
   if (stems && record) audio.stems = await renderStems(score, stems, space, shape, record, (done) => options.onProgress?.(share + (1 - share) * done));
-  report(1 / share);
+  options.onProgress?.(1);
   return audio;
 }
 

@@ -1,6 +1,7 @@
 /**
  * A task that asks for stems or a loop: the render is asked for them, each stem is stored beside the WAV and
- * named in the task's files, and deleting the task deletes them too (a real store in a temp dir, a stub pool).
+ * named in the task's files, deleting the task deletes them too, and the slower render does not skew the
+ * estimates (a real store in a temp dir, a stub pool).
  */
 import test, { type ExecutionContext } from 'ava';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -29,8 +30,12 @@ async function completedTask(t: ExecutionContext, extras: { stems?: boolean; loo
   t.teardown(() => store.close());
   const requests: GenerationRequest[] = [];
   const pool = { size: 1, healthy: () => true, render: async (request: GenerationRequest) => (requests.push(request), track(request)) };
-  const jobs = await createJobQueue({ store, pool, graceMs: 50 });
+  // 90 s of wall for every render of 30 s of audio: far slower than the prior, so a measured render moves the speed.
+  let now = 0;
+  const slowPool = { ...pool, render: async (request: GenerationRequest) => ((now += 90_000), pool.render(request)) };
+  const jobs = await createJobQueue({ store, pool: slowPool, graceMs: 50, clock: () => now });
   t.teardown(() => jobs.close());
+  const speedBefore = jobs.speed;
   const account = await store.createAccount({ plan: 'developer' });
   const { generation } = await store.createGeneration(
     { account_id: account.id, prompt: 'lofi loop', duration: 30, style: null, instrumental: true, seed: 3, lyrics: null, callback_url: null, request_id: null, ...extras },
@@ -38,7 +43,7 @@ async function completedTask(t: ExecutionContext, extras: { stems?: boolean; loo
   );
   jobs.enqueue(generation);
   await jobs.idle();
-  return { store, requests, done: store.getGeneration(account.id, generation.id)! };
+  return { store, requests, done: store.getGeneration(account.id, generation.id)!, speedBefore, speedAfter: jobs.speed };
 }
 
 test('the render is asked for stems and a loop when the task asks', async (t) => {
@@ -50,6 +55,13 @@ test('an ordinary task asks for neither', async (t) => {
   const { requests, done } = await completedTask(t, {});
   t.false('stems' in requests[0]! || 'loop' in requests[0]!);
   t.is(done.files?.stems, undefined);
+});
+
+test('a render with stems does not teach the render-speed model (it is several times slower), an ordinary one does', async (t) => {
+  const withStems = await completedTask(t, { stems: true });
+  t.is(withStems.speedAfter, withStems.speedBefore);
+  const ordinary = await completedTask(t, {});
+  t.true(ordinary.speedAfter > ordinary.speedBefore);
 });
 
 test('each stem is stored beside the WAV and named in the files', async (t) => {

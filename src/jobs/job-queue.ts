@@ -283,7 +283,8 @@ class RenderQueue implements JobQueueHandle {
       return;
     }
     const renderSeconds = (this.#clock() - running.startedAt) / 1000;
-    this.#speed.record(renderSeconds, track.audioSeconds);
+    // A render with stems takes several times as long (see the README): it would teach the model a wrong speed.
+    if (started.stems !== true) this.#speed.record(renderSeconds, track.audioSeconds);
     try {
       await this.#complete(started, track);
     } catch (error) {

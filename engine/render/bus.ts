@@ -176,13 +176,10 @@ export function addReturns(score: Score, buses: SendBuses, reverb: [Float32Array
   const { left, right, delay } = buses;
   const { effects } = score.spec;
   if (reverb) addReverb(left, right, reverb, reverbRate);
-  if (effects.delay > 0 && delay) {
-    const beat = 60 / score.bpm;
-    // A dotted eighth, the classic tempo-synced echo; an eighth when the tempo is very slow.
-    addDelay(left, right, delay, delaySeconds(beat));
-  }
+  if (effects.delay > 0 && delay) addDelay(left, right, delay, delaySeconds(60 / score.bpm));
 }
 
+/** A dotted eighth, the classic tempo-synced echo; an eighth when the tempo is very slow. */
 function delaySeconds(beat: number): number {
   return Math.min(1.9, beat * 0.75 > 0.6 ? beat * 0.375 : beat * 0.75);
 }

@@ -22,6 +22,7 @@ export type {
   LyricTiming,
   OutputFormat,
   OutputOptions,
+  LoopInfo,
 } from './types.ts';
 export { OUTPUT_FORMATS } from './types.ts';
 export { MP3_BITRATES } from './encode/mp3.ts';
@@ -41,5 +42,5 @@ export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
 export { compose } from './compose/index.ts';
-export { renderTrack, ENCODE_PROGRESS, type RenderedTrack } from './track.ts';
+export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem } from './track.ts';
 export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

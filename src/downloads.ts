@@ -36,7 +36,7 @@ export function availableKinds(files: GenerationFiles): DownloadKind[] {
   return DOWNLOAD_KINDS.filter((kind) => typeof files[kind] === 'string');
 }
 
-const pathOf = (accountId: string, generationId: string, kind: DownloadKind): string => `audio/${accountId}/${generationId}.${DOWNLOADS[kind].ext}`;
+export const pathOf = (accountId: string, generationId: string, kind: DownloadKind): string => `audio/${accountId}/${generationId}.${DOWNLOADS[kind].ext}`;
 
 /** Every path a generation's files could have: what a failed save removes. */
 export function allFilePaths(accountId: string, generationId: string): string[] {

@@ -225,6 +225,8 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             instrumental: { type: 'boolean', default: false },
             seed: { type: ['integer', 'null'], minimum: 0, maximum: LIMITS.maxSeed, description: 'The same request and seed give the same track. Omitted: drawn at random and returned.' },
             lyrics: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.lyricsChars, description: 'Words to sing (optional [Verse], [Chorus], [Pre-Chorus], [Bridge], [Intro], [Outro] tags). Only with instrumental false. More lines than the duration holds is a 400 (lyrics_too_long) saying how many fit.' },
+            stems: { type: 'boolean', default: false, description: 'Also render one WAV per part (drums, bass, chords, pad, arp, lead, vocal, texture: those the track has), aligned frame for frame with the mix and mastered with it, so they add up to it. They are stored beside the track (no download link for them yet).' },
+            loop: { type: 'boolean', default: false, description: 'A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds.' },
             callback_url: {
               type: ['string', 'null'],
               format: 'uri',
@@ -295,6 +297,12 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                     'Words or requests the engine ignored or could not honour, in plain sentences: an instrument it cannot play or plays with a stand-in ("kazoo", "erhu"), a tempo word that contradicts an explicit bpm, a prompt in a language it does not read, lyrics written in English for a prompt in another language, or a prompt with nothing recognised. Empty when everything was understood.',
                 },
                 vocals: { type: 'boolean', description: 'Whether the track is sung.' },
+                loop: {
+                  type: 'object',
+                  description: 'Only for a loop (request loop: true): its length in whole bars and in seconds, and the seconds asked for.',
+                  required: ['bars', 'seconds', 'requested_seconds'],
+                  properties: { bars: { type: 'integer', minimum: 1 }, seconds: { type: 'number' }, requested_seconds: { type: 'number' } },
+                },
                 voice: { enum: ['female', 'male', null], description: 'Who sings, when sung.' },
                 lyrics_source: { enum: ['given', 'written', null], description: 'given: the request\'s lyrics; written: lyrics the engine wrote for the prompt.' },
                 lyrics_timing: {

@@ -7,7 +7,7 @@ import { ValidationError } from '../../http/errors.ts';
 import { readBoolean, readChoice, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
 import type { NewGeneration } from '../../store/types.ts';
 
-export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate'] as const;
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate'] as const;
 
 export const LIMITS = {
   promptChars: 2000,
@@ -42,7 +42,9 @@ export function parseGenerateRequest(body: Record<string, unknown>, styles: read
     bit_depth: readChoice(body, 'bit_depth', LIMITS.bitDepths, 'bits') ?? 16,
     bitrate: readChoice(body, 'bitrate', LIMITS.mp3Bitrates, 'kbps') ?? null,
   };
-  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding };
+  // Kept only when asked for, so the records of ordinary tasks stay as they were.
+  const extras = { ...(readBoolean(body, 'stems') === true ? { stems: true } : {}), ...(readBoolean(body, 'loop') === true ? { loop: true } : {}) };
+  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding, ...extras };
 }
 
 /** A style name as the engine publishes it; matched without regard to case, stored in the engine's spelling. */

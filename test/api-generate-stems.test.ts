@@ -3,7 +3,8 @@
  * and rendered end to end by a real server process.
  */
 import test from 'ava';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { unzipSync } from 'fflate';
 import { join } from 'node:path';
 import { readWavHeader } from './helpers/analysis.ts';
 import { errorOf, startApp } from './helpers/app.ts';
@@ -58,4 +59,29 @@ test('a loop with stems completes through a real server: whole bars reported, ev
   const barSeconds = (Number(String(done.metadata.meter).split('/')[0]) * 60) / done.metadata.bpm;
   t.is(frames, Math.round(done.metadata.loop.bars * barSeconds * 44100));
   for (const stem of stems) t.is((await readWavHeader(join(dataDir, 'audio', stem))).frames, frames, stem);
+
+  // Offered as one signed link per stem and as one zip of them all, each byte for byte the stored stem.
+  const stemUrls = done.stem_urls as Record<string, string>;
+  t.deepEqual(Object.keys(stemUrls).sort(), stems.map((name) => /\.stem-([a-z]+)\.wav$/.exec(name)![1]!).sort());
+  const downloaded: Record<string, Uint8Array> = {};
+  for (const [role, url] of Object.entries(stemUrls)) {
+    const res = await fetch(url);
+    t.is(res.status, 200, role);
+    t.is(res.headers.get('content-type'), 'audio/wav', role);
+    downloaded[role] = new Uint8Array(await res.arrayBuffer());
+    const stored = await readFile(join(dataDir, 'audio', stems.find((name) => name.endsWith(`.stem-${role}.wav`))!));
+    t.true(Buffer.from(downloaded[role]!).equals(stored), role);
+  }
+  const zip = await fetch(done.download_urls.stems);
+  t.is(zip.status, 200);
+  t.is(zip.headers.get('content-type'), 'application/zip');
+  t.regex(zip.headers.get('content-disposition') ?? '', /\.stems\.zip"$/);
+  const entries = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+  t.is(Object.keys(entries).length, Object.keys(stemUrls).length);
+  for (const [name, bytes] of Object.entries(entries)) {
+    const role = /\/([a-z]+)\.wav$/.exec(name)![1]!;
+    t.true(Buffer.from(bytes).equals(Buffer.from(downloaded[role]!)), name);
+  }
+  // A tampered stem link is refused like any other.
+  t.is((await fetch(stemUrls[Object.keys(stemUrls)[0]!]!.replace('sig=', 'sig=x'))).status, 403);
 });

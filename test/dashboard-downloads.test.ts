@@ -73,3 +73,16 @@ test('a track with stems shows a player and a download for each stem, and the zi
   const names = Object.keys(unzipSync(new Uint8Array(await res.arrayBuffer())));
   t.deepEqual(names.map((name) => name.replace(/^[a-z0-9-]+\//, '')).sort(), ['bass.wav', 'drums.wav']);
 });
+
+test('the playground\'s loop and stems boxes reach the task as loop and stems', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('ed@example.com');
+  const form = await browser.get('/playground');
+  t.regex(form.text, /<input type="checkbox" id="loop" name="loop" value="on">/);
+  t.regex(form.text, /<input type="checkbox" id="stems" name="stems" value="on">/);
+  const res = await browser.post('/playground', { prompt: 'a lofi loop', duration: '30', loop: 'on', stems: 'on' });
+  t.is(res.status, 303);
+  const id = /id=(gen_[^&]+)/.exec(res.location!)![1]!;
+  t.like(app.jobs.queued.find((g) => g.id === id), { loop: true, stems: true });
+});

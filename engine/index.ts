@@ -2,7 +2,7 @@
  * The engine's only door. src/ imports from here and nowhere else in engine/.
  *
  * Stages (each usable alone, each pure but the render):
- *   interpret(request) -> SongSpec -> compose(spec) -> Score -> render in a worker -> WAV + MIDI
+ *   interpret(request) -> SongSpec -> compose(spec) -> Score -> render in a worker -> WAV + MIDI (+ MP3, Opus, FLAC, LRC, WebVTT)
  */
 export type {
   GenerationRequest,
@@ -20,7 +20,12 @@ export type {
   PitchClass,
   TraceEntry,
   LyricTiming,
+  OutputFormat,
+  OutputOptions,
+  LoopInfo,
 } from './types.ts';
+export { OUTPUT_FORMATS } from './types.ts';
+export { MP3_BITRATES } from './encode/mp3.ts';
 export {
   EngineError,
   RequestError,
@@ -37,5 +42,5 @@ export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
 export { compose } from './compose/index.ts';
-export { renderTrack, type RenderedTrack } from './track.ts';
+export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem } from './track.ts';
 export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

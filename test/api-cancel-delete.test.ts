@@ -3,6 +3,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { errorOf, startApp, type TestApp } from './helpers/app.ts';
+import { storedFiles } from '../src/store/types.ts';
 
 async function create(app: TestApp, key: string): Promise<string> {
   const res = await app.call(key, '/v1/generate', { json: { prompt: 'lofi beat' } });
@@ -69,6 +70,20 @@ test('deleting a generation removes its audio files and its download links stop 
   t.false(existsSync(join(app.store.dataDir, done.files!.midi)));
   t.is((await fetch(links.wav)).status, 404);
   t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 0);
+});
+
+test('deleting a generation removes the file of every format it has', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const id = await create(app, key);
+  const done = await app.jobs.complete(id);
+  const base = done.files!.wav.replace(/\.wav$/, '');
+  const files = { ...done.files!, mp3: `${base}.mp3`, opus: `${base}.opus`, flac: `${base}.flac`, lrc: `${base}.lrc`, vtt: `${base}.vtt` };
+  const paths = storedFiles(files);
+  for (const path of paths) await app.store.blobs.put(path, Buffer.from('x'), { contentType: 'application/octet-stream' });
+  await app.store.transaction((tx) => tx.updateGeneration(id, { files }));
+  await app.call(key, `/v1/generation/${id}`, { method: 'DELETE' });
+  t.deepEqual(paths.filter((path) => existsSync(join(app.store.dataDir, path))), []);
 });
 
 test('deleting a completed generation does not give its quota unit back', async (t) => {

@@ -11,6 +11,7 @@ import { createRandom } from '../random.ts';
 import { getLexicon, type Lexicon } from '../lexicon/index.ts';
 import type { GenerationRequest, Mode, Patch, PitchClass, Preset, Role, SongSpec, Subjects, TraceEntry } from '../types.ts';
 import { extractExplicit, type Explicit } from './explicit.ts';
+import { asLoop } from './loop.ts';
 import { chooseGenre } from './genre.ts';
 import { collectHints, describeHints, type HintSet } from './hints.ts';
 import { ACOUSTIC_WORDS, arrange, BALLAD_WORDS, type InstrumentWord } from './instruments.ts';
@@ -238,6 +239,11 @@ function resolveTitle(ctx: Context, arousal: number, subjects: Subjects): string
 }
 
 export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexicon(() => presetNames().map(getPreset))): SongSpec {
+  const spec = interpretTrack(request, lexicon);
+  return request.loop === true ? asLoop(spec) : spec;
+}
+
+function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec {
   const trace: TraceEntry[] = [];
   const warnings: string[] = [];
   const known = (word: string): boolean => isLexiconWord(lexicon, word);

@@ -1,17 +1,18 @@
 /** `tunesmith render`: the engine straight from a terminal, no server, no key: prompt in, WAV and MIDI out. */
-import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { checkLyrics, listStyles, renderTrack, EngineError } from '../../engine/index.ts';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { checkLyrics, listStyles, renderTrack, EngineError, type RenderedTrack } from '../../engine/index.ts';
 import { ProgressBar } from './progress.ts';
+import { readRenderOutput } from './render-output.ts';
 import { UsageError, parse, positiveInteger, printHelp, text, type Command } from './usage.ts';
 
 const MAX_SEED = 2147483647;
 
 export const render: Command = {
-  summary: 'Render a track from a prompt to WAV and MIDI files (no server needed)',
-  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--out FILE] [--json]
+  summary: 'Render a track from a prompt to an audio file (WAV, MP3, Opus or FLAC) and MIDI (no server needed)',
+  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--format wav|mp3|opus|flac] [--sample-rate HZ] [--bit-depth BITS] [--bitrate KBPS] [--loop] [--stems DIR] [--out FILE] [--json]
 
-Runs the engine in this process and writes FILE (WAV, 16-bit stereo 44.1 kHz) and FILE with .mid (MIDI).
+Runs the engine in this process and writes FILE (by default a 16-bit stereo 44.1 kHz WAV) and FILE with .mid (MIDI).
 Prints what the engine understood from the prompt (genre, tempo, key, instruments and why).
 
 Options:
@@ -20,7 +21,15 @@ Options:
   --seed N           0–${MAX_SEED}: the same prompt, options and seed give the same file  [default: random]
   --instrumental     never sing (otherwise a song-like prompt or style is sung, with lyrics written for it)
   --lyrics FILE      sing these words (UTF-8 text, up to 3000 characters, optional [Verse] [Chorus] [Bridge] tags)
-  --out FILE         where to write the WAV  [default: ./<title>.wav]
+  --format F         wav, mp3 (LAME VBR -V2, ~190 kbps), opus (Ogg Opus 160 kbps, 48 kHz) or flac  [default: wav]
+  --sample-rate HZ   44100 or 48000, for wav and flac  [default: 44100]
+  --bit-depth BITS   16 or 24, for wav and flac  [default: 16]
+  --bitrate KBPS     a constant MP3 bitrate: 96, 128, 160, 192, 256 or 320  [default: VBR]
+  --loop             a seamless loop: whole bars (the duration moves to the nearest bar), no intro or ending,
+                     the end flowing into the start
+  --stems DIR        also write one WAV per part (drums.wav, bass.wav, chords.wav, pad.wav, arp.wav, lead.wav,
+                     vocal.wav, texture.wav: those the track has) into DIR; they add up to the mix
+  --out FILE         where to write the audio  [default: ./<title>.<format>]
   --styles           list the style presets and exit
   --json             print the result as one JSON line instead of text
   -h, --help         show this help
@@ -36,6 +45,12 @@ and never when stderr is a pipe or a file).`,
         seed: { type: 'string' },
         instrumental: { type: 'boolean' },
         lyrics: { type: 'string' },
+        format: { type: 'string' },
+        'sample-rate': { type: 'string' },
+        'bit-depth': { type: 'string' },
+        bitrate: { type: 'string' },
+        loop: { type: 'boolean' },
+        stems: { type: 'string' },
         out: { type: 'string' },
         styles: { type: 'boolean' },
         json: { type: 'boolean' },
@@ -55,12 +70,20 @@ and never when stderr is a pipe or a file).`,
     const seed = seedText === undefined ? Math.floor(Math.random() * MAX_SEED) : Number(seedText);
     if (!/^\d+$/.test(seedText ?? '0') || seed > MAX_SEED) throw new UsageError(`--seed expects a whole number from 0 to ${MAX_SEED}, got "${seedText}".`);
 
+    const output = readRenderOutput(parsed.values);
     const lyrics = await readLyrics(text(parsed.values.lyrics));
     if (lyrics !== null && parsed.values.instrumental) throw new UsageError('--lyrics cannot be used with --instrumental. Drop one of them.');
 
+    const stemsDir = text(parsed.values.stems);
+    if (stemsDir !== undefined && stemsDir.trim() === '') throw new UsageError('--stems expects a directory.');
+
     let track;
     try {
-      const request = { prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics };
+      const request = {
+        prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics, output: output.options,
+        ...(parsed.values.loop === true ? { loop: true } : {}),
+        ...(stemsDir !== undefined ? { stems: true } : {}),
+      };
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
       checkLyrics(request);
       const bar = io.terminal && !parsed.values.json ? new ProgressBar(io.terminal) : null;
@@ -75,28 +98,44 @@ and never when stderr is a pipe or a file).`,
       if (error instanceof EngineError) throw new UsageError(error.message);
       throw error;
     }
-    const wavPath = resolve(text(parsed.values.out) ?? `${slug(track.title)}.wav`);
-    const midiPath = wavPath.replace(/\.wav$/i, '') + '.mid';
-    await writeFile(wavPath, track.wav);
+    const ext = output.format;
+    const audioPath = resolve(text(parsed.values.out) ?? `${slug(track.title)}.${ext}`);
+    const midiPath = audioPath.replace(new RegExp(`\\.${ext}$`, 'i'), '') + '.mid';
+    const audio = ext === 'wav' ? track.wav : track.outputs[ext];
+    if (!audio) throw new Error(`The engine made no ${ext} file`);
+    await writeFile(audioPath, audio);
     await writeFile(midiPath, track.midi);
+    const stems = stemsDir !== undefined ? await writeStems(resolve(stemsDir), track) : null;
 
     const { metadata } = track;
     if (parsed.values.json) {
-      io.out(JSON.stringify({ wav: wavPath, midi: midiPath, title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), metadata }));
+      io.out(JSON.stringify({ [ext]: audioPath, midi: midiPath, ...(stems ? { stems } : {}), title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), metadata }));
       return 0;
     }
     io.out(`"${track.title}" — ${metadata.genre}, ${metadata.bpm} bpm, ${metadata.key}, ${metadata.meter}, seed ${track.seed}`);
     io.out(`Instruments: ${metadata.instruments.join(', ')}`);
     io.out(`Form: ${metadata.sections.map((section) => section.kind).join(' → ')}`);
+    if (metadata.loop) io.out(`Loop: ${metadata.loop.bars} bars, ${metadata.loop.seconds} s (asked ${metadata.loop.requested_seconds} s)`);
     if (metadata.lyrics !== null) io.out(`Lyrics (${metadata.vocals ? 'sung' : 'not sung'}):\n${indent(metadata.lyrics)}`);
     io.out('Why:');
     for (const entry of metadata.trace) io.out(`  ${entry.source.padEnd(18)} ${entry.effect}`);
     if (metadata.warnings.length > 0) io.out(`Warnings:\n${metadata.warnings.map((w) => `  ${w}`).join('\n')}`);
-    io.out(`Rendered ${duration} s in ${(track.renderMs / 1000).toFixed(2)} s (${(duration / (track.renderMs / 1000)).toFixed(1)}× real time)`);
-    io.out(`Wrote ${wavPath}\n      ${midiPath}`);
+    const seconds = Math.round(track.audioSeconds * 100) / 100;
+    io.out(`Rendered ${seconds} s in ${(track.renderMs / 1000).toFixed(2)} s (${(seconds / (track.renderMs / 1000)).toFixed(1)}× real time)`);
+    io.out(`Wrote ${[audioPath, midiPath, ...(stems ?? []).map((stem) => stem.path)].join('\n      ')}`);
     return 0;
   },
 };
+
+/** Writes each stem as DIR/<role>.wav (making DIR); returns what was written where. */
+async function writeStems(dir: string, track: RenderedTrack): Promise<{ role: string; path: string }[]> {
+  await mkdir(dir, { recursive: true });
+  return Promise.all((track.stems ?? []).map(async (stem) => {
+    const path = join(dir, `${stem.role}.wav`);
+    await writeFile(path, stem.wav);
+    return { role: stem.role, path };
+  }));
+}
 
 /** The file's text; its length and content are checked by the engine (checkLyrics), as for the API. */
 async function readLyrics(path: string | undefined): Promise<string | null> {

@@ -1,27 +1,80 @@
 /**
- * The files a finished generation has in the blob store: one per format, named in its record's `files` by the
- * format's name and stored under a key of the generation's own, so a new format is a new row here.
+ * The files a completed generation can be downloaded as, in one table: their names in download_urls (and in the
+ * record's `files`), their extensions, their Content-Types. Each is a blob, stored under a key of the generation's
+ * own (the path the data dir has always kept it at); stems are blobs too, one per role, beside the mix. Read by the
+ * job queue (what to store), the signer (what to link), the file route (what to serve, as what) and delete.
  */
-import type { Generation } from '../store/types.ts';
+import { OUTPUT_FORMATS, type RenderedTrack } from '../../engine/index.ts';
+import type { Generation, GenerationFiles } from '../store/types.ts';
 
-export interface FileFormat {
-  /** The file name's extension (and the download link's). */
-  extension: string;
-  contentType: string;
+export const DOWNLOADS = {
+  wav: { ext: 'wav', contentType: 'audio/wav' },
+  mp3: { ext: 'mp3', contentType: 'audio/mpeg' },
+  opus: { ext: 'opus', contentType: 'audio/ogg; codecs=opus' },
+  flac: { ext: 'flac', contentType: 'audio/flac' },
+  midi: { ext: 'mid', contentType: 'audio/midi' },
+  // LRC has no registered media type; players go by the extension, browsers show it as text.
+  lrc: { ext: 'lrc', contentType: 'text/plain; charset=utf-8' },
+  vtt: { ext: 'vtt', contentType: 'text/vtt; charset=utf-8' },
+} as const;
+
+/** A key of download_urls (and of a generation's recorded files). */
+export type DownloadKind = keyof typeof DOWNLOADS;
+export type FileExtension = (typeof DOWNLOADS)[DownloadKind]['ext'];
+
+export const DOWNLOAD_KINDS = Object.keys(DOWNLOADS) as DownloadKind[];
+export const FILE_EXTENSIONS = DOWNLOAD_KINDS.map((kind) => DOWNLOADS[kind].ext);
+
+/** The encoded formats the service asks the engine for: every one it offers. */
+export const ENCODED_FORMATS = OUTPUT_FORMATS;
+
+export function kindOfExtension(ext: string): DownloadKind | undefined {
+  return DOWNLOAD_KINDS.find((kind) => DOWNLOADS[kind].ext === ext);
 }
 
-export const FILE_FORMATS = {
-  wav: { extension: 'wav', contentType: 'audio/wav' },
-  midi: { extension: 'mid', contentType: 'audio/midi' },
-} as const satisfies Record<string, FileFormat>;
+/** What a record has, in the order of DOWNLOADS (records from before the new formats have wav and midi only). */
+export function availableKinds(files: GenerationFiles): DownloadKind[] {
+  return DOWNLOAD_KINDS.filter((kind) => typeof files[kind] === 'string');
+}
 
-export type FormatName = keyof typeof FILE_FORMATS;
+type Owner = Pick<Generation, 'id' | 'account_id'>;
 
-/** The blob key of a generation's file in a format: the path the data dir has always kept it at. */
-export const blobKey = (generation: Pick<Generation, 'id' | 'account_id'>, format: FormatName): string =>
-  `audio/${generation.account_id}/${generation.id}.${FILE_FORMATS[format].extension}`;
+/** The blob key of a generation's file of `kind`. */
+export const blobKey = (generation: Owner, kind: DownloadKind): string => `audio/${generation.account_id}/${generation.id}.${DOWNLOADS[kind].ext}`;
 
-/** The format whose download name ends in `extension` ("mid" is midi). */
-export function formatOfExtension(extension: string): FormatName | undefined {
-  return (Object.keys(FILE_FORMATS) as FormatName[]).find((name) => FILE_FORMATS[name].extension === extension);
+/** A stem's file name after the generation id in its link and its key (`<id>.stem-drums.wav`), and the zip of them all. */
+export const stemFile = (role: string): string => `stem-${role}.wav`;
+export const STEMS_ZIP = 'stems.zip';
+export const STEM_CONTENT_TYPE = DOWNLOADS.wav.contentType;
+
+/** The blob key of a generation's stem of `role`, beside the mix's. */
+export const stemKey = (generation: Owner, role: string): string => `audio/${generation.account_id}/${generation.id}.${stemFile(role)}`;
+
+/** The role of a stem's link name (`stem-drums.wav` -> drums), or undefined when it is not one. */
+export function roleOfStemFile(name: string): string | undefined {
+  return /^stem-([a-z]{1,16})\.wav$/.exec(name)?.[1];
+}
+
+/** Every blob key a generation's files could have without stems: what a failed save removes. */
+export const allKeys = (generation: Owner): string[] => DOWNLOAD_KINDS.map((kind) => blobKey(generation, kind));
+
+/** The files of a rendered track, as the record lists them and as blobs to store (stems included). */
+export function trackFiles(generation: Owner, track: RenderedTrack): { files: GenerationFiles; puts: { key: string; bytes: Uint8Array; contentType: string }[] } {
+  const bytes: Partial<Record<DownloadKind, Uint8Array>> = { wav: track.wav, midi: track.midi, ...track.outputs };
+  const files: GenerationFiles = { wav: blobKey(generation, 'wav'), midi: blobKey(generation, 'midi') };
+  const puts: { key: string; bytes: Uint8Array; contentType: string }[] = [];
+  for (const kind of DOWNLOAD_KINDS) {
+    const content = bytes[kind];
+    if (!content) continue;
+    files[kind] = blobKey(generation, kind);
+    puts.push({ key: files[kind], bytes: content, contentType: DOWNLOADS[kind].contentType });
+  }
+  if (track.stems) {
+    files.stems = {};
+    for (const stem of track.stems) {
+      files.stems[stem.role] = stemKey(generation, stem.role);
+      puts.push({ key: files.stems[stem.role]!, bytes: stem.wav, contentType: STEM_CONTENT_TYPE });
+    }
+  }
+  return { files, puts };
 }

@@ -3,6 +3,7 @@
  * idempotency, then the render queue), finding and listing an account's own, cancelling, deleting with its
  * files, presenting, and opening a stored file. Handlers parse, call this, and respond.
  */
+import type { Readable } from 'node:stream';
 import type { GenerationRequest } from '../../engine/index.ts';
 import { GenerationStateError, PlanForbiddenError, ServiceUnavailableError } from '../http/errors.ts';
 import { PLAN_LABELS } from '../http/plan-label.ts';
@@ -11,8 +12,9 @@ import type { JobQueue } from '../jobs/types.ts';
 import { limitsFor } from '../plans.ts';
 import type { BlobInfo, BlobRange, BlobStore } from '../store/blob-store.ts';
 import type { Repository } from '../store/repository.ts';
-import type { Account, Generation, ListOptions, NewGeneration } from '../store/types.ts';
-import { FILE_FORMATS, type FormatName } from './files.ts';
+import { BlobNotFoundError } from '../store/errors.ts';
+import { storedFiles, type Account, type Generation, type ListOptions, type NewGeneration } from '../store/types.ts';
+import { DOWNLOADS, STEM_CONTENT_TYPE, type DownloadKind } from './files.ts';
 import { isTerminal, presentGeneration, type Expandable, type GenerationObject } from './present.ts';
 
 /** A validated request for a new task: its fields less the account (from the key) and the request id. */
@@ -95,7 +97,7 @@ export class Generations {
   async delete(generation: Generation): Promise<void> {
     if (!isTerminal(generation.status)) throw new GenerationStateError('generation_not_finished', generation.status);
     // The files first: should removing one fail, the record stays and the delete can be asked again.
-    await Promise.all(Object.values(generation.files ?? {}).map((key) => this.#o.blobs.delete(key)));
+    await Promise.all(storedFiles(generation.files).map((key) => this.#o.blobs.delete(key)));
     await this.#o.repository.deleteGeneration(generation.id);
   }
 
@@ -109,12 +111,37 @@ export class Generations {
     return presentGeneration(generation, this.#o.jobs.live(generation.id), this.#o.signer, now, leaveOut);
   }
 
-  /** A completed generation's file in `format`; undefined when there is none (not completed, deleted, gone from storage). */
-  async file(accountId: string, id: string, format: FormatName): Promise<StoredFile | undefined> {
+  /**
+   * A completed generation's file of a kind (a key of download_urls) or one of its stems; undefined when there is
+   * none (not completed, deleted, no such file, gone from storage).
+   */
+  async file(accountId: string, id: string, which: DownloadKind | { stem: string }): Promise<StoredFile | undefined> {
     const generation = await this.find(accountId, id);
-    const key = generation?.status === 'completed' ? generation.files?.[format] : undefined;
-    const info = key === undefined ? undefined : await this.#o.blobs.stat(key);
-    if (!generation || key === undefined || !info) return undefined;
-    return { generation, size: info.size, contentType: FILE_FORMATS[format].contentType, open: (range) => this.#o.blobs.open(key, range) };
+    const files = generation?.status === 'completed' ? generation.files : null;
+    if (!generation || !files) return undefined;
+    const key = typeof which === 'string' ? files[which] : files.stems?.[which.stem];
+    const info = typeof key === 'string' ? await this.#o.blobs.stat(key) : undefined;
+    if (typeof key !== 'string' || !info) return undefined;
+    const contentType = typeof which === 'string' ? DOWNLOADS[which].contentType : STEM_CONTENT_TYPE;
+    return { generation, size: info.size, contentType, open: (range) => this.#o.blobs.open(key, range) };
+  }
+
+  /**
+   * Every stem of a completed generation, opened (role -> its bytes), so a missing one is known before an answer
+   * starts; undefined when it has none or one is gone. The caller reads or destroys every stream.
+   */
+  async openStems(accountId: string, id: string): Promise<{ generation: Generation; stems: { role: string; stream: Readable }[] } | undefined> {
+    const generation = await this.find(accountId, id);
+    const stems = generation?.status === 'completed' ? generation.files?.stems : undefined;
+    if (!generation || !stems || Object.keys(stems).length === 0) return undefined;
+    const opened: { role: string; stream: Readable }[] = [];
+    try {
+      for (const [role, key] of Object.entries(stems)) opened.push({ role, stream: await this.#o.blobs.open(key) });
+    } catch (error) {
+      for (const { stream } of opened) stream.destroy();
+      if (error instanceof BlobNotFoundError) return undefined;
+      throw error;
+    }
+    return { generation, stems: opened };
   }
 }

@@ -5,13 +5,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
 import { silentLogger, type Logger } from '../log.ts';
-import { FILE_FORMATS, blobKey, type FormatName } from '../generations/files.ts';
+import { allKeys, trackFiles } from '../generations/files.ts';
 import type { GenerationLifecycle } from '../generations/lifecycle.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { isStorageFull } from '../store/errors.ts';
 import type { GenerationPatch, Repository } from '../store/repository.ts';
-import type { Generation, GenerationFiles } from '../store/types.ts';
+import type { Generation } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
+import { outputOf } from './output-options.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
 import type { JobQueue, LiveState } from './types.ts';
 
@@ -70,6 +71,9 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   instrumental: generation.instrumental,
   seed: generation.seed,
   lyrics: generation.lyrics,
+  output: outputOf(generation),
+  ...(generation.stems === true ? { stems: true } : {}),
+  ...(generation.loop === true ? { loop: true } : {}),
 });
 
 /**
@@ -86,12 +90,6 @@ async function readSpeed(repository: Repository): Promise<number | undefined> {
 }
 
 const CANCELLED = 'The generation was cancelled.';
-
-/** The formats a render produces, with their bytes. */
-const renderedFiles = (track: RenderedTrack): [FormatName, Uint8Array][] => [
-  ['wav', track.wav],
-  ['midi', track.midi],
-];
 
 const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
 
@@ -282,7 +280,8 @@ class RenderQueue implements JobQueueHandle {
       return;
     }
     const renderSeconds = (this.#clock() - running.startedAt) / 1000;
-    this.#speed.record(renderSeconds, track.audioSeconds);
+    // A render with stems takes several times as long (see the README): it would teach the model a wrong speed.
+    if (started.stems !== true) this.#speed.record(renderSeconds, track.audioSeconds);
     try {
       await this.#complete(started, track);
     } catch (error) {
@@ -297,21 +296,22 @@ class RenderQueue implements JobQueueHandle {
   }
 
   async #complete(generation: Generation, track: RenderedTrack): Promise<void> {
-    const files: GenerationFiles = {};
-    await Promise.all(
-      renderedFiles(track).map(([format, bytes]) => {
-        files[format] = blobKey(generation, format);
-        return this.#blobs.put(files[format], bytes, { contentType: FILE_FORMATS[format].contentType });
-      }),
-    );
-    await this.#transition(generation, {
-      status: 'completed',
-      completed_at: new Date(this.#clock()).toISOString(),
-      title: track.title,
-      metadata: track.metadata as unknown as Record<string, unknown>,
-      files,
-      error: null,
-    });
+    const { files, puts } = trackFiles(generation, track);
+    try {
+      await Promise.all(puts.map(({ key, bytes, contentType }) => this.#blobs.put(key, bytes, { contentType })));
+      await this.#transition(generation, {
+        status: 'completed',
+        completed_at: new Date(this.#clock()).toISOString(),
+        title: track.title,
+        metadata: track.metadata as unknown as Record<string, unknown>,
+        files,
+        error: null,
+      });
+    } catch (error) {
+      // Whatever part was stored goes; the stems' keys are known only here (their roles are the track's).
+      await Promise.all(puts.map(({ key }) => this.#blobs.delete(key).catch(() => undefined)));
+      throw error;
+    }
   }
 
   async #renderFailed(running: Running, error: unknown): Promise<void> {
@@ -350,8 +350,7 @@ class RenderQueue implements JobQueueHandle {
    * else is ours to find in the log under the request id.
    */
   async #completionFailed(generation: Generation, error: unknown): Promise<void> {
-    const formats = Object.keys(FILE_FORMATS) as FormatName[];
-    await Promise.all(formats.map((format) => this.#blobs.delete(blobKey(generation, format)).catch(() => undefined)));
+    await Promise.all(allKeys(generation).map((key) => this.#blobs.delete(key).catch(() => undefined)));
     const requestId = generation.request_id ?? null;
     const [code, message] = isStorageFull(error)
       ? ['storage_full', 'The server ran out of storage while saving the track. Please try again later.']

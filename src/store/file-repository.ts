@@ -336,6 +336,9 @@ export class FileRepository implements Repository {
       error: null,
       quota_month: month,
       request_id: input.request_id ?? null,
+      ...(input.encoding ? { encoding: input.encoding } : {}),
+      ...(input.stems === true ? { stems: true } : {}),
+      ...(input.loop === true ? { loop: true } : {}),
     };
     this.#generations.set(generation.id, generation);
     index.insert(generation);

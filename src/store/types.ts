@@ -32,10 +32,35 @@ export interface ApiKey {
 }
 
 /**
- * The stored files of a finished generation: a format's name ("wav", "midi", …) -> the key of its bytes in the
- * blob store. Keyed by name, so adding a format adds an entry, not a field.
+ * The stored files of a finished generation: a format's name (a key of download_urls) -> the key of its bytes in
+ * the blob store, and each stem's role -> its key. Records from before the other formats have wav and midi only.
  */
-export type GenerationFiles = Record<string, string>;
+export interface GenerationFiles {
+  wav: string;
+  midi: string;
+  mp3?: string;
+  opus?: string;
+  flac?: string;
+  /** Only for sung tracks. */
+  lrc?: string;
+  vtt?: string;
+  /** When stems were asked for: the WAV of each role that plays (drums, bass, chords, pad, arp, lead, vocal, texture). */
+  stems?: Record<string, string>;
+}
+
+/** Every blob key a record lists, stems included: what a delete removes. */
+export function storedFiles(files: GenerationFiles | null): string[] {
+  if (!files) return [];
+  const { stems, ...formats } = files;
+  return [...Object.values(formats).filter((path): path is string => typeof path === 'string'), ...Object.values(stems ?? {})];
+}
+
+/** The request's audio options: the WAV/FLAC sample rate and bit depth, and an MP3 constant bitrate (null: VBR). */
+export interface EncodingSettings {
+  sample_rate: 44100 | 48000;
+  bit_depth: 16 | 24;
+  bitrate: number | null;
+}
 
 export interface Generation {
   id: string;
@@ -57,17 +82,23 @@ export interface Generation {
   /** The engine's TrackMetadata, as plain JSON. */
   metadata: Record<string, unknown> | null;
   files: GenerationFiles | null;
+  /** Absent on records from before these options: the defaults (44.1 kHz, 16 bits, VBR). */
+  encoding?: EncodingSettings;
   error: { code: string; message: string } | null;
   /** The calendar month (UTC, "YYYY-MM") whose quota this task counts against. */
   quota_month: string;
   /** The X-Request-Id of the request that created it, so its log lines can be followed (absent on older records). */
   request_id?: string | null;
+  /** Asked for one WAV per role beside the mix (absent: no). */
+  stems?: boolean;
+  /** Asked for a seamless loop of whole bars (absent: no). */
+  loop?: boolean;
 }
 
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop'
 >;
 
 export interface CreateGenerationOptions {

@@ -10,12 +10,13 @@ import { LIMITS } from '../../routes/generations/generate-request.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
+import { AUDIO_FIELDS, audioOptions } from '../views/audio-options.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
 import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 import { present } from './generations.ts';
 
-const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics'] as const;
+const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'loop', 'stems', ...AUDIO_FIELDS] as const;
 type Values = Partial<Record<(typeof FIELDS)[number], string>>;
 
 const EXAMPLES = [
@@ -66,6 +67,9 @@ ${current ? html`<section class="result">${current}</section>` : ''}
     <label class="check"><input type="checkbox" id="instrumental" name="instrumental" value="on" data-hides="lyrics-field"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
     ${fieldError(errors, 'instrumental')}
     ${lyricsField(values, errors)}
+    <label class="check"><input type="checkbox" id="loop" name="loop" value="on"${values.loop === 'on' ? html` checked` : ''}> Seamless loop (whole bars, no intro or ending)</label>
+    <label class="check"><input type="checkbox" id="stems" name="stems" value="on"${values.stems === 'on' ? html` checked` : ''}> Stems too (one WAV per part; takes longer)</label>
+    ${audioOptions(values, errors)}
     <div><button type="submit" class="button">Generate</button> <span class="muted small">Uses one generation of this month's quota.</span></div>
   </form>
 </section>
@@ -95,8 +99,11 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
   if (values.style?.trim()) body['style'] = values.style;
   if (values.seed?.trim()) body['seed'] = number(values.seed);
   body['instrumental'] = values.instrumental === 'on';
+  if (values.loop === 'on') body['loop'] = true;
+  if (values.stems === 'on') body['stems'] = true;
   // Browsers send a textarea's line breaks as CRLF; the API's lyrics (and their length limit) count LF.
   if (values.lyrics?.trim()) body['lyrics'] = values.lyrics.replace(/\r\n?/g, '\n');
+  for (const field of AUDIO_FIELDS) if (values[field]?.trim()) body[field] = number(values[field]);
   return body;
 }
 
@@ -105,7 +112,19 @@ export function showPlayground(deps: DashboardDeps) {
     const id = typeof ctx.query['id'] === 'string' ? ctx.query['id'] : undefined;
     const generation = id === undefined ? undefined : await deps.services.generations.find(viewer.account.id, id);
     const values: Values = generation
-      ? { prompt: generation.prompt, duration: String(generation.duration), style: generation.style ?? '', instrumental: generation.instrumental ? 'on' : '', lyrics: generation.lyrics ?? '' }
+      ? {
+          prompt: generation.prompt,
+          duration: String(generation.duration),
+          style: generation.style ?? '',
+          instrumental: generation.instrumental ? 'on' : '',
+          loop: generation.loop ? 'on' : '',
+          stems: generation.stems ? 'on' : '',
+          lyrics: generation.lyrics ?? '',
+          // The defaults are the selects' empty choices.
+          sample_rate: generation.encoding?.sample_rate === 48000 ? '48000' : '',
+          bit_depth: generation.encoding?.bit_depth === 24 ? '24' : '',
+          bitrate: generation.encoding?.bitrate ? String(generation.encoding.bitrate) : '',
+        }
       : {};
     sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), { csrf: viewer.csrf }) : null));
   };

@@ -1,13 +1,13 @@
-import { attachment } from '../../http/content-disposition.ts';
+import { FILE_EXTENSIONS, STEMS_ZIP, kindOfExtension, roleOfStemFile } from '../../generations/files.ts';
+import { attachment, slugify } from '../../http/content-disposition.ts';
 import { ResourceNotFoundError } from '../../http/errors.ts';
 import { sendFile } from '../../http/send-file.ts';
-import type { FileExtension } from '../../http/signing.ts';
-import type { RouteHandler, Services } from '../../http/types.ts';
-import { formatOfExtension } from '../../generations/files.ts';
+import type { AppContext, RouteHandler, Services } from '../../http/types.ts';
+import { zipStream } from '../../http/zip-stream.ts';
 import { BlobNotFoundError } from '../../store/errors.ts';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const FILE_NAME = /^([A-Za-z0-9_-]{1,64})\.(wav|mid)$/;
+const FILE_NAME = new RegExp(`^([A-Za-z0-9_-]{1,64})\\.(${FILE_EXTENSIONS.join('|')}|stem-[a-z]{1,16}\\.wav|stems\\.zip)$`);
 
 function notFound(): ResourceNotFoundError {
   return new ResourceNotFoundError('file_not_found', 'No file at this address. Fetch the generation again for fresh download_urls.');
@@ -22,21 +22,43 @@ export function getFileHandler(services: Services): RouteHandler {
     const accountId = ctx.params['account_id'] ?? '';
     const name = FILE_NAME.exec(ctx.params['file'] ?? '');
     if (!ID.test(accountId) || !name) throw notFound();
-    const [, generationId = '', ext = 'wav'] = name as unknown as [string, string, FileExtension];
+    const [, generationId = '', ext = 'wav'] = name as unknown as [string, string, string];
     const query = new URLSearchParams(ctx.querystring);
     const expires = query.get('expires') ?? '';
     const now = services.now();
     services.signer.verify({ accountId, generationId, ext, expires, sig: query.get('sig') ?? '' }, now);
 
-    const file = await services.generations.file(accountId, generationId, formatOfExtension(ext) ?? 'wav');
+    const maxAgeSeconds = Number(expires) - now.getTime() / 1000;
+    if (ext === STEMS_ZIP) {
+      await sendStemsZip(ctx, services, accountId, generationId, maxAgeSeconds);
+      return;
+    }
+    const kind = kindOfExtension(ext);
+    const role = roleOfStemFile(ext);
+    const which = kind ?? (role === undefined ? undefined : { stem: role });
+    const file = which === undefined ? undefined : await services.generations.file(accountId, generationId, which);
     if (!file) throw notFound();
     await sendFile(ctx, file, {
       contentType: file.contentType,
       contentDisposition: attachment(file.generation.title, file.generation.id, ext),
-      maxAgeSeconds: Number(expires) - now.getTime() / 1000,
+      maxAgeSeconds,
     }).catch((error: unknown) => {
       // A file gone between its lookup and its opening is simply not there.
       throw error instanceof BlobNotFoundError ? notFound() : error;
     });
   };
+}
+
+/** Every stem in one zip (`<title>/drums.wav` …), made as it is sent: no Range, no length known in advance. */
+async function sendStemsZip(ctx: AppContext, services: Services, accountId: string, generationId: string, maxAgeSeconds: number): Promise<void> {
+  // Every stem is opened before the answer starts: a missing one is still a clean 404.
+  const opened = await services.generations.openStems(accountId, generationId);
+  if (!opened) throw notFound();
+  const { generation, stems } = opened;
+  const folder = (generation.title && slugify(generation.title)) || generation.id;
+  ctx.set('Content-Disposition', attachment(generation.title, generation.id, 'stems.zip'));
+  ctx.set('Cache-Control', `private, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = 'application/zip';
+  ctx.body = zipStream(stems.map(({ role, stream }) => ({ name: `${folder}/${role}.wav`, stream })));
 }

@@ -2,12 +2,12 @@
  * The body of POST /v1/generate, checked field by field. Everything not listed here is refused by name.
  */
 import { randomInt } from 'node:crypto';
-import { MAX_LYRICS_CHARS, type StyleInfo } from '../../../engine/index.ts';
+import { MAX_LYRICS_CHARS, MP3_BITRATES, type StyleInfo } from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
-import { readBoolean, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
+import { readBoolean, readChoice, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
 import type { NewGeneration } from '../../store/types.ts';
 
-export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url'] as const;
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate'] as const;
 
 export const LIMITS = {
   promptChars: 2000,
@@ -17,6 +17,9 @@ export const LIMITS = {
   maxDuration: 180,
   defaultDuration: 60,
   maxSeed: 2_147_483_647,
+  sampleRates: [44100, 48000],
+  bitDepths: [16, 24],
+  mp3Bitrates: MP3_BITRATES,
 } as const;
 
 /** A validated POST /v1/generate body: a new task's fields less the account, which comes from the key. */
@@ -34,7 +37,14 @@ export function parseGenerateRequest(body: Record<string, unknown>, styles: read
     throw new ValidationError('lyrics', '"lyrics" cannot be used with "instrumental": true. Drop one of them.', 'conflicting_fields');
   }
   const callback_url = readHttpUrl(body, 'callback_url', LIMITS.callbackUrlChars) ?? null;
-  return { prompt, duration, style, instrumental, seed, lyrics, callback_url };
+  const encoding = {
+    sample_rate: readChoice(body, 'sample_rate', LIMITS.sampleRates, 'Hz') ?? 44100,
+    bit_depth: readChoice(body, 'bit_depth', LIMITS.bitDepths, 'bits') ?? 16,
+    bitrate: readChoice(body, 'bitrate', LIMITS.mp3Bitrates, 'kbps') ?? null,
+  };
+  // Kept only when asked for, so the records of ordinary tasks stay as they were.
+  const extras = { ...(readBoolean(body, 'stems') === true ? { stems: true } : {}), ...(readBoolean(body, 'loop') === true ? { loop: true } : {}) };
+  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding, ...extras };
 }
 
 /** A style name as the engine publishes it; matched without regard to case, stored in the engine's spelling. */

@@ -1,7 +1,8 @@
 /**
  * webhooks.json in the data dir (endpoints, secrets, and the outbox: events and their deliveries), held in
  * memory with the indexes reads need. Every change is saved before the caller goes on: written whole,
- * crash-safe and coalesced like accounts.json. An event is committed with its generation's transition, in the
+ * crash-safe and coalesced like accounts.json; a delivery's change is shown (getDelivery, listDeliveries) only once
+ * its save has landed. An event is committed with its generation's transition, in the
  * generation's own file (file-repository.ts); this file is where its deliveries are then kept, and a crash
  * between the two writes is mended at the next open (adopt()).
  */
@@ -42,6 +43,11 @@ export class WebhookFile implements WebhookRecords {
   readonly #byAccount = new Map<string, WebhookDelivery[]>();
   /** Pending deliveries, in creation order. */
   readonly #pending = new Map<string, WebhookDelivery>();
+  /**
+   * Deliveries whose change is not on disk yet, as they were before it, and how many saves of them are in flight:
+   * what the log shows until the last of those saves lands, so a crash can never take back what a client saw.
+   */
+  readonly #unsaved = new Map<string, { shown: WebhookDelivery; saves: number }>();
 
   private constructor(file: AtomicJsonFile<WebhookData>, stored: Partial<WebhookData> | null) {
     this.#file = file;
@@ -129,7 +135,7 @@ export class WebhookFile implements WebhookRecords {
 
   async getDelivery(id: string): Promise<WebhookDelivery | undefined> {
     const delivery = this.#deliveries.get(id);
-    return delivery && copyDelivery(delivery);
+    return delivery && copyDelivery(this.#shown(delivery));
   }
 
   async listDeliveries(accountId: string, query: DeliveryQuery): Promise<{ items: WebhookDelivery[]; total: number }> {
@@ -138,7 +144,7 @@ export class WebhookFile implements WebhookRecords {
     let total = 0;
     // The log is in creation order: walking it backwards lists newest first without copying or sorting it.
     for (let i = log.length - 1; i >= 0; i--) {
-      const delivery = log[i]!;
+      const delivery = this.#shown(log[i]!);
       if (query.state !== undefined && delivery.state !== query.state) continue;
       if (query.endpointId !== undefined && delivery.endpoint_id !== query.endpointId) continue;
       if (total >= query.offset && items.length < query.limit) items.push(copyDelivery(delivery));
@@ -154,13 +160,28 @@ export class WebhookFile implements WebhookRecords {
   async updateDelivery(id: string, patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>): Promise<WebhookDelivery> {
     const delivery = this.#deliveries.get(id);
     if (!delivery) throw new Error(`No webhook delivery ${id}.`);
+    // Until the save lands, readers of the log see the delivery as it was (#shown).
+    const before = copyDelivery(delivery);
     Object.assign(delivery, patch);
     if (delivery.state === 'pending') this.#pending.set(id, delivery);
     else this.#pending.delete(id);
     // As the caller left it: the delivery worker may send it again before the save below returns.
     const updated = copyDelivery(delivery);
-    await this.save();
+    const unsaved = this.#unsaved.get(id);
+    if (unsaved) unsaved.saves += 1;
+    else this.#unsaved.set(id, { shown: before, saves: 1 });
+    try {
+      await this.save();
+    } finally {
+      const held = this.#unsaved.get(id);
+      if (held && --held.saves === 0) this.#unsaved.delete(id);
+    }
     return updated;
+  }
+
+  /** A delivery as the log shows it: its last saved state while a change of it is still being written. */
+  #shown(delivery: WebhookDelivery): WebhookDelivery {
+    return this.#unsaved.get(delivery.id)?.shown ?? delivery;
   }
 
   async prune(now: Date): Promise<void> {

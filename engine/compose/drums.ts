@@ -8,6 +8,8 @@ import { DRUM_MIDI, type Drum, type Preset } from '../types.ts';
 import type { Random } from '../random.ts';
 import { EPSILON, clamp, type ComposeContext, type GridNote, type PlannedSection } from './model.ts';
 import { familyOf } from './instruments.ts';
+import { meterName } from './meter.ts';
+import { BACKBEAT, meterKit } from './meter-grooves.ts';
 
 export type DrumGrid = Partial<Record<Drum, string>>;
 
@@ -19,17 +21,14 @@ const TIME_KEEPERS = new Set<Drum>(['hat', 'openHat', 'ride', 'shaker']);
 const GHOST = 0.17;
 type DrumKit = NonNullable<Preset['drums']>;
 
-/** A plain backbeat for arrangements that ask for drums in a style that has none (ambient "with drums"). */
-const FALLBACK_KIT: DrumKit = {
-  stepsPerBar: 16,
-  main: { kick: '8.......7.......', snare: '....7.......7...', hat: '5.3.5.3.5.3.5.3.' },
-  fill: { kick: '8.......7.......', snare: '....7.......7.67', hat: '5.3.5.3.5.3.....' },
-  half: { kick: '7...............', snare: '........6.......', hat: '4...3...4...3...' },
-};
-
+/** The kit's grooves, or the meter's own in the kit's voices when the spec's meter is not the kit's. */
 export function drumKitFor(ctx: ComposeContext, blend?: { preset: Preset; weight: number }): DrumKit {
-  if (blend && blend.weight >= 0.5 && blend.preset.drums) return blend.preset.drums;
-  return ctx.preset.drums ?? FALLBACK_KIT;
+  const owner = blend && blend.weight >= 0.5 && blend.preset.drums ? blend.preset : ctx.preset;
+  // A style without drums that is asked for them (ambient "with drums") plays a plain backbeat.
+  const kit = owner.drums ?? BACKBEAT;
+  const kitMeter = owner.drums ? owner.meter : { beatsPerBar: 4, beatUnit: 4 };
+  if (meterName(kitMeter) === meterName(ctx.spec.meter)) return kit;
+  return meterKit(ctx.spec.meter, owner.drums) ?? kit;
 }
 
 const hasHits = (grid: DrumGrid) => Object.values(grid).some((p) => p !== undefined && /[1-9]/.test(p));

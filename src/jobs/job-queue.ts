@@ -70,6 +70,7 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   instrumental: generation.instrumental,
   seed: generation.seed,
   lyrics: generation.lyrics,
+  ...(generation.music ? { music: generation.music } : {}),
 });
 
 /** The learned speed outlives restarts, so the first estimates after a start are as good as the last. */

@@ -312,6 +312,7 @@ class LowdbStore implements Store {
       error: null,
       quota_month: month,
       request_id: input.request_id ?? null,
+      ...(input.music ? { music: input.music } : {}),
     };
     this.#generations.set(generation.id, generation);
     index.insert(generation);

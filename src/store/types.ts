@@ -1,3 +1,4 @@
+import type { MusicalFields } from '../../engine/index.ts';
 import type { OpenFile } from './atomic-file.ts';
 
 /**
@@ -64,12 +65,14 @@ export interface Generation {
   quota_month: string;
   /** The X-Request-Id of the request that created it, so its log lines can be followed (absent on older records). */
   request_id?: string | null;
+  /** The request's musical fields (bpm, key, time signature ...), when any was given. */
+  music?: MusicalFields;
 }
 
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'music'
 >;
 
 export interface CreateGenerationOptions {

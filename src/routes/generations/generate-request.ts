@@ -6,8 +6,9 @@ import { MAX_LYRICS_CHARS, type StyleInfo } from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
 import { readBoolean, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
 import type { NewGeneration } from '../../store/types.ts';
+import { MUSICAL_FIELDS, readMusicalFields } from './musical-fields.ts';
 
-export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url'] as const;
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url', ...MUSICAL_FIELDS] as const;
 
 export const LIMITS = {
   promptChars: 2000,
@@ -34,7 +35,11 @@ export function parseGenerateRequest(body: Record<string, unknown>, styles: read
     throw new ValidationError('lyrics', '"lyrics" cannot be used with "instrumental": true. Drop one of them.', 'conflicting_fields');
   }
   const callback_url = readHttpUrl(body, 'callback_url', LIMITS.callbackUrlChars) ?? null;
-  return { prompt, duration, style, instrumental, seed, lyrics, callback_url };
+  const music = readMusicalFields(body);
+  if (lyrics !== null && music?.exclude?.some((name) => name === 'vocals' || name === 'vocal' || name === 'voice' || name === 'singing')) {
+    throw new ValidationError('exclude', '"lyrics" cannot be sung when "exclude" leaves out the vocals. Drop one of them.', 'conflicting_fields');
+  }
+  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, ...(music ? { music } : {}) };
 }
 
 /** A style name as the engine publishes it; matched without regard to case, stored in the engine's spelling. */

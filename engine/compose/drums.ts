@@ -127,7 +127,7 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
     if (section.energy >= 0.75 && index > 0) {
       notes.push({ beat: section.beat, beats: 1, midi: DRUM_MIDI.crash, velocity: clamp(0.6 + 0.3 * section.energy, 0, 1) });
     }
-    if (section.kind === 'build') notes.push(...snareRoll(section.beat, Math.min(section.beats, ctx.endingBeat - section.beat), beatsPerBar));
+    if (section.kind === 'build') notes.push(...snareRoll(section.beat, Math.min(section.beats, ctx.endingBeat - section.beat), beatsPerBar, 4 / ctx.spec.meter.beatUnit));
   });
 
   const last = ctx.sections[ctx.sections.length - 1]!;
@@ -202,18 +202,19 @@ function dedupe(notes: GridNote[]): GridNote[] {
   return [...byKey.values()].sort((a, b) => a.beat - b.beat || a.midi - b.midi);
 }
 
-/** A build's snare roll: quarters, then eighths, then sixteenths, rising in velocity. */
-function snareRoll(startBeat: number, beats: number, beatsPerBar: number): GridNote[] {
+/** A build's snare roll: quarters, then eighths, then sixteenths (whatever note the meter counts), rising in velocity. */
+function snareRoll(startBeat: number, beats: number, beatsPerBar: number, quarterPerBeat: number): GridNote[] {
   const notes: GridNote[] = [];
   const bars = Math.floor(beats / beatsPerBar + EPSILON);
   for (let b = 0; b < bars; b++) {
     const progress = (b + 1) / bars;
-    const perBeat = progress <= 0.5 ? 1 : progress <= 0.75 ? 2 : 4;
-    for (let i = 0; i < beatsPerBar * perBeat; i++) {
-      const within = i / perBeat;
+    const perQuarter = progress <= 0.5 ? 1 : progress <= 0.75 ? 2 : 4;
+    const step = 1 / (perQuarter * quarterPerBeat);
+    for (let i = 0; i * step < beatsPerBar - EPSILON; i++) {
+      const within = i * step;
       notes.push({
         beat: startBeat + b * beatsPerBar + within,
-        beats: 0.5 / perBeat,
+        beats: step / 2,
         midi: DRUM_MIDI.snare,
         velocity: clamp(0.25 + 0.6 * ((b + within / beatsPerBar) / bars), 0, 1),
       });

@@ -4,6 +4,7 @@
  */
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
+import { musicalFieldSchemas } from './routes/generations/musical-fields-openapi.ts';
 import { LIST_LIMITS } from './routes/generations/listGenerations.ts';
 import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
@@ -186,7 +187,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
       },
       responses: {
         BadRequest: errorResponse(
-          'The request is malformed: codes invalid_json, body_required, unsupported_media_type, invalid_encoding, too_deep, invalid_type, unknown_field, missing_field, out_of_range, invalid_characters, unknown_style, conflicting_fields, invalid_url, unsafe_url, too_many_endpoints, invalid_idempotency_key, unknown_parameter, duplicate_parameter, invalid_value. `param` names the field, parameter or header at fault.',
+          'The request is malformed: codes invalid_json, body_required, unsupported_media_type, invalid_encoding, too_deep, invalid_type, unknown_field, missing_field, out_of_range, invalid_characters, unknown_style, unknown_instrument, conflicting_fields, invalid_url, unsafe_url, too_many_endpoints, invalid_idempotency_key, unknown_parameter, duplicate_parameter, invalid_value. `param` names the field, parameter or header at fault.',
         ),
         Unauthorized: errorResponse('No valid API key: codes missing_api_key, malformed_api_key, invalid_api_key, revoked_api_key.', {
           'WWW-Authenticate': { schema: { type: 'string', examples: ['Bearer realm="tunesmith"'] } },
@@ -226,6 +227,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                 'http(s) URL that receives this task\'s generation.completed or generation.failed webhook (signed, retried; see the README). Developer and Enterprise plans only (403 on Starter). ' +
                 'A URL that is or resolves to a loopback, private, link-local or metadata address is a 400 unsafe_url.',
             },
+            ...musicalFieldSchemas(),
           },
         },
         GenerationStatus: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },

@@ -3,13 +3,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkLyrics, listStyles, renderTrack, EngineError } from '../../engine/index.ts';
 import { ProgressBar } from './progress.ts';
+import { MUSICAL_HELP, MUSICAL_OPTIONS, readMusicalOptions } from './musical-options.ts';
 import { UsageError, parse, positiveInteger, printHelp, text, type Command } from './usage.ts';
 
 const MAX_SEED = 2147483647;
 
 export const render: Command = {
   summary: 'Render a track from a prompt to WAV and MIDI files (no server needed)',
-  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--out FILE] [--json]
+  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE]
+                        [--bpm N] [--key KEY] [--time-signature M] [--out FILE] [--json]
 
 Runs the engine in this process and writes FILE (WAV, 16-bit stereo 44.1 kHz) and FILE with .mid (MIDI).
 Prints what the engine understood from the prompt (genre, tempo, key, instruments and why).
@@ -20,6 +22,7 @@ Options:
   --seed N           0–${MAX_SEED}: the same prompt, options and seed give the same file  [default: random]
   --instrumental     never sing (otherwise a song-like prompt or style is sung, with lyrics written for it)
   --lyrics FILE      sing these words (UTF-8 text, up to 3000 characters, optional [Verse] [Chorus] [Bridge] tags)
+${MUSICAL_HELP}
   --out FILE         where to write the WAV  [default: ./<title>.wav]
   --styles           list the style presets and exit
   --json             print the result as one JSON line instead of text
@@ -39,6 +42,7 @@ and never when stderr is a pipe or a file).`,
         out: { type: 'string' },
         styles: { type: 'boolean' },
         json: { type: 'boolean' },
+        ...MUSICAL_OPTIONS,
       },
       { min: 0, max: 1, names: 'a prompt (in quotes)' },
     );
@@ -58,9 +62,14 @@ and never when stderr is a pipe or a file).`,
     const lyrics = await readLyrics(text(parsed.values.lyrics));
     if (lyrics !== null && parsed.values.instrumental) throw new UsageError('--lyrics cannot be used with --instrumental. Drop one of them.');
 
+    const music = readMusicalOptions(parsed.values);
+
     let track;
     try {
-      const request = { prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics };
+      const request = {
+        prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics,
+        ...(music ? { music } : {}),
+      };
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
       checkLyrics(request);
       const bar = io.terminal && !parsed.values.json ? new ProgressBar(io.terminal) : null;

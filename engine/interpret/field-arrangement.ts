@@ -31,17 +31,27 @@ export function energyArousal(energy: number | undefined, worded: number, words:
 export interface FieldArrangement {
   words: InstrumentWord[];
   excludedRoles: { phrase: string; role: Role }[];
+  /** The instruments field's own words, for the warnings about instruments the arrangement could not keep. */
+  asked: InstrumentWord[];
+  /** Whether the exclude field left the vocals out. */
+  vocalsExcluded: boolean;
 }
 
 /**
  * The prompt's instrument words and excluded roles with the fields' added. A prompt word the fields
  * contradict ("no piano" with `instruments: ["piano"]`) is dropped.
  */
-export function fieldInstruments(music: MusicalFields | undefined, lexicon: Lexicon, input: FieldArrangement, warnings: string[]): FieldArrangement {
-  if (!music || (!music.instruments?.length && !music.exclude?.length)) return input;
+export function fieldInstruments(
+  music: MusicalFields | undefined,
+  lexicon: Lexicon,
+  input: Pick<FieldArrangement, 'words' | 'excludedRoles'>,
+  warnings: string[],
+): FieldArrangement {
   let words = [...input.words];
   const excludedRoles = [...input.excludedRoles];
-  for (const name of music.instruments ?? []) {
+  const asked: InstrumentWord[] = [];
+  let vocalsExcluded = false;
+  for (const name of music?.instruments ?? []) {
     const entry = instrumentWord(lexicon, name);
     if (!entry) throw new RequestError(`Not an instrument the engine plays: ${name}`);
     const refused = words.filter((w) => w.negated && w.entry.patch === entry.patch);
@@ -49,24 +59,27 @@ export function fieldInstruments(music: MusicalFields | undefined, lexicon: Lexi
       warnings.push(`The prompt leaves out "${refused[0]!.phrase}" but the "instruments" field asks for ${name}: the field wins.`);
       words = words.filter((w) => !refused.includes(w));
     }
-    words.push({ phrase: `${name} (instruments field)`, entry, negated: false, only: false });
+    const word = { phrase: name, entry, negated: false, only: false };
+    asked.push(word);
+    words.push(word);
   }
-  for (const name of music.exclude ?? []) {
+  for (const name of music?.exclude ?? []) {
     const role = roleWord(name);
     if (role) {
       excludedRoles.push({ phrase: `${name} (exclude field)`, role });
-      const asked = words.filter((w) => !w.negated && !w.phrase.endsWith('(instruments field)') && w.entry.roles.every((r) => r === role));
-      if (asked.length > 0) warnings.push(`The prompt asks for "${asked[0]!.phrase}" but the "exclude" field leaves out the ${name}: the field wins.`);
+      if (role === 'vocal') vocalsExcluded = true;
+      const named = words.filter((w) => !w.negated && !asked.includes(w) && w.entry.roles.every((r) => r === role));
+      if (named.length > 0) warnings.push(`The prompt asks for "${named[0]!.phrase}" but the "exclude" field leaves out the ${name}: the field wins.`);
       continue;
     }
     const entry = instrumentWord(lexicon, name);
     if (!entry) throw new RequestError(`Neither a role nor an instrument: ${name}`);
-    const asked = words.filter((w) => !w.negated && w.entry.patch === entry.patch);
-    if (asked.length > 0) {
-      warnings.push(`The prompt asks for "${asked[0]!.phrase}" but the "exclude" field leaves out ${name}: the field wins.`);
-      words = words.filter((w) => !asked.includes(w));
+    const named = words.filter((w) => !w.negated && w.entry.patch === entry.patch);
+    if (named.length > 0) {
+      warnings.push(`The prompt asks for "${named[0]!.phrase}" but the "exclude" field leaves out ${name}: the field wins.`);
+      words = words.filter((w) => !named.includes(w));
     }
     words.push({ phrase: `${name} (exclude field)`, entry, negated: true, only: false });
   }
-  return { words, excludedRoles };
+  return { words, excludedRoles, asked, vocalsExcluded };
 }

@@ -225,7 +225,7 @@ function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | 
   if (vocals.excluded) promptExcluded.push({ phrase: 'no vocals', role: 'vocal' });
   const fields = fieldInstruments(ctx.request.music, ctx.lexicon, { words: promptWords, excludedRoles: promptExcluded }, ctx.warnings);
   const { words, excludedRoles } = fields;
-  if (vocals.enabled && ctx.wantsSong && excludedRoles.some((r) => r.role === 'vocal' && r.phrase.endsWith('(exclude field)'))) {
+  if (vocals.enabled && ctx.wantsSong && fields.vocalsExcluded) {
     ctx.warnings.push('The prompt asks for a singer but the "exclude" field leaves out the vocals: the field wins.');
   }
   // "solo piano" keeps a singer only when one was asked for.
@@ -237,8 +237,7 @@ function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | 
   trace.push(...arrangement.trace);
   trace.push({ source: preset.name, effect: `instruments: ${arrangement.instruments.map((i) => `${i.role} ${i.instrument}`).join(', ')}` });
   // Instruments the fields asked for are reported like named ones when the arrangement could not keep them.
-  const asked = words.filter((w) => w.phrase.endsWith('(instruments field)')).map((w) => ({ ...w, phrase: w.phrase.replace(' (instruments field)', '') }));
-  ctx.warnings.push(...instrumentWarnings(asked, arrangement.instruments));
+  ctx.warnings.push(...instrumentWarnings(fields.asked, arrangement.instruments));
   return {
     instruments: arrangement.instruments,
     excluded: arrangement.excluded,

@@ -2,7 +2,7 @@
  * The engine's only door. src/ imports from here and nowhere else in engine/.
  *
  * Stages (each usable alone, each pure but the render):
- *   interpret(request) -> SongSpec -> compose(spec) -> Score -> render in a worker -> WAV + MIDI
+ *   interpret(request) -> SongSpec -> compose(spec) -> Score -> render in a worker -> WAV + MIDI (+ MP3, Opus, FLAC, LRC, WebVTT)
  */
 export type {
   GenerationRequest,
@@ -21,7 +21,11 @@ export type {
   PitchClass,
   TraceEntry,
   LyricTiming,
+  OutputFormat,
+  OutputOptions,
 } from './types.ts';
+export { OUTPUT_FORMATS } from './types.ts';
+export { MP3_BITRATES } from './encode/mp3.ts';
 export {
   EngineError,
   RequestError,
@@ -40,5 +44,5 @@ export { interpret } from './interpret/index.ts';
 export { parseKeyName, isInstrumentName, roleWord, KEY_MODES, EXCLUDABLE_ROLES, MIN_BPM, MAX_BPM } from './interpret/fields.ts';
 export { METERS, parseMeter } from './compose/meter.ts';
 export { compose } from './compose/index.ts';
-export { renderTrack, type RenderedTrack } from './track.ts';
+export { renderTrack, ENCODE_PROGRESS, type RenderedTrack } from './track.ts';
 export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

@@ -231,6 +231,12 @@ function deserializeError(error: SerializedError): EngineError {
   return new RequestError(error.message);
 }
 
+/** The track's byte arrays, moved to the main thread rather than copied (each distinct buffer once). */
+function transferables(track: RenderedTrack): TransferListItem[] {
+  const arrays = [track.wav, track.midi, ...Object.values(track.outputs)];
+  return [...new Set(arrays.map((bytes) => bytes.buffer as ArrayBuffer))];
+}
+
 /** The worker side of the channel: how engine/worker.ts (or a test's fake worker) talks to its pool. */
 export interface WorkerChannel {
   post(message: WorkerMessage, transfer?: TransferListItem[]): void;
@@ -257,7 +263,7 @@ export function serveRenders(render: (request: GenerationRequest, options: Rende
       const track = await render(command.request, {
         onProgress: (fraction) => channel.post({ type: 'progress', jobId: command.jobId, fraction }),
       });
-      channel.post({ type: 'done', jobId: command.jobId, track }, [track.wav.buffer as ArrayBuffer, track.midi.buffer as ArrayBuffer]);
+      channel.post({ type: 'done', jobId: command.jobId, track }, transferables(track));
     } catch (error) {
       channel.post({ type: 'failed', jobId: command.jobId, error: serializeError(error) });
     }

@@ -7,18 +7,29 @@ import type { GenerationRequest, Score, SongSpec, TraceEntry, TrackMetadata } fr
 import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, compose } from './compose/index.ts';
 import { renderScore } from './render/index.ts';
-import { encodeMidi, encodeWav } from './encode/index.ts';
+import { encodeMidi, encodeOutputs, type EncodedOutputs } from './encode/index.ts';
+import { integratedLoudness, truePeakDb } from './render/master/index.ts';
 import { lyricsText } from './lyrics/index.ts';
 
 export interface RenderedTrack {
   wav: Uint8Array;
   midi: Uint8Array;
+  /** The formats request.output asked for (lrc and vtt only when the track is sung). */
+  outputs: EncodedOutputs;
   title: string;
   metadata: TrackMetadata;
   seed: number;
   audioSeconds: number;
   renderMs: number;
+  /** Of renderMs, the time spent encoding the WAV and the other formats. */
+  encodeMs: number;
 }
+
+/**
+ * Where encoding starts on the progress scale: rendering reports 0 to this, encoding the rest (every format
+ * together costs about as much as the render itself; the WAV alone a moment).
+ */
+export const ENCODE_PROGRESS = 0.9;
 
 export interface RenderTrackOptions {
   onProgress?(fraction: number): void;
@@ -28,8 +39,8 @@ const MODE_NAMES: Record<SongSpec['key']['mode'], string> = {
   major: 'major', minor: 'minor', dorian: 'Dorian', mixolydian: 'Mixolydian', lydian: 'Lydian', phrygian: 'Phrygian', harmonicMinor: 'harmonic minor',
 };
 
-/** What the service shows about a track, read from the spec and the composed score. */
-export function trackMetadata(spec: SongSpec, score: Score): TrackMetadata {
+/** What the service shows about a track, read from the spec, the composed score and the master's loudness. */
+export function trackMetadata(spec: SongSpec, score: Score, loudness: TrackMetadata['loudness'] = null): TrackMetadata {
   const ends = score.sections.map((_, index) => score.sections[index + 1]?.time ?? score.duration);
   const vocal = score.vocal && score.vocal.notes.length > 0 ? score.vocal : null;
   return {
@@ -44,7 +55,9 @@ export function trackMetadata(spec: SongSpec, score: Score): TrackMetadata {
       kind: section.kind,
       start: Math.round(section.time * 100) / 100,
       end: Math.round(ends[index]! * 100) / 100,
+      bars: section.bars,
     })),
+    loudness,
     vocals: vocal !== null,
     voice: vocal ? vocal.gender : null,
     lyrics_source: vocal ? vocal.lyrics.source : null,
@@ -77,17 +90,32 @@ export async function renderTrack(request: GenerationRequest, options: RenderTra
   const started = performance.now();
   const spec = interpret(request);
   const score = compose(spec);
-  const audio = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * 0.97) });
-  const wav = encodeWav(audio.left, audio.right, audio.sampleRate);
+  const audio = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * ENCODE_PROGRESS) });
+  const loudness = { integrated: round1(integratedLoudness(audio.left, audio.right, audio.sampleRate)), true_peak: round1(truePeakDb(audio.left, audio.right)) };
+  const metadata = trackMetadata(spec, score, loudness);
+  const encodeStarted = performance.now();
+  const { wav, outputs } = await encodeOutputs(
+    { left: audio.left, right: audio.right, sampleRate: audio.sampleRate, title: spec.title, lyrics: metadata.lyrics_timing },
+    request.output,
+    (done) => options.onProgress?.(ENCODE_PROGRESS + done * (1 - ENCODE_PROGRESS)),
+  );
+  const encodeMs = Math.round(performance.now() - encodeStarted);
   const midi = encodeMidi(score);
   options.onProgress?.(1);
   return {
     wav,
     midi,
+    outputs,
     title: spec.title,
-    metadata: trackMetadata(spec, score),
+    metadata,
     seed: spec.seed,
     audioSeconds: audio.left.length / audio.sampleRate,
     renderMs: Math.round(performance.now() - started),
+    encodeMs,
   };
+}
+
+/** To 0.1 dB. Silence measures −∞, which JSON cannot carry: it is shown as −70, BS.1770's absolute gate. */
+function round1(value: number): number {
+  return Number.isFinite(value) ? Math.round(value * 10) / 10 : -70;
 }

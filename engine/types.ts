@@ -20,8 +20,25 @@ export interface GenerationRequest {
   /** Integer 0–2147483647; the same request and seed give a byte-identical WAV. */
   seed: number;
   lyrics?: string | null;
+  /** Which files to make beyond the 16-bit 44.1 kHz WAV and the MIDI, and how. Absent: just those two. */
+  output?: OutputOptions;
   /** Musical values the caller set outright; each wins over what the prompt says (engine/interpret/fields.ts). */
   music?: MusicalFields;
+}
+
+/** The encoded formats a track can be offered in beyond WAV and MIDI (lrc and vtt only for sung tracks). */
+export const OUTPUT_FORMATS = ['mp3', 'opus', 'flac', 'lrc', 'vtt'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface OutputOptions {
+  /** Sample rate of the WAV and the FLAC (the engine renders at 44.1 kHz; 48 kHz is resampled). @default 44100 */
+  sampleRate?: 44100 | 48000;
+  /** Bits per sample of the WAV and the FLAC. @default 16 */
+  bitDepth?: 16 | 24;
+  /** A constant MP3 bitrate in kbps; absent: LAME VBR -V2 (about 190 kbps). */
+  mp3Bitrate?: 96 | 128 | 160 | 192 | 256 | 320;
+  /** The formats to make. @default [] */
+  formats?: OutputFormat[];
 }
 
 /**
@@ -306,7 +323,12 @@ export interface TrackMetadata {
   mode: Mode;
   meter: string;
   instruments: string[];
-  sections: { kind: SectionKind; start: number; end: number }[];
+  sections: { kind: SectionKind; start: number; end: number; bars: number }[];
+  /**
+   * Of the mastered audio at 44.1 kHz: integrated loudness (LUFS, BS.1770) and true peak (dBTP), to 0.1.
+   * Null when not measured (metadata built from a score alone).
+   */
+  loudness: { integrated: number; true_peak: number } | null;
   vocals: boolean;
   /** Who sings and whose words, when sung; null when instrumental. */
   voice: 'female' | 'male' | null;

@@ -2,6 +2,7 @@
  * The OpenAPI 3.1 description of the v1 API, served at GET /v1/openapi.json. Written by hand beside
  * the handlers; test/api-openapi.test.ts checks that every routed path is described here.
  */
+import { DOWNLOADS, DOWNLOAD_KINDS, FILE_EXTENSIONS } from './downloads.ts';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
 import { musicalFieldSchemas } from './routes/generations/musical-fields-openapi.ts';
@@ -39,7 +40,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
       summary: 'Self-hosted text-to-music generation.',
       description:
         'Create a generation from a text prompt (POST /v1/generate), poll it (GET /v1/generation/{id}) until it is completed, ' +
-        'then download the WAV and MIDI from its signed download_urls. Every error has the body {"error": {type, code, message, param?}} ' +
+        'then download it from its signed download_urls (WAV, MP3, Ogg Opus, FLAC, MIDI, and LRC/WebVTT lyrics when sung). Every error has the body {"error": {type, code, message, param?}} ' +
         'and every response an X-Request-Id header. Every /v1 response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. ' +
         'Any path may also answer 404 route_not_found, 405 method_not_allowed (with Allow), 400 malformed_request or 431 headers_too_large.',
     },
@@ -159,7 +160,13 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           security: [],
           parameters: [
             { name: 'account_id', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'file', in: 'path', required: true, description: '{generation_id}.wav or {generation_id}.mid', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+\\.(wav|mid)$' } },
+            {
+              name: 'file',
+              in: 'path',
+              required: true,
+              description: '{generation_id}.{ext}: wav, mp3, opus, flac, mid, and for sung tracks lrc and vtt.',
+              schema: { type: 'string', pattern: `^[A-Za-z0-9_-]+\\.(${FILE_EXTENSIONS.join('|')})$` },
+            },
             { name: 'expires', in: 'query', required: true, description: 'Unix seconds.', schema: { type: 'integer' } },
             { name: 'sig', in: 'query', required: true, description: 'base64url HMAC-SHA256 signature.', schema: { type: 'string' } },
             { name: 'Range', in: 'header', required: false, description: 'One range, e.g. bytes=0-1023, bytes=1024- or bytes=-500.', schema: { type: 'string' } },
@@ -227,6 +234,9 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                 'http(s) URL that receives this task\'s generation.completed or generation.failed webhook (signed, retried; see the README). Developer and Enterprise plans only (403 on Starter). ' +
                 'A URL that is or resolves to a loopback, private, link-local or metadata address is a 400 unsafe_url.',
             },
+            sample_rate: { type: ['integer', 'null'], enum: [...LIMITS.sampleRates, null], default: 44100, description: 'Hz, of the WAV and the FLAC (the engine renders at 44.1 kHz; 48 kHz is resampled). MP3 stays at 44.1 kHz; Opus is always 48 kHz.' },
+            bit_depth: { type: ['integer', 'null'], enum: [...LIMITS.bitDepths, null], default: 16, description: 'Bits per sample of the WAV and the FLAC.' },
+            bitrate: { type: ['integer', 'null'], enum: [...LIMITS.mp3Bitrates, null], description: 'A constant MP3 bitrate in kbps. Omitted or null: LAME VBR -V2 (about 190 kbps on music).' },
             ...musicalFieldSchemas(),
           },
         },
@@ -243,6 +253,9 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             style: { type: ['string', 'null'] },
             instrumental: { type: 'boolean' },
             seed: { type: 'integer' },
+            sample_rate: { enum: LIMITS.sampleRates, description: 'The request\'s WAV/FLAC sample rate (Hz).' },
+            bit_depth: { enum: LIMITS.bitDepths, description: 'The request\'s WAV/FLAC bits per sample.' },
+            bitrate: { type: ['integer', 'null'], description: 'The request\'s constant MP3 bitrate (kbps), or null for VBR -V2.' },
             created_at: { type: 'string', format: 'date-time' },
             started_at: { type: ['string', 'null'], format: 'date-time' },
             completed_at: { type: ['string', 'null'], format: 'date-time' },
@@ -250,6 +263,29 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             progress: { type: 'number', minimum: 0, maximum: 1 },
             queue_position: { type: ['integer', 'null'], description: '0 while rendering, n when n tasks start first; null once terminal.' },
             title: { type: ['string', 'null'] },
+            bpm: { type: 'number', description: 'When completed: the tempo in beats per minute.' },
+            key: { type: 'string', description: 'When completed: tonic and mode, e.g. "A minor", "D Dorian".' },
+            time_signature: { type: 'string', description: 'When completed: beats per bar / beat unit, e.g. "4/4", "6/8".' },
+            sections: {
+              type: 'array',
+              description: 'When completed: the form, in order. start and end in seconds; bars is the section\'s length in bars (a last section cut short by the duration may end part-way through a bar).',
+              items: {
+                type: 'object',
+                required: ['kind', 'start', 'end', 'bars'],
+                properties: {
+                  kind: { enum: ['intro', 'verse', 'prechorus', 'chorus', 'bridge', 'build', 'drop', 'breakdown', 'theme', 'climax', 'outro'] },
+                  start: { type: 'number' },
+                  end: { type: 'number' },
+                  bars: { type: 'number' },
+                },
+              },
+            },
+            loudness: {
+              type: ['object', 'null'],
+              description: 'When completed: the master\'s integrated loudness (LUFS, ITU-R BS.1770) and true peak (dBTP), measured by the engine at 44.1 kHz. null for tracks made before it was measured.',
+              required: ['integrated', 'true_peak'],
+              properties: { integrated: { type: 'number' }, true_peak: { type: 'number' } },
+            },
             metadata: {
               type: 'object',
               description: 'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace, warnings) and, when sung, lyrics_timing.',
@@ -283,9 +319,12 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             lyrics: { type: 'string', description: 'The sung text with [Verse]/[Chorus]/[Bridge] tags: when completed and sung (written by the engine unless given), or the given lyrics while pending.' },
             download_urls: {
               type: 'object',
-              description: 'When completed: absolute signed URLs.',
+              description:
+                'When completed: absolute signed URLs, one per file. wav (16/24-bit PCM), mp3 (LAME VBR -V2 or the requested bitrate, gapless info frame), opus (Ogg Opus 160 kbps, 48 kHz), ' +
+                'flac (the WAV\'s PCM, lossless), midi; lrc (one time per line) and vtt (WebVTT, one cue per line with word timestamps) only for sung tracks. ' +
+                'Tracks made before the other formats existed have wav and midi only.',
               required: ['wav', 'midi'],
-              properties: { wav: { type: 'string', format: 'uri' }, midi: { type: 'string', format: 'uri' } },
+              properties: Object.fromEntries(DOWNLOAD_KINDS.map((kind) => [kind, { type: 'string', format: 'uri', description: DOWNLOADS[kind].contentType }])),
             },
             download_expires_at: { type: 'string', format: 'date-time' },
             error: {
@@ -432,6 +471,6 @@ function fileResponse(description: string) {
       'Accept-Ranges': { schema: { const: 'bytes' } },
       'Content-Disposition': { schema: { type: 'string', examples: ['attachment; filename="rainy-night-lofi.wav"'] } },
     },
-    content: { 'audio/wav': { schema: { type: 'string', contentEncoding: 'binary' } }, 'audio/midi': { schema: { type: 'string', contentEncoding: 'binary' } } },
+    content: Object.fromEntries(DOWNLOAD_KINDS.map((kind) => [DOWNLOADS[kind].contentType, { schema: { type: 'string', contentEncoding: 'binary' } }])),
   };
 }

@@ -70,6 +70,19 @@ test('deleting a generation removes its audio files and its download links stop 
   t.is(app.store.listGenerations(account.id, { limit: 10, offset: 0 }).total, 0);
 });
 
+test('deleting a generation removes the file of every format it has', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const id = await create(app, key);
+  const done = await app.jobs.complete(id);
+  const base = done.files!.wav.replace(/\.wav$/, '');
+  const files = { ...done.files!, mp3: `${base}.mp3`, opus: `${base}.opus`, flac: `${base}.flac`, lrc: `${base}.lrc`, vtt: `${base}.vtt` };
+  for (const path of Object.values(files)) await app.store.writeFile(path, Buffer.from('x'));
+  await app.store.updateGeneration(id, { files });
+  await app.call(key, `/v1/generation/${id}`, { method: 'DELETE' });
+  t.deepEqual(Object.values(files).filter((path) => existsSync(app.store.resolveFile(path))), []);
+});
+
 test('deleting a completed generation does not give its quota unit back', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account('starter');

@@ -69,3 +69,16 @@ test('the documented request body names exactly the fields the handler accepts',
   const doc = await (await app.call(key, '/v1/openapi.json')).json();
   t.deepEqual(Object.keys(doc.components.schemas.GenerateRequest.properties).sort(), [...GENERATE_FIELDS].sort());
 });
+
+test('the Generation schema documents bpm, key, time_signature, sections, loudness, the audio options and every download', async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const doc = await (await app.call(key, '/v1/openapi.json')).json();
+  const generation = doc.components.schemas.Generation.properties;
+  for (const field of ['bpm', 'key', 'time_signature', 'sections', 'loudness', 'sample_rate', 'bit_depth', 'bitrate']) t.truthy(generation[field], field);
+  t.deepEqual(generation.sections.items.required, ['kind', 'start', 'end', 'bars']);
+  t.deepEqual(generation.loudness.required, ['integrated', 'true_peak']);
+  t.deepEqual(Object.keys(generation.download_urls.properties), ['wav', 'mp3', 'opus', 'flac', 'midi', 'lrc', 'vtt']);
+  const file = doc.paths['/files/{account_id}/{file}'].get;
+  t.deepEqual(Object.keys(file.responses['200'].content).sort(), ['audio/flac', 'audio/midi', 'audio/mpeg', 'audio/ogg; codecs=opus', 'audio/wav', 'text/plain; charset=utf-8', 'text/vtt; charset=utf-8']);
+});

@@ -48,6 +48,15 @@ test('on a terminal, render shows its progress up to 100 % and keeps it out of t
   t.false(out.some((text) => text.includes('\r')));
 });
 
+test('on a terminal, render --format opus shows the Encoding phase after Rendering', async (t) => {
+  const { io, terminal } = terminalIo();
+  const code = await render.run(['a calm lofi beat', '--duration', '5', '--seed', '1', '--instrumental', '--format', 'opus', '--out', join(await tempDir(t), 'a.opus')], io);
+  t.is(code, 0);
+  const phases = terminal.map((text) => /(Rendering|Encoding)/.exec(text)?.[1]).filter(Boolean);
+  t.true(phases.includes('Encoding'));
+  t.is(phases.indexOf('Encoding'), phases.lastIndexOf('Rendering') + 1, 'encoding comes after the last rendering line');
+});
+
 test('with --json, render shows no progress even on a terminal', async (t) => {
   const { io, terminal } = terminalIo();
   await render.run(['a calm lofi beat', '--duration', '5', '--seed', '1', '--instrumental', '--json', '--out', join(await tempDir(t), 'a.wav')], io);

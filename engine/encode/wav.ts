@@ -1,5 +1,5 @@
 /**
- * 16-bit PCM stereo WAV. wavefile writes the RIFF/fmt header; the PCM body is packed here because wavefile's
+ * 16- or 24-bit PCM stereo WAV. wavefile writes the RIFF/fmt header; the PCM body is packed here because wavefile's
  * generic per-sample packer took over a second for a minute of stereo audio.
  *
  * Samples are rounded to 16 bits without dither: the master sits at −14 LUFS, far above where 16-bit truncation
@@ -10,34 +10,63 @@ import wavefile from 'wavefile';
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 
-const BYTES_PER_FRAME = 4;
+export type BitDepth = 16 | 24;
 
-/** The 44-byte canonical header for `frames` stereo 16-bit frames, written by wavefile. */
-function header(frames: number, sampleRate: number): Uint8Array {
+/** The 44-byte canonical header for `frames` stereo frames, written by wavefile. */
+function header(frames: number, sampleRate: number, bitDepth: BitDepth): Uint8Array {
   const wav = new wavefile.WaveFile();
-  wav.fromScratch(2, sampleRate, '16', [new Int16Array(0), new Int16Array(0)]);
+  wav.fromScratch(2, sampleRate, String(bitDepth), [new Int32Array(0), new Int32Array(0)]);
   const bytes = wav.toBuffer().slice(0, 44);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const dataBytes = frames * BYTES_PER_FRAME;
+  const dataBytes = frames * 2 * (bitDepth / 8);
   if (view.getUint32(36, false) !== 0x64617461) throw new Error('Unexpected WAV header layout from wavefile');
   view.setUint32(4, 36 + dataBytes, true);
   view.setUint32(40, dataBytes, true);
   return bytes;
 }
 
-export function encodeWav(left: Float32Array, right: Float32Array, sampleRate: number): Uint8Array {
+export function encodeWav(left: Float32Array, right: Float32Array, sampleRate: number, bitDepth: BitDepth = 16): Uint8Array {
   if (left.length !== right.length) throw new RangeError(`Channels must have the same length, got: ${left.length} and ${right.length}`);
   const frames = left.length;
-  const out = new Uint8Array(44 + frames * BYTES_PER_FRAME);
-  out.set(header(frames, sampleRate), 0);
+  if (bitDepth === 24) return encodeWav24(left, right, sampleRate);
+  const out = new Uint8Array(44 + frames * 4);
+  out.set(header(frames, sampleRate, 16), 0);
   // WAV is little-endian; so is every platform Node runs this on (checked below), so a typed view is exact.
   if (!LITTLE_ENDIAN) throw new Error('encodeWav needs a little-endian host');
   const pcm = new Int16Array(out.buffer, 44, frames * 2);
   for (let i = 0; i < frames; i++) {
-    const l = Math.round(left[i]! * 32767);
-    const r = Math.round(right[i]! * 32767);
-    pcm[2 * i] = l > 32767 ? 32767 : l < -32768 ? -32768 : l;
-    pcm[2 * i + 1] = r > 32767 ? 32767 : r < -32768 ? -32768 : r;
+    pcm[2 * i] = to16(left[i]!);
+    pcm[2 * i + 1] = to16(right[i]!);
   }
   return out;
+}
+
+/** One float sample as a 16-bit integer: rounded, clipped. */
+export function to16(sample: number): number {
+  const v = Math.round(sample * 32767);
+  return v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+}
+
+/** One float sample as a 24-bit integer: rounded, clipped. */
+export function to24(sample: number): number {
+  const v = Math.round(sample * 8388607);
+  return v > 8388607 ? 8388607 : v < -8388608 ? -8388608 : v;
+}
+
+/** 24-bit samples are three little-endian bytes each, written by hand (there is no 24-bit typed array). */
+function encodeWav24(left: Float32Array, right: Float32Array, sampleRate: number): Uint8Array {
+  const frames = left.length;
+  const out = new Uint8Array(44 + frames * 6);
+  out.set(header(frames, sampleRate, 24), 0);
+  for (let i = 0, o = 44; i < frames; i++, o += 6) {
+    write24(out, o, to24(left[i]!));
+    write24(out, o + 3, to24(right[i]!));
+  }
+  return out;
+}
+
+function write24(out: Uint8Array, offset: number, v: number): void {
+  out[offset] = v & 0xff;
+  out[offset + 1] = (v >> 8) & 0xff;
+  out[offset + 2] = (v >> 16) & 0xff;
 }

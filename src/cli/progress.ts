@@ -2,14 +2,16 @@
  * The render's progress on a terminal: one line on stderr, redrawn in place, with the phase and the percentage.
  * It exists only when stderr is a terminal and the output is not --json, so pipes and scripts see nothing of it.
  */
+import { ENCODE_PROGRESS } from '../../engine/index.ts';
+
 const WIDTH = 24;
 
 export type Phase = 'Composing' | 'Rendering' | 'Encoding';
 
-/** The engine reports one fraction: interpreting and composing come before its first report, encoding after 0.97. */
+/** The engine reports one fraction: interpreting and composing come before its first report, encoding from ENCODE_PROGRESS. */
 export function phaseOf(fraction: number | null): Phase {
   if (fraction === null) return 'Composing';
-  return fraction < 0.97 ? 'Rendering' : 'Encoding';
+  return fraction < ENCODE_PROGRESS ? 'Rendering' : 'Encoding';
 }
 
 export function progressLine(fraction: number | null): string {

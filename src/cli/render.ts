@@ -3,17 +3,18 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkLyrics, listStyles, renderTrack, EngineError } from '../../engine/index.ts';
 import { ProgressBar } from './progress.ts';
+import { readRenderOutput } from './render-output.ts';
 import { MUSICAL_HELP, MUSICAL_OPTIONS, readMusicalOptions } from './musical-options.ts';
 import { UsageError, parse, positiveInteger, printHelp, text, type Command } from './usage.ts';
 
 const MAX_SEED = 2147483647;
 
 export const render: Command = {
-  summary: 'Render a track from a prompt to WAV and MIDI files (no server needed)',
-  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE]
+  summary: 'Render a track from a prompt to an audio file (WAV, MP3, Opus or FLAC) and MIDI (no server needed)',
+  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--format wav|mp3|opus|flac] [--sample-rate HZ] [--bit-depth BITS] [--bitrate KBPS]
                         [--bpm N] [--key KEY] [--time-signature M] [--out FILE] [--json]
 
-Runs the engine in this process and writes FILE (WAV, 16-bit stereo 44.1 kHz) and FILE with .mid (MIDI).
+Runs the engine in this process and writes FILE (by default a 16-bit stereo 44.1 kHz WAV) and FILE with .mid (MIDI).
 Prints what the engine understood from the prompt (genre, tempo, key, instruments and why).
 
 Options:
@@ -22,8 +23,12 @@ Options:
   --seed N           0–${MAX_SEED}: the same prompt, options and seed give the same file  [default: random]
   --instrumental     never sing (otherwise a song-like prompt or style is sung, with lyrics written for it)
   --lyrics FILE      sing these words (UTF-8 text, up to 3000 characters, optional [Verse] [Chorus] [Bridge] tags)
+  --format F         wav, mp3 (LAME VBR -V2, ~190 kbps), opus (Ogg Opus 160 kbps, 48 kHz) or flac  [default: wav]
+  --sample-rate HZ   44100 or 48000, for wav and flac  [default: 44100]
+  --bit-depth BITS   16 or 24, for wav and flac  [default: 16]
+  --bitrate KBPS     a constant MP3 bitrate: 96, 128, 160, 192, 256 or 320  [default: VBR]
 ${MUSICAL_HELP}
-  --out FILE         where to write the WAV  [default: ./<title>.wav]
+  --out FILE         where to write the audio  [default: ./<title>.<format>]
   --styles           list the style presets and exit
   --json             print the result as one JSON line instead of text
   -h, --help         show this help
@@ -39,6 +44,10 @@ and never when stderr is a pipe or a file).`,
         seed: { type: 'string' },
         instrumental: { type: 'boolean' },
         lyrics: { type: 'string' },
+        format: { type: 'string' },
+        'sample-rate': { type: 'string' },
+        'bit-depth': { type: 'string' },
+        bitrate: { type: 'string' },
         out: { type: 'string' },
         styles: { type: 'boolean' },
         json: { type: 'boolean' },
@@ -59,6 +68,7 @@ and never when stderr is a pipe or a file).`,
     const seed = seedText === undefined ? Math.floor(Math.random() * MAX_SEED) : Number(seedText);
     if (!/^\d+$/.test(seedText ?? '0') || seed > MAX_SEED) throw new UsageError(`--seed expects a whole number from 0 to ${MAX_SEED}, got "${seedText}".`);
 
+    const output = readRenderOutput(parsed.values);
     const lyrics = await readLyrics(text(parsed.values.lyrics));
     if (lyrics !== null && parsed.values.instrumental) throw new UsageError('--lyrics cannot be used with --instrumental. Drop one of them.');
 
@@ -67,7 +77,7 @@ and never when stderr is a pipe or a file).`,
     let track;
     try {
       const request = {
-        prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics,
+        prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics, output: output.options,
         ...(music ? { music } : {}),
       };
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
@@ -84,14 +94,17 @@ and never when stderr is a pipe or a file).`,
       if (error instanceof EngineError) throw new UsageError(error.message);
       throw error;
     }
-    const wavPath = resolve(text(parsed.values.out) ?? `${slug(track.title)}.wav`);
-    const midiPath = wavPath.replace(/\.wav$/i, '') + '.mid';
-    await writeFile(wavPath, track.wav);
+    const ext = output.format;
+    const audioPath = resolve(text(parsed.values.out) ?? `${slug(track.title)}.${ext}`);
+    const midiPath = audioPath.replace(new RegExp(`\\.${ext}$`, 'i'), '') + '.mid';
+    const audio = ext === 'wav' ? track.wav : track.outputs[ext];
+    if (!audio) throw new Error(`The engine made no ${ext} file`);
+    await writeFile(audioPath, audio);
     await writeFile(midiPath, track.midi);
 
     const { metadata } = track;
     if (parsed.values.json) {
-      io.out(JSON.stringify({ wav: wavPath, midi: midiPath, title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), metadata }));
+      io.out(JSON.stringify({ [ext]: audioPath, midi: midiPath, title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), metadata }));
       return 0;
     }
     io.out(`"${track.title}" — ${metadata.genre}, ${metadata.bpm} bpm, ${metadata.key}, ${metadata.meter}, seed ${track.seed}`);
@@ -102,7 +115,7 @@ and never when stderr is a pipe or a file).`,
     for (const entry of metadata.trace) io.out(`  ${entry.source.padEnd(18)} ${entry.effect}`);
     if (metadata.warnings.length > 0) io.out(`Warnings:\n${metadata.warnings.map((w) => `  ${w}`).join('\n')}`);
     io.out(`Rendered ${duration} s in ${(track.renderMs / 1000).toFixed(2)} s (${(duration / (track.renderMs / 1000)).toFixed(1)}× real time)`);
-    io.out(`Wrote ${wavPath}\n      ${midiPath}`);
+    io.out(`Wrote ${audioPath}\n      ${midiPath}`);
     return 0;
   },
 };

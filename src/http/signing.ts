@@ -1,16 +1,18 @@
 /**
- * Signed, expiring download links: /files/{account_id}/{generation_id}.{wav|mid}?expires=…&sig=…
+ * Signed, expiring download links: /files/{account_id}/{generation_id}.{ext}?expires=…&sig=… (ext: see downloads.ts)
  * where sig = base64url(HMAC-SHA256(secret, "{account_id}/{generation_id}.{ext}.{expires}")).
  * The account id is in the path because a generation is looked up within its account.
  */
 import { createHmac } from 'node:crypto';
+import { DOWNLOADS, type DownloadKind, type FileExtension } from '../downloads.ts';
 import { safeEqual } from '../ids.ts';
 import { DownloadLinkError } from './errors.ts';
 
-export type FileExtension = 'wav' | 'mid';
+export type { FileExtension } from '../downloads.ts';
 
 export interface DownloadLinks {
-  download_urls: { wav: string; midi: string };
+  /** One link per file the generation has: wav and midi always, the other formats when they were made. */
+  download_urls: Partial<Record<DownloadKind, string>> & { wav: string; midi: string };
   download_expires_at: string;
 }
 
@@ -29,15 +31,20 @@ export class DownloadSigner {
     this.#ttlSeconds = options.ttlSeconds;
   }
 
-  links(accountId: string, generationId: string, now: Date): DownloadLinks {
+  /** `kinds`: the files the generation has (wav and midi are always linked). */
+  links(accountId: string, generationId: string, now: Date, kinds: readonly DownloadKind[] = ['wav', 'midi']): DownloadLinks {
     // Rounded up to the minute so repeated polls get the same URLs (and a player's cache keeps working).
     const expires = Math.ceil((now.getTime() / 1000 + this.#ttlSeconds) / 60) * 60;
-    const cacheKey = `${accountId}/${generationId}/${expires}`;
+    const cacheKey = `${accountId}/${generationId}/${expires}/${kinds.join(',')}`;
     let links = this.#cache.get(cacheKey);
     if (!links) {
-      const url = (ext: FileExtension) =>
-        `${this.#publicUrl}/files/${accountId}/${generationId}.${ext}?expires=${expires}&sig=${this.#sign(accountId, generationId, ext, expires)}`;
-      links = { download_urls: { wav: url('wav'), midi: url('mid') }, download_expires_at: new Date(expires * 1000).toISOString() };
+      const url = (kind: DownloadKind) => {
+        const ext = DOWNLOADS[kind].ext;
+        return `${this.#publicUrl}/files/${accountId}/${generationId}.${ext}?expires=${expires}&sig=${this.#sign(accountId, generationId, ext, expires)}`;
+      };
+      const urls: DownloadLinks['download_urls'] = { wav: url('wav'), midi: url('midi') };
+      for (const kind of kinds) urls[kind] = url(kind);
+      links = { download_urls: urls, download_expires_at: new Date(expires * 1000).toISOString() };
       if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
       this.#cache.set(cacheKey, links);
     }

@@ -88,6 +88,18 @@ export function readNumber(body: Body, name: string, rule: NumberRule): number |
   return value;
 }
 
+/** A number from a short list ("sample_rate": 44100 or 48000). */
+export function readChoice<T extends number>(body: Body, name: string, allowed: readonly T[], unit?: string): T | undefined {
+  if (!present(body, name)) return undefined;
+  const value = body[name];
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw wrongType(name, 'a number', value);
+  if (!allowed.includes(value as T)) {
+    const suffix = unit ? ` ${unit}` : '';
+    throw new ValidationError(name, `"${name}" must be one of ${allowed.join(', ')}${suffix}, not ${value}.`, 'out_of_range');
+  }
+  return value as T;
+}
+
 export function readBoolean(body: Body, name: string): boolean | undefined {
   if (!present(body, name)) return undefined;
   const value = body[name];

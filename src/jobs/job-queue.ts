@@ -6,10 +6,12 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
+import { allFilePaths, trackFiles } from '../downloads.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { isStorageFull } from '../store/errors.ts';
 import type { Generation, Store } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
+import { outputOf } from './output-options.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
 import type { JobQueue, LiveState } from './types.ts';
 
@@ -70,6 +72,7 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   instrumental: generation.instrumental,
   seed: generation.seed,
   lyrics: generation.lyrics,
+  output: outputOf(generation),
   ...(generation.music ? { music: generation.music } : {}),
 });
 
@@ -87,11 +90,6 @@ function readSpeed(store: Store): number | undefined {
 }
 
 const CANCELLED = 'The generation was cancelled.';
-
-const audioFiles = (generation: Generation): { wav: string; midi: string } => {
-  const base = `audio/${generation.account_id}/${generation.id}`;
-  return { wav: `${base}.wav`, midi: `${base}.mid` };
-};
 
 const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
 
@@ -296,8 +294,8 @@ class RenderQueue implements JobQueueHandle {
   }
 
   async #complete(generation: Generation, track: RenderedTrack): Promise<void> {
-    const files = audioFiles(generation);
-    await Promise.all([this.#store.writeFile(files.wav, track.wav), this.#store.writeFile(files.midi, track.midi)]);
+    const { files, writes } = trackFiles(generation.account_id, generation.id, track);
+    await Promise.all(writes.map(([path, bytes]) => this.#store.writeFile(path, bytes)));
     await this.#transition(generation, {
       status: 'completed',
       completed_at: new Date(this.#clock()).toISOString(),
@@ -344,8 +342,8 @@ class RenderQueue implements JobQueueHandle {
    * else is ours to find in the log under the request id.
    */
   async #completionFailed(generation: Generation, error: unknown): Promise<void> {
-    const files = audioFiles(generation);
-    await Promise.all([files.wav, files.midi].map((file) => rm(this.#store.resolveFile(file), { force: true }).catch(() => undefined)));
+    const files = allFilePaths(generation.account_id, generation.id);
+    await Promise.all(files.map((file) => rm(this.#store.resolveFile(file), { force: true }).catch(() => undefined)));
     const requestId = generation.request_id ?? null;
     const [code, message] = isStorageFull(error)
       ? ['storage_full', 'The server ran out of storage while saving the track. Please try again later.']

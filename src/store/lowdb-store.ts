@@ -312,6 +312,7 @@ class LowdbStore implements Store {
       error: null,
       quota_month: month,
       request_id: input.request_id ?? null,
+      ...(input.encoding ? { encoding: input.encoding } : {}),
       ...(input.music ? { music: input.music } : {}),
     };
     this.#generations.set(generation.id, generation);
@@ -384,7 +385,7 @@ class LowdbStore implements Store {
     // The audio first: should removing it fail, the record stays and the delete can be asked again.
     this.#deleting.add(id);
     try {
-      for (const file of generation.files ? [generation.files.wav, generation.files.midi] : []) await rm(this.resolveFile(file), { force: true });
+      for (const file of Object.values(generation.files ?? {})) await rm(this.resolveFile(file), { force: true });
     } finally {
       this.#deleting.delete(id);
     }

@@ -35,9 +35,22 @@ export interface ApiKey {
 }
 
 export interface GenerationFiles {
-  /** Paths relative to the data dir. */
+  /** Paths relative to the data dir. Records from before the other formats have wav and midi only. */
   wav: string;
   midi: string;
+  mp3?: string;
+  opus?: string;
+  flac?: string;
+  /** Only for sung tracks. */
+  lrc?: string;
+  vtt?: string;
+}
+
+/** The request's audio options: the WAV/FLAC sample rate and bit depth, and an MP3 constant bitrate (null: VBR). */
+export interface EncodingSettings {
+  sample_rate: 44100 | 48000;
+  bit_depth: 16 | 24;
+  bitrate: number | null;
 }
 
 export interface Generation {
@@ -60,6 +73,8 @@ export interface Generation {
   /** The engine's TrackMetadata, as plain JSON. */
   metadata: Record<string, unknown> | null;
   files: GenerationFiles | null;
+  /** Absent on records from before these options: the defaults (44.1 kHz, 16 bits, VBR). */
+  encoding?: EncodingSettings;
   error: { code: string; message: string } | null;
   /** The calendar month (UTC, "YYYY-MM") whose quota this task counts against. */
   quota_month: string;
@@ -72,7 +87,7 @@ export interface Generation {
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'music'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'music'
 >;
 
 export interface CreateGenerationOptions {

@@ -110,11 +110,13 @@ function instantPool(): RenderPoolLike {
       const track: RenderedTrack = {
         wav: sineWav(),
         midi: new Uint8Array([0x4d, 0x54, 0x68, 0x64]),
+        outputs: {},
         title: `Track for ${request.prompt}`,
         metadata: { genre: 'lofi', bpm: 80, key: 'C', mode: 'minor', meter: '4/4', instruments: [], sections: [], vocals: false, lyrics: null, lyrics_timing: null, trace: [] } as unknown as RenderedTrack['metadata'],
         seed: request.seed ?? 1,
         audioSeconds: request.duration,
         renderMs: 5,
+        encodeMs: 0,
       };
       return track;
     },

@@ -11,12 +11,13 @@ import { MAX_BPM, METERS, MIN_BPM } from '../../../engine/index.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
+import { AUDIO_FIELDS, audioOptions } from '../views/audio-options.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
 import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 import { present } from './generations.ts';
 
-const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'bpm', 'key', 'time_signature'] as const;
+const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', ...AUDIO_FIELDS, 'bpm', 'key', 'time_signature'] as const;
 type Values = Partial<Record<(typeof FIELDS)[number], string>>;
 
 const EXAMPLES = [
@@ -68,6 +69,7 @@ ${current ? html`<section class="result">${current}</section>` : ''}
     <label class="check"><input type="checkbox" id="instrumental" name="instrumental" value="on" data-hides="lyrics-field"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
     ${fieldError(errors, 'instrumental')}
     ${lyricsField(values, errors)}
+    ${audioOptions(values, errors)}
     <div><button type="submit" class="button">Generate</button> <span class="muted small">Uses one generation of this month's quota.</span></div>
   </form>
 </section>
@@ -126,6 +128,7 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
   body['instrumental'] = values.instrumental === 'on';
   // Browsers send a textarea's line breaks as CRLF; the API's lyrics (and their length limit) count LF.
   if (values.lyrics?.trim()) body['lyrics'] = values.lyrics.replace(/\r\n?/g, '\n');
+  for (const field of AUDIO_FIELDS) if (values[field]?.trim()) body[field] = number(values[field]);
   return body;
 }
 
@@ -135,9 +138,19 @@ export function showPlayground(deps: DashboardDeps) {
     const generation = id && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? deps.services.store.getGeneration(viewer.account.id, id) : undefined;
     const values: Values = generation
       ? {
-        prompt: generation.prompt, duration: String(generation.duration), style: generation.style ?? '', instrumental: generation.instrumental ? 'on' : '', lyrics: generation.lyrics ?? '',
-        bpm: generation.music?.bpm === undefined ? '' : String(generation.music.bpm), key: generation.music?.key ?? '', time_signature: generation.music?.timeSignature ?? '',
-      }
+          prompt: generation.prompt,
+          duration: String(generation.duration),
+          style: generation.style ?? '',
+          instrumental: generation.instrumental ? 'on' : '',
+          lyrics: generation.lyrics ?? '',
+          // The defaults are the selects' empty choices.
+          sample_rate: generation.encoding?.sample_rate === 48000 ? '48000' : '',
+          bit_depth: generation.encoding?.bit_depth === 24 ? '24' : '',
+          bitrate: generation.encoding?.bitrate ? String(generation.encoding.bitrate) : '',
+          bpm: generation.music?.bpm === undefined ? '' : String(generation.music.bpm),
+          key: generation.music?.key ?? '',
+          time_signature: generation.music?.timeSignature ?? '',
+        }
       : {};
     sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), { csrf: viewer.csrf }) : null));
   };

@@ -2,6 +2,7 @@
  * One generation as the dashboard shows it, built from the same object GET /v1/generation/:id returns:
  * a player, waveform, facts and downloads when completed; a live progress bar while in progress.
  */
+import { DOWNLOAD_KINDS, type DownloadKind } from '../../downloads.ts';
 import type { GenerationObject } from '../../routes/generations/present.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField } from './forms.ts';
@@ -19,6 +20,28 @@ const sameSite = (url: string): string => {
   const parsed = new URL(url);
   return parsed.pathname + parsed.search;
 };
+
+const DOWNLOAD_LABELS: Record<DownloadKind, string> = {
+  wav: 'WAV',
+  mp3: 'MP3',
+  opus: 'Opus',
+  flac: 'FLAC',
+  midi: 'MIDI',
+  lrc: 'Lyrics (LRC)',
+  vtt: 'Subtitles (WebVTT)',
+};
+
+/** One button per file the generation has, the WAV first and marked as the main one. */
+function downloads(urls: NonNullable<GenerationObject['download_urls']>): Html {
+  const links = DOWNLOAD_KINDS.flatMap((kind) => {
+    const url = urls[kind];
+    return url ? [html`<a class="button small${kind === 'wav' ? '' : ' secondary'}" href="${sameSite(url)}" download>Download ${DOWNLOAD_LABELS[kind]}</a>`] : [];
+  });
+  return html`<p class="downloads">${links}</p>`;
+}
+
+/** The player streams the MP3 when there is one (a seventh of the WAV's bytes), else the WAV. */
+const playable = (urls: NonNullable<GenerationObject['download_urls']>): string => sameSite(urls.mp3 ?? urls.wav);
 
 /** "sawLead" -> "saw lead". */
 const words = (name: string): string => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
@@ -78,21 +101,23 @@ export function generationCard(g: GenerationObject, options: CardOptions = {}): 
   </div>` : ''}
   ${g.status === 'failed' && g.error ? html`<p class="error-text">${g.error.message}</p>` : ''}
   ${g.status === 'completed' && g.download_urls && compact ? html`<div class="player">
-    <audio controls preload="none" src="${sameSite(g.download_urls.wav)}"></audio>
+    <audio controls preload="none" src="${playable(g.download_urls)}"></audio>
   </div>
   <p class="muted small">${[meta.genre, meta.bpm !== undefined ? `${meta.bpm} BPM` : undefined, meta.key ? keyName(meta.key, meta.mode) : undefined, vocals ? 'sung' : undefined].filter(Boolean).join(' · ')} · <a href="/generations/${g.id}">Details, lyrics and downloads</a></p>` : ''}
   ${g.status === 'completed' && g.download_urls && !compact ? html`<div class="player">
     <img class="waveform" src="/generations/${g.id}/waveform.svg" alt="Waveform of ${title}" loading="lazy">
-    <audio controls preload="metadata" src="${sameSite(g.download_urls.wav)}"></audio>
+    <audio controls preload="metadata" src="${playable(g.download_urls)}"></audio>
   </div>
   <dl class="facts">
     ${meta.genre ? html`<div><dt>Style</dt><dd>${meta.genre}</dd></div>` : ''}
     ${meta.bpm !== undefined ? html`<div><dt>Tempo</dt><dd>${meta.bpm} BPM</dd></div>` : ''}
     ${meta.key ? html`<div><dt>Key</dt><dd>${keyName(meta.key, meta.mode)}</dd></div>` : ''}
+    ${g.time_signature ? html`<div><dt>Time signature</dt><dd>${g.time_signature}</dd></div>` : ''}
+    ${g.loudness ? html`<div><dt>Loudness</dt><dd>${g.loudness.integrated.toFixed(1)} LUFS · peak ${g.loudness.true_peak.toFixed(1)} dBTP</dd></div>` : ''}
     ${vocals ? html`<div class="wide"><dt>Vocals</dt><dd>${vocals}</dd></div>` : ''}
     ${meta.instruments?.length ? html`<div class="wide"><dt>Instruments</dt><dd>${meta.instruments.map(words).join(', ')}</dd></div>` : ''}
   </dl>
-  <p class="downloads"><a class="button small" href="${sameSite(g.download_urls.wav)}" download>Download WAV</a> <a class="button small secondary" href="${sameSite(g.download_urls.midi)}" download>Download MIDI</a></p>` : ''}
+  ${downloads(g.download_urls)}` : ''}
   ${compact ? '' : sungLines.length > 0 ? karaokeLyrics(sungLines) : g.lyrics ? plainLyrics(g.lyrics, g.status === 'completed' ? 'Lyrics' : 'Lyrics to be sung') : ''}
   ${csrf === undefined ? '' : actions(g, csrf, live)}
 </article>`;

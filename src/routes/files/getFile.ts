@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import { DOWNLOADS, FILE_EXTENSIONS, kindOfExtension } from '../../downloads.ts';
 import { attachment } from '../../http/content-disposition.ts';
 import { ResourceNotFoundError } from '../../http/errors.ts';
 import { sendFile } from '../../http/send-file.ts';
@@ -6,8 +7,7 @@ import type { FileExtension } from '../../http/signing.ts';
 import type { RouteHandler, Services } from '../../http/types.ts';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const FILE_NAME = /^([A-Za-z0-9_-]{1,64})\.(wav|mid)$/;
-const CONTENT_TYPES: Record<FileExtension, string> = { wav: 'audio/wav', mid: 'audio/midi' };
+const FILE_NAME = new RegExp(`^([A-Za-z0-9_-]{1,64})\\.(${FILE_EXTENSIONS.join('|')})$`);
 
 function notFound(): ResourceNotFoundError {
   return new ResourceNotFoundError('file_not_found', 'No file at this address. Fetch the generation again for fresh download_urls.');
@@ -29,10 +29,11 @@ export function getFileHandler(services: Services): RouteHandler {
     services.signer.verify({ accountId, generationId, ext, expires, sig: query.get('sig') ?? '' }, now);
 
     const generation = services.store.getGeneration(accountId, generationId);
-    const relative = generation?.status === 'completed' ? generation.files?.[ext === 'wav' ? 'wav' : 'midi'] : undefined;
+    const kind = kindOfExtension(ext)!;
+    const relative = generation?.status === 'completed' ? generation.files?.[kind] : undefined;
     if (!generation || relative === undefined) throw notFound();
     await sendFile(ctx, await openRecorded(services, relative), {
-      contentType: CONTENT_TYPES[ext],
+      contentType: DOWNLOADS[kind].contentType,
       contentDisposition: attachment(generation.title, generation.id, ext),
       maxAgeSeconds: Number(expires) - now.getTime() / 1000,
     });

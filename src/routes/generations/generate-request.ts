@@ -2,13 +2,13 @@
  * The body of POST /v1/generate, checked field by field. Everything not listed here is refused by name.
  */
 import { randomInt } from 'node:crypto';
-import { MAX_LYRICS_CHARS, type StyleInfo } from '../../../engine/index.ts';
+import { MAX_LYRICS_CHARS, MP3_BITRATES, type StyleInfo } from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
-import { readBoolean, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
+import { readBoolean, readChoice, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
 import type { NewGeneration } from '../../store/types.ts';
 import { MUSICAL_FIELDS, readMusicalFields } from './musical-fields.ts';
 
-export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url', ...MUSICAL_FIELDS] as const;
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate', ...MUSICAL_FIELDS] as const;
 
 export const LIMITS = {
   promptChars: 2000,
@@ -18,6 +18,9 @@ export const LIMITS = {
   maxDuration: 180,
   defaultDuration: 60,
   maxSeed: 2_147_483_647,
+  sampleRates: [44100, 48000],
+  bitDepths: [16, 24],
+  mp3Bitrates: MP3_BITRATES,
 } as const;
 
 /** A validated POST /v1/generate body: a new task's fields less the account, which comes from the key. */
@@ -35,11 +38,16 @@ export function parseGenerateRequest(body: Record<string, unknown>, styles: read
     throw new ValidationError('lyrics', '"lyrics" cannot be used with "instrumental": true. Drop one of them.', 'conflicting_fields');
   }
   const callback_url = readHttpUrl(body, 'callback_url', LIMITS.callbackUrlChars) ?? null;
+  const encoding = {
+    sample_rate: readChoice(body, 'sample_rate', LIMITS.sampleRates, 'Hz') ?? 44100,
+    bit_depth: readChoice(body, 'bit_depth', LIMITS.bitDepths, 'bits') ?? 16,
+    bitrate: readChoice(body, 'bitrate', LIMITS.mp3Bitrates, 'kbps') ?? null,
+  };
   const music = readMusicalFields(body);
   if (lyrics !== null && music?.exclude?.some((name) => name === 'vocals' || name === 'vocal' || name === 'voice' || name === 'singing')) {
     throw new ValidationError('exclude', '"lyrics" cannot be sung when "exclude" leaves out the vocals. Drop one of them.', 'conflicting_fields');
   }
-  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, ...(music ? { music } : {}) };
+  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding, ...(music ? { music } : {}) };
 }
 
 /** A style name as the engine publishes it; matched without regard to case, stored in the engine's spelling. */

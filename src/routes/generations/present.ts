@@ -2,6 +2,7 @@
  * The generation object as clients see it. Fields that only make sense in some states
  * (estimated_time, metadata, lyrics, download_urls, error) are left out in the others.
  */
+import { availableKinds } from '../../downloads.ts';
 import type { LiveState } from '../../jobs/types.ts';
 import type { DownloadLinks, DownloadSigner } from '../../http/signing.ts';
 import type { Generation, GenerationStatus } from '../../store/types.ts';
@@ -15,6 +16,10 @@ export interface GenerationObject {
   style: string | null;
   instrumental: boolean;
   seed: number;
+  /** The request's audio options (defaults filled in). */
+  sample_rate: 44100 | 48000;
+  bit_depth: 16 | 24;
+  bitrate: number | null;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
@@ -22,6 +27,12 @@ export interface GenerationObject {
   progress: number;
   queue_position: number | null;
   title: string | null;
+  /** The track as data, when completed: lifted from the engine's metadata so clients need not dig for it. */
+  bpm?: number;
+  key?: string;
+  time_signature?: string;
+  sections?: { kind: string; start: number; end: number; bars?: number }[];
+  loudness?: { integrated: number; true_peak: number } | null;
   metadata?: Record<string, unknown>;
   lyrics?: string;
   download_urls?: DownloadLinks['download_urls'];
@@ -55,6 +66,9 @@ export function presentGeneration(
     style: g.style,
     instrumental: g.instrumental,
     seed: g.seed,
+    sample_rate: g.encoding?.sample_rate ?? 44100,
+    bit_depth: g.encoding?.bit_depth ?? 16,
+    bitrate: g.encoding?.bitrate ?? null,
     created_at: g.created_at,
     started_at: g.started_at,
     completed_at: g.completed_at,
@@ -67,6 +81,7 @@ export function presentGeneration(
   if (g.status === 'completed' && g.metadata) {
     // The engine's metadata carries the sung text; the API shows it once, as the top-level `lyrics`.
     const { lyrics, ...metadata } = g.metadata;
+    Object.assign(object, trackData(metadata));
     for (const field of leaveOut) delete metadata[field];
     object.metadata = metadata;
     if (typeof lyrics === 'string') object.lyrics = lyrics;
@@ -74,9 +89,20 @@ export function presentGeneration(
     // Until the track is done, the lyrics that will be sung are the ones given.
     object.lyrics = g.lyrics;
   }
-  if (g.status === 'completed' && g.files) Object.assign(object, signer.links(g.account_id, g.id, now));
+  if (g.status === 'completed' && g.files) Object.assign(object, signer.links(g.account_id, g.id, now, availableKinds(g.files)));
   if (g.status === 'failed' && g.error) object.error = g.error;
   return object;
+}
+
+/** bpm, key, time signature, sections and loudness from the stored metadata (loudness is null on older records). */
+function trackData(metadata: Record<string, unknown>): Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'loudness'> {
+  const data: Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'loudness'> = {};
+  if (typeof metadata['bpm'] === 'number') data.bpm = metadata['bpm'];
+  if (typeof metadata['key'] === 'string') data.key = metadata['key'];
+  if (typeof metadata['meter'] === 'string') data.time_signature = metadata['meter'];
+  if (Array.isArray(metadata['sections'])) data.sections = metadata['sections'] as NonNullable<GenerationObject['sections']>;
+  data.loudness = (metadata['loudness'] as GenerationObject['loudness'] | undefined) ?? null;
+  return data;
 }
 
 function round(value: number, digits: number): number {

@@ -13,7 +13,7 @@ import type { GenerationRequest, Mode, Patch, PitchClass, Preset, Role, SongSpec
 import { extractExplicit, type Explicit } from './explicit.ts';
 import { applyFields } from './fields.ts';
 import { energyArousal, fieldInstruments } from './field-arrangement.ts';
-import { pulseBpm, unitBpm, unitsPerPulse } from '../compose/meter.ts';
+import { METERS, meterName, pulseBpm, unitBpm, unitsPerPulse } from '../compose/meter.ts';
 import { chooseGenre } from './genre.ts';
 import { collectHints, describeHints, type HintSet } from './hints.ts';
 import { ACOUSTIC_WORDS, arrange, BALLAD_WORDS, type InstrumentWord } from './instruments.ts';
@@ -97,6 +97,10 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
   const meter = explicit.meter ?? { ...preset.meter };
   const meterSource = explicitSource(explicit, 'meter');
   trace.push({ source: meterSource ?? preset.name, effect: `meter = ${meter.beatsPerBar}/${meter.beatUnit} (${meterSource ? 'explicit' : 'genre'})` });
+  const named = meterName(meter);
+  if (named !== meterName(preset.meter) && !(METERS as readonly string[]).includes(named)) {
+    ctx.warnings.push(`"${meterSource}" has no grooves of its own: ${preset.name}'s ${meterName(preset.meter)} groove is stretched over its bar. Meters with grooves of their own: ${METERS.join(', ')}.`);
+  }
 
   let bpm: number;
   const pace = paceWords(ctx);

@@ -76,3 +76,13 @@ test('excluding the vocals wins over a prompt that asks for a singer', (t) => {
 test('empty fields change nothing: the spec is deep-equal to the one without them', (t) => {
   t.deepEqual(spec('rainy night study beats', {}), spec('rainy night study beats'));
 });
+
+test('a meter written in the prompt that has no grooves of its own is played stretched, and a warning says so', (t) => {
+  const s = spec('a folk tune in 9/8');
+  t.deepEqual(s.meter, { beatsPerBar: 9, beatUnit: 8 });
+  t.true(s.warnings.includes('"9/8" has no grooves of its own: folk\'s 4/4 groove is stretched over its bar. Meters with grooves of their own: 3/4, 4/4, 5/4, 6/8, 7/8, 12/8.'), s.warnings.join(' | '));
+});
+
+test('a meter with grooves of its own is no warning', (t) => {
+  t.deepEqual(spec('a folk tune in 7/8').warnings, []);
+});

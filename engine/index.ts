@@ -23,6 +23,7 @@ export type {
   LyricTiming,
   OutputFormat,
   OutputOptions,
+  LoopInfo,
 } from './types.ts';
 export { OUTPUT_FORMATS } from './types.ts';
 export { MP3_BITRATES } from './encode/mp3.ts';
@@ -44,5 +45,5 @@ export { interpret } from './interpret/index.ts';
 export { parseKeyName, isInstrumentName, roleWord, KEY_MODES, EXCLUDABLE_ROLES, MIN_BPM, MAX_BPM } from './interpret/fields.ts';
 export { METERS, parseMeter } from './compose/meter.ts';
 export { compose } from './compose/index.ts';
-export { renderTrack, ENCODE_PROGRESS, type RenderedTrack } from './track.ts';
+export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem } from './track.ts';
 export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

@@ -233,7 +233,7 @@ function deserializeError(error: SerializedError): EngineError {
 
 /** The track's byte arrays, moved to the main thread rather than copied (each distinct buffer once). */
 function transferables(track: RenderedTrack): TransferListItem[] {
-  const arrays = [track.wav, track.midi, ...Object.values(track.outputs)];
+  const arrays = [track.wav, track.midi, ...Object.values(track.outputs), ...(track.stems ?? []).map((stem) => stem.wav)];
   return [...new Set(arrays.map((bytes) => bytes.buffer as ArrayBuffer))];
 }
 

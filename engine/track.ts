@@ -3,19 +3,27 @@
  * Workers call this; so do tests and benchmarks that want a track without a pool.
  */
 import { pulseBpm } from './compose/meter.ts';
-import type { GenerationRequest, Score, SongSpec, TraceEntry, TrackMetadata } from './types.ts';
+import type { GenerationRequest, LoopInfo, Role, Score, SongSpec, TraceEntry, TrackMetadata } from './types.ts';
 import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, compose } from './compose/index.ts';
 import { renderScore } from './render/index.ts';
-import { encodeMidi, encodeOutputs, type EncodedOutputs } from './encode/index.ts';
+import { encodeMidi, encodeOutputs, encodeWav, type EncodedOutputs } from './encode/index.ts';
 import { integratedLoudness, truePeakDb } from './render/master/index.ts';
 import { lyricsText } from './lyrics/index.ts';
+
+/** One role's share of the track (GenerationRequest.stems), the same length as the mix; the stems add up to it. */
+export interface TrackStem {
+  role: Role;
+  wav: Uint8Array;
+}
 
 export interface RenderedTrack {
   wav: Uint8Array;
   midi: Uint8Array;
   /** The formats request.output asked for (lrc and vtt only when the track is sung). */
   outputs: EncodedOutputs;
+  /** Only when the request asked for stems: one per role that plays, in a fixed role order. */
+  stems?: TrackStem[];
   title: string;
   metadata: TrackMetadata;
   seed: number;
@@ -90,7 +98,7 @@ export async function renderTrack(request: GenerationRequest, options: RenderTra
   const started = performance.now();
   const spec = interpret(request);
   const score = compose(spec);
-  const audio = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * ENCODE_PROGRESS) });
+  const audio = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * ENCODE_PROGRESS), stems: request.stems === true });
   const loudness = { integrated: round1(integratedLoudness(audio.left, audio.right, audio.sampleRate)), true_peak: round1(truePeakDb(audio.left, audio.right)) };
   const metadata = trackMetadata(spec, score, loudness);
   const encodeStarted = performance.now();
@@ -101,8 +109,9 @@ export async function renderTrack(request: GenerationRequest, options: RenderTra
   );
   const encodeMs = Math.round(performance.now() - encodeStarted);
   const midi = encodeMidi(score);
+  if (spec.loop === true) metadata.loop = loopInfo(request, score);
   options.onProgress?.(1);
-  return {
+  const track: RenderedTrack = {
     wav,
     midi,
     outputs,
@@ -113,6 +122,13 @@ export async function renderTrack(request: GenerationRequest, options: RenderTra
     renderMs: Math.round(performance.now() - started),
     encodeMs,
   };
+  if (audio.stems) track.stems = audio.stems.map((stem) => ({ role: stem.role, wav: encodeWav(stem.left, stem.right, audio.sampleRate) }));
+  return track;
+}
+
+function loopInfo(request: GenerationRequest, score: Score): LoopInfo {
+  const bars = score.sections.reduce((sum, section) => sum + section.bars, 0);
+  return { bars, seconds: Math.round(score.duration * 1000) / 1000, requested_seconds: request.duration };
 }
 
 /** To 0.1 dB. Silence measures −∞, which JSON cannot carry: it is shown as −70, BS.1770's absolute gate. */

@@ -20,6 +20,13 @@ export interface GenerationRequest {
   /** Integer 0–2147483647; the same request and seed give a byte-identical WAV. */
   seed: number;
   lyrics?: string | null;
+  /**
+   * A seamless loop: a whole number of bars (the duration is moved to the nearest bar), no intro or ending, and
+   * what rings past the end carried round onto the start. Absent: an ordinary track.
+   */
+  loop?: boolean;
+  /** Also render one WAV per role (RenderedTrack.stems). Absent: the mix only. */
+  stems?: boolean;
   /** Which files to make beyond the 16-bit 44.1 kHz WAV and the MIDI, and how. Absent: just those two. */
   output?: OutputOptions;
   /** Musical values the caller set outright; each wins over what the prompt says (engine/interpret/fields.ts). */
@@ -149,6 +156,8 @@ export interface SongSpec {
   subjects?: Subjects;
   /** The prompt as the English interpreter read it, when it was written in another language (lyrics themes come from it). */
   englishPrompt?: string;
+  /** A seamless loop (GenerationRequest.loop): `duration` is then a whole number of bars. */
+  loop?: boolean;
 }
 
 /** Who and what a song is for ("for my daughter Emma", "birthday", "about Lisbon"). */
@@ -340,6 +349,14 @@ export interface TrackMetadata {
   trace: TraceEntry[];
   /** Words or requests the engine ignored or could not honour; empty when everything was understood. */
   warnings: string[];
+  /** Only for a seamless loop: its length in bars and seconds, and the seconds asked for. */
+  loop?: LoopInfo;
+}
+
+export interface LoopInfo {
+  bars: number;
+  seconds: number;
+  requested_seconds: number;
 }
 
 export interface StyleInfo {

@@ -36,7 +36,11 @@ export function availableKinds(files: GenerationFiles): DownloadKind[] {
   return DOWNLOAD_KINDS.filter((kind) => typeof files[kind] === 'string');
 }
 
-const pathOf = (accountId: string, generationId: string, kind: DownloadKind): string => `audio/${accountId}/${generationId}.${DOWNLOADS[kind].ext}`;
+export const pathOf = (accountId: string, generationId: string, kind: DownloadKind): string => `audio/${accountId}/${generationId}.${DOWNLOADS[kind].ext}`;
+
+/** A stem's file name after the generation id in its link (`<id>.stem-drums.wav`), and the zip of them all. */
+export const stemFile = (role: string): string => `stem-${role}.wav`;
+export const STEMS_ZIP = 'stems.zip';
 
 /** Every path a generation's files could have: what a failed save removes. */
 export function allFilePaths(accountId: string, generationId: string): string[] {

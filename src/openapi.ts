@@ -164,8 +164,8 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               name: 'file',
               in: 'path',
               required: true,
-              description: '{generation_id}.{ext}: wav, mp3, opus, flac, mid, and for sung tracks lrc and vtt.',
-              schema: { type: 'string', pattern: `^[A-Za-z0-9_-]+\\.(${FILE_EXTENSIONS.join('|')})$` },
+              description: '{generation_id}.{ext}: wav, mp3, opus, flac, mid, and for sung tracks lrc and vtt; stem-{role}.wav and stems.zip for stems.',
+              schema: { type: 'string', pattern: `^[A-Za-z0-9_-]+\\.(${FILE_EXTENSIONS.join('|')}|stem-[a-z]+\\.wav|stems\\.zip)$` },
             },
             { name: 'expires', in: 'query', required: true, description: 'Unix seconds.', schema: { type: 'integer' } },
             { name: 'sig', in: 'query', required: true, description: 'base64url HMAC-SHA256 signature.', schema: { type: 'string' } },
@@ -173,7 +173,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           ],
           responses: {
             '200': fileResponse('The whole file.'),
-            '206': fileResponse('The requested range (Content-Range tells which).'),
+            '206': fileResponse('The requested range (Content-Range tells which). Not for stems.zip, which is always sent whole.'),
             '403': response('Forbidden'),
             '404': response('NotFound'),
             '416': errorResponse('The range lies outside the file.', { 'Content-Range': { schema: { type: 'string', examples: ['bytes */1234'] } } }),
@@ -226,6 +226,8 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             instrumental: { type: 'boolean', default: false },
             seed: { type: ['integer', 'null'], minimum: 0, maximum: LIMITS.maxSeed, description: 'The same request and seed give the same track. Omitted: drawn at random and returned.' },
             lyrics: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.lyricsChars, description: 'Words to sing (optional [Verse], [Chorus], [Pre-Chorus], [Bridge], [Intro], [Outro] tags). Only with instrumental false. More lines than the duration holds is a 400 (lyrics_too_long) saying how many fit.' },
+            stems: { type: 'boolean', default: false, description: 'Also render one WAV per part (drums, bass, chords, pad, arp, lead, vocal, texture: those the track has), aligned frame for frame with the mix and mastered with it, so they add up to it. They are linked from stem_urls and, as one zip, download_urls.stems.' },
+            loop: { type: 'boolean', default: false, description: 'A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds.' },
             callback_url: {
               type: ['string', 'null'],
               format: 'uri',
@@ -297,6 +299,12 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                     'Words or requests the engine ignored or could not honour, in plain sentences: an instrument it cannot play or plays with a stand-in ("kazoo", "erhu"), a tempo word that contradicts an explicit bpm, a prompt in a language it does not read, lyrics written in English for a prompt in another language, or a prompt with nothing recognised. Empty when everything was understood.',
                 },
                 vocals: { type: 'boolean', description: 'Whether the track is sung.' },
+                loop: {
+                  type: 'object',
+                  description: 'Only for a loop (request loop: true): its length in whole bars and in seconds, and the seconds asked for.',
+                  required: ['bars', 'seconds', 'requested_seconds'],
+                  properties: { bars: { type: 'integer', minimum: 1 }, seconds: { type: 'number' }, requested_seconds: { type: 'number' } },
+                },
                 voice: { enum: ['female', 'male', null], description: 'Who sings, when sung.' },
                 lyrics_source: { enum: ['given', 'written', null], description: 'given: the request\'s lyrics; written: lyrics the engine wrote for the prompt.' },
                 lyrics_timing: {
@@ -324,9 +332,17 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                 'flac (the WAV\'s PCM, lossless), midi; lrc (one time per line) and vtt (WebVTT, one cue per line with word timestamps) only for sung tracks. ' +
                 'Tracks made before the other formats existed have wav and midi only.',
               required: ['wav', 'midi'],
-              properties: Object.fromEntries(DOWNLOAD_KINDS.map((kind) => [kind, { type: 'string', format: 'uri', description: DOWNLOADS[kind].contentType }])),
+              properties: {
+                ...Object.fromEntries(DOWNLOAD_KINDS.map((kind) => [kind, { type: 'string', format: 'uri', description: DOWNLOADS[kind].contentType }])),
+                stems: { type: 'string', format: 'uri', description: 'application/zip: every stem (see stem_urls) in one zip, stored uncompressed, made as it is sent. Only when the request asked for stems.' },
+              },
             },
             download_expires_at: { type: 'string', format: 'date-time' },
+            stem_urls: {
+              type: 'object',
+              description: 'When completed and the request asked for stems: one signed link per part that plays (drums, bass, chords, pad, arp, lead, vocal, texture), each a 16-bit 44.1 kHz WAV as long as the mix; together they add up to it. Expire with the other links.',
+              additionalProperties: { type: 'string', format: 'uri' },
+            },
             error: {
               type: 'object',
               description: 'When failed. `code` is render_failed, render_interrupted, storage_full (the server ran out of disk saving the track), internal_error, or cancelled (POST /v1/generation/{id}/cancel).',
@@ -471,6 +487,6 @@ function fileResponse(description: string) {
       'Accept-Ranges': { schema: { const: 'bytes' } },
       'Content-Disposition': { schema: { type: 'string', examples: ['attachment; filename="rainy-night-lofi.wav"'] } },
     },
-    content: Object.fromEntries(DOWNLOAD_KINDS.map((kind) => [DOWNLOADS[kind].contentType, { schema: { type: 'string', contentEncoding: 'binary' } }])),
+    content: Object.fromEntries([...DOWNLOAD_KINDS.map((kind) => DOWNLOADS[kind].contentType), 'application/zip'].map((type) => [type, { schema: { type: 'string', contentEncoding: 'binary' } }])),
   };
 }

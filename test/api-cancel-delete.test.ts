@@ -2,6 +2,7 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { errorOf, startApp, type TestApp } from './helpers/app.ts';
+import { storedFiles } from '../src/store/types.ts';
 
 async function create(app: TestApp, key: string): Promise<string> {
   const res = await app.call(key, '/v1/generate', { json: { prompt: 'lofi beat' } });
@@ -77,10 +78,11 @@ test('deleting a generation removes the file of every format it has', async (t) 
   const done = await app.jobs.complete(id);
   const base = done.files!.wav.replace(/\.wav$/, '');
   const files = { ...done.files!, mp3: `${base}.mp3`, opus: `${base}.opus`, flac: `${base}.flac`, lrc: `${base}.lrc`, vtt: `${base}.vtt` };
-  for (const path of Object.values(files)) await app.store.writeFile(path, Buffer.from('x'));
+  const paths = storedFiles(files);
+  for (const path of paths) await app.store.writeFile(path, Buffer.from('x'));
   await app.store.updateGeneration(id, { files });
   await app.call(key, `/v1/generation/${id}`, { method: 'DELETE' });
-  t.deepEqual(Object.values(files).filter((path) => existsSync(app.store.resolveFile(path))), []);
+  t.deepEqual(paths.filter((path) => existsSync(app.store.resolveFile(path))), []);
 });
 
 test('deleting a completed generation does not give its quota unit back', async (t) => {

@@ -78,7 +78,8 @@ test('the Generation schema documents bpm, key, time_signature, sections, loudne
   for (const field of ['bpm', 'key', 'time_signature', 'sections', 'loudness', 'sample_rate', 'bit_depth', 'bitrate']) t.truthy(generation[field], field);
   t.deepEqual(generation.sections.items.required, ['kind', 'start', 'end', 'bars']);
   t.deepEqual(generation.loudness.required, ['integrated', 'true_peak']);
-  t.deepEqual(Object.keys(generation.download_urls.properties), ['wav', 'mp3', 'opus', 'flac', 'midi', 'lrc', 'vtt']);
+  t.deepEqual(Object.keys(generation.download_urls.properties), ['wav', 'mp3', 'opus', 'flac', 'midi', 'lrc', 'vtt', 'stems']);
+  t.is(generation.stem_urls.additionalProperties.format, 'uri');
   const file = doc.paths['/files/{account_id}/{file}'].get;
-  t.deepEqual(Object.keys(file.responses['200'].content).sort(), ['audio/flac', 'audio/midi', 'audio/mpeg', 'audio/ogg; codecs=opus', 'audio/wav', 'text/plain; charset=utf-8', 'text/vtt; charset=utf-8']);
+  t.deepEqual(Object.keys(file.responses['200'].content).sort(), ['application/zip', 'audio/flac', 'audio/midi', 'audio/mpeg', 'audio/ogg; codecs=opus', 'audio/wav', 'text/plain; charset=utf-8', 'text/vtt; charset=utf-8']);
 });

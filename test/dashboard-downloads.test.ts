@@ -1,5 +1,6 @@
 /** The track page offers every file the generation has, each link serving its format, and the facts from the track as data. */
 import test from 'ava';
+import { unzipSync } from 'fflate';
 import { startApp } from './helpers/app.ts';
 import { DashboardClient } from './helpers/dashboard.ts';
 
@@ -47,4 +48,41 @@ test('an audio option the API refuses is shown next to its select', async (t) =>
   t.is(res.status, 400);
   t.regex(res.text, /id="bitrate-error"[^>]*>&quot;bitrate&quot; must be one of 96, 128, 160, 192, 256, 320 kbps, not 100\./);
   t.regex(res.text, /<details class="audio-options" open>/);
+});
+
+test('a track with stems shows a player and a download for each stem, and the zip of them all', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('di@example.com');
+  await browser.get('/playground');
+  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'a folk song', duration: '30' })).location!)![1]!;
+  const done = await app.jobs.complete(id);
+  const base = done.files!.wav.replace(/\.wav$/, '');
+  const stems = { drums: `${base}.stem-drums.wav`, bass: `${base}.stem-bass.wav` };
+  for (const [role, path] of Object.entries(stems)) await app.store.writeFile(path, Buffer.from(`RIFF${role}`));
+  await app.store.updateGeneration(id, { files: { ...done.files!, stems } });
+
+  const page = await browser.get(`/generations/${id}`);
+  const players = [...page.text.matchAll(/<li><span>([a-z]+)<\/span> <audio controls preload="none" src="([^"]+)"><\/audio>/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')] as const);
+  t.deepEqual(players.map(([role]) => role), ['drums', 'bass']);
+  for (const [role, href] of players) t.is(await (await fetch(app.url + href)).text(), `RIFF${role}`);
+  const zip = /href="([^"]+stems\.zip[^"]+)" download>Download all stems \(zip\)/.exec(page.text)![1]!.replaceAll('&amp;', '&');
+  const res = await fetch(app.url + zip);
+  t.is(res.headers.get('content-type'), 'application/zip');
+  // One folder named after the track, one WAV per stem in it.
+  const names = Object.keys(unzipSync(new Uint8Array(await res.arrayBuffer())));
+  t.deepEqual(names.map((name) => name.replace(/^[a-z0-9-]+\//, '')).sort(), ['bass.wav', 'drums.wav']);
+});
+
+test('the playground\'s loop and stems boxes reach the task as loop and stems', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('ed@example.com');
+  const form = await browser.get('/playground');
+  t.regex(form.text, /<input type="checkbox" id="loop" name="loop" value="on">/);
+  t.regex(form.text, /<input type="checkbox" id="stems" name="stems" value="on">/);
+  const res = await browser.post('/playground', { prompt: 'a lofi loop', duration: '30', loop: 'on', stems: 'on' });
+  t.is(res.status, 303);
+  const id = /id=(gen_[^&]+)/.exec(res.location!)![1]!;
+  t.like(app.jobs.queued.find((g) => g.id === id), { loop: true, stems: true });
 });

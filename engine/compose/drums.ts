@@ -131,7 +131,8 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
   });
 
   const last = ctx.sections[ctx.sections.length - 1]!;
-  if (last.roles.has('drums') && ctx.endingBeat > 0) {
+  // A seamless loop has no ending (endingBeat is its end): its last bar runs into its first.
+  if (last.roles.has('drums') && ctx.endingBeat > 0 && ctx.endingBeat < ctx.totalBeats - EPSILON) {
     // The last hit: kick and crash on the final chord, left to ring.
     const velocity = clamp(0.55 + 0.25 * ctx.spec.arousal, 0.3, 0.85);
     notes.push({ beat: ctx.endingBeat, beats: beatsPerBar, midi: DRUM_MIDI.kick, velocity });

@@ -91,6 +91,15 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
   }
 }
 
+/** Sections that lead somewhere (a build into its drop, a breakdown out of one) would lead nowhere at a loop's seam. */
+const NOT_IN_LOOPS: ReadonlySet<SectionKind> = new Set(['intro', 'outro', 'build', 'breakdown']);
+
+/** A loop's sections: the main ones that stand on their own (all main ones when none does). */
+function loopTemplates(templates: SectionTemplate[]): SectionTemplate[] {
+  const standing = templates.filter((t) => !NOT_IN_LOOPS.has(t.kind));
+  return standing.length > 0 ? standing : templates.filter((t) => t.kind !== 'intro' && t.kind !== 'outro');
+}
+
 /**
  * Fits template lengths to exactly `budget` whole bars while keeping main sections in whole 4-bar phrases:
  * shrinking trims the intro and outro first (down to a bar), then the longest main section (with its repeats) by a
@@ -144,10 +153,14 @@ function fitBars(templates: SectionTemplate[], budget: number): number[] {
   return bars;
 }
 
-/** Plans the sections of a track with `totalBars` bars (may be fractional) in form `form`. */
-export function planForm(form: FormKind, totalBars: number, beatsPerBar: number, available: ReadonlySet<Role>): PlannedSection[] {
+/**
+ * Plans the sections of a track with `totalBars` bars (may be fractional) in form `form`. A seamless loop
+ * (`loop`) has no intro or outro: it is all main sections, the last one leading back into the first.
+ */
+export function planForm(form: FormKind, totalBars: number, beatsPerBar: number, available: ReadonlySet<Role>, loop = false): PlannedSection[] {
   const whole = Math.floor(totalBars + 1e-9);
   let templates = templatesFor(form, whole);
+  if (loop) templates = loopTemplates(templates);
   let bars: number[];
   if (whole < 4) {
     // Too short for a form: one section that is all melody and harmony.
@@ -155,7 +168,7 @@ export function planForm(form: FormKind, totalBars: number, beatsPerBar: number,
     templates = [main];
     bars = [whole];
   } else {
-    if (whole < templates.length * 2) templates = [templates[0]!, templates[1]!, templates[templates.length - 1]!];
+    if (templates.length > 3 && whole < templates.length * 2) templates = [templates[0]!, templates[1]!, templates[templates.length - 1]!];
     bars = fitBars(templates, whole);
   }
   bars[bars.length - 1] = bars[bars.length - 1]! + (totalBars - whole);

@@ -171,7 +171,10 @@ interface EndingOptions {
   lastSection: number;
 }
 
-/** Cuts the chords at the ending, adds the final tonic chord and makes the chord before it lead home. */
+/**
+ * Cuts the chords at the ending, adds the final tonic chord and makes the chord before it lead home. A seamless
+ * loop has no ending (it starts at totalBeats): its last chord leads home to its first, which is the tonic.
+ */
 function addEnding(slots: ChordSlot[], o: EndingOptions): ChordSlot[] {
   const kept = slots
     .filter((slot) => slot.beat < o.endingBeat - EPSILON)
@@ -187,5 +190,5 @@ function addEnding(slots: ChordSlot[], o: EndingOptions): ChordSlot[] {
   if (before && !DOMINANT_LIKE.has(rootDegree(before.chord, o.tonic))) {
     kept[kept.length - 1] = { ...before, symbol: o.cadence, chord: parseRoman(o.cadence, o.tonic) };
   }
-  return [...kept, final];
+  return o.endingBeat < o.totalBeats - EPSILON ? [...kept, final] : kept;
 }

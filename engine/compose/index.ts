@@ -71,12 +71,15 @@ function frameOf(spec: SongSpec) {
   }
   const beatsPerBar = spec.meter.beatsPerBar;
   const roles = arrangementRoles(spec);
-  const totalBeats = (spec.duration * spec.bpm) / 60;
-  const totalBars = totalBeats / beatsPerBar;
+  // A loop's duration is a whole number of bars (interpret/loop.ts); rounded so float error cannot add a sliver.
+  const exactBars = (spec.duration * spec.bpm) / 60 / beatsPerBar;
+  const totalBars = spec.loop === true ? Math.round(exactBars) : exactBars;
+  const totalBeats = spec.loop === true ? totalBars * beatsPerBar : (spec.duration * spec.bpm) / 60;
   const wholeBars = Math.floor(totalBars + EPSILON);
-  const endingBars = wholeBars >= 8 ? 2 : wholeBars >= 1 ? 1 : 0;
+  // A seamless loop has no ending: its last bar leads into its first.
+  const endingBars = spec.loop === true ? 0 : wholeBars >= 8 ? 2 : wholeBars >= 1 ? 1 : 0;
   const endingBeat = (wholeBars - endingBars) * beatsPerBar;
-  const sections = planForm(spec.form, totalBars, beatsPerBar, roles);
+  const sections = planForm(spec.form, totalBars, beatsPerBar, roles, spec.loop === true);
   return { beatsPerBar, roles, totalBeats, endingBeat, sections };
 }
 
@@ -145,7 +148,8 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
       swingUnit,
       ...feelFor(role, ctx.instruments[role]!, electronic),
-      endLimit: spec.duration - END_MARGIN,
+      // A loop's notes may ring up to its end: their releases are carried round onto the start (render/seamless.ts).
+      endLimit: spec.duration - (spec.loop === true ? 0 : END_MARGIN),
       ending: { from: endingBeat, limit: spec.duration - endingTail },
       monophonic: role === 'lead',
     }, humanizeRandom.fork(role));

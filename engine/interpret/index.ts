@@ -14,6 +14,7 @@ import { extractExplicit, type Explicit } from './explicit.ts';
 import { applyFields } from './fields.ts';
 import { energyArousal, fieldInstruments } from './field-arrangement.ts';
 import { METERS, meterName, pulseBpm, unitBpm, unitsPerPulse } from '../compose/meter.ts';
+import { asLoop } from './loop.ts';
 import { chooseGenre } from './genre.ts';
 import { collectHints, describeHints, type HintSet } from './hints.ts';
 import { ACOUSTIC_WORDS, arrange, BALLAD_WORDS, type InstrumentWord } from './instruments.ts';
@@ -268,6 +269,11 @@ function resolveTitle(ctx: Context, arousal: number, subjects: Subjects): string
 }
 
 export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexicon(() => presetNames().map(getPreset))): SongSpec {
+  const spec = interpretTrack(request, lexicon);
+  return request.loop === true ? asLoop(spec) : spec;
+}
+
+function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec {
   const trace: TraceEntry[] = [];
   const warnings: string[] = [];
   const known = (word: string): boolean => isLexiconWord(lexicon, word);

@@ -8,7 +8,6 @@
  */
 import type { Score } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
-import type { MixBuses } from './mix.ts';
 import { SineLfo } from './filters.ts';
 
 /** The lo-fi treatment's low-pass (above it the "tape" has nothing). */
@@ -76,13 +75,20 @@ function addDelay(left: Float32Array, right: Float32Array, send: Float32Array, s
   }
 }
 
-/** Wow: a slowly modulated delay bends the pitch by about ±0.25%, like a warped record. */
-function wowInPlace(data: Float32Array): void {
+const WOW_HZ = 0.55;
+
+/**
+ * Wow: a slowly modulated delay bends the pitch by about ±0.25%, like a warped record. Given a `period` in
+ * frames (a seamless loop's length), the rate is rounded to whole cycles per period so the bend is the same on
+ * both sides of the seam.
+ */
+function wowInPlace(data: Float32Array, period: number | null): void {
   const size = 2048;
   const ring = new Float32Array(size);
   const base = 0.006 * SAMPLE_RATE;
   const depth = 0.0007 * SAMPLE_RATE;
-  const lfo = new SineLfo(0.55, SAMPLE_RATE);
+  const cycles = period === null ? 0 : Math.max(1, Math.round((WOW_HZ * period) / SAMPLE_RATE));
+  const lfo = new SineLfo(period === null ? WOW_HZ : (cycles * SAMPLE_RATE) / period, SAMPLE_RATE);
   for (let i = 0; i < data.length; i++) {
     ring[i & (size - 1)] = data[i]!;
     const position = i - (base + depth * lfo.value);
@@ -97,13 +103,18 @@ function wowInPlace(data: Float32Array): void {
   }
 }
 
+export interface CompressorOptions { thresholdDb: number; ratio: number; kneeDb: number; attack: number; release: number }
+
 /**
  * A stereo-linked peak compressor with a soft knee. The detector works on 16-frame blocks (the block's peak,
  * gain smoothed in dB with time constants scaled to blocks) and the gain is interpolated linearly inside each
  * block: attack is 5 ms (220 frames), so blocks this short change nothing audible while the logarithms and
  * powers per frame, which dominated the bus's cost, drop sixteen-fold.
+ *
+ * `gains`, when given, receives the gain applied to each frame, so other signals (stems) can be given exactly the
+ * same treatment with applyGains.
  */
-export function compress(left: Float32Array, right: Float32Array, options: { thresholdDb: number; ratio: number; kneeDb: number; attack: number; release: number }): void {
+export function compress(left: Float32Array, right: Float32Array, options: CompressorOptions, gains: Float32Array | null = null): void {
   const block = 16;
   const attack = Math.exp(-block / (options.attack * SAMPLE_RATE));
   const release = Math.exp(-block / (options.release * SAMPLE_RATE));
@@ -128,47 +139,86 @@ export function compress(left: Float32Array, right: Float32Array, options: { thr
     const coefficient = target < reduction ? attack : release;
     reduction = coefficient * reduction + (1 - coefficient) * target;
     const nextGain = reduction > -1e-4 ? 1 : 10 ** (reduction / 20);
-    if (gain === 1 && nextGain === 1) continue;
+    if (gain === 1 && nextGain === 1) {
+      gains?.fill(1, start, end);
+      continue;
+    }
     const step = (nextGain - gain) / (end - start);
     for (let i = start; i < end; i++) {
       gain += step;
       left[i]! *= gain;
       right[i]! *= gain;
+      if (gains) gains[i] = gain;
     }
     gain = nextGain;
   }
 }
 
-export interface BusInput {
-  buses: MixBuses;
-  /** The reverb wet signal at `reverbRate`, or null. */
-  reverb: [Float32Array, Float32Array] | null;
-  reverbRate: number;
-  /** Gain before the compressor, so it sees the same level whatever the arrangement. */
-  inputGain: number;
+/** Multiplies both channels by a per-frame gain curve (one a compressor or limiter recorded). */
+export function applyGains(left: Float32Array, right: Float32Array, gains: Float32Array): void {
+  for (let i = 0; i < left.length; i++) {
+    const g = gains[i]!;
+    left[i]! *= g;
+    right[i]! *= g;
+  }
 }
 
-/** Sums the returns into the dry buses and runs the master bus; returns the (reused) dry buses. */
-export function processBus(score: Score, input: BusInput): { left: Float32Array; right: Float32Array } {
-  const { left, right, delay } = input.buses;
+/** A stereo signal with its mono effect sends. */
+export interface SendBuses {
+  left: Float32Array;
+  right: Float32Array;
+  /** The delay send; null when nothing was sent to it. */
+  delay: Float32Array | null;
+}
+
+/** Adds the reverb return (`reverb` at `reverbRate`, or null) and the delay's echoes of the delay send to the buses. */
+export function addReturns(score: Score, buses: SendBuses, reverb: [Float32Array, Float32Array] | null, reverbRate: number): void {
+  const { left, right, delay } = buses;
   const { effects } = score.spec;
-  if (input.reverb) addReverb(left, right, input.reverb, input.reverbRate);
-  if (effects.delay > 0) {
-    const beat = 60 / score.bpm;
-    // A dotted eighth, the classic tempo-synced echo; an eighth when the tempo is very slow.
-    addDelay(left, right, delay, Math.min(1.9, beat * 0.75 > 0.6 ? beat * 0.375 : beat * 0.75));
-  }
+  if (reverb) addReverb(left, right, reverb, reverbRate);
+  if (effects.delay > 0 && delay) addDelay(left, right, delay, delaySeconds(60 / score.bpm));
+}
+
+/** A dotted eighth, the classic tempo-synced echo; an eighth when the tempo is very slow. */
+function delaySeconds(beat: number): number {
+  return Math.min(1.9, beat * 0.75 > 0.6 ? beat * 0.375 : beat * 0.75);
+}
+
+/** How long the delay's echoes last after the send stops: until they are 40 dB down. */
+export function delayTailSeconds(score: Score): number {
+  if (score.spec.effects.delay <= 0) return 0;
+  return (delaySeconds(60 / score.bpm) * Math.log(0.01)) / Math.log(DELAY_FEEDBACK);
+}
+
+/**
+ * The bus's dynamics: the mix runs the glue compressor (recording its gains when asked); a stem is given the
+ * gains the mix's compressor recorded, so the stems stay a sum of the mix.
+ */
+export type BusDynamics = { kind: 'compress'; gains: Float32Array | null } | { kind: 'follow'; gains: Float32Array };
+
+export interface BusChainOptions {
+  /** Gain before the compressor, so it sees the same level whatever the arrangement. */
+  inputGain: number;
+  dynamics: BusDynamics;
+  /** A seamless loop's length in frames (the wow repeats with it), or null. */
+  period: number | null;
+}
+
+/** The master bus after the returns, in place: input gain, lo-fi wow, high-pass, glue compression, brightness low-pass. */
+export function busChain(score: Score, left: Float32Array, right: Float32Array, options: BusChainOptions): void {
+  const { effects } = score.spec;
   for (const channel of [left, right]) {
-    for (let i = 0; i < channel.length; i++) channel[i]! *= input.inputGain;
-    if (effects.lofi) wowInPlace(channel);
+    for (let i = 0; i < channel.length; i++) channel[i]! *= options.inputGain;
+    if (effects.lofi) wowInPlace(channel, options.period);
     filterInPlace(channel, biquad('highpass', 25, 0.7));
   }
   // The bus arrives at about −18 LUFS; peaks well above that are tamed here so the final limiter, which must
   // add several dB to reach −14 LUFS, has less to do.
-  compress(left, right, { thresholdDb: -12, ratio: 2.5, kneeDb: 6, attack: 0.005, release: 0.12 });
+  const { dynamics } = options;
+  if (dynamics.kind === 'compress') compress(left, right, { thresholdDb: -12, ratio: 2.5, kneeDb: 6, attack: 0.005, release: 0.12 }, dynamics.gains);
+  else applyGains(left, right, dynamics.gains);
   const cutoff = Math.min(effects.brightness, effects.lofi ? LOFI_CUTOFF : Infinity);
   if (cutoff < 19000) {
     for (const channel of [left, right]) filterInPlace(channel, biquad('lowpass', Math.max(200, cutoff), 0.6));
   }
-  return { left, right };
 }

@@ -1,27 +1,29 @@
 /**
- * Per-group EQ and compression of the dry mix, as a mixing engineer treats stems before the mix bus: drums get
+ * Per-group EQ and compression of the dry mix, as a mixing engineer treats group submixes before the mix bus: drums get
  * a glue compressor, the bass a compressor and a low-pass, the harmony (chords, pads, arpeggios) a high-pass
  * that leaves the low end to the bass and a gentle low-mid cut against mud, the lead a high-pass and some
  * presence.
  *
- * The parts are mixed one group at a time (mixScore sorts them) into one scratch stereo stem that is reused for
- * every group: when the group changes, the finished stem is processed and added to the dry buses. The memory
+ * The parts are mixed one group at a time (mixScore sorts them) into one scratch stereo submix that is reused for
+ * every group: when the group changes, the finished submix is processed and added to the dry buses. The memory
  * cost is two channels whatever the arrangement. Textures (and anything else without a group) go straight to
- * the dry buses. Compressor thresholds are set from the stem's own level and its loudness is restored after
+ * the dry buses. Compressor thresholds are set from the submix's own level and its loudness is restored after
  * compression, so the role balance of mix.ts holds.
  */
 import type { Role, Score } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
-import { biquad, compress } from './bus.ts';
+import { applyGains, biquad, compress } from './bus.ts';
 import { peaking as peakingCoefficients } from './filters.ts';
+import type { StemSet } from './stems.ts';
 
 export type MixGroup = 'drums' | 'bass' | 'harmony' | 'lead';
 
 /** The group of each role, in the order the groups are mixed; null: straight into the dry buses. */
 const GROUP_OF: Record<Role, MixGroup | null> = { drums: 'drums', bass: 'bass', chords: 'harmony', pad: 'harmony', arp: 'harmony', lead: 'lead', texture: null, vocal: null };
 const ORDER: readonly (MixGroup | null)[] = ['drums', 'bass', 'harmony', 'lead', null];
+const ROLES_OF = Object.fromEntries(ORDER.flatMap((group) => (group === null ? [] : [[group, (Object.keys(GROUP_OF) as Role[]).filter((role) => GROUP_OF[role] === group)]]))) as Record<MixGroup, Role[]>;
 
-export interface Stem {
+export interface Stereo {
   left: Float32Array;
   right: Float32Array;
 }
@@ -39,7 +41,7 @@ const steepHighPass = (frequency: number): Coefficients[] => [biquad('highpass',
 
 interface Chain {
   filters: Coefficients[];
-  /** Compressor threshold relative to the stem's gated RMS (dB), ratio and times. */
+  /** Compressor threshold relative to the submix's gated RMS (dB), ratio and times. */
   compressor?: { overLevelDb: number; ratio: number; attack: number; release: number };
 }
 
@@ -96,11 +98,11 @@ function biquadStereo(left: Float32Array, right: Float32Array, c: Coefficients):
   }
 }
 
-function filterStereo(stem: Stem, filters: readonly Coefficients[]): void {
+function filterStereo(signal: Stereo, filters: readonly Coefficients[]): void {
   for (let k = 0; k < filters.length; k += 2) {
     const second = filters[k + 1];
-    if (second) cascadeStereo(stem.left, stem.right, filters[k]!, second);
-    else biquadStereo(stem.left, stem.right, filters[k]!);
+    if (second) cascadeStereo(signal.left, signal.right, filters[k]!, second);
+    else biquadStereo(signal.left, signal.right, filters[k]!);
   }
 }
 
@@ -110,10 +112,10 @@ function filterStereo(stem: Stem, filters: readonly Coefficients[]): void {
  */
 const STRIDE = 4;
 
-/** Mean power of the stem's 4096-frame blocks within 40 dB of the loudest (dB), and the stem's (strided) energy. */
-function gatedLevel(stem: Stem): { levelDb: number; energy: number } {
+/** Mean power of the submix's 4096-frame blocks within 40 dB of the loudest (dB), and its (strided) energy. */
+function gatedLevel(submix: Stereo): { levelDb: number; energy: number } {
   const block = 4096;
-  const { left, right } = stem;
+  const { left, right } = submix;
   const powers: number[] = [];
   let energy = 0;
   for (let start = 0; start < left.length; start += block) {
@@ -129,27 +131,39 @@ function gatedLevel(stem: Stem): { levelDb: number; energy: number } {
   return { levelDb: 10 * Math.log10(mean), energy };
 }
 
-function energyOf(stem: Stem): number {
-  const { left, right } = stem;
+function energyOf(submix: Stereo): number {
+  const { left, right } = submix;
   let sum = 0;
   for (let i = 0; i < left.length; i += STRIDE) sum += left[i]! * left[i]! + right[i]! * right[i]!;
   return sum;
 }
 
 /**
- * Runs a group's filters and compressor on its stem in place; returns the make-up gain the stem is to be summed
- * with (after compression, so it leaves as loud as it came; 1 without a compressor).
+ * Runs a group's filters and compressor on its submix in place; returns the make-up gain the submix is to be summed
+ * with (after compression, so it leaves as loud as it came; 1 without a compressor). `gains`, when given,
+ * receives the compressor's gain per frame; the return says whether the compressor ran.
  */
-export function processGroup(group: MixGroup, stem: Stem, hasBass: boolean): number {
+export function processGroup(group: MixGroup, submix: Stereo, hasBass: boolean, gains: Float32Array | null = null): { makeUp: number; compressed: boolean } {
   const chain = groupChain(group, hasBass);
-  filterStereo(stem, chain.filters);
-  if (!chain.compressor) return 1;
-  const { levelDb, energy } = gatedLevel(stem);
-  if (!(energy > 0)) return 1;
+  filterStereo(submix, chain.filters);
+  if (!chain.compressor) return { makeUp: 1, compressed: false };
+  const { levelDb, energy } = gatedLevel(submix);
+  if (!(energy > 0)) return { makeUp: 1, compressed: false };
   const { overLevelDb, ...times } = chain.compressor;
-  compress(stem.left, stem.right, { thresholdDb: levelDb + overLevelDb, kneeDb: 6, ...times });
-  const after = energyOf(stem);
-  return after > 0 ? Math.sqrt(energy / after) : 1;
+  compress(submix.left, submix.right, { thresholdDb: levelDb + overLevelDb, kneeDb: 6, ...times }, gains);
+  const after = energyOf(submix);
+  return { makeUp: after > 0 ? Math.sqrt(energy / after) : 1, compressed: true };
+}
+
+/** A role's share of a group, given the group's treatment: the same filters, the group's compressor gains and make-up. */
+function followGroup(group: MixGroup, member: Stereo, hasBass: boolean, gains: Float32Array | null, makeUp: number): void {
+  filterStereo(member, groupChain(group, hasBass).filters);
+  if (gains) applyGains(member.left, member.right, gains);
+  if (makeUp === 1) return;
+  for (let i = 0; i < member.left.length; i++) {
+    member.left[i]! *= makeUp;
+    member.right[i]! *= makeUp;
+  }
 }
 
 /** Sort order of parts for the mixer: group by group, textures last. */
@@ -159,14 +173,15 @@ export function groupRank(role: Role): number {
 
 /**
  * Routes the mixer's output: `target.dry` is where notes are written. Entering a part's role points it at the
- * scratch stem of the role's group (or at the dry buses), processing and emptying the stem when the group changes.
+ * scratch submix of the role's group (or at the dry buses), processing and emptying it when the group changes.
  */
 export class GroupRouter {
   private current: MixGroup | null = null;
-  private stem: Stem | null = null;
+  private submix: Stereo | null = null;
   private readonly hasBass: boolean;
 
-  constructor(private readonly target: Stem & { dry: Stem }, score: Score) {
+  /** `stems`: each role's stem, given its group's treatment whenever the group is. */
+  constructor(private readonly target: Stereo & { dry: Stereo }, score: Score, private readonly stems: StemSet | null = null) {
     this.hasBass = score.parts.some((part) => part.role === 'bass' && part.notes.length > 0);
   }
 
@@ -180,8 +195,8 @@ export class GroupRouter {
       return;
     }
     const frames = this.target.left.length;
-    this.stem ??= { left: new Float32Array(frames), right: new Float32Array(frames) };
-    this.target.dry = this.stem;
+    this.submix ??= { left: new Float32Array(frames), right: new Float32Array(frames) };
+    this.target.dry = this.submix;
   }
 
   /** Processes the group being mixed and adds it to the dry buses; call once after the last part. */
@@ -192,17 +207,21 @@ export class GroupRouter {
   }
 
   private flush(): void {
-    const stem = this.stem;
-    if (this.current === null || !stem) return;
-    const gain = processGroup(this.current, stem, this.hasBass);
+    const submix = this.submix;
+    if (this.current === null || !submix) return;
+    const group = this.current;
+    const members = this.stems?.some(ROLES_OF[group]) ?? [];
+    const gains = members.length > 0 ? new Float32Array(submix.left.length) : null;
+    const { makeUp: gain, compressed } = processGroup(group, submix, this.hasBass, gains);
+    for (const member of members) followGroup(group, member, this.hasBass, compressed ? gains : null, gain);
     const { left, right } = this.target;
     // Summed and emptied for the next group in one pass.
-    const { left: stemLeft, right: stemRight } = stem;
+    const { left: submixLeft, right: submixRight } = submix;
     for (let i = 0; i < left.length; i++) {
-      left[i]! += stemLeft[i]! * gain;
-      right[i]! += stemRight[i]! * gain;
-      stemLeft[i] = 0;
-      stemRight[i] = 0;
+      left[i]! += submixLeft[i]! * gain;
+      right[i]! += submixRight[i]! * gain;
+      submixLeft[i] = 0;
+      submixRight[i] = 0;
     }
   }
 }

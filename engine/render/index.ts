@@ -6,32 +6,49 @@
  *   3. render the reverb (quarter-rate convolution on node-web-audio-api), then the returns and master bus (bus.ts)
  *   4. master: −14 LUFS integrated, ≤ −1 dBTP, no DC, no clicks
  *
+ * Asked for stems, each role's share is kept beside the mix from step 2 on and, after the mix is mastered, taken
+ * through its own returns and the mix's bus and master gains (stems.ts). A seamless loop is mixed past its end,
+ * its tail folded onto its start before the bus, and bused and mastered with its own ends around it (seamless.ts).
+ *
  * One render at a time per thread (Tone's context is module-global); the pool runs renders in workers.
  */
-import type { Score } from '../types.ts';
+import type { Role, Score } from '../types.ts';
 import { createRandom } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { setupWebAudioGlobals } from './globals.ts';
 import { mixScore } from './mix.ts';
-import { renderReverb, reverbSpaceOf, REVERB_RATE } from './reverb.ts';
-import { processBus } from './bus.ts';
-import { mixVocal, type VocalStems } from './vocal.ts';
-import { integratedLoudness, masterInPlace } from './master/index.ts';
+import { renderReverb, reverbSpaceOf, REVERB_RATE, type ReverbSpace } from './reverb.ts';
+import { addReturns, busChain, type BusDynamics, type SendBuses } from './bus.ts';
+import { mixVocal, type VocalTaps } from './vocal.ts';
+import { integratedLoudness, masterInPlace, masterStemInPlace, type MasterRecord } from './master/index.ts';
+import { StemSet } from './stems.ts';
+import { foldTail, tailFrames, withWrap, withoutWrap, wrapFrames } from './seamless.ts';
 
 export { setupWebAudioGlobals } from './globals.ts';
 export { SAMPLE_RATE } from './constants.ts';
+
+/** One role's share of the mix, mastered with it: the stems add up to the mix. */
+export interface RenderedStem {
+  role: Role;
+  left: Float32Array;
+  right: Float32Array;
+}
 
 export interface RenderedAudio {
   left: Float32Array;
   right: Float32Array;
   sampleRate: typeof SAMPLE_RATE;
-  /** Only when RenderOptions.stems is set and the score has a vocal. */
-  stems?: VocalStems;
+  /** Only when RenderOptions.voiceTaps is set and the score has a vocal. */
+  taps?: VocalTaps;
+  /** Only when RenderOptions.stems is set: one per role that plays, aligned frame for frame with the mix. */
+  stems?: RenderedStem[];
 }
 
 export interface RenderOptions {
   onProgress?(fraction: number): void;
   /** Keep copies of the voice and the accompaniment as they enter the master bus (tests and analysis). */
+  voiceTaps?: boolean;
+  /** Also render each role's stem (stems.ts). The mix is the same with or without. */
   stems?: boolean;
 }
 
@@ -40,26 +57,86 @@ const BUS_LUFS = -18;
 
 /** Progress shares of the phases (measured roughly on a 60 s pop track). */
 const PHASES = { voices: 0.5, singer: 0.62, reverb: 0.75, effects: 0.85 } as const;
+/** With stems, the mix's share of the progress: the stems' returns, bus and master take about as long again. */
+const MIX_SHARE_WITH_STEMS = 0.5;
+
+/** A seamless loop's length and the context its bus runs with on each side (seamless.ts). */
+interface LoopShape {
+  period: number;
+  wrap: number;
+}
+
+/** What the mix's bus and master did, for its stems to follow. */
+interface MixRecord {
+  inputGain: number;
+  compressor: Float32Array;
+  master: MasterRecord;
+}
 
 export async function renderScore(score: Score, options: RenderOptions = {}): Promise<RenderedAudio> {
   if (!(score.duration > 0) || !Number.isFinite(score.duration)) throw new RangeError(`Score duration must be a positive number of seconds, got: ${score.duration}`);
-  const report = (fraction: number) => options.onProgress?.(Math.min(1, Math.max(0, fraction)));
+  const share = options.stems === true ? MIX_SHARE_WITH_STEMS : 1;
+  const report = (fraction: number) => options.onProgress?.(Math.min(1, Math.max(0, fraction * share)));
   await setupWebAudioGlobals();
-  const frames = Math.round(score.duration * SAMPLE_RATE);
+  const period = Math.round(score.duration * SAMPLE_RATE);
+  const shape: LoopShape | null = score.spec.loop === true ? { period, wrap: wrapFrames() } : null;
+  const frames = shape ? period + tailFrames(score) : period;
   report(0);
 
-  const buses = await mixScore(score, frames, (done, total) => report((PHASES.voices * done) / total));
-  const stems = mixVocal(score, buses, options.stems === true);
+  const stems = options.stems === true ? new StemSet(frames) : null;
+  const buses = await mixScore(score, frames, (done, total) => report((PHASES.voices * done) / total), stems);
+  const taps = mixVocal(score, buses, options.voiceTaps === true, stems);
   report(PHASES.singer);
-  const reverb = await renderReverb(buses.reverb, createRandom(score.spec.seed, 'reverb'), reverbSpaceOf(score.spec));
+  const space = reverbSpaceOf(score.spec);
+  const reverb = await renderReverb(buses.reverb, createRandom(score.spec.seed, 'reverb'), space);
   report(PHASES.reverb);
 
   const dryLoudness = integratedLoudness(buses.left, buses.right, SAMPLE_RATE);
   const inputGain = Number.isFinite(dryLoudness) ? 10 ** ((BUS_LUFS - dryLoudness) / 20) : 1;
-  const { left, right } = processBus(score, { buses, reverb, reverbRate: REVERB_RATE, inputGain });
+  const busFrames = shape ? shape.period + 2 * shape.wrap : frames;
+  const record: MixRecord | null = stems ? { inputGain, compressor: new Float32Array(busFrames), master: { dcRemoved: [false, false], gains: null, fadeFrames: 0 } } : null;
+  const mix = toMaster(score, buses, reverb, shape, inputGain, { kind: 'compress', gains: record?.compressor ?? null });
   report(PHASES.effects);
 
-  masterInPlace(left, right, SAMPLE_RATE);
-  report(1);
-  return stems ? { left, right, sampleRate: SAMPLE_RATE, stems } : { left, right, sampleRate: SAMPLE_RATE };
+  masterInPlace(mix.left, mix.right, SAMPLE_RATE, record?.master);
+  const { left, right } = unwrap(mix, shape);
+  const audio: RenderedAudio = { left, right, sampleRate: SAMPLE_RATE };
+  if (taps) audio.taps = taps;
+  if (stems && record) audio.stems = await renderStems(score, stems, space, shape, record, (done) => options.onProgress?.(share + (1 - share) * done));
+  options.onProgress?.(1);
+  return audio;
+}
+
+/** The returns, the loop's tail carried round (with its wrap) and the bus chain: a signal from its buses to the master's input. */
+function toMaster(score: Score, signal: SendBuses, reverb: [Float32Array, Float32Array] | null, shape: LoopShape | null, inputGain: number, dynamics: BusDynamics): { left: Float32Array; right: Float32Array } {
+  addReturns(score, signal, reverb, REVERB_RATE);
+  let { left, right } = signal;
+  if (shape) {
+    left = withWrap(foldTail(left, shape.period), shape.wrap);
+    right = withWrap(foldTail(right, shape.period), shape.wrap);
+  }
+  busChain(score, left, right, { inputGain, dynamics, period: shape?.period ?? null });
+  return { left, right };
+}
+
+function unwrap(signal: { left: Float32Array; right: Float32Array }, shape: LoopShape | null): { left: Float32Array; right: Float32Array } {
+  if (!shape) return signal;
+  return { left: withoutWrap(signal.left, shape.wrap), right: withoutWrap(signal.right, shape.wrap) };
+}
+
+/**
+ * Each stem through its own reverb and delay and the mix's bus and master, with the mix's compressor and limiter
+ * gains (never its own): the stems then add up to the mastered mix. One stem at a time, each dropped when done.
+ */
+async function renderStems(score: Score, stems: StemSet, space: ReverbSpace, shape: LoopShape | null, record: MixRecord, onStem: (done: number) => void): Promise<RenderedStem[]> {
+  const out: RenderedStem[] = [];
+  const count = stems.entries().length;
+  for (const [role, stem] of stems.drain()) {
+    const reverb = await renderReverb(stem.reverb, createRandom(score.spec.seed, 'reverb'), space);
+    const signal = toMaster(score, stem, reverb, shape, record.inputGain, { kind: 'follow', gains: record.compressor });
+    masterStemInPlace(signal.left, signal.right, record.master);
+    out.push({ role, ...unwrap(signal, shape) });
+    onStem(out.length / count);
+  }
+  return out;
 }

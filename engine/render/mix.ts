@@ -17,7 +17,8 @@ import { PITCHED_PATCHES, type PitchedPatch } from './voices/index.ts';
 import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
 import { stagePlace } from './stage.ts';
-import { GroupRouter, groupRank, type Stem } from './groups.ts';
+import { GroupRouter, groupRank, type Stereo } from './groups.ts';
+import { delaySendOf, type StemBuses, type StemSet } from './stems.ts';
 
 export interface MixBuses {
   left: Float32Array;
@@ -26,10 +27,10 @@ export interface MixBuses {
   reverb: Float32Array;
   delay: Float32Array;
   /**
-   * Where notes are written while mixing: the stem of the current part's group (EQ and compression, groups.ts),
+   * Where notes are written while mixing: the submix of the current part's group (EQ and compression, groups.ts),
    * or left/right themselves. After mixScore it is left/right again.
    */
-  dry: Stem;
+  dry: Stereo;
 }
 
 /** Default level of each role in dB, before Part.gainDb. */
@@ -96,19 +97,35 @@ function placement(part: Part, score: Score, pan: number): Placement {
   };
 }
 
+/** Where a note is written: stereo dry and mono sends (the delay send only when the note sends to it). */
+interface NoteTarget {
+  left: Float32Array;
+  right: Float32Array;
+  reverb: Float32Array;
+  delay: Float32Array | null;
+}
+
+function mixTarget(buses: MixBuses): NoteTarget {
+  return { left: buses.dry.left, right: buses.dry.right, reverb: buses.reverb, delay: buses.delay };
+}
+
+function stemTarget(stem: StemBuses, at: Placement): NoteTarget {
+  return { left: stem.left, right: stem.right, reverb: stem.reverb, delay: at.delay !== 0 ? delaySendOf(stem) : null };
+}
+
 /**
  * Adds a sample (resampled by `ratio`, cut at `holdFrames` with a `releaseFrames` fade, times `gain`) at
  * frame `start`, into both channels and the sends.
  */
-function addNote(buses: MixBuses, note: PlayedNote, start: number, gain: number, at: Placement): void {
+function addNote(target: NoteTarget, note: PlayedNote, start: number, gain: number, at: Placement): void {
   const { sample, ratio, holdFrames, releaseFrames } = note;
-  const frames = buses.left.length;
+  const frames = target.left.length;
   const total = holdFrames + releaseFrames;
-  const { reverb, delay } = buses;
-  const { left, right } = buses.dry;
+  const { left, right, reverb } = target;
+  const delay = target.delay ?? target.reverb;
   const length = sample.length;
   const gl = at.gainLeft * gain, gr = at.gainRight * gain, gv = at.reverb * gain, gd = at.delay * gain;
-  const sendDelay = gd !== 0;
+  const sendDelay = gd !== 0 && target.delay !== null;
   const end = Math.min(total, frames - start);
   for (let j = Math.max(0, -start); j < end; j++) {
     const index = start + j;
@@ -138,12 +155,15 @@ function velocityGain(velocity: number): number {
 const DRUM_PAN: Partial<Record<Drum, number>> = { hat: 0.25, openHat: 0.25, ride: -0.3, crash: -0.2, tomHigh: 0.2, tomLow: -0.25, shaker: 0.35 };
 
 /** Places a part's played notes: pitched parts spread by pitch where the role is wide, drums by the drum. */
-function placeNotes(buses: MixBuses, part: Part, score: Score, played: readonly PlayedNote[]): void {
+function placeNotes(buses: MixBuses, part: Part, score: Score, played: readonly PlayedNote[], stem: StemBuses | null): void {
   const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
+  const target = mixTarget(buses);
   part.notes.forEach((note, index) => {
     const pan = part.role === 'drums' ? part.pan + (DRUM_PAN[drumOf(note.midi)] ?? 0) : part.pan + spread * ((note.midi % 12) / 11 - 0.5);
     const one = played[index]!;
-    addNote(buses, one, Math.round(note.time * SAMPLE_RATE), velocityGain(note.velocity) * one.gain, placement(part, score, pan));
+    const start = Math.round(note.time * SAMPLE_RATE), gain = velocityGain(note.velocity) * one.gain, at = placement(part, score, pan);
+    addNote(target, one, start, gain, at);
+    if (stem) addNote(stemTarget(stem, at), one, start, gain, at);
   });
 }
 
@@ -172,9 +192,17 @@ async function playKit(part: Part, kitName: string, score: Score): Promise<Playe
 /** Beds are generated this long and tiled (with a crossfade), like an ambience loop: their cost stops growing with the track. */
 const BED_SECONDS = 24;
 const BED_CROSSFADE_SECONDS = 1;
+/** A bed's fade in and out where its part starts and stops. */
+const BED_FADE_SECONDS = 1;
+/** A bed ending this close to a loop's end plays to the end (the composer stops notes a little early). */
+const LOOP_END_REACH_SECONDS = 0.1;
 
-/** A bed plays where the part has notes (fading in and out over a second), or all along if it has none. */
-function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score): void {
+/**
+ * A bed plays where the part has notes (fading in and out over a second), or all along if it has none. In a
+ * seamless loop a bed that plays to the end goes on past it by its fade, so its fade-out, carried round onto
+ * the start, crosses the fade-in there instead of leaving a hole at the seam.
+ */
+function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score, stem: StemBuses | null): void {
   const frames = buses.left.length;
   const bedFrames = Math.min(frames, BED_SECONDS * SAMPLE_RATE);
   const bed = renderTexture(texture, createRandom(score.spec.seed, `texture/${texture}`), bedFrames, SAMPLE_RATE);
@@ -190,10 +218,11 @@ function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score)
   };
   const spans: Note[] = part.notes.length > 0 ? part.notes : [{ time: 0, duration: score.duration, midi: 60, velocity: 0.8, beat: 0 }];
   const at = placement(part, score, part.pan);
-  const fade = SAMPLE_RATE;
+  const fade = BED_FADE_SECONDS * SAMPLE_RATE;
   for (const span of spans) {
     const start = Math.max(0, Math.round(span.time * SAMPLE_RATE));
-    const end = Math.min(frames, Math.round((span.time + span.duration) * SAMPLE_RATE));
+    const toEnd = score.spec.loop === true && span.time + span.duration >= score.duration - LOOP_END_REACH_SECONDS;
+    const end = Math.min(frames, Math.round((span.time + span.duration + (toEnd ? BED_FADE_SECONDS : 0)) * SAMPLE_RATE));
     const gain = velocityGain(span.velocity);
     for (let i = start; i < end; i++) {
       const envelope = Math.min(1, (i - start) / fade, (end - i) / fade) * gain;
@@ -201,6 +230,11 @@ function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score)
       buses.left[i]! += l * at.gainLeft;
       buses.right[i]! += r * at.gainRight;
       buses.reverb[i]! += (l + r) * 0.5 * at.reverb;
+      if (stem) {
+        stem.left[i]! += l * at.gainLeft;
+        stem.right[i]! += r * at.gainRight;
+        stem.reverb[i]! += (l + r) * 0.5 * at.reverb;
+      }
     }
   }
 }
@@ -219,24 +253,28 @@ function play(kind: Exclude<Kind, { kind: 'texture' }>, part: Part, score: Score
   }
 }
 
-/** All parts of the score plus effect beds, mixed into stereo dry buses and mono sends. */
-export async function mixScore(score: Score, frames: number, onPart?: (done: number, total: number) => void): Promise<MixBuses> {
+/**
+ * All parts of the score plus effect beds, mixed into stereo dry buses and mono sends; with `stems`, also into
+ * each role's stem (the mix is the same either way).
+ */
+export async function mixScore(score: Score, frames: number, onPart?: (done: number, total: number) => void, stems: StemSet | null = null): Promise<MixBuses> {
   const left = new Float32Array(frames), right = new Float32Array(frames);
   const buses: MixBuses = { left, right, reverb: new Float32Array(frames), delay: new Float32Array(frames), dry: { left, right } };
   const parts = [...score.parts];
   const textures = new Set(parts.filter((part) => part.role === 'texture').map((part) => part.instrument));
   if (score.spec.effects.rain && !textures.has('rain')) parts.push(effectBed('texture', 'rain', 2));
   if (score.spec.effects.lofi && !textures.has('vinyl')) parts.push(effectBed('texture', 'vinyl', -2));
-  // Group by group, so each group's stem is complete when its EQ and compressor run.
+  // Group by group, so each group's submix is complete when its EQ and compressor run.
   parts.sort((a, b) => groupRank(a.role) - groupRank(b.role));
-  const groups = new GroupRouter(buses, score);
+  const groups = new GroupRouter(buses, score, stems);
   for (const [index, part] of parts.entries()) {
     // The voice is sung and mixed by vocal.ts; its part exists for the MIDI file.
     if (part.role === 'vocal') continue;
     groups.enter(part.role);
     const kind = resolveInstrument(part);
-    if (kind.kind === 'texture') mixTexture(buses, part, kind.texture, score);
-    else if (part.notes.length > 0) placeNotes(buses, part, score, await play(kind, part, score));
+    const stem = stems && (kind.kind === 'texture' || part.notes.length > 0) ? stems.of(part.role) : null;
+    if (kind.kind === 'texture') mixTexture(buses, part, kind.texture, score, stem);
+    else if (part.notes.length > 0) placeNotes(buses, part, score, await play(kind, part, score), stem);
     onPart?.(index + 1, parts.length);
   }
   groups.finish();

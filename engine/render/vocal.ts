@@ -12,6 +12,7 @@ import { SineLfo } from './filters.ts';
 import { integratedLoudness } from './master/index.ts';
 import type { MixBuses } from './mix.ts';
 import { sing } from './voice/index.ts';
+import { delaySendOf, type StemSet } from './stems.ts';
 
 /** Loudness of the voice over the accompaniment where it sings (LU): audible, not on top of the band. */
 const VOICE_OVER_BAND_LU = 1.5;
@@ -24,7 +25,8 @@ const BACKING_DB = -7;
 const REVERB_SEND = 0.45;
 const DELAY_SEND = 0.35;
 
-export interface VocalStems {
+/** Copies of the voice and the band taken while mixing, for tests and analysis (not the stems of stems.ts). */
+export interface VocalTaps {
   /** The lead voice as sung: dry, mono, before any processing (for pitch and formant analysis). */
   lead: Float32Array;
   /** The whole voice as it enters the master bus (lead chain, doubles, backing; no reverb). */
@@ -80,7 +82,7 @@ function sungFrames(channel: Float32Array, spans: readonly (readonly [number, nu
  * Ducks the accompaniment under the voice: a smoothed level of the voice (fast attack, slow release), scaled so
  * half its peak is full depth, turns the band down by up to `depth` (0–1) inside the span.
  */
-function duckUnder(voice: Float32Array, span: Span, depth: number, left: Float32Array, right: Float32Array): void {
+function duckUnder(voice: Float32Array, span: Span, depth: number, channels: readonly Float32Array[]): void {
   const attack = 1 - Math.exp(-1 / (0.02 * SAMPLE_RATE));
   const release = 1 - Math.exp(-1 / (0.25 * SAMPLE_RATE));
   const env = new Float32Array(span.to - span.from);
@@ -95,19 +97,21 @@ function duckUnder(voice: Float32Array, span: Span, depth: number, left: Float32
   const scale = (2 * depth) / peak;
   for (let i = span.from; i < span.to; i++) {
     const g = 1 - Math.min(depth, env[i - span.from]! * scale);
-    left[i]! *= g;
-    right[i]! *= g;
+    for (const channel of channels) channel[i]! *= g;
   }
 }
 
-/** Sings the score's vocal and mixes it into the buses; returns the stems when asked. Does nothing without a vocal. */
-export function mixVocal(score: Score, buses: MixBuses, keepStems: boolean): VocalStems | null {
+/**
+ * Sings the score's vocal and mixes it into the buses (and, with `stems`, ducks every stem and makes the voice's
+ * own); returns the taps when asked. Does nothing without a vocal.
+ */
+export function mixVocal(score: Score, buses: MixBuses, keepTaps: boolean, stems: StemSet | null = null): VocalTaps | null {
   const vocal = score.vocal;
   if (!vocal || vocal.notes.length === 0) return null;
   const frames = buses.left.length;
   const options = { gender: vocal.gender, sampleRate: SAMPLE_RATE, frames } as const;
   const lead = sing(vocal.notes, { ...options, random: createRandom(score.spec.seed, 'voice/lead') });
-  const stemLead = keepStems ? lead.slice() : lead;
+  const tapLead = keepTaps ? lead.slice() : lead;
 
   const leadSpan = spanOf(vocal.notes, frames);
   // The compressor is stereo-linked: fed the same signal twice, it leaves the voice in both channels.
@@ -129,7 +133,8 @@ export function mixVocal(score: Score, buses: MixBuses, keepStems: boolean): Voc
     addDouble(right, backing, backingSpan, gain, 0.012, 0.002, 0.23, 0.6);
   }
 
-  duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB), buses.left, buses.right);
+  const accompaniment = stems?.entries().flatMap(([, stem]) => [stem.left, stem.right]) ?? [];
+  duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB), [buses.left, buses.right, ...accompaniment]);
 
   // Level: the voice sits VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
   const spans = vocal.lines.map((line) => [Math.round(line.start * SAMPLE_RATE), Math.min(frames, Math.round(line.end * SAMPLE_RATE))] as const).filter(([a, b]) => b > a);
@@ -139,7 +144,9 @@ export function mixVocal(score: Score, buses: MixBuses, keepStems: boolean): Voc
   const { effects } = score.spec;
   const reverbSend = REVERB_SEND * effects.reverb;
   const delaySend = DELAY_SEND * effects.delay;
-  const stems: VocalStems | null = keepStems ? { lead: stemLead, vocal: { left, right }, accompaniment: { left: buses.left.slice(), right: buses.right.slice() } } : null;
+  const taps: VocalTaps | null = keepTaps ? { lead: tapLead, vocal: { left, right }, accompaniment: { left: buses.left.slice(), right: buses.right.slice() } } : null;
+  const stem = stems?.of('vocal') ?? null;
+  const stemDelay = stem && delaySend !== 0 ? delaySendOf(stem) : null;
   // Only where the voice (with its doubles' delay) has sound: outside it the buffers are silent.
   const from = Math.min(leadSpan.from, backingSpan?.from ?? Infinity);
   const to = Math.min(frames, Math.max(leadSpan.to, backingSpan?.to ?? 0) + Math.ceil(0.03 * SAMPLE_RATE));
@@ -153,6 +160,12 @@ export function mixVocal(score: Score, buses: MixBuses, keepStems: boolean): Voc
     const mono = (l + r) * 0.5;
     reverb[i]! += mono * reverbSend;
     delay[i]! += mono * delaySend;
+    if (stem) {
+      stem.left[i] = l;
+      stem.right[i] = r;
+      stem.reverb[i] = mono * reverbSend;
+      if (stemDelay) stemDelay[i] = mono * delaySend;
+    }
   }
-  return stems;
+  return taps;
 }

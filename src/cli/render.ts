@@ -1,7 +1,7 @@
 /** `tunesmith render`: the engine straight from a terminal, no server, no key: prompt in, WAV and MIDI out. */
-import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { checkLyrics, listStyles, renderTrack, EngineError } from '../../engine/index.ts';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { checkLyrics, listStyles, renderTrack, EngineError, type RenderedTrack } from '../../engine/index.ts';
 import { ProgressBar } from './progress.ts';
 import { readRenderOutput } from './render-output.ts';
 import { MUSICAL_HELP, MUSICAL_OPTIONS, readMusicalOptions } from './musical-options.ts';
@@ -11,7 +11,7 @@ const MAX_SEED = 2147483647;
 
 export const render: Command = {
   summary: 'Render a track from a prompt to an audio file (WAV, MP3, Opus or FLAC) and MIDI (no server needed)',
-  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--format wav|mp3|opus|flac] [--sample-rate HZ] [--bit-depth BITS] [--bitrate KBPS]
+  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--format wav|mp3|opus|flac] [--sample-rate HZ] [--bit-depth BITS] [--bitrate KBPS] [--loop] [--stems DIR]
                         [--bpm N] [--key KEY] [--time-signature M] [--out FILE] [--json]
 
 Runs the engine in this process and writes FILE (by default a 16-bit stereo 44.1 kHz WAV) and FILE with .mid (MIDI).
@@ -27,6 +27,10 @@ Options:
   --sample-rate HZ   44100 or 48000, for wav and flac  [default: 44100]
   --bit-depth BITS   16 or 24, for wav and flac  [default: 16]
   --bitrate KBPS     a constant MP3 bitrate: 96, 128, 160, 192, 256 or 320  [default: VBR]
+  --loop             a seamless loop: whole bars (the duration moves to the nearest bar), no intro or ending,
+                     the end flowing into the start
+  --stems DIR        also write one WAV per part (drums.wav, bass.wav, chords.wav, pad.wav, arp.wav, lead.wav,
+                     vocal.wav, texture.wav: those the track has) into DIR; they add up to the mix
 ${MUSICAL_HELP}
   --out FILE         where to write the audio  [default: ./<title>.<format>]
   --styles           list the style presets and exit
@@ -48,6 +52,8 @@ and never when stderr is a pipe or a file).`,
         'sample-rate': { type: 'string' },
         'bit-depth': { type: 'string' },
         bitrate: { type: 'string' },
+        loop: { type: 'boolean' },
+        stems: { type: 'string' },
         out: { type: 'string' },
         styles: { type: 'boolean' },
         json: { type: 'boolean' },
@@ -72,12 +78,16 @@ and never when stderr is a pipe or a file).`,
     const lyrics = await readLyrics(text(parsed.values.lyrics));
     if (lyrics !== null && parsed.values.instrumental) throw new UsageError('--lyrics cannot be used with --instrumental. Drop one of them.');
 
+    const stemsDir = text(parsed.values.stems);
+    if (stemsDir !== undefined && stemsDir.trim() === '') throw new UsageError('--stems expects a directory.');
     const music = readMusicalOptions(parsed.values);
 
     let track;
     try {
       const request = {
         prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics, output: output.options,
+        ...(parsed.values.loop === true ? { loop: true } : {}),
+        ...(stemsDir !== undefined ? { stems: true } : {}),
         ...(music ? { music } : {}),
       };
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
@@ -101,24 +111,37 @@ and never when stderr is a pipe or a file).`,
     if (!audio) throw new Error(`The engine made no ${ext} file`);
     await writeFile(audioPath, audio);
     await writeFile(midiPath, track.midi);
+    const stems = stemsDir !== undefined ? await writeStems(resolve(stemsDir), track) : null;
 
     const { metadata } = track;
     if (parsed.values.json) {
-      io.out(JSON.stringify({ [ext]: audioPath, midi: midiPath, title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), metadata }));
+      io.out(JSON.stringify({ [ext]: audioPath, midi: midiPath, ...(stems ? { stems } : {}), title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), metadata }));
       return 0;
     }
     io.out(`"${track.title}" — ${metadata.genre}, ${metadata.bpm} bpm, ${metadata.key}, ${metadata.meter}, seed ${track.seed}`);
     io.out(`Instruments: ${metadata.instruments.join(', ')}`);
     io.out(`Form: ${metadata.sections.map((section) => section.kind).join(' → ')}`);
+    if (metadata.loop) io.out(`Loop: ${metadata.loop.bars} bars, ${metadata.loop.seconds} s (asked ${metadata.loop.requested_seconds} s)`);
     if (metadata.lyrics !== null) io.out(`Lyrics (${metadata.vocals ? 'sung' : 'not sung'}):\n${indent(metadata.lyrics)}`);
     io.out('Why:');
     for (const entry of metadata.trace) io.out(`  ${entry.source.padEnd(18)} ${entry.effect}`);
     if (metadata.warnings.length > 0) io.out(`Warnings:\n${metadata.warnings.map((w) => `  ${w}`).join('\n')}`);
-    io.out(`Rendered ${duration} s in ${(track.renderMs / 1000).toFixed(2)} s (${(duration / (track.renderMs / 1000)).toFixed(1)}× real time)`);
-    io.out(`Wrote ${audioPath}\n      ${midiPath}`);
+    const seconds = Math.round(track.audioSeconds * 100) / 100;
+    io.out(`Rendered ${seconds} s in ${(track.renderMs / 1000).toFixed(2)} s (${(seconds / (track.renderMs / 1000)).toFixed(1)}× real time)`);
+    io.out(`Wrote ${[audioPath, midiPath, ...(stems ?? []).map((stem) => stem.path)].join('\n      ')}`);
     return 0;
   },
 };
+
+/** Writes each stem as DIR/<role>.wav (making DIR); returns what was written where. */
+async function writeStems(dir: string, track: RenderedTrack): Promise<{ role: string; path: string }[]> {
+  await mkdir(dir, { recursive: true });
+  return Promise.all((track.stems ?? []).map(async (stem) => {
+    const path = join(dir, `${stem.role}.wav`);
+    await writeFile(path, stem.wav);
+    return { role: stem.role, path };
+  }));
+}
 
 /** The file's text; its length and content are checked by the engine (checkLyrics), as for the API. */
 async function readLyrics(path: string | undefined): Promise<string | null> {

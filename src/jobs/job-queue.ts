@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
-import { allFilePaths, trackFiles } from '../downloads.ts';
+import { allFilePaths, pathOf, trackFiles } from '../downloads.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { isStorageFull } from '../store/errors.ts';
 import type { Generation, Store } from '../store/types.ts';
+import { removeStems, writeStems } from './stem-files.ts';
 import { FairQueue } from './fair-queue.ts';
 import { outputOf } from './output-options.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
@@ -73,6 +74,8 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   seed: generation.seed,
   lyrics: generation.lyrics,
   output: outputOf(generation),
+  ...(generation.stems === true ? { stems: true } : {}),
+  ...(generation.loop === true ? { loop: true } : {}),
   ...(generation.music ? { music: generation.music } : {}),
 });
 
@@ -279,7 +282,8 @@ class RenderQueue implements JobQueueHandle {
       return;
     }
     const renderSeconds = (this.#clock() - running.startedAt) / 1000;
-    this.#speed.record(renderSeconds, track.audioSeconds);
+    // A render with stems takes several times as long (see the README): it would teach the model a wrong speed.
+    if (started.stems !== true) this.#speed.record(renderSeconds, track.audioSeconds);
     try {
       await this.#complete(started, track);
     } catch (error) {
@@ -296,6 +300,7 @@ class RenderQueue implements JobQueueHandle {
   async #complete(generation: Generation, track: RenderedTrack): Promise<void> {
     const { files, writes } = trackFiles(generation.account_id, generation.id, track);
     await Promise.all(writes.map(([path, bytes]) => this.#store.writeFile(path, bytes)));
+    if (track.stems) files.stems = await writeStems(this.#store, files.wav, track.stems);
     await this.#transition(generation, {
       status: 'completed',
       completed_at: new Date(this.#clock()).toISOString(),
@@ -344,6 +349,7 @@ class RenderQueue implements JobQueueHandle {
   async #completionFailed(generation: Generation, error: unknown): Promise<void> {
     const files = allFilePaths(generation.account_id, generation.id);
     await Promise.all(files.map((file) => rm(this.#store.resolveFile(file), { force: true }).catch(() => undefined)));
+    await removeStems(this.#store, pathOf(generation.account_id, generation.id, 'wav'));
     const requestId = generation.request_id ?? null;
     const [code, message] = isStorageFull(error)
       ? ['storage_full', 'The server ran out of storage while saving the track. Please try again later.']

@@ -21,6 +21,7 @@ import { acquireLock, type DataDirLock, type LockOwner } from './lock.ts';
 import { resolveInside } from './paths.ts';
 import { recordOfArrays, type Problem } from './shape.ts';
 import {
+  storedFiles,
   DataDirLockLostError,
   IdempotencyConflictError,
   NotFoundError,
@@ -313,6 +314,8 @@ class LowdbStore implements Store {
       quota_month: month,
       request_id: input.request_id ?? null,
       ...(input.encoding ? { encoding: input.encoding } : {}),
+      ...(input.stems === true ? { stems: true } : {}),
+      ...(input.loop === true ? { loop: true } : {}),
       ...(input.music ? { music: input.music } : {}),
     };
     this.#generations.set(generation.id, generation);
@@ -385,7 +388,7 @@ class LowdbStore implements Store {
     // The audio first: should removing it fail, the record stays and the delete can be asked again.
     this.#deleting.add(id);
     try {
-      for (const file of Object.values(generation.files ?? {})) await rm(this.resolveFile(file), { force: true });
+      for (const file of storedFiles(generation.files)) await rm(this.resolveFile(file), { force: true });
     } finally {
       this.#deleting.delete(id);
     }

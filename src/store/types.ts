@@ -44,6 +44,15 @@ export interface GenerationFiles {
   /** Only for sung tracks. */
   lrc?: string;
   vtt?: string;
+  /** When stems were asked for: the WAV of each role that plays (drums, bass, chords, pad, arp, lead, vocal, texture). */
+  stems?: Record<string, string>;
+}
+
+/** Every file a record lists, stems included: what a delete removes. */
+export function storedFiles(files: GenerationFiles | null): string[] {
+  if (!files) return [];
+  const { stems, ...formats } = files;
+  return [...Object.values(formats).filter((path): path is string => typeof path === 'string'), ...Object.values(stems ?? {})];
 }
 
 /** The request's audio options: the WAV/FLAC sample rate and bit depth, and an MP3 constant bitrate (null: VBR). */
@@ -80,6 +89,10 @@ export interface Generation {
   quota_month: string;
   /** The X-Request-Id of the request that created it, so its log lines can be followed (absent on older records). */
   request_id?: string | null;
+  /** Asked for one WAV per role beside the mix (absent: no). */
+  stems?: boolean;
+  /** Asked for a seamless loop of whole bars (absent: no). */
+  loop?: boolean;
   /** The request's musical fields (bpm, key, time signature ...), when any was given. */
   music?: MusicalFields;
 }
@@ -87,7 +100,7 @@ export interface Generation {
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'music'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop' | 'music'
 >;
 
 export interface CreateGenerationOptions {

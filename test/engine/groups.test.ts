@@ -1,6 +1,6 @@
 /**
  * The per-group EQ of the dry mix, measured with the tests' own FFT (test/helpers/analysis/bands.ts): in an
- * arrangement with a bass, the harmony stem leaves the low end to it.
+ * arrangement with a bass, the harmony submix leaves the low end to it.
  */
 import test from 'ava';
 import { processGroup } from '../../engine/render/groups.ts';
@@ -32,7 +32,7 @@ function shareBelow80(signal: Float32Array): number {
   return low / total;
 }
 
-test('with a bass in the arrangement, the harmony stem keeps under a tenth of its energy below 80 Hz', (t) => {
+test('with a bass in the arrangement, the harmony submix keeps under a tenth of its energy below 80 Hz', (t) => {
   const left = noise(4 * SAMPLE_RATE, 1), right = noise(4 * SAMPLE_RATE, 2);
   const before = shareBelow80(left);
   processGroup('harmony', { left, right }, true);

@@ -1,7 +1,8 @@
 /**
- * The singer in a whole track, judged on the rendered stems by independent tools: aubio's pitch tracker for
- * intonation, ffmpeg's EBU R128 meter for the balance and the master, and a low-band energy onset (computed
- * here from the samples) for timing. Two short songs: a male folk voice and a female pop voice with backing.
+ * The singer in a whole track, judged on the voice and band taken apart while mixing (RenderOptions.voiceTaps)
+ * by independent tools: aubio's pitch tracker for intonation, ffmpeg's EBU R128 meter for the balance and the
+ * master, and a low-band energy onset (computed here from the samples) for timing. Two short songs: a male folk
+ * voice and a female pop voice with backing.
  */
 import test from 'ava';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -31,7 +32,7 @@ function song(prompt: string, seed: number): Promise<Rendered> {
   if (!rendered.has(key)) {
     rendered.set(key, (async () => {
       const score = compose(interpret({ prompt, duration: 30, style: null, instrumental: false, seed }));
-      const audio = await renderScore(score, { stems: true });
+      const audio = await renderScore(score, { voiceTaps: true });
       const dir = await mkdtemp(join(tmpdir(), 'tunesmith-vocal-'));
       return { score, audio, dir };
     })());
@@ -76,7 +77,7 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
       const from = note.time + 0.04;
       const to = note.time + note.duration - Math.min(0.15, note.syllable.coda.length * 0.07) - 0.03;
       if (to - from < 0.12) continue;
-      const [f1, f2] = formantsOf(audio.stems!.lead.subarray(Math.round(from * SAMPLE_RATE), Math.round(to * SAMPLE_RATE)), SAMPLE_RATE);
+      const [f1, f2] = formantsOf(audio.taps!.lead.subarray(Math.round(from * SAMPLE_RATE), Math.round(to * SAMPLE_RATE)), SAMPLE_RATE);
       if (!Number.isFinite(f1) || !Number.isFinite(f2)) continue;
       const nearest = Object.entries(reference)
         .map(([name, [r1, r2]]) => ({ name, distance: Math.hypot(bark(f1) - bark(r1), bark(f2) - bark(r2)) }))
@@ -92,7 +93,7 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
 
   test(`${name}: sung notes are in tune on the isolated lead stem (aubio pitch: median < 30 cents, 95% within 50)`, async (t) => {
     const { score, audio, dir } = await song(prompt, seed);
-    const track = await aubioPitch(await wav(dir, 'lead', audio.stems!.lead));
+    const track = await aubioPitch(await wav(dir, 'lead', audio.taps!.lead));
     const errors: number[] = [];
     for (const note of score.vocal!.notes) {
       // The vowel's steady part: after the attack, before the coda consonants and the glide to the next note.
@@ -113,7 +114,7 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
 
   test(`${name}: vowels start on their notes (low-band energy onset within 20 ms after unvoiced onsets and rests)`, async (t) => {
     const { score, audio } = await song(prompt, seed);
-    const lead = audio.stems!.lead;
+    const lead = audio.taps!.lead;
     const level = lowBandLevel(lead);
     const hop = 0.001;
     const UNVOICED = new Set(['P', 'T', 'K', 'F', 'S', 'SH', 'TH', 'HH', 'CH']);
@@ -152,7 +153,7 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
       for (const part of parts) { out.set(part, at); at += part.length; }
       return out;
     };
-    const { vocal, accompaniment } = audio.stems!;
+    const { vocal, accompaniment } = audio.taps!;
     const voice = await loudness(await wav(dir, 'voice-sung', join2(vocal.left), join2(vocal.right)));
     const band = await loudness(await wav(dir, 'band-sung', join2(accompaniment.left), join2(accompaniment.right)));
     const difference = voice.integratedLufs - band.integratedLufs;

@@ -16,12 +16,18 @@ const MAX_PASSES = 4;
 export { integratedLoudness } from './loudness.ts';
 export { truePeakDb } from './truePeak.ts';
 
-function removeDc(channel: Float32Array): void {
+/** Subtracts the channel's mean; returns whether it did (a mean this small is left alone). */
+function removeDc(channel: Float32Array): boolean {
+  const mean = meanOf(channel);
+  if (Math.abs(mean) < 1e-7) return false;
+  for (let i = 0; i < channel.length; i++) channel[i]! -= mean;
+  return true;
+}
+
+function meanOf(channel: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < channel.length; i++) sum += channel[i]!;
-  const mean = sum / Math.max(1, channel.length);
-  if (Math.abs(mean) < 1e-7) return;
-  for (let i = 0; i < channel.length; i++) channel[i]! -= mean;
+  return sum / Math.max(1, channel.length);
 }
 
 function fadeEnds(channel: Float32Array, frames: number): void {
@@ -39,24 +45,36 @@ export interface MasterReport {
 }
 
 /**
+ * What mastering did to a mix, so stems can be mastered as a set with it (masterStemInPlace): which channels had
+ * their DC removed, and the gain applied to each frame (loudness gain times the limiter's gain).
+ */
+export interface MasterRecord {
+  dcRemoved: [boolean, boolean];
+  /** Null when the mix was silent (nothing was done to it). */
+  gains: Float32Array | null;
+  fadeFrames: number;
+}
+
+/**
  * Masters a stereo signal in place. Silence stays silence.
  *
  * Limiting lowers loudness, and by more the harder it works, so the gain is found by a secant search on the
  * loudness the limited signal actually reaches (each try limits a fresh copy of the unlimited signal).
  */
-export function masterInPlace(left: Float32Array, right: Float32Array, sampleRate: number): MasterReport {
-  removeDc(left);
-  removeDc(right);
+export function masterInPlace(left: Float32Array, right: Float32Array, sampleRate: number, record?: MasterRecord): MasterReport {
+  const dcRemoved: [boolean, boolean] = [removeDc(left), removeDc(right)];
   const ceiling = 10 ** (CEILING_DBTP / 20);
   const initial = integratedLoudness(left, right, sampleRate);
   const fade = Math.round(FADE_SECONDS * sampleRate);
+  if (record) Object.assign(record, { dcRemoved, gains: null, fadeFrames: fade });
   if (!Number.isFinite(initial)) return { loudness: initial, passes: 0 };
 
   const tryGain = (gainDb: number) => {
     const l = left.slice();
     const r = right.slice();
-    limitTruePeak(l, r, ceiling, sampleRate, 10 ** (gainDb / 20));
-    return { l, r, loudness: integratedLoudness(l, r, sampleRate), gainDb };
+    const gains = record ? new Float32Array(l.length) : null;
+    limitTruePeak(l, r, ceiling, sampleRate, 10 ** (gainDb / 20), gains);
+    return { l, r, loudness: integratedLoudness(l, r, sampleRate), gainDb, gains };
   };
   // Limiting will cost some loudness when the gained signal's peaks exceed the ceiling; start a little higher
   // (a tenth of the overshoot, at most 1 dB) so one pass usually lands inside the tolerance.
@@ -81,5 +99,28 @@ export function masterInPlace(left: Float32Array, right: Float32Array, sampleRat
   right.set(best.r);
   fadeEnds(left, fade);
   fadeEnds(right, fade);
+  if (record) record.gains = best.gains;
   return { loudness: best.loudness, passes };
+}
+
+/**
+ * Masters one stem of a mix mastered with `record`: its own DC removed where the mix's was (the stems' means add
+ * up to the mix's), the mix's per-frame gains, the same fades. The stems of a mix then add up to the mastered
+ * mix: the limiter is not run on each stem, it follows the mix's gain curve.
+ */
+export function masterStemInPlace(left: Float32Array, right: Float32Array, record: MasterRecord): void {
+  const { dcRemoved, gains, fadeFrames } = record;
+  for (const [index, channel] of [left, right].entries()) {
+    if (!dcRemoved[index]) continue;
+    const mean = meanOf(channel);
+    for (let i = 0; i < channel.length; i++) channel[i]! -= mean;
+  }
+  if (!gains) return;
+  for (let i = 0; i < left.length; i++) {
+    const g = gains[i]!;
+    left[i]! *= g;
+    right[i]! *= g;
+  }
+  fadeEnds(left, fadeFrames);
+  fadeEnds(right, fadeFrames);
 }

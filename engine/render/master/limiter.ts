@@ -6,8 +6,11 @@
  */
 import { truePeakEnvelope } from './truePeak.ts';
 
-/** Applies `gain` to the stereo signal in place and limits its true peak to `ceiling` (linear). */
-export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: number, sampleRate: number, gain = 1): void {
+/**
+ * Applies `gain` to the stereo signal in place and limits its true peak to `ceiling` (linear). `gains`, when
+ * given, receives the total gain applied to each frame (so stems can follow the mix exactly).
+ */
+export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: number, sampleRate: number, gain = 1, gains: Float32Array | null = null): void {
   const n = left.length;
   const lookahead = Math.max(1, Math.round(0.002 * sampleRate));
   const release = 1 - Math.exp(-1 / (0.08 * sampleRate));
@@ -19,6 +22,7 @@ export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: 
     if (need[i]! < 1) any = true;
   }
   if (!any) {
+    gains?.fill(gain);
     if (gain !== 1) for (let i = 0; i < n; i++) { left[i]! *= gain; right[i]! *= gain; }
     return;
   }
@@ -47,6 +51,7 @@ export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: 
     sum += released - history[i % window]!;
     history[i % window] = released;
     const g = (sum / window) * gain;
+    if (gains) gains[i] = g;
     left[i]! *= g;
     right[i]! *= g;
   }

@@ -17,7 +17,7 @@ import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 import { present } from './generations.ts';
 
-const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', ...AUDIO_FIELDS, 'bpm', 'key', 'time_signature'] as const;
+const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'loop', 'stems', ...AUDIO_FIELDS, 'bpm', 'key', 'time_signature'] as const;
 type Values = Partial<Record<(typeof FIELDS)[number], string>>;
 
 const EXAMPLES = [
@@ -69,6 +69,8 @@ ${current ? html`<section class="result">${current}</section>` : ''}
     <label class="check"><input type="checkbox" id="instrumental" name="instrumental" value="on" data-hides="lyrics-field"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
     ${fieldError(errors, 'instrumental')}
     ${lyricsField(values, errors)}
+    <label class="check"><input type="checkbox" id="loop" name="loop" value="on"${values.loop === 'on' ? html` checked` : ''}> Seamless loop (whole bars, no intro or ending)</label>
+    <label class="check"><input type="checkbox" id="stems" name="stems" value="on"${values.stems === 'on' ? html` checked` : ''}> Stems too (one WAV per part; takes longer)</label>
     ${audioOptions(values, errors)}
     <div><button type="submit" class="button">Generate</button> <span class="muted small">Uses one generation of this month's quota.</span></div>
   </form>
@@ -126,6 +128,8 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
   if (values.key?.trim()) body['key'] = values.key;
   if (values.time_signature?.trim()) body['time_signature'] = values.time_signature;
   body['instrumental'] = values.instrumental === 'on';
+  if (values.loop === 'on') body['loop'] = true;
+  if (values.stems === 'on') body['stems'] = true;
   // Browsers send a textarea's line breaks as CRLF; the API's lyrics (and their length limit) count LF.
   if (values.lyrics?.trim()) body['lyrics'] = values.lyrics.replace(/\r\n?/g, '\n');
   for (const field of AUDIO_FIELDS) if (values[field]?.trim()) body[field] = number(values[field]);
@@ -142,6 +146,8 @@ export function showPlayground(deps: DashboardDeps) {
           duration: String(generation.duration),
           style: generation.style ?? '',
           instrumental: generation.instrumental ? 'on' : '',
+          loop: generation.loop ? 'on' : '',
+          stems: generation.stems ? 'on' : '',
           lyrics: generation.lyrics ?? '',
           // The defaults are the selects' empty choices.
           sample_rate: generation.encoding?.sample_rate === 48000 ? '48000' : '',

@@ -40,6 +40,16 @@ function downloads(urls: NonNullable<GenerationObject['download_urls']>): Html {
   return html`<p class="downloads">${links}</p>`;
 }
 
+/** Each stem with a player of its own (they are aligned with the mix), and the zip of them all. */
+function stems(urls: Record<string, string>, zip: string | undefined): Html {
+  const rows = Object.entries(urls).map(([role, url]) => html`<li><span>${words(role)}</span> <audio controls preload="none" src="${sameSite(url)}"></audio> <a class="button small secondary" href="${sameSite(url)}" download>WAV</a></li>`);
+  return html`<section class="stems" aria-label="Stems">
+    <h4>Stems</h4>
+    <ul class="stem-list">${rows}</ul>
+    ${zip ? html`<p><a class="button small secondary" href="${sameSite(zip)}" download>Download all stems (zip)</a></p>` : ''}
+  </section>`;
+}
+
 /** The player streams the MP3 when there is one (a seventh of the WAV's bytes), else the WAV. */
 const playable = (urls: NonNullable<GenerationObject['download_urls']>): string => sameSite(urls.mp3 ?? urls.wav);
 
@@ -117,7 +127,8 @@ export function generationCard(g: GenerationObject, options: CardOptions = {}): 
     ${vocals ? html`<div class="wide"><dt>Vocals</dt><dd>${vocals}</dd></div>` : ''}
     ${meta.instruments?.length ? html`<div class="wide"><dt>Instruments</dt><dd>${meta.instruments.map(words).join(', ')}</dd></div>` : ''}
   </dl>
-  ${downloads(g.download_urls)}` : ''}
+  ${downloads(g.download_urls)}
+  ${g.stem_urls ? stems(g.stem_urls, g.download_urls.stems) : ''}` : ''}
   ${compact ? '' : sungLines.length > 0 ? karaokeLyrics(sungLines) : g.lyrics ? plainLyrics(g.lyrics, g.status === 'completed' ? 'Lyrics' : 'Lyrics to be sung') : ''}
   ${csrf === undefined ? '' : actions(g, csrf, live)}
 </article>`;

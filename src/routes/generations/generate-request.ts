@@ -8,7 +8,7 @@ import { readBoolean, readChoice, readHttpUrl, readNumber, readText, rejectUnkno
 import type { NewGeneration } from '../../store/types.ts';
 import { MUSICAL_FIELDS, readMusicalFields } from './musical-fields.ts';
 
-export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate', ...MUSICAL_FIELDS] as const;
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate', ...MUSICAL_FIELDS] as const;
 
 export const LIMITS = {
   promptChars: 2000,
@@ -43,11 +43,13 @@ export function parseGenerateRequest(body: Record<string, unknown>, styles: read
     bit_depth: readChoice(body, 'bit_depth', LIMITS.bitDepths, 'bits') ?? 16,
     bitrate: readChoice(body, 'bitrate', LIMITS.mp3Bitrates, 'kbps') ?? null,
   };
+  // Kept only when asked for, so the records of ordinary tasks stay as they were.
+  const extras = { ...(readBoolean(body, 'stems') === true ? { stems: true } : {}), ...(readBoolean(body, 'loop') === true ? { loop: true } : {}) };
   const music = readMusicalFields(body);
   if (lyrics !== null && music?.exclude?.some((name) => name === 'vocals' || name === 'vocal' || name === 'voice' || name === 'singing')) {
     throw new ValidationError('exclude', '"lyrics" cannot be sung when "exclude" leaves out the vocals. Drop one of them.', 'conflicting_fields');
   }
-  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding, ...(music ? { music } : {}) };
+  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding, ...extras, ...(music ? { music } : {}) };
 }
 
 /** A style name as the engine publishes it; matched without regard to case, stored in the engine's spelling. */

@@ -36,6 +36,7 @@ export interface GenerationObject {
   metadata?: Record<string, unknown>;
   lyrics?: string;
   download_urls?: DownloadLinks['download_urls'];
+  stem_urls?: DownloadLinks['stem_urls'];
   download_expires_at?: string;
   error?: { code: string; message: string };
 }
@@ -89,7 +90,7 @@ export function presentGeneration(
     // Until the track is done, the lyrics that will be sung are the ones given.
     object.lyrics = g.lyrics;
   }
-  if (g.status === 'completed' && g.files) Object.assign(object, signer.links(g.account_id, g.id, now, availableKinds(g.files)));
+  if (g.status === 'completed' && g.files) Object.assign(object, signer.links(g.account_id, g.id, now, availableKinds(g.files), Object.keys(g.files.stems ?? {})));
   if (g.status === 'failed' && g.error) object.error = g.error;
   return object;
 }

@@ -76,6 +76,7 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   output: outputOf(generation),
   ...(generation.stems === true ? { stems: true } : {}),
   ...(generation.loop === true ? { loop: true } : {}),
+  ...(generation.music ? { music: generation.music } : {}),
 });
 
 /** The learned speed outlives restarts, so the first estimates after a start are as good as the last. */

@@ -316,6 +316,7 @@ class LowdbStore implements Store {
       ...(input.encoding ? { encoding: input.encoding } : {}),
       ...(input.stems === true ? { stems: true } : {}),
       ...(input.loop === true ? { loop: true } : {}),
+      ...(input.music ? { music: input.music } : {}),
     };
     this.#generations.set(generation.id, generation);
     index.insert(generation);

@@ -1,3 +1,4 @@
+import type { MusicalFields } from '../../engine/index.ts';
 import type { OpenFile } from './atomic-file.ts';
 
 /**
@@ -92,12 +93,14 @@ export interface Generation {
   stems?: boolean;
   /** Asked for a seamless loop of whole bars (absent: no). */
   loop?: boolean;
+  /** The request's musical fields (bpm, key, time signature ...), when any was given. */
+  music?: MusicalFields;
 }
 
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop' | 'music'
 >;
 
 export interface CreateGenerationOptions {

@@ -6,6 +6,7 @@
  */
 export type {
   GenerationRequest,
+  MusicalFields,
   SongSpec,
   Score,
   Part,
@@ -41,6 +42,8 @@ export { checkLyrics } from './track.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
+export { parseKeyName, isInstrumentName, roleWord, KEY_MODES, EXCLUDABLE_ROLES, MIN_BPM, MAX_BPM } from './interpret/fields.ts';
+export { METERS, parseMeter } from './compose/meter.ts';
 export { compose } from './compose/index.ts';
 export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem } from './track.ts';
 export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

@@ -2,6 +2,7 @@
  * The whole pipeline for one request, in the current thread: interpret -> compose -> render -> encode.
  * Workers call this; so do tests and benchmarks that want a track without a pool.
  */
+import { pulseBpm } from './compose/meter.ts';
 import type { GenerationRequest, LoopInfo, Role, Score, SongSpec, TraceEntry, TrackMetadata } from './types.ts';
 import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, compose } from './compose/index.ts';
@@ -52,7 +53,8 @@ export function trackMetadata(spec: SongSpec, score: Score, loudness: TrackMetad
   const vocal = score.vocal && score.vocal.notes.length > 0 ? score.vocal : null;
   return {
     genre: spec.genre,
-    bpm: score.bpm,
+    // The pulse a listener taps, as the request's `bpm` counts it: dotted quarters in 6/8, not eighths.
+    bpm: Math.round(pulseBpm(score.bpm, spec.meter) * 10) / 10,
     key: `${spec.key.tonic} ${MODE_NAMES[spec.key.mode]}`,
     mode: spec.key.mode,
     meter: `${spec.meter.beatsPerBar}/${spec.meter.beatUnit}`,

@@ -29,6 +29,8 @@ export interface GenerationRequest {
   stems?: boolean;
   /** Which files to make beyond the 16-bit 44.1 kHz WAV and the MIDI, and how. Absent: just those two. */
   output?: OutputOptions;
+  /** Musical values the caller set outright; each wins over what the prompt says (engine/interpret/fields.ts). */
+  music?: MusicalFields;
 }
 
 /** The encoded formats a track can be offered in beyond WAV and MIDI (lrc and vtt only for sung tracks). */
@@ -44,6 +46,24 @@ export interface OutputOptions {
   mp3Bitrate?: 96 | 128 | 160 | 192 | 256 | 320;
   /** The formats to make. @default [] */
   formats?: OutputFormat[];
+}
+
+/**
+ * Exact musical controls. `bpm` counts the meter's pulse: quarter notes in x/4 and 7/8, dotted quarters in
+ * 6/8 and 12/8 (SongSpec.bpm counts the meter's beat unit instead; engine/compose/meter.ts converts).
+ */
+export interface MusicalFields {
+  bpm?: number;
+  /** "F# minor", "Bb major", "D dorian", "A harmonic minor". */
+  key?: string;
+  /** One of METERS ("3/4", "6/8", ...). */
+  timeSignature?: string;
+  /** Instrument words the engine plays ("piano", "acoustic guitar"): each joins the arrangement. */
+  instruments?: string[];
+  /** Roles ("drums", "vocals") or instrument words left out. */
+  exclude?: string[];
+  /** 0 calm … 1 intense: sets the arousal the mood words would otherwise set. */
+  energy?: number;
 }
 
 export type PitchClass = 'C' | 'C#' | 'D' | 'Eb' | 'E' | 'F' | 'F#' | 'G' | 'Ab' | 'A' | 'Bb' | 'B';
@@ -306,6 +326,7 @@ export interface VocalScore {
 /** What the service shows as `metadata` of a completed generation. */
 export interface TrackMetadata {
   genre: string;
+  /** Pulses a minute, as the request's `bpm` counts them (dotted quarters in 6/8 and 12/8, quarters in 7/8). */
   bpm: number;
   key: string;
   mode: Mode;

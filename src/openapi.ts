@@ -5,6 +5,7 @@
 import { DOWNLOADS, DOWNLOAD_KINDS, FILE_EXTENSIONS } from './generations/files.ts';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
+import { musicalFieldSchemas } from './routes/generations/musical-fields-openapi.ts';
 import { LIST_LIMITS } from './routes/generations/listGenerations.ts';
 import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
@@ -193,7 +194,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
       },
       responses: {
         BadRequest: errorResponse(
-          'The request is malformed: codes invalid_json, body_required, unsupported_media_type, invalid_encoding, too_deep, invalid_type, unknown_field, missing_field, out_of_range, invalid_characters, unknown_style, conflicting_fields, invalid_url, unsafe_url, too_many_endpoints, invalid_idempotency_key, unknown_parameter, duplicate_parameter, invalid_value. `param` names the field, parameter or header at fault.',
+          'The request is malformed: codes invalid_json, body_required, unsupported_media_type, invalid_encoding, too_deep, invalid_type, unknown_field, missing_field, out_of_range, invalid_characters, unknown_style, unknown_instrument, conflicting_fields, invalid_url, unsafe_url, too_many_endpoints, invalid_idempotency_key, unknown_parameter, duplicate_parameter, invalid_value. `param` names the field, parameter or header at fault.',
         ),
         Unauthorized: errorResponse('No valid API key: codes missing_api_key, malformed_api_key, invalid_api_key, revoked_api_key.', {
           'WWW-Authenticate': { schema: { type: 'string', examples: ['Bearer realm="tunesmith"'] } },
@@ -238,6 +239,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             sample_rate: { type: ['integer', 'null'], enum: [...LIMITS.sampleRates, null], default: 44100, description: 'Hz, of the WAV and the FLAC (the engine renders at 44.1 kHz; 48 kHz is resampled). MP3 stays at 44.1 kHz; Opus is always 48 kHz.' },
             bit_depth: { type: ['integer', 'null'], enum: [...LIMITS.bitDepths, null], default: 16, description: 'Bits per sample of the WAV and the FLAC.' },
             bitrate: { type: ['integer', 'null'], enum: [...LIMITS.mp3Bitrates, null], description: 'A constant MP3 bitrate in kbps. Omitted or null: LAME VBR -V2 (about 190 kbps on music).' },
+            ...musicalFieldSchemas(),
           },
         },
         GenerationStatus: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },

@@ -4,6 +4,8 @@
  * signed, with the same webhook-id and a download link that works on the restarted server.
  */
 import test from 'ava';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
 import { startReceiver, verifyWebhook } from './helpers/webhooks.ts';
 
@@ -31,6 +33,12 @@ test('a delivery pending when the server is killed with SIGKILL is delivered aft
     return data?.[0]?.attempts.length === 1 && data[0].status === 'pending' ? data[0] : undefined;
   }, 120_000, 'the first, failed attempt', 1000);
   t.is(receiver.requests[0]!.json.type, 'generation.completed');
+  // The log is shown before its write lands on disk: kill only once the failed attempt is saved, so what the
+  // restart is judged on below (the same delivery, retried) is not a write the kill cut short.
+  await eventually(async () => {
+    const saved = JSON.parse(await readFile(join(dataDir, 'webhooks.json'), 'utf8').catch(() => '{}')) as { deliveries?: { attempts: { status_code: number | null }[] }[] };
+    return saved.deliveries?.some((delivery) => delivery.attempts.some((attempt) => attempt.status_code === 500)) || undefined;
+  }, 10_000, 'the failed attempt to be saved', 100);
   t.is((await first.kill('SIGKILL')).signal, 'SIGKILL');
 
   healthy = true;

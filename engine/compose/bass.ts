@@ -7,7 +7,7 @@ import type { Random } from '../random.ts';
 import { lowestAtOrAbove, mod } from '../theory/pitch.ts';
 import { chordScale } from '../theory/scales.ts';
 import { hitsOf, type DrumGrid } from './drums.ts';
-import { EPSILON, clamp, sectionVelocity, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
+import { EPSILON, clamp, sectionVelocity, strongBeats, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
 
 /** The lowest anchor note: 808s sit lower than a played bass. */
 function bassFloor(style: BassStyle): number {
@@ -50,6 +50,22 @@ function legato(onsets: readonly number[], pitches: readonly number[], end: numb
   }));
 }
 
+/**
+ * The slot's start and every strong beat after it: 1 and 3 in 4/4, the pulses of 6/8, the group starts of
+ * 5/4 (3+2) and 7/8 (2+2+3), the downbeat alone in 3/4. Halving the bar would put a 3/4 bass on "two-and".
+ */
+function strongOnsets(ctx: ComposeContext, slot: ChordSlot): number[] {
+  const bpb = ctx.beatsPerBar;
+  const onsets = [slot.beat];
+  for (let bar = Math.floor(slot.beat / bpb + EPSILON); bar * bpb < end(slot) - EPSILON; bar++) {
+    for (const strong of strongBeats(bpb)) {
+      const beat = bar * bpb + strong;
+      if (beat > slot.beat + EPSILON && beat < end(slot) - EPSILON) onsets.push(beat);
+    }
+  }
+  return onsets;
+}
+
 function fifthAbove(slot: ChordSlot, anchor: number): number {
   return anchor + (slot.chord.intervals[2] ?? 7);
 }
@@ -60,13 +76,12 @@ const end = (s: ChordSlot) => s.beat + s.beats;
 
 const GENERATORS: Record<BassStyle, SlotGenerator> = {
   root: ({ slot, anchor, drive, velocity, ctx }) => {
-    const every = drive < 0.45 ? ctx.beatsPerBar : drive < 0.7 ? ctx.beatsPerBar / 2 : 0.5;
-    const onsets = pulses(slot.beat, end(slot), every);
+    const onsets = drive < 0.45 ? pulses(slot.beat, end(slot), ctx.beatsPerBar) : drive < 0.7 ? strongOnsets(ctx, slot) : pulses(slot.beat, end(slot), 0.5);
     return legato(onsets, [anchor], end(slot), velocity);
   },
   rootFifth: ({ slot, anchor, drive, velocity, ctx }) => {
-    const every = drive < 0.75 ? ctx.beatsPerBar / 2 : 1;
-    return legato(pulses(slot.beat, end(slot), every), [anchor, fifthAbove(slot, anchor)], end(slot), velocity);
+    const onsets = drive < 0.75 ? strongOnsets(ctx, slot) : pulses(slot.beat, end(slot), 1);
+    return legato(onsets, [anchor, fifthAbove(slot, anchor)], end(slot), velocity);
   },
   octaves: ({ slot, anchor, drive, velocity }) =>
     legato(pulses(slot.beat, end(slot), drive < 0.4 ? 1 : 0.5), [anchor, anchor + 12], end(slot), velocity, 0.8),
@@ -152,10 +167,11 @@ export function makeAcidPatterns(ctx: ComposeContext, random: Random): AcidPatte
 
 function acidLine({ ctx, slot, anchor, velocity, acid }: SlotInput): GridNote[] {
   const pattern = acid.get(ctx.sections[slot.section]!.label)!;
-  const stepBeats = ctx.beatsPerBar / 16;
+  // Sixteenth notes whatever the meter (a beat unit of an eighth holds two), the 16-step figure wrapping.
+  const stepBeats = ctx.spec.meter.beatUnit === 8 ? 0.5 : 0.25;
   const onsets: { beat: number; step: AcidStep }[] = [];
   for (let beat = slot.beat; beat < end(slot) - EPSILON; beat += stepBeats) {
-    const index = Math.round((beat % ctx.beatsPerBar) / stepBeats) % 16;
+    const index = Math.round((beat - Math.floor(beat / ctx.beatsPerBar + EPSILON) * ctx.beatsPerBar) / stepBeats) % 16;
     const step = beat === slot.beat ? { tone: 0, octave: 0, accent: true, slide: false } : pattern[index];
     if (step) onsets.push({ beat, step });
   }

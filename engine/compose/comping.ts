@@ -4,7 +4,8 @@
  */
 import type { ChordStyle } from '../types.ts';
 import type { Random } from '../random.ts';
-import { EPSILON, isStrongBeat, sectionVelocity, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
+import { meterName } from './meter.ts';
+import { EPSILON, isStrongBeat, strongBeats, sectionVelocity, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
 import { familyOf } from './instruments.ts';
 import { guitarShapes, strum, strumPlan, type Shape, type Stroke } from './guitar.ts';
 
@@ -69,6 +70,34 @@ function barHits(c: Ctx, hits: readonly Hit[]): Hit[] {
   return result.map(([b, l]) => [b, Math.min(l, slotEnd(slot) - b)]);
 }
 
+/** One hit on each strong beat of the bar, lasting until the next (halves in 4/4 and 6/8). */
+function strongHits(beatsPerBar: number): Hit[] {
+  const strong = strongBeats(beatsPerBar);
+  return strong.map((b, i): Hit => [b / beatsPerBar, ((strong[i + 1] ?? beatsPerBar) - b) / beatsPerBar]);
+}
+
+/** Strong beats, each answered by a short hit on the beat before the next pulse (when that beat is weak). */
+function pushedHits(beatsPerBar: number): Hit[] {
+  const strong = strongBeats(beatsPerBar);
+  const hits: Hit[] = [];
+  strong.forEach((b, i) => {
+    const next = strong[i + 1] ?? beatsPerBar;
+    hits.push([b / beatsPerBar, Math.min(0.9, next - b - 1 || 0.9) / beatsPerBar]);
+    if (next - 1 > b) hits.push([(next - 1) / beatsPerBar, 0.6 / beatsPerBar]);
+  });
+  return hits;
+}
+
+/**
+ * Stabs outside 4/4 (whose stab rhythms are sixteenths of a bar): short chords on the beats between the
+ * strong ones, the waltz's "pah-pah" and the compound meters' after-pulse; every other one when quiet.
+ */
+function offPulseHits(c: Ctx): Hit[] {
+  const bpb = c.ctx.beatsPerBar;
+  const weak = Array.from({ length: bpb }, (_, b) => b).filter((b) => !isStrongBeat(b, bpb));
+  return weak.filter((_, i) => c.energy >= 0.6 || i % 2 === 0).map((b): Hit => [b / bpb, 0.4 / bpb]);
+}
+
 /** Every hit strikes the whole chord together; a guitar sweeps it with a downstroke instead. */
 function chordHits(c: Ctx, hits: readonly Hit[], velocity: number, gate = 0.95, strings?: number): GridNote[] {
   if (c.guitar) {
@@ -85,16 +114,20 @@ function chordHits(c: Ctx, hits: readonly Hit[], velocity: number, gate = 0.95, 
 
 const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
   block: (c) => {
-    const perBar: Hit[] = c.energy >= 0.75 ? [[0, 0.5], [0.5, 0.5]] : [[0, 1]];
+    const perBar: Hit[] = c.energy >= 0.75 ? strongHits(c.ctx.beatsPerBar) : [[0, 1]];
     return chordHits(c, barHits(c, perBar), c.velocity);
   },
   sustain: (c) => chordHits(c, [[c.slot.beat, c.slot.beats]], c.velocity * 0.9, 0.98),
   stabs: (c) => {
+    if (c.ctx.beatsPerBar !== 4) return chordHits(c, barHits(c, offPulseHits(c)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
     const steps = STAB_BARS[barChoice(c) % STAB_BARS.length]!.filter((_, i) => c.energy >= 0.6 || i % 2 === 0);
     // A guitar chops stabs on its four highest strings (the reggae skank).
     return chordHits(c, barHits(c, steps.map((s) => [s / 16, 0.09] as Hit)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
   },
   comp: (c) => {
+    // The comping bars are syncopations of a 4/4 bar; elsewhere the chord falls on the pulse and, livelier,
+    // is pushed again on the beat before each pulse (6/8: 1 . 3 4 . 6).
+    if (c.ctx.beatsPerBar !== 4) return chordHits(c, barHits(c, c.energy < 0.4 ? strongHits(c.ctx.beatsPerBar) : pushedHits(c.ctx.beatsPerBar)), c.velocity, 0.9);
     const bar = c.energy < 0.4 ? COMP_BARS[COMP_BARS.length - 1]! : COMP_BARS[barChoice(c) % (COMP_BARS.length - 1)]!;
     return chordHits(c, barHits(c, bar), c.velocity, 0.9);
   },
@@ -120,7 +153,9 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
     // One strum slot per eighth note (per beat in x/8 meters).
     const slots = Math.max(1, Math.round(ctx.beatsPerBar * (ctx.spec.meter.beatUnit >= 8 ? 1 : 2)));
     const section = ctx.sections[c.slot.section]!;
-    const plan = strumPlan(c.guitar?.instrument ?? '', slots, c.energy, section.kind, c.choice);
+    const perBeat = slots / ctx.beatsPerBar;
+    const strongSlots = strongBeats(ctx.beatsPerBar).map((b) => Math.round(b * perBeat));
+    const plan = strumPlan(c.guitar?.instrument ?? '', { meter: meterName(ctx.spec.meter), slots, strongSlots }, c.energy, section.kind, c.choice);
     const hits: Hit[] = [];
     for (let i = 0; i < slots; i++) if ((plan.pattern[i] ?? '.') !== '.') hits.push([i / slots, 1 / slots]);
     const onsets = barHits(c, hits);

@@ -8,6 +8,8 @@ import { DRUM_MIDI, type Drum, type Preset } from '../types.ts';
 import type { Random } from '../random.ts';
 import { EPSILON, clamp, type ComposeContext, type GridNote, type PlannedSection } from './model.ts';
 import { familyOf } from './instruments.ts';
+import { meterName } from './meter.ts';
+import { BACKBEAT, meterKit } from './meter-grooves.ts';
 
 export type DrumGrid = Partial<Record<Drum, string>>;
 
@@ -19,17 +21,14 @@ const TIME_KEEPERS = new Set<Drum>(['hat', 'openHat', 'ride', 'shaker']);
 const GHOST = 0.17;
 type DrumKit = NonNullable<Preset['drums']>;
 
-/** A plain backbeat for arrangements that ask for drums in a style that has none (ambient "with drums"). */
-const FALLBACK_KIT: DrumKit = {
-  stepsPerBar: 16,
-  main: { kick: '8.......7.......', snare: '....7.......7...', hat: '5.3.5.3.5.3.5.3.' },
-  fill: { kick: '8.......7.......', snare: '....7.......7.67', hat: '5.3.5.3.5.3.....' },
-  half: { kick: '7...............', snare: '........6.......', hat: '4...3...4...3...' },
-};
-
+/** The kit's grooves, or the meter's own in the kit's voices when the spec's meter is not the kit's. */
 export function drumKitFor(ctx: ComposeContext, blend?: { preset: Preset; weight: number }): DrumKit {
-  if (blend && blend.weight >= 0.5 && blend.preset.drums) return blend.preset.drums;
-  return ctx.preset.drums ?? FALLBACK_KIT;
+  const owner = blend && blend.weight >= 0.5 && blend.preset.drums ? blend.preset : ctx.preset;
+  // A style without drums that is asked for them (ambient "with drums") plays a plain backbeat.
+  const kit = owner.drums ?? BACKBEAT;
+  const kitMeter = owner.drums ? owner.meter : { beatsPerBar: 4, beatUnit: 4 };
+  if (meterName(kitMeter) === meterName(ctx.spec.meter)) return kit;
+  return meterKit(ctx.spec.meter, owner.drums) ?? kit;
 }
 
 const hasHits = (grid: DrumGrid) => Object.values(grid).some((p) => p !== undefined && /[1-9]/.test(p));
@@ -128,7 +127,7 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
     if (section.energy >= 0.75 && index > 0) {
       notes.push({ beat: section.beat, beats: 1, midi: DRUM_MIDI.crash, velocity: clamp(0.6 + 0.3 * section.energy, 0, 1) });
     }
-    if (section.kind === 'build') notes.push(...snareRoll(section.beat, Math.min(section.beats, ctx.endingBeat - section.beat), beatsPerBar));
+    if (section.kind === 'build') notes.push(...snareRoll(section.beat, Math.min(section.beats, ctx.endingBeat - section.beat), beatsPerBar, 4 / ctx.spec.meter.beatUnit));
   });
 
   const last = ctx.sections[ctx.sections.length - 1]!;
@@ -204,18 +203,19 @@ function dedupe(notes: GridNote[]): GridNote[] {
   return [...byKey.values()].sort((a, b) => a.beat - b.beat || a.midi - b.midi);
 }
 
-/** A build's snare roll: quarters, then eighths, then sixteenths, rising in velocity. */
-function snareRoll(startBeat: number, beats: number, beatsPerBar: number): GridNote[] {
+/** A build's snare roll: quarters, then eighths, then sixteenths (whatever note the meter counts), rising in velocity. */
+function snareRoll(startBeat: number, beats: number, beatsPerBar: number, quarterPerBeat: number): GridNote[] {
   const notes: GridNote[] = [];
   const bars = Math.floor(beats / beatsPerBar + EPSILON);
   for (let b = 0; b < bars; b++) {
     const progress = (b + 1) / bars;
-    const perBeat = progress <= 0.5 ? 1 : progress <= 0.75 ? 2 : 4;
-    for (let i = 0; i < beatsPerBar * perBeat; i++) {
-      const within = i / perBeat;
+    const perQuarter = progress <= 0.5 ? 1 : progress <= 0.75 ? 2 : 4;
+    const step = 1 / (perQuarter * quarterPerBeat);
+    for (let i = 0; i * step < beatsPerBar - EPSILON; i++) {
+      const within = i * step;
       notes.push({
         beat: startBeat + b * beatsPerBar + within,
-        beats: 0.5 / perBeat,
+        beats: step / 2,
         midi: DRUM_MIDI.snare,
         velocity: clamp(0.25 + 0.6 * ((b + within / beatsPerBar) / bars), 0, 1),
       });

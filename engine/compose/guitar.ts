@@ -264,12 +264,24 @@ export function strum(shape: Shape, strokes: readonly Stroke[], bpm: number, end
   return notes;
 }
 
-/** Eighth-note strum patterns (D down, U up, . the hand passing without touching), by strum slots per bar. */
-const ACOUSTIC_PATTERNS: Record<number, string[]> = {
-  8: ['D.DU.UDU', 'D.D.D.DU', 'D..UD.DU'],
-  6: ['D.DUDU', 'D..UDU', 'D.UD.U'],
-  4: ['D.DU', 'D.DU', 'DUDU'],
+/**
+ * Eighth-note strum patterns (D down, U up, . the hand passing without touching), by meter: 3/4 downs on its
+ * three beats, 6/8 and 12/8 on their dotted-quarter pulses, 5/4 as 3+2, 7/8 as 2+2+3.
+ */
+const ACOUSTIC_PATTERNS: Record<string, string[]> = {
+  '4/4': ['D.DU.UDU', 'D.D.D.DU', 'D..UD.DU'],
+  '3/4': ['D.DUDU', 'D..UDU', 'D.D.DU'],
+  '2/4': ['D.DU', 'D.DU', 'DUDU'],
+  '6/8': ['D.UD.U', 'DUUDUU', 'D..DUU'],
+  '12/8': ['D.UD.UD.UD.U', 'DUUDUUDUUDUU', 'D..DUUD..DUU'],
+  '5/4': ['D.DUD.D.DU', 'D.D.DUD.DU', 'D..UD.D..U'],
+  '7/8': ['D.D.D.U', 'DUDUD.U', 'D.DUD.U'],
 };
+
+/** Downstrokes on the bar's strong beats only: the quiet pulse. */
+function sparsePattern(slots: number, strongSlots: readonly number[]): string {
+  return Array.from({ length: slots }, (_, i) => (strongSlots.includes(i) ? 'D' : '.')).join('');
+}
 
 /** A pattern of `slots` strokes for a bar: down on the beats, up on some off-beats, when no table entry fits. */
 function genericPattern(slots: number, busy: boolean): string {
@@ -287,13 +299,14 @@ export interface StrumPlan {
  * folk/pop pattern. Power chords: steady eighth downstrokes, palm-muted chugs in verses and ringing open in
  * choruses, whole-note hits when quiet.
  */
-export function strumPlan(instrument: string, slots: number, energy: number, kind: string, choice: number): StrumPlan {
+export function strumPlan(instrument: string, bar: { meter: string; slots: number; strongSlots: readonly number[] }, energy: number, kind: string, choice: number): StrumPlan {
+  const { slots } = bar;
   if (playsPowerChords(instrument)) {
-    if (energy < 0.45) return { pattern: 'D'.padEnd(Math.max(1, Math.floor(slots / 2)), '.').repeat(2).slice(0, slots), muted: false };
+    if (energy < 0.45) return { pattern: sparsePattern(slots, bar.strongSlots), muted: false };
     if (kind === 'bridge') return { pattern: genericPattern(slots, false), muted: false };
     return { pattern: 'D'.repeat(slots), muted: kind === 'verse' || kind === 'theme' };
   }
-  if (energy < 0.45) return { pattern: 'D'.padEnd(Math.max(1, Math.floor(slots / 2)), '.').repeat(2).slice(0, slots), muted: false };
-  const table = ACOUSTIC_PATTERNS[slots];
+  if (energy < 0.45) return { pattern: sparsePattern(slots, bar.strongSlots), muted: false };
+  const table = ACOUSTIC_PATTERNS[bar.meter];
   return { pattern: table ? table[choice % table.length]! : genericPattern(slots, true), muted: false };
 }

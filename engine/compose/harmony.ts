@@ -108,7 +108,9 @@ export function planHarmony(sections: readonly PlannedSection[], options: Harmon
   const all = [...own, ...blended];
   const cadence = cadenceSymbol(all, mode, tonic);
   const home = tonicSymbol(all, mode, tonic);
-  const slotBeats = beatsPerBar / chordsPerBar(preset, options.bpm, options.arousal);
+  // An odd bar (3/4, 5/4, 7/8) does not halve on a beat: it changes chord at most once a bar.
+  const perBar = chordsPerBar(preset, options.bpm, options.arousal);
+  const slotBeats = beatsPerBar / (beatsPerBar % 2 === 1 ? Math.min(1, perBar) : perBar);
 
   // One progression per label; the intro previews the first main section's, the outro recalls it.
   const byLabel = new Map<string, string[]>();

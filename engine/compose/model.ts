@@ -96,6 +96,9 @@ export function sectionVelocity(arousal: number, energy: number): number {
 /** Beats (within the bar) that carry metrical weight: where melodies land on chord tones. */
 export function strongBeats(beatsPerBar: number): number[] {
   if (beatsPerBar === 4) return [0, 2];
+  // Odd meters are counted in groups: 3+2 (5/4), 2+2+3 (7/8).
+  if (beatsPerBar === 5) return [0, 3];
+  if (beatsPerBar === 7) return [0, 2, 4];
   if (beatsPerBar % 3 === 0 && beatsPerBar > 3) return Array.from({ length: beatsPerBar / 3 }, (_, i) => i * 3);
   if (beatsPerBar % 2 === 0 && beatsPerBar > 4) return Array.from({ length: beatsPerBar / 2 }, (_, i) => i * 2);
   return [0];

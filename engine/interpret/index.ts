@@ -11,6 +11,9 @@ import { createRandom } from '../random.ts';
 import { getLexicon, type Lexicon } from '../lexicon/index.ts';
 import type { GenerationRequest, Mode, Patch, PitchClass, Preset, Role, SongSpec, Subjects, TraceEntry } from '../types.ts';
 import { extractExplicit, type Explicit } from './explicit.ts';
+import { applyFields } from './fields.ts';
+import { energyArousal, fieldInstruments } from './field-arrangement.ts';
+import { METERS, meterName, pulseBpm, unitBpm, unitsPerPulse } from '../compose/meter.ts';
 import { asLoop } from './loop.ts';
 import { chooseGenre } from './genre.ts';
 import { collectHints, describeHints, type HintSet } from './hints.ts';
@@ -39,7 +42,11 @@ const ALL_TONICS: readonly PitchClass[] = ['C', 'C#', 'D', 'Eb', 'E', 'F', 'F#',
 /** What every resolver step reads. */
 interface Context {
   request: GenerationRequest;
+  /** What the prompt states outright, with the request's musical fields laid over it. */
   explicit: Explicit;
+  /** Whether the prompt itself states any value (the fields say nothing about the prompt's words). */
+  promptExplicit: boolean;
+  lexicon: Lexicon;
   tokens: string[];
   match: MatchResult;
   hints: HintSet;
@@ -63,7 +70,7 @@ function resolveGenre(ctx: Context): { preset: Preset; blendPreset: Preset | nul
     trace.push({ source: 'style', effect: `genre = ${preset.name} (style preset)` });
     return { preset, blendPreset: null, blend: null };
   }
-  const recognised = match.recognised > 0 || ctx.explicit.found.length > 0;
+  const recognised = match.recognised > 0 || ctx.promptExplicit;
   const choice = chooseGenre(match.content, ctx.hints.sum('arousal'), recognised, ctx.wantsSong, (g) => getPreset(g).vocal, createRandom(request.seed, 'interpret/genre'));
   const preset = getPreset(choice.genre);
   trace.push({ source: choice.source, effect: `genre = ${preset.name} (${choice.why})` });
@@ -80,7 +87,8 @@ function resolveMood(ctx: Context, preset: Preset, blendPreset: Preset | null, w
   ctx.trace.push({ source: preset.name, effect: `prior valence ${priorValence}, arousal ${priorArousal}` });
   for (const word of ctx.hints.words) ctx.trace.push({ source: word.phrase, effect: describeHints(word.hints) });
   const valence = round2(clamp(priorValence + ctx.hints.sum('valence'), -1, 1));
-  const arousal = round2(clamp(priorArousal + ctx.hints.sum('arousal'), -1, 1));
+  const worded = round2(clamp(priorArousal + ctx.hints.sum('arousal'), -1, 1));
+  const arousal = energyArousal(ctx.request.music?.energy, worded, ctx.hints.words, ctx.trace, ctx.warnings);
   ctx.trace.push({ source: 'mood', effect: `valence = ${valence}, arousal = ${arousal}` });
   return { valence, arousal };
 }
@@ -90,18 +98,25 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
   const meter = explicit.meter ?? { ...preset.meter };
   const meterSource = explicitSource(explicit, 'meter');
   trace.push({ source: meterSource ?? preset.name, effect: `meter = ${meter.beatsPerBar}/${meter.beatUnit} (${meterSource ? 'explicit' : 'genre'})` });
+  const named = meterName(meter);
+  if (named !== meterName(preset.meter) && !(METERS as readonly string[]).includes(named)) {
+    ctx.warnings.push(`"${meterSource}" has no grooves of its own: ${preset.name}'s ${meterName(preset.meter)} groove is stretched over its bar. Meters with grooves of their own: ${METERS.join(', ')}.`);
+  }
 
   let bpm: number;
   const pace = paceWords(ctx);
   const paceDirection = pace.length > 0 && pace.every((p) => Math.sign(p.tempo) === Math.sign(pace[0]!.tempo)) ? Math.sign(pace[0]!.tempo) : 0;
   if (explicit.bpm !== null) {
-    bpm = explicit.bpm;
+    // An explicit tempo counts the pulse a listener taps (dotted quarters in 6/8); the spec counts beat units.
+    bpm = unitBpm(explicit.bpm, meter);
     const clamped = explicit.bpmWritten !== explicit.bpm ? `, clamped from ${explicit.bpmWritten}` : '';
-    trace.push({ source: explicitSource(explicit, 'bpm')!, effect: `bpm = ${bpm} (explicit${clamped})` });
-    const contradicted = pace.find((p) => (p.tempo < 0 && bpm > SLOW_ABOVE) || (p.tempo > 0 && bpm < FAST_BELOW));
+    const perPulse = bpm !== explicit.bpm ? ` (${bpm} ${meter.beatUnit === 8 ? 'eighths' : 'beats'} a minute)` : '';
+    trace.push({ source: explicitSource(explicit, 'bpm')!, effect: `bpm = ${explicit.bpm}${perPulse} (explicit${clamped})` });
+    const pulse = explicit.bpm;
+    const contradicted = pace.find((p) => (p.tempo < 0 && pulse > SLOW_ABOVE) || (p.tempo > 0 && pulse < FAST_BELOW));
     if (contradicted) {
-      ctx.warnings.push(`"${contradicted.phrase}" contradicts "${explicitSource(explicit, 'bpm')}": the explicit ${bpm} bpm was kept.`);
-      trace.push({ source: contradicted.phrase, effect: `ignored: the explicit ${bpm} bpm wins` });
+      ctx.warnings.push(`"${contradicted.phrase}" contradicts "${explicitSource(explicit, 'bpm')}": the explicit ${pulse} bpm was kept.`);
+      trace.push({ source: contradicted.phrase, effect: `ignored: the explicit ${pulse} bpm wins` });
     }
   } else if (paceDirection !== 0) {
     // "slow" and "fast" beat every mood and scene word: the low or the high end of the genre's range.
@@ -119,8 +134,16 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
     bpm = bpmFromArousal(preset, arousal, preset.arousal, ctx.hints.sum('tempo'), jitter);
     trace.push({ source: 'arousal', effect: `bpm = ${bpm} (${preset.name} range ${preset.bpm.min}–${preset.bpm.max}, arousal ${arousal})` });
   }
-  const swing = round2(clamp(preset.swing + ctx.hints.sum('swing'), 0, 1));
-  trace.push({ source: preset.name, effect: `swing = ${swing}` });
+  if (explicit.bpm === null && (meter.beatsPerBar !== preset.meter.beatsPerBar || meter.beatUnit !== preset.meter.beatUnit)) {
+    // The genre's tempo is kept as a pulse across meters: a 100 bpm folk tune in 6/8 has 100 dotted quarters.
+    const converted = Math.round(unitBpm(pulseBpm(bpm, preset.meter), meter));
+    if (converted !== bpm) trace.push({ source: 'meter', effect: `bpm = ${converted} beat units a minute (the genre's pulse in ${meter.beatsPerBar}/${meter.beatUnit})` });
+    bpm = converted;
+  }
+  // A compound meter already divides its pulse in three: swinging its eighths would pair them into quarters.
+  const compound = unitsPerPulse(meter) === 3;
+  const swing = compound ? 0 : round2(clamp(preset.swing + ctx.hints.sum('swing'), 0, 1));
+  trace.push({ source: compound ? 'meter' : preset.name, effect: `swing = ${swing}${compound ? ` (${meter.beatsPerBar}/${meter.beatUnit} is in threes)` : ''}` });
   return { bpm, meter, swing };
 }
 
@@ -195,16 +218,21 @@ function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | 
   trace.push(...vocals.trace);
 
   const wishes = ctx.hints.words.flatMap((w) => Object.entries(w.hints.instruments ?? {}).map(([role, patch]) => ({ phrase: w.phrase, role: role as Role, patch: patch as Patch })));
-  const words: InstrumentWord[] = ofKind(match.content, 'instrument').map((c) => ({ phrase: c.phrase, entry: c.entry, negated: c.negated, only: c.only }));
+  const promptWords: InstrumentWord[] = ofKind(match.content, 'instrument').map((c) => ({ phrase: c.phrase, entry: c.entry, negated: c.negated, only: c.only }));
   // A negated sound word takes its own patch away too ("no vinyl" drops the crackle texture).
   for (const c of ofKind(match.content, 'hint')) {
     if (!c.negated || c.lexicon !== 'production') continue;
     for (const [role, patch] of Object.entries(c.hints.instruments ?? {})) {
-      words.push({ phrase: `not ${c.phrase}`, entry: { patch: patch as Patch, roles: [role as Role] }, negated: true, only: false });
+      promptWords.push({ phrase: `not ${c.phrase}`, entry: { patch: patch as Patch, roles: [role as Role] }, negated: true, only: false });
     }
   }
-  const excludedRoles = ofKind(match.content, 'exclude').map((c) => ({ phrase: c.phrase, role: c.role as Role }));
-  if (vocals.excluded) excludedRoles.push({ phrase: 'no vocals', role: 'vocal' });
+  const promptExcluded = ofKind(match.content, 'exclude').map((c) => ({ phrase: c.phrase, role: c.role as Role }));
+  if (vocals.excluded) promptExcluded.push({ phrase: 'no vocals', role: 'vocal' });
+  const fields = fieldInstruments(ctx.request.music, ctx.lexicon, { words: promptWords, excludedRoles: promptExcluded }, ctx.warnings);
+  const { words, excludedRoles } = fields;
+  if (vocals.enabled && ctx.wantsSong && fields.vocalsExcluded) {
+    ctx.warnings.push('The prompt asks for a singer but the "exclude" field leaves out the vocals: the field wins.');
+  }
   // "solo piano" keeps a singer only when one was asked for.
   // "acoustic" inside an instrument's name ("house with acoustic guitar") asks for that instrument, not an acoustic arrangement.
   const named = new Set(ofKind(match.content, 'instrument').flatMap((c) => c.phrase.split(' ').map((_, k) => c.index + k)));
@@ -213,6 +241,8 @@ function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | 
   const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && ctx.wantsSong, acousticCues, genreNamed });
   trace.push(...arrangement.trace);
   trace.push({ source: preset.name, effect: `instruments: ${arrangement.instruments.map((i) => `${i.role} ${i.instrument}`).join(', ')}` });
+  // Instruments the fields asked for are reported like named ones when the arrangement could not keep them.
+  ctx.warnings.push(...instrumentWarnings(fields.asked, arrangement.instruments));
   return {
     instruments: arrangement.instruments,
     excluded: arrangement.excluded,
@@ -249,11 +279,12 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   const known = (word: string): boolean => isLexiconWord(lexicon, word);
   const translation = translatePrompt(request.prompt, lexicon.languages, (text) => recognisedWords(text, lexicon));
   traceLanguage(translation, lexicon, trace, warnings);
-  const explicit = extractExplicit(translation.text);
+  const said = extractExplicit(translation.text);
+  const explicit = applyFields(said, request.music, warnings);
   const tokens = tokenize(explicit.rest);
   const match = matchPrompt(tokens, lexicon);
   const unplayable = unplayableWarnings(tokens, lexicon.unplayable, trace);
-  if (match.recognised === 0 && explicit.found.length === 0) {
+  if (match.recognised === 0 && said.found.length === 0) {
     trace.push({ source: 'default', effect: 'no recognised words: defaults' });
     const what = unplayable.length > 0 ? 'Nothing else in the prompt' : 'Nothing in the prompt';
     if (translation.unsupported === null) warnings.push(`${what} was recognised: the genre, tempo, key and instruments are defaults, not a reading of the prompt.`);
@@ -261,7 +292,7 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   warnings.push(...unplayable);
   const hints = collectHints(match.content, trace);
   const wantsSong = ofKind(match.content, 'vocal').some((c) => !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim());
-  const ctx: Context = { request, explicit, tokens, match, hints, wantsSong, trace, warnings };
+  const ctx: Context = { request, explicit, promptExplicit: said.found.length > 0, lexicon, tokens, match, hints, wantsSong, trace, warnings };
 
   const { preset, blendPreset, blend } = resolveGenre(ctx);
   const { valence, arousal } = resolveMood(ctx, preset, blendPreset, blend?.weight ?? 0);

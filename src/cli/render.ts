@@ -4,13 +4,15 @@ import { join, resolve } from 'node:path';
 import { checkLyrics, listStyles, renderTrack, EngineError, type RenderedTrack } from '../../engine/index.ts';
 import { ProgressBar } from './progress.ts';
 import { readRenderOutput } from './render-output.ts';
+import { MUSICAL_HELP, MUSICAL_OPTIONS, readMusicalOptions } from './musical-options.ts';
 import { UsageError, parse, positiveInteger, printHelp, text, type Command } from './usage.ts';
 
 const MAX_SEED = 2147483647;
 
 export const render: Command = {
   summary: 'Render a track from a prompt to an audio file (WAV, MP3, Opus or FLAC) and MIDI (no server needed)',
-  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--format wav|mp3|opus|flac] [--sample-rate HZ] [--bit-depth BITS] [--bitrate KBPS] [--loop] [--stems DIR] [--out FILE] [--json]
+  help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--format wav|mp3|opus|flac] [--sample-rate HZ] [--bit-depth BITS] [--bitrate KBPS] [--loop] [--stems DIR]
+                        [--bpm N] [--key KEY] [--time-signature M] [--out FILE] [--json]
 
 Runs the engine in this process and writes FILE (by default a 16-bit stereo 44.1 kHz WAV) and FILE with .mid (MIDI).
 Prints what the engine understood from the prompt (genre, tempo, key, instruments and why).
@@ -29,6 +31,7 @@ Options:
                      the end flowing into the start
   --stems DIR        also write one WAV per part (drums.wav, bass.wav, chords.wav, pad.wav, arp.wav, lead.wav,
                      vocal.wav, texture.wav: those the track has) into DIR; they add up to the mix
+${MUSICAL_HELP}
   --out FILE         where to write the audio  [default: ./<title>.<format>]
   --styles           list the style presets and exit
   --json             print the result as one JSON line instead of text
@@ -54,6 +57,7 @@ and never when stderr is a pipe or a file).`,
         out: { type: 'string' },
         styles: { type: 'boolean' },
         json: { type: 'boolean' },
+        ...MUSICAL_OPTIONS,
       },
       { min: 0, max: 1, names: 'a prompt (in quotes)' },
     );
@@ -76,6 +80,7 @@ and never when stderr is a pipe or a file).`,
 
     const stemsDir = text(parsed.values.stems);
     if (stemsDir !== undefined && stemsDir.trim() === '') throw new UsageError('--stems expects a directory.');
+    const music = readMusicalOptions(parsed.values);
 
     let track;
     try {
@@ -83,6 +88,7 @@ and never when stderr is a pipe or a file).`,
         prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics, output: output.options,
         ...(parsed.values.loop === true ? { loop: true } : {}),
         ...(stemsDir !== undefined ? { stems: true } : {}),
+        ...(music ? { music } : {}),
       };
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
       checkLyrics(request);

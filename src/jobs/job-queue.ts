@@ -74,6 +74,7 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   output: outputOf(generation),
   ...(generation.stems === true ? { stems: true } : {}),
   ...(generation.loop === true ? { loop: true } : {}),
+  ...(generation.music ? { music: generation.music } : {}),
 });
 
 /**

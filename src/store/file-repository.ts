@@ -339,6 +339,7 @@ export class FileRepository implements Repository {
       ...(input.encoding ? { encoding: input.encoding } : {}),
       ...(input.stems === true ? { stems: true } : {}),
       ...(input.loop === true ? { loop: true } : {}),
+      ...(input.music ? { music: input.music } : {}),
     };
     this.#generations.set(generation.id, generation);
     index.insert(generation);

@@ -1,3 +1,5 @@
+import type { MusicalFields } from '../../engine/index.ts';
+
 /**
  * The records the service keeps. The interfaces over them are in repository.ts (records) and blob-store.ts
  * (audio bytes); the files implementation lives beside them, and nothing outside src/store/ knows the layout on disk.
@@ -93,12 +95,14 @@ export interface Generation {
   stems?: boolean;
   /** Asked for a seamless loop of whole bars (absent: no). */
   loop?: boolean;
+  /** The request's musical fields (bpm, key, time signature ...), when any was given. */
+  music?: MusicalFields;
 }
 
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop' | 'music'
 >;
 
 export interface CreateGenerationOptions {

@@ -90,6 +90,12 @@ const V6_RANGES: readonly V6Range[] = [
 
 const v6Value = (address: string): bigint => v6Groups(address).reduce((n, group) => (n << 16n) | BigInt(group), 0n);
 
+/** The registry's prefixes as numbers, parsed once at load rather than on every check. */
+const V6_BLOCKS = V6_RANGES.map(([prefix, bits, reason]) => {
+  const shift = BigInt(128 - bits);
+  return { shift, prefix: v6Value(prefix) >> shift, reason };
+});
+
 function v6Reason(address: string): string | null {
   const g = v6Groups(address);
   const embeddedV4 = (hi: number, lo: number) => hi * 65536 + lo;
@@ -111,10 +117,7 @@ function v6Reason(address: string): string | null {
   if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'a local-use NAT64 address';
   if (g[0] === 0x2002) return viaV4('a 6to4 form', embeddedV4(g[1]!, g[2]!));
   const value = v6Value(address);
-  for (const [prefix, bits, reason] of V6_RANGES) {
-    const shift = BigInt(128 - bits);
-    if (value >> shift === v6Value(prefix) >> shift) return reason;
-  }
+  for (const { shift, prefix, reason } of V6_BLOCKS) if (value >> shift === prefix) return reason;
   return null;
 }
 

@@ -7,6 +7,7 @@ import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import type { AppContext } from '../../http/types.ts';
 import { createGenerationFor } from '../../routes/generations/create-generation.ts';
 import { LIMITS } from '../../routes/generations/generate-request.ts';
+import { MAX_BPM, METERS, MIN_BPM } from '../../../engine/index.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
@@ -16,7 +17,7 @@ import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 import { present } from './generations.ts';
 
-const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'loop', 'stems', ...AUDIO_FIELDS] as const;
+const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'loop', 'stems', ...AUDIO_FIELDS, 'bpm', 'key', 'time_signature'] as const;
 type Values = Partial<Record<(typeof FIELDS)[number], string>>;
 
 const EXAMPLES = [
@@ -64,6 +65,7 @@ ${current ? html`<section class="result">${current}</section>` : ''}
         ${fieldError(errors, 'seed')}
       </div>
     </div>
+    ${musicalRow(values, errors)}
     <label class="check"><input type="checkbox" id="instrumental" name="instrumental" value="on" data-hides="lyrics-field"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
     ${fieldError(errors, 'instrumental')}
     ${lyricsField(values, errors)}
@@ -75,6 +77,30 @@ ${current ? html`<section class="result">${current}</section>` : ''}
 </section>
 </div>`,
   );
+}
+
+/** Tempo, key and meter: optional, each winning over what the prompt says. */
+function musicalRow(values: Values, errors: FieldErrors): Html {
+  return html`<div class="row">
+      <div class="field">
+        <label for="bpm">BPM <span class="muted">(optional)</span></label>
+        <input id="bpm" name="bpm" type="number" min="${MIN_BPM}" max="${MAX_BPM}" step="1" placeholder="from the prompt" value="${values.bpm ?? ''}"${describedBy(errors, 'bpm')}>
+        ${fieldError(errors, 'bpm')}
+      </div>
+      <div class="field">
+        <label for="key">Key <span class="muted">(optional)</span></label>
+        <input id="key" name="key" maxlength="40" placeholder="e.g. F# minor, D dorian" value="${values.key ?? ''}"${describedBy(errors, 'key')}>
+        ${fieldError(errors, 'key')}
+      </div>
+      <div class="field">
+        <label for="time_signature">Time signature</label>
+        <select id="time_signature" name="time_signature"${describedBy(errors, 'time_signature')}>
+          <option value="">From the style or prompt</option>
+          ${METERS.map((m) => html`<option value="${m}"${values.time_signature === m ? html` selected` : ''}>${m}</option>`)}
+        </select>
+        ${fieldError(errors, 'time_signature')}
+      </div>
+    </div>`;
 }
 
 /**
@@ -98,6 +124,9 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
   if (values.duration?.trim()) body['duration'] = number(values.duration);
   if (values.style?.trim()) body['style'] = values.style;
   if (values.seed?.trim()) body['seed'] = number(values.seed);
+  if (values.bpm?.trim()) body['bpm'] = number(values.bpm);
+  if (values.key?.trim()) body['key'] = values.key;
+  if (values.time_signature?.trim()) body['time_signature'] = values.time_signature;
   body['instrumental'] = values.instrumental === 'on';
   if (values.loop === 'on') body['loop'] = true;
   if (values.stems === 'on') body['stems'] = true;
@@ -124,6 +153,9 @@ export function showPlayground(deps: DashboardDeps) {
           sample_rate: generation.encoding?.sample_rate === 48000 ? '48000' : '',
           bit_depth: generation.encoding?.bit_depth === 24 ? '24' : '',
           bitrate: generation.encoding?.bitrate ? String(generation.encoding.bitrate) : '',
+          bpm: generation.music?.bpm === undefined ? '' : String(generation.music.bpm),
+          key: generation.music?.key ?? '',
+          time_signature: generation.music?.timeSignature ?? '',
         }
       : {};
     sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), { csrf: viewer.csrf }) : null));

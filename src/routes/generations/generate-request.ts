@@ -6,8 +6,9 @@ import { MAX_LYRICS_CHARS, MP3_BITRATES, type StyleInfo } from '../../../engine/
 import { ValidationError } from '../../http/errors.ts';
 import { readBoolean, readChoice, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
 import type { NewGeneration } from '../../store/types.ts';
+import { MUSICAL_FIELDS, readMusicalFields } from './musical-fields.ts';
 
-export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate'] as const;
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate', ...MUSICAL_FIELDS] as const;
 
 export const LIMITS = {
   promptChars: 2000,
@@ -44,7 +45,11 @@ export function parseGenerateRequest(body: Record<string, unknown>, styles: read
   };
   // Kept only when asked for, so the records of ordinary tasks stay as they were.
   const extras = { ...(readBoolean(body, 'stems') === true ? { stems: true } : {}), ...(readBoolean(body, 'loop') === true ? { loop: true } : {}) };
-  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding, ...extras };
+  const music = readMusicalFields(body);
+  if (lyrics !== null && music?.exclude?.some((name) => name === 'vocals' || name === 'vocal' || name === 'voice' || name === 'singing')) {
+    throw new ValidationError('exclude', '"lyrics" cannot be sung when "exclude" leaves out the vocals. Drop one of them.', 'conflicting_fields');
+  }
+  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding, ...extras, ...(music ? { music } : {}) };
 }
 
 /** A style name as the engine publishes it; matched without regard to case, stored in the engine's spelling. */

@@ -1,0 +1,56 @@
+/**
+ * The musical fields are heard (issue 16, item 1): explicit bpm and key over a sample of styles × 2 seeds,
+ * and each meter's tempo, measured by the independent analysers the prompt-fidelity tests use (bpm-tools,
+ * aubiotrack, the chroma key finder), never by the engine's own numbers. `npm run bench:fidelity` runs every
+ * style; its figures are in the README.
+ */
+import test from 'ava';
+import { createTrackRenderer, type TrackRenderer } from '../helpers/analysis/renders.ts';
+import { describeFigures, measureFields, type FieldCase } from '../helpers/analysis/field-fidelity.ts';
+import { meterCases, styleCases } from '../../bench/fidelity.ts';
+
+/**
+ * Styles of different families: strummed acoustic, electronic, swung keys, distorted guitars. The sampled
+ * orchestra is left out on purpose: both analysers hear orchestral and cinematic 1–3 bpm fast (110 asked, ~112
+ * heard), a known miss the bench reports.
+ */
+const STYLES = ['folk', 'house', 'lofi', 'rock'];
+const SEEDS = [4242, 777];
+const KEYED = styleCases(STYLES, SEEDS);
+/** Each meter on the style whose instruments carry it: the kit's pulse, a strum, a bass on strong beats. */
+const METERED: FieldCase[] = [
+  ...meterCases(['folk'], 4242).filter((c) => /-(3-4|5-4|6-8|7-8)-/.test(c.name)),
+  ...meterCases(['rock'], 4242).filter((c) => /-12-8-/.test(c.name)),
+];
+
+let renderer: TrackRenderer;
+test.before(async () => {
+  renderer = await createTrackRenderer({ prefix: 'tunesmith-fidelity-fields-' });
+  for (const entry of [...KEYED, ...METERED]) void renderer.render(entry.name, entry.request);
+});
+test.after.always(async () => {
+  await renderer?.close();
+});
+
+test(`an explicit bpm is heard within 1 bpm (or its double or half) on ${KEYED.length} renders of ${STYLES.length} styles × 2 seeds`, async (t) => {
+  const figures = await Promise.all(KEYED.map((entry) => measureFields(renderer, entry)));
+  for (const f of figures) t.log(describeFigures(f));
+  const missed = figures.filter((f) => f.tempoError === null || f.tempoError > 1);
+  t.deepEqual(missed.map((f) => f.name), []);
+});
+
+test(`an explicit key is heard: MIREX averages >= 0.9 over ${STYLES.length} styles × 2 seeds`, async (t) => {
+  const figures = await Promise.all(KEYED.map((entry) => measureFields(renderer, entry)));
+  const scores = figures.map((f) => f.keyScore!);
+  const mean = scores.reduce((s, v) => s + v, 0) / scores.length;
+  t.log(figures.map((f) => `${f.name}: asked ${f.asked.key}, heard ${f.heard.key} -> ${f.keyScore}`).join('\n'));
+  t.true(mean >= 0.9, `MIREX mean ${mean.toFixed(3)} (${scores.join(', ')})`);
+});
+
+for (const entry of METERED) {
+  test(`${entry.request.music!.timeSignature} at ${entry.request.music!.bpm} bpm (${entry.request.style}) is heard at its pulse, not a stretched 4/4 grid`, async (t) => {
+    const f = await measureFields(renderer, entry);
+    t.log(describeFigures(f));
+    t.true(f.tempoError !== null && f.tempoError <= 1, describeFigures(f));
+  });
+}

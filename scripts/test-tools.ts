@@ -7,12 +7,15 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { postgresBinDir } from './postgres-bin.ts';
 
 export interface Tool {
   /** The Debian package that provides it. */
   package: string;
   /** Commands looked up on PATH, or absolute paths of files the package installs. */
   provides: string[];
+  /** Finds the tool where `provides` cannot say it (PostgreSQL's versioned dir); replaces the `provides` check. */
+  found?: (path: string) => boolean;
 }
 
 export const TOOLS: readonly Tool[] = [
@@ -22,6 +25,8 @@ export const TOOLS: readonly Tool[] = [
   { package: 'bpm-tools', provides: ['bpm'] },
   { package: 'chromium', provides: ['chromium'] },
   { package: 'fonts-dejavu-core', provides: ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'] },
+  // The backend tests start a throwaway cluster with the server's initdb and pg_ctl.
+  { package: 'postgresql', provides: ['initdb', 'pg_ctl', 'postgres'], found: (path) => postgresBinDir(path) !== undefined },
 ];
 
 export interface EnsureToolsOptions {
@@ -39,7 +44,7 @@ export interface EnsureToolsOptions {
 export type EnsureToolsResult = { ok: true; installed: string[] } | { ok: false; message: string };
 
 export function missingTools(path: string, tools: readonly Tool[] = TOOLS): Tool[] {
-  return tools.filter((tool) => !tool.provides.every((thing) => (isAbsolute(thing) ? readable(thing) : onPath(thing, path))));
+  return tools.filter((tool) => !(tool.found ? tool.found(path) : tool.provides.every((thing) => (isAbsolute(thing) ? readable(thing) : onPath(thing, path)))));
 }
 
 export function ensureTools(options: EnsureToolsOptions): EnsureToolsResult {

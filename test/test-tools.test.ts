@@ -1,13 +1,17 @@
 import test, { type ExecutionContext } from 'ava';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { postgresBinDir } from '../scripts/postgres-bin.ts';
 import { ensureTools, TOOLS } from '../scripts/test-tools.ts';
 import { runScript } from './helpers/process.ts';
 
 const script = new URL('../scripts/test-tools.ts', import.meta.url).pathname;
-/** The command-line tools only: the font is a file outside any temp dir, so these tests leave it out. */
-const commandTools = TOOLS.filter((tool) => tool.provides.every((thing) => !thing.startsWith('/')));
+/**
+ * The command-line tools only: the font is a file outside any temp dir, and PostgreSQL is also looked for in
+ * /usr/lib/postgresql, so these tests leave them out (postgres-bin has its own tests below).
+ */
+const commandTools = TOOLS.filter((tool) => !tool.found && tool.provides.every((thing) => !thing.startsWith('/')));
 const allCommands = commandTools.flatMap((tool) => tool.provides);
 const quiet = () => undefined;
 
@@ -84,4 +88,23 @@ test('npm test runs the check before anything else, and CI runs npm test', async
   const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
   t.true(pkg.scripts['test']!.startsWith('node --import tsx scripts/test-tools.ts && '));
   t.regex(await readFile(new URL('../.ci/run', import.meta.url), 'utf8'), /^npm test$/m);
+});
+
+test("PostgreSQL's server is found in Debian's versioned dir, newest version first, when it is not on the PATH", async (t) => {
+  const root = await tempBin(t);
+  for (const version of ['13', '15']) {
+    await mkdir(join(root, version, 'bin'), { recursive: true });
+    for (const name of ['initdb', 'postgres']) await stub(join(root, version, 'bin'), name);
+  }
+  await mkdir(join(root, '16', 'bin'), { recursive: true }); // a client-only install: psql, no server
+  await stub(join(root, '16', 'bin'), 'psql');
+  t.is(postgresBinDir('', root), join(root, '15', 'bin'));
+});
+
+test("PostgreSQL's server on the PATH wins, and without a server anywhere it is missing", async (t) => {
+  const bin = await tempBin(t);
+  const emptyRoot = await tempBin(t);
+  t.is(postgresBinDir(bin, emptyRoot), undefined);
+  for (const name of ['initdb', 'postgres']) await stub(bin, name);
+  t.is(postgresBinDir(bin, emptyRoot), bin);
 });

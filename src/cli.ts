@@ -10,6 +10,7 @@ import { render } from './cli/render.ts';
 import { serve } from './cli/serve.ts';
 import { UsageError, type Command, type Io } from './cli/usage.ts';
 import { ConfigError } from './config.ts';
+import { StorageUnreachableError } from './store/open-blob-store.ts';
 import { DamagedFileError, DataDirLockedError, StorageFullError } from './store/index.ts';
 
 /** Command name (one or two words) -> command. The engine's `render` command joins here. */
@@ -65,7 +66,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.err(`${error.message}\nRun "tunesmith ${name} --help" for usage.`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DamagedFileError || error instanceof StorageFullError || error instanceof AdminCommandError) {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DamagedFileError || error instanceof StorageFullError || error instanceof StorageUnreachableError || error instanceof AdminCommandError) {
       io.err(error.message);
       return 1;
     }

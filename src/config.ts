@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from './log.ts';
+import { parseStorageUrl, type S3Settings, type StorageLocation } from './store/storage-location.ts';
 
 export interface Config {
   port: number;
@@ -25,6 +26,10 @@ export interface Config {
   requestTimeoutSeconds?: number;
   /** TUNESMITH_IDLE_TIMEOUT: seconds a connection may move no bytes either way (a stalled upload or download). @default 30 */
   idleTimeoutSeconds?: number;
+  /** TUNESMITH_STORAGE_URL: where the audio lives. @default the data dir */
+  storage?: StorageLocation | undefined;
+  /** How to reach the store when `storage` is s3://, from the standard AWS variables. */
+  s3?: S3Settings;
 }
 
 export class ConfigError extends Error {
@@ -99,6 +104,31 @@ function publicUrl(env: Env, fallback: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+function storage(env: Env): StorageLocation | undefined {
+  const raw = read(env, 'TUNESMITH_STORAGE_URL');
+  if (raw === undefined) return undefined;
+  try {
+    return parseStorageUrl(raw);
+  } catch (error) {
+    throw new ConfigError('TUNESMITH_STORAGE_URL', (error as Error).message);
+  }
+}
+
+/** The SDK would read these itself; reading them here keeps one place that says what the service was told. */
+function s3Settings(env: Env): S3Settings {
+  const endpoint = read(env, 'AWS_ENDPOINT_URL_S3') ?? read(env, 'AWS_ENDPOINT_URL');
+  if (endpoint !== undefined && !/^https?:\/\/[^\s/]+/.test(endpoint)) {
+    throw new ConfigError(env['AWS_ENDPOINT_URL_S3'] ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL', `expected an http:// or https:// URL, got "${endpoint}".`);
+  }
+  const pathStyle = read(env, 'TUNESMITH_S3_PATH_STYLE');
+  return {
+    endpoint,
+    region: read(env, 'AWS_REGION') ?? read(env, 'AWS_DEFAULT_REGION') ?? 'us-east-1',
+    // Self-hosted stores (MinIO, Garage, SeaweedFS, Ceph) want the bucket in the path; AWS itself, the host.
+    forcePathStyle: pathStyle === undefined ? endpoint !== undefined : flag(env, 'TUNESMITH_S3_PATH_STYLE'),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const bindHost = host(env);
@@ -113,6 +143,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel(env),
     requestTimeoutSeconds: integer(env, 'TUNESMITH_REQUEST_TIMEOUT', 30, 1, 3600),
     idleTimeoutSeconds: integer(env, 'TUNESMITH_IDLE_TIMEOUT', 30, 1, 3600),
+    storage: storage(env),
+    s3: s3Settings(env),
   });
 }
 

@@ -14,6 +14,7 @@ import { ACCOUNT_WINDOW_MS } from './http/token-bucket.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
+import { openBlobStore } from './store/open-blob-store.ts';
 import { createJobQueue } from './jobs/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { loadSigningSecret } from './secrets.ts';
@@ -73,6 +74,8 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   };
   try {
+    const storage = await openBlobStore({ location: config.storage, s3: config.s3 ?? { region: 'us-east-1', forcePathStyle: false }, dataDir: config.dataDir, dataDirBlobs: store.blobs });
+    cleanup.push(() => storage.close());
     const signingSecret = await loadSigningSecret(config.dataDir);
     const pool = createRenderPool({ workers: config.workers });
     cleanup.push(() => pool.close());
@@ -80,7 +83,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line) });
     cleanup.push(() => webhooks.close());
     const lifecycle = new GenerationLifecycle({ repository: store, onEvent: webhooks.wake });
-    const jobs = await createJobQueue({ repository: store, blobs: store.blobs, lifecycle, pool, logger });
+    const jobs = await createJobQueue({ repository: store, blobs: storage.blobs, lifecycle, pool, logger });
     cleanup.push(() => jobs.close());
     const limits = await openPersistentLimiter(store.settings, { windowMs: ACCOUNT_WINDOW_MS, now: Date.now, warn });
     cleanup.push(() => limits.flush());
@@ -104,7 +107,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
     const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
     const shuttingDown = new AbortController();
-    const app = createApp({ repository: store, blobs: store.blobs, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal, accountLimiter: limits.limiter });
+    const app = createApp({ repository: store, blobs: storage.blobs, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal, accountLimiter: limits.limiter });
     handler = app.callback();
     webhooks.start(signer);
 
@@ -118,8 +121,9 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     if (first) print(firstStartBanner(publicUrl, first.key, firstSignInUrl!));
     // Last, so whoever waits for this line (people, scripts, tests) has everything above it.
     // Shown to whoever started the server whatever the log level (scripts wait for it); the log gets its own line.
-    logger.info({ url, data_dir: config.dataDir, workers: pool.size }, 'server started');
-    print(`Tunesmith listening on ${url} (data dir ${config.dataDir}, ${pool.size} render thread(s))`);
+    logger.info({ url, data_dir: config.dataDir, storage: storage.description, workers: pool.size }, 'server started');
+    const audio = config.storage === undefined ? '' : `, audio in ${storage.description}`;
+    print(`Tunesmith listening on ${url} (data dir ${config.dataDir}${audio}, ${pool.size} render thread(s))`);
 
     let closing: Promise<void> | null = null;
     return {

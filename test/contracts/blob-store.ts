@@ -5,15 +5,16 @@
 import type { ExecutionContext, TestFn } from 'ava';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../src/store/blob-store.ts';
-import { BlobNotFoundError } from '../../src/store/errors.ts';
+import { BlobNotFoundError, UnsafePathError } from '../../src/store/errors.ts';
 
-export type BlobStoreFactory = () => Promise<{ blobs: BlobStore; close(): Promise<void> }>;
+/** Makes a fresh store for one test; servers it starts are the test's to tear down. */
+export type BlobStoreFactory = (t: ExecutionContext) => Promise<{ blobs: BlobStore; close(): Promise<void> }>;
 
 const bytesOf = async (stream: Readable): Promise<number[]> => [...Buffer.concat(await stream.toArray())];
 
 export function blobStoreContract(test: TestFn, backend: string, factory: BlobStoreFactory): void {
   const setup = async (t: ExecutionContext) => {
-    const { blobs, close } = await factory();
+    const { blobs, close } = await factory(t);
     t.teardown(close);
     return blobs;
   };
@@ -52,5 +53,21 @@ export function blobStoreContract(test: TestFn, backend: string, factory: BlobSt
     await blobs.delete(KEY);
     t.is(await blobs.stat(KEY), undefined);
     await t.notThrowsAsync(blobs.delete(KEY));
+  });
+
+  test(title('the last byte alone is a range too, and a large blob reads back byte for byte'), async (t) => {
+    const blobs = await setup(t);
+    const large = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7919) % 251);
+    await blobs.put(KEY, large, { contentType: 'audio/wav' });
+    t.deepEqual(await bytesOf(await blobs.open(KEY, { start: large.length - 1, end: large.length - 1 })), [large.at(-1)!]);
+    t.true(Buffer.from(large).equals(Buffer.from(await bytesOf(await blobs.open(KEY)))));
+  });
+
+  test(title('a key that would climb out of the store ("..") is refused when written and names nothing when read'), async (t) => {
+    const blobs = await setup(t);
+    const unsafe = '../escape.wav';
+    await t.throwsAsync(blobs.put(unsafe, new Uint8Array([1]), { contentType: 'audio/wav' }), { instanceOf: UnsafePathError });
+    t.is(await blobs.stat(unsafe), undefined);
+    await t.throwsAsync(blobs.open(unsafe), { instanceOf: BlobNotFoundError });
   });
 }

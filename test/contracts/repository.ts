@@ -251,4 +251,21 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
     t.is(await repository.credentials.redeemSignInToken(token, now), account.id);
     t.is(await repository.credentials.redeemSignInToken(token, now), undefined);
   });
+
+  test(title('a pending delivery is leased to one sender at a time, until its update or until the lease runs out'), async (t) => {
+    const { repository, account } = await setup(t);
+    await repository.webhooks.addEndpoint(endpoint(account.id));
+    const { generation } = await repository.createGeneration(request(account.id), { monthlyQuota: null });
+    const { event, deliveries } = eventOf(account.id, generation.id);
+    await repository.transaction((tx) => tx.addEvent(event, deliveries));
+    const at = new Date('2026-03-15T12:00:00.000Z');
+    const later = (ms: number) => new Date(at.getTime() + ms);
+    t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-a', later(60_000), at))?.id, 'whd_evt_1');
+    t.is(await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(60_000), later(1_000)), undefined, 'node a holds it');
+    t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(120_000), later(60_001)))?.id, 'whd_evt_1', 'node a\'s lease ran out');
+    await repository.webhooks.updateDelivery('whd_evt_1', { round_attempts: 1, next_attempt_at: later(61_000).toISOString() });
+    t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-a', later(120_000), later(62_000)))?.round_attempts, 1, 'the update ended node b\'s lease');
+    await repository.webhooks.updateDelivery('whd_evt_1', { state: 'delivered', next_attempt_at: null });
+    t.is(await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(180_000), later(63_000)), undefined, 'a settled delivery is not sent again');
+  });
 }

@@ -8,7 +8,8 @@ import type { Repository } from '../../src/store/repository.ts';
 import { IdempotencyConflictError, NotFoundError, QuotaExceededError, type NewGeneration } from '../../src/store/types.ts';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../src/store/webhook-types.ts';
 
-export type RepositoryFactory = () => Promise<{ repository: Repository; close(): Promise<void> }>;
+/** Makes a fresh, empty repository for a test (the test's context lets a factory register its own teardowns). */
+export type RepositoryFactory = (t: ExecutionContext) => Promise<{ repository: Repository; close(): Promise<void> }>;
 
 const request = (accountId: string, overrides: Partial<NewGeneration> = {}): NewGeneration => ({
   account_id: accountId,
@@ -46,7 +47,7 @@ function eventOf(accountId: string, generationId: string, id = 'evt_1'): { event
 
 export function repositoryContract(test: TestFn, backend: string, factory: RepositoryFactory): void {
   const setup = async (t: ExecutionContext) => {
-    const { repository, close } = await factory();
+    const { repository, close } = await factory(t);
     t.teardown(close);
     const account = await repository.createAccount({ plan: 'developer', email: 'a@example.com' });
     return { repository, account };

@@ -1,0 +1,3 @@
+export { openPostgresRepository, PostgresRepository, type EnqueueInTransaction, type OpenPostgresOptions } from './postgres-repository.ts';
+export { migrate, MIGRATIONS } from './migrations.ts';
+export type { Queryable } from './rows.ts';

@@ -167,6 +167,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'webhook delivery leases',
+    sql: `
+      -- The node sending a delivery now, and until when: any node may send it, one at a time (claimDelivery).
+      ALTER TABLE webhook_deliveries ADD COLUMN lease_owner text, ADD COLUMN lease_until timestamptz;
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, one transaction each, under the advisory lock. Returns the versions applied. */

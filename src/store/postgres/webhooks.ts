@@ -86,10 +86,20 @@ export class PostgresWebhooks implements WebhookRecords {
     return rows.map(toDelivery);
   }
 
+  /** One UPDATE: the row lock makes concurrent claims from several nodes take turns, and the second finds the lease. */
+  async claimDelivery(id: string, owner: string, until: Date, now: Date): Promise<WebhookDelivery | undefined> {
+    const { rows } = await this.db.query(
+      `UPDATE webhook_deliveries SET lease_owner = $2, lease_until = $3
+       WHERE id = $1 AND state = 'pending' AND (lease_until IS NULL OR lease_until <= $4 OR lease_owner = $2) RETURNING *`,
+      [id, owner, until, now],
+    );
+    return rows[0] && toDelivery(rows[0]);
+  }
+
   async updateDelivery(id: string, patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>): Promise<WebhookDelivery> {
     const set = setClause(patch, DELIVERY_PATCHABLE, 1);
     const { rows } = set.sql
-      ? await this.db.query(`UPDATE webhook_deliveries SET ${set.sql} WHERE id = $1 RETURNING *`, [id, ...set.values])
+      ? await this.db.query(`UPDATE webhook_deliveries SET ${set.sql}, lease_owner = NULL, lease_until = NULL WHERE id = $1 RETURNING *`, [id, ...set.values])
       : await this.db.query('SELECT * FROM webhook_deliveries WHERE id = $1', [id]);
     if (!rows[0]) throw new Error(`No webhook delivery ${id}.`);
     return toDelivery(rows[0]);

@@ -33,6 +33,11 @@ export interface Config {
   requestTimeoutSeconds?: number;
   /** TUNESMITH_IDLE_TIMEOUT: seconds a connection may move no bytes either way (a stalled upload or download). @default 30 */
   idleTimeoutSeconds?: number;
+  /**
+   * TUNESMITH_DATABASE_URL (postgres://…): keep the records in PostgreSQL, shared by every node that names the
+   * same database, instead of the data dir's files. Unset: the files, exactly as before.
+   */
+  databaseUrl?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -80,6 +85,22 @@ function host(env: Env): string {
   const value = read(env, 'HOST') ?? '127.0.0.1';
   if (/[\s/]/.test(value)) throw new ConfigError('HOST', `expected a host name or IP address, got "${value}".`);
   return value;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = read(env, 'TUNESMITH_DATABASE_URL');
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // The URL holds a password: it is never echoed back in the error.
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || url.pathname.length <= 1) {
+    throw new ConfigError('TUNESMITH_DATABASE_URL', 'expected a PostgreSQL URL naming a database, like postgres://user:password@host:5432/tunesmith.');
+  }
+  return raw;
 }
 
 /** The URL clients can reach: a wildcard bind address is not one, so it maps to the loopback name. */
@@ -151,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel(env),
     requestTimeoutSeconds: integer(env, 'TUNESMITH_REQUEST_TIMEOUT', 30, 1, 3600),
     idleTimeoutSeconds: integer(env, 'TUNESMITH_IDLE_TIMEOUT', 30, 1, 3600),
+    databaseUrl: databaseUrl(env),
   });
 }
 

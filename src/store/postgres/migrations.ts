@@ -159,11 +159,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'rate limits',
     sql: `
-      -- One token bucket per key, shared by every API node: refilled and spent in one UPDATE.
+      -- One token bucket per key, shared by every API node: refilled and spent in one statement
+      -- (src/http/rate-limit-postgres.ts). Unlogged: a crash of the database only hands out full buckets.
       CREATE UNLOGGED TABLE rate_limit_buckets (
         key text PRIMARY KEY,
         tokens double precision NOT NULL,
-        updated_at timestamptz NOT NULL
+        at_ms double precision NOT NULL,
+        allowed boolean NOT NULL
       );
     `,
   },

@@ -8,6 +8,7 @@ import { AdminCommandError } from './cli/admin-commands.ts';
 import { keysCreate, keysList, keysRevoke } from './cli/keys.ts';
 import { render } from './cli/render.ts';
 import { serve } from './cli/serve.ts';
+import { worker } from './cli/worker.ts';
 import { UsageError, type Command, type Io } from './cli/usage.ts';
 import { ConfigError } from './config.ts';
 import { DamagedFileError, DataDirLockedError, StorageFullError } from './store/index.ts';
@@ -15,6 +16,7 @@ import { DamagedFileError, DataDirLockedError, StorageFullError } from './store/
 /** Command name (one or two words) -> command. The engine's `render` command joins here. */
 export const COMMANDS: Record<string, Command> = {
   serve,
+  worker,
   render,
   'keys create': keysCreate,
   'keys list': keysList,

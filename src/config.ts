@@ -14,8 +14,6 @@ export interface Config {
   publicUrl: string;
   /** Render threads in this process; 0 (PostgreSQL mode only) makes `serve` an API-only node. */
   workers: number;
-  /** TUNESMITH_DATABASE_URL: PostgreSQL for the records and the job queue instead of the data dir's files. */
-  databaseUrl?: string | undefined;
   /**
    * TUNESMITH_JOB_LEASE_SECONDS (PostgreSQL mode): how long a render's worker may go silent before its task is
    * given to another worker; a dead worker's task runs again within about 1.5 leases. @default 60
@@ -128,21 +126,6 @@ function publicUrl(env: Env, fallback: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function databaseUrl(env: Env): string | undefined {
-  const raw = read(env, 'TUNESMITH_DATABASE_URL');
-  if (raw === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')) {
-    throw new ConfigError('TUNESMITH_DATABASE_URL', 'expected a postgres://user:password@host:port/database URL.');
-  }
-  return raw;
-}
-
 /**
  * Render threads. 0 is an API-only node, which only PostgreSQL mode has: there `tunesmith worker` processes take
  * its tasks, while with the data dir no other process can (the server holds its lock), so every task would wait
@@ -165,14 +148,13 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(read(env, 'TUNESMITH_DATA_DIR') ?? './data'),
     publicUrl: publicUrl(env, defaultPublicUrl(bindHost, port)),
     workers: workers(env, database !== undefined),
-    databaseUrl: database,
     jobLeaseSeconds: integer(env, 'TUNESMITH_JOB_LEASE_SECONDS', 60, 10, 3600),
     downloadTtlSeconds: integer(env, 'TUNESMITH_DOWNLOAD_TTL', 86_400, 60, 30 * 86_400),
     webhookAllowPrivate: flag(env, 'TUNESMITH_WEBHOOK_ALLOW_PRIVATE'),
     logLevel: logLevel(env),
     requestTimeoutSeconds: integer(env, 'TUNESMITH_REQUEST_TIMEOUT', 30, 1, 3600),
     idleTimeoutSeconds: integer(env, 'TUNESMITH_IDLE_TIMEOUT', 30, 1, 3600),
-    databaseUrl: databaseUrl(env),
+    databaseUrl: database,
   });
 }
 

@@ -13,10 +13,11 @@ import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
+import { openSharedQueue, SharedJobQueue } from './jobs/pg/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { OpenFile } from './store/atomic-file.ts';
 import { StorageFullError, isStorageFull, type Repository } from './store/index.ts';
-import { openBackend } from './backend.ts';
+import { openBackend, type Backend } from './backend.ts';
 import { GenerationLifecycle } from './generations/lifecycle.ts';
 import { openWebhooks } from './webhooks/index.ts';
 
@@ -58,21 +59,34 @@ export async function startServer(config: Config, options: StartServerOptions = 
 async function start(config: Config, options: StartServerOptions): Promise<ServerHandle> {
   const logger = options.logger ?? createLogger({ level: config.logLevel ?? 'info' });
   const print = options.print ?? ((text: string) => console.error(text));
-  const backend = await openBackend(config, { logger, open: options.open });
-  const { repository: store, blobs, signingSecret } = backend;
-  const cleanup: (() => Promise<void>)[] = [() => backend.close()];
+  // PostgreSQL mode: the job queue is in the database too, and the repository queues each render in the create transaction.
+  const queue = config.databaseUrl ? await openSharedQueue({ ...config, databaseUrl: config.databaseUrl }, logger) : null;
+  const cleanup: (() => Promise<void>)[] = queue ? [() => queue.close()] : [];
   const unwind = async () => {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   };
+  let backend: Backend;
   try {
-    const pool = createRenderPool({ workers: config.workers });
-    cleanup.push(() => pool.close());
+    backend = await openBackend(config, { logger, open: options.open, enqueue: queue?.enqueue });
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+  const { repository: store, blobs, signingSecret } = backend;
+  cleanup.push(() => backend.close());
+  try {
+    // TUNESMITH_WORKERS=0 (PostgreSQL mode only, see config.ts): an API-only node, no render threads.
+    const pool = config.workers > 0 ? createRenderPool({ workers: config.workers }) : null;
+    if (pool) cleanup.push(() => pool.close());
     // Before the queue: its restart recovery may already cause webhook events, which wake the worker.
-    const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line) });
+    // With PostgreSQL, workers elsewhere record events too: every API node looks for due deliveries each second.
+    const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line), ...(queue ? { pollMs: 1_000 } : {}) });
     cleanup.push(() => webhooks.close());
     const lifecycle = new GenerationLifecycle({ repository: store, onEvent: webhooks.wake });
-    const jobs = await createJobQueue({ repository: store, blobs, lifecycle, pool, logger });
+    const jobs = queue ? new SharedJobQueue({ repository: store, lifecycle }) : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
     cleanup.push(() => jobs.close());
+    const renderWorker = queue && pool ? await queue.work({ repository: store, blobs, lifecycle, pool, logger }) : null;
+    if (renderWorker) cleanup.push(() => renderWorker.close());
     cleanup.push(() => backend.flushLimits());
 
     // The first lyrics check parses the pronouncing dictionary (~0.2 s of blocked event loop): pay it here,
@@ -98,7 +112,9 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     handler = app.callback();
     webhooks.start(signer);
 
-    const admin = await serveAdmin({ repository: store, publicUrl }, config.dataDir);
+    // The admin channel lets CLI commands reach a data dir this server holds locked; a PostgreSQL node holds no
+    // lock (the CLI writes to the database itself), and several nodes may share one data dir for their audio.
+    const admin = queue ? { close: async () => undefined } : await serveAdmin({ repository: store, publicUrl }, config.dataDir);
     cleanup.push(() => admin.close());
     // Only once nothing else can fail: a key made by a start that then failed would never be shown.
     const first = await provisionFirstStart(store);
@@ -108,8 +124,10 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     if (first) print(firstStartBanner(publicUrl, first.key, firstSignInUrl!));
     // Last, so whoever waits for this line (people, scripts, tests) has everything above it.
     // Shown to whoever started the server whatever the log level (scripts wait for it); the log gets its own line.
-    logger.info({ url, data_dir: config.dataDir, database: config.databaseUrl ? backend.where : undefined, workers: pool.size }, 'server started');
-    print(`Tunesmith listening on ${url} (${backend.where}, ${pool.size} render thread(s))`);
+    const threads = pool?.size ?? 0;
+    logger.info({ url, data_dir: config.dataDir, database: config.databaseUrl ? backend.where : undefined, workers: threads }, 'server started');
+    const rendering = pool ? `${threads} render thread(s)` : 'API only: `tunesmith worker` processes render its tasks';
+    print(`Tunesmith listening on ${url} (${backend.where}, ${rendering})`);
 
     let closing: Promise<void> | null = null;
     return {
@@ -122,10 +140,11 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
           // Order matters: no new requests, then no new renders (their last events recorded), then
           // no more webhook sends (the unsent wait in the outbox for the next start), threads, files.
           shuttingDown.abort();
-          await Promise.all([closeHttp(http), admin.close(), jobs.close()]);
+          await Promise.all([closeHttp(http), admin.close(), jobs.close(), renderWorker?.close()]);
+          await queue?.close();
           await backend.flushLimits();
           await webhooks.close();
-          await pool.close();
+          await pool?.close();
           await backend.close();
         })();
         return closing;

@@ -39,7 +39,7 @@ for (const [variable, value, pattern] of [
   ['PORT', '3000.5', /PORT/],
   ['TUNESMITH_WORKERS', '0', /TUNESMITH_WORKERS: 0 \(an API-only node\) needs TUNESMITH_DATABASE_URL/],
   ['TUNESMITH_JOB_LEASE_SECONDS', '5', /TUNESMITH_JOB_LEASE_SECONDS: expected a whole number from 10 to 3600/],
-  ['TUNESMITH_DATABASE_URL', 'mysql://db/x', /TUNESMITH_DATABASE_URL: expected a postgres:/],
+  ['TUNESMITH_DATABASE_URL', 'mysql://db/x', /TUNESMITH_DATABASE_URL: expected a PostgreSQL URL/],
   ['TUNESMITH_WORKERS', '1e3', /TUNESMITH_WORKERS/],
   ['TUNESMITH_DOWNLOAD_TTL', '10', /TUNESMITH_DOWNLOAD_TTL: expected a whole number from 60/],
   ['TUNESMITH_PUBLIC_URL', 'example.com', /TUNESMITH_PUBLIC_URL: expected an absolute http/],

@@ -7,6 +7,7 @@
  * to (the generation's `attempts` as this run set it, status processing): whichever run is no longer the newest
  * writes nothing, so a task completes once and causes one event.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Job, PgBoss } from 'pg-boss';
 import { RenderAbortedError, WorkerCrashedError, type RenderedTrack } from '../../../engine/index.ts';
 import { allKeys, trackFiles } from '../../generations/files.ts';
@@ -69,7 +70,8 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   let closing: Promise<void> | null = null;
   return {
     close() {
-      closing ??= options.boss.offWork(RENDER_QUEUE, { id: workerId, wait: true });
+      // Past the grace, the queue's stop fails what still runs here, and another worker takes it at once.
+      closing ??= Promise.race([options.boss.offWork(RENDER_QUEUE, { id: workerId, wait: true }), delay(options.graceMs ?? 30_000, undefined, { ref: false })]);
       return closing;
     },
   };

@@ -9,6 +9,11 @@ test('an empty environment gives the documented defaults', (t) => {
   t.is(config.dataDir, resolve('./data'));
 });
 
+test('TUNESMITH_WORKERS=0 with a database is an API-only node, and the job lease defaults to 60 s', (t) => {
+  t.like(loadConfig({ TUNESMITH_WORKERS: '0', TUNESMITH_DATABASE_URL: 'postgres://db.example/tunesmith' }), { workers: 0, jobLeaseSeconds: 60 });
+  t.is(loadConfig({ TUNESMITH_JOB_LEASE_SECONDS: '15' }).jobLeaseSeconds, 15);
+});
+
 test('the data dir is resolved to an absolute path', (t) => {
   const config = loadConfig({ TUNESMITH_DATA_DIR: 'relative/dir' });
   t.true(isAbsolute(config.dataDir));

@@ -57,11 +57,14 @@ export async function openRenderQueue(options: RenderQueueOptions): Promise<PgBo
     // The supervisor is what notices a stopped heartbeat: looking twice a lease keeps a re-run within ~1.5 leases.
     superviseIntervalSeconds: Math.max(1, Math.floor(lease / 2)),
     monitorIntervalSeconds: Math.max(1, Math.floor(lease / 2)),
+    // Workers are woken by NOTIFY at the enqueue's commit, not by their next poll (one held connection per node).
+    useListenNotify: true,
   });
   boss.on('error', (error: Error) => options.onError?.(error));
   await boss.start();
   const queue = {
     heartbeatSeconds: lease,
+    notify: true,
     // A render is bounded by its heartbeat, not by a wall-clock limit (a long track with stems takes minutes).
     expireInSeconds: 6 * 3600,
     retryLimit: Math.max(0, (options.maxAttempts ?? 3) - 1),

@@ -61,8 +61,9 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   const runner = new JobRunner(options);
   const workerId = await options.boss.work<RenderJob>(
     RENDER_QUEUE,
-    // One job per render thread; a short poll, as a waiting render is what users notice.
-    { localConcurrency: options.pool.size, batchSize: 1, pollingIntervalSeconds: 0.5 },
+    // One job per render thread. New jobs wake the worker through NOTIFY; the polls are the floor should a
+    // notification be missed (a dropped listener connection), and short, as a waiting render is what users notice.
+    { localConcurrency: options.pool.size, batchSize: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2 },
     async ([job]) => {
       if (job) await runner.run(job);
     },

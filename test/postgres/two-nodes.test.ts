@@ -1,6 +1,6 @@
 /** Two API nodes (two apps, each with its own pool of connections) on one PostgreSQL database. */
 import test from 'ava';
-import type { PostgresRepository } from '../../src/store/postgres/index.ts';
+import { PostgresRepository } from '../../src/store/postgres/index.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
 
@@ -42,7 +42,8 @@ test('a generation created on one node is read, and its completion heard by a lo
   t.is((await (await b.call(key, `/v1/generation/${created.id}`)).json()).status, 'processing');
   const waiting = b.call(key, `/v1/generation/${created.id}?wait=30`);
   // Only once b's long poll watches the task does a complete it: b must hear of it from the database.
-  const nodeB = b.store as PostgresRepository;
+  const nodeB = b.store;
+  if (!(nodeB instanceof PostgresRepository)) throw new Error('not on PostgreSQL');
   while (!nodeB.watch.watching(created.id)) await new Promise((resolve) => setTimeout(resolve, 5));
   await a.jobs.complete(created.id);
   const answered = await (await waiting).json();

@@ -23,6 +23,7 @@ import {
 } from '../types.ts';
 import { PostgresCredentials } from './credentials.ts';
 import { GenerationWatch } from './generation-watch.ts';
+import { describeConnectionError } from './errors.ts';
 import { migrate } from './migrations.ts';
 import { GENERATION_COLUMNS, json, toAccount, toGeneration, toKey, type Queryable } from './rows.ts';
 import { PostgresTransaction } from './transaction.ts';
@@ -62,7 +63,7 @@ export async function openPostgresRepository(options: OpenPostgresOptions): Prom
     return repository;
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw error;
+    throw describeConnectionError(error, options.url);
   }
 }
 
@@ -278,7 +279,12 @@ export class PostgresRepository implements Repository {
       if (!rows[0]) throw new NotFoundError('generation', id);
       const status = rows[0].status as string;
       if (status !== 'completed' && status !== 'failed') throw new TypeError(`Generation ${id} is ${status}: only finished generations can be deleted.`);
-      await db.query('UPDATE generations SET deleted_at = $2 WHERE id = $1', [id, this.#clock()]);
+      // What is left keeps the month's quota spent and nothing else: no prompt, lyrics, files or idempotency key, as with the file store.
+      await db.query(
+        `UPDATE generations SET deleted_at = $2, prompt = '', lyrics = NULL, callback_url = NULL, title = NULL, metadata = NULL, files = NULL, music = NULL, error = NULL,
+           idempotency_key = NULL, idempotency_body_hash = NULL WHERE id = $1`,
+        [id, this.#clock()],
+      );
       await this.watch.announce(db, [id]);
     });
     this.watch.notify(id, undefined);

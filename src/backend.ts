@@ -14,7 +14,7 @@ import { loadSharedSigningSecret, loadSigningSecret } from './secrets.ts';
 import type { OpenFile } from './store/atomic-file.ts';
 import { FileBlobStore } from './store/file-blob-store.ts';
 import { DataDirLockedError, openStore, readLiveLock, type BlobStore, type FileRepository, type Repository } from './store/index.ts';
-import { openPostgresRepository, type EnqueueInTransaction } from './store/postgres/index.ts';
+import { databaseName, openPostgresRepository, type EnqueueInTransaction } from './store/postgres/index.ts';
 
 export interface Backend {
   repository: Repository;
@@ -93,12 +93,6 @@ async function openFileBackend(dataDir: string, options: OpenBackendOptions): Pr
     await store.close().catch(() => undefined);
     throw error;
   }
-}
-
-/** The database's name only: the URL may hold a password, which no log line shows. */
-function databaseName(url: string): string {
-  const parsed = new URL(url);
-  return `${decodeURIComponent(parsed.pathname.slice(1))} on ${parsed.host}`;
 }
 
 async function openStoreForServer(dataDir: string, log: (line: string) => void, open: OpenFile | undefined): Promise<FileRepository> {

@@ -53,6 +53,11 @@ export class GenerationWatch {
     return this.#watchers.watch(id, listener);
   }
 
+  /** Whether anyone on this node watches the generation. */
+  watching(id: string): boolean {
+    return this.#watchers.watched(id);
+  }
+
   /** A change this node committed. */
   notify(id: string, generation: Generation | undefined): void {
     this.#watchers.notify(id, generation);

@@ -23,6 +23,7 @@ import {
 } from '../types.ts';
 import { PostgresCredentials } from './credentials.ts';
 import { GenerationWatch } from './generation-watch.ts';
+import { describeConnectionError } from './errors.ts';
 import { migrate } from './migrations.ts';
 import { GENERATION_COLUMNS, json, toAccount, toGeneration, toKey, type Queryable } from './rows.ts';
 import { PostgresTransaction } from './transaction.ts';
@@ -62,7 +63,7 @@ export async function openPostgresRepository(options: OpenPostgresOptions): Prom
     return repository;
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw error;
+    throw describeConnectionError(error, options.url);
   }
 }
 
@@ -73,6 +74,8 @@ export class PostgresRepository implements Repository {
   readonly webhooks: PostgresWebhooks;
   readonly settings: Settings;
   readonly watch: GenerationWatch;
+  /** The pool, refusing with StoreClosedError once closed (a request in flight at shutdown gets a 503, not a pool error). */
+  readonly #db: Queryable;
   readonly #clock: () => Date;
   readonly #enqueue: EnqueueInTransaction | undefined;
   readonly #touches = new Map<string, Date>();
@@ -81,11 +84,17 @@ export class PostgresRepository implements Repository {
 
   constructor(pool: pg.Pool, options: { url: string; clock: () => Date; warn: (message: string) => void; enqueue?: EnqueueInTransaction | undefined }) {
     this.pool = pool;
+    this.#db = {
+      query: (text, values) => {
+        this.#assertOpen();
+        return pool.query(text, values);
+      },
+    };
     this.#clock = options.clock;
     this.#enqueue = options.enqueue;
-    this.credentials = new PostgresCredentials(pool);
-    this.webhooks = new PostgresWebhooks(pool);
-    this.settings = new PostgresSettings(pool);
+    this.credentials = new PostgresCredentials(this.#db);
+    this.webhooks = new PostgresWebhooks(this.#db);
+    this.settings = new PostgresSettings(this.#db);
     this.watch = new GenerationWatch({ connectionString: options.url }, (id) => this.#readGeneration(id), options.warn);
   }
 
@@ -94,7 +103,7 @@ export class PostgresRepository implements Repository {
   async createAccount(input: { email?: string | null; name?: string | null; plan: PlanName }): Promise<Account> {
     this.#assertOpen();
     if (!isPlanName(input.plan)) throw new TypeError(`Unknown plan "${String(input.plan)}".`);
-    const { rows } = await this.pool.query('INSERT INTO accounts (id, email, name, plan, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *', [
+    const { rows } = await this.#db.query('INSERT INTO accounts (id, email, name, plan, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *', [
       newAccountId(),
       input.email ?? null,
       input.name ?? null,
@@ -105,12 +114,12 @@ export class PostgresRepository implements Repository {
   }
 
   async getAccount(id: string): Promise<Account | undefined> {
-    const { rows } = await this.pool.query('SELECT * FROM accounts WHERE id = $1', [id]);
+    const { rows } = await this.#db.query('SELECT * FROM accounts WHERE id = $1', [id]);
     return rows[0] && toAccount(rows[0]);
   }
 
   async listAccounts(): Promise<Account[]> {
-    const { rows } = await this.pool.query('SELECT * FROM accounts ORDER BY seq');
+    const { rows } = await this.#db.query('SELECT * FROM accounts ORDER BY seq');
     return rows.map(toAccount);
   }
 
@@ -119,7 +128,7 @@ export class PostgresRepository implements Repository {
     if (patch.plan !== undefined && !isPlanName(patch.plan)) throw new TypeError(`Unknown plan "${String(patch.plan)}".`);
     const fields = (['email', 'plan', 'rpm', 'monthly'] as const).filter((field) => patch[field] !== undefined);
     const set = fields.map((field, i) => `${field} = $${i + 2}`).join(', ');
-    const { rows } = await this.pool.query(set ? `UPDATE accounts SET ${set} WHERE id = $1 RETURNING *` : 'SELECT * FROM accounts WHERE id = $1', [id, ...fields.map((f) => patch[f])]);
+    const { rows } = await this.#db.query(set ? `UPDATE accounts SET ${set} WHERE id = $1 RETURNING *` : 'SELECT * FROM accounts WHERE id = $1', [id, ...fields.map((f) => patch[f])]);
     if (!rows[0]) throw new NotFoundError('account', id);
     return toAccount(rows[0]);
   }
@@ -143,7 +152,7 @@ export class PostgresRepository implements Repository {
     this.#assertOpen();
     if (!(await this.getAccount(accountId))) throw new NotFoundError('account', accountId);
     const { key, prefix, hash } = newApiKey();
-    const { rows } = await this.pool.query('INSERT INTO api_keys (id, account_id, name, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
+    const { rows } = await this.#db.query('INSERT INTO api_keys (id, account_id, name, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
       newKeyId(),
       accountId,
       name,
@@ -157,7 +166,7 @@ export class PostgresRepository implements Repository {
   async findKey(secret: string): Promise<ApiKey | undefined> {
     if (typeof secret !== 'string' || secret.length === 0 || secret.length > 256) return undefined;
     const hash = hashSecret(secret);
-    const { rows } = await this.pool.query('SELECT * FROM api_keys WHERE hash = $1', [hash]);
+    const { rows } = await this.#db.query('SELECT * FROM api_keys WHERE hash = $1', [hash]);
     const record = rows[0] && toKey(rows[0]);
     if (!record || !safeEqual(record.hash, hash)) return undefined;
     const touched = this.#touches.get(record.id);
@@ -166,8 +175,8 @@ export class PostgresRepository implements Repository {
 
   async listKeys(accountId?: string): Promise<ApiKey[]> {
     const { rows } = accountId === undefined
-      ? await this.pool.query('SELECT * FROM api_keys ORDER BY seq')
-      : await this.pool.query('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY seq', [accountId]);
+      ? await this.#db.query('SELECT * FROM api_keys ORDER BY seq')
+      : await this.#db.query('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY seq', [accountId]);
     return rows.map(toKey).map((key) => {
       const touched = this.#touches.get(key.id);
       return touched ? { ...key, last_used_at: touched.toISOString() } : key;
@@ -176,7 +185,7 @@ export class PostgresRepository implements Repository {
 
   async revokeKey(keyId: string): Promise<ApiKey> {
     this.#assertOpen();
-    const { rows } = await this.pool.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1 RETURNING *', [keyId, this.#clock()]);
+    const { rows } = await this.#db.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1 RETURNING *', [keyId, this.#clock()]);
     if (!rows[0]) throw new NotFoundError('key', keyId);
     return toKey(rows[0]);
   }
@@ -249,7 +258,7 @@ export class PostgresRepository implements Repository {
   }
 
   async getGeneration(accountId: string, id: string): Promise<Generation | undefined> {
-    const { rows } = await this.pool.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, [id, accountId]);
+    const { rows } = await this.#db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, [id, accountId]);
     return rows[0] && toGeneration(rows[0]);
   }
 
@@ -261,12 +270,12 @@ export class PostgresRepository implements Repository {
     if (options.search) where.push(`strpos(lower(prompt), lower($${values.push(options.search)})) > 0`);
     const filter = where.join(' AND ');
     const [{ rows }, count] = await Promise.all([
-      this.pool.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE ${filter} ORDER BY created_at DESC, id COLLATE "C" LIMIT $${values.length + 1} OFFSET $${values.length + 2}`, [
+      this.#db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE ${filter} ORDER BY created_at DESC, id COLLATE "C" LIMIT $${values.length + 1} OFFSET $${values.length + 2}`, [
         ...values,
         options.limit,
         options.offset,
       ]),
-      this.pool.query(`SELECT count(*)::int AS total FROM generations WHERE ${filter}`, values),
+      this.#db.query(`SELECT count(*)::int AS total FROM generations WHERE ${filter}`, values),
     ]);
     return { items: rows.map(toGeneration), total: count.rows[0].total };
   }
@@ -278,21 +287,26 @@ export class PostgresRepository implements Repository {
       if (!rows[0]) throw new NotFoundError('generation', id);
       const status = rows[0].status as string;
       if (status !== 'completed' && status !== 'failed') throw new TypeError(`Generation ${id} is ${status}: only finished generations can be deleted.`);
-      await db.query('UPDATE generations SET deleted_at = $2 WHERE id = $1', [id, this.#clock()]);
+      // What is left keeps the month's quota spent and nothing else: no prompt, lyrics, files or idempotency key, as with the file store.
+      await db.query(
+        `UPDATE generations SET deleted_at = $2, prompt = '', lyrics = NULL, callback_url = NULL, title = NULL, metadata = NULL, files = NULL, music = NULL, error = NULL,
+           idempotency_key = NULL, idempotency_body_hash = NULL WHERE id = $1`,
+        [id, this.#clock()],
+      );
       await this.watch.announce(db, [id]);
     });
     this.watch.notify(id, undefined);
   }
 
   async unfinishedGenerations(): Promise<Generation[]> {
-    const { rows } = await this.pool.query(
+    const { rows } = await this.#db.query(
       `SELECT ${GENERATION_COLUMNS} FROM generations WHERE status IN ('pending', 'processing') AND deleted_at IS NULL ORDER BY created_at, id COLLATE "C" DESC`,
     );
     return rows.map(toGeneration);
   }
 
   async usage(accountId: string, month: string): Promise<number> {
-    const { rows } = await this.pool.query("SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'", [accountId, month]);
+    const { rows } = await this.#db.query("SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'", [accountId, month]);
     return rows[0].used;
   }
 
@@ -319,8 +333,8 @@ export class PostgresRepository implements Repository {
    * node reads back the one that won.
    */
   async sharedSecret(name: string, make: () => string): Promise<string> {
-    await this.pool.query('INSERT INTO shared_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, make()]);
-    const { rows } = await this.pool.query('SELECT value FROM shared_secrets WHERE name = $1', [name]);
+    await this.#db.query('INSERT INTO shared_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, make()]);
+    const { rows } = await this.#db.query('SELECT value FROM shared_secrets WHERE name = $1', [name]);
     return rows[0].value as string;
   }
 
@@ -362,6 +376,7 @@ export class PostgresRepository implements Repository {
 
   /** Runs `fn` between BEGIN and COMMIT on one connection; anything it throws rolls it all back. */
   async #inTransaction<T>(fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+    this.#assertOpen();
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
@@ -383,7 +398,7 @@ export class PostgresRepository implements Repository {
   }
 
   async #readGeneration(id: string): Promise<Generation | undefined> {
-    const { rows } = await this.pool.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND deleted_at IS NULL`, [id]);
+    const { rows } = await this.#db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND deleted_at IS NULL`, [id]);
     return rows[0] && toGeneration(rows[0]);
   }
 

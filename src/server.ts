@@ -75,6 +75,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
   const { repository: store, blobs, signingSecret } = backend;
   cleanup.push(() => backend.close());
   try {
+    await queue?.requeueOrphans();
     // TUNESMITH_WORKERS=0 (PostgreSQL mode only, see config.ts): an API-only node, no render threads.
     const pool = config.workers > 0 ? createRenderPool({ workers: config.workers }) : null;
     if (pool) cleanup.push(() => pool.close());

@@ -29,6 +29,7 @@ export async function startWorker(config: Config, options: { logger: Logger; pri
   try {
     const backend = await openBackend(config, { logger });
     steps.push(() => backend.close());
+    await queue.requeueOrphans();
     const pool = createRenderPool({ workers: config.workers });
     steps.push(() => pool.close());
     // No webhook sender here: the API nodes find the events this worker's transitions record, and send them.

@@ -12,10 +12,11 @@ import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { GenerationRequest, RenderedTrack } from '../engine/index.ts';
 import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
-import { enqueueRender, openRenderQueue, RENDER_QUEUE, type RenderJob } from '../src/jobs/pg/render-queue.ts';
+import { enqueueRender, openRenderQueue, RENDER_QUEUE, requeueOrphans, type RenderJob } from '../src/jobs/pg/render-queue.ts';
 import { startRenderWorker } from '../src/jobs/pg/render-worker.ts';
 import { completedPatch } from '../src/jobs/render-task.ts';
 import { openStore, type FileRepository, type Generation } from '../src/store/index.ts';
+import { openPostgresRepository } from '../src/store/postgres/index.ts';
 import { freshDatabase } from './helpers/postgres.ts';
 
 /** Renders at once, counting each render it was asked for. */
@@ -75,6 +76,13 @@ async function until<T>(read: () => Promise<T | undefined>, what: string, timeou
   }
 }
 
+/** The generation once it has this status. */
+const reaches = (store: FileRepository, generation: Generation, status: Generation['status']): Promise<Generation> =>
+  until(async () => {
+    const current = await store.getGeneration(generation.account_id, generation.id);
+    return current?.status === status ? current : undefined;
+  }, `the task to be ${status}`);
+
 test('a job queued in a transaction that rolls back does not exist; one that commits is queued', async (t) => {
   const { store, boss, client } = await setup(t);
   const queue = await boss();
@@ -118,10 +126,7 @@ test('a task whose worker stopped heartbeating is rendered by another worker, an
   const pool = new CountingPool();
   const worker = await startRenderWorker({ boss: second, repository: store, blobs: store.blobs, lifecycle, pool });
   t.teardown(() => worker.close());
-  const done = await until(async () => {
-    const current = await store.getGeneration(account.id, generation.id);
-    return current?.status === 'completed' ? current : undefined;
-  }, 'the re-run to complete');
+  const done = await reaches(store, generation, 'completed');
   t.is(done.attempts, 2);
   t.deepEqual(pool.rendered, ['stalled']);
 
@@ -133,4 +138,35 @@ test('a task whose worker stopped heartbeating is rendered by another worker, an
   );
   t.is(late, undefined);
   t.is((await store.getGeneration(account.id, generation.id))!.title, 'stalled');
+});
+
+test('a task already started as often as it may is failed as interrupted, not rendered again', async (t) => {
+  const { store, boss, client, lifecycle } = await setup(t);
+  const queue = await boss();
+  const account = await store.createAccount({ plan: 'developer' });
+  const generation = await create(store, account.id, 'cursed');
+  await lifecycle.transition(generation.id, { status: 'processing', attempts: 3 });
+  await enqueueIn(client, queue, generation);
+  const pool = new CountingPool();
+  const worker = await startRenderWorker({ boss: queue, repository: store, blobs: store.blobs, lifecycle, pool });
+  t.teardown(() => worker.close());
+  const failed = await reaches(store, generation, 'failed');
+  t.is(failed.error?.code, 'render_interrupted');
+  t.deepEqual(pool.rendered, []);
+});
+
+test('unfinished tasks without a job (copied in by migrate) are queued at start, once', async (t) => {
+  const { url, boss } = await setup(t);
+  const queue = await boss();
+  // The repository without the enqueue hook: tasks as `tunesmith migrate` leaves them.
+  const repository = await openPostgresRepository({ url });
+  t.teardown(() => repository.close());
+  const account = await repository.createAccount({ plan: 'developer' });
+  const request = { account_id: account.id, duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null, request_id: null };
+  const { generation: waiting } = await repository.createGeneration({ ...request, prompt: 'waiting' }, { monthlyQuota: null });
+  const { generation: finished } = await repository.createGeneration({ ...request, prompt: 'finished' }, { monthlyQuota: null });
+  await repository.transaction((tx) => tx.updateGeneration(finished.id, { status: 'completed' }));
+  t.is(await requeueOrphans(queue, url), 1);
+  t.is(await requeueOrphans(queue, url), 0, 'its job exists now');
+  t.deepEqual((await queue.findJobs<RenderJob>(RENDER_QUEUE)).map((job) => job.data.id), [waiting.id]);
 });

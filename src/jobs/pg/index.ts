@@ -7,7 +7,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../log.ts';
 import type { EnqueueInTransaction } from '../../store/postgres/index.ts';
-import { enqueueRender, openRenderQueue } from './render-queue.ts';
+import { enqueueRender, openRenderQueue, requeueOrphans } from './render-queue.ts';
 import { startRenderWorker, type RenderWorker, type RenderWorkerOptions } from './render-worker.ts';
 
 export { SharedJobQueue } from './api-job-queue.ts';
@@ -16,6 +16,8 @@ export type { RenderWorker } from './render-worker.ts';
 export interface SharedQueue {
   boss: PgBoss;
   enqueue: EnqueueInTransaction;
+  /** Queues the unfinished tasks that have no job (see requeueOrphans): once the repository's tables exist. */
+  requeueOrphans(): Promise<void>;
   /** Takes jobs onto `pool` until closed. */
   work(options: Omit<RenderWorkerOptions, 'boss'>): Promise<RenderWorker>;
   close(): Promise<void>;
@@ -30,6 +32,10 @@ export async function openSharedQueue(config: Config & { databaseUrl: string }, 
   return {
     boss,
     enqueue: (db, generation) => enqueueRender(boss, db, generation),
+    async requeueOrphans() {
+      const queued = await requeueOrphans(boss, config.databaseUrl);
+      if (queued > 0) logger.info({ tasks: queued }, 'queued unfinished tasks that had no job');
+    },
     work: (options) => startRenderWorker({ ...options, boss }),
     // Not graceful: the workers were closed first (their renders finished or were handed back).
     close: () => boss.stop({ graceful: false }),

@@ -8,6 +8,7 @@
  * One queue, `render`; a job is `{ id, account_id }` of a generation, and the generation's record stays the truth:
  * a job only says "look at this one".
  */
+import pg from 'pg';
 import { PgBoss, type Db } from 'pg-boss';
 
 export const RENDER_QUEUE = 'render';
@@ -67,7 +68,9 @@ export async function openRenderQueue(options: RenderQueueOptions): Promise<PgBo
     notify: true,
     // A render is bounded by its heartbeat, not by a wall-clock limit (a long track with stems takes minutes).
     expireInSeconds: 6 * 3600,
-    retryLimit: Math.max(0, (options.maxAttempts ?? 3) - 1),
+    // One pickup more than the starts a task gets: the last one finds it started as often as it may and fails it,
+    // so a task whose workers all died is failed (render_interrupted), not left processing.
+    retryLimit: Math.max(0, options.maxAttempts ?? 3),
     retryDelay: 0,
     deleteAfterSeconds: 24 * 3600,
   };
@@ -96,4 +99,40 @@ export async function enqueueRender(boss: PgBoss, client: SqlClient, generation:
   const waiting = Number(rows[0]?.waiting ?? 0);
   const job: RenderJob = { id: generation.id, account_id: generation.account_id };
   await boss.send(RENDER_QUEUE, job, { db: asBossDb(client), priority: -waiting, group: { id: generation.account_id } });
+}
+
+/** Held while one node looks for tasks without a job, so two starting nodes do not both queue them. */
+const REQUEUE_LOCK = 0x7475_6e65;
+
+/**
+ * Queues a job for every unfinished task that has none waiting or running: tasks copied in by `tunesmith migrate`
+ * from a data dir, and any whose job ended without ending the task. Runs at each node's start, once at a time.
+ * Returns how many it queued.
+ */
+export async function requeueOrphans(boss: PgBoss, databaseUrl: string, schema = 'pgboss'): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tunesmith-queue' });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows: locked } = await client.query('SELECT pg_try_advisory_xact_lock($1) AS ok', [REQUEUE_LOCK]);
+    if (!locked[0]?.ok) {
+      await client.query('ROLLBACK');
+      return 0;
+    }
+    const { rows } = await client.query(
+      `SELECT g.id, g.account_id FROM generations g
+       WHERE g.status IN ('pending', 'processing') AND g.deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM ${schema}.job j WHERE j.name = $1 AND j.data->>'id' = g.id AND j.state IN ('created', 'retry', 'active'))
+       ORDER BY g.created_at, g.id`,
+      [RENDER_QUEUE],
+    );
+    for (const row of rows) await enqueueRender(boss, client, { id: row.id, account_id: row.account_id }, schema);
+    await client.query('COMMIT');
+    return rows.length;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
 }

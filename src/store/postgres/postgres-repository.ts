@@ -338,6 +338,25 @@ export class PostgresRepository implements Repository {
     return rows[0].value as string;
   }
 
+  /**
+   * Runs `fn` while holding the PostgreSQL advisory lock `key`, which no other node holds meanwhile (a node
+   * waits for it): for what must happen once for the whole database, like the first start's account.
+   */
+  async exclusively<T>(key: number, fn: () => Promise<T>): Promise<T> {
+    this.#assertOpen();
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [key]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [key]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
   // Health
 
   async healthy(): Promise<boolean> {

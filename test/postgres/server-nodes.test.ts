@@ -2,7 +2,7 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServerProcess, tempDataDir } from '../helpers/process.ts';
+import { runCli, startServerProcess, tempDataDir } from '../helpers/process.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
 
 const firstKey = (output: string): string => /\b(ts_live_[A-Za-z0-9_-]+)/.exec(output)?.[1] ?? '';
@@ -43,4 +43,15 @@ test('a node whose database URL points nowhere stops with one sentence naming th
   t.is((await server.exited).code, 1);
   t.true(server.output().includes('Cannot use the PostgreSQL database tunesmith on 127.0.0.1:1: nothing accepts connections there.'), server.output());
   t.false(server.output().includes('hunter2'));
+});
+
+test('with TUNESMITH_DATABASE_URL the CLI makes keys in the database, and a running node accepts them at once', async (t) => {
+  const env = { TUNESMITH_DATABASE_URL: await freshDatabase(t) };
+  const node = await startServerProcess(t, await tempDataDir(t), env);
+  const made = await runCli(['keys', 'create', '--plan', 'starter', '--json'], { ...env, TUNESMITH_DATA_DIR: await tempDataDir(t) });
+  t.is(made.code, 0, made.stderr);
+  const { key } = JSON.parse(made.stdout) as { key: string };
+  const res = await fetch(`${node.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+  t.is(res.status, 200);
+  t.like(await res.json(), { plan: 'starter' });
 });

@@ -10,7 +10,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realpathSync } from 'node:fs';
-import pg from 'pg';
 import { checkLyrics, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
 import { PostgresLimiter } from '../src/http/rate-limit-postgres.ts';
@@ -19,7 +18,7 @@ import type { BlobStore, Repository } from '../src/store/index.ts';
 import { FileBlobStore } from '../src/store/file-blob-store.ts';
 import { openPostgresRepository, type PostgresRepository } from '../src/store/postgres/index.ts';
 import { seedGenerationsInPostgres } from '../src/store/postgres/seed.ts';
-import { postgresServer } from '../test/helpers/postgres.ts';
+import { admin, postgresServer } from '../test/helpers/postgres.ts';
 import { CONNECTIONS, HISTORY, ROUNDS, SECONDS, listen, loadAutocannon, measure, median, nonRenderingQueue, prepareStore, type Measured } from './api-common.ts';
 
 interface Side {
@@ -49,17 +48,8 @@ async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
   if (given) return { url: given, drop: async () => undefined };
   const server = await postgresServer();
   const name = `bench_${process.pid}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: server.adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  return { url: `postgres://postgres@127.0.0.1:${server.port}/${name}`, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  await admin(server, `CREATE DATABASE ${name}`);
+  return { url: `postgres://postgres@127.0.0.1:${server.port}/${name}`, drop: () => admin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 async function preparePostgres(url: string, audioDir: string): Promise<{ repository: PostgresRepository; blobs: BlobStore; key: string; completedId: string }> {

@@ -269,15 +269,19 @@ export class PostgresRepository implements Repository {
     // strpos, not LIKE: the search text is plain text, its % and _ included.
     if (options.search) where.push(`strpos(lower(prompt), lower($${values.push(options.search)})) > 0`);
     const filter = where.join(' AND ');
-    const [{ rows }, count] = await Promise.all([
+    // Without a search the total is the trigger-kept count (migration 3); a search has to count its matches.
+    const count = options.search
+      ? this.#db.query(`SELECT count(*)::int AS total FROM generations WHERE ${filter}`, values)
+      : this.#db.query(`SELECT coalesce(sum(n), 0)::int AS total FROM generation_counts WHERE account_id = $1${options.status === undefined ? '' : ' AND status = $2'}`, values);
+    const [{ rows }, counted] = await Promise.all([
       this.#db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE ${filter} ORDER BY created_at DESC, id COLLATE "C" LIMIT $${values.length + 1} OFFSET $${values.length + 2}`, [
         ...values,
         options.limit,
         options.offset,
       ]),
-      this.#db.query(`SELECT count(*)::int AS total FROM generations WHERE ${filter}`, values),
+      count,
     ]);
-    return { items: rows.map(toGeneration), total: count.rows[0].total };
+    return { items: rows.map(toGeneration), total: counted.rows[0].total };
   }
 
   async deleteGeneration(id: string): Promise<void> {

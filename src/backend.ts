@@ -26,6 +26,11 @@ export interface Backend {
   flushLimits(): Promise<void>;
   /** For the start line and the log: where the records are. */
   where: string;
+  /**
+   * Runs `fn` so that no other node runs it at the same time (the first start's provisioning: two nodes starting
+   * on an empty database make one local account, not two). One process owns the files, so there it just runs.
+   */
+  once<T>(fn: () => Promise<T>): Promise<T>;
   /** Lets go of the records (after flushLimits). */
   close(): Promise<void>;
 }
@@ -42,6 +47,8 @@ export interface OpenBackendOptions {
 const LOCK_CHECK_MS = 2_000;
 /** A CLI command holds the lock for a moment only: a starting server waits for it. */
 const CLI_LOCK_WAIT_MS = 10_000;
+/** The advisory lock of Backend.once() in PostgreSQL (any fixed number, other than the migrations'). */
+const ONCE_LOCK = 7_405_112_015;
 
 export function openBackend(config: Config, options: OpenBackendOptions): Promise<Backend> {
   return config.databaseUrl ? openPostgresBackend(config.databaseUrl, config.dataDir, options) : openFileBackend(config.dataDir, options);
@@ -61,6 +68,7 @@ async function openPostgresBackend(url: string, dataDir: string, options: OpenBa
       limiter: new PostgresLimiter(repository.pool, ACCOUNT_WINDOW_MS),
       flushLimits: async () => undefined,
       where: `PostgreSQL database ${databaseName(url)}, audio in ${dataDir}`,
+      once: (fn) => repository.exclusively(ONCE_LOCK, fn),
       close: () => repository.close(),
     };
   } catch (error) {
@@ -83,6 +91,7 @@ async function openFileBackend(dataDir: string, options: OpenBackendOptions): Pr
       limiter: limits.limiter,
       flushLimits: () => limits.flush(),
       where: `data dir ${dataDir}`,
+      once: (fn) => fn(),
       close: async () => {
         clearInterval(lockWatch);
         await store.close();

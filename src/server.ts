@@ -118,7 +118,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const admin = queue ? { close: async () => undefined } : await serveAdmin({ repository: store, publicUrl }, config.dataDir);
     cleanup.push(() => admin.close());
     // Only once nothing else can fail: a key made by a start that then failed would never be shown.
-    const first = await provisionFirstStart(store);
+    const first = await backend.once(() => provisionFirstStart(store));
     const firstKey = first?.key ?? null;
     const firstSignInUrl = first ? `${publicUrl}/signin/${first.signInToken}` : null;
 

@@ -75,3 +75,17 @@ test('the request and idle limits default to 30 s and take whole seconds', (t) =
   t.like(loadConfig({}), { requestTimeoutSeconds: 30, idleTimeoutSeconds: 30 });
   t.like(loadConfig({ TUNESMITH_REQUEST_TIMEOUT: '5', TUNESMITH_IDLE_TIMEOUT: '120' }), { requestTimeoutSeconds: 5, idleTimeoutSeconds: 120 });
 });
+
+test('TUNESMITH_DATABASE_URL is kept when it is a PostgreSQL URL naming a database, and unset means the files', (t) => {
+  t.is(loadConfig({}).databaseUrl, undefined);
+  t.is(loadConfig({ TUNESMITH_DATABASE_URL: 'postgres://u:p@db.example.com:5432/tunesmith' }).databaseUrl, 'postgres://u:p@db.example.com:5432/tunesmith');
+  t.is(loadConfig({ TUNESMITH_DATABASE_URL: 'postgresql://db/tunesmith' }).databaseUrl, 'postgresql://db/tunesmith');
+});
+
+test('a TUNESMITH_DATABASE_URL that is not PostgreSQL or names no database is a ConfigError that does not echo it', (t) => {
+  for (const bad of ['mysql://u:secret@db/tunesmith', 'postgres://u:secret@db', 'not a url secret']) {
+    const error = t.throws(() => loadConfig({ TUNESMITH_DATABASE_URL: bad }), { instanceOf: ConfigError });
+    t.regex(error!.message, /^TUNESMITH_DATABASE_URL: expected a PostgreSQL URL naming a database/);
+    t.false(error!.message.includes('secret'));
+  }
+});

@@ -131,3 +131,24 @@ test('a closed node says it is not healthy and refuses changes', async (t) => {
   t.false(await repository.healthy());
   await t.throwsAsync(repository.createAccount({ plan: 'starter' }), { name: 'StoreClosedError' });
 });
+
+test('the kept counts behind a page total match a count of the rows after parallel transitions back and forth on two nodes', async (t) => {
+  const url = await freshDatabase(t);
+  const [a, b] = [await open(t, url), await open(t, url)];
+  const account = await a.createAccount({ plan: 'developer' });
+  const created = await Promise.all(Array.from({ length: 24 }, (_, seed) => a.createGeneration(request(account.id, seed), { monthlyQuota: null })));
+  const ids = created.map((c) => c.generation.id);
+  const statuses = ['completed', 'failed', 'processing'] as const;
+  // Each round moves every task on one node or the other, in parallel: counters of the same statuses are fought over.
+  for (let round = 0; round < 3; round++) {
+    await Promise.all(ids.map((id, i) => (i % 2 ? a : b).transaction((tx) => tx.updateGeneration(id, { status: statuses[(i + round) % 3]! }))));
+  }
+  await a.transaction((tx) => tx.updateGeneration(ids[0]!, { status: 'completed' }));
+  await a.deleteGeneration(ids[0]!);
+  const { rows: counted } = await a.pool.query('SELECT status, count(*)::int AS n FROM generations WHERE deleted_at IS NULL GROUP BY status');
+  for (const status of [...statuses, 'pending'] as const) {
+    const expected = counted.find((r) => r.status === status)?.n ?? 0;
+    t.is((await b.listGenerations(account.id, { status, limit: 1, offset: 0 })).total, expected, status);
+  }
+  t.is((await b.listGenerations(account.id, { limit: 1, offset: 0 })).total, 23);
+});

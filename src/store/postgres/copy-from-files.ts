@@ -41,7 +41,7 @@ export class DatabaseNotEmptyError extends Error {
 }
 
 /** Every table that holds records (not schema_migrations, not the rate-limit buckets). */
-const RECORD_TABLES = ['accounts', 'api_keys', 'generations', 'credentials', 'sessions', 'sign_in_links', 'webhook_endpoints', 'webhook_secrets', 'webhook_events', 'webhook_deliveries', 'settings', 'shared_secrets'];
+const RECORD_TABLES = ['accounts', 'api_keys', 'generations', 'generation_counts', 'credentials', 'sessions', 'sign_in_links', 'webhook_endpoints', 'webhook_secrets', 'webhook_events', 'webhook_deliveries', 'settings', 'shared_secrets'];
 const COPIED_SETTINGS: SettingName[] = ['render-speed', 'last-public-url'];
 const EVERYTHING = { limit: Number.MAX_SAFE_INTEGER, offset: 0 };
 

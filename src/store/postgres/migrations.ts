@@ -171,6 +171,48 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    name: 'generation counts',
+    sql: `
+      -- Each account's live (not deleted) generations per status, kept by triggers in the same transaction as the
+      -- change: a page's total is a lookup here instead of a count over the account's whole history.
+      CREATE TABLE generation_counts (
+        account_id text NOT NULL,
+        status text NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (account_id, status)
+      );
+      CREATE FUNCTION generation_counts_add(account text, old_status text, old_delta int, new_status text, new_delta int) RETURNS void LANGUAGE sql AS $$
+        -- Both rows in one statement, in status order: two transactions moving tasks between the same statuses
+        -- lock the rows in the same order, so they wait for each other instead of deadlocking.
+        INSERT INTO generation_counts AS c (account_id, status, n)
+        SELECT account, status, delta FROM (VALUES (old_status, old_delta), (new_status, new_delta)) AS v(status, delta)
+        WHERE status IS NOT NULL AND delta <> 0 ORDER BY status
+        ON CONFLICT (account_id, status) DO UPDATE SET n = c.n + EXCLUDED.n;
+      $$;
+      CREATE FUNCTION generation_counts_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          IF NEW.deleted_at IS NULL THEN PERFORM generation_counts_add(NEW.account_id, NULL, 0, NEW.status, 1); END IF;
+        ELSIF TG_OP = 'DELETE' THEN
+          IF OLD.deleted_at IS NULL THEN PERFORM generation_counts_add(OLD.account_id, OLD.status, -1, NULL, 0); END IF;
+        ELSIF OLD.account_id = NEW.account_id THEN
+          PERFORM generation_counts_add(NEW.account_id, OLD.status, CASE WHEN OLD.deleted_at IS NULL THEN -1 ELSE 0 END, NEW.status, CASE WHEN NEW.deleted_at IS NULL THEN 1 ELSE 0 END);
+        ELSE
+          IF OLD.deleted_at IS NULL THEN PERFORM generation_counts_add(OLD.account_id, OLD.status, -1, NULL, 0); END IF;
+          IF NEW.deleted_at IS NULL THEN PERFORM generation_counts_add(NEW.account_id, NULL, 0, NEW.status, 1); END IF;
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER generation_counts_insert_delete AFTER INSERT OR DELETE ON generations FOR EACH ROW EXECUTE FUNCTION generation_counts_keep();
+      CREATE TRIGGER generation_counts_update AFTER UPDATE ON generations FOR EACH ROW
+        WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at OR OLD.account_id IS DISTINCT FROM NEW.account_id)
+        EXECUTE FUNCTION generation_counts_keep();
+      INSERT INTO generation_counts (account_id, status, n) SELECT account_id, status, count(*) FROM generations WHERE deleted_at IS NULL GROUP BY account_id, status;
+    `,
+  },
+  {
+    version: 4,
     name: 'webhook delivery leases',
     sql: `
       -- The node sending a delivery now, and until when: any node may send it, one at a time (claimDelivery).

@@ -269,15 +269,19 @@ export class PostgresRepository implements Repository {
     // strpos, not LIKE: the search text is plain text, its % and _ included.
     if (options.search) where.push(`strpos(lower(prompt), lower($${values.push(options.search)})) > 0`);
     const filter = where.join(' AND ');
-    const [{ rows }, count] = await Promise.all([
+    // Without a search the total is the trigger-kept count (migration 3); a search has to count its matches.
+    const count = options.search
+      ? this.#db.query(`SELECT count(*)::int AS total FROM generations WHERE ${filter}`, values)
+      : this.#db.query(`SELECT coalesce(sum(n), 0)::int AS total FROM generation_counts WHERE account_id = $1${options.status === undefined ? '' : ' AND status = $2'}`, values);
+    const [{ rows }, counted] = await Promise.all([
       this.#db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE ${filter} ORDER BY created_at DESC, id COLLATE "C" LIMIT $${values.length + 1} OFFSET $${values.length + 2}`, [
         ...values,
         options.limit,
         options.offset,
       ]),
-      this.#db.query(`SELECT count(*)::int AS total FROM generations WHERE ${filter}`, values),
+      count,
     ]);
-    return { items: rows.map(toGeneration), total: count.rows[0].total };
+    return { items: rows.map(toGeneration), total: counted.rows[0].total };
   }
 
   async deleteGeneration(id: string): Promise<void> {
@@ -336,6 +340,25 @@ export class PostgresRepository implements Repository {
     await this.#db.query('INSERT INTO shared_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, make()]);
     const { rows } = await this.#db.query('SELECT value FROM shared_secrets WHERE name = $1', [name]);
     return rows[0].value as string;
+  }
+
+  /**
+   * Runs `fn` while holding the PostgreSQL advisory lock `key`, which no other node holds meanwhile (a node
+   * waits for it): for what must happen once for the whole database, like the first start's account.
+   */
+  async exclusively<T>(key: number, fn: () => Promise<T>): Promise<T> {
+    this.#assertOpen();
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [key]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [key]);
+      }
+    } finally {
+      client.release();
+    }
   }
 
   // Health

@@ -9,114 +9,13 @@
  * The bare handler answers the same JSON the route answers (see bareHandler).
  * Each route is measured in BENCH_ROUNDS (3) alternating rounds of BENCH_SECONDS (5) per side, medians reported; BENCH_ONLY=<text> runs the routes containing it.
  */
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
 import { checkLyrics, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
-import { createHttpServer } from '../src/http/http-server.ts';
-import type { JobQueue } from '../src/jobs/types.ts';
-import { openStore, type FileRepository } from '../src/store/index.ts';
-import { seedGenerations } from '../src/store/seed.ts';
-
-const HISTORY = Number(process.env['BENCH_HISTORY'] ?? 100_000);
-const CONNECTIONS = 50;
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  workers?: number;
-}) => Promise<AutocannonResult>;
-
-interface Measured extends AutocannonResult {
-  /** Process CPU time (server and load generator threads together) per request, in µs. */
-  cpuPerRequest: number;
-  /** Garbage-collection pause time of the main thread per request, in µs. */
-  gcPerRequest: number;
-}
-
-let gcMs = 0;
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) gcMs += entry.duration;
-}).observe({ entryTypes: ['gc'] });
-
-/**
- * CPU per request is the figure least bent by other work on the machine: the load generator's share
- * is the same on both sides (same requests, same response bytes), so the difference is the API's cost.
- */
-async function measure(run: () => Promise<AutocannonResult>): Promise<Measured> {
-  const before = process.cpuUsage();
-  const gcBefore = gcMs;
-  const result = await run();
-  const used = process.cpuUsage(before);
-  const requests = Math.max(1, result.requests.total);
-  return { ...result, cpuPerRequest: (used.user + used.system) / requests, gcPerRequest: ((gcMs - gcBefore) * 1000) / requests };
-}
-
-/** The run with the median throughput (its latency figures come with it, so they stay consistent). */
-function median<T extends AutocannonResult>(runs: T[]): T {
-  const sorted = [...runs].sort((a, b) => a.requests.average - b.requests.average);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/** A queue that takes tasks and never renders them: the bench measures the HTTP path only. */
-function nonRenderingQueue(): JobQueue {
-  let queued = 0;
-  return {
-    enqueue: () => void queued++,
-    live: () => ({ queue_position: queued, progress: 0, estimated_time: 60 }),
-    cancel: async (generation) => generation,
-    healthy: () => true,
-    close: async () => undefined,
-  };
-}
-
-/** The API in the service's own HTTP server (its limits and checks included); the bare handler in a plain one. */
-async function listen(handler?: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
-  const server = handler ? createServer(handler) : createHttpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-async function prepareStore(dataDir: string): Promise<{ store: FileRepository; key: string; accountId: string; completedId: string }> {
-  const setup = await openStore({ dataDir });
-  const account = await setup.createAccount({ plan: 'enterprise', name: 'bench' });
-  await setup.updateAccount(account.id, { rpm: 100_000_000 });
-  const { key } = await setup.createKey(account.id, 'bench');
-  await setup.close();
-
-  let started = Date.now();
-  await seedGenerations(dataDir, account.id, HISTORY);
-  console.log(`seeded ${HISTORY} generations in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  started = Date.now();
-  const store = await openStore({ dataDir });
-  console.log(`store opened (loads the history) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-  // One completed generation with real files, so GET /v1/generation/:id signs download links.
-  const [newest] = (await store.listGenerations(account.id, { limit: 1, offset: 0 })).items;
-  const files = { wav: `audio/${account.id}/${newest!.id}.wav`, midi: `audio/${account.id}/${newest!.id}.mid` };
-  await store.blobs.put(files.wav, new Uint8Array(44), { contentType: 'audio/wav' });
-  await store.blobs.put(files.midi, new Uint8Array(14), { contentType: 'audio/midi' });
-  await store.transaction((tx) => tx.updateGeneration(newest!.id, { files, title: 'Bench Track' }));
-  return { store, key, accountId: account.id, completedId: newest!.id };
-}
+import { CONNECTIONS, HISTORY, ROUNDS, SECONDS, listen, loadAutocannon, measure, median, nonRenderingQueue, prepareStore, type Measured } from './api-common.ts';
 
 /**
  * A Koa app with nothing in it but a handler that answers `status` and a constant copy of the API's
@@ -140,7 +39,7 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  const autocannon = (await import(String('autocannon'))).default as Autocannon;
+  const autocannon = await loadAutocannon();
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-bench-'));
   const { store, key, completedId } = await prepareStore(dataDir);
   const api = await listen();
@@ -219,4 +118,8 @@ function printTable(rows: Row[]): void {
   for (const line of lines) console.log(format(line));
 }
 
-await main();
+// --backend postgres: the same GET routes on PostgreSQL beside the file store (bench/api-backends.ts).
+const backend = process.argv.indexOf('--backend');
+if (backend === -1) await main();
+else if (process.argv[backend + 1] === 'postgres') await (await import('./api-backends.ts')).compareBackends();
+else throw new Error('--backend takes "postgres": it compares PostgreSQL with the file store (without it, the API is measured against a bare handler).');

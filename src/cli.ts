@@ -6,22 +6,28 @@ import { pathToFileURL } from 'node:url';
 import { accountsSetPlan, accountsSignInLink } from './cli/accounts.ts';
 import { AdminCommandError } from './cli/admin-commands.ts';
 import { keysCreate, keysList, keysRevoke } from './cli/keys.ts';
+import { migrateCommand } from './cli/migrate.ts';
 import { render } from './cli/render.ts';
 import { serve } from './cli/serve.ts';
+import { worker } from './cli/worker.ts';
 import { UsageError, type Command, type Io } from './cli/usage.ts';
 import { ConfigError } from './config.ts';
 import { StorageUnreachableError } from './store/open-blob-store.ts';
 import { DamagedFileError, DataDirLockedError, StorageFullError } from './store/index.ts';
+import { DatabaseNotEmptyError } from './store/postgres/copy-from-files.ts';
+import { DatabaseUnavailableError } from './store/postgres/index.ts';
 
 /** Command name (one or two words) -> command. The engine's `render` command joins here. */
 export const COMMANDS: Record<string, Command> = {
   serve,
+  worker,
   render,
   'keys create': keysCreate,
   'keys list': keysList,
   'keys revoke': keysRevoke,
   'accounts set-plan': accountsSetPlan,
   'accounts signin-link': accountsSignInLink,
+  migrate: migrateCommand,
 };
 
 function overview(prefix?: string): string {
@@ -66,7 +72,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.err(`${error.message}\nRun "tunesmith ${name} --help" for usage.`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DamagedFileError || error instanceof StorageFullError || error instanceof StorageUnreachableError || error instanceof AdminCommandError) {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DamagedFileError || error instanceof StorageFullError || error instanceof StorageUnreachableError || error instanceof AdminCommandError || error instanceof DatabaseNotEmptyError || error instanceof DatabaseUnavailableError) {
       io.err(error.message);
       return 1;
     }

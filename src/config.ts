@@ -13,7 +13,13 @@ export interface Config {
   dataDir: string;
   /** Base of download URLs, no trailing slash, e.g. http://127.0.0.1:3000 */
   publicUrl: string;
+  /** Render threads in this process; 0 (PostgreSQL mode only) makes `serve` an API-only node. */
   workers: number;
+  /**
+   * TUNESMITH_JOB_LEASE_SECONDS (PostgreSQL mode): how long a render's worker may go silent before its task is
+   * given to another worker; a dead worker's task runs again within about 1.5 leases. @default 60
+   */
+  jobLeaseSeconds?: number;
   /** Lifetime of signed download URLs in seconds (24 h). */
   downloadTtlSeconds: number;
   /** Secret for signing download URLs: generated once and kept in the data dir. */
@@ -30,6 +36,11 @@ export interface Config {
   storage?: StorageLocation | undefined;
   /** How to reach the store when `storage` is s3://, from the standard AWS variables. */
   s3?: S3Settings;
+  /**
+   * TUNESMITH_DATABASE_URL (postgres://…): keep the records in PostgreSQL, shared by every node that names the
+   * same database, instead of the data dir's files. Unset: the files, exactly as before.
+   */
+  databaseUrl?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +88,22 @@ function host(env: Env): string {
   const value = read(env, 'HOST') ?? '127.0.0.1';
   if (/[\s/]/.test(value)) throw new ConfigError('HOST', `expected a host name or IP address, got "${value}".`);
   return value;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = read(env, 'TUNESMITH_DATABASE_URL');
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // The URL holds a password: it is never echoed back in the error.
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || url.pathname.length <= 1) {
+    throw new ConfigError('TUNESMITH_DATABASE_URL', 'expected a PostgreSQL URL naming a database, like postgres://user:password@host:5432/tunesmith.');
+  }
+  return raw;
 }
 
 /** The URL clients can reach: a wildcard bind address is not one, so it maps to the loopback name. */
@@ -129,15 +156,29 @@ function s3Settings(env: Env): S3Settings {
   };
 }
 
+/**
+ * Render threads. 0 is an API-only node, which only PostgreSQL mode has: there `tunesmith worker` processes take
+ * its tasks, while with the data dir no other process can (the server holds its lock), so every task would wait
+ * for ever: refused at start rather than discovered as a stuck queue.
+ */
+function workers(env: Env, shared: boolean): number {
+  if (!shared && read(env, 'TUNESMITH_WORKERS') === '0') {
+    throw new ConfigError('TUNESMITH_WORKERS', '0 (an API-only node) needs TUNESMITH_DATABASE_URL, where `tunesmith worker` processes render the tasks; with the data dir nothing else could render them. Set 1 or more, or set TUNESMITH_DATABASE_URL.');
+  }
+  return integer(env, 'TUNESMITH_WORKERS', availableParallelism(), shared ? 0 : 1, 64);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const bindHost = host(env);
+  const database = databaseUrl(env);
   return Object.freeze({
     port,
     host: bindHost,
     dataDir: resolve(read(env, 'TUNESMITH_DATA_DIR') ?? './data'),
     publicUrl: publicUrl(env, defaultPublicUrl(bindHost, port)),
-    workers: integer(env, 'TUNESMITH_WORKERS', availableParallelism(), 1, 64),
+    workers: workers(env, database !== undefined),
+    jobLeaseSeconds: integer(env, 'TUNESMITH_JOB_LEASE_SECONDS', 60, 10, 3600),
     downloadTtlSeconds: integer(env, 'TUNESMITH_DOWNLOAD_TTL', 86_400, 60, 30 * 86_400),
     webhookAllowPrivate: flag(env, 'TUNESMITH_WEBHOOK_ALLOW_PRIVATE'),
     logLevel: logLevel(env),
@@ -145,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     idleTimeoutSeconds: integer(env, 'TUNESMITH_IDLE_TIMEOUT', 30, 1, 3600),
     storage: storage(env),
     s3: s3Settings(env),
+    databaseUrl: database,
   });
 }
 

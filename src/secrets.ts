@@ -33,3 +33,18 @@ export async function loadSigningSecret(dataDir: string): Promise<string> {
   await atomicWriteFile(path, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
+
+/** Where a shared store keeps secrets every node must hold alike (PostgresRepository.sharedSecret). */
+export interface SharedSecrets {
+  sharedSecret(name: string, make: () => string): Promise<string>;
+}
+
+/**
+ * The signing secret in PostgreSQL mode: one for every node on the database, made by whichever node starts first,
+ * so a link or a dashboard cookie one node signed is good on every other.
+ */
+export async function loadSharedSigningSecret(store: SharedSecrets): Promise<string> {
+  const secret = await store.sharedSecret('signing-key', () => randomBytes(32).toString('hex'));
+  if (!SECRET_PATTERN.test(secret)) throw new Error('The shared_secrets row "signing-key" in the database is not 64 hex digits: restore it from a backup, or delete it to make a new key (which ends every dashboard session and breaks every download link already given out).');
+  return secret;
+}

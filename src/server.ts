@@ -8,18 +8,16 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkLyrics, createRenderPool, listStyles } from '../engine/index.ts';
 import { createApp } from './app.ts';
-import { openPersistentLimiter } from './http/rate-limit-file.ts';
 import { DownloadSigner } from './http/signing.ts';
-import { ACCOUNT_WINDOW_MS } from './http/token-bucket.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
-import { openBlobStore } from './store/open-blob-store.ts';
 import { createJobQueue } from './jobs/index.ts';
+import { openSharedQueue, SharedJobQueue } from './jobs/pg/index.ts';
 import { createLogger, type Logger } from './log.ts';
-import { loadSigningSecret } from './secrets.ts';
 import type { OpenFile } from './store/atomic-file.ts';
-import { DataDirLockedError, StorageFullError, isStorageFull, openStore, readLiveLock, type FileRepository, type Repository } from './store/index.ts';
+import { StorageFullError, isStorageFull, type Repository } from './store/index.ts';
+import { openBackend, type Backend } from './backend.ts';
 import { GenerationLifecycle } from './generations/lifecycle.ts';
 import { openWebhooks } from './webhooks/index.ts';
 
@@ -49,10 +47,6 @@ export interface StartServerOptions {
 
 /** How long an HTTP request in flight may take to finish at shutdown. */
 const HTTP_DRAIN_MS = 5_000;
-/** How often a running server looks at its lock between writes. */
-const LOCK_CHECK_MS = 2_000;
-/** A CLI command holds the lock for a moment only: a starting server waits for it. */
-const CLI_LOCK_WAIT_MS = 10_000;
 
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<ServerHandle> {
   try {
@@ -65,28 +59,36 @@ export async function startServer(config: Config, options: StartServerOptions = 
 async function start(config: Config, options: StartServerOptions): Promise<ServerHandle> {
   const logger = options.logger ?? createLogger({ level: config.logLevel ?? 'info' });
   const print = options.print ?? ((text: string) => console.error(text));
-  const warn = (line: string) => logger.warn(line);
-  const store = await openStoreForServer(config.dataDir, warn, options.open);
-  const cleanup: (() => Promise<void>)[] = [() => store.close()];
-  const lockWatch = watchLock(store, logger);
-  cleanup.push(async () => clearInterval(lockWatch));
+  // PostgreSQL mode: the job queue is in the database too, and the repository queues each render in the create transaction.
+  const queue = config.databaseUrl ? await openSharedQueue({ ...config, databaseUrl: config.databaseUrl }, logger) : null;
+  const cleanup: (() => Promise<void>)[] = queue ? [() => queue.close()] : [];
   const unwind = async () => {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   };
+  let backend: Backend;
   try {
-    const storage = await openBlobStore({ location: config.storage, s3: config.s3 ?? { region: 'us-east-1', forcePathStyle: false }, dataDir: config.dataDir, dataDirBlobs: store.blobs });
-    cleanup.push(() => storage.close());
-    const signingSecret = await loadSigningSecret(config.dataDir);
-    const pool = createRenderPool({ workers: config.workers });
-    cleanup.push(() => pool.close());
+    backend = await openBackend(config, { logger, open: options.open, enqueue: queue?.enqueue });
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+  const { repository: store, blobs, signingSecret } = backend;
+  cleanup.push(() => backend.close());
+  try {
+    await queue?.requeueOrphans();
+    // TUNESMITH_WORKERS=0 (PostgreSQL mode only, see config.ts): an API-only node, no render threads.
+    const pool = config.workers > 0 ? createRenderPool({ workers: config.workers }) : null;
+    if (pool) cleanup.push(() => pool.close());
     // Before the queue: its restart recovery may already cause webhook events, which wake the worker.
-    const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line) });
+    // With PostgreSQL, workers elsewhere record events too: every API node looks for due deliveries each second.
+    const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line), ...(queue ? { pollMs: 1_000 } : {}) });
     cleanup.push(() => webhooks.close());
     const lifecycle = new GenerationLifecycle({ repository: store, onEvent: webhooks.wake });
-    const jobs = await createJobQueue({ repository: store, blobs: storage.blobs, lifecycle, pool, logger });
+    const jobs = queue ? new SharedJobQueue({ repository: store, lifecycle }) : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
     cleanup.push(() => jobs.close());
-    const limits = await openPersistentLimiter(store.settings, { windowMs: ACCOUNT_WINDOW_MS, now: Date.now, warn });
-    cleanup.push(() => limits.flush());
+    const renderWorker = queue && pool ? await queue.work({ repository: store, blobs, lifecycle, pool, logger }) : null;
+    if (renderWorker) cleanup.push(() => renderWorker.close());
+    cleanup.push(() => backend.flushLimits());
 
     // The first lyrics check parses the pronouncing dictionary (~0.2 s of blocked event loop): pay it here,
     // before listening, not in the first request with lyrics and every request queued behind it.
@@ -107,23 +109,26 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
     const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
     const shuttingDown = new AbortController();
-    const app = createApp({ repository: store, blobs: storage.blobs, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal, accountLimiter: limits.limiter });
+    const app = createApp({ repository: store, blobs, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal, accountLimiter: backend.limiter });
     handler = app.callback();
     webhooks.start(signer);
 
-    const admin = await serveAdmin({ repository: store, publicUrl }, config.dataDir);
+    // The admin channel lets CLI commands reach a data dir this server holds locked; a PostgreSQL node holds no
+    // lock (the CLI writes to the database itself), and several nodes may share one data dir for their audio.
+    const admin = queue ? { close: async () => undefined } : await serveAdmin({ repository: store, publicUrl }, config.dataDir);
     cleanup.push(() => admin.close());
     // Only once nothing else can fail: a key made by a start that then failed would never be shown.
-    const first = await provisionFirstStart(store);
+    const first = await backend.once(() => provisionFirstStart(store));
     const firstKey = first?.key ?? null;
     const firstSignInUrl = first ? `${publicUrl}/signin/${first.signInToken}` : null;
 
     if (first) print(firstStartBanner(publicUrl, first.key, firstSignInUrl!));
     // Last, so whoever waits for this line (people, scripts, tests) has everything above it.
     // Shown to whoever started the server whatever the log level (scripts wait for it); the log gets its own line.
-    logger.info({ url, data_dir: config.dataDir, storage: storage.description, workers: pool.size }, 'server started');
-    const audio = config.storage === undefined ? '' : `, audio in ${storage.description}`;
-    print(`Tunesmith listening on ${url} (data dir ${config.dataDir}${audio}, ${pool.size} render thread(s))`);
+    const threads = pool?.size ?? 0;
+    logger.info({ url, data_dir: config.dataDir, database: config.databaseUrl ? backend.where : undefined, workers: threads }, 'server started');
+    const rendering = pool ? `${threads} render thread(s)` : 'API only: `tunesmith worker` processes render its tasks';
+    print(`Tunesmith listening on ${url} (${backend.where}, ${rendering})`);
 
     let closing: Promise<void> | null = null;
     return {
@@ -136,12 +141,12 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
           // Order matters: no new requests, then no new renders (their last events recorded), then
           // no more webhook sends (the unsent wait in the outbox for the next start), threads, files.
           shuttingDown.abort();
-          await Promise.all([closeHttp(http), admin.close(), jobs.close()]);
-          await limits.flush();
+          await Promise.all([closeHttp(http), admin.close(), jobs.close(), renderWorker?.close()]);
+          await queue?.close();
+          await backend.flushLimits();
           await webhooks.close();
-          await pool.close();
-          clearInterval(lockWatch);
-          await store.close();
+          await pool?.close();
+          await backend.close();
         })();
         return closing;
       },
@@ -150,39 +155,6 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     await unwind();
     throw error;
   }
-}
-
-async function openStoreForServer(dataDir: string, log: (line: string) => void, open: OpenFile | undefined): Promise<FileRepository> {
-  const deadline = Date.now() + CLI_LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      return await openStore({ dataDir, owner: 'server', warn: log, open });
-    } catch (error) {
-      if (!(error instanceof DataDirLockedError) || readLiveLock(dataDir)?.owner !== 'cli' || Date.now() > deadline) throw error;
-      await delay(100);
-    }
-  }
-}
-
-/**
- * Every write checks the lock already; this check between writes is for the operator: it says so in the log
- * as soon as another process took the data dir, even on a server that happens to write nothing meanwhile.
- */
-function watchLock(store: FileRepository, logger: Logger): NodeJS.Timeout {
-  const timer = setInterval(() => {
-    let holds: boolean;
-    try {
-      holds = store.holdsLock();
-    } catch (error) {
-      logger.warn({ err: error }, 'could not check the data-dir lock');
-      return;
-    }
-    if (holds) return;
-    clearInterval(timer);
-    logger.error({ data_dir: store.dataDir }, 'lost the data-dir lock: server.lock was replaced by another process, so this server refuses every change from now on. Stop one of the two servers, then restart.');
-  }, LOCK_CHECK_MS);
-  timer.unref();
-  return timer;
 }
 
 /**

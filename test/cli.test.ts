@@ -92,6 +92,12 @@ test('--help describes each command and exits 0', async (t) => {
   t.regex(create.stdout, /--plan/);
 });
 
+test('tunesmith worker without a database exits 1 with one line saying what to set', async (t) => {
+  const result = await runCli(['worker'], { ...envFor(await tempDataDir(t)), TUNESMITH_DATABASE_URL: '' });
+  t.is(result.code, 1);
+  t.regex(result.stderr, /^TUNESMITH_DATABASE_URL: a worker takes its tasks from PostgreSQL: set it to .*\n$/);
+});
+
 test('a bad configuration value exits 1 naming the variable', async (t) => {
   const result = await runCli(['keys', 'list'], { ...envFor(await tempDataDir(t)), TUNESMITH_WORKERS: 'many' });
   t.is(result.code, 1);

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { startApp } from './helpers/app.ts';
+import { startApp, type TestApp } from './helpers/app.ts';
+import { PostgresRepository } from '../src/store/postgres/index.ts';
 import { DashboardClient } from './helpers/dashboard.ts';
 import { FREE_FAILURES } from '../src/dashboard/sign-in-throttle.ts';
 
@@ -159,12 +160,10 @@ test('parallel sign-ups with one email make one account; the others are told the
 
 test('a sign-up whose sign-in details cannot be saved leaves no account behind, and the email free', async (t) => {
   const app = await startApp(t);
-  // A directory where the credentials file goes makes its atomic rename fail.
-  const blocker = join(app.dataDir, 'dashboard.json');
-  await mkdir(blocker);
+  const unblock = await blockCredentialSaves(app);
   t.is((await new DashboardClient(app.url).signUp('ivan@example.com')).status, 500);
   t.deepEqual((await app.store.listAccounts()).filter((a) => a.email === 'ivan@example.com'), []);
-  await rmdir(blocker);
+  await unblock();
   t.is((await new DashboardClient(app.url).signUp('ivan@example.com')).status, 303);
   t.is((await app.store.listAccounts()).filter((a) => a.email === 'ivan@example.com').length, 1);
 });
@@ -456,3 +455,16 @@ test.serial("the waveform of a track whose WAV is gone from the disk is a 404, a
   t.is(svg.status, 404);
   t.is(JSON.parse(svg.text).error.code, 'file_not_found');
 });
+
+/** Makes saving sign-in details fail for real until the returned function is called. */
+async function blockCredentialSaves(app: TestApp): Promise<() => Promise<void>> {
+  if (app.store instanceof PostgresRepository) {
+    const { pool } = app.store;
+    await pool.query("ALTER TABLE credentials ADD CONSTRAINT test_blocker CHECK (false) NOT VALID");
+    return async () => void (await pool.query('ALTER TABLE credentials DROP CONSTRAINT test_blocker'));
+  }
+  // A directory where the credentials file goes makes its atomic rename fail.
+  const blocker = join(app.dataDir, 'dashboard.json');
+  await mkdir(blocker);
+  return () => rmdir(blocker);
+}

@@ -9,6 +9,11 @@ test('an empty environment gives the documented defaults', (t) => {
   t.is(config.dataDir, resolve('./data'));
 });
 
+test('TUNESMITH_WORKERS=0 with a database is an API-only node, and the job lease defaults to 60 s', (t) => {
+  t.like(loadConfig({ TUNESMITH_WORKERS: '0', TUNESMITH_DATABASE_URL: 'postgres://db.example/tunesmith' }), { workers: 0, jobLeaseSeconds: 60 });
+  t.is(loadConfig({ TUNESMITH_JOB_LEASE_SECONDS: '15' }).jobLeaseSeconds, 15);
+});
+
 test('the data dir is resolved to an absolute path', (t) => {
   const config = loadConfig({ TUNESMITH_DATA_DIR: 'relative/dir' });
   t.true(isAbsolute(config.dataDir));
@@ -37,7 +42,9 @@ for (const [variable, value, pattern] of [
   ['PORT', 'http', /PORT: expected a whole number/],
   ['PORT', '-1', /PORT/],
   ['PORT', '3000.5', /PORT/],
-  ['TUNESMITH_WORKERS', '0', /TUNESMITH_WORKERS: expected a whole number from 1 to 64/],
+  ['TUNESMITH_WORKERS', '0', /TUNESMITH_WORKERS: 0 \(an API-only node\) needs TUNESMITH_DATABASE_URL/],
+  ['TUNESMITH_JOB_LEASE_SECONDS', '5', /TUNESMITH_JOB_LEASE_SECONDS: expected a whole number from 10 to 3600/],
+  ['TUNESMITH_DATABASE_URL', 'mysql://db/x', /TUNESMITH_DATABASE_URL: expected a PostgreSQL URL/],
   ['TUNESMITH_WORKERS', '1e3', /TUNESMITH_WORKERS/],
   ['TUNESMITH_DOWNLOAD_TTL', '10', /TUNESMITH_DOWNLOAD_TTL: expected a whole number from 60/],
   ['TUNESMITH_PUBLIC_URL', 'example.com', /TUNESMITH_PUBLIC_URL: expected an absolute http/],
@@ -67,4 +74,18 @@ test('an unknown TUNESMITH_LOG_LEVEL is refused with the levels it accepts', (t)
 test('the request and idle limits default to 30 s and take whole seconds', (t) => {
   t.like(loadConfig({}), { requestTimeoutSeconds: 30, idleTimeoutSeconds: 30 });
   t.like(loadConfig({ TUNESMITH_REQUEST_TIMEOUT: '5', TUNESMITH_IDLE_TIMEOUT: '120' }), { requestTimeoutSeconds: 5, idleTimeoutSeconds: 120 });
+});
+
+test('TUNESMITH_DATABASE_URL is kept when it is a PostgreSQL URL naming a database, and unset means the files', (t) => {
+  t.is(loadConfig({}).databaseUrl, undefined);
+  t.is(loadConfig({ TUNESMITH_DATABASE_URL: 'postgres://u:p@db.example.com:5432/tunesmith' }).databaseUrl, 'postgres://u:p@db.example.com:5432/tunesmith');
+  t.is(loadConfig({ TUNESMITH_DATABASE_URL: 'postgresql://db/tunesmith' }).databaseUrl, 'postgresql://db/tunesmith');
+});
+
+test('a TUNESMITH_DATABASE_URL that is not PostgreSQL or names no database is a ConfigError that does not echo it', (t) => {
+  for (const bad of ['mysql://u:secret@db/tunesmith', 'postgres://u:secret@db', 'not a url secret']) {
+    const error = t.throws(() => loadConfig({ TUNESMITH_DATABASE_URL: bad }), { instanceOf: ConfigError });
+    t.regex(error!.message, /^TUNESMITH_DATABASE_URL: expected a PostgreSQL URL naming a database/);
+    t.false(error!.message.includes('secret'));
+  }
 });

@@ -3,6 +3,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { errorOf, startApp } from './helpers/app.ts';
 import { startWebhookApp } from './helpers/webhooks.ts';
+import { PostgresRepository } from '../src/store/postgres/index.ts';
 
 test('an endpoint is created (201, Location, default events), listed and deleted (204, then 404)', async (t) => {
   const app = await startWebhookApp(t);
@@ -55,12 +56,17 @@ test("an account sees and changes only its own endpoints and deliveries", async 
   t.like(await errorOf(resend), { code: 'webhook_delivery_not_found' });
 });
 
-test('the secret is stable until rotated and kept in the data dir', async (t) => {
+test('the secret is stable until rotated and kept in the store (the data dir, or the database)', async (t) => {
   const app = await startWebhookApp(t);
   const { key } = await app.account();
   const first = await (await app.call(key, '/v1/webhooks/secret')).json();
   t.like(first, { object: 'webhook_secret', previous_expires_at: null });
   t.is((await (await app.call(key, '/v1/webhooks/secret')).json()).secret, first.secret);
+  if (app.store instanceof PostgresRepository) {
+    const { rows } = await app.store.pool.query('SELECT secret FROM webhook_secrets');
+    t.deepEqual(rows.map((r) => r.secret), [first.secret]);
+    return;
+  }
   const { readFile } = await import('node:fs/promises');
   const onDisk = JSON.parse(await readFile(join(app.store.dataDir, 'webhooks.json'), 'utf8'));
   t.is(onDisk.secrets[0].secret, first.secret);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { recordTransitionEvent } from '../src/generations/webhook-events.ts';
 import type { Generation } from '../src/store/types.ts';
+import { PostgresRepository } from '../src/store/postgres/index.ts';
 import { startReceiver, startWebhookApp, until, verifyWebhook, type WebhookApp } from './helpers/webhooks.ts';
 
 async function register(app: WebhookApp, key: string, url: string, events?: string[]) {
@@ -258,10 +259,18 @@ async function eventWithoutItsTransition(app: WebhookApp, as: Generation): Promi
   app.webhooks.wake();
 }
 
-test('a transition and its webhook event are committed together, in the generation\'s own file', async (t) => {
+test('a transition and its webhook event are committed together, in the generation\'s own file (or row and table)', async (t) => {
   const { app, receiver, generation } = await unqueuedTask(t);
   await app.lifecycle.transition(generation.id, { status: 'completed', completed_at: new Date().toISOString() });
   const [received] = await receiver.waitFor(1);
+  if (app.store instanceof PostgresRepository) {
+    const { rows } = await app.store.pool.query(
+      'SELECT g.status, e.id, e.type, e.transition_at = g.completed_at AS stamped FROM generations g JOIN webhook_events e ON e.generation_id = g.id WHERE g.id = $1',
+      [generation.id],
+    );
+    t.deepEqual(rows, [{ status: 'completed', id: received!.json.id, type: 'generation.completed', stamped: true }]);
+    return;
+  }
   const onDisk = JSON.parse(await readFile(join(app.store.dataDir, 'generations', generation.account_id, `${generation.id}.json`), 'utf8'));
   t.is(onDisk.status, 'completed');
   t.like(onDisk.webhook_events, [{ id: received!.json.id, type: 'generation.completed', transition_at: onDisk.completed_at }]);
@@ -336,7 +345,7 @@ test('a processing event sent after its task completed still shows the task as i
 
 test('the outbox keeps an event as its transition stamp, not a copy of the task', async (t) => {
   const { app, created, received } = await firstDelivered(t);
-  const onDisk = JSON.parse(await readFile(join(app.store.dataDir, 'webhooks.json'), 'utf8'));
+  const onDisk = app.store instanceof PostgresRepository ? await outboxInDatabase(app.store) : JSON.parse(await readFile(join(app.store.dataDir, 'webhooks.json'), 'utf8'));
   const { id, created_at, data } = received.json;
   t.deepEqual(onDisk.events, [
     { id, type: 'generation.completed', account_id: onDisk.endpoints[0].account_id, generation_id: created.id, created_at, transition_at: data.completed_at },
@@ -377,3 +386,14 @@ test('the delivery log lists newest first, paged by limit and offset, with the t
   t.like(rest, { total: 3, has_more: false });
   t.deepEqual(rest.data.map((d: any) => d.generation_id), [ids[0]]);
 });
+
+/** The outbox's events and endpoints as the database holds them, in the shape of webhooks.json. */
+async function outboxInDatabase(store: PostgresRepository) {
+  const events = await store.pool.query('SELECT id, type, account_id, generation_id, created_at, transition_at FROM webhook_events ORDER BY seq');
+  const endpoints = await store.pool.query('SELECT account_id FROM webhook_endpoints ORDER BY seq');
+  const iso = (value: Date | null) => value && value.toISOString();
+  return {
+    events: events.rows.map((e) => ({ ...e, created_at: iso(e.created_at), transition_at: iso(e.transition_at) })),
+    endpoints: endpoints.rows,
+  };
+}

@@ -1,11 +1,12 @@
 /**
  * Runs an admin command against a data dir, whoever holds it: directly (taking the lock) when no
  * server runs, through the server's admin channel when one does. A lock held by another CLI run,
- * or a server still starting, is waited for briefly.
+ * or a server still starting, is waited for briefly. With TUNESMITH_DATABASE_URL it runs on the database directly.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { DataDirLockedError, openStore, readLiveLock, type Repository } from '../store/index.ts';
+import { openPostgresRepository } from '../store/postgres/index.ts';
 import { AdminUnavailableError, callAdmin } from './admin-channel.ts';
 import { runAdminCommand, type AdminRequest } from './admin-commands.ts';
 
@@ -25,10 +26,12 @@ async function lastServerUrl(repository: Repository): Promise<string | undefined
  * no server runs point where the data dir's server was last reached, not at the default port.
  */
 export async function runOnDataDir(
-  config: Pick<Config, 'dataDir' | 'publicUrl'> & { publicUrlGiven?: boolean },
+  config: Pick<Config, 'dataDir' | 'publicUrl' | 'databaseUrl'> & { publicUrlGiven?: boolean },
   request: AdminRequest,
   waitMs = 10_000,
 ): Promise<unknown> {
+  // In PostgreSQL mode the records are the database's, which any number of processes share: no lock, no server to ask.
+  if (config.databaseUrl) return runOnDatabase(config.databaseUrl, config, request);
   const { dataDir } = config;
   const deadline = Date.now() + waitMs;
   for (;;) {
@@ -54,5 +57,15 @@ export async function runOnDataDir(
     } finally {
       await store.close();
     }
+  }
+}
+
+async function runOnDatabase(url: string, config: Pick<Config, 'publicUrl'> & { publicUrlGiven?: boolean }, request: AdminRequest): Promise<unknown> {
+  const repository = await openPostgresRepository({ url, poolSize: 2 });
+  try {
+    const publicUrl = config.publicUrlGiven ? config.publicUrl : ((await lastServerUrl(repository)) ?? config.publicUrl);
+    return await runAdminCommand({ repository, publicUrl }, request);
+  } finally {
+    await repository.close();
   }
 }

@@ -2,6 +2,19 @@
 import { loadConfig } from '../config.ts';
 import { parse, printHelp, type Command } from './usage.ts';
 
+/** Listened for before starting, so a signal that arrives during start-up still shuts down cleanly. */
+export function untilStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise<NodeJS.Signals>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve(signal);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
 export const serve: Command = {
   summary: 'Run the API server',
   help: `Usage: tunesmith serve
@@ -11,7 +24,10 @@ Runs the API server. Configuration comes from the environment:
   HOST                    address to bind (default 127.0.0.1)
   TUNESMITH_DATA_DIR      where accounts, generations and audio live (default ./data)
   TUNESMITH_PUBLIC_URL    base of download URLs (default http://HOST:PORT)
-  TUNESMITH_WORKERS       render threads (default: the machine's cores)
+  TUNESMITH_WORKERS       render threads (default: the machine's cores; 0 with TUNESMITH_DATABASE_URL: an
+                          API-only node whose tasks \`tunesmith worker\` processes render)
+  TUNESMITH_JOB_LEASE_SECONDS  with a database: how long a render may go unheard of before its task goes to
+                          another worker (default 60)
   TUNESMITH_DOWNLOAD_TTL  lifetime of download links in seconds (default 86400)
   TUNESMITH_WEBHOOK_ALLOW_PRIVATE  1 lets webhooks go to loopback/private addresses (default 0)
   TUNESMITH_LOG_LEVEL     fatal, error, warn, info, debug, trace or silent (default info)
@@ -25,16 +41,7 @@ SIGTERM or SIGINT stops it gracefully: running renders finish (up to 30 s) or re
   async run(args, io) {
     if (parse(args, {}, { min: 0, max: 0, names: '' }) === 'help') return printHelp(io, this.help);
     const config = loadConfig(io.env);
-    // Listen for signals before starting, so one that arrives during start-up still shuts down cleanly.
-    const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
-      const stop = (signal: NodeJS.Signals) => {
-        process.off('SIGTERM', stop);
-        process.off('SIGINT', stop);
-        resolve(signal);
-      };
-      process.on('SIGTERM', stop);
-      process.on('SIGINT', stop);
-    });
+    const stopRequested = untilStopSignal();
     // Loaded here, not at the top: the key commands must not need the engine.
     const { startServer } = await import('../server.ts');
     const { createLogger } = await import('../log.ts');

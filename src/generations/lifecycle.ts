@@ -27,9 +27,27 @@ export class GenerationLifecycle {
 
   /** Saves the change with the event it causes; a change to status failed gives the quota unit back. */
   async transition(id: string, patch: GenerationPatch): Promise<Generation> {
+    return (await this.#apply(id, null, patch))!;
+  }
+
+  /**
+   * The same, only when the generation as the transaction reads it passes `expected`; undefined (nothing written)
+   * when it does not or is gone. What keeps a re-run of a task whose first worker was thought dead from saving a
+   * second completion or causing a second event: the state it expects (its own attempt, still processing) is gone.
+   */
+  transitionIf(id: string, expected: (current: Generation) => boolean, patch: GenerationPatch): Promise<Generation | undefined> {
+    return this.#apply(id, expected, patch);
+  }
+
+  /** `expected` null: unconditional (an unknown id is the repository's error). */
+  async #apply(id: string, expected: ((current: Generation) => boolean) | null, patch: GenerationPatch): Promise<Generation | undefined> {
     let evented = false;
     try {
       return await this.#repository.transaction(async (tx) => {
+        if (expected) {
+          const current = await tx.getGeneration(id);
+          if (!current || !expected(current)) return undefined;
+        }
         const updated = await tx.updateGeneration(id, patch);
         evented = patch.status !== undefined && (await recordTransitionEvent(tx, updated, this.#now()));
         return updated;

@@ -11,7 +11,7 @@ import { authed, type AppMiddleware, type Services } from './types.ts';
  */
 export function rateLimit(services: Services): AppMiddleware {
   return async function limitRate(ctx, next) {
-    const result = takeAccountRequest(services, authed(ctx).account);
+    const result = await takeAccountRequest(services, authed(ctx).account);
     setRateLimitHeaders(ctx, result);
     refuseWhenSpent(result);
     await next();
@@ -19,8 +19,8 @@ export function rateLimit(services: Services): AppMiddleware {
 }
 
 /** Counts one request against the account's bucket, which the API and the dashboard's playground share. */
-export function takeAccountRequest(services: Services, account: Account): TakeResult {
-  return services.accountLimiter.take(account.id, limitsFor(account).rpm, services.now().getTime());
+export async function takeAccountRequest(services: Services, account: Account): Promise<TakeResult> {
+  return await services.accountLimiter.take(account.id, limitsFor(account).rpm, services.now().getTime());
 }
 
 export function refuseWhenSpent(result: TakeResult): void {

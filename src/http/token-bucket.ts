@@ -21,11 +21,33 @@ export interface Bucket {
   capacity: number;
 }
 
+/**
+ * Counts requests per key (an account id) against a per-minute capacity. The in-memory TokenBucketLimiter below
+ * is one process's; PostgresLimiter (rate-limit-postgres.ts) is shared by every API node on a database.
+ */
+export interface RequestLimiter {
+  /** Consumes one token when one is available. */
+  take(key: string, capacity: number, nowMs: number): TakeResult | Promise<TakeResult>;
+}
+
+/** What a bucket holding `tokens` of `capacity`, refilled over `windowMs`, tells the client. */
+export function describeBucket(tokens: number, capacity: number, windowMs: number, allowed: boolean): TakeResult {
+  const msPerToken = windowMs / capacity;
+  const missing = capacity - tokens;
+  return {
+    allowed,
+    limit: capacity,
+    remaining: Math.floor(tokens),
+    resetSeconds: Math.ceil((missing * msPerToken) / 1000),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(((1 - tokens) * msPerToken) / 1000)),
+  };
+}
+
 const SWEEP_EVERY = 10_000;
 /** The accounts' limits are per minute. */
 export const ACCOUNT_WINDOW_MS = 60_000;
 
-export class TokenBucketLimiter {
+export class TokenBucketLimiter implements RequestLimiter {
   readonly #buckets = new Map<string, Bucket>();
   readonly #windowMs: number;
   #sinceSweep = 0;
@@ -76,15 +98,7 @@ export class TokenBucketLimiter {
   }
 
   #describe(bucket: Bucket, allowed: boolean): TakeResult {
-    const msPerToken = this.#windowMs / bucket.capacity;
-    const missing = bucket.capacity - bucket.tokens;
-    return {
-      allowed,
-      limit: bucket.capacity,
-      remaining: Math.floor(bucket.tokens),
-      resetSeconds: Math.ceil((missing * msPerToken) / 1000),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(((1 - bucket.tokens) * msPerToken) / 1000)),
-    };
+    return describeBucket(bucket.tokens, bucket.capacity, this.#windowMs, allowed);
   }
 
   /** Full buckets carry no information: drop them now and then so idle keys do not pile up. */

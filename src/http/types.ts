@@ -10,7 +10,7 @@ import type { Repository } from '../store/repository.ts';
 import type { Account, ApiKey } from '../store/types.ts';
 import type { WebhookService } from '../webhooks/service.ts';
 import type { DownloadSigner } from './signing.ts';
-import type { TokenBucketLimiter } from './token-bucket.ts';
+import type { RequestLimiter } from './token-bucket.ts';
 
 /** Everything the HTTP layer needs, handed in by whoever builds the app (server.ts, tests, the bench). */
 export interface AppDeps {
@@ -32,7 +32,7 @@ export interface AppDeps {
   /** Aborted when the server starts to shut down: long polls answer at once instead of holding the drain. */
   shutdown?: AbortSignal;
   /** Requests per minute per account. server.ts hands in one kept in the data dir. @default an in-memory one */
-  accountLimiter?: TokenBucketLimiter;
+  accountLimiter?: RequestLimiter;
 }
 
 /** AppDeps with the clock resolved, plus what createApp builds once from the config. */
@@ -42,7 +42,7 @@ export interface Services extends Omit<AppDeps, 'now' | 'signer' | 'logger' | 'a
   /** The generation lifecycle's door for handlers: create, find, cancel, delete, present, files. */
   generations: Generations;
   /** Requests per minute per account: one bucket for the API and the dashboard's playground. */
-  accountLimiter: TokenBucketLimiter;
+  accountLimiter: RequestLimiter;
 }
 
 export interface AppState {

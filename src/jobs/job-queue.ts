@@ -3,18 +3,30 @@
  * pool has threads, and with every state change persisted so a restart can resume the work.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { RequestError, WorkerCrashedError, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
+import { WorkerCrashedError, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { allKeys, trackFiles } from '../generations/files.ts';
 import type { GenerationLifecycle } from '../generations/lifecycle.ts';
 import type { BlobStore } from '../store/blob-store.ts';
-import { isStorageFull } from '../store/errors.ts';
 import type { GenerationPatch, Repository } from '../store/repository.ts';
 import type { Generation } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
-import { outputOf } from './output-options.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
 import type { JobQueue, LiveState } from './types.ts';
+import {
+  CANCELLED,
+  logFailure,
+  INTERRUPTED_TOO_OFTEN,
+  completedPatch,
+  completionFailure,
+  crashedTooOften,
+  failedPatch,
+  renderFailure,
+  requestOf,
+  startPatch,
+  taskIds as ids,
+  type TaskFailure,
+} from './render-task.ts';
 
 export type RenderPoolLike = Pick<RenderPool, 'size' | 'render' | 'healthy'>;
 
@@ -58,25 +70,6 @@ interface Running {
   done: Promise<void>;
 }
 
-/** What was really thrown, for the log: a render worker's error is the cause the pool kept. */
-const thrownBy = (error: unknown): unknown => (error instanceof Error && error.cause instanceof Error ? error.cause : error);
-
-/** The ids every task line carries, so one task (and the request that made it) can be followed. */
-const ids = (generation: Generation) => ({ gen_id: generation.id, account_id: generation.account_id, req_id: generation.request_id ?? undefined });
-
-const requestOf = (generation: Generation): GenerationRequest => ({
-  prompt: generation.prompt,
-  duration: generation.duration,
-  style: generation.style,
-  instrumental: generation.instrumental,
-  seed: generation.seed,
-  lyrics: generation.lyrics,
-  output: outputOf(generation),
-  ...(generation.stems === true ? { stems: true } : {}),
-  ...(generation.loop === true ? { loop: true } : {}),
-  ...(generation.music ? { music: generation.music } : {}),
-});
-
 /**
  * The per-second cost learned on this data dir, kept as a setting so the first estimates after a start are as
  * good as the last (values from before the overhead was modelled are ignored).
@@ -89,8 +82,6 @@ async function readSpeed(repository: Repository): Promise<number | undefined> {
     return undefined;
   }
 }
-
-const CANCELLED = 'The generation was cancelled.';
 
 const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
 
@@ -143,7 +134,7 @@ class RenderQueue implements JobQueueHandle {
       (await this.#repository.unfinishedGenerations()).map(async (generation) => {
         // A task that was mid-render through maxAttempts crashes of the whole server is the likely cause.
         if (generation.attempts >= this.#maxAttempts) {
-          await this.#fail(generation, 'render_interrupted', 'The render was interrupted too many times. Please try again.');
+          await this.#fail(generation, INTERRUPTED_TOO_OFTEN);
           return;
         }
         resumed.push(generation.status === 'pending' ? generation : await this.#transition(generation, { status: 'pending' }));
@@ -186,7 +177,7 @@ class RenderQueue implements JobQueueHandle {
     } else {
       this.#waiting.remove(generation.id);
       const current = await this.#repository.getGeneration(generation.account_id, generation.id);
-      if (current && (current.status === 'pending' || current.status === 'processing')) await this.#fail(current, 'cancelled', CANCELLED);
+      if (current && (current.status === 'pending' || current.status === 'processing')) await this.#fail(current, { code: 'cancelled', message: CANCELLED });
       this.#settleIdle();
     }
     return (await this.#repository.getGeneration(generation.account_id, generation.id)) ?? generation;
@@ -260,12 +251,7 @@ class RenderQueue implements JobQueueHandle {
   }
 
   async #render(running: Running): Promise<void> {
-    const started = await this.#transition(running.generation, {
-      status: 'processing',
-      started_at: new Date(this.#clock()).toISOString(),
-      attempts: running.generation.attempts + 1,
-      error: null,
-    });
+    const started = await this.#transition(running.generation, startPatch(running.generation, new Date(this.#clock())));
     running.generation = started;
     this.#logger.info({ ...ids(started), attempt: started.attempts }, 'task started');
     let track: RenderedTrack;
@@ -300,14 +286,7 @@ class RenderQueue implements JobQueueHandle {
     const { files, puts } = trackFiles(generation, track);
     try {
       await Promise.all(puts.map(({ key, bytes, contentType }) => this.#blobs.put(key, bytes, { contentType })));
-      await this.#transition(generation, {
-        status: 'completed',
-        completed_at: new Date(this.#clock()).toISOString(),
-        title: track.title,
-        metadata: track.metadata as unknown as Record<string, unknown>,
-        files,
-        error: null,
-      });
+      await this.#transition(generation, completedPatch(track, files, new Date(this.#clock())));
     } catch (error) {
       // Whatever part was stored goes; the stems' keys are known only here (their roles are the track's).
       await Promise.all(puts.map(({ key }) => this.#blobs.delete(key).catch(() => undefined)));
@@ -323,7 +302,7 @@ class RenderQueue implements JobQueueHandle {
       return;
     }
     if (running.cancelled) {
-      await this.#fail(generation, 'cancelled', CANCELLED);
+      await this.#fail(generation, { code: 'cancelled', message: CANCELLED });
       return;
     }
     if (error instanceof WorkerCrashedError) {
@@ -333,16 +312,10 @@ class RenderQueue implements JobQueueHandle {
         if (this.#closing === null) this.#waiting.pushFront(pending);
         return;
       }
-      await this.#fail(generation, 'render_failed', `The render failed ${generation.attempts} times. Please try again, perhaps with a shorter duration.`);
+      await this.#fail(generation, crashedTooOften(generation));
       return;
     }
-    if (error instanceof RequestError) {
-      await this.#fail(generation, 'render_failed', error.message);
-      return;
-    }
-    // Not written for the caller: they get the request id to quote, the log gets everything under it.
-    const requestId = generation.request_id ?? null;
-    await this.#fail(generation, 'render_failed', `The render failed${requestId ? ` (request id ${requestId})` : ''}. Please try again.`, error);
+    await this.#fail(generation, renderFailure(generation, error));
   }
 
   /**
@@ -352,24 +325,13 @@ class RenderQueue implements JobQueueHandle {
    */
   async #completionFailed(generation: Generation, error: unknown): Promise<void> {
     await Promise.all(allKeys(generation).map((key) => this.#blobs.delete(key).catch(() => undefined)));
-    const requestId = generation.request_id ?? null;
-    const [code, message] = isStorageFull(error)
-      ? ['storage_full', 'The server ran out of storage while saving the track. Please try again later.']
-      : ['internal_error', `The track could not be saved${requestId ? ` (request id ${requestId})` : ''}. Please try again.`];
-    await this.#fail(generation, code, message, error, { files: null, title: null, metadata: null });
+    await this.#fail(generation, completionFailure(generation, error), { files: null, title: null, metadata: null });
   }
 
-  /** `internal`: what was thrown, when the message is not it: logged in full, with its stack. */
-  async #fail(generation: Generation, code: string, message: string, internal?: unknown, patch: GenerationPatch = {}): Promise<void> {
-    await this.#transition(generation, {
-      ...patch,
-      status: 'failed',
-      completed_at: new Date(this.#clock()).toISOString(),
-      error: { code, message },
-    });
-    const what = code === 'cancelled' ? 'task cancelled' : 'task failed';
-    if (internal === undefined) this.#logger.info({ ...ids(generation), code, reason: message }, what);
-    else this.#logger.error({ ...ids(generation), code, reason: message, err: thrownBy(internal) }, what);
+  /** A failure's `internal` (what was thrown, when the message is not it) is logged in full, with its stack. */
+  async #fail(generation: Generation, failure: TaskFailure, patch: GenerationPatch = {}): Promise<void> {
+    await this.#transition(generation, failedPatch(failure, new Date(this.#clock()), patch));
+    logFailure(this.#logger, generation, failure);
   }
 
   /** Saves a change of state, with the webhook event it causes (the lifecycle's one transaction). */

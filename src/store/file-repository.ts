@@ -23,6 +23,7 @@ import { StoreClosedError } from './errors.ts';
 import { FileBlobStore } from './file-blob-store.ts';
 import { FileTransaction, embedEvents, type StagedWrites } from './file-transaction.ts';
 import { AccountGenerations, newestFirst } from './generation-index.ts';
+import { GenerationWatchers } from './generation-watchers.ts';
 import { isDeleted, loadGenerationFiles, type DeletedGeneration, type IdempotencyRecord, type StoredEvent, type StoredGeneration } from './generation-files.ts';
 import { acquireLock, readLiveLock, type DataDirLock, type LockOwner } from './lock.ts';
 import type { GenerationPatch, Repository, Transaction } from './repository.ts';
@@ -119,8 +120,7 @@ export class FileRepository implements Repository {
   /** Transactions run one at a time: the file store's isolation. */
   #transactions: Promise<unknown> = Promise.resolve();
   readonly #knownDirs = new Set<string>();
-  /** Generation id -> what watchGeneration() registered. */
-  readonly #watchers = new Map<string, Set<(generation: Generation | undefined) => void>>();
+  readonly #watchers = new GenerationWatchers();
 
   #touchTimer: NodeJS.Timeout | null = null;
   #closed = false;
@@ -386,16 +386,7 @@ export class FileRepository implements Repository {
   }
 
   watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void {
-    let listeners = this.#watchers.get(id);
-    if (!listeners) {
-      listeners = new Set();
-      this.#watchers.set(id, listeners);
-    }
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.#watchers.get(id) === listeners) this.#watchers.delete(id);
-    };
+    return this.#watchers.watch(id, listener);
   }
 
   async deleteGeneration(id: string): Promise<void> {
@@ -508,7 +499,7 @@ export class FileRepository implements Repository {
   }
 
   #notify(id: string, generation: Generation | undefined): void {
-    for (const listener of [...(this.#watchers.get(id) ?? [])]) listener(generation && copy(generation));
+    this.#watchers.notify(id, generation);
   }
 
   #assertOpen(): void {

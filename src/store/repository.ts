@@ -138,6 +138,13 @@ export interface WebhookRecords {
   listDeliveries(accountId: string, query: DeliveryQuery): Promise<{ items: WebhookDelivery[]; total: number }>;
   /** Every pending delivery, oldest first (the longest waiting go first when room is short). */
   pendingDeliveries(): Promise<WebhookDelivery[]>;
+  /**
+   * Takes the lease on a pending delivery for `owner` until `until`, so one node sends it and no other meanwhile:
+   * resolves with the delivery when it is pending and no one else holds an unexpired lease on it, undefined
+   * otherwise. The lease ends with the holder's next updateDelivery (its attempt logged) or at `until`.
+   */
+  claimDelivery(id: string, owner: string, until: Date, now: Date): Promise<WebhookDelivery | undefined>;
+  /** Also ends the delivery's lease, if any. */
   updateDelivery(id: string, patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>): Promise<WebhookDelivery>;
   /** Drops settled deliveries older than the retention, and events left without deliveries. */
   prune(now: Date): Promise<void>;

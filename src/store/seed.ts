@@ -20,37 +20,40 @@ const PARALLEL_WRITES = 64;
 export async function seedGenerations(dataDir: string, accountId: string, count: number, options: SeedOptions = {}): Promise<void> {
   const dir = join(dataDir, 'generations', accountId);
   await mkdir(dir, { recursive: true });
-  const newest = (options.newest ?? new Date()).getTime();
-  const statuses = options.statuses ?? ['completed'];
   let next = 0;
   const writer = async (): Promise<void> => {
     while (next < count) {
-      const n = next++;
-      const created = new Date(newest - n * 1000);
-      const status = statuses[n % statuses.length]!;
-      const generation: Generation = {
-        id: newGenerationId(),
-        account_id: accountId,
-        status,
-        prompt: `seeded generation ${n}`,
-        duration: 60,
-        style: null,
-        instrumental: true,
-        seed: n,
-        lyrics: null,
-        callback_url: null,
-        created_at: created.toISOString(),
-        started_at: created.toISOString(),
-        completed_at: status === 'completed' || status === 'failed' ? created.toISOString() : null,
-        attempts: 1,
-        title: `Seed ${n}`,
-        metadata: null,
-        files: null,
-        error: status === 'failed' ? { code: 'render_failed', message: 'Seeded failure.' } : null,
-        quota_month: quotaMonth(created),
-      };
+      const generation = seededGeneration(accountId, next++, options);
       await writeFile(join(dir, `${generation.id}.json`), JSON.stringify(generation));
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_WRITES }, writer));
+}
+
+/** The `n`th seeded generation (0 is the newest): the same records whichever store they are written to. */
+export function seededGeneration(accountId: string, n: number, options: SeedOptions = {}): Generation {
+  const created = new Date((options.newest ?? new Date()).getTime() - n * 1000);
+  const statuses = options.statuses ?? ['completed'];
+  const status = statuses[n % statuses.length]!;
+  return {
+    id: newGenerationId(),
+    account_id: accountId,
+    status,
+    prompt: `seeded generation ${n}`,
+    duration: 60,
+    style: null,
+    instrumental: true,
+    seed: n,
+    lyrics: null,
+    callback_url: null,
+    created_at: created.toISOString(),
+    started_at: created.toISOString(),
+    completed_at: status === 'completed' || status === 'failed' ? created.toISOString() : null,
+    attempts: 1,
+    title: `Seed ${n}`,
+    metadata: null,
+    files: null,
+    error: status === 'failed' ? { code: 'render_failed', message: 'Seeded failure.' } : null,
+    quota_month: quotaMonth(created),
+  };
 }

@@ -43,6 +43,8 @@ export class WebhookFile implements WebhookRecords {
   readonly #byAccount = new Map<string, WebhookDelivery[]>();
   /** Pending deliveries, in creation order. */
   readonly #pending = new Map<string, WebhookDelivery>();
+  /** Who is sending a delivery now, until when: one process owns the data dir, so memory is where leases live. */
+  readonly #leases = new Map<string, { owner: string; until: number }>();
   /**
    * Deliveries whose change is not on disk yet, as they were before it, and how many saves of them are in flight:
    * what the log shows until the last of those saves lands, so a crash can never take back what a client saw.
@@ -157,9 +159,18 @@ export class WebhookFile implements WebhookRecords {
     return [...this.#pending.values()].map(copyDelivery);
   }
 
+  async claimDelivery(id: string, owner: string, until: Date, now: Date): Promise<WebhookDelivery | undefined> {
+    const delivery = this.#pending.get(id);
+    const lease = this.#leases.get(id);
+    if (!delivery || (lease && lease.owner !== owner && lease.until > now.getTime())) return undefined;
+    this.#leases.set(id, { owner, until: until.getTime() });
+    return copyDelivery(delivery);
+  }
+
   async updateDelivery(id: string, patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>): Promise<WebhookDelivery> {
     const delivery = this.#deliveries.get(id);
     if (!delivery) throw new Error(`No webhook delivery ${id}.`);
+    this.#leases.delete(id);
     // Until the save lands, readers of the log see the delivery as it was (#shown).
     const before = copyDelivery(delivery);
     Object.assign(delivery, patch);

@@ -5,6 +5,7 @@
  * endpoint that has failed for too long is disabled. An event is only ever recorded with the transition
  * it announces (one transaction), so whatever is pending can be sent as soon as it is due.
  */
+import { randomBytes } from 'node:crypto';
 import type { GenerationObject } from '../generations/present.ts';
 import type { Repository } from '../store/repository.ts';
 import type { Generation } from '../store/types.ts';
@@ -31,6 +32,11 @@ export interface DeliveryWorkerOptions {
   now: () => Date;
   random: () => number;
   log: (line: string) => void;
+  /**
+   * How often to look for due deliveries besides the wakes: where other processes record events too (PostgreSQL
+   * mode, where a worker process's transitions cause them), this is how their deliveries are found. @default none
+   */
+  pollMs?: number | undefined;
 }
 
 /** A delivery's log keeps this many attempts (a round has at most 11; resends add rounds). */
@@ -42,6 +48,8 @@ const MAX_SLEEP_MS = 60_000;
 
 export class DeliveryWorker {
   readonly #o: DeliveryWorkerOptions;
+  /** This worker's name on the deliveries it leases: every node may run one, and one sends each attempt. */
+  readonly #owner = `dw_${randomBytes(12).toString('base64url')}`;
   /** Deliveries being attempted now. */
   readonly #inFlight = new Set<string>();
   /** Attempts in flight per receiver (scheme://host:port). */
@@ -128,9 +136,12 @@ export class DeliveryWorker {
       const receiver = receiverOf(delivery.url);
       const busy = this.#perReceiver.get(receiver) ?? 0;
       if (busy >= this.#o.perReceiver) continue;
-      this.#perReceiver.set(receiver, busy + 1);
+      // Another node may be sending it (or just has): the lease says who sends, the claim re-reads its state.
+      const claimed = await this.#o.repository.webhooks.claimDelivery(delivery.id, this.#owner, new Date(now + this.#leaseMs()), new Date(now));
+      if (!claimed || this.#closed) continue;
+      this.#perReceiver.set(receiver, (this.#perReceiver.get(receiver) ?? 0) + 1);
       this.#inFlight.add(delivery.id);
-      this.#launch(delivery, receiver);
+      this.#launch(claimed, receiver);
     }
     this.#arm(earliest, now);
   }
@@ -152,9 +163,15 @@ export class DeliveryWorker {
     return delivery.next_attempt_at === null ? 0 : Date.parse(delivery.next_attempt_at);
   }
 
+  /** Long enough for a whole attempt (connect, send, the receiver's answer) and the write of its result. */
+  #leaseMs(): number {
+    return 3 * this.#o.timeoutMs + 30_000;
+  }
+
   #arm(earliest: number, now: number): void {
-    if (this.#closed || earliest === Number.POSITIVE_INFINITY) return;
-    this.#timer = setTimeout(() => void this.#tick(), Math.min(MAX_SLEEP_MS, Math.max(0, earliest - now)));
+    const poll = this.#o.pollMs ?? Number.POSITIVE_INFINITY;
+    if (this.#closed || (earliest === Number.POSITIVE_INFINITY && poll === Number.POSITIVE_INFINITY)) return;
+    this.#timer = setTimeout(() => void this.#tick(), Math.min(MAX_SLEEP_MS, poll, Math.max(0, earliest - now)));
     this.#timer.unref();
   }
 

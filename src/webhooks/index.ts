@@ -31,6 +31,8 @@ export interface WebhooksOptions {
   now?: () => Date;
   random?: () => number;
   resolve?: Resolver;
+  /** Look for due deliveries this often too: where other processes record events (PostgreSQL mode). */
+  pollMs?: number;
 }
 
 export interface Webhooks {
@@ -60,6 +62,7 @@ export function openWebhooks(options: WebhooksOptions): Webhooks {
     now,
     random: options.random ?? Math.random,
     log: options.log ?? (() => undefined),
+    pollMs: options.pollMs,
   });
   service = new WebhookService({ worker, repository: options.repository, allowPrivate: options.allowPrivate, resolve: options.resolve, now });
   return {

@@ -8,7 +8,8 @@ import type { Repository } from '../../src/store/repository.ts';
 import { IdempotencyConflictError, NotFoundError, QuotaExceededError, type NewGeneration } from '../../src/store/types.ts';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../src/store/webhook-types.ts';
 
-export type RepositoryFactory = () => Promise<{ repository: Repository; close(): Promise<void> }>;
+/** Makes a fresh, empty repository for a test (the test's context lets a factory register its own teardowns). */
+export type RepositoryFactory = (t: ExecutionContext) => Promise<{ repository: Repository; close(): Promise<void> }>;
 
 const request = (accountId: string, overrides: Partial<NewGeneration> = {}): NewGeneration => ({
   account_id: accountId,
@@ -46,7 +47,7 @@ function eventOf(accountId: string, generationId: string, id = 'evt_1'): { event
 
 export function repositoryContract(test: TestFn, backend: string, factory: RepositoryFactory): void {
   const setup = async (t: ExecutionContext) => {
-    const { repository, close } = await factory();
+    const { repository, close } = await factory(t);
     t.teardown(close);
     const account = await repository.createAccount({ plan: 'developer', email: 'a@example.com' });
     return { repository, account };
@@ -250,5 +251,22 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
     const token = await repository.credentials.issueSignInToken(account.id, now, 60_000);
     t.is(await repository.credentials.redeemSignInToken(token, now), account.id);
     t.is(await repository.credentials.redeemSignInToken(token, now), undefined);
+  });
+
+  test(title('a pending delivery is leased to one sender at a time, until its update or until the lease runs out'), async (t) => {
+    const { repository, account } = await setup(t);
+    await repository.webhooks.addEndpoint(endpoint(account.id));
+    const { generation } = await repository.createGeneration(request(account.id), { monthlyQuota: null });
+    const { event, deliveries } = eventOf(account.id, generation.id);
+    await repository.transaction((tx) => tx.addEvent(event, deliveries));
+    const at = new Date('2026-03-15T12:00:00.000Z');
+    const later = (ms: number) => new Date(at.getTime() + ms);
+    t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-a', later(60_000), at))?.id, 'whd_evt_1');
+    t.is(await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(60_000), later(1_000)), undefined, 'node a holds it');
+    t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(120_000), later(60_001)))?.id, 'whd_evt_1', 'node a\'s lease ran out');
+    await repository.webhooks.updateDelivery('whd_evt_1', { round_attempts: 1, next_attempt_at: later(61_000).toISOString() });
+    t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-a', later(120_000), later(62_000)))?.round_attempts, 1, 'the update ended node b\'s lease');
+    await repository.webhooks.updateDelivery('whd_evt_1', { state: 'delivered', next_attempt_at: null });
+    t.is(await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(180_000), later(63_000)), undefined, 'a settled delivery is not sent again');
   });
 }

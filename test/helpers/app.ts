@@ -25,7 +25,13 @@ import type { Logger } from '../../src/log.ts';
 import { GenerationLifecycle } from '../../src/generations/lifecycle.ts';
 import type { OpenFile } from '../../src/store/atomic-file.ts';
 import type { BlobStore } from '../../src/store/blob-store.ts';
-import { openStore, type FileRepository } from '../../src/store/index.ts';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { PostgresLimiter } from '../../src/http/rate-limit-postgres.ts';
+import { ACCOUNT_WINDOW_MS, type RequestLimiter } from '../../src/http/token-bucket.ts';
+import { FileBlobStore } from '../../src/store/file-blob-store.ts';
+import { openStore } from '../../src/store/index.ts';
+import { openPostgresRepository } from '../../src/store/postgres/index.ts';
+import { freshDatabase } from './postgres.ts';
 import type { Repository } from '../../src/store/repository.ts';
 import type { Account, Generation, PlanName } from '../../src/store/types.ts';
 import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
@@ -147,10 +153,28 @@ function oneNoteMidi(): Uint8Array {
   return midi.toArray();
 }
 
+/** Which Repository the app runs on: the data dir's files, or a real PostgreSQL (test/helpers/postgres.ts). */
+export type Backend = 'files' | 'postgres';
+export const BACKENDS: readonly Backend[] = ['files', 'postgres'];
+
+let defaultBackend: Backend = 'files';
+/**
+ * The backend of every startApp() in this test process that names none: a suite file runs on PostgreSQL when
+ * a file under test/postgres/ sets this before importing it (ava runs each file in its own process).
+ */
+export function useBackend(backend: Backend): void {
+  defaultBackend = backend;
+}
+export const currentBackend = (): Backend => defaultBackend;
+
+/** The records, with the audio (`blobs`) and the dir the audio is in (the data dir, for the files backend). */
+export type TestStore = Repository & { readonly blobs: BlobStore; readonly dataDir: string };
+
 export interface TestApp<J extends JobQueue = FakeJobQueue> {
   url: string;
-  /** The data dir's repository (records) and, as `store.blobs`, its blob store (audio). */
-  store: FileRepository;
+  backend: Backend;
+  /** The repository (records) and, as `store.blobs`, the blob store (audio). */
+  store: TestStore;
   /** What the app was given as its repository (`store`, or the wrapper of `wrapStore`). */
   repository: Repository;
   lifecycle: GenerationLifecycle;
@@ -190,6 +214,10 @@ export interface StartOptions {
   shutdown?: AbortSignal;
   /** The server's request and idle limits. @default those of createHttpServer */
   timeouts?: HttpTimeouts;
+  /** @default the process's (useBackend), files unless set */
+  backend?: Backend;
+  /** The PostgreSQL database to use (two apps on one database: two API nodes). @default a fresh one */
+  databaseUrl?: string;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -199,7 +227,8 @@ export function startApp(t: ExecutionContext, options?: StartOptions): Promise<T
 export async function startApp(t: ExecutionContext, options: StartOptions & { jobs?: JobsFactory<JobQueue> } = {}): Promise<TestApp<JobQueue>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-api-'));
   const clock = options.clock ?? new ManualClock();
-  const realStore = await openStore({ dataDir, clock: clock.now, open: options.open });
+  const backend = options.backend ?? (options.databaseUrl ? 'postgres' : defaultBackend);
+  const { store: realStore, accountLimiter } = await openTestStore(t, backend, dataDir, clock, options);
   const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
   // Before the job queue, as in server.ts: the queue's transitions wake its delivery worker.
   const webhooks = options.webhooks === false ? null : openWebhooks({ repository: store, allowPrivate: true, schedule: [40, 40, 40, 40], jitter: 0, ...options.webhooks });
@@ -234,6 +263,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
     ...(webhooks ? { webhooks: webhooks.service } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
+    ...(accountLimiter ? { accountLimiter } : {}),
   });
   app.silent = true;
   server.on('request', app.callback());
@@ -250,6 +280,7 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
 
   return {
     url,
+    backend,
     store: realStore,
     repository: store,
     lifecycle,
@@ -273,6 +304,18 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
       return fetch(url + path, { ...rest, headers: merged, ...(json === undefined ? {} : { body: JSON.stringify(json), method: rest.method ?? 'POST' }) });
     },
   };
+}
+
+/** The files: the data dir's store. PostgreSQL: the repository on a database, the audio in the temp dir, the shared limiter. */
+async function openTestStore(t: ExecutionContext, backend: Backend, dataDir: string, clock: ManualClock, options: StartOptions): Promise<{ store: TestStore; accountLimiter?: RequestLimiter }> {
+  if (backend === 'files') return { store: await openStore({ dataDir, clock: clock.now, open: options.open }) };
+  const url = options.databaseUrl ?? (await freshDatabase(t));
+  const repository = await openPostgresRepository({ url, clock: clock.now, poolSize: 4 });
+  mkdirSync(dataDir, { recursive: true });
+  const blobs = new FileBlobStore({ root: dataDir, realRoot: realpathSync(dataDir), open: options.open });
+  // The repository itself, given the two things tests reach through `store`: the audio and the dir it is in.
+  const store = Object.assign(repository, { blobs, dataDir });
+  return { store, accountLimiter: new PostgresLimiter(repository.pool, ACCOUNT_WINDOW_MS) };
 }
 
 function fakeJobQueue(deps: QueueDeps, clock: ManualClock): FakeJobQueue {

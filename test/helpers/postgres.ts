@@ -71,7 +71,8 @@ async function start(): Promise<PostgresServer> {
   return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port };
 }
 
-async function admin(server: PostgresServer, sql: string): Promise<void> {
+/** Runs one statement as the superuser on the server's `postgres` database (CREATE/DROP DATABASE). */
+export async function admin(server: PostgresServer, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: server.adminUrl });
   await client.connect();
   try {

@@ -62,8 +62,21 @@ export interface ServerProcess {
  * Starts `tunesmith serve` on an ephemeral port and resolves once it prints where it listens, or once
  * it exits (a refused start). Killed with SIGKILL at teardown if still running.
  */
-export async function startServerProcess(t: ExecutionContext, dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, 'serve'], {
+export function startServerProcess(t: ExecutionContext, dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startCliProcess(t, 'serve', dataDir, env, /Tunesmith listening on (http:\/\/\S+)/);
+}
+
+/**
+ * Starts `tunesmith worker` and resolves once it says it takes jobs (its `url` is then "worker"), or once it exits.
+ * Killed with SIGKILL at teardown if still running.
+ */
+export function startWorkerProcess(t: ExecutionContext, dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startCliProcess(t, 'worker', dataDir, env, /Tunesmith worker (taking) render jobs/);
+}
+
+/** A long-running CLI command; `ready` matches its start line, and its first group is the handle's `url`. */
+async function startCliProcess(t: ExecutionContext, command: string, dataDir: string, env: Record<string, string>, ready: RegExp): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, command], {
     cwd: repo,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,7 +96,7 @@ export async function startServerProcess(t: ExecutionContext, dataDir: string, e
   const url = await new Promise<string>((resolve) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /Tunesmith listening on (http:\/\/\S+)/.exec(output);
+      const match = ready.exec(output);
       if (match) resolve(match[1]!);
     };
     child.stdout!.on('data', onData);

@@ -168,7 +168,7 @@ export function generateFromPlayground(deps: DashboardDeps) {
     const values: Values = {};
     for (const field of FIELDS) values[field] = form.get(field) ?? '';
     try {
-      refuseWhenSpent(takeAccountRequest(deps.services, viewer.account));
+      refuseWhenSpent(await takeAccountRequest(deps.services, viewer.account));
       const { generation } = await createGenerationFor(deps.services, viewer.account, { body: bodyFromForm(values), requestId: ctx.state.requestId });
       seeOther(ctx, `/playground?id=${encodeURIComponent(generation.id)}`);
     } catch (error) {

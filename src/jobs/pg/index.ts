@@ -1,0 +1,43 @@
+/**
+ * The PostgreSQL render queue as a node opens it: the pg-boss handle, the enqueue the repository calls inside
+ * each create transaction, and, where the node has render threads, the worker that takes jobs. `tunesmith serve`
+ * (any number, TUNESMITH_WORKERS=0 for API only) and `tunesmith worker` both open it this way.
+ */
+import type { PgBoss } from 'pg-boss';
+import type { Config } from '../../config.ts';
+import type { Logger } from '../../log.ts';
+import type { EnqueueInTransaction } from '../../store/postgres/index.ts';
+import { enqueueRender, openRenderQueue, requeueOrphans } from './render-queue.ts';
+import { startRenderWorker, type RenderWorker, type RenderWorkerOptions } from './render-worker.ts';
+
+export { SharedJobQueue } from './api-job-queue.ts';
+export type { RenderWorker } from './render-worker.ts';
+
+export interface SharedQueue {
+  boss: PgBoss;
+  enqueue: EnqueueInTransaction;
+  /** Queues the unfinished tasks that have no job (see requeueOrphans): once the repository's tables exist. */
+  requeueOrphans(): Promise<void>;
+  /** Takes jobs onto `pool` until closed. */
+  work(options: Omit<RenderWorkerOptions, 'boss'>): Promise<RenderWorker>;
+  close(): Promise<void>;
+}
+
+export async function openSharedQueue(config: Config & { databaseUrl: string }, logger: Logger): Promise<SharedQueue> {
+  const boss = await openRenderQueue({
+    databaseUrl: config.databaseUrl,
+    leaseSeconds: config.jobLeaseSeconds,
+    onError: (error) => logger.warn({ component: 'queue', err: error }, 'job queue error'),
+  });
+  return {
+    boss,
+    enqueue: (db, generation) => enqueueRender(boss, db, generation),
+    async requeueOrphans() {
+      const queued = await requeueOrphans(boss, config.databaseUrl);
+      if (queued > 0) logger.info({ tasks: queued }, 'queued unfinished tasks that had no job');
+    },
+    work: (options) => startRenderWorker({ ...options, boss }),
+    // Not graceful: the workers were closed first (their renders finished or were handed back).
+    close: () => boss.stop({ graceful: false }),
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The PostgreSQL job queue: pg-boss (MIT, maintained, plain SQL on the database the repository already uses).
+ * Chosen over Graphile Worker because it has, built in, the three things the render queue needs: a per-job
+ * heartbeat that hands a dead worker's job to another within a set time (Graphile Worker keeps a crashed
+ * worker's lock for 4 hours), retries with a limit, and sending a job on a connection we pass (`db`), which
+ * puts the enqueue inside the transaction that creates the generation and reserves its quota.
+ *
+ * One queue, `render`; a job is `{ id, account_id }` of a generation, and the generation's record stays the truth:
+ * a job only says "look at this one".
+ */
+import pg from 'pg';
+import { PgBoss, type Db } from 'pg-boss';
+
+export const RENDER_QUEUE = 'render';
+
+/** The fields of a render job: which generation to look at. */
+export interface RenderJob {
+  id: string;
+  account_id: string;
+}
+
+/** The part of a pg client (pg.Client, pg.PoolClient) a transaction's enqueue needs. */
+export interface SqlClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+export interface RenderQueueOptions {
+  databaseUrl: string;
+  /**
+   * Seconds a job's worker may go without a heartbeat before the job is given to another (a worker heartbeats
+   * every lease / 2 while it renders). A dead worker's task starts again within about two leases. @default 60
+   */
+  leaseSeconds?: number;
+  /** Starts a task gets (the first and the retries) before it is failed. @default 3 */
+  maxAttempts?: number;
+  /** Whether this node runs pg-boss's supervision (expiring jobs whose heartbeats stopped). Every node may. @default true */
+  supervise?: boolean;
+  /** Connections in this node's pool for the queue. @default 4 */
+  poolSize?: number;
+  onError?: (error: Error) => void;
+}
+
+export const DEFAULT_LEASE_SECONDS = 60;
+/** pg-boss refuses a shorter heartbeat. */
+export const MIN_LEASE_SECONDS = 10;
+
+/**
+ * A started pg-boss with the render queue made (idempotently: every node does it at start, the first one wins).
+ * Its schema is pg-boss's own (`pgboss`), migrated by pg-boss at start, apart from ours.
+ */
+export async function openRenderQueue(options: RenderQueueOptions): Promise<PgBoss> {
+  const lease = Math.max(MIN_LEASE_SECONDS, options.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 4,
+    application_name: 'tunesmith-queue',
+    supervise: options.supervise ?? true,
+    // The supervisor is what notices a stopped heartbeat: looking twice a lease keeps a re-run within ~1.5 leases.
+    superviseIntervalSeconds: Math.max(1, Math.floor(lease / 2)),
+    monitorIntervalSeconds: Math.max(1, Math.floor(lease / 2)),
+    // Workers are woken by NOTIFY at the enqueue's commit, not by their next poll (one held connection per node).
+    useListenNotify: true,
+  });
+  boss.on('error', (error: Error) => options.onError?.(error));
+  await boss.start();
+  const queue = {
+    heartbeatSeconds: lease,
+    notify: true,
+    // A render is bounded by its heartbeat, not by a wall-clock limit (a long track with stems takes minutes).
+    expireInSeconds: 6 * 3600,
+    // One pickup more than the starts a task gets: the last one finds it started as often as it may and fails it,
+    // so a task whose workers all died is failed (render_interrupted), not left processing.
+    retryLimit: Math.max(0, options.maxAttempts ?? 3),
+    retryDelay: 0,
+    deleteAfterSeconds: 24 * 3600,
+  };
+  if (await boss.getQueue(RENDER_QUEUE)) await boss.updateQueue(RENDER_QUEUE, queue);
+  else await boss.createQueue(RENDER_QUEUE, queue).catch(async (error: unknown) => {
+    // Two nodes starting at once: the other one made it.
+    if (!(await boss.getQueue(RENDER_QUEUE))) throw error;
+  });
+  return boss;
+}
+
+/** pg-boss's view of one of our connections. */
+export const asBossDb = (client: SqlClient): Db => ({ executeSql: (text: string, values?: unknown[]) => client.query(text, values) });
+
+/**
+ * Queues a generation's render on `client`, inside the caller's transaction: the job exists exactly when the
+ * generation does. Fairness between accounts: a job's priority is minus the number of the account's jobs already
+ * waiting, so every account's first waiting job goes before anyone's second (the round-robin of the in-process
+ * FairQueue, decided at enqueue), with no cap on how many of one account's tasks run when nobody else waits.
+ */
+export async function enqueueRender(boss: PgBoss, client: SqlClient, generation: RenderJob, schema = 'pgboss'): Promise<void> {
+  const { rows } = await client.query(
+    `SELECT count(*)::int AS waiting FROM ${schema}.job WHERE name = $1 AND group_id = $2 AND state IN ('created', 'retry')`,
+    [RENDER_QUEUE, generation.account_id],
+  );
+  const waiting = Number(rows[0]?.waiting ?? 0);
+  const job: RenderJob = { id: generation.id, account_id: generation.account_id };
+  await boss.send(RENDER_QUEUE, job, { db: asBossDb(client), priority: -waiting, group: { id: generation.account_id } });
+}
+
+/** Held while one node looks for tasks without a job, so two starting nodes do not both queue them. */
+const REQUEUE_LOCK = 0x7475_6e65;
+
+/**
+ * Queues a job for every unfinished task that has none waiting or running: tasks copied in by `tunesmith migrate`
+ * from a data dir, and any whose job ended without ending the task. Runs at each node's start, once at a time.
+ * Returns how many it queued.
+ */
+export async function requeueOrphans(boss: PgBoss, databaseUrl: string, schema = 'pgboss'): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tunesmith-queue' });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows: locked } = await client.query('SELECT pg_try_advisory_xact_lock($1) AS ok', [REQUEUE_LOCK]);
+    if (!locked[0]?.ok) {
+      await client.query('ROLLBACK');
+      return 0;
+    }
+    const { rows } = await client.query(
+      `SELECT g.id, g.account_id FROM generations g
+       WHERE g.status IN ('pending', 'processing') AND g.deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM ${schema}.job j WHERE j.name = $1 AND j.data->>'id' = g.id AND j.state IN ('created', 'retry', 'active'))
+       ORDER BY g.created_at, g.id`,
+      [RENDER_QUEUE],
+    );
+    for (const row of rows) await enqueueRender(boss, client, { id: row.id, account_id: row.account_id }, schema);
+    await client.query('COMMIT');
+    return rows.length;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
+}

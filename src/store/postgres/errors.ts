@@ -1,0 +1,35 @@
+/** The database named by TUNESMITH_DATABASE_URL (or `migrate --to`) cannot be used: one sentence for the operator. */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError' as const;
+  constructor(readonly database: string, reason: string) {
+    super(`Cannot use the PostgreSQL database ${database}: ${reason}. Check the URL (TUNESMITH_DATABASE_URL, or migrate's --to) and that the server runs.`);
+  }
+}
+
+/** The reasons worth a sentence rather than a stack: the server is not there, refuses us, or has no such database. */
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'nothing accepts connections there',
+  ENOTFOUND: 'the host name is unknown',
+  EAI_AGAIN: 'the host name cannot be resolved',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  '28P01': 'the password was refused',
+  '28000': 'the server does not let this user in',
+  '3D000': 'the database does not exist (create it first, for example with createdb)',
+};
+
+/** `error` as a DatabaseUnavailableError when it is one of the failures above; otherwise unchanged. */
+export function describeConnectionError(error: unknown, url: string): unknown {
+  const reason = REASONS[String((error as { code?: unknown } | undefined)?.code)];
+  return reason ? new DatabaseUnavailableError(databaseName(url), reason) : error;
+}
+
+/** "name on host:port": never the password the URL may hold. */
+export function databaseName(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${decodeURIComponent(parsed.pathname.slice(1))} on ${parsed.host}`;
+  } catch {
+    return '(unparsable URL)';
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * watchGeneration across nodes: every committed change of a generation is announced on one channel with
+ * pg_notify (payload "<node id> <generation id>"), and each node keeps one connection LISTENing to it. A node
+ * hears its own changes straight from the commit (so a watcher on it hears them before the commit's promise
+ * resolves, as with the file store) and skips their echo; another node's, it reads back and hands on.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { GenerationWatchers, type GenerationListener } from '../generation-watchers.ts';
+import type { Generation } from '../types.ts';
+import type { Queryable } from './rows.ts';
+
+export const CHANNEL = 'tunesmith_generation';
+const RECONNECT_MS = 1000;
+
+export class GenerationWatch {
+  readonly node = randomBytes(8).toString('hex');
+  readonly #watchers = new GenerationWatchers();
+  readonly #connection: pg.ClientConfig;
+  readonly #read: (id: string) => Promise<Generation | undefined>;
+  readonly #warn: (message: string) => void;
+  #client: pg.Client | null = null;
+  /** Reads of other nodes' changes, handed on in the order they were heard. */
+  #chain: Promise<void> = Promise.resolve();
+  #closed = false;
+  #retry: NodeJS.Timeout | null = null;
+
+  constructor(connection: pg.ClientConfig, read: (id: string) => Promise<Generation | undefined>, warn: (message: string) => void) {
+    this.#connection = connection;
+    this.#read = read;
+    this.#warn = warn;
+  }
+
+  async start(): Promise<void> {
+    const client = new pg.Client(this.#connection);
+    client.on('error', (error) => {
+      this.#warn(`The connection listening for generation changes failed (${error.message}); reconnecting.`);
+      this.#reconnect(client);
+    });
+    client.on('end', () => this.#reconnect(client));
+    client.on('notification', (message) => this.#heard(message.payload ?? ''));
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    this.#client = client;
+  }
+
+  /** The statement a transaction runs for each generation it changed, before COMMIT. */
+  async announce(db: Queryable, ids: Iterable<string>): Promise<void> {
+    for (const id of ids) await db.query('SELECT pg_notify($1, $2)', [CHANNEL, `${this.node} ${id}`]);
+  }
+
+  watch(id: string, listener: GenerationListener): () => void {
+    return this.#watchers.watch(id, listener);
+  }
+
+  /** Whether anyone on this node watches the generation. */
+  watching(id: string): boolean {
+    return this.#watchers.watched(id);
+  }
+
+  /** A change this node committed. */
+  notify(id: string, generation: Generation | undefined): void {
+    this.#watchers.notify(id, generation);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#retry) clearTimeout(this.#retry);
+    const client = this.#client;
+    this.#client = null;
+    await client?.end().catch(() => undefined);
+    await this.#chain;
+  }
+
+  #heard(payload: string): void {
+    const [node, id] = payload.split(' ');
+    if (!id || node === this.node || !this.#watchers.watched(id)) return;
+    this.#chain = this.#chain.then(async () => {
+      try {
+        this.notify(id, await this.#read(id));
+      } catch (error) {
+        this.#warn(`Could not read generation ${id} after another node changed it (${(error as Error).message}).`);
+      }
+    });
+  }
+
+  #reconnect(client: pg.Client): void {
+    if (this.#closed || this.#client !== client) return;
+    this.#client = null;
+    client.end().catch(() => undefined);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#closed) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = null;
+      if (this.#closed) return;
+      this.start().catch((error: Error) => {
+        this.#warn(`Could not listen for generation changes (${error.message}); trying again.`);
+        this.#schedule();
+      });
+    }, RECONNECT_MS);
+    this.#retry.unref();
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The PostgreSQL schema, as numbered migrations applied in order at start and recorded in schema_migrations.
+ * They run under a session advisory lock, so nodes starting together apply each migration once; a migration and
+ * its record commit together, so a crash half-way leaves nothing half-applied. Never edit a released migration:
+ * add the next one.
+ */
+import type pg from 'pg';
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Any fixed 64-bit number, the same on every node: the key of the advisory lock migrations are taken under. */
+const MIGRATION_LOCK = 7_405_112_014;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'records',
+    sql: `
+      CREATE TABLE accounts (
+        id text PRIMARY KEY,
+        seq bigserial UNIQUE,
+        email text,
+        name text,
+        plan text NOT NULL,
+        rpm integer,
+        monthly integer,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY,
+        seq bigserial UNIQUE,
+        account_id text NOT NULL,
+        name text,
+        prefix text NOT NULL,
+        hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL,
+        last_used_at timestamptz,
+        revoked_at timestamptz
+      );
+      CREATE INDEX api_keys_account ON api_keys (account_id, seq);
+
+      -- A deleted generation keeps its row (deleted_at set): its quota unit stays spent, and no read shows it.
+      CREATE TABLE generations (
+        id text PRIMARY KEY,
+        account_id text NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'processing', 'completed', 'failed')),
+        prompt text NOT NULL,
+        duration double precision NOT NULL,
+        style text,
+        instrumental boolean NOT NULL,
+        seed bigint NOT NULL,
+        lyrics text,
+        callback_url text,
+        created_at timestamptz NOT NULL,
+        started_at timestamptz,
+        completed_at timestamptz,
+        attempts integer NOT NULL DEFAULT 0,
+        title text,
+        quota_month text NOT NULL,
+        request_id text,
+        stems boolean NOT NULL DEFAULT false,
+        loop boolean NOT NULL DEFAULT false,
+        metadata jsonb,
+        files jsonb,
+        encoding jsonb,
+        error jsonb,
+        music jsonb,
+        idempotency_key text,
+        idempotency_body_hash text,
+        deleted_at timestamptz
+      );
+      CREATE INDEX generations_list ON generations (account_id, created_at DESC, id COLLATE "C") WHERE deleted_at IS NULL;
+      CREATE INDEX generations_usage ON generations (account_id, quota_month) WHERE status <> 'failed';
+      CREATE INDEX generations_unfinished ON generations (created_at) WHERE status IN ('pending', 'processing') AND deleted_at IS NULL;
+      CREATE INDEX generations_idempotency ON generations (account_id, idempotency_key, created_at DESC) WHERE idempotency_key IS NOT NULL AND deleted_at IS NULL;
+
+      CREATE TABLE credentials (
+        account_id text PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        password jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE sessions (
+        id_hash text PRIMARY KEY,
+        account_id text NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE TABLE sign_in_links (
+        token_hash text PRIMARY KEY,
+        account_id text NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+
+      CREATE TABLE webhook_endpoints (
+        id text PRIMARY KEY,
+        seq bigserial UNIQUE,
+        account_id text NOT NULL,
+        url text NOT NULL,
+        events jsonb NOT NULL,
+        description text,
+        created_at timestamptz NOT NULL,
+        failing_since timestamptz,
+        disabled_at timestamptz,
+        disabled_reason text
+      );
+      CREATE INDEX webhook_endpoints_account ON webhook_endpoints (account_id, seq);
+      CREATE TABLE webhook_secrets (
+        account_id text PRIMARY KEY,
+        secret text NOT NULL,
+        previous text,
+        previous_expires_at timestamptz,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE webhook_events (
+        id text PRIMARY KEY,
+        seq bigserial UNIQUE,
+        type text NOT NULL,
+        account_id text NOT NULL,
+        generation_id text NOT NULL,
+        created_at timestamptz NOT NULL,
+        transition_at timestamptz
+      );
+      CREATE INDEX webhook_events_generation ON webhook_events (generation_id, type, seq DESC);
+      CREATE TABLE webhook_deliveries (
+        id text PRIMARY KEY,
+        seq bigserial UNIQUE,
+        event_id text NOT NULL,
+        account_id text NOT NULL,
+        endpoint_id text,
+        url text NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'delivered', 'failed', 'cancelled')),
+        attempts jsonb NOT NULL,
+        round_attempts integer NOT NULL,
+        next_attempt_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_account ON webhook_deliveries (account_id, seq DESC);
+      CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (seq) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
+
+      CREATE TABLE settings (
+        name text PRIMARY KEY,
+        value jsonb NOT NULL
+      );
+      -- Secrets every node must share (the download-signing key, the dashboard's cookie key): made once, by whichever node starts first.
+      CREATE TABLE shared_secrets (
+        name text PRIMARY KEY,
+        value text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'rate limits',
+    sql: `
+      -- One token bucket per key, shared by every API node: refilled and spent in one statement
+      -- (src/http/rate-limit-postgres.ts). Unlogged: a crash of the database only hands out full buckets.
+      CREATE UNLOGGED TABLE rate_limit_buckets (
+        key text PRIMARY KEY,
+        tokens double precision NOT NULL,
+        at_ms double precision NOT NULL,
+        allowed boolean NOT NULL
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: 'generation counts',
+    sql: `
+      -- Each account's live (not deleted) generations per status, kept by triggers in the same transaction as the
+      -- change: a page's total is a lookup here instead of a count over the account's whole history.
+      CREATE TABLE generation_counts (
+        account_id text NOT NULL,
+        status text NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (account_id, status)
+      );
+      CREATE FUNCTION generation_counts_add(account text, old_status text, old_delta int, new_status text, new_delta int) RETURNS void LANGUAGE sql AS $$
+        -- Both rows in one statement, in status order: two transactions moving tasks between the same statuses
+        -- lock the rows in the same order, so they wait for each other instead of deadlocking.
+        INSERT INTO generation_counts AS c (account_id, status, n)
+        SELECT account, status, delta FROM (VALUES (old_status, old_delta), (new_status, new_delta)) AS v(status, delta)
+        WHERE status IS NOT NULL AND delta <> 0 ORDER BY status
+        ON CONFLICT (account_id, status) DO UPDATE SET n = c.n + EXCLUDED.n;
+      $$;
+      CREATE FUNCTION generation_counts_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          IF NEW.deleted_at IS NULL THEN PERFORM generation_counts_add(NEW.account_id, NULL, 0, NEW.status, 1); END IF;
+        ELSIF TG_OP = 'DELETE' THEN
+          IF OLD.deleted_at IS NULL THEN PERFORM generation_counts_add(OLD.account_id, OLD.status, -1, NULL, 0); END IF;
+        ELSIF OLD.account_id = NEW.account_id THEN
+          PERFORM generation_counts_add(NEW.account_id, OLD.status, CASE WHEN OLD.deleted_at IS NULL THEN -1 ELSE 0 END, NEW.status, CASE WHEN NEW.deleted_at IS NULL THEN 1 ELSE 0 END);
+        ELSE
+          IF OLD.deleted_at IS NULL THEN PERFORM generation_counts_add(OLD.account_id, OLD.status, -1, NULL, 0); END IF;
+          IF NEW.deleted_at IS NULL THEN PERFORM generation_counts_add(NEW.account_id, NULL, 0, NEW.status, 1); END IF;
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER generation_counts_insert_delete AFTER INSERT OR DELETE ON generations FOR EACH ROW EXECUTE FUNCTION generation_counts_keep();
+      CREATE TRIGGER generation_counts_update AFTER UPDATE ON generations FOR EACH ROW
+        WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at OR OLD.account_id IS DISTINCT FROM NEW.account_id)
+        EXECUTE FUNCTION generation_counts_keep();
+      INSERT INTO generation_counts (account_id, status, n) SELECT account_id, status, count(*) FROM generations WHERE deleted_at IS NULL GROUP BY account_id, status;
+    `,
+  },
+  {
+    version: 4,
+    name: 'webhook delivery leases',
+    sql: `
+      -- The node sending a delivery now, and until when: any node may send it, one at a time (claimDelivery).
+      ALTER TABLE webhook_deliveries ADD COLUMN lease_owner text, ADD COLUMN lease_until timestamptz;
+    `,
+  },
+];
+
+/** Applies the migrations this database lacks, one transaction each, under the advisory lock. Returns the versions applied. */
+export async function migrate(pool: pg.Pool): Promise<number[]> {
+  const client = await pool.connect();
+  const applied: number[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const done = new Set(rows.map((r) => r.version));
+      for (const migration of MIGRATIONS) {
+        if (done.has(migration.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(migration.sql);
+          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+        applied.push(migration.version);
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+  return applied;
+}

@@ -1,0 +1,52 @@
+/**
+ * A render worker process (`tunesmith worker`): render threads that take jobs from the PostgreSQL queue, with no
+ * HTTP. Any number run, on any machine that reaches the database and the audio storage; each task's audio goes to
+ * the storage the API nodes serve it from, its transitions and their webhook events to the database.
+ */
+import { createRenderPool } from '../engine/index.ts';
+import { openBackend } from './backend.ts';
+import { ConfigError, type Config } from './config.ts';
+import { GenerationLifecycle } from './generations/lifecycle.ts';
+import { openSharedQueue } from './jobs/pg/index.ts';
+import type { Logger } from './log.ts';
+
+export interface WorkerHandle {
+  /** Stops taking jobs; running renders finish (up to 30 s) or go back to the queue for another worker. */
+  close(): Promise<void>;
+}
+
+export async function startWorker(config: Config, options: { logger: Logger; print: (text: string) => void }): Promise<WorkerHandle> {
+  const { logger } = options;
+  if (!config.databaseUrl) {
+    throw new ConfigError('TUNESMITH_DATABASE_URL', 'a worker takes its tasks from PostgreSQL: set it to the database the API nodes use, like postgres://user:password@host:5432/tunesmith.');
+  }
+  if (config.workers === 0) throw new ConfigError('TUNESMITH_WORKERS', 'a worker needs at least 1 render thread.');
+  const queue = await openSharedQueue({ ...config, databaseUrl: config.databaseUrl }, logger);
+  const steps: (() => Promise<void>)[] = [() => queue.close()];
+  const unwind = async () => {
+    for (const step of steps.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    const backend = await openBackend(config, { logger });
+    steps.push(() => backend.close());
+    await queue.requeueOrphans();
+    const pool = createRenderPool({ workers: config.workers });
+    steps.push(() => pool.close());
+    // No webhook sender here: the API nodes find the events this worker's transitions record, and send them.
+    const lifecycle = new GenerationLifecycle({ repository: backend.repository });
+    const worker = await queue.work({ repository: backend.repository, blobs: backend.blobs, lifecycle, pool, logger });
+    steps.push(() => worker.close());
+    logger.info({ database: backend.where, workers: pool.size }, 'worker started');
+    options.print(`Tunesmith worker taking render jobs from ${backend.where} (${pool.size} render thread(s))`);
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    close() {
+      closing ??= unwind();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,3 @@
+/** test/api-generate.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../api-generate.test.ts';

@@ -1,0 +1,3 @@
+/** test/api-idempotency.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../api-idempotency.test.ts';

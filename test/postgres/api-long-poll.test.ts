@@ -1,0 +1,3 @@
+/** test/api-long-poll.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../api-long-poll.test.ts';

@@ -1,0 +1,3 @@
+/** test/api-service.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../api-service.test.ts';

@@ -1,0 +1,3 @@
+/** test/generation-lifecycle.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../generation-lifecycle.test.ts';

@@ -1,0 +1,3 @@
+/** test/webhooks-api.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../webhooks-api.test.ts';

@@ -1,0 +1,3 @@
+/** test/webhooks-delivery.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../webhooks-delivery.test.ts';

@@ -8,7 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openStore } from '../src/store/index.ts';
-import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
+import { openPostgresRepository } from '../src/store/postgres/index.ts';
+import { freshDatabase } from './helpers/postgres.ts';
+import { eventually, startServerProcess, startWorkerProcess, tempDataDir } from './helpers/process.ts';
 import { startS3 } from './helpers/s3.ts';
 
 interface Task {
@@ -78,6 +80,31 @@ test('with s3://bucket/prefix the audio goes to the bucket, not the data dir, an
 
   const mp3 = await probe(Buffer.from(await (await fetch(task.download_urls!.mp3)).arrayBuffer()), dataDir, 'served.mp3');
   t.is(mp3.codec_name, 'mp3');
+});
+
+test('an API node and a worker on two machines\' worth of data dirs share a bucket: the worker stores there, the API node serves it', async (t) => {
+  t.timeout(240_000);
+  const s3 = await startS3(t);
+  const url = await freshDatabase(t);
+  const repository = await openPostgresRepository({ url });
+  const account = await repository.createAccount({ plan: 'developer' });
+  const { key } = await repository.createKey(account.id);
+  await repository.close();
+  const env = { ...s3.env, TUNESMITH_DATABASE_URL: url, TUNESMITH_STORAGE_URL: `s3://${s3.bucket}/cluster` };
+  const [apiDir, workerDir] = [await tempDataDir(t), await tempDataDir(t)];
+  const api = await startServerProcess(t, apiDir, { ...env, TUNESMITH_WORKERS: '0' });
+  const worker = await startWorkerProcess(t, workerDir, { ...env, TUNESMITH_WORKERS: '1' });
+  t.truthy(api.url, api.output());
+  t.truthy(worker.url, worker.output());
+
+  const task = await render(api.url, key);
+  t.is(task.status, 'completed', worker.output());
+  t.deepEqual([...(await filesUnder(join(apiDir, 'audio'))), ...(await filesUnder(join(workerDir, 'audio')))], [], 'no audio in either data dir');
+  const whole = Buffer.from(await (await fetch(task.download_urls!.wav)).arrayBuffer());
+  t.is(Math.round(Number((await probe(whole, apiDir, 'served.wav')).duration)), 30);
+  const ranged = await fetch(task.download_urls!.wav, { headers: { range: `bytes=${whole.length - 100}-` } });
+  t.is(ranged.status, 206);
+  t.true(Buffer.from(await ranged.arrayBuffer()).equals(whole.subarray(whole.length - 100)));
 });
 
 test('with file:///other/dir the audio goes to that directory, and the data dir keeps only the records', async (t) => {

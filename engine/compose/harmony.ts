@@ -58,6 +58,14 @@ function progressionsOf(preset: Preset, mode: Mode, tonic: number): string[][] {
   return fitting.length > 0 ? fitting : list;
 }
 
+/** A two-chord vamp: the tonic chord and one other, taking turns (i7 bVII i7 bVII, i iv). */
+function isTonicVamp(progression: readonly string[], tonic: number): boolean {
+  if (progression.length < 2 || progression.length % 2 === 1) return false;
+  const other = progression[1]!;
+  return progression.every((symbol, i) => (i % 2 === 0 ? rootDegree(parseRoman(symbol, tonic), tonic) === 0 : symbol === other))
+    && rootDegree(parseRoman(other, tonic), tonic) !== 0;
+}
+
 /** Where a progression has its tonic chords. */
 function tonicPositions(progression: readonly string[], tonic: number): number[] {
   return progression.flatMap((symbol, i) => (rootDegree(parseRoman(symbol, tonic), tonic) === 0 ? [i] : []));
@@ -148,11 +156,21 @@ export function planHarmony(sections: readonly PlannedSection[], options: Harmon
   const slots: ChordSlot[] = [];
   sections.forEach((section, index) => {
     const progression = byLabel.get(labelFor(section))!;
+    const vamp = isTonicVamp(progression, tonic);
     let i = 0;
     for (let beat = section.beat; beat < section.beat + section.beats - EPSILON; beat += slotBeats, i++) {
       const symbol = progression[i % progression.length]!;
       const beats = Math.min(slotBeats, section.beat + section.beats - beat);
-      slots.push({ beat, beats, symbol, chord: parseRoman(symbol, tonic), section: index });
+      const chord = parseRoman(symbol, tonic);
+      if (vamp && rootDegree(chord, tonic) !== 0 && beats >= beatsPerBar - EPSILON && beatsPerBar % 2 === 0) {
+        // A vamp leans on its tonic: the other chord comes in halfway through its slot (i7 | i7 bVII), the
+        // tonic holding over. Evenly split, i7–bVII in F# minor was heard as E major, its bVII.
+        const home = progression[mod(i - 1, progression.length)]!;
+        slots.push({ beat, beats: beats / 2, symbol: home, chord: parseRoman(home, tonic), section: index });
+        slots.push({ beat: beat + beats / 2, beats: beats / 2, symbol, chord, section: index });
+        continue;
+      }
+      slots.push({ beat, beats, symbol, chord, section: index });
     }
   });
 
@@ -181,6 +199,10 @@ function addHalfCadences(slots: readonly ChordSlot[], cadence: string, tonic: nu
     const next = slots[i + 1];
     if (!next || slot.section === next.section || slots[i - 1]?.section !== slot.section) return [slot];
     if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic))) return [slot];
+    // A section whose progression has just cadenced home (bVII i) ends there; turning that tonic into a
+    // second bVII would leave the section on its cadence chord.
+    const previous = slots[i - 1]!;
+    if (rootDegree(slot.chord, tonic) === 0 && DOMINANT_LIKE.has(rootDegree(previous.chord, tonic))) return [slot];
     return withCadence(slot, cadence, tonic, beatsPerBar);
   });
 }

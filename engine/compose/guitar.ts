@@ -13,6 +13,8 @@ import { playsPowerChords, tuningOf } from './instruments.ts';
 export type Shape = readonly number[];
 
 const MAX_FRET = 12;
+/** The cost of a shape whose played strings leave the root out: more than a move up the neck (0.5 a fret). */
+const ROOTLESS_CHOP = 3;
 /** Fretted notes within one hand position: the lowest fret (a barre there) to three frets above. */
 const HAND_SPAN = 3;
 
@@ -178,6 +180,9 @@ export function guitarShapes(chords: readonly ChordSlot[], instrument: string, c
       let bestCost = Infinity;
       for (const candidate of options) {
         let cost = candidate.cost;
+        // A chop on the high strings still holds the root: F#m7's top four strings alone (E A C# E) are heard
+        // as an A chord, and a vamp of such chops moves the key.
+        if (!played(candidate.shape, i).some((n) => mod(n, 12) === slot.chord.root)) cost += ROOTLESS_CHOP;
         if (previous) {
           cost += 0.25 * movementCost(sorted(previous), sorted(candidate.shape));
           const before = outer(previous, i - 1);

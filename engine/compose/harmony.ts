@@ -58,9 +58,27 @@ function progressionsOf(preset: Preset, mode: Mode, tonic: number): string[][] {
   return fitting.length > 0 ? fitting : list;
 }
 
-/** The progression turned to start on its tonic chord, if it has one: the first section states the key. */
-function startingOnTonic(progression: string[], tonic: number): string[] {
-  const at = progression.findIndex((symbol) => rootDegree(parseRoman(symbol, tonic), tonic) === 0);
+/** A two-chord vamp: the tonic chord and one other, taking turns (i7 bVII i7 bVII, i iv). */
+function isTonicVamp(progression: readonly string[], tonic: number): boolean {
+  if (progression.length < 2 || progression.length % 2 === 1) return false;
+  const other = progression[1]!;
+  return progression.every((symbol, i) => (i % 2 === 0 ? rootDegree(parseRoman(symbol, tonic), tonic) === 0 : symbol === other))
+    && rootDegree(parseRoman(other, tonic), tonic) !== 0;
+}
+
+/** Where a progression has its tonic chords. */
+function tonicPositions(progression: readonly string[], tonic: number): number[] {
+  return progression.flatMap((symbol, i) => (rootDegree(parseRoman(symbol, tonic), tonic) === 0 ? [i] : []));
+}
+
+/**
+ * The progression turned to start on a tonic chord (the `nth` one, counting round), if it has one: a section
+ * states the key as it begins. In a short section only its first chord or two sound, so a section that began
+ * on its bVII or V would be heard as being in that chord's key.
+ */
+function startingOnTonic(progression: string[], tonic: number, nth = 0): string[] {
+  const positions = tonicPositions(progression, tonic);
+  const at = positions.length > 0 ? positions[nth % positions.length]! : 0;
   return at > 0 ? [...progression.slice(at), ...progression.slice(0, at)] : progression;
 }
 
@@ -123,43 +141,70 @@ export function planHarmony(sections: readonly PlannedSection[], options: Harmon
     const useBlend = blended.length > 0 && random.chance(options.blend!.weight);
     const pool = useBlend ? blended : own;
     const fresh = pool.filter((p) => !used.has(p));
-    let progression = random.pick(fresh.length > 0 ? fresh : pool);
-    if (used.has(progression) && progression.length > 1) {
-      // Only one progression to go round: start it elsewhere so the new section still sounds different.
-      const shift = 1 + random.int(0, progression.length - 2);
-      progression = [...progression.slice(shift), ...progression.slice(0, shift)];
-    }
-    used.add(progression);
-    byLabel.set(label, label === firstMain.label ? startingOnTonic(progression, tonic) : progression);
+    const picked = random.pick(fresh.length > 0 ? fresh : pool);
+    // Only one progression to go round: a new section starts it at another of its tonic chords when it has
+    // two (I IV I V from the second I), so it still sounds different; otherwise it repeats it. A bridge may
+    // start away from home (that is its point); every other section starts on the tonic.
+    const reused = used.has(picked);
+    const shift = reused && picked.length > 1 ? 1 + random.int(0, picked.length - 2) : 0;
+    const rotated = shift > 0 ? [...picked.slice(shift), ...picked.slice(0, shift)] : picked;
+    used.add(picked);
+    const fromHome = label === firstMain.label || section.kind !== 'bridge';
+    byLabel.set(label, fromHome ? startingOnTonic(picked, tonic, reused ? 1 : 0) : rotated);
   }
 
   const slots: ChordSlot[] = [];
   sections.forEach((section, index) => {
     const progression = byLabel.get(labelFor(section))!;
+    const vamp = isTonicVamp(progression, tonic);
     let i = 0;
     for (let beat = section.beat; beat < section.beat + section.beats - EPSILON; beat += slotBeats, i++) {
       const symbol = progression[i % progression.length]!;
       const beats = Math.min(slotBeats, section.beat + section.beats - beat);
-      slots.push({ beat, beats, symbol, chord: parseRoman(symbol, tonic), section: index });
+      const chord = parseRoman(symbol, tonic);
+      if (vamp && rootDegree(chord, tonic) !== 0 && beats >= beatsPerBar - EPSILON && beatsPerBar % 2 === 0) {
+        // A vamp leans on its tonic: the other chord comes in halfway through its slot (i7 | i7 bVII), the
+        // tonic holding over. Evenly split, i7–bVII in F# minor was heard as E major, its bVII.
+        const home = progression[mod(i - 1, progression.length)]!;
+        slots.push({ beat, beats: beats / 2, symbol: home, chord: parseRoman(home, tonic), section: index });
+        slots.push({ beat: beat + beats / 2, beats: beats / 2, symbol, chord, section: index });
+        continue;
+      }
+      slots.push({ beat, beats, symbol, chord, section: index });
     }
   });
 
-  addHalfCadences(slots, cadence, tonic);
-  return addEnding(slots, { cadence, home, tonic, endingBeat, totalBeats, lastSection: sections.length - 1 });
+  const halved = addHalfCadences(slots, cadence, tonic, beatsPerBar);
+  return addEnding(halved, { cadence, home, tonic, endingBeat, totalBeats, beatsPerBar, lastSection: sections.length - 1 });
+}
+
+/**
+ * `slot` made to lead home with `cadence`: in its last bar when it is longer than a bar (the section's own chord
+ * keeps the rest, as a turnaround does), the whole slot otherwise. A slow harmonic rhythm (a chord every two
+ * bars) would else give the cadence chord half of a short section, and the section would be heard in its key.
+ */
+function withCadence(slot: ChordSlot, cadence: string, tonic: number, beatsPerBar: number): ChordSlot[] {
+  const chord = parseRoman(cadence, tonic);
+  if (slot.beats <= beatsPerBar + EPSILON) return [{ ...slot, symbol: cadence, chord }];
+  const split = slot.beats - beatsPerBar;
+  return [{ ...slot, beats: split }, { ...slot, beat: slot.beat + split, beats: beatsPerBar, symbol: cadence, chord }];
 }
 
 /**
  * A section that hands over to a tonic-led section ends on a dominant-like chord (a half cadence). A
  * one-chord section (a short intro) keeps its chord: replacing it would leave no tonic to depart from.
  */
-function addHalfCadences(slots: ChordSlot[], cadence: string, tonic: number): void {
-  for (let i = 0; i + 1 < slots.length; i++) {
-    const slot = slots[i]!;
-    const next = slots[i + 1]!;
-    if (slot.section === next.section || slots[i - 1]?.section !== slot.section) continue;
-    if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic))) continue;
-    slots[i] = { ...slot, symbol: cadence, chord: parseRoman(cadence, tonic) };
-  }
+function addHalfCadences(slots: readonly ChordSlot[], cadence: string, tonic: number, beatsPerBar: number): ChordSlot[] {
+  return slots.flatMap((slot, i) => {
+    const next = slots[i + 1];
+    if (!next || slot.section === next.section || slots[i - 1]?.section !== slot.section) return [slot];
+    if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic))) return [slot];
+    // A section whose progression has just cadenced home (bVII i) ends there; turning that tonic into a
+    // second bVII would leave the section on its cadence chord.
+    const previous = slots[i - 1]!;
+    if (rootDegree(slot.chord, tonic) === 0 && DOMINANT_LIKE.has(rootDegree(previous.chord, tonic))) return [slot];
+    return withCadence(slot, cadence, tonic, beatsPerBar);
+  });
 }
 
 interface EndingOptions {
@@ -168,6 +213,7 @@ interface EndingOptions {
   tonic: number;
   endingBeat: number;
   totalBeats: number;
+  beatsPerBar: number;
   lastSection: number;
 }
 
@@ -188,7 +234,7 @@ function addEnding(slots: ChordSlot[], o: EndingOptions): ChordSlot[] {
   };
   const before = kept[kept.length - 1];
   if (before && !DOMINANT_LIKE.has(rootDegree(before.chord, o.tonic))) {
-    kept[kept.length - 1] = { ...before, symbol: o.cadence, chord: parseRoman(o.cadence, o.tonic) };
+    kept.splice(kept.length - 1, 1, ...withCadence(before, o.cadence, o.tonic, o.beatsPerBar));
   }
   return o.endingBeat < o.totalBeats - EPSILON ? [...kept, final] : kept;
 }

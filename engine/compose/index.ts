@@ -109,7 +109,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const kit = drumKitFor(ctx, blend);
   const drumBars = planDrumBars(ctx, kit);
   const anchors = bassAnchors(ctx, preset.bass);
-  const voicings = voiceChords(chords, anchors, preset.melody.low);
+  const voicings = voiceChords(chords, anchors, preset.melody.low, tonic);
 
   const generators: Record<Exclude<Role, 'vocal'>, () => GridNote[]> = {
     drums: () => composeDrums(ctx, kit, drumBars, createRandom(spec.seed, 'drums')),

@@ -88,7 +88,7 @@ interface LineState {
 }
 
 /** Realizes one motif instance starting at `origin`. */
-function realize(ctx: ComposeContext, motif: Motif, origin: number, material: LabelMaterial, limit: number, velocity: number, line: LineState): GridNote[] {
+function realize(ctx: ComposeContext, motif: Motif, origin: number, material: LabelMaterial, limit: number, velocity: number, line: LineState, ending: PhraseEnding): GridNote[] {
   const { low, high } = ctx.preset.melody;
   const notes: GridNote[] = [];
   let previous = line.previous ?? material.center;
@@ -115,9 +115,12 @@ function realize(ctx: ComposeContext, motif: Motif, origin: number, material: La
       if (pitch > high || pitch < low) pitch = moveInScale(previous, -note.step, tones);
     }
     if (landing) pitch = nearestChordTone(pitch, chord.pitchClasses, note.step);
-    // A phrase that ends on a tonic chord ends on the tonic itself when it is near: the key is confirmed.
+    // A phrase that ends on a chord holding the tonic ends on the tonic itself when it is near: the key is
+    // confirmed. An open phrase (the antecedent) that ends on the tonic chord rests on its third instead, as
+    // a question does; the third is what tells minor from major.
     if (i === motif.notes.length - 1 && chord.pitchClasses.includes(ctx.tonic)) {
-      const home = nearestChordTone(pitch, [ctx.tonic], -1);
+      const goal = ending === 'open' && chord.root === ctx.tonic ? chord.pitchClasses[1]! : ctx.tonic;
+      const home = nearestChordTone(pitch, [goal], -1);
       if (Math.abs(home - pitch) <= 4) pitch = home;
     }
     pitch = inRange(pitch, allowed, low, high);
@@ -135,16 +138,19 @@ function realize(ctx: ComposeContext, motif: Motif, origin: number, material: La
   return notes;
 }
 
+/** How a statement ends: closing a phrase pair (the consequent), leaving it open (the antecedent), or inside a phrase. */
+type PhraseEnding = 'closed' | 'open' | null;
+
 /**
  * Which form of the motif plays as statement `j` of `count`: statement, varied repeat, statement, and a
  * cadence to close every second phrase and the section (an antecedent-consequent pair of phrases).
  */
-function formOf(material: LabelMaterial, j: number, count: number, perPhrase: number): Motif {
-  if (j === count - 1) return material.cadence;
+function formOf(material: LabelMaterial, j: number, count: number, perPhrase: number): { motif: Motif; ending: PhraseEnding } {
+  if (j === count - 1) return { motif: material.cadence, ending: 'closed' };
   const inPhrase = j % perPhrase;
   const phrase = Math.floor(j / perPhrase);
-  if (inPhrase === perPhrase - 1) return phrase % 2 === 1 ? material.cadence : material.variant;
-  return inPhrase % 2 === 1 ? material.variant : material.motif;
+  if (inPhrase === perPhrase - 1) return phrase % 2 === 1 ? { motif: material.cadence, ending: 'closed' } : { motif: material.variant, ending: 'open' };
+  return { motif: inPhrase % 2 === 1 ? material.variant : material.motif, ending: null };
 }
 
 export function composeMelody(ctx: ComposeContext, random: Random): GridNote[] {
@@ -166,7 +172,8 @@ export function composeMelody(ctx: ComposeContext, random: Random): GridNote[] {
     for (let j = 0; j < count; j++) {
       const origin = section.beat + j * material.motif.beats;
       if (origin >= limit - EPSILON) break;
-      notes.push(...realize(ctx, formOf(material, j, count, perPhrase), origin, material, limit, velocity, line));
+      const { motif, ending } = formOf(material, j, count, perPhrase);
+      notes.push(...realize(ctx, motif, origin, material, limit, velocity, line, ending));
     }
   }
   // Monophonic line: a note stops where the next begins. Short notes are detached when the mood is lively

@@ -1,10 +1,15 @@
 /**
  * Voicing: one set of MIDI notes per chord for the chords and pad roles. Each chord takes the candidate
  * voicing that moves the voices least from the previous one while keeping the top voice near a fixed
- * register, and never forms parallel fifths or octaves between the top voice and the bass at the change.
+ * register, and never forms parallel fifths or octaves between the top voice and the bass at the change;
+ * the tonic chord prefers its third on top.
  */
 import { candidateVoicings, isParallelPerfect, movementCost, voicedPitchClasses } from '../theory/voiceLeading.ts';
+import { mod } from '../theory/pitch.ts';
 import { clamp, type ChordSlot } from './model.ts';
+
+/** What a tonic chord without its third on top costs: about three semitones of register or voice movement. */
+const THIRD_ON_TOP = 2;
 
 /** The register where the chord voicings sit: top voice near `topTarget`, spread downwards. */
 export function chordRegister(melodyLow: number): { low: number; high: number; topTarget: number } {
@@ -17,7 +22,7 @@ export function chordRegister(melodyLow: number): { low: number; high: number; t
  * Costs: semitones of voice movement, plus distance of the top voice from the target register, plus a
  * light penalty for muddy low voicings; parallels with the bass are ruled out whenever any candidate allows.
  */
-export function voiceChords(chords: readonly ChordSlot[], bassAnchors: readonly number[], melodyLow: number): number[][] {
+export function voiceChords(chords: readonly ChordSlot[], bassAnchors: readonly number[], melodyLow: number, tonic?: number): number[][] {
   const { low, high, topTarget } = chordRegister(melodyLow);
   const result: number[][] = [];
   let previous: number[] | null = null;
@@ -29,6 +34,10 @@ export function voiceChords(chords: readonly ChordSlot[], bassAnchors: readonly 
     for (const candidate of candidates) {
       const top = candidate[candidate.length - 1]!;
       let cost = 0.6 * Math.abs(top - topTarget) + Math.max(0, low + 5 - candidate[0]!) * 0.8;
+      // The tonic chord sings its third on top: the third names the mode, and the top voice is the one heard.
+      // Under a root and fifth doubled by the bass (and by every low note's overtones) a minor key is else
+      // heard as its parallel major, a major one as its dominant.
+      if (tonic !== undefined && slot.chord.root === tonic && mod(top, 12) !== slot.chord.pitchClasses[1]) cost += THIRD_ON_TOP;
       if (previous) {
         cost += movementCost(previous, candidate);
         const previousTop = previous[previous.length - 1]!;

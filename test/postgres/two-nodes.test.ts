@@ -2,6 +2,7 @@
 import test from 'ava';
 import { PostgresRepository } from '../../src/store/postgres/index.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { DashboardClient } from '../helpers/dashboard.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
 
 async function twoNodes(t: import('ava').ExecutionContext): Promise<[TestApp, TestApp]> {
@@ -48,4 +49,11 @@ test('a generation created on one node is read, and its completion heard by a lo
   await a.jobs.complete(created.id);
   const answered = await (await waiting).json();
   t.is(answered.status, 'completed');
+});
+
+test('parallel sign-ups with one email split across both nodes make one account; the others are told the email is taken', async (t) => {
+  const [a, b] = await twoNodes(t);
+  const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => new DashboardClient((i % 2 ? a : b).url).signUp('race@example.com')));
+  t.deepEqual(answers.map((answer) => answer.status).sort(), [303, 409, 409, 409]);
+  t.is((await a.store.listAccounts()).filter((account) => account.email === 'race@example.com').length, 1);
 });

@@ -4,6 +4,7 @@
  * delivered in the log; then resends it and rotates the secret.
  */
 import test from 'ava';
+import { eventually } from '../helpers/process.ts';
 import { startReceiver, verifyWebhook } from '../helpers/webhooks.ts';
 import { newPage, openBrowser, shot, startRealServer } from './browser.ts';
 
@@ -46,6 +47,13 @@ test('a Developer registers an endpoint and sees a signed generation.completed d
   t.true(verifyWebhook(secretText, event!.headers, event!.body), 'signed with the secret the page shows');
   t.is((await fetch(event!.json.data['download_urls'].wav)).status, 200, 'its download link works');
 
+  // The receiver has the event a moment before the delivery's result is saved, and the page shows what is
+  // saved: load it once the API says the delivery is settled, not before.
+  await eventually(async () => {
+    const res = await fetch(`${base}/v1/webhooks/deliveries?limit=10`, { headers: { Authorization: `Bearer ${server.firstKey}` } });
+    const { data } = (await res.json()) as { data: { status: string }[] };
+    return data.some((delivery) => delivery.status === 'delivered') ? true : undefined;
+  }, 30_000, 'the delivery to be saved as delivered', 200);
   await page.goto(`${base}/webhooks`);
   const row = page.locator('tr[data-delivery]');
   await row.locator('.badge', { hasText: 'Delivered' }).waitFor();

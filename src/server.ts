@@ -13,11 +13,11 @@ import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
 import { createJobQueue } from './jobs/index.ts';
-import { openSharedQueue, SharedJobQueue } from './jobs/pg/index.ts';
+import { openSharedQueue, SharedJobQueue, type SharedQueue } from './jobs/pg/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { OpenFile } from './store/atomic-file.ts';
 import { StorageFullError, isStorageFull, type Repository } from './store/index.ts';
-import { openBackend, type Backend } from './backend.ts';
+import { openBackend } from './backend.ts';
 import { GenerationLifecycle } from './generations/lifecycle.ts';
 import { openWebhooks } from './webhooks/index.ts';
 
@@ -59,23 +59,26 @@ export async function startServer(config: Config, options: StartServerOptions = 
 async function start(config: Config, options: StartServerOptions): Promise<ServerHandle> {
   const logger = options.logger ?? createLogger({ level: config.logLevel ?? 'info' });
   const print = options.print ?? ((text: string) => console.error(text));
-  // PostgreSQL mode: the job queue is in the database too, and the repository queues each render in the create transaction.
-  const queue = config.databaseUrl ? await openSharedQueue({ ...config, databaseUrl: config.databaseUrl }, logger) : null;
-  const cleanup: (() => Promise<void>)[] = queue ? [() => queue.close()] : [];
+  // PostgreSQL mode: the job queue is in the database too, and the repository queues each render in the create
+  // transaction. The records open first: a database that cannot be reached is their one-sentence error.
+  let queue: SharedQueue | null = null;
+  const backend = await openBackend(config, {
+    logger,
+    open: options.open,
+    enqueue: config.databaseUrl ? (db, generation) => queue!.enqueue(db, generation) : undefined,
+  });
+  const { repository: store, blobs, signingSecret } = backend;
+  const cleanup: (() => Promise<void>)[] = [() => backend.close()];
   const unwind = async () => {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   };
-  let backend: Backend;
   try {
-    backend = await openBackend(config, { logger, open: options.open, enqueue: queue?.enqueue });
-  } catch (error) {
-    await unwind();
-    throw error;
-  }
-  const { repository: store, blobs, signingSecret } = backend;
-  cleanup.push(() => backend.close());
-  try {
-    await queue?.requeueOrphans();
+    if (config.databaseUrl) {
+      const opened = await openSharedQueue({ ...config, databaseUrl: config.databaseUrl }, logger);
+      queue = opened;
+      cleanup.push(() => opened.close());
+      await opened.requeueOrphans();
+    }
     // TUNESMITH_WORKERS=0 (PostgreSQL mode only, see config.ts): an API-only node, no render threads.
     const pool = config.workers > 0 ? createRenderPool({ workers: config.workers }) : null;
     if (pool) cleanup.push(() => pool.close());

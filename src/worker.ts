@@ -21,14 +21,15 @@ export async function startWorker(config: Config, options: { logger: Logger; pri
     throw new ConfigError('TUNESMITH_DATABASE_URL', 'a worker takes its tasks from PostgreSQL: set it to the database the API nodes use, like postgres://user:password@host:5432/tunesmith.');
   }
   if (config.workers === 0) throw new ConfigError('TUNESMITH_WORKERS', 'a worker needs at least 1 render thread.');
-  const queue = await openSharedQueue({ ...config, databaseUrl: config.databaseUrl }, logger);
-  const steps: (() => Promise<void>)[] = [() => queue.close()];
+  // The records first: a database that cannot be reached is their one-sentence error.
+  const backend = await openBackend(config, { logger });
+  const steps: (() => Promise<void>)[] = [() => backend.close()];
   const unwind = async () => {
     for (const step of steps.reverse()) await step().catch(() => undefined);
   };
   try {
-    const backend = await openBackend(config, { logger });
-    steps.push(() => backend.close());
+    const queue = await openSharedQueue({ ...config, databaseUrl: config.databaseUrl }, logger);
+    steps.push(() => queue.close());
     await queue.requeueOrphans();
     const pool = createRenderPool({ workers: config.workers });
     steps.push(() => pool.close());

@@ -103,6 +103,8 @@ export function signUp(deps: DashboardDeps) {
       } catch (error) {
         // Without its credential nobody could ever sign in to the account, and it would hold the email.
         await deps.services.repository.deleteAccount(account.id).catch(() => undefined);
+        // A sign-up on another node that shares the records took the email between the claim and now.
+        if (error instanceof EmailTakenError) return again(409, { email: error.message });
         throw error;
       }
       await startSession(ctx, deps, account.id);

@@ -362,6 +362,8 @@ test('a receiver that hangs holds at most its own share of attempts; another rec
   for (const prompt of ['one', 'two', 'three']) await generate(app, key, { prompt });
   await fast.waitFor(3);
   await slow.waitFor(1);
+  // The fast receiver hears each event a moment before its result is saved; the log shows saved results only.
+  await until(async () => ((await deliveries(app, key, '?status=delivered')).length === 3 ? true : undefined), 'the fast deliveries to be saved');
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.is(slow.requests.length, 1, 'one attempt at a time to the hanging receiver');
   t.is(slow.open(), 1);

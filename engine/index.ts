@@ -24,8 +24,11 @@ export type {
   OutputFormat,
   OutputOptions,
   LoopInfo,
+  PlanKind,
+  PlanSection,
+  PlanReport,
 } from './types.ts';
-export { OUTPUT_FORMATS } from './types.ts';
+export { OUTPUT_FORMATS, PLAN_KINDS } from './types.ts';
 export { MP3_BITRATES } from './encode/mp3.ts';
 export {
   EngineError,

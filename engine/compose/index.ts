@@ -14,7 +14,7 @@ import { scaleOf } from '../theory/scales.ts';
 import { composeBass, bassAnchors } from './bass.ts';
 import { composeChords, composePad } from './comping.ts';
 import { composeDrums, drumKitFor, planDrumBars, swingUnitFor } from './drums.ts';
-import { planForm } from './form.ts';
+import { planForm, planFromSections, planKindRoles } from './form.ts';
 import { planHarmony } from './harmony.ts';
 import { feelFor, perform, swingDelay } from './humanize.ts';
 import { composeMelody } from './melody.ts';
@@ -79,8 +79,16 @@ function frameOf(spec: SongSpec) {
   // A seamless loop has no ending: its last bar leads into its first.
   const endingBars = spec.loop === true ? 0 : wholeBars >= 8 ? 2 : wholeBars >= 1 ? 1 : 0;
   const endingBeat = (wholeBars - endingBars) * beatsPerBar;
-  const sections = planForm(spec.form, totalBars, beatsPerBar, roles, spec.loop === true);
+  const sections = spec.plan
+    ? planFromSections(spec.plan, spec.plan.map((s) => planRoles(s.roles, s.kind, roles)), beatsPerBar)
+    : planForm(spec.form, totalBars, beatsPerBar, roles, spec.loop === true);
   return { beatsPerBar, roles, totalBeats, endingBeat, sections };
+}
+
+/** A plan section's roles within the arrangement: those it names (the vocal is the singer's), else its kind's. */
+function planRoles(named: Role[] | null, kind: Parameters<typeof planKindRoles>[0], available: ReadonlySet<Role>): Role[] {
+  if (named === null) return planKindRoles(kind, available);
+  return named.filter((role) => available.has(role));
 }
 
 /**
@@ -167,6 +175,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     duration: spec.duration,
     sections: sections.map((s): Section => ({
       kind: s.kind, label: s.label, startBar: s.startBar, bars: s.bars, beat: s.beat * quarterPerBeat, time: s.beat * secondsPerBeat, energy: s.energy,
+      roles: ROLE_ORDER.filter((role) => s.roles.has(role)), ...(s.planKind ? { planKind: s.planKind } : {}),
     })),
     chords: chords.map((c): ChordEvent => ({
       beat: c.beat * quarterPerBeat, beats: c.beats * quarterPerBeat, symbol: c.symbol, pitchClasses: [...c.chord.pitchClasses], root: c.chord.root,

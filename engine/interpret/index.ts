@@ -6,6 +6,7 @@
  * scene words > mood words > genre defaults. `request.style` sets the genre outright.
  * Every value set is explained in `trace`.
  */
+import { resolvePlan } from './plan.ts';
 import { getPreset, presetNames } from '../presets.ts';
 import { createRandom } from '../random.ts';
 import { getLexicon, type Lexicon } from '../lexicon/index.ts';
@@ -312,10 +313,14 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   }
   const title = resolveTitle(ctx, arousal, subjects);
   trace.push({ source: preset.name, effect: `form = ${preset.form}` });
+  const planned = request.plan === undefined ? undefined : resolvePlan(request.plan, {
+    bpm: time.bpm, beatsPerBar: time.meter.beatsPerBar, instruments: arrangement.instruments, duration: request.duration,
+  }, lexicon, warnings);
+  if (planned) trace.push({ source: 'sections', effect: `form = the plan's ${planned.plan.length} sections, ${planned.plan.reduce((n, s) => n + s.bars, 0)} bars` });
 
   return {
     prompt: request.prompt,
-    duration: request.duration,
+    duration: planned?.duration ?? request.duration,
     seed: request.seed,
     genre: preset.name,
     blend,
@@ -332,6 +337,7 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
     warnings,
     subjects,
     ...(translation.language !== 'en' ? { englishPrompt: translation.text } : {}),
+    ...(planned ? { plan: planned.plan } : {}),
   };
 }
 

@@ -41,7 +41,7 @@ export {
   LyricsTooLongError,
   InvalidLyricsError,
 } from './errors.ts';
-export { checkLyrics } from './track.ts';
+export { checkLyrics, planDuration } from './track.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';

@@ -157,3 +157,8 @@ function planReport(score: Score, ends: number[]): PlanReport[] {
     end: Math.round(ends[index]! * 1e6) / 1e6,
   }));
 }
+
+/** A request's length in seconds once its composition plan (if any) is resolved at its tempo; throws RequestError for a plan that cannot be played. */
+export function planDuration(request: GenerationRequest): number {
+  return interpret(request).duration;
+}

@@ -75,6 +75,7 @@ const requestOf = (generation: Generation): GenerationRequest => ({
   ...(generation.stems === true ? { stems: true } : {}),
   ...(generation.loop === true ? { loop: true } : {}),
   ...(generation.music ? { music: generation.music } : {}),
+  ...(generation.plan ? { plan: generation.plan } : {}),
 });
 
 /**

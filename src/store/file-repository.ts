@@ -340,6 +340,7 @@ export class FileRepository implements Repository {
       ...(input.stems === true ? { stems: true } : {}),
       ...(input.loop === true ? { loop: true } : {}),
       ...(input.music ? { music: input.music } : {}),
+      ...(input.plan ? { plan: input.plan } : {}),
     };
     this.#generations.set(generation.id, generation);
     index.insert(generation);

@@ -16,6 +16,8 @@ export interface GenerationObject {
   style: string | null;
   instrumental: boolean;
   seed: number;
+  /** Shared by the generations one `variations` request made; absent on a generation made alone. */
+  batch_id?: string;
   /** The request's audio options (defaults filled in). */
   sample_rate: 44100 | 48000;
   bit_depth: 16 | 24;
@@ -69,6 +71,7 @@ export function presentGeneration(
     style: g.style,
     instrumental: g.instrumental,
     seed: g.seed,
+    ...(g.batch ? { batch_id: g.batch.id } : {}),
     sample_rate: g.encoding?.sample_rate ?? 44100,
     bit_depth: g.encoding?.bit_depth ?? 16,
     bitrate: g.encoding?.bitrate ?? null,

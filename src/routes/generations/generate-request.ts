@@ -9,7 +9,7 @@ import type { NewGeneration } from '../../store/types.ts';
 import { MUSICAL_FIELDS, readMusicalFields } from './musical-fields.ts';
 import { planLength, readSections } from './plan-sections.ts';
 
-export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate', 'sections', ...MUSICAL_FIELDS] as const;
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate', 'sections', 'variations', ...MUSICAL_FIELDS] as const;
 
 export const LIMITS = {
   promptChars: 2000,

@@ -155,10 +155,14 @@ function planReport(score: Score, ends: number[]): PlanReport[] {
     instruments: [...section.roles],
     start: Math.round(section.time * 1e6) / 1e6,
     end: Math.round(ends[index]! * 1e6) / 1e6,
+    ...(section.lyrics !== undefined ? { lyrics: section.lyrics } : {}),
   }));
 }
 
 /** A request's length in seconds once its composition plan (if any) is resolved at its tempo; throws RequestError for a plan that cannot be played. */
 export function planDuration(request: GenerationRequest): number {
-  return interpret(request).duration;
+  const spec = interpret(request);
+  // A plan's lyrics must fit their own sections: checked here, where the plan is measured, as the API accepts it.
+  if (spec.plan?.some((section) => section.lyrics !== null)) checkLyricsFit(spec);
+  return spec.duration;
 }

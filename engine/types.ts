@@ -52,6 +52,8 @@ export interface PlanSection {
   energy?: number;
   /** Role words ("drums", "bass") or instrument words ("piano"): only the roles they name play here. Absent: the kind's usual roles. */
   instruments?: string[];
+  /** Words sung in this section (one line per line). When any section has lyrics, only those sections are sung. */
+  lyrics?: string;
 }
 
 /** A plan section as the engine will play it: whole bars, an energy and the roles that play. */
@@ -61,6 +63,7 @@ export interface ResolvedPlanSection {
   energy: number;
   /** The roles that play (the caller's instrument words resolved to roles); null: the kind's usual roles. */
   roles: Role[] | null;
+  lyrics: string | null;
 }
 
 /** A section of the plan used, in the shape `sections` takes (start and end are read-only facts, in seconds). */
@@ -71,6 +74,8 @@ export interface PlanReport {
   instruments: string[];
   start: number;
   end: number;
+  /** The words asked for this section, when given. */
+  lyrics?: string;
 }
 
 /** The encoded formats a track can be offered in beyond WAV and MIDI (lrc and vtt only for sung tracks). */
@@ -269,6 +274,8 @@ export interface Section {
   roles: Role[];
   /** The plan kind it was asked as, when the track has a composition plan. */
   planKind?: PlanKind;
+  /** The words the plan asked to be sung here. */
+  lyrics?: string;
 }
 
 export interface Score {

@@ -30,6 +30,9 @@ const refusals: { title: string; body: Record<string, unknown>; code: string; pa
   { title: 'a plan too short for a track', body: { bpm: 120, sections: [{ kind: 'verse', bars: 4 }] }, code: 'out_of_range', param: 'sections', message: /The plan lasts 8 s at this tempo; a track must be 30–180 s/ },
   { title: 'a plan too long for a track', body: { bpm: 120, sections: [{ kind: 'verse', bars: 100 }] }, code: 'out_of_range', param: 'sections', message: /The plan lasts 200 s/ },
   { title: 'duration with a fully sized plan', body: { duration: 60, sections: [{ kind: 'verse', bars: 30 }] }, code: 'conflicting_fields', param: 'duration', message: /"duration" cannot be given when every section has "bars" or "seconds"/ },
+  { title: 'section lyrics on an instrumental', body: { instrumental: true, sections: [{ kind: 'verse', bars: 30, lyrics: 'la la la' }] }, code: 'conflicting_fields', param: 'sections', message: /cannot be sung with "instrumental": true/ },
+  { title: 'section lyrics beside top-level lyrics', body: { lyrics: 'la', sections: [{ kind: 'verse', bars: 30, lyrics: 'la la la' }] }, code: 'conflicting_fields', param: 'lyrics', message: /cannot both be given/ },
+  { title: 'more lines than a section holds', body: { bpm: 120, sections: [{ kind: 'verse', bars: 2, lyrics: 'one line here\ntwo lines here\nthree lines here\nfour lines here' }, { kind: 'chorus', bars: 20 }] }, code: 'invalid_value', param: 'sections', message: /line/ },
   { title: 'a plan on a loop', body: { loop: true, sections: [{ kind: 'verse', bars: 30 }] }, code: 'conflicting_fields', param: 'sections', message: /cannot be used with "loop"/ },
 ];
 
@@ -56,6 +59,15 @@ test('a plan sets the task\'s duration: its bars at the tempo, seconds rounded t
   const stored = await app.store.getGeneration(account.id, (await res.json()).id);
   t.is(stored?.duration, 44);
   t.deepEqual(stored?.plan, [{ kind: 'intro', bars: 4 }, { kind: 'verse', seconds: 19 }, { kind: 'chorus', bars: 8, energy: 1, instruments: ['drums', 'piano'] }]);
+});
+
+test('per-section lyrics are kept with the task, line breaks as LF', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account();
+  const res = await app.call(key, '/v1/generate', { json: { prompt, bpm: 120, sections: [{ kind: 'intro', bars: 4 }, { kind: 'verse', bars: 12, lyrics: 'City lights are fading slow\r\nI walk the road alone' }] } });
+  t.is(res.status, 202, await res.clone().text());
+  const stored = await app.store.getGeneration(account.id, (await res.json()).id);
+  t.is(stored?.plan?.[1]?.lyrics, 'City lights are fading slow\nI walk the road alone');
 });
 
 test('sections without a length share what duration leaves, in whole bars', async (t) => {

@@ -239,6 +239,7 @@ export function planFromSections(plan: readonly ResolvedPlanSection[], roles: re
       beat: startBar * beatsPerBar,
       beats: asked.bars * beatsPerBar,
       planKind: asked.kind,
+      ...(asked.lyrics !== null ? { lyrics: asked.lyrics } : {}),
     };
     startBar += asked.bars;
     return section;

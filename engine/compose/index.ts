@@ -22,7 +22,7 @@ import { EPSILON, type ComposeContext, type GridNote } from './model.ts';
 import { bowing, sustainPedal } from './technique.ts';
 import { composeArp, composeTexture } from './texture.ts';
 import { voiceChords } from './voicing.ts';
-import { assignGiven, composeVocal, planLineSlots } from './vocal/index.ts';
+import { assignGiven, composeVocal, planLineSlots, sectionLyricLines } from './vocal/index.ts';
 import { parseLyrics } from '../lyrics/index.ts';
 
 const ROLE_ORDER: Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture'];
@@ -96,9 +96,14 @@ function planRoles(named: Role[] | null, kind: Parameters<typeof planKindRoles>[
  * many lines fit when they do not. Cheap enough for the service to call before it accepts a task.
  */
 export function checkLyricsFit(spec: SongSpec): void {
-  if (!spec.vocals.enabled || spec.lyrics === null) return;
+  const planned = spec.plan?.some((s) => s.lyrics !== null) === true;
+  if (!spec.vocals.enabled || (spec.lyrics === null && !planned)) return;
   const { beatsPerBar, sections, endingBeat } = frameOf(spec);
-  assignGiven(parseLyrics(spec.lyrics), planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), spec.duration);
+  if (planned) {
+    sectionLyricLines(planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), sections, spec.duration);
+    return;
+  }
+  assignGiven(parseLyrics(spec.lyrics!), planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), spec.duration);
 }
 
 /** compose() with the preset given: the testable core. */
@@ -175,7 +180,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     duration: spec.duration,
     sections: sections.map((s): Section => ({
       kind: s.kind, label: s.label, startBar: s.startBar, bars: s.bars, beat: s.beat * quarterPerBeat, time: s.beat * secondsPerBeat, energy: s.energy,
-      roles: ROLE_ORDER.filter((role) => s.roles.has(role)), ...(s.planKind ? { planKind: s.planKind } : {}),
+      roles: ROLE_ORDER.filter((role) => s.roles.has(role)), ...(s.planKind ? { planKind: s.planKind } : {}), ...(s.lyrics ? { lyrics: s.lyrics } : {}),
     })),
     chords: chords.map((c): ChordEvent => ({
       beat: c.beat * quarterPerBeat, beats: c.beats * quarterPerBeat, symbol: c.symbol, pitchClasses: [...c.chord.pitchClasses], root: c.chord.root,

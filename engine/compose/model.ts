@@ -36,6 +36,8 @@ export interface PlannedSection {
   beats: number;
   /** The plan kind asked for, when the track follows a composition plan. */
   planKind?: PlanKind;
+  /** Words the plan asks to be sung in this section. */
+  lyrics?: string;
 }
 
 export interface ChordSlot {

@@ -292,7 +292,8 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   }
   warnings.push(...unplayable);
   const hints = collectHints(match.content, trace);
-  const wantsSong = ofKind(match.content, 'vocal').some((c) => !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim());
+  const wantsSong = ofKind(match.content, 'vocal').some((c) => !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim())
+    || Boolean(request.plan?.some((section) => section.lyrics?.trim()));
   const ctx: Context = { request, explicit, promptExplicit: said.found.length > 0, lexicon, tokens, match, hints, wantsSong, trace, warnings };
 
   const { preset, blendPreset, blend } = resolveGenre(ctx);

@@ -54,6 +54,7 @@ export function resolvePlan(sections: readonly PlanSection[], frame: Frame, lexi
       bars,
       energy: section.energy ?? planKindEnergy(section.kind),
       roles: section.instruments === undefined ? null : rolesOf(section.instruments, frame.instruments, lexicon, i, warnings),
+      lyrics: section.lyrics?.trim() ? section.lyrics : null,
     };
   });
   const totalBars = plan.reduce((sum, s) => sum + s.bars, 0);

@@ -19,6 +19,7 @@ const planSection = (readOnlyFacts: boolean): object => ({
       type: 'array', minItems: 1, maxItems: 8, items: { type: 'string' },
       description: 'Only these play in the section: role words (drums, bass, chords, pad, lead, arp, texture) or instruments of the track\'s arrangement (each plays its role). Omitted: the kind\'s usual roles.',
     },
+    lyrics: { type: 'string', description: 'Words sung in this section, one line per line (not with "instrumental": true or the top-level "lyrics"). When any section has lyrics, only those sections are sung; more lines than the section holds is a 400.' },
     start: { type: 'number', description: readOnlyFacts ? 'Seconds, on a bar line.' : 'Read-only (as GET returns it): accepted and ignored, so a returned plan can be sent back unchanged.' },
     end: { type: 'number', description: readOnlyFacts ? 'Seconds, on a bar line (the last: the track\'s end).' : 'Read-only: accepted and ignored.' },
   },
@@ -31,7 +32,7 @@ export function planRequestSchemas(): Record<string, object> {
       examples: [[{ kind: 'intro', bars: 4 }, { kind: 'verse', bars: 8 }, { kind: 'chorus', bars: 8, energy: 1 }, { kind: 'outro', seconds: 10 }]],
       description:
         'A composition plan, played exactly: these sections in this order, each its bars, every boundary on a bar line at the times GET reports. The plan\'s length (at the tempo: set "bpm" to know it in advance) must be 30–180 s and becomes the duration; ' +
-        '"duration" together with a plan where every section has a length is a 400 conflicting_fields (two lengths that could disagree). Not with "loop". Per-section lyrics are not supported yet.',
+        '"duration" together with a plan where every section has a length is a 400 conflicting_fields (two lengths that could disagree). Not with "loop".',
     },
     variations: {
       type: ['integer', 'null'], minimum: 1, maximum: MAX_VARIATIONS,

@@ -2,7 +2,7 @@
  * `sections` of POST /v1/generate: a composition plan, checked here so every mistake is a 400 naming the section
  * and its field. Lengths depend on the tempo, so the plan's total is measured by the engine (planDuration).
  */
-import { PLAN_KINDS, isInstrumentName, planDuration, roleWord, EngineError, type GenerationRequest, type PlanKind, type PlanSection } from '../../../engine/index.ts';
+import { MAX_LYRICS_CHARS, PLAN_KINDS, isInstrumentName, planDuration, roleWord, EngineError, type GenerationRequest, type PlanKind, type PlanSection } from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
 
 export const MAX_SECTIONS = 30;
@@ -10,7 +10,7 @@ export const MAX_SECTIONS = 30;
 const MAX_BARS = 120;
 /** Fields a returned plan carries that a client may send back unchanged: facts, read and ignored. */
 const REPORTED_FIELDS = ['start', 'end'];
-const SECTION_FIELDS = ['kind', 'bars', 'seconds', 'energy', 'instruments', ...REPORTED_FIELDS];
+const SECTION_FIELDS = ['kind', 'bars', 'seconds', 'energy', 'instruments', 'lyrics', ...REPORTED_FIELDS];
 const MAX_NAMES = 8;
 
 type Body = Record<string, unknown>;
@@ -34,8 +34,7 @@ function readSection(item: unknown, i: number): PlanSection {
   const section = item as Body;
   for (const name of Object.keys(section)) {
     if (!SECTION_FIELDS.includes(name)) {
-      const hint = name === 'lyrics' ? ' Per-section lyrics are not supported yet: tag sections in "lyrics" instead ([Verse], [Chorus]).' : '';
-      throw new ValidationError(`${at}.${name}`, `Unknown field "${name}" in ${at}. Allowed: ${SECTION_FIELDS.join(', ')}.${hint}`, 'unknown_field');
+      throw new ValidationError(`${at}.${name}`, `Unknown field "${name}" in ${at}. Allowed: ${SECTION_FIELDS.join(', ')}.`, 'unknown_field');
     }
   }
   const kind = section['kind'];
@@ -55,6 +54,12 @@ function readSection(item: unknown, i: number): PlanSection {
   if (energy !== undefined) plan.energy = energy;
   const instruments = readInstruments(section, at);
   if (instruments !== undefined) plan.instruments = instruments;
+  const lyrics = section['lyrics'];
+  if (lyrics !== undefined && lyrics !== null) {
+    if (typeof lyrics !== 'string' || lyrics.trim() === '') throw new ValidationError(`${at}.lyrics`, `${at}.lyrics must be the words to sing in this section, one line per line.`, 'invalid_type');
+    if ([...lyrics].length > MAX_LYRICS_CHARS) throw new ValidationError(`${at}.lyrics`, `${at}.lyrics is ${[...lyrics].length} characters long; the limit is ${MAX_LYRICS_CHARS}.`, 'out_of_range');
+    plan.lyrics = lyrics.replace(/\r\n?/g, '\n');
+  }
   return plan;
 }
 
@@ -90,6 +95,10 @@ function readInstruments(section: Body, at: string): string[] | undefined {
  */
 export function planLength(request: GenerationRequest, durationGiven: boolean, limits: { min: number; max: number }): number {
   const plan = request.plan!;
+  if (plan.some((s) => s.lyrics !== undefined)) {
+    if (request.instrumental) throw new ValidationError('sections', 'Sections with "lyrics" cannot be sung with "instrumental": true. Drop one of them.', 'conflicting_fields');
+    if (request.lyrics) throw new ValidationError('lyrics', '"lyrics" and lyrics in "sections" cannot both be given: put every section\'s words in its section, or use "lyrics" alone.', 'conflicting_fields');
+  }
   const allSized = plan.every((s) => s.bars !== undefined || s.seconds !== undefined);
   if (allSized && durationGiven) {
     throw new ValidationError('duration', '"duration" cannot be given when every section has "bars" or "seconds": the plan sets the length. Drop "duration" (or a section\'s length to let it fill the rest).', 'conflicting_fields');

@@ -24,8 +24,11 @@ export type {
   OutputFormat,
   OutputOptions,
   LoopInfo,
+  PlanKind,
+  PlanSection,
+  PlanReport,
 } from './types.ts';
-export { OUTPUT_FORMATS } from './types.ts';
+export { OUTPUT_FORMATS, PLAN_KINDS } from './types.ts';
 export { MP3_BITRATES } from './encode/mp3.ts';
 export {
   EngineError,
@@ -38,7 +41,7 @@ export {
   LyricsTooLongError,
   InvalidLyricsError,
 } from './errors.ts';
-export { checkLyrics } from './track.ts';
+export { checkLyrics, planDuration } from './track.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';

@@ -3,7 +3,7 @@
  * Workers call this; so do tests and benchmarks that want a track without a pool.
  */
 import { pulseBpm } from './compose/meter.ts';
-import type { GenerationRequest, LoopInfo, Role, Score, SongSpec, TraceEntry, TrackMetadata } from './types.ts';
+import type { GenerationRequest, LoopInfo, PlanKind, PlanReport, Role, Score, SectionKind, SongSpec, TraceEntry, TrackMetadata } from './types.ts';
 import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, compose } from './compose/index.ts';
 import { renderScore } from './render/index.ts';
@@ -65,6 +65,7 @@ export function trackMetadata(spec: SongSpec, score: Score, loudness: TrackMetad
       end: Math.round(ends[index]! * 100) / 100,
       bars: section.bars,
     })),
+    plan: planReport(score, ends),
     loudness,
     vocals: vocal !== null,
     voice: vocal ? vocal.gender : null,
@@ -134,4 +135,34 @@ function loopInfo(request: GenerationRequest, score: Score): LoopInfo {
 /** To 0.1 dB. Silence measures −∞, which JSON cannot carry: it is shown as −70, BS.1770's absolute gate. */
 function round1(value: number): number {
   return Number.isFinite(value) ? Math.round(value * 10) / 10 : -70;
+}
+
+/** The engine's kinds as a plan names them: a build leads in as a pre-chorus does, a theme is a verse, a climax a chorus. */
+const AS_PLAN_KIND: Record<SectionKind, PlanKind> = {
+  intro: 'intro', verse: 'verse', prechorus: 'pre_chorus', chorus: 'chorus', bridge: 'bridge', build: 'pre_chorus',
+  drop: 'drop', breakdown: 'breakdown', theme: 'verse', climax: 'chorus', outro: 'outro',
+};
+
+/**
+ * The form actually played, in the shape of the request's `sections`: sending it back (start and end are read
+ * and ignored) gives the same sections, bars, energies and roles. Bars are whole: a fractional last bar rings out.
+ */
+function planReport(score: Score, ends: number[]): PlanReport[] {
+  return score.sections.map((section, index) => ({
+    kind: section.planKind ?? AS_PLAN_KIND[section.kind],
+    bars: Math.max(1, Math.round(section.bars)),
+    energy: Math.round(section.energy * 100) / 100,
+    instruments: [...section.roles],
+    start: Math.round(section.time * 1e6) / 1e6,
+    end: Math.round(ends[index]! * 1e6) / 1e6,
+    ...(section.lyrics !== undefined ? { lyrics: section.lyrics } : {}),
+  }));
+}
+
+/** A request's length in seconds once its composition plan (if any) is resolved at its tempo; throws RequestError for a plan that cannot be played. */
+export function planDuration(request: GenerationRequest): number {
+  const spec = interpret(request);
+  // A plan's lyrics must fit their own sections: checked here, where the plan is measured, as the API accepts it.
+  if (spec.plan?.some((section) => section.lyrics !== null)) checkLyricsFit(spec);
+  return spec.duration;
 }

@@ -31,6 +31,51 @@ export interface GenerationRequest {
   output?: OutputOptions;
   /** Musical values the caller set outright; each wins over what the prompt says (engine/interpret/fields.ts). */
   music?: MusicalFields;
+  /**
+   * A composition plan: these sections in this order, each exactly its bars (seconds become the nearest whole
+   * number of bars at the track's tempo). The track's length is then the plan's, not `duration`, unless some
+   * sections give no length: those share what `duration` leaves, in whole bars.
+   */
+  plan?: PlanSection[];
+}
+
+/** The section kinds a plan may name (the API's words). */
+export const PLAN_KINDS = ['intro', 'verse', 'pre_chorus', 'chorus', 'bridge', 'drop', 'breakdown', 'solo', 'outro'] as const;
+export type PlanKind = (typeof PLAN_KINDS)[number];
+
+/** One section of a composition plan, as a caller writes it. */
+export interface PlanSection {
+  kind: PlanKind;
+  bars?: number;
+  seconds?: number;
+  /** 0–1: how full and loud; absent: the kind's usual energy. */
+  energy?: number;
+  /** Role words ("drums", "bass") or instrument words ("piano"): only the roles they name play here. Absent: the kind's usual roles. */
+  instruments?: string[];
+  /** Words sung in this section (one line per line). When any section has lyrics, only those sections are sung. */
+  lyrics?: string;
+}
+
+/** A plan section as the engine will play it: whole bars, an energy and the roles that play. */
+export interface ResolvedPlanSection {
+  kind: PlanKind;
+  bars: number;
+  energy: number;
+  /** The roles that play (the caller's instrument words resolved to roles); null: the kind's usual roles. */
+  roles: Role[] | null;
+  lyrics: string | null;
+}
+
+/** A section of the plan used, in the shape `sections` takes (start and end are read-only facts, in seconds). */
+export interface PlanReport {
+  kind: PlanKind;
+  bars: number;
+  energy: number;
+  instruments: string[];
+  start: number;
+  end: number;
+  /** The words asked for this section, when given. */
+  lyrics?: string;
 }
 
 /** The encoded formats a track can be offered in beyond WAV and MIDI (lrc and vtt only for sung tracks). */
@@ -158,6 +203,8 @@ export interface SongSpec {
   englishPrompt?: string;
   /** A seamless loop (GenerationRequest.loop): `duration` is then a whole number of bars. */
   loop?: boolean;
+  /** The composition plan to play instead of the form's templates (GenerationRequest.plan resolved to bars). */
+  plan?: ResolvedPlanSection[];
 }
 
 /** Who and what a song is for ("for my daughter Emma", "birthday", "about Lisbon"). */
@@ -223,6 +270,12 @@ export interface Section {
   time: number;
   /** 0–1: how full and loud this section is (drives density, layers and velocity). */
   energy: number;
+  /** The roles that play in it (of the arrangement's). */
+  roles: Role[];
+  /** The plan kind it was asked as, when the track has a composition plan. */
+  planKind?: PlanKind;
+  /** The words the plan asked to be sung here. */
+  lyrics?: string;
 }
 
 export interface Score {
@@ -333,6 +386,8 @@ export interface TrackMetadata {
   meter: string;
   instruments: string[];
   sections: { kind: SectionKind; start: number; end: number; bars: number }[];
+  /** The composition plan used, section by section: send it back as `sections` to get this form again. */
+  plan: PlanReport[];
   /**
    * Of the mastered audio at 44.1 kHz: integrated loudness (LUFS, BS.1770) and true peak (dBTP), to 0.1.
    * Null when not measured (metadata built from a score alone).

@@ -12,6 +12,8 @@ const randomId = (prefix: string, bytes: number): string => prefix + randomBytes
 
 /** 128 random bits, URL-safe. */
 export const newGenerationId = (): string => randomId('gen_', 16);
+/** Shared by the generations one `variations` request makes. */
+export const newBatchId = (): string => randomId('batch_', 12);
 export const newAccountId = (): string => randomId('acct_', 12);
 export const newKeyId = (): string => randomId('key_', 12);
 

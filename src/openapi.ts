@@ -6,6 +6,7 @@ import { DOWNLOADS, DOWNLOAD_KINDS, FILE_EXTENSIONS } from './generations/files.
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
 import { musicalFieldSchemas } from './routes/generations/musical-fields-openapi.ts';
+import { planRequestSchemas, planResponseSchemas } from './routes/generations/plan-openapi.ts';
 import { LIST_LIMITS } from './routes/generations/listGenerations.ts';
 import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
@@ -70,13 +71,13 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           requestBody: { required: true, content: json(ref('GenerateRequest')) },
           responses: {
             '202': {
-              description: 'Accepted: the task is processing (queued or rendering).',
+              description: 'Accepted: the task is processing (queued or rendering). With "variations": a Batch of them (no Location; poll each generation by its id).',
               headers: {
                 ...RATE_HEADERS,
                 Location: { description: 'Where to poll: /v1/generation/{id}.', schema: { type: 'string' } },
                 'Idempotent-Replayed': { description: '"true" when this answers an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
               },
-              content: json(ref('Generation')),
+              content: { 'application/json': { schema: { oneOf: [ref('Generation'), ref('Batch')] } } },
             },
             '400': response('BadRequest'),
             '402': response('QuotaExceeded'),
@@ -240,8 +241,10 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             bit_depth: { type: ['integer', 'null'], enum: [...LIMITS.bitDepths, null], default: 16, description: 'Bits per sample of the WAV and the FLAC.' },
             bitrate: { type: ['integer', 'null'], enum: [...LIMITS.mp3Bitrates, null], description: 'A constant MP3 bitrate in kbps. Omitted or null: LAME VBR -V2 (about 190 kbps on music).' },
             ...musicalFieldSchemas(),
+            ...planRequestSchemas(),
           },
         },
+        Batch: planResponseSchemas(ref).batch,
         GenerationStatus: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
         Generation: {
           type: 'object',
@@ -255,6 +258,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             style: { type: ['string', 'null'] },
             instrumental: { type: 'boolean' },
             seed: { type: 'integer' },
+            batch_id: { type: 'string', description: 'Only on a generation made by a request with "variations": shared by the batch.' },
             sample_rate: { enum: LIMITS.sampleRates, description: 'The request\'s WAV/FLAC sample rate (Hz).' },
             bit_depth: { enum: LIMITS.bitDepths, description: 'The request\'s WAV/FLAC bits per sample.' },
             bitrate: { type: ['integer', 'null'], description: 'The request\'s constant MP3 bitrate (kbps), or null for VBR -V2.' },
@@ -282,6 +286,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                 },
               },
             },
+            plan: planResponseSchemas(ref).plan,
             loudness: {
               type: ['object', 'null'],
               description: 'When completed: the master\'s integrated loudness (LUFS, ITU-R BS.1770) and true peak (dBTP), measured by the engine at 44.1 kHz. null for tracks made before it was measured.',

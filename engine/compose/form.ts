@@ -3,7 +3,7 @@
  * Templates follow the bar-budget table of the reference study (2.5) per form kind; they are then fitted
  * so the bars add up exactly to the track length. The final section also takes the fractional last bar.
  */
-import type { FormKind, Role, SectionKind } from '../types.ts';
+import type { FormKind, PlanKind, ResolvedPlanSection, Role, SectionKind } from '../types.ts';
 import type { PlannedSection } from './model.ts';
 
 interface SectionTemplate {
@@ -190,6 +190,58 @@ export function planForm(form: FormKind, totalBars: number, beatsPerBar: number,
       beats: bars[i]! * beatsPerBar,
     };
     startBar += bars[i]!;
+    return section;
+  });
+}
+
+/**
+ * A plan kind as the composer plays it: the engine's own kind (whose harmony, drums and vocal rules apply), its
+ * label (repeats of a kind share material, as a template's repeats do) and its usual energy.
+ */
+const PLAN_AS: Record<PlanKind, { kind: SectionKind; label: string; energy: number; roles?: Role[] }> = {
+  intro: { kind: 'intro', label: 'I', energy: 0.3 },
+  verse: { kind: 'verse', label: 'A', energy: 0.55 },
+  pre_chorus: { kind: 'prechorus', label: 'P', energy: 0.7 },
+  chorus: { kind: 'chorus', label: 'B', energy: 0.9 },
+  bridge: { kind: 'bridge', label: 'C', energy: 0.55 },
+  drop: { kind: 'drop', label: 'D', energy: 1 },
+  breakdown: { kind: 'breakdown', label: 'K', energy: 0.3 },
+  // A solo is a bridge whose lead plays throughout (no voice over it: the vocal sings verses and choruses).
+  solo: { kind: 'bridge', label: 'S', energy: 0.75, roles: ALL_ROLES },
+  outro: { kind: 'outro', label: 'O', energy: 0.4 },
+};
+
+/** The usual energy of a plan kind, for a plan section that gives none. */
+export const planKindEnergy = (kind: PlanKind): number => PLAN_AS[kind].energy;
+
+/** The roles a section of this plan kind plays when it names none. */
+export function planKindRoles(kind: PlanKind, available: ReadonlySet<Role>): Role[] {
+  const wanted = PLAN_AS[kind].roles ?? KIND_ROLES[PLAN_AS[kind].kind];
+  const roles = wanted.filter((role) => available.has(role));
+  return roles.length > 0 ? roles : [...available];
+}
+
+/**
+ * The sections of a composition plan, exactly as asked: in order, each its whole bars, so every boundary is a
+ * bar line. `roles` are the roles each section plays (already resolved against the arrangement, interpret/plan.ts).
+ */
+export function planFromSections(plan: readonly ResolvedPlanSection[], roles: readonly (readonly Role[])[], beatsPerBar: number): PlannedSection[] {
+  let startBar = 0;
+  return plan.map((asked, i) => {
+    const as = PLAN_AS[asked.kind];
+    const section: PlannedSection = {
+      kind: as.kind,
+      label: as.label,
+      startBar,
+      bars: asked.bars,
+      energy: asked.energy,
+      roles: new Set(roles[i]),
+      beat: startBar * beatsPerBar,
+      beats: asked.bars * beatsPerBar,
+      planKind: asked.kind,
+      ...(asked.lyrics !== null ? { lyrics: asked.lyrics } : {}),
+    };
+    startBar += asked.bars;
     return section;
   });
 }

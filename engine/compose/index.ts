@@ -14,7 +14,7 @@ import { scaleOf } from '../theory/scales.ts';
 import { composeBass, bassAnchors } from './bass.ts';
 import { composeChords, composePad } from './comping.ts';
 import { composeDrums, drumKitFor, planDrumBars, swingUnitFor } from './drums.ts';
-import { planForm } from './form.ts';
+import { planForm, planFromSections, planKindRoles } from './form.ts';
 import { planHarmony } from './harmony.ts';
 import { feelFor, perform, swingDelay } from './humanize.ts';
 import { composeMelody } from './melody.ts';
@@ -22,7 +22,7 @@ import { EPSILON, type ComposeContext, type GridNote } from './model.ts';
 import { bowing, sustainPedal } from './technique.ts';
 import { composeArp, composeTexture } from './texture.ts';
 import { voiceChords } from './voicing.ts';
-import { assignGiven, composeVocal, planLineSlots } from './vocal/index.ts';
+import { assignGiven, composeVocal, planLineSlots, sectionLyricLines } from './vocal/index.ts';
 import { parseLyrics } from '../lyrics/index.ts';
 
 const ROLE_ORDER: Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture'];
@@ -79,8 +79,16 @@ function frameOf(spec: SongSpec) {
   // A seamless loop has no ending: its last bar leads into its first.
   const endingBars = spec.loop === true ? 0 : wholeBars >= 8 ? 2 : wholeBars >= 1 ? 1 : 0;
   const endingBeat = (wholeBars - endingBars) * beatsPerBar;
-  const sections = planForm(spec.form, totalBars, beatsPerBar, roles, spec.loop === true);
+  const sections = spec.plan
+    ? planFromSections(spec.plan, spec.plan.map((s) => planRoles(s.roles, s.kind, roles)), beatsPerBar)
+    : planForm(spec.form, totalBars, beatsPerBar, roles, spec.loop === true);
   return { beatsPerBar, roles, totalBeats, endingBeat, sections };
+}
+
+/** A plan section's roles within the arrangement: those it names (the vocal is the singer's), else its kind's. */
+function planRoles(named: Role[] | null, kind: Parameters<typeof planKindRoles>[0], available: ReadonlySet<Role>): Role[] {
+  if (named === null) return planKindRoles(kind, available);
+  return named.filter((role) => available.has(role));
 }
 
 /**
@@ -88,9 +96,14 @@ function frameOf(spec: SongSpec) {
  * many lines fit when they do not. Cheap enough for the service to call before it accepts a task.
  */
 export function checkLyricsFit(spec: SongSpec): void {
-  if (!spec.vocals.enabled || spec.lyrics === null) return;
+  const planned = spec.plan?.some((s) => s.lyrics !== null) === true;
+  if (!spec.vocals.enabled || (spec.lyrics === null && !planned)) return;
   const { beatsPerBar, sections, endingBeat } = frameOf(spec);
-  assignGiven(parseLyrics(spec.lyrics), planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), spec.duration);
+  if (planned) {
+    sectionLyricLines(planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), sections, spec.duration);
+    return;
+  }
+  assignGiven(parseLyrics(spec.lyrics!), planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), spec.duration);
 }
 
 /** compose() with the preset given: the testable core. */
@@ -167,6 +180,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     duration: spec.duration,
     sections: sections.map((s): Section => ({
       kind: s.kind, label: s.label, startBar: s.startBar, bars: s.bars, beat: s.beat * quarterPerBeat, time: s.beat * secondsPerBeat, energy: s.energy,
+      roles: ROLE_ORDER.filter((role) => s.roles.has(role)), ...(s.planKind ? { planKind: s.planKind } : {}), ...(s.lyrics ? { lyrics: s.lyrics } : {}),
     })),
     chords: chords.map((c): ChordEvent => ({
       beat: c.beat * quarterPerBeat, beats: c.beats * quarterPerBeat, symbol: c.symbol, pitchClasses: [...c.chord.pitchClasses], root: c.chord.root,

@@ -196,6 +196,9 @@ function withFinalTonic(ctx: ComposeContext, notes: GridNote[]): GridNote[] {
   while (pitch > high) pitch -= 12;
   while (pitch < low) pitch += 12;
   const final = ctx.sections[ctx.sections.length - 1]!;
+  // A plan's last section that leaves the lead out means it: no held tonic from an instrument asked to rest.
+  // (Template forms keep their final note as before, so their tracks stay byte for byte what they were.)
+  if (final.planKind !== undefined && !final.roles.has('lead')) return kept;
   const velocity = sectionVelocity(ctx.spec.arousal, final.energy) * 0.9;
   kept.push({ beat: ctx.endingBeat, beats: ctx.totalBeats - ctx.endingBeat, midi: pitch, velocity });
   return kept;

@@ -2,7 +2,7 @@
  * The compose stage's working data. Everything here is in METER beats (the unit `bpm` counts); index.ts
  * converts to the Score's quarter-note beats and seconds at the very end.
  */
-import type { Articulation, Mode, Preset, Role, SectionKind, SongSpec } from '../types.ts';
+import type { Articulation, Mode, PlanKind, Preset, Role, SectionKind, SongSpec } from '../types.ts';
 import type { ParsedChord } from '../theory/roman.ts';
 
 /** A note on the grid before swing and humanizing. */
@@ -34,6 +34,10 @@ export interface PlannedSection {
   /** Beat where the section starts and its length in beats. */
   beat: number;
   beats: number;
+  /** The plan kind asked for, when the track follows a composition plan. */
+  planKind?: PlanKind;
+  /** Words the plan asks to be sung in this section. */
+  lyrics?: string;
 }
 
 export interface ChordSlot {

@@ -6,6 +6,7 @@
  * scene words > mood words > genre defaults. `request.style` sets the genre outright.
  * Every value set is explained in `trace`.
  */
+import { resolvePlan } from './plan.ts';
 import { getPreset, presetNames } from '../presets.ts';
 import { createRandom } from '../random.ts';
 import { getLexicon, type Lexicon } from '../lexicon/index.ts';
@@ -291,7 +292,8 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   }
   warnings.push(...unplayable);
   const hints = collectHints(match.content, trace);
-  const wantsSong = ofKind(match.content, 'vocal').some((c) => !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim());
+  const wantsSong = ofKind(match.content, 'vocal').some((c) => !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim())
+    || Boolean(request.plan?.some((section) => section.lyrics?.trim()));
   const ctx: Context = { request, explicit, promptExplicit: said.found.length > 0, lexicon, tokens, match, hints, wantsSong, trace, warnings };
 
   const { preset, blendPreset, blend } = resolveGenre(ctx);
@@ -312,10 +314,14 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   }
   const title = resolveTitle(ctx, arousal, subjects);
   trace.push({ source: preset.name, effect: `form = ${preset.form}` });
+  const planned = request.plan === undefined ? undefined : resolvePlan(request.plan, {
+    bpm: time.bpm, beatsPerBar: time.meter.beatsPerBar, instruments: arrangement.instruments, duration: request.duration,
+  }, lexicon, warnings);
+  if (planned) trace.push({ source: 'sections', effect: `form = the plan's ${planned.plan.length} sections, ${planned.plan.reduce((n, s) => n + s.bars, 0)} bars` });
 
   return {
     prompt: request.prompt,
-    duration: request.duration,
+    duration: planned?.duration ?? request.duration,
     seed: request.seed,
     genre: preset.name,
     blend,
@@ -332,6 +338,7 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
     warnings,
     subjects,
     ...(translation.language !== 'en' ? { englishPrompt: translation.text } : {}),
+    ...(planned ? { plan: planned.plan } : {}),
   };
 }
 

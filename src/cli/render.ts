@@ -5,6 +5,7 @@ import { checkLyrics, listStyles, renderTrack, EngineError, type RenderedTrack }
 import { ProgressBar } from './progress.ts';
 import { readRenderOutput } from './render-output.ts';
 import { MUSICAL_HELP, MUSICAL_OPTIONS, readMusicalOptions } from './musical-options.ts';
+import { PLAN_HELP, fullySized, readPlanOption } from './plan-option.ts';
 import { UsageError, parse, positiveInteger, printHelp, text, type Command } from './usage.ts';
 
 const MAX_SEED = 2147483647;
@@ -12,7 +13,7 @@ const MAX_SEED = 2147483647;
 export const render: Command = {
   summary: 'Render a track from a prompt to an audio file (WAV, MP3, Opus or FLAC) and MIDI (no server needed)',
   help: `Usage: tunesmith render "PROMPT" [--duration S] [--style NAME] [--seed N] [--instrumental | --lyrics FILE] [--format wav|mp3|opus|flac] [--sample-rate HZ] [--bit-depth BITS] [--bitrate KBPS] [--loop] [--stems DIR]
-                        [--bpm N] [--key KEY] [--time-signature M] [--out FILE] [--json]
+                        [--bpm N] [--key KEY] [--time-signature M] [--plan FILE] [--out FILE] [--json]
 
 Runs the engine in this process and writes FILE (by default a 16-bit stereo 44.1 kHz WAV) and FILE with .mid (MIDI).
 Prints what the engine understood from the prompt (genre, tempo, key, instruments and why).
@@ -32,6 +33,7 @@ Options:
   --stems DIR        also write one WAV per part (drums.wav, bass.wav, chords.wav, pad.wav, arp.wav, lead.wav,
                      vocal.wav, texture.wav: those the track has) into DIR; they add up to the mix
 ${MUSICAL_HELP}
+${PLAN_HELP}
   --out FILE         where to write the audio  [default: ./<title>.<format>]
   --styles           list the style presets and exit
   --json             print the result as one JSON line instead of text
@@ -57,6 +59,7 @@ and never when stderr is a pipe or a file).`,
         out: { type: 'string' },
         styles: { type: 'boolean' },
         json: { type: 'boolean' },
+        plan: { type: 'string' },
         ...MUSICAL_OPTIONS,
       },
       { min: 0, max: 1, names: 'a prompt (in quotes)' },
@@ -81,6 +84,11 @@ and never when stderr is a pipe or a file).`,
     const stemsDir = text(parsed.values.stems);
     if (stemsDir !== undefined && stemsDir.trim() === '') throw new UsageError('--stems expects a directory.');
     const music = readMusicalOptions(parsed.values);
+    const plan = await readPlanOption(text(parsed.values.plan));
+    if (plan && fullySized(plan) && parsed.values.duration !== undefined) {
+      throw new UsageError('--duration cannot be given with a plan whose every section has bars or seconds: the plan sets the length. Drop --duration.');
+    }
+    if (plan && parsed.values.loop === true) throw new UsageError('--plan cannot be used with --loop (a loop has no intro or ending). Drop one of them.');
 
     let track;
     try {
@@ -89,6 +97,7 @@ and never when stderr is a pipe or a file).`,
         ...(parsed.values.loop === true ? { loop: true } : {}),
         ...(stemsDir !== undefined ? { stems: true } : {}),
         ...(music ? { music } : {}),
+        ...(plan ? { plan } : {}),
       };
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
       checkLyrics(request);
@@ -120,7 +129,7 @@ and never when stderr is a pipe or a file).`,
     }
     io.out(`"${track.title}" — ${metadata.genre}, ${metadata.bpm} bpm, ${metadata.key}, ${metadata.meter}, seed ${track.seed}`);
     io.out(`Instruments: ${metadata.instruments.join(', ')}`);
-    io.out(`Form: ${metadata.sections.map((section) => section.kind).join(' → ')}`);
+    io.out(`Form: ${metadata.plan.map((section) => `${section.kind} ${section.bars} bars @ ${section.start} s`).join(' → ')}`);
     if (metadata.loop) io.out(`Loop: ${metadata.loop.bars} bars, ${metadata.loop.seconds} s (asked ${metadata.loop.requested_seconds} s)`);
     if (metadata.lyrics !== null) io.out(`Lyrics (${metadata.vocals ? 'sung' : 'not sung'}):\n${indent(metadata.lyrics)}`);
     io.out('Why:');

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { GenerationRequest } from '../../engine/index.ts';
 import { GenerationStateError, PlanForbiddenError, ServiceUnavailableError } from '../http/errors.ts';
 import { PLAN_LABELS } from '../http/plan-label.ts';
+import { newBatchId } from '../ids.ts';
 import type { DownloadSigner } from '../http/signing.ts';
 import type { JobQueue } from '../jobs/types.ts';
 import { limitsFor } from '../plans.ts';
@@ -56,6 +57,31 @@ export class Generations {
 
   /** Checks the plan's rules, reserves a unit of quota and saves the task (one atomic step), then queues it. */
   async create(account: Account, request: GenerationInput, options: CreateOptions = {}): Promise<{ generation: Generation; replayed: boolean }> {
+    await this.#check(account, request);
+    const result = await this.#o.repository.createGeneration(
+      { account_id: account.id, ...request, request_id: options.requestId ?? null },
+      { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+    );
+    if (!result.replayed) this.#o.jobs.enqueue(result.generation);
+    return result;
+  }
+
+  /**
+   * `variations`: the same request with each variation's seed, saved as one batch (the quota takes all of them
+   * or none is made), then queued. Each request is checked as `create` checks one.
+   */
+  async createBatch(account: Account, requests: readonly GenerationInput[], options: CreateOptions = {}): Promise<{ batchId: string; generations: Generation[]; replayed: boolean }> {
+    for (const request of requests) await this.#check(account, request);
+    const id = newBatchId();
+    const result = await this.#o.repository.createGenerations(
+      requests.map((request, index) => ({ account_id: account.id, ...request, request_id: options.requestId ?? null, batch: { id, index, size: requests.length } })),
+      { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+    );
+    if (!result.replayed) for (const generation of result.generations) this.#o.jobs.enqueue(generation);
+    return { batchId: result.generations[0]?.batch?.id ?? id, generations: result.generations, replayed: result.replayed };
+  }
+
+  async #check(account: Account, request: GenerationInput): Promise<void> {
     // Lyrics that cannot be sung (too many lines for the track) are refused now, not a failed task later.
     if (request.lyrics !== null) this.#o.checkLyrics(request);
     const limits = limitsFor(account);
@@ -65,12 +91,6 @@ export class Generations {
       if (!this.#o.checkCallbackUrl) throw new ServiceUnavailableError('Webhooks are not running on this server.');
       await this.#o.checkCallbackUrl(request.callback_url, 'callback_url');
     }
-    const result = await this.#o.repository.createGeneration(
-      { account_id: account.id, ...request, request_id: options.requestId ?? null },
-      { monthlyQuota: limits.monthly, idempotency: options.idempotency, now: this.#o.now() },
-    );
-    if (!result.replayed) this.#o.jobs.enqueue(result.generation);
-    return result;
   }
 
   /** The account's generation with this id; undefined for an unknown id and for another account's alike. */

@@ -16,6 +16,8 @@ export interface GenerationObject {
   style: string | null;
   instrumental: boolean;
   seed: number;
+  /** Shared by the generations one `variations` request made; absent on a generation made alone. */
+  batch_id?: string;
   /** The request's audio options (defaults filled in). */
   sample_rate: 44100 | 48000;
   bit_depth: 16 | 24;
@@ -33,6 +35,8 @@ export interface GenerationObject {
   time_signature?: string;
   sections?: { kind: string; start: number; end: number; bars?: number }[];
   loudness?: { integrated: number; true_peak: number } | null;
+  /** The composition plan the engine played, in the shape POST /v1/generate's `sections` takes: edit it and send it back. */
+  plan?: { kind: string; bars: number; energy: number; instruments: string[]; start: number; end: number }[];
   metadata?: Record<string, unknown>;
   lyrics?: string;
   download_urls?: DownloadLinks['download_urls'];
@@ -67,6 +71,7 @@ export function presentGeneration(
     style: g.style,
     instrumental: g.instrumental,
     seed: g.seed,
+    ...(g.batch ? { batch_id: g.batch.id } : {}),
     sample_rate: g.encoding?.sample_rate ?? 44100,
     bit_depth: g.encoding?.bit_depth ?? 16,
     bitrate: g.encoding?.bitrate ?? null,
@@ -96,12 +101,14 @@ export function presentGeneration(
 }
 
 /** bpm, key, time signature, sections and loudness from the stored metadata (loudness is null on older records). */
-function trackData(metadata: Record<string, unknown>): Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'loudness'> {
-  const data: Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'loudness'> = {};
+function trackData(metadata: Record<string, unknown>): Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'plan' | 'loudness'> {
+  const data: Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'plan' | 'loudness'> = {};
   if (typeof metadata['bpm'] === 'number') data.bpm = metadata['bpm'];
   if (typeof metadata['key'] === 'string') data.key = metadata['key'];
   if (typeof metadata['meter'] === 'string') data.time_signature = metadata['meter'];
   if (Array.isArray(metadata['sections'])) data.sections = metadata['sections'] as NonNullable<GenerationObject['sections']>;
+  // Absent on records made before plans existed.
+  if (Array.isArray(metadata['plan'])) data.plan = metadata['plan'] as NonNullable<GenerationObject['plan']>;
   data.loudness = (metadata['loudness'] as GenerationObject['loudness'] | undefined) ?? null;
   return data;
 }

@@ -27,6 +27,7 @@ export const requestOf = (generation: Generation): GenerationRequest => ({
   ...(generation.stems === true ? { stems: true } : {}),
   ...(generation.loop === true ? { loop: true } : {}),
   ...(generation.music ? { music: generation.music } : {}),
+  ...(generation.plan ? { plan: generation.plan } : {}),
 });
 
 export const CANCELLED = 'The generation was cancelled.';

@@ -296,26 +296,34 @@ export class FileRepository implements Repository {
   // Generations
 
   async createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }> {
+    const { generations, replayed } = await this.createGenerations([input], options);
+    return { generation: generations[0]!, replayed };
+  }
+
+  async createGenerations(inputs: readonly NewGeneration[], options: CreateGenerationOptions): Promise<{ generations: Generation[]; replayed: boolean }> {
     this.#assertWritable();
+    const first = inputs[0];
+    if (!first || inputs.some((input) => input.account_id !== first.account_id)) throw new RangeError('createGenerations needs one or more tasks of one account');
     // Everything up to the first await runs as one synchronous step: concurrent creates cannot
-    // both see the last free unit of quota.
+    // both see the last free units of quota.
     const now = options.now ?? this.#clock();
-    if (!this.#accounts.has(input.account_id)) throw new NotFoundError('account', input.account_id);
+    if (!this.#accounts.has(first.account_id)) throw new NotFoundError('account', first.account_id);
     const idem = options.idempotency;
     if (idem) {
-      const prior = this.#liveIdempotency(input.account_id, idem.key, now.getTime());
+      const prior = this.#liveIdempotency(first.account_id, idem.key, now.getTime());
       if (prior) {
         if (prior.bodyHash !== idem.bodyHash) throw new IdempotencyConflictError();
         await prior.persisted;
-        return { generation: copy(this.#generations.get(prior.generationId)!), replayed: true };
+        return { generations: this.#batchOf(this.#generations.get(prior.generationId)!), replayed: true };
       }
     }
     const month = quotaMonth(now);
-    const index = this.#accountIndex(input.account_id);
-    if (options.monthlyQuota !== null && index.usage(month) >= options.monthlyQuota) {
+    const index = this.#accountIndex(first.account_id);
+    // All or nothing: a batch that does not fit in what is left of the quota creates none of its tasks.
+    if (options.monthlyQuota !== null && index.usage(month) + inputs.length > options.monthlyQuota) {
       throw new QuotaExceededError(options.monthlyQuota, quotaResetsAt(now));
     }
-    const generation: Generation = {
+    const generations = inputs.map((input): Generation => ({
       id: newGenerationId(),
       account_id: input.account_id,
       status: 'processing',
@@ -340,20 +348,35 @@ export class FileRepository implements Repository {
       ...(input.stems === true ? { stems: true } : {}),
       ...(input.loop === true ? { loop: true } : {}),
       ...(input.music ? { music: input.music } : {}),
-    };
-    this.#generations.set(generation.id, generation);
-    index.insert(generation);
-    this.#unfinished.add(generation);
-    if (idem) this.#idempotencyOf.set(generation.id, { key: idem.key, bodyHash: idem.bodyHash });
-    const persisted = this.#persistGeneration(generation);
-    if (idem) this.#rememberIdempotency(input.account_id, idem, generation, now.getTime(), persisted);
+      ...(input.plan ? { plan: input.plan } : {}),
+      ...(input.batch ? { batch: input.batch } : {}),
+    }));
+    for (const generation of generations) {
+      this.#generations.set(generation.id, generation);
+      index.insert(generation);
+      this.#unfinished.add(generation);
+    }
+    // The key is remembered on the batch's first task; a replay finds the others by their batch id.
+    if (idem) this.#idempotencyOf.set(generations[0]!.id, { key: idem.key, bodyHash: idem.bodyHash });
+    const persisted = Promise.all(generations.map((generation) => this.#persistGeneration(generation))).then(() => undefined);
+    if (idem) this.#rememberIdempotency(first.account_id, idem, generations[0]!, now.getTime(), persisted);
     try {
       await persisted;
     } catch (error) {
-      this.#forget(generation, idem?.key);
+      generations.forEach((generation, i) => this.#forget(generation, i === 0 ? idem?.key : undefined));
       throw error;
     }
-    return { generation: copy(generation), replayed: false };
+    return { generations: generations.map(copy), replayed: false };
+  }
+
+  /** A task and the others of its batch, in the batch's order (just the task when it has no batch). */
+  #batchOf(generation: Generation): Generation[] {
+    const batch = generation.batch;
+    if (!batch) return [copy(generation)];
+    return [...this.#generations.values()]
+      .filter((g) => g.account_id === generation.account_id && g.batch?.id === batch.id)
+      .sort((a, b) => a.batch!.index - b.batch!.index)
+      .map(copy);
   }
 
   async getGeneration(accountId: string, id: string): Promise<Generation | undefined> {

@@ -37,6 +37,11 @@ export interface Repository {
 
   /** Checks the quota, reserves one unit and persists the new task (status processing), atomically. */
   createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }>;
+  /**
+   * Several tasks from one request (`variations`), all or none: the quota must take every one. An Idempotency-Key
+   * replays the whole batch (tasks carry `batch`, so a replay after a restart finds them all).
+   */
+  createGenerations(inputs: readonly NewGeneration[], options: CreateGenerationOptions): Promise<{ generations: Generation[]; replayed: boolean }>;
   getGeneration(accountId: string, id: string): Promise<Generation | undefined>;
   /** Newest first, ties broken by id. */
   listGenerations(accountId: string, options: ListOptions): Promise<{ items: Generation[]; total: number }>;

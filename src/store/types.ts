@@ -1,4 +1,4 @@
-import type { MusicalFields } from '../../engine/index.ts';
+import type { MusicalFields, PlanSection } from '../../engine/index.ts';
 
 /**
  * The records the service keeps. The interfaces over them are in repository.ts (records) and blob-store.ts
@@ -97,12 +97,16 @@ export interface Generation {
   loop?: boolean;
   /** The request's musical fields (bpm, key, time signature ...), when any was given. */
   music?: MusicalFields;
+  /** The request's composition plan (`sections`) as given, when any was; the plan used is in metadata.plan. */
+  plan?: PlanSection[];
+  /** One of `variations` tasks made by one request: the batch's id and this task's place in it (absent: made alone). */
+  batch?: { id: string; index: number; size: number };
 }
 
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop' | 'music'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop' | 'music' | 'plan' | 'batch'
 >;
 
 export interface CreateGenerationOptions {

@@ -101,6 +101,26 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
     await t.throwsAsync(repository.createGeneration(request(account.id), { monthlyQuota: null, idempotency: { key: 'k', bodyHash: 'h2' } }), { instanceOf: IdempotencyConflictError });
   });
 
+  test(title('a batch is created whole or not at all: the quota must take every task of it'), async (t) => {
+    const { repository, account } = await setup(t);
+    const batch = (index: number) => ({ ...request(account.id, { seed: index }), batch: { id: 'batch_1', index, size: 3 } });
+    await repository.createGeneration(request(account.id), { monthlyQuota: 3 });
+    await t.throwsAsync(repository.createGenerations([batch(0), batch(1), batch(2)], { monthlyQuota: 3 }), { instanceOf: QuotaExceededError });
+    t.is((await repository.listGenerations(account.id, { limit: 10, offset: 0 })).total, 1);
+    const { generations } = await repository.createGenerations([batch(0), batch(1)], { monthlyQuota: 3 });
+    t.deepEqual(generations.map((g) => g.batch), [{ id: 'batch_1', index: 0, size: 3 }, { id: 'batch_1', index: 1, size: 3 }]);
+    t.is(await repository.usage(account.id, generations[0]!.quota_month), 3);
+  });
+
+  test(title('the same idempotency key replays a whole batch, in its order'), async (t) => {
+    const { repository, account } = await setup(t);
+    const inputs = [0, 1, 2].map((index) => ({ ...request(account.id, { seed: index }), batch: { id: 'batch_2', index, size: 3 } }));
+    const first = await repository.createGenerations(inputs, { monthlyQuota: null, idempotency: { key: 'b', bodyHash: 'h' } });
+    const again = await repository.createGenerations(inputs, { monthlyQuota: null, idempotency: { key: 'b', bodyHash: 'h' } });
+    t.true(again.replayed);
+    t.deepEqual(again.generations.map((g) => g.id), first.generations.map((g) => g.id));
+  });
+
   test(title('a transaction reads its own writes and commits them when it returns'), async (t) => {
     const { repository, account } = await setup(t);
     const { generation } = await repository.createGeneration(request(account.id), { monthlyQuota: null });

@@ -9,12 +9,14 @@ import type { LyricSectionKind, LyricTiming, Lyrics, SungNote, Syllable, VocalSc
 import { chordAt, clamp, sectionVelocity, type ComposeContext } from '../model.ts';
 import { nearestChordTone } from '../melody.ts';
 import { assignGiven, assignWritten, type SungLine } from './assign.ts';
+import { sectionLyricLines } from './section-lyrics.ts';
 import { planLineSlots, syllableRange, type LineSlot } from './lines.ts';
 import { linePitches, melismaPitch } from './pitch.ts';
 import { metricWeight, placeSyllables } from './rhythm.ts';
 
 export { planLineSlots } from './lines.ts';
 export { assignGiven } from './assign.ts';
+export { sectionLyricLines } from './section-lyrics.ts';
 
 /** Comfortable singing ranges (MIDI): male A2–E4, female A3–D5 (reference study 3.3). */
 export const VOCAL_RANGE: Record<'female' | 'male', { low: number; high: number }> = {
@@ -40,6 +42,7 @@ export interface VocalTiming {
 /** The lyric source of the spec: the request's lyrics when given, else written for the form's slots. */
 function chooseLines(ctx: ComposeContext, slots: LineSlot[], random: Random): { lyrics: Lyrics; lines: SungLine[] } {
   const { spec } = ctx;
+  if (ctx.sections.some((section) => section.lyrics !== undefined)) return sectionLyricLines(slots, ctx.sections, spec.duration);
   if (spec.lyrics !== null && spec.lyrics.trim() !== '') {
     const lyrics = parseLyrics(spec.lyrics);
     return { lyrics, lines: assignGiven(lyrics, slots, spec.duration) };

@@ -55,8 +55,11 @@ export function planLineSlots(ctx: Pick<ComposeContext, 'bpm' | 'beatsPerBar' | 
   const beats = bars * ctx.beatsPerBar;
   const slotBeats = slotBeatsFor(ctx.bpm);
   const slots: LineSlot[] = [];
+  const planned = ctx.sections.some((section) => section.lyrics !== undefined);
   ctx.sections.forEach((section: PlannedSection, index) => {
-    const kind = sungKind(section.kind);
+    // With lyrics in the plan, exactly the sections that have words are sung (whatever their kind).
+    if (planned && section.lyrics === undefined) return;
+    const kind = sungKind(section.kind) ?? (section.lyrics !== undefined ? 'verse' : null);
     if (!kind) return;
     const count = Math.floor((section.beats + 1e-6) / beats);
     for (let line = 0; line < count; line++) {

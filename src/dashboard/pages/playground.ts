@@ -12,13 +12,14 @@ import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
 import { AUDIO_FIELDS, audioOptions } from '../views/audio-options.ts';
+import { PLAN_FIELDS, planBody, planEditor, planValues } from '../views/plan-editor.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
 import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 import { present } from './generations.ts';
 
 const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'loop', 'stems', ...AUDIO_FIELDS, 'bpm', 'key', 'time_signature'] as const;
-type Values = Partial<Record<(typeof FIELDS)[number], string>>;
+type Values = Partial<Record<(typeof FIELDS)[number], string>> & Partial<Record<string, string>>;
 
 const EXAMPLES = [
   'a calm lofi beat with soft piano and rain',
@@ -66,6 +67,7 @@ ${current ? html`<section class="result">${current}</section>` : ''}
       </div>
     </div>
     ${musicalRow(values, errors)}
+    ${planEditor(values, errors)}
     <label class="check"><input type="checkbox" id="instrumental" name="instrumental" value="on" data-hides="lyrics-field"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
     ${fieldError(errors, 'instrumental')}
     ${lyricsField(values, errors)}
@@ -133,7 +135,10 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
   // Browsers send a textarea's line breaks as CRLF; the API's lyrics (and their length limit) count LF.
   if (values.lyrics?.trim()) body['lyrics'] = values.lyrics.replace(/\r\n?/g, '\n');
   for (const field of AUDIO_FIELDS) if (values[field]?.trim()) body[field] = number(values[field]);
-  return body;
+  const plan = planBody(values);
+  // With a plan, the duration field is the length of rows without bars; with every row sized it would conflict.
+  if (plan['sections'] && (plan['sections'] as { bars?: unknown }[]).every((s) => s.bars !== undefined)) delete body['duration'];
+  return { ...body, ...plan };
 }
 
 export function showPlayground(deps: DashboardDeps) {
@@ -156,6 +161,8 @@ export function showPlayground(deps: DashboardDeps) {
           bpm: generation.music?.bpm === undefined ? '' : String(generation.music.bpm),
           key: generation.music?.key ?? '',
           time_signature: generation.music?.timeSignature ?? '',
+          // The plan played (or the one asked, while it renders): edit the rows and generate again.
+          ...planValues((present(deps, generation) as { plan?: Parameters<typeof planValues>[0] }).plan ?? generation.plan),
         }
       : {};
     sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), { csrf: viewer.csrf }) : null));
@@ -166,7 +173,7 @@ export function generateFromPlayground(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
     const form = await readCheckedForm(ctx, deps, viewer);
     const values: Values = {};
-    for (const field of FIELDS) values[field] = form.get(field) ?? '';
+    for (const field of [...FIELDS, ...PLAN_FIELDS]) values[field] = form.get(field) ?? '';
     try {
       refuseWhenSpent(await takeAccountRequest(deps.services, viewer.account));
       const { generation } = await createGenerationFor(deps.services, viewer.account, { body: bodyFromForm(values), requestId: ctx.state.requestId });
@@ -175,7 +182,9 @@ export function generateFromPlayground(deps: DashboardDeps) {
       // The API's one error table decides what is the caller's fault; those become sentences on the form.
       const described = describeError(error);
       if (described.status >= 500) throw error;
-      const field = described.param && (FIELDS as readonly string[]).includes(described.param) ? described.param : '';
+      // A plan's errors name sections[i].field: they show above the rows.
+      const param = described.param?.startsWith('sections') ? 'sections' : described.param;
+      const field = param && ([...FIELDS, 'sections', 'variations'] as readonly string[]).includes(param) ? param : '';
       sendHtml(ctx, playgroundPage(deps, viewer, values, { [field]: described.message }, null), described.status);
     }
   };

@@ -3,16 +3,38 @@
  * both come through here, so both get the same validation; the generations module does the rest.
  */
 import type { Services } from '../../http/types.ts';
-import type { CreateOptions } from '../../generations/generations.ts';
+import type { CreateOptions, GenerationInput } from '../../generations/generations.ts';
 import type { Account, Generation } from '../../store/types.ts';
-import { parseGenerateRequest } from './generate-request.ts';
+import { LIMITS, parseGenerateRequest } from './generate-request.ts';
+import { readVariations, variationSeed } from './variations.ts';
+import { planLength } from './plan-sections.ts';
 
 export interface CreateGenerationInput extends CreateOptions {
   /** The request body, still unvalidated. */
   body: Record<string, unknown>;
 }
 
-export function createGenerationFor(services: Services, account: Account, input: CreateGenerationInput): Promise<{ generation: Generation; replayed: boolean }> {
+/** One task (no `variations` in the body), or a batch of them. */
+export type Created =
+  | { batchId?: undefined; generation: Generation; replayed: boolean }
+  | { batchId: string; generations: Generation[]; generation: Generation; replayed: boolean };
+
+export async function createGenerationFor(services: Services, account: Account, input: CreateGenerationInput): Promise<Created> {
   const { body, ...options } = input;
-  return services.generations.create(account, parseGenerateRequest(body, services.engine.listStyles()), options);
+  const { variations, rest } = readVariations(body);
+  const request = parseGenerateRequest(rest, services.engine.listStyles());
+  if (variations === undefined) return services.generations.create(account, request, options);
+  const requests = Array.from({ length: variations }, (_, i) => variationOf(request, i));
+  const batch = await services.generations.createBatch(account, requests, options);
+  return { ...batch, generation: batch.generations[0]! };
+}
+
+/** Variation i: the same spec with its own seed; a plan's length is measured again, as the tempo may follow the seed. */
+function variationOf(request: GenerationInput, i: number): GenerationInput {
+  if (i === 0) return request;
+  const seed = variationSeed(request.seed, i);
+  const varied = { ...request, seed };
+  if (!request.plan) return varied;
+  const duration = planLength({ ...varied, plan: request.plan }, false, { min: LIMITS.minDuration, max: LIMITS.maxDuration });
+  return { ...varied, duration };
 }

@@ -7,8 +7,9 @@ import { ValidationError } from '../../http/errors.ts';
 import { readBoolean, readChoice, readHttpUrl, readNumber, readText, rejectUnknownFields } from '../../http/validate.ts';
 import type { NewGeneration } from '../../store/types.ts';
 import { MUSICAL_FIELDS, readMusicalFields } from './musical-fields.ts';
+import { planLength, readSections } from './plan-sections.ts';
 
-export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate', ...MUSICAL_FIELDS] as const;
+export const GENERATE_FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'stems', 'loop', 'callback_url', 'sample_rate', 'bit_depth', 'bitrate', 'sections', 'variations', ...MUSICAL_FIELDS] as const;
 
 export const LIMITS = {
   promptChars: 2000,
@@ -49,7 +50,18 @@ export function parseGenerateRequest(body: Record<string, unknown>, styles: read
   if (lyrics !== null && music?.exclude?.some((name) => name === 'vocals' || name === 'vocal' || name === 'voice' || name === 'singing')) {
     throw new ValidationError('exclude', '"lyrics" cannot be sung when "exclude" leaves out the vocals. Drop one of them.', 'conflicting_fields');
   }
-  return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding, ...extras, ...(music ? { music } : {}) };
+  const plan = readSections(body);
+  if (plan === undefined) return { prompt, duration, style, instrumental, seed, lyrics, callback_url, encoding, ...extras, ...(music ? { music } : {}) };
+  if (extras.loop === true) {
+    throw new ValidationError('sections', '"sections" cannot be used with "loop": true (a loop has no intro or ending). Drop one of them.', 'conflicting_fields');
+  }
+  // The stored duration is the plan's exact length, so estimates, quotas and the render all see one number.
+  const planned = planLength(
+    { prompt, duration, style, instrumental, seed, lyrics, ...(music ? { music } : {}), plan },
+    Object.hasOwn(body, 'duration') && body['duration'] !== null,
+    { min: LIMITS.minDuration, max: LIMITS.maxDuration },
+  );
+  return { prompt, duration: planned, style, instrumental, seed, lyrics, callback_url, encoding, ...extras, ...(music ? { music } : {}), plan };
 }
 
 /** A style name as the engine publishes it; matched without regard to case, stored in the engine's spelling. */

@@ -9,15 +9,20 @@ export function postGenerateHandler(services: Services): RouteHandler {
     const { account } = authed(ctx);
     const idempotencyKey = readIdempotencyKey(ctx);
     const body = await readJsonObject(ctx);
-    const { generation, replayed } = await createGenerationFor(services, account, {
+    const created = await createGenerationFor(services, account, {
       body,
       requestId: ctx.state.requestId,
       idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, bodyHash: bodyHash(body) },
     });
 
     ctx.status = 202;
-    ctx.set('Location', `/v1/generation/${generation.id}`);
-    if (replayed) ctx.set('Idempotent-Replayed', 'true');
-    ctx.body = services.generations.present(generation);
+    if (created.replayed) ctx.set('Idempotent-Replayed', 'true');
+    if (created.batchId !== undefined) {
+      // A batch has no one Location: each generation in the list is polled by its own id.
+      ctx.body = { batch_id: created.batchId, generations: created.generations.map((g) => services.generations.present(g)) };
+      return;
+    }
+    ctx.set('Location', `/v1/generation/${created.generation.id}`);
+    ctx.body = services.generations.present(created.generation);
   };
 }

@@ -219,6 +219,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE webhook_deliveries ADD COLUMN lease_owner text, ADD COLUMN lease_until timestamptz;
     `,
   },
+  {
+    version: 5,
+    name: 'composition plans and variation batches',
+    sql: `
+      -- The request's plan (sections) as given, and a variation's batch {id, index, size}; a replay of a batch's
+      -- Idempotency-Key finds its other tasks by the batch id.
+      ALTER TABLE generations ADD COLUMN plan jsonb, ADD COLUMN batch jsonb;
+      CREATE INDEX generations_batch ON generations (account_id, (batch->>'id')) WHERE batch IS NOT NULL;
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, one transaction each, under the advisory lock. Returns the versions applied. */

@@ -202,58 +202,79 @@ export class PostgresRepository implements Repository {
   // Generations
 
   async createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }> {
+    const { generations, replayed } = await this.createGenerations([input], options);
+    return { generation: generations[0]!, replayed };
+  }
+
+  async createGenerations(inputs: readonly NewGeneration[], options: CreateGenerationOptions): Promise<{ generations: Generation[]; replayed: boolean }> {
     this.#assertOpen();
+    const first = inputs[0];
+    if (!first || inputs.some((input) => input.account_id !== first.account_id)) throw new RangeError('createGenerations needs one or more tasks of one account');
     const now = options.now ?? this.#clock();
     return this.#inTransaction(async (db) => {
       // The account's row lock serialises its creates on every node: two cannot both see the last free unit.
-      const account = await db.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [input.account_id]);
-      if (!account.rows[0]) throw new NotFoundError('account', input.account_id);
+      const account = await db.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [first.account_id]);
+      if (!account.rows[0]) throw new NotFoundError('account', first.account_id);
       const idem = options.idempotency;
       if (idem) {
         const { rows } = await db.query(
           `SELECT ${GENERATION_COLUMNS}, idempotency_body_hash FROM generations
            WHERE account_id = $1 AND idempotency_key = $2 AND deleted_at IS NULL AND created_at > $3
            ORDER BY created_at DESC LIMIT 1`,
-          [input.account_id, idem.key, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)],
+          [first.account_id, idem.key, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)],
         );
         if (rows[0]) {
           if (rows[0].idempotency_body_hash !== idem.bodyHash) throw new IdempotencyConflictError();
-          return { generation: toGeneration(rows[0]), replayed: true };
+          const prior = toGeneration(rows[0]);
+          if (!prior.batch) return { generations: [prior], replayed: true };
+          // The key is kept on the batch's first task; the others are found by their batch id, in order.
+          const batch = await db.query(
+            `SELECT ${GENERATION_COLUMNS} FROM generations WHERE account_id = $1 AND batch->>'id' = $2 AND deleted_at IS NULL ORDER BY (batch->>'index')::int`,
+            [first.account_id, prior.batch.id],
+          );
+          return { generations: batch.rows.map(toGeneration), replayed: true };
         }
       }
       const month = quotaMonth(now);
       if (options.monthlyQuota !== null) {
-        const { rows } = await db.query("SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'", [input.account_id, month]);
-        if (rows[0].used >= options.monthlyQuota) throw new QuotaExceededError(options.monthlyQuota, quotaResetsAt(now));
+        const { rows } = await db.query("SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'", [first.account_id, month]);
+        // All or nothing: a batch that does not fit in what is left of the quota creates none of its tasks.
+        if (rows[0].used + inputs.length > options.monthlyQuota) throw new QuotaExceededError(options.monthlyQuota, quotaResetsAt(now));
       }
-      const { rows } = await db.query(
-        `INSERT INTO generations (id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, quota_month, request_id, stems, loop, encoding, music, idempotency_key, idempotency_body_hash)
-         VALUES ($1, $2, 'processing', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-         RETURNING ${GENERATION_COLUMNS}`,
-        [
-          newGenerationId(),
-          input.account_id,
-          input.prompt,
-          input.duration,
-          input.style,
-          input.instrumental,
-          input.seed,
-          input.lyrics,
-          input.callback_url,
-          now,
-          month,
-          input.request_id ?? null,
-          input.stems === true,
-          input.loop === true,
-          json(input.encoding),
-          json(input.music),
-          idem?.key ?? null,
-          idem?.bodyHash ?? null,
-        ],
-      );
-      const generation = toGeneration(rows[0]);
-      if (this.#enqueue) await this.#enqueue(db, generation);
-      return { generation, replayed: false };
+      const generations: Generation[] = [];
+      for (const [index, input] of inputs.entries()) {
+        const keyed = index === 0 ? idem : undefined;
+        const { rows } = await db.query(
+          `INSERT INTO generations (id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, quota_month, request_id, stems, loop, encoding, music, plan, batch, idempotency_key, idempotency_body_hash)
+           VALUES ($1, $2, 'processing', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+           RETURNING ${GENERATION_COLUMNS}`,
+          [
+            newGenerationId(),
+            input.account_id,
+            input.prompt,
+            input.duration,
+            input.style,
+            input.instrumental,
+            input.seed,
+            input.lyrics,
+            input.callback_url,
+            now,
+            month,
+            input.request_id ?? null,
+            input.stems === true,
+            input.loop === true,
+            json(input.encoding),
+            json(input.music),
+            json(input.plan),
+            json(input.batch),
+            keyed?.key ?? null,
+            keyed?.bodyHash ?? null,
+          ],
+        );
+        generations.push(toGeneration(rows[0]));
+      }
+      if (this.#enqueue) for (const generation of generations) await this.#enqueue(db, generation);
+      return { generations, replayed: false };
     });
   }
 

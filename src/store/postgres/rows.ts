@@ -40,7 +40,7 @@ export const toKey = (r: Row): ApiKey => ({
 });
 
 export const GENERATION_COLUMNS =
-  'id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, started_at, completed_at, attempts, title, quota_month, request_id, stems, loop, metadata, files, encoding, error, music';
+  'id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, started_at, completed_at, attempts, title, quota_month, request_id, stems, loop, metadata, files, encoding, error, music, plan, batch';
 
 /** The optional fields appear only when set, as in the records the file store keeps. */
 export const toGeneration = (r: Row): Generation => ({
@@ -68,6 +68,8 @@ export const toGeneration = (r: Row): Generation => ({
   ...(r.stems ? { stems: true } : {}),
   ...(r.loop ? { loop: true } : {}),
   ...(r.music ? { music: r.music } : {}),
+  ...(r.plan ? { plan: r.plan } : {}),
+  ...(r.batch ? { batch: r.batch } : {}),
 });
 
 /** Generation fields a patch may set -> how each is sent as a parameter. */
@@ -92,6 +94,8 @@ export const GENERATION_PATCHABLE: Readonly<Record<string, (value: unknown) => u
   encoding: json,
   error: json,
   music: json,
+  plan: json,
+  batch: json,
 };
 
 export const toCredential = (r: Row): Credential => ({

@@ -1,0 +1,81 @@
+/**
+ * A request's composition plan resolved against the interpreted tempo, meter and arrangement: lengths in whole
+ * bars (seconds round to the nearest bar, reported in a warning when that changes them), an energy for every
+ * section and the roles each plays. The track's duration becomes the plan's exact length in bars.
+ */
+import type { InstrumentChoice, Patch, PlanSection, ResolvedPlanSection, Role } from '../types.ts';
+import { RequestError } from '../errors.ts';
+import { planKindEnergy } from '../compose/form.ts';
+import { instrumentWord, roleWord } from './fields.ts';
+import type { Lexicon } from '../lexicon/index.ts';
+
+export interface ResolvedPlan {
+  plan: ResolvedPlanSection[];
+  /** Seconds: the plan's whole bars at the tempo. */
+  duration: number;
+}
+
+interface Frame {
+  /** SongSpec.bpm and meter: beats of the meter's beat unit. */
+  bpm: number;
+  beatsPerBar: number;
+  instruments: readonly InstrumentChoice[];
+  /** Seconds the request asked for: what sections without a length share. */
+  duration: number;
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+export function resolvePlan(sections: readonly PlanSection[], frame: Frame, lexicon: Lexicon, warnings: string[]): ResolvedPlan {
+  if (sections.length === 0) throw new RequestError('A composition plan needs at least one section.');
+  const secondsPerBar = (frame.beatsPerBar * 60) / frame.bpm;
+  const asked = sections.map((section, i) => {
+    if (section.bars !== undefined) return section.bars;
+    if (section.seconds === undefined) return undefined;
+    const bars = Math.max(1, Math.round(section.seconds / secondsPerBar));
+    if (Math.abs(bars * secondsPerBar - section.seconds) > 0.005) {
+      warnings.push(`Section ${i + 1} (${section.kind}): ${section.seconds} s is played as ${bars} bars, ${round2(bars * secondsPerBar)} s at this tempo (sections end on bar lines).`);
+    }
+    return bars;
+  });
+  const open = asked.filter((bars) => bars === undefined).length;
+  const fixed = asked.reduce<number>((sum, bars) => sum + (bars ?? 0), 0);
+  // Sections without a length share the bars `duration` leaves, the first ones taking any bar left over.
+  const left = Math.max(open, Math.round(frame.duration / secondsPerBar) - fixed);
+  let given = 0;
+  const plan = sections.map((section, i): ResolvedPlanSection => {
+    let bars = asked[i];
+    if (bars === undefined) {
+      bars = Math.floor(left / open) + (given < left % open ? 1 : 0);
+      given++;
+    }
+    return {
+      kind: section.kind,
+      bars,
+      energy: section.energy ?? planKindEnergy(section.kind),
+      roles: section.instruments === undefined ? null : rolesOf(section.instruments, frame.instruments, lexicon, i, warnings),
+      lyrics: section.lyrics?.trim() ? section.lyrics : null,
+    };
+  });
+  const totalBars = plan.reduce((sum, s) => sum + s.bars, 0);
+  return { plan, duration: totalBars * secondsPerBar };
+}
+
+/** Role words name their role; an instrument word names the role it plays in the arrangement (or would prefer). */
+function rolesOf(names: readonly string[], arrangement: readonly InstrumentChoice[], lexicon: Lexicon, index: number, warnings: string[]): Role[] {
+  const roles = new Set<Role>();
+  for (const name of names) {
+    const role = roleWord(name);
+    if (role) {
+      roles.add(role);
+      continue;
+    }
+    const entry = instrumentWord(lexicon, name);
+    if (!entry) throw new RequestError(`Section ${index + 1}: "${name}" is not an instrument or role the engine knows.`);
+    const playing = arrangement.find((choice) => choice.instrument === entry.patch || entry.alike?.includes(choice.instrument as Patch));
+    const preferred = playing?.role ?? entry.roles.find((r) => arrangement.some((choice) => choice.role === r));
+    if (preferred) roles.add(preferred);
+    else warnings.push(`Section ${index + 1}: "${name}" is not in this track's arrangement, so it cannot play there (add it to "instruments").`);
+  }
+  return [...roles];
+}

@@ -1,0 +1,3 @@
+/** test/api-variations.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../api-variations.test.ts';

@@ -106,3 +106,32 @@ export function splice(source: StereoPcm, rendered: StereoPcm, region: SpliceReg
   }
   return { left, right };
 }
+
+/** A section as GET /v1/generation/{id} reports it: start and end in seconds on the source's bar grid. */
+export interface ReportedSection {
+  start: number;
+  end: number;
+}
+
+/**
+ * The frames a redo of section `index` replaces: its reported start and end, as frames. A bad index is a
+ * RangeError whose message a person can act on (the API maps it to 400).
+ */
+export function remixRegion(sections: ReportedSection[], index: number, sampleRate: number, frames: number): SpliceRegion {
+  if (!Number.isInteger(index) || index < 0 || index >= sections.length) {
+    throw new RangeError(`section must be an index from 0 to ${sections.length - 1} into the source's sections, got: ${index}`);
+  }
+  const section = sections[index]!;
+  return { start: Math.round(section.start * sampleRate), end: Math.min(frames, Math.round(section.end * sampleRate)) };
+}
+
+/**
+ * The frames an extension replaces: from the bar line where the source's last section (its ending) starts to the
+ * end of the new, longer render. Everything before that bar line is the source verbatim; the new material and a
+ * new ending follow it.
+ */
+export function extendRegion(sections: ReportedSection[], sampleRate: number, frames: number): SpliceRegion {
+  const last = sections[sections.length - 1];
+  if (!last) throw new RangeError('The source reports no sections, so there is no bar line to continue from');
+  return { start: Math.round(last.start * sampleRate), end: frames };
+}

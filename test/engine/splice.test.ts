@@ -2,7 +2,7 @@
 import test from 'ava';
 import wavefile from 'wavefile';
 import { encodeWav, to16, to24 } from '../../engine/encode/wav.ts';
-import { CROSSFADE_SECONDS, fromPcm, pcmToFloat, splice, type StereoPcm } from '../../engine/render/splice.ts';
+import { CROSSFADE_SECONDS, extendRegion, fromPcm, pcmToFloat, remixRegion, splice, type StereoPcm } from '../../engine/render/splice.ts';
 
 const RATE = 44100;
 
@@ -86,4 +86,17 @@ test('the equal-power crossfade keeps uncorrelated material near its level and n
 test('a region outside the render is refused', (t) => {
   const s = tone(100, 220, 0.4);
   t.throws(() => splice(s, s, { start: 50, end: 200 }, RATE), { instanceOf: RangeError });
+});
+
+test('a redo region is the section on the bar grid, and a bad index says which are allowed', (t) => {
+  const sections = [{ start: 0, end: 8 }, { start: 8, end: 16 }, { start: 16, end: 30 }];
+  t.deepEqual(remixRegion(sections, 1, RATE, 30 * RATE), { start: 8 * RATE, end: 16 * RATE });
+  const error = t.throws(() => remixRegion(sections, 3, RATE, 30 * RATE), { instanceOf: RangeError });
+  t.regex(error!.message, /from 0 to 2/);
+});
+
+test('an extension starts at the bar line of the source\'s ending and runs to the end of the new render', (t) => {
+  const sections = [{ start: 0, end: 8 }, { start: 8, end: 24 }, { start: 24, end: 30 }];
+  t.deepEqual(extendRegion(sections, RATE, 45 * RATE), { start: 24 * RATE, end: 45 * RATE });
+  t.throws(() => extendRegion([], RATE, 45 * RATE), { instanceOf: RangeError });
 });

@@ -31,7 +31,7 @@ test('an extension keeps every source byte up to the bar line of its ending and 
 test('a redone section leaves the bytes before and after it identical and changes the inside', async (t) => {
   const original = await source;
   const sections = original.metadata.sections;
-  const redo = await renderTrack({ ...REQUEST, energy: 0.95 }, { splice: { kind: 'remix', wav: original.wav, sections, section: 1 } });
+  const redo = await renderTrack({ ...REQUEST, music: { energy: 0.95 } }, { splice: { kind: 'remix', wav: original.wav, sections, section: 1 } });
   const start = Math.round(sections[1]!.start * 44100);
   const end = Math.round(sections[1]!.end * 44100);
   const total = original.wav.length;

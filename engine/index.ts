@@ -48,5 +48,6 @@ export { interpret } from './interpret/index.ts';
 export { parseKeyName, isInstrumentName, roleWord, KEY_MODES, EXCLUDABLE_ROLES, MIN_BPM, MAX_BPM } from './interpret/fields.ts';
 export { METERS, parseMeter } from './compose/meter.ts';
 export { compose } from './compose/index.ts';
-export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem } from './track.ts';
+export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem, type SpliceSource } from './track.ts';
+export { CROSSFADE_SECONDS } from './render/splice.ts';
 export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

@@ -10,6 +10,8 @@ import { renderScore } from './render/index.ts';
 import { encodeMidi, encodeOutputs, encodeWav, type EncodedOutputs } from './encode/index.ts';
 import { integratedLoudness, truePeakDb } from './render/master/index.ts';
 import { lyricsText } from './lyrics/index.ts';
+import wavefile from 'wavefile';
+import { extendRegion, pcmToFloat, remixRegion, splice, type ReportedSection, type StereoPcm } from './render/splice.ts';
 
 /** One role's share of the track (GenerationRequest.stems), the same length as the mix; the stems add up to it. */
 export interface TrackStem {
@@ -41,6 +43,31 @@ export const ENCODE_PROGRESS = 0.9;
 
 export interface RenderTrackOptions {
   onProgress?(fraction: number): void;
+  /**
+   * Extend or redo one section of a source track (issue 16, items 4-5): the new render is spliced into the
+   * source WAV's PCM so that every frame outside the changed region is the source's, and every output format is
+   * encoded from that spliced master. The request must be the source's (same spec, seed and encoding), with only
+   * the duration (extend) or the section's fields (redo) changed.
+   */
+  splice?: SpliceSource;
+}
+
+export type SpliceSource =
+  | { kind: 'extend'; wav: Uint8Array; sections: ReportedSection[] }
+  | { kind: 'remix'; wav: Uint8Array; sections: ReportedSection[]; section: number };
+
+/** The rendered master with the source's PCM outside the changed region (see engine/render/splice.ts). */
+function spliced(audio: { left: Float32Array; right: Float32Array; sampleRate: number }, source: SpliceSource): StereoPcm {
+  const wav = new wavefile.WaveFile(source.wav);
+  const bits = Number((wav.fmt as { bitsPerSample: number }).bitsPerSample);
+  if (bits !== 16 && bits !== 24) throw new RangeError(`The source WAV is ${bits}-bit; only 16- and 24-bit sources can be spliced`);
+  const channels = wav.getSamples(false, Int32Array) as unknown as [Int32Array, Int32Array];
+  const pcm = pcmToFloat(channels, bits);
+  const frames = audio.left.length;
+  const region = source.kind === 'extend'
+    ? extendRegion(source.sections, audio.sampleRate, frames)
+    : remixRegion(source.sections, source.section, audio.sampleRate, frames);
+  return splice(pcm, { left: audio.left, right: audio.right }, region, audio.sampleRate);
 }
 
 const MODE_NAMES: Record<SongSpec['key']['mode'], string> = {
@@ -99,7 +126,8 @@ export async function renderTrack(request: GenerationRequest, options: RenderTra
   const started = performance.now();
   const spec = interpret(request);
   const score = compose(spec);
-  const audio = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * ENCODE_PROGRESS), stems: request.stems === true });
+  const rendered = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * ENCODE_PROGRESS), stems: request.stems === true });
+  const audio = options.splice ? { ...rendered, ...spliced(rendered, options.splice) } : rendered;
   const loudness = { integrated: round1(integratedLoudness(audio.left, audio.right, audio.sampleRate)), true_peak: round1(truePeakDb(audio.left, audio.right)) };
   const metadata = trackMetadata(spec, score, loudness);
   const encodeStarted = performance.now();

@@ -28,7 +28,9 @@ async function lastServerUrl(repository: Repository): Promise<string | undefined
 export async function runOnDataDir(
   config: Pick<Config, 'dataDir' | 'publicUrl' | 'databaseUrl'> & { publicUrlGiven?: boolean },
   request: AdminRequest,
-  waitMs = 10_000,
+  // Another CLI run holds the lock only for its one command, but on a loaded machine (a CI box running tests in
+  // parallel) a few such runs in a row took over 10 s; a person or script would rather wait than be refused.
+  waitMs = 30_000,
 ): Promise<unknown> {
   // In PostgreSQL mode the records are the database's, which any number of processes share: no lock, no server to ask.
   if (config.databaseUrl) return runOnDatabase(config.databaseUrl, config, request);

@@ -14,8 +14,8 @@ import { UsageError, type Command, type Io } from './cli/usage.ts';
 import { ConfigError } from './config.ts';
 import { StorageUnreachableError } from './store/open-blob-store.ts';
 import { DamagedFileError, DataDirLockedError, StorageFullError } from './store/index.ts';
-import { DatabaseNotEmptyError } from './store/postgres/copy-from-files.ts';
-import { DatabaseUnavailableError } from './store/postgres/index.ts';
+// The error classes only: the PostgreSQL client is loaded by the commands that use a database.
+import { DatabaseNotEmptyError, DatabaseUnavailableError } from './store/postgres/errors.ts';
 
 /** Command name (one or two words) -> command. The engine's `render` command joins here. */
 export const COMMANDS: Record<string, Command> = {

@@ -6,7 +6,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { DataDirLockedError, openStore, readLiveLock, type Repository } from '../store/index.ts';
-import { openPostgresRepository } from '../store/postgres/index.ts';
 import { AdminUnavailableError, callAdmin } from './admin-channel.ts';
 import { runAdminCommand, type AdminRequest } from './admin-commands.ts';
 
@@ -63,6 +62,8 @@ export async function runOnDataDir(
 }
 
 async function runOnDatabase(url: string, config: Pick<Config, 'publicUrl'> & { publicUrlGiven?: boolean }, request: AdminRequest): Promise<unknown> {
+  // Loaded here: the PostgreSQL client is only for a database, and every CLI command starts through this file.
+  const { openPostgresRepository } = await import('../store/postgres/index.ts');
   const repository = await openPostgresRepository({ url, poolSize: 2 });
   try {
     const publicUrl = config.publicUrlGiven ? config.publicUrl : ((await lastServerUrl(repository)) ?? config.publicUrl);

@@ -1,7 +1,7 @@
 /** `tunesmith migrate --to postgres://…`: moves a data dir's records into PostgreSQL. */
 import { loadConfig } from '../config.ts';
 import { openStore } from '../store/index.ts';
-import { copyDataDirToPostgres, type CopyCounts } from '../store/postgres/copy-from-files.ts';
+import type { CopyCounts } from '../store/postgres/copy-from-files.ts';
 import { UsageError, parse, printHelp, text, type Command } from './usage.ts';
 
 export const migrateCommand: Command = {
@@ -25,6 +25,8 @@ Options:
     if (to === undefined) throw new UsageError('Name the target database with --to postgres://user:password@host:5432/database.');
     if (!/^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(to)) throw new UsageError('--to expects a PostgreSQL URL naming a database, like postgres://user:password@host:5432/tunesmith.');
     const { dataDir } = loadConfig(io.env);
+    // Loaded here, not at the top: the other commands must not pay for the PostgreSQL client.
+    const { copyDataDirToPostgres } = await import('../store/postgres/copy-from-files.ts');
     const store = await openStore({ dataDir, owner: 'cli' });
     let counts: CopyCounts;
     try {

@@ -11,7 +11,7 @@ import { isDeleted, loadGenerationFiles } from '../generation-files.ts';
 import type { FileRepository } from '../file-repository.ts';
 import type { SettingName } from '../repository.ts';
 import type { WebhookDelivery, WebhookEvent } from '../webhook-types.ts';
-import { describeConnectionError } from './errors.ts';
+import { DatabaseNotEmptyError, describeConnectionError } from './errors.ts';
 import { migrate } from './migrations.ts';
 import { json, type Queryable } from './rows.ts';
 import { insertDelivery, insertEndpoint, secretValues } from './webhooks.ts';
@@ -30,14 +30,6 @@ export interface CopyCounts {
   webhook_deliveries: number;
   settings: number;
   signing_key: number;
-}
-
-/** The database already holds records: a copy would mix two services' data. */
-export class DatabaseNotEmptyError extends Error {
-  override name = 'DatabaseNotEmptyError' as const;
-  constructor(held: string) {
-    super(`The database is not empty (it holds ${held}): migrate copies only into an empty database, so nothing there is overwritten or mixed. Create a new database (for example: createdb tunesmith_new) and name it in --to.`);
-  }
 }
 
 /** Every table that holds records (not schema_migrations, not the rate-limit buckets). */

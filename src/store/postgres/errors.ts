@@ -33,3 +33,11 @@ export function databaseName(url: string): string {
     return '(unparsable URL)';
   }
 }
+
+/** The database already holds records: a copy would mix two services' data. */
+export class DatabaseNotEmptyError extends Error {
+  override name = 'DatabaseNotEmptyError' as const;
+  constructor(held: string) {
+    super(`The database is not empty (it holds ${held}): migrate copies only into an empty database, so nothing there is overwritten or mixed. Create a new database (for example: createdb tunesmith_new) and name it in --to.`);
+  }
+}

@@ -15,7 +15,8 @@ import { access, constants, mkdir, open as openFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
-import { isPlanName, quotaMonth, quotaResetsAt } from '../plans.ts';
+import { isPlanName, quotaMonth } from '../plans.ts';
+import { assertQuotaRoom, batchLead, createOne } from './batch-rules.ts';
 import { AtomicJsonFile, CoalescingWriter, sweepTempFiles, type OpenFile } from './atomic-file.ts';
 import { CredentialStore } from './credentials.ts';
 import { DiskState } from './disk-state.ts';
@@ -35,7 +36,6 @@ import {
   DataDirLockLostError,
   IdempotencyConflictError,
   NotFoundError,
-  QuotaExceededError,
   type Account,
   type ApiKey,
   type CreateGenerationOptions,
@@ -296,14 +296,12 @@ export class FileRepository implements Repository {
   // Generations
 
   async createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }> {
-    const { generations, replayed } = await this.createGenerations([input], options);
-    return { generation: generations[0]!, replayed };
+    return createOne(this, input, options);
   }
 
   async createGenerations(inputs: readonly NewGeneration[], options: CreateGenerationOptions): Promise<{ generations: Generation[]; replayed: boolean }> {
     this.#assertWritable();
-    const first = inputs[0];
-    if (!first || inputs.some((input) => input.account_id !== first.account_id)) throw new RangeError('createGenerations needs one or more tasks of one account');
+    const first = batchLead(inputs);
     // Everything up to the first await runs as one synchronous step: concurrent creates cannot
     // both see the last free units of quota.
     const now = options.now ?? this.#clock();
@@ -319,10 +317,7 @@ export class FileRepository implements Repository {
     }
     const month = quotaMonth(now);
     const index = this.#accountIndex(first.account_id);
-    // All or nothing: a batch that does not fit in what is left of the quota creates none of its tasks.
-    if (options.monthlyQuota !== null && index.usage(month) + inputs.length > options.monthlyQuota) {
-      throw new QuotaExceededError(options.monthlyQuota, quotaResetsAt(now));
-    }
+    assertQuotaRoom(index.usage(month), inputs.length, options, now);
     const generations = inputs.map((input): Generation => ({
       id: newGenerationId(),
       account_id: input.account_id,

@@ -6,13 +6,13 @@
  */
 import pg from 'pg';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../../ids.ts';
-import { isPlanName, quotaMonth, quotaResetsAt } from '../../plans.ts';
+import { isPlanName, quotaMonth } from '../../plans.ts';
+import { assertQuotaRoom, batchLead, createOne } from '../batch-rules.ts';
 import { StoreClosedError } from '../errors.ts';
 import type { Repository, SettingName, Settings, Transaction } from '../repository.ts';
 import {
   IdempotencyConflictError,
   NotFoundError,
-  QuotaExceededError,
   type Account,
   type ApiKey,
   type CreateGenerationOptions,
@@ -202,14 +202,12 @@ export class PostgresRepository implements Repository {
   // Generations
 
   async createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }> {
-    const { generations, replayed } = await this.createGenerations([input], options);
-    return { generation: generations[0]!, replayed };
+    return createOne(this, input, options);
   }
 
   async createGenerations(inputs: readonly NewGeneration[], options: CreateGenerationOptions): Promise<{ generations: Generation[]; replayed: boolean }> {
     this.#assertOpen();
-    const first = inputs[0];
-    if (!first || inputs.some((input) => input.account_id !== first.account_id)) throw new RangeError('createGenerations needs one or more tasks of one account');
+    const first = batchLead(inputs);
     const now = options.now ?? this.#clock();
     return this.#inTransaction(async (db) => {
       // The account's row lock serialises its creates on every node: two cannot both see the last free unit.
@@ -238,8 +236,7 @@ export class PostgresRepository implements Repository {
       const month = quotaMonth(now);
       if (options.monthlyQuota !== null) {
         const { rows } = await db.query("SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'", [first.account_id, month]);
-        // All or nothing: a batch that does not fit in what is left of the quota creates none of its tasks.
-        if (rows[0].used + inputs.length > options.monthlyQuota) throw new QuotaExceededError(options.monthlyQuota, quotaResetsAt(now));
+        assertQuotaRoom(rows[0].used, inputs.length, options, now);
       }
       const generations: Generation[] = [];
       for (const [index, input] of inputs.entries()) {

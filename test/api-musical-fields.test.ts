@@ -6,14 +6,15 @@
 import test from 'ava';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorOf, startApp } from './helpers/app.ts';
+import { startApp } from './helpers/app.ts';
+import { generateRefusals, type Refusal } from './helpers/refusals.ts';
 import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
 import { aubioBeats, bpmToolsTempo } from './helpers/analysis/tempo.ts';
 import { steadyTempo, tempoError } from './helpers/analysis/field-fidelity.ts';
 
 const prompt = 'a folk tune';
 
-const refusals: { title: string; body: Record<string, unknown>; code: string; param: string; message: RegExp }[] = [
+const refusals: Refusal[] = [
   { title: 'a bpm above 220', body: { bpm: 300 }, code: 'out_of_range', param: 'bpm', message: /"bpm" must be between 40 and 220 beats per minute, not 300\./ },
   { title: 'a bpm written as a word', body: { bpm: 'fast' }, code: 'invalid_type', param: 'bpm', message: /"bpm" must be a number, not a string\./ },
   { title: 'a key that is no key', body: { key: 'H major' }, code: 'invalid_value', param: 'key', message: /"key" must be a tonic and a mode, such as "F# minor".*dorian.*not "H major"/ },
@@ -27,18 +28,7 @@ const refusals: { title: string; body: Record<string, unknown>; code: string; pa
   { title: 'an energy above 1', body: { energy: 1.5 }, code: 'out_of_range', param: 'energy', message: /"energy" must be between 0 and 1, not 1\.5\./ },
 ];
 
-for (const refusal of refusals) {
-  test(`POST /v1/generate refuses ${refusal.title} with a 400 naming the field`, async (t) => {
-    const app = await startApp(t);
-    const { key } = await app.account();
-    const res = await app.call(key, '/v1/generate', { json: { prompt, ...refusal.body } });
-    t.is(res.status, 400);
-    const error = await errorOf(res);
-    t.like(error, { type: 'invalid_request_error', code: refusal.code, param: refusal.param });
-    t.regex(error.message, refusal.message);
-    t.is(app.jobs.queued.length, 0);
-  });
-}
+generateRefusals(prompt, refusals, 'the field');
 
 test('POST /v1/generate keeps the musical fields with the task, normalised', async (t) => {
   const app = await startApp(t);

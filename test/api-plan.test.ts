@@ -8,7 +8,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorOf, startApp } from './helpers/app.ts';
+import { startApp } from './helpers/app.ts';
+import { generateRefusals, type Refusal } from './helpers/refusals.ts';
 import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
 import { bandShare } from './helpers/analysis/bands.ts';
 import { onsets } from './helpers/analysis/onsets.ts';
@@ -16,7 +17,7 @@ import { monoMix, readWav } from './helpers/analysis/wav.ts';
 
 const prompt = 'an upbeat pop song';
 
-const refusals: { title: string; body: Record<string, unknown>; code: string; param: string; message: RegExp }[] = [
+const refusals: Refusal[] = [
   { title: 'an empty plan', body: { sections: [] }, code: 'out_of_range', param: 'sections', message: /at least one section/ },
   { title: 'a plan that is not a list', body: { sections: { kind: 'verse' } }, code: 'invalid_type', param: 'sections', message: /must be an array of sections/ },
   { title: 'more than 30 sections', body: { sections: Array.from({ length: 31 }, () => ({ kind: 'verse', bars: 1 })) }, code: 'out_of_range', param: 'sections', message: /lists 31 sections; the limit is 30/ },
@@ -36,18 +37,7 @@ const refusals: { title: string; body: Record<string, unknown>; code: string; pa
   { title: 'a plan on a loop', body: { loop: true, sections: [{ kind: 'verse', bars: 30 }] }, code: 'conflicting_fields', param: 'sections', message: /cannot be used with "loop"/ },
 ];
 
-for (const refusal of refusals) {
-  test(`POST /v1/generate refuses ${refusal.title} with a 400 naming the place`, async (t) => {
-    const app = await startApp(t);
-    const { key } = await app.account();
-    const res = await app.call(key, '/v1/generate', { json: { prompt, ...refusal.body } });
-    t.is(res.status, 400);
-    const error = await errorOf(res);
-    t.like(error, { type: 'invalid_request_error', code: refusal.code, param: refusal.param });
-    t.regex(error.message, refusal.message);
-    t.is(app.jobs.queued.length, 0);
-  });
-}
+generateRefusals(prompt, refusals, 'the place');
 
 test('a plan sets the task\'s duration: its bars at the tempo, seconds rounded to whole bars', async (t) => {
   const app = await startApp(t);

@@ -15,7 +15,7 @@ import {
   WorkerCrashedError,
 } from './errors.ts';
 import { serializeError, type RenderCommand, type SerializedError, type WorkerMessage } from './protocol.ts';
-import type { RenderedTrack, RenderTrackOptions } from './track.ts';
+import type { RenderedTrack, RenderTrackOptions, SpliceSource } from './track.ts';
 import type { GenerationRequest } from './types.ts';
 
 export interface RenderPoolOptions {
@@ -36,6 +36,8 @@ export interface RenderJobOptions {
   /** Aborting a queued job drops it; aborting a running one rejects at once and lets the thread finish and drop it. */
   signal?: AbortSignal;
   onProgress?(fraction: number): void;
+  /** Splice the render into a source track (extend, redo a section). Its WAV's buffer is transferred to the thread. */
+  splice?: SpliceSource;
 }
 
 export interface RenderPool {
@@ -158,8 +160,9 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       if (slot.job || slot.retiring) continue;
       const job = waiting.shift()!;
       slot.job = job;
-      const command: RenderCommand = { type: 'render', jobId: job.id, request: job.request };
-      slot.worker.postMessage(command);
+      const splice = job.options.splice;
+      const command: RenderCommand = { type: 'render', jobId: job.id, request: job.request, ...(splice ? { splice } : {}) };
+      slot.worker.postMessage(command, splice ? [splice.wav.buffer as ArrayBuffer] : []);
     }
   }
 
@@ -261,6 +264,7 @@ export function serveRenders(render: (request: GenerationRequest, options: Rende
   channel.onCommand(async (command) => {
     try {
       const track = await render(command.request, {
+        ...(command.splice ? { splice: command.splice } : {}),
         onProgress: (fraction) => channel.post({ type: 'progress', jobId: command.jobId, fraction }),
       });
       channel.post({ type: 'done', jobId: command.jobId, track }, transferables(track));

@@ -4,12 +4,14 @@
  */
 import { RequestError } from './errors.ts';
 import type { GenerationRequest } from './types.ts';
-import type { RenderedTrack } from './track.ts';
+import type { RenderedTrack, SpliceSource } from './track.ts';
 
 export interface RenderCommand {
   type: 'render';
   jobId: number;
   request: GenerationRequest;
+  /** Extend or redo a section of a source track: its WAV travels transferred, not copied. */
+  splice?: SpliceSource;
 }
 
 export type WorkerMessage =

@@ -63,11 +63,22 @@ function spliced(audio: { left: Float32Array; right: Float32Array; sampleRate: n
   if (bits !== 16 && bits !== 24) throw new RangeError(`The source WAV is ${bits}-bit; only 16- and 24-bit sources can be spliced`);
   const channels = wav.getSamples(false, Int32Array) as unknown as [Int32Array, Int32Array];
   const pcm = pcmToFloat(channels, bits);
-  const frames = audio.left.length;
-  const region = source.kind === 'extend'
-    ? extendRegion(source.sections, audio.sampleRate, frames)
-    : remixRegion(source.sections, source.section, audio.sampleRate, frames);
-  return splice(pcm, { left: audio.left, right: audio.right }, region, audio.sampleRate);
+  if (source.kind === 'extend') {
+    return splice(pcm, { left: audio.left, right: audio.right }, extendRegion(source.sections, audio.sampleRate, audio.left.length), audio.sampleRate);
+  }
+  // A redo keeps the source's length. A plan holds whole bars, so a source whose ending ran a fraction of a bar
+  // longer renders a little shorter: the new render is cut or padded to the source's frames.
+  const frames = pcm.left.length;
+  const rendered = { left: fitted(audio.left, frames), right: fitted(audio.right, frames) };
+  return splice(pcm, rendered, remixRegion(source.sections, source.section, audio.sampleRate, frames), audio.sampleRate);
+}
+
+/** `samples` cut or padded with silence to `frames`. */
+function fitted(samples: Float32Array, frames: number): Float32Array {
+  if (samples.length === frames) return samples;
+  const out = new Float32Array(frames);
+  out.set(samples.subarray(0, frames));
+  return out;
 }
 
 const MODE_NAMES: Record<SongSpec['key']['mode'], string> = {

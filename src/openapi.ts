@@ -7,6 +7,7 @@ import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
 import { musicalFieldSchemas } from './routes/generations/musical-fields-openapi.ts';
 import { planRequestSchemas, planResponseSchemas } from './routes/generations/plan-openapi.ts';
+import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION, deriveSchemas } from './routes/generations/derive-openapi.ts';
 import { LIST_LIMITS } from './routes/generations/listGenerations.ts';
 import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
@@ -60,13 +61,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             `and ${MAX_JSON_DEPTH} levels deep. Unknown fields are refused by name. With an Idempotency-Key, a retry with the same key and the same body within 24 h ` +
             'answers the same generation (in its current state, with Idempotent-Replayed: true) and creates nothing; the same key with another body is 409.',
           parameters: [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description: '1–255 printable ASCII characters, e.g. a UUID. Scoped to the account; remembered for 24 h.',
-              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
-            },
+            IDEMPOTENCY_HEADER,
           ],
           requestBody: { required: true, content: json(ref('GenerateRequest')) },
           responses: {
@@ -204,7 +199,10 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
         Forbidden: errorResponse('Not allowed: plan_forbidden (callback_url or /v1/webhooks on Starter), invalid_signature or link_expired (download links).'),
         NotFound: errorResponse('No such resource: generation_not_found, file_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, route_not_found.'),
         Conflict: errorResponse('idempotency_key_reused: the Idempotency-Key was used with a different body.'),
-        StateConflict: errorResponse('generation_finished (cancel of a completed or failed generation) or generation_not_finished (delete of one still pending or processing).'),
+        StateConflict: errorResponse(
+          'generation_finished (cancel of a completed or failed generation), generation_not_finished (delete of one still pending or processing), ' +
+            'or, for extend and remix, source_not_completed, source_is_loop or source_without_plan (the source cannot be spliced; the message says what to do).',
+        ),
         PayloadTooLarge: errorResponse(`body_too_large: the body is over ${BODY_LIMIT_BYTES} bytes.`),
         TooManyRequests: errorResponse('rate_limit_exceeded (the account\'s requests per minute) or too_many_failed_authentications (this address sent too many bad keys).', {
           'Retry-After': header('Retry-After'),
@@ -245,6 +243,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           },
         },
         Batch: planResponseSchemas(ref).batch,
+        ...deriveSchemas(planRequestSchemas()['sections']!),
         GenerationStatus: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
         Generation: {
           type: 'object',
@@ -259,6 +258,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             instrumental: { type: 'boolean' },
             seed: { type: 'integer' },
             batch_id: { type: 'string', description: 'Only on a generation made by a request with "variations": shared by the batch.' },
+            source: ref('GenerationSource'),
             sample_rate: { enum: LIMITS.sampleRates, description: 'The request\'s WAV/FLAC sample rate (Hz).' },
             bit_depth: { enum: LIMITS.bitDepths, description: 'The request\'s WAV/FLAC bits per sample.' },
             bitrate: { type: ['integer', 'null'], description: 'The request\'s constant MP3 bitrate (kbps), or null for VBR -V2.' },
@@ -433,6 +433,14 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
   };
 }
 
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: '1–255 printable ASCII characters, e.g. a UUID. Scoped to the account; remembered for 24 h.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+};
+
 /** One generation's routes, at /v1/generation/{id} and at the REST spelling /v1/generations/{id} (operationIds differ by `suffix`). */
 function onePath(path: string, suffix: string) {
   const parameters = [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } }];
@@ -469,6 +477,24 @@ function onePath(path: string, suffix: string) {
         responses: { '204': { description: 'Deleted.', headers: RATE_HEADERS }, '404': response('NotFound'), '409': response('StateConflict'), ...COMMON_ERRORS },
       },
     },
+    ...Object.fromEntries((['extend', 'remix'] as const).map((operation) => [`${path}/${operation}`, {
+      post: {
+        operationId: `${operation}Generation${suffix}`,
+        tags: ['generations'],
+        summary: `${operation === 'extend' ? 'Extend a completed generation' : 'Redo one section of a completed generation'}${same}`,
+        description: operation === 'extend' ? EXTEND_DESCRIPTION : REMIX_DESCRIPTION,
+        parameters: [...parameters, IDEMPOTENCY_HEADER],
+        requestBody: { required: true, content: json(ref(operation === 'extend' ? 'ExtendRequest' : 'RemixRequest')) },
+        responses: {
+          '202': { description: 'Accepted: the new generation, processing, with its `source`.', headers: { ...RATE_HEADERS, Location: { description: 'Where to poll: /v1/generation/{id}.', schema: { type: 'string' } } }, content: json(ref('Generation')) },
+          '400': response('BadRequest'),
+          '402': response('QuotaExceeded'),
+          '404': response('NotFound'),
+          '409': response('StateConflict'),
+          ...COMMON_ERRORS,
+        },
+      },
+    }])),
     [`${path}/cancel`]: {
       post: {
         operationId: `cancelGeneration${suffix}`,

@@ -15,6 +15,7 @@ import type { BlobInfo, BlobRange, BlobStore } from '../store/blob-store.ts';
 import type { Repository } from '../store/repository.ts';
 import { BlobNotFoundError } from '../store/errors.ts';
 import { storedFiles, type Account, type Generation, type ListOptions, type NewGeneration } from '../store/types.ts';
+import { assertDerivable, derivedInput, type Derivation } from './derive.ts';
 import { DOWNLOADS, STEM_CONTENT_TYPE, type DownloadKind } from './files.ts';
 import { isTerminal, presentGeneration, type Expandable, type GenerationObject } from './present.ts';
 
@@ -79,6 +80,16 @@ export class Generations {
     );
     if (!result.replayed) for (const generation of result.generations) this.#o.jobs.enqueue(generation);
     return { batchId: result.generations[0]?.batch?.id ?? id, generations: result.generations, replayed: result.replayed };
+  }
+
+  /**
+   * A task made from a completed generation of the account (extend, or redo a section): refused with a 409 when
+   * the source cannot be spliced, a 400 when the result would be outside the duration limits; then created as any
+   * task is (quota, idempotency, queue). Its render reads the source's audio (src/jobs/splice-source.ts).
+   */
+  async derive(account: Account, source: Generation, derivation: Derivation, limits: { min: number; max: number }, options: CreateOptions = {}): Promise<{ generation: Generation; replayed: boolean }> {
+    const played = assertDerivable(source, derivation.operation);
+    return this.create(account, derivedInput(source, played, derivation, limits), options);
   }
 
   async #check(account: Account, request: GenerationInput): Promise<void> {

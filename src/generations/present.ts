@@ -5,7 +5,7 @@
 import { availableKinds } from './files.ts';
 import type { LiveState } from '../jobs/types.ts';
 import type { DownloadLinks, DownloadSigner } from '../http/signing.ts';
-import type { Generation, GenerationStatus } from '../store/types.ts';
+import type { Generation, GenerationSource, GenerationStatus } from '../store/types.ts';
 
 export interface GenerationObject {
   id: string;
@@ -18,6 +18,8 @@ export interface GenerationObject {
   seed: number;
   /** Shared by the generations one `variations` request made; absent on a generation made alone. */
   batch_id?: string;
+  /** The generation this one was made from by POST …/extend or …/remix; absent on one made from a prompt. */
+  source?: GenerationSource;
   /** The request's audio options (defaults filled in). */
   sample_rate: 44100 | 48000;
   bit_depth: 16 | 24;
@@ -72,6 +74,7 @@ export function presentGeneration(
     instrumental: g.instrumental,
     seed: g.seed,
     ...(g.batch ? { batch_id: g.batch.id } : {}),
+    ...(g.source ? { source: { ...g.source } } : {}),
     sample_rate: g.encoding?.sample_rate ?? 44100,
     bit_depth: g.encoding?.bit_depth ?? 16,
     bitrate: g.encoding?.bitrate ?? null,

@@ -122,14 +122,30 @@ export class ResourceNotFoundError extends Error {
 }
 
 /** Cancel asked of a finished generation, or delete of one still waiting or rendering. */
+export type GenerationStateCode = 'generation_finished' | 'generation_not_finished' | 'source_not_completed' | 'source_is_loop' | 'source_without_plan';
+
 export class GenerationStateError extends Error {
   override name = 'GenerationStateError' as const;
-  constructor(readonly code: 'generation_finished' | 'generation_not_finished', status: string) {
-    super(
-      code === 'generation_finished'
-        ? `This generation is already ${status}: there is nothing to cancel. DELETE /v1/generation/{id} removes it.`
-        : `This generation is still ${status}. Cancel it first with POST /v1/generation/{id}/cancel, then delete it.`,
-    );
+  /** `operation`: for the source codes, what was asked of the source (extend or remix). */
+  constructor(readonly code: GenerationStateCode, status: string, operation = 'extend') {
+    super(stateMessage(code, status, operation));
+  }
+}
+
+function stateMessage(code: GenerationStateCode, status: string, operation: string): string {
+  switch (code) {
+    case 'generation_finished':
+      return `This generation is already ${status}: there is nothing to cancel. DELETE /v1/generation/{id} removes it.`;
+    case 'generation_not_finished':
+      return `This generation is still ${status}. Cancel it first with POST /v1/generation/{id}/cancel, then delete it.`;
+    case 'source_not_completed':
+      return status === 'failed'
+        ? `This generation failed, so it has no track to ${operation}. Make a new one with POST /v1/generate.`
+        : `This generation is still ${status}; ${operation} it once it is completed.`;
+    case 'source_is_loop':
+      return `This generation is a seamless loop, which has no sections or ending to ${operation}. Make a track without "loop" to ${operation} it.`;
+    case 'source_without_plan':
+      return `This generation was made before extend and remix existed and does not report the plan it played, so it cannot be spliced. Render it again with POST /v1/generate (the same prompt and seed) to ${operation} it.`;
   }
 }
 

@@ -13,6 +13,7 @@ import type { Generation } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
 import type { JobQueue, LiveState } from './types.ts';
+import { spliceSourceOf } from './splice-source.ts';
 import {
   CANCELLED,
   logFailure,
@@ -256,7 +257,9 @@ class RenderQueue implements JobQueueHandle {
     this.#logger.info({ ...ids(started), attempt: started.attempts }, 'task started');
     let track: RenderedTrack;
     try {
+      const splice = await spliceSourceOf(started, this.#repository, this.#blobs);
       track = await this.#pool.render(requestOf(started), {
+        ...(splice ? { splice } : {}),
         signal: running.controller.signal,
         onProgress: (fraction) => {
           running.progress = Math.min(1, Math.max(running.progress, fraction));

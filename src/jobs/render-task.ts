@@ -9,6 +9,7 @@ import { isStorageFull } from '../store/errors.ts';
 import type { Generation, GenerationFiles } from '../store/types.ts';
 import type { Logger } from '../log.ts';
 import { outputOf } from './output-options.ts';
+import { SourceUnavailableError } from './splice-source.ts';
 
 /** What was really thrown, for the log: a render worker's error is the cause the pool kept. */
 export const thrownBy = (error: unknown): unknown => (error instanceof Error && error.cause instanceof Error ? error.cause : error);
@@ -68,6 +69,7 @@ export const failedPatch = (failure: TaskFailure, now: Date, patch: GenerationPa
 /** A render that threw something other than a worker crash: the engine's own refusal says why, anything else is ours. */
 export function renderFailure(generation: Generation, error: unknown): TaskFailure {
   if (error instanceof RequestError) return { code: 'render_failed', message: error.message };
+  if (error instanceof SourceUnavailableError) return { code: 'source_unavailable', message: error.message };
   // Not written for the caller: they get the request id to quote, the log gets everything under it.
   const requestId = generation.request_id ?? null;
   return { code: 'render_failed', message: `The render failed${requestId ? ` (request id ${requestId})` : ''}. Please try again.`, internal: error };

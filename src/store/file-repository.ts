@@ -345,6 +345,7 @@ export class FileRepository implements Repository {
       ...(input.music ? { music: input.music } : {}),
       ...(input.plan ? { plan: input.plan } : {}),
       ...(input.batch ? { batch: input.batch } : {}),
+      ...(input.source ? { source: input.source } : {}),
     }));
     for (const generation of generations) {
       this.#generations.set(generation.id, generation);

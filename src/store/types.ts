@@ -101,12 +101,21 @@ export interface Generation {
   plan?: PlanSection[];
   /** One of `variations` tasks made by one request: the batch's id and this task's place in it (absent: made alone). */
   batch?: { id: string; index: number; size: number };
+  /** Made from another generation (POST …/extend or …/remix): which, how, and for a remix the section redone (absent: made from a prompt). */
+  source?: GenerationSource;
+}
+
+export interface GenerationSource {
+  id: string;
+  operation: 'extend' | 'remix';
+  /** The source's section index a remix redid. */
+  section?: number;
 }
 
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop' | 'music' | 'plan' | 'batch'
+  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop' | 'music' | 'plan' | 'batch' | 'source'
 >;
 
 export interface CreateGenerationOptions {

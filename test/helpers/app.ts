@@ -86,8 +86,8 @@ export class FakeJobQueue implements JobQueue {
     this.up = false;
   }
 
-  /** Writes a one-second 440 Hz WAV and a one-note MIDI file and marks the task completed. */
-  async complete(id: string, title = 'Rainy Night Lo-Fi'): Promise<Generation> {
+  /** Writes a one-second 440 Hz WAV and a one-note MIDI file and marks the task completed (`metadata` adds to what it reports). */
+  async complete(id: string, title = 'Rainy Night Lo-Fi', metadata: Record<string, unknown> = {}): Promise<Generation> {
     const { blobs, lifecycle } = this.#take(id);
     const generation = this.queued.splice(this.queued.findIndex((g) => g.id === id), 1)[0]!;
     const files = { wav: `audio/${generation.account_id}/${id}.wav`, midi: `audio/${generation.account_id}/${id}.mid` };
@@ -100,7 +100,7 @@ export class FakeJobQueue implements JobQueue {
       completed_at: at,
       title,
       files,
-      metadata: { genre: 'lofi', bpm: 80, key: 'C', mode: 'minor', meter: '4/4', instruments: ['rhodes'], sections: [], vocals: false, trace: [] },
+      metadata: { genre: 'lofi', bpm: 80, key: 'C', mode: 'minor', meter: '4/4', instruments: ['rhodes'], sections: [], vocals: false, trace: [], ...metadata },
     });
   }
 

@@ -31,6 +31,7 @@ import {
   taskIds,
   type TaskFailure,
 } from '../render-task.ts';
+import { spliceSourceOf } from '../splice-source.ts';
 import { RENDER_QUEUE, type RenderJob } from './render-queue.ts';
 
 export interface RenderWorkerOptions {
@@ -114,7 +115,8 @@ class JobRunner {
 
     let track: RenderedTrack;
     try {
-      track = await this.#o.pool.render(requestOf(started), { signal: job.signal });
+      const splice = await spliceSourceOf(started, this.#o.repository, this.#o.blobs);
+      track = await this.#o.pool.render(requestOf(started), { signal: job.signal, ...(splice ? { splice } : {}) });
     } catch (error) {
       await this.#renderFailed(started, mine, error);
       return;

@@ -4,6 +4,7 @@ import { cancelGenerationHandler } from './cancelGeneration.ts';
 import { deleteGenerationHandler } from './deleteGeneration.ts';
 import { getGenerationHandler } from './getGeneration.ts';
 import { listGenerationsHandler } from './listGenerations.ts';
+import { postDeriveHandler } from './postDerive.ts';
 import { postGenerateHandler } from './postGenerate.ts';
 
 export function mountGenerationRoutes(router: Router<AppState>, services: Services): void {
@@ -11,9 +12,13 @@ export function mountGenerationRoutes(router: Router<AppState>, services: Servic
   router.get('/v1/generation/:id', getGenerationHandler(services));
   router.delete('/v1/generation/:id', deleteGenerationHandler(services));
   router.post('/v1/generation/:id/cancel', cancelGenerationHandler(services));
+  router.post('/v1/generation/:id/extend', postDeriveHandler(services, 'extend'));
+  router.post('/v1/generation/:id/remix', postDeriveHandler(services, 'remix'));
   // The usual REST spelling (collection/{id}) answers the same.
   router.get('/v1/generations/:id', getGenerationHandler(services));
   router.delete('/v1/generations/:id', deleteGenerationHandler(services));
   router.post('/v1/generations/:id/cancel', cancelGenerationHandler(services));
+  router.post('/v1/generations/:id/extend', postDeriveHandler(services, 'extend'));
+  router.post('/v1/generations/:id/remix', postDeriveHandler(services, 'remix'));
   router.get('/v1/generations', listGenerationsHandler(services));
 }

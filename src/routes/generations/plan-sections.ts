@@ -50,32 +50,46 @@ function readSection(item: unknown, i: number): PlanSection {
   }
   if (bars !== undefined) plan.bars = bars;
   if (seconds !== undefined) plan.seconds = seconds;
+  return { ...plan, ...readSectionChanges(section, at) };
+}
+
+/**
+ * A section's energy, instruments and lyrics: in a plan's section (`at` = "sections[2]") and in a remix's body,
+ * which changes them for one section (`at` = "", the fields named alone).
+ */
+export function readSectionChanges(section: Body, at: string): Pick<PlanSection, 'energy' | 'instruments' | 'lyrics'> {
+  const changes: Pick<PlanSection, 'energy' | 'instruments' | 'lyrics'> = {};
   const energy = readNumber(section, at, 'energy', 0, 1, false);
-  if (energy !== undefined) plan.energy = energy;
+  if (energy !== undefined) changes.energy = energy;
   const instruments = readInstruments(section, at);
-  if (instruments !== undefined) plan.instruments = instruments;
+  if (instruments !== undefined) changes.instruments = instruments;
   const lyrics = section['lyrics'];
   if (lyrics !== undefined && lyrics !== null) {
-    if (typeof lyrics !== 'string' || lyrics.trim() === '') throw new ValidationError(`${at}.lyrics`, `${at}.lyrics must be the words to sing in this section, one line per line.`, 'invalid_type');
-    if ([...lyrics].length > MAX_LYRICS_CHARS) throw new ValidationError(`${at}.lyrics`, `${at}.lyrics is ${[...lyrics].length} characters long; the limit is ${MAX_LYRICS_CHARS}.`, 'out_of_range');
-    plan.lyrics = lyrics.replace(/\r\n?/g, '\n');
+    const field = place(at, 'lyrics');
+    if (typeof lyrics !== 'string' || lyrics.trim() === '') throw new ValidationError(field, `${field} must be the words to sing in this section, one line per line.`, 'invalid_type');
+    if ([...lyrics].length > MAX_LYRICS_CHARS) throw new ValidationError(field, `${field} is ${[...lyrics].length} characters long; the limit is ${MAX_LYRICS_CHARS}.`, 'out_of_range');
+    changes.lyrics = lyrics.replace(/\r\n?/g, '\n');
   }
-  return plan;
+  return changes;
 }
+
+/** A field's name in messages and `param`: "sections[2].energy" in a plan, "energy" alone in a remix's body. */
+const place = (at: string, name: string): string => (at === '' ? name : `${at}.${name}`);
 
 function readNumber(section: Body, at: string, name: string, min: number, max: number, integer: boolean): number | undefined {
   const value = section[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ValidationError(`${at}.${name}`, `${at}.${name} must be a number.`, 'invalid_type');
-  if (integer && !Number.isInteger(value)) throw new ValidationError(`${at}.${name}`, `${at}.${name} must be a whole number of bars, not ${value}.`, 'invalid_type');
-  if (value < min || value > max) throw new ValidationError(`${at}.${name}`, `${at}.${name} must be between ${min} and ${max}, not ${value}.`, 'out_of_range');
+  const field = place(at, name);
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ValidationError(field, `${field} must be a number.`, 'invalid_type');
+  if (integer && !Number.isInteger(value)) throw new ValidationError(field, `${field} must be a whole number of bars, not ${value}.`, 'invalid_type');
+  if (value < min || value > max) throw new ValidationError(field, `${field} must be between ${min} and ${max}, not ${value}.`, 'out_of_range');
   return value;
 }
 
 function readInstruments(section: Body, at: string): string[] | undefined {
   const value = section['instruments'];
   if (value === undefined || value === null) return undefined;
-  const field = `${at}.instruments`;
+  const field = place(at, 'instruments');
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
     throw new ValidationError(field, `${field} must be an array of instrument or role names, such as ["piano", "drums"].`, 'invalid_type');
   }

@@ -114,12 +114,12 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
     } else {
       await db.query(
         `INSERT INTO generations (id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, started_at, completed_at, attempts, title,
-           quota_month, request_id, stems, loop, metadata, files, encoding, error, music, idempotency_key, idempotency_body_hash, plan, batch)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)`,
+           quota_month, request_id, stems, loop, metadata, files, encoding, error, music, idempotency_key, idempotency_body_hash, plan, batch, source)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)`,
         [
           g.id, g.account_id, g.status, g.prompt, g.duration, g.style, g.instrumental, g.seed, g.lyrics, g.callback_url, g.created_at, g.started_at, g.completed_at, g.attempts, g.title,
           g.quota_month, g.request_id ?? null, g.stems === true, g.loop === true, json(g.metadata), json(g.files), json(g.encoding), json(g.error), json(g.music),
-          g.idempotency?.key ?? null, g.idempotency?.bodyHash ?? null, json(g.plan), json(g.batch),
+          g.idempotency?.key ?? null, g.idempotency?.bodyHash ?? null, json(g.plan), json(g.batch), json(g.source),
         ],
       );
       for (const event of g.webhook_events ?? []) eventIds.add(event.id);

@@ -229,6 +229,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX generations_batch ON generations (account_id, (batch->>'id')) WHERE batch IS NOT NULL;
     `,
   },
+  {
+    version: 6,
+    name: 'generations made from another (extend, remix)',
+    sql: `
+      -- {id, operation, section?}: the generation an extend or remix was made from; its render reads that one's audio.
+      ALTER TABLE generations ADD COLUMN source jsonb;
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, one transaction each, under the advisory lock. Returns the versions applied. */

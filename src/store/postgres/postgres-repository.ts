@@ -242,8 +242,8 @@ export class PostgresRepository implements Repository {
       for (const [index, input] of inputs.entries()) {
         const keyed = index === 0 ? idem : undefined;
         const { rows } = await db.query(
-          `INSERT INTO generations (id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, quota_month, request_id, stems, loop, encoding, music, plan, batch, idempotency_key, idempotency_body_hash)
-           VALUES ($1, $2, 'processing', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+          `INSERT INTO generations (id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, quota_month, request_id, stems, loop, encoding, music, plan, batch, source, idempotency_key, idempotency_body_hash)
+           VALUES ($1, $2, 'processing', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
            RETURNING ${GENERATION_COLUMNS}`,
           [
             newGenerationId(),
@@ -264,6 +264,7 @@ export class PostgresRepository implements Repository {
             json(input.music),
             json(input.plan),
             json(input.batch),
+            json(input.source),
             keyed?.key ?? null,
             keyed?.bodyHash ?? null,
           ],

@@ -40,7 +40,7 @@ export const toKey = (r: Row): ApiKey => ({
 });
 
 export const GENERATION_COLUMNS =
-  'id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, started_at, completed_at, attempts, title, quota_month, request_id, stems, loop, metadata, files, encoding, error, music, plan, batch';
+  'id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, started_at, completed_at, attempts, title, quota_month, request_id, stems, loop, metadata, files, encoding, error, music, plan, batch, source';
 
 /** The optional fields appear only when set, as in the records the file store keeps. */
 export const toGeneration = (r: Row): Generation => ({
@@ -70,6 +70,7 @@ export const toGeneration = (r: Row): Generation => ({
   ...(r.music ? { music: r.music } : {}),
   ...(r.plan ? { plan: r.plan } : {}),
   ...(r.batch ? { batch: r.batch } : {}),
+  ...(r.source ? { source: r.source } : {}),
 });
 
 /** Generation fields a patch may set -> how each is sent as a parameter. */
@@ -96,6 +97,7 @@ export const GENERATION_PATCHABLE: Readonly<Record<string, (value: unknown) => u
   music: json,
   plan: json,
   batch: json,
+  source: json,
 };
 
 export const toCredential = (r: Row): Credential => ({

@@ -9,7 +9,7 @@ import test, { type ExecutionContext } from 'ava';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import wavefile from 'wavefile';
-import { errorOf, startApp, type TestApp } from './helpers/app.ts';
+import { currentBackend, errorOf, startApp, type TestApp } from './helpers/app.ts';
 import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
 import { EXTEND_FIELDS, REMIX_FIELDS } from '../src/routes/generations/derive-generation.ts';
 import { key as heardKey, pitchClassOf } from './helpers/analysis/key.ts';
@@ -201,7 +201,10 @@ async function pcmOf(done: Done): Promise<{ bytes: Uint8Array; dataStart: number
 
 const FRAME_BYTES = 4; // 16-bit stereo
 
-test('a real extend and remix keep the source\'s PCM byte for byte outside the changed region, and the new material is in its key and tempo', async (t) => {
+// A server process on its data dir: the same on either backend run, so once (test/cluster-postgres.test.ts renders one through PostgreSQL workers).
+const onFiles = currentBackend() === 'files' ? test : test.skip;
+
+onFiles('a real extend and remix keep the source\'s PCM byte for byte outside the changed region, and the new material is in its key and tempo', async (t) => {
   const dataDir = await tempDataDir(t);
   const server = await startServerProcess(t, dataDir);
   const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';

@@ -145,3 +145,19 @@ test.serial('an API node killed mid-request loses nothing it acknowledged: the o
   const renders = cluster.workers.flatMap((worker) => logLines(worker, 'task completed').map((line) => line.gen_id as string));
   t.deepEqual(renders.sort(), all.sort());
 });
+
+test.serial('an extension posted to one API node is rendered by a worker from the source\'s stored audio: its bytes up to the ending\'s bar line are the source\'s', async (t) => {
+  t.timeout(240_000);
+  const cluster = await startCluster(t, { workers: 1 });
+  const created = await generate(cluster, cluster.api[0]!, 'a chill lofi beat with piano', { seed: 4242, instrumental: true });
+  const [source] = await completed(cluster, [((await created.json()) as { id: string }).id], 120_000);
+  const extend = await cluster.call(cluster.api[1]!, `/v1/generation/${source!.id}/extend`, { method: 'POST', body: JSON.stringify({ seconds: 8 }) });
+  t.is(extend.status, 202, await extend.clone().text());
+  const [extended] = await completed(cluster, [((await extend.json()) as { id: string }).id], 120_000);
+  t.deepEqual(extended!.source, { id: source!.id, operation: 'extend' });
+  const [before, after] = await Promise.all([source!, extended!].map(async (g) => Buffer.from(await (await fetch(g.download_urls.wav)).arrayBuffer())));
+  // 44-byte canonical headers; the PCM up to the bar line where the source's ending starts is the same.
+  const cut = 44 + Math.round((source!.plan as { start: number }[]).at(-1)!.start * 44100) * 4;
+  t.true(after!.length > before!.length);
+  t.true(after!.subarray(44, cut).equals(before!.subarray(44, cut)));
+});

@@ -1,0 +1,3 @@
+/** test/api-derive.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../api-derive.test.ts';

@@ -7,6 +7,7 @@ import { accountsSetPlan, accountsSignInLink } from './cli/accounts.ts';
 import { AdminCommandError } from './cli/admin-commands.ts';
 import { keysCreate, keysList, keysRevoke } from './cli/keys.ts';
 import { migrateCommand } from './cli/migrate.ts';
+import { extend, remix } from './cli/derive.ts';
 import { render } from './cli/render.ts';
 import { serve } from './cli/serve.ts';
 import { worker } from './cli/worker.ts';
@@ -22,6 +23,8 @@ export const COMMANDS: Record<string, Command> = {
   serve,
   worker,
   render,
+  extend,
+  remix,
   'keys create': keysCreate,
   'keys list': keysList,
   'keys revoke': keysRevoke,

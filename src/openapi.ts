@@ -350,7 +350,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             },
             error: {
               type: 'object',
-              description: 'When failed. `code` is render_failed, render_interrupted, storage_full (the server ran out of disk saving the track), internal_error, or cancelled (POST /v1/generation/{id}/cancel).',
+              description: 'When failed. `code` is render_failed, render_interrupted, storage_full (the server ran out of disk saving the track), internal_error, cancelled (POST /v1/generation/{id}/cancel), or source_unavailable (an extend or remix whose source was deleted before it rendered).',
               required: ['code', 'message'],
               properties: { code: { type: 'string' }, message: { type: 'string' } },
             },

@@ -90,15 +90,15 @@ and never when stderr is a pipe or a file).`,
     }
     if (plan && parsed.values.loop === true) throw new UsageError('--plan cannot be used with --loop (a loop has no intro or ending). Drop one of them.');
 
+    const request = {
+      prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics, output: output.options,
+      ...(parsed.values.loop === true ? { loop: true } : {}),
+      ...(stemsDir !== undefined ? { stems: true } : {}),
+      ...(music ? { music } : {}),
+      ...(plan ? { plan } : {}),
+    };
     let track;
     try {
-      const request = {
-        prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics, output: output.options,
-        ...(parsed.values.loop === true ? { loop: true } : {}),
-        ...(stemsDir !== undefined ? { stems: true } : {}),
-        ...(music ? { music } : {}),
-        ...(plan ? { plan } : {}),
-      };
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
       checkLyrics(request);
       const bar = io.terminal && !parsed.values.json ? new ProgressBar(io.terminal) : null;
@@ -124,7 +124,9 @@ and never when stderr is a pipe or a file).`,
 
     const { metadata } = track;
     if (parsed.values.json) {
-      io.out(JSON.stringify({ [ext]: audioPath, midi: midiPath, ...(stems ? { stems } : {}), title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), metadata }));
+      // `request`: what a re-render needs, so this line can be given to `tunesmith extend/remix --from`.
+      const { output: _output, stems: _stems, ...asked } = request;
+      io.out(JSON.stringify({ [ext]: audioPath, midi: midiPath, ...(stems ? { stems } : {}), title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), request: asked, metadata }));
       return 0;
     }
     io.out(`"${track.title}" — ${metadata.genre}, ${metadata.bpm} bpm, ${metadata.key}, ${metadata.meter}, seed ${track.seed}`);

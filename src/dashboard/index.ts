@@ -14,7 +14,7 @@ import { html } from './html.ts';
 import { sendHtml, setSecurityHeaders, viewerOf, type Viewer } from './http.ts';
 import { setCredentials, showSignIn, showSignUp, signIn, signInWithLink, signOut, signUp } from './pages/auth.ts';
 import { showDocs } from './pages/docs.ts';
-import { cancelGeneration, deleteGeneration, generationStatus, showGenerations, showTrack, waveform } from './pages/generations.ts';
+import { cancelGeneration, deleteGeneration, deriveFromTrack, generationStatus, showGenerations, showTrack, waveform } from './pages/generations.ts';
 import { createKey, revokeKey, showKeys } from './pages/keys.ts';
 import { showOverview } from './pages/overview.ts';
 import { generateFromPlayground, showPlayground } from './pages/playground.ts';
@@ -70,6 +70,8 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   router.get('/generations/:id/waveform.svg', signedIn(waveform(deps)));
   router.post('/generations/:id/cancel', signedIn(cancelGeneration(deps)));
   router.post('/generations/:id/delete', signedIn(deleteGeneration(deps)));
+  router.post('/generations/:id/extend', signedIn(deriveFromTrack(deps, 'extend')));
+  router.post('/generations/:id/remix', signedIn(deriveFromTrack(deps, 'remix')));
   router.get('/playground', signedIn(showPlayground(deps)));
   router.post('/playground', signedIn(generateFromPlayground(deps)));
   router.get('/webhooks', signedIn(showWebhooks(deps)));

@@ -1,5 +1,8 @@
 /** The account's generations, newest first, with the API's status filter and pagination; live progress; waveforms. */
+import { describeError } from '../../http/error-handler.ts';
 import { ResourceNotFoundError } from '../../http/errors.ts';
+import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
+import { deriveGenerationFor } from '../../routes/generations/derive-generation.ts';
 import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { STATUSES, LIST_LIMITS } from '../../routes/generations/listGenerations.ts';
@@ -9,6 +12,7 @@ import type { Generation, GenerationStatus } from '../../store/types.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
+import { deriveBody, deriveForms, sourceLine, type FormValues } from '../views/derive-forms.ts';
 import { generationCard, progressText, specSection } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 
@@ -76,18 +80,46 @@ ${items.length === 0
 /** GET /generations/:id — one track's page: player, waveform, lyrics, downloads, the understood spec, delete. */
 export function showTrack(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
-    const g = present(deps, await ownGeneration(deps, viewer, ctx.params['id']));
-    sendHtml(
-      ctx,
-      page(
-        viewer,
-        'generations',
-        g.title ?? 'Generation',
-        html`<p class="small"><a href="/generations">← All generations</a></p>
+    sendTrackPage(ctx, viewer, present(deps, await ownGeneration(deps, viewer, ctx.params['id'])));
+  };
+}
+
+function sendTrackPage(ctx: AppContext, viewer: Viewer, g: GenerationObject, errors: { extend?: string; remix?: string } = {}, values: FormValues = {}, status = 200): void {
+  sendHtml(
+    ctx,
+    page(
+      viewer,
+      'generations',
+      g.title ?? 'Generation',
+      html`<p class="small"><a href="/generations">← All generations</a></p>
+${sourceLine(g)}
 ${generationCard(g, { csrf: viewer.csrf })}
+${deriveForms(g, viewer.csrf, errors, values)}
 ${specSection(g)}`,
-      ),
-    );
+    ),
+    status,
+  );
+}
+
+/**
+ * POST /generations/:id/extend and …/remix: a new track made from this one by the API's own derive path; the
+ * new track's page next, or this page again with the API's sentence beside the form.
+ */
+export function deriveFromTrack(deps: DashboardDeps, operation: 'extend' | 'remix') {
+  return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
+    const form = await readCheckedForm(ctx, deps, viewer);
+    const source = await ownGeneration(deps, viewer, ctx.params['id']);
+    const { body, values } = deriveBody(form, operation);
+    try {
+      refuseWhenSpent(await takeAccountRequest(deps.services, viewer.account));
+      const { generation } = await deriveGenerationFor(deps.services, viewer.account, source.id, operation, { body, requestId: ctx.state.requestId });
+      seeOther(ctx, `/generations/${encodeURIComponent(generation.id)}`);
+    } catch (error) {
+      // The API's one error table decides what is the caller's fault; those become sentences on the form.
+      const described = describeError(error);
+      if (described.status >= 500) throw error;
+      sendTrackPage(ctx, viewer, present(deps, source), { [operation]: described.message }, values, described.status);
+    }
   };
 }
 

@@ -22,7 +22,8 @@ test('the playground sends its plan rows as sections and shows them again, with 
   const page = await browser.get(`/playground?id=${id}`);
   t.regex(page.text, /name="section_kind_1"[^>]*>(?:(?!<\/select>).)*<option value="chorus" selected>/s);
   t.regex(page.text, /name="section_bars_1"[^>]*value="12"/);
-  t.regex(page.text, /aria-label="Timeline: intro 4 bars, chorus 12 bars"/);
+  // At 120 bpm in 4/4 a bar is 2 s: the timeline is in seconds.
+  t.regex(page.text, /aria-label="Timeline: intro 8 s, chorus 24 s, 32 s in all"/);
 });
 
 test('the playground shows a plan the API refuses above the rows, in the API\'s words', async (t) => {
@@ -46,4 +47,43 @@ test('the playground\'s variations make a batch', async (t) => {
   const { items } = await app.store.listGenerations(account.id, { limit: 10, offset: 0 });
   t.is(items.length, 3);
   t.is(new Set(items.map((g) => g.batch?.id)).size, 1);
+});
+
+test('a row\'s seconds and lyrics go to the API as the section\'s, and come back when the plan is edited again', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('sol@example.com');
+  await browser.get('/playground');
+  const res = await browser.post('/playground', {
+    prompt: 'a warm pop song', bpm: '120',
+    section_kind_0: 'verse', section_seconds_0: '20', section_lyrics_0: 'City lights are fading slow\r\nI walk the road alone',
+    section_kind_1: 'chorus', section_bars_1: '10',
+  });
+  t.is(res.status, 303, res.text);
+  const id = /id=(gen_[^&]+)/.exec(res.location!)![1]!;
+  const account = (await app.store.listAccounts()).find((a) => a.email === 'sol@example.com')!;
+  const stored = await app.store.getGeneration(account.id, id);
+  t.deepEqual(stored?.plan, [{ kind: 'verse', seconds: 20, lyrics: 'City lights are fading slow\nI walk the road alone' }, { kind: 'chorus', bars: 10 }]);
+  t.is(stored?.duration, 40);
+  const page = await browser.get(`/playground?id=${id}`);
+  t.regex(page.text, /name="section_seconds_0"[^>]*value="20"/);
+  t.regex(page.text, /name="section_lyrics_0"[^>]*>City lights are fading slow\nI walk the road alone<\/textarea>/);
+  t.regex(page.text, /aria-label="Timeline: verse 20 s, chorus 20 s, 40 s in all"/);
+});
+
+test('"More rows" shows the form again with five more plan rows, keeping what was typed, and generates nothing', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('tam@example.com');
+  const first = await browser.get('/playground');
+  t.regex(first.text, /name="section_kind_9"/);
+  t.notRegex(first.text, /name="section_kind_10"/);
+  const res = await browser.post('/playground', { prompt: 'a song', plan_rows: '10', section_kind_0: 'intro', section_bars_0: '4', more_rows: '1' });
+  t.is(res.status, 200);
+  t.regex(res.text, /name="section_kind_14"/);
+  t.notRegex(res.text, /name="section_kind_15"/);
+  t.regex(res.text, /name="section_bars_0"[^>]*value="4"/);
+  t.regex(res.text, /name="plan_rows" value="15"/);
+  const account = (await app.store.listAccounts()).find((a) => a.email === 'tam@example.com')!;
+  t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 0);
 });

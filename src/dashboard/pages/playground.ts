@@ -8,11 +8,12 @@ import type { AppContext } from '../../http/types.ts';
 import { createGenerationFor } from '../../routes/generations/create-generation.ts';
 import { LIMITS } from '../../routes/generations/generate-request.ts';
 import { MAX_BPM, METERS, MIN_BPM } from '../../../engine/index.ts';
+import type { Generation } from '../../store/types.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
 import { AUDIO_FIELDS, audioOptions } from '../views/audio-options.ts';
-import { PLAN_FIELDS, planBody, planEditor, planValues } from '../views/plan-editor.ts';
+import { MORE_ROWS_FIELD, PLAN_FIELDS, planBody, planEditor, planValues } from '../views/plan-editor.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
 import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
@@ -29,7 +30,7 @@ const EXAMPLES = [
 ];
 const LYRICS_EXAMPLE = '[Verse]\nCity lights are fading slow\n[Chorus]\nStay with me tonight';
 
-function playgroundPage(deps: DashboardDeps, viewer: Viewer, values: Values, errors: FieldErrors, current: Html | null): Html {
+function playgroundPage(deps: DashboardDeps, viewer: Viewer, values: Values, errors: FieldErrors, current: Html | null, moreRows = false): Html {
   const styles = deps.services.engine.listStyles();
   return page(
     viewer,
@@ -67,7 +68,7 @@ ${current ? html`<section class="result">${current}</section>` : ''}
       </div>
     </div>
     ${musicalRow(values, errors)}
-    ${planEditor(values, errors)}
+    ${planEditor(values, errors, moreRows)}
     <label class="check"><input type="checkbox" id="instrumental" name="instrumental" value="on" data-hides="lyrics-field"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
     ${fieldError(errors, 'instrumental')}
     ${lyricsField(values, errors)}
@@ -137,8 +138,13 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
   for (const field of AUDIO_FIELDS) if (values[field]?.trim()) body[field] = number(values[field]);
   const plan = planBody(values);
   // With a plan, the duration field is the length of rows without bars; with every row sized it would conflict.
-  if (plan['sections'] && (plan['sections'] as { bars?: unknown }[]).every((s) => s.bars !== undefined)) delete body['duration'];
+  if (plan['sections'] && (plan['sections'] as { bars?: unknown; seconds?: unknown }[]).every((s) => s.bars !== undefined || s.seconds !== undefined)) delete body['duration'];
   return { ...body, ...plan };
+}
+
+/** The plan the engine played (GET's `plan`), or while it renders the one asked: what "Edit this plan" starts from. */
+function playedOrAsked(deps: DashboardDeps, generation: Generation): Parameters<typeof planValues>[0] {
+  return present(deps, generation).plan ?? generation.plan;
 }
 
 export function showPlayground(deps: DashboardDeps) {
@@ -162,7 +168,7 @@ export function showPlayground(deps: DashboardDeps) {
           key: generation.music?.key ?? '',
           time_signature: generation.music?.timeSignature ?? '',
           // The plan played (or the one asked, while it renders): edit the rows and generate again.
-          ...planValues((present(deps, generation) as { plan?: Parameters<typeof planValues>[0] }).plan ?? generation.plan),
+          ...planValues(playedOrAsked(deps, generation)),
         }
       : {};
     sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), { csrf: viewer.csrf }) : null));
@@ -174,6 +180,11 @@ export function generateFromPlayground(deps: DashboardDeps) {
     const form = await readCheckedForm(ctx, deps, viewer);
     const values: Values = {};
     for (const field of [...FIELDS, ...PLAN_FIELDS]) values[field] = form.get(field) ?? '';
+    // "More rows": the same form again with more plan rows, nothing generated.
+    if (form.get(MORE_ROWS_FIELD) !== null) {
+      sendHtml(ctx, playgroundPage(deps, viewer, values, {}, null, true));
+      return;
+    }
     try {
       refuseWhenSpent(await takeAccountRequest(deps.services, viewer.account));
       const { generation } = await createGenerationFor(deps.services, viewer.account, { body: bodyFromForm(values), requestId: ctx.state.requestId });

@@ -1,72 +1,109 @@
 /**
- * The playground's plan editor: the composition plan's sections as rows (kind, bars, energy, instruments), a
- * timeline drawn from the rows' bars, and the variations count. The rows become the API's `sections` (empty rows
- * left out), so the plan goes through POST /v1/generate's own validation; its errors show above the rows.
+ * The playground's plan editor: the composition plan's sections as rows (kind, bars or seconds, energy,
+ * instruments, lyrics), a timeline of the rows, and the variations count. The rows become the API's `sections`
+ * (empty rows left out), so the plan goes through POST /v1/generate's own validation; its errors show above the
+ * rows. Ten rows show at first; "More rows" (a submit that shows the form again, no script needed) adds five, up
+ * to the API's 30.
  */
 import { PLAN_KINDS } from '../../../engine/index.ts';
 import { html, type Html } from '../html.ts';
 import { describedBy, fieldError, type FieldErrors } from './forms.ts';
 
-/** Rows shown: enough for a full song form; the API itself takes up to 30 sections. */
+/** Rows shown at first: enough for a full song form. */
 export const PLAN_ROWS = 10;
-const ROW_FIELDS = ['kind', 'bars', 'energy', 'instruments'] as const;
-export const PLAN_FIELDS = [...Array.from({ length: PLAN_ROWS }, (_, i) => ROW_FIELDS.map((f) => `section_${f}_${i}`)).flat(), 'variations'];
+/** The API's limit on sections, and so on rows. */
+export const MAX_PLAN_ROWS = 30;
+const MORE_ROWS = 5;
+const ROW_FIELDS = ['kind', 'bars', 'seconds', 'energy', 'instruments', 'lyrics'] as const;
+/** The form's plan fields: every row the editor can show, the row count, the variations. */
+export const PLAN_FIELDS = [...Array.from({ length: MAX_PLAN_ROWS }, (_, i) => ROW_FIELDS.map((f) => `section_${f}_${i}`)).flat(), 'plan_rows', 'variations'];
+/** The name of the "More rows" button: a form sent with it is shown again with more rows, not generated. */
+export const MORE_ROWS_FIELD = 'more_rows';
 
 type Values = Partial<Record<string, string>>;
 
 const number = (text: string): number | string => (/^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text);
 
+/** Rows to show: what the form says (at least every filled row), PLAN_ROWS at first, MAX_PLAN_ROWS at most. */
+export function planRows(values: Values, more = false): number {
+  const asked = Number(values['plan_rows']);
+  let filled = 0;
+  for (let i = 0; i < MAX_PLAN_ROWS; i++) if (values[`section_kind_${i}`]?.trim()) filled = i + 1;
+  const rows = Math.max(PLAN_ROWS, filled, Number.isInteger(asked) ? asked : 0) + (more ? MORE_ROWS : 0);
+  return Math.min(MAX_PLAN_ROWS, rows);
+}
+
 /** The rows as the API's `sections` (undefined when every row is empty), and the variations count. */
 export function planBody(values: Values): Record<string, unknown> {
   const sections: Record<string, unknown>[] = [];
-  for (let i = 0; i < PLAN_ROWS; i++) {
+  for (let i = 0; i < MAX_PLAN_ROWS; i++) {
     const kind = values[`section_kind_${i}`]?.trim();
     if (!kind) continue;
     const section: Record<string, unknown> = { kind };
-    const bars = values[`section_bars_${i}`]?.trim();
-    if (bars) section['bars'] = number(bars);
-    const energy = values[`section_energy_${i}`]?.trim();
-    if (energy) section['energy'] = number(energy);
+    for (const field of ['bars', 'seconds', 'energy'] as const) {
+      const text = values[`section_${field}_${i}`]?.trim();
+      if (text) section[field] = number(text);
+    }
     const instruments = values[`section_instruments_${i}`]?.split(',').map((s) => s.trim()).filter((s) => s !== '');
     if (instruments && instruments.length > 0) section['instruments'] = instruments;
+    // Browsers send a textarea's line breaks as CRLF; the API counts lines by LF.
+    const lyrics = values[`section_lyrics_${i}`]?.replace(/\r\n?/g, '\n');
+    if (lyrics?.trim()) section['lyrics'] = lyrics;
     sections.push(section);
   }
   const variations = values['variations']?.trim();
   return { ...(sections.length > 0 ? { sections } : {}), ...(variations && variations !== '1' ? { variations: number(variations) } : {}) };
 }
 
-/** A played plan (GET's `plan`) as row values, so a generation's form can be edited and sent again. */
-export function planValues(plan: readonly { kind: string; bars?: number | undefined; energy?: number | undefined; instruments?: string[] | undefined }[] | undefined): Values {
+interface RowSource {
+  kind: string;
+  bars?: number | undefined;
+  seconds?: number | undefined;
+  energy?: number | undefined;
+  instruments?: string[] | undefined;
+  lyrics?: string | undefined;
+}
+
+/** A played plan (GET's `plan`) or an asked one as row values, so a generation's form can be edited and sent again. */
+export function planValues(plan: readonly RowSource[] | undefined): Values {
   const values: Values = {};
-  (plan ?? []).slice(0, PLAN_ROWS).forEach((s, i) => {
+  const rows = (plan ?? []).slice(0, MAX_PLAN_ROWS);
+  rows.forEach((s, i) => {
     values[`section_kind_${i}`] = s.kind;
     values[`section_bars_${i}`] = s.bars === undefined ? '' : String(s.bars);
+    values[`section_seconds_${i}`] = s.seconds === undefined ? '' : String(s.seconds);
     values[`section_energy_${i}`] = s.energy === undefined ? '' : String(s.energy);
     values[`section_instruments_${i}`] = s.instruments?.join(', ') ?? '';
+    values[`section_lyrics_${i}`] = s.lyrics ?? '';
   });
+  if (rows.length > PLAN_ROWS) values['plan_rows'] = String(rows.length);
   return values;
 }
 
-export function planEditor(values: Values, errors: FieldErrors): Html {
-  const rows = Array.from({ length: PLAN_ROWS }, (_, i) => i);
-  const bars = rows.map((i) => Number(values[`section_bars_${i}`]) || 0);
-  const total = bars.reduce((a, b) => a + b, 0);
+export function planEditor(values: Values, errors: FieldErrors, more = false): Html {
+  const count = planRows(values, more);
+  const rows = Array.from({ length: count }, (_, i) => i);
+  const cell = (i: number, field: string) => values[`section_${field}_${i}`] ?? '';
   return html`<fieldset class="plan-editor">
-      <legend>Composition plan <span class="muted">(optional: empty rows are left out; bars set the length)</span></legend>
+      <legend>Composition plan <span class="muted">(optional: empty rows are left out; a row's bars or seconds set its length)</span></legend>
       ${fieldError(errors, 'sections')}
+      <input type="hidden" name="plan_rows" value="${String(count)}">
       <table class="plan-rows"${describedBy(errors, 'sections')}>
-        <thead><tr><th>#</th><th>Kind</th><th>Bars</th><th>Energy 0–1</th><th>Instruments (comma-separated)</th></tr></thead>
+        <thead><tr><th>#</th><th>Kind</th><th>Bars</th><th>or seconds</th><th>Energy 0–1</th><th>Instruments (comma-separated)</th><th>Lyrics (sung tracks)</th></tr></thead>
         <tbody>
         ${rows.map((i) => html`<tr>
           <td>${String(i + 1)}</td>
           <td><select name="section_kind_${String(i)}" aria-label="Section ${String(i + 1)} kind"><option value="">—</option>${PLAN_KINDS.map((k) => html`<option value="${k}"${values[`section_kind_${i}`] === k ? html` selected` : ''}>${k}</option>`)}</select></td>
-          <td><input name="section_bars_${String(i)}" aria-label="Section ${String(i + 1)} bars" inputmode="numeric" size="4" value="${values[`section_bars_${i}`] ?? ''}"></td>
-          <td><input name="section_energy_${String(i)}" aria-label="Section ${String(i + 1)} energy" inputmode="decimal" size="4" value="${values[`section_energy_${i}`] ?? ''}"></td>
-          <td><input name="section_instruments_${String(i)}" aria-label="Section ${String(i + 1)} instruments" placeholder="all its usual parts" value="${values[`section_instruments_${i}`] ?? ''}"></td>
+          <td><input name="section_bars_${String(i)}" aria-label="Section ${String(i + 1)} bars" inputmode="numeric" size="4" value="${cell(i, 'bars')}"></td>
+          <td><input name="section_seconds_${String(i)}" aria-label="Section ${String(i + 1)} seconds" inputmode="decimal" size="4" value="${cell(i, 'seconds')}"></td>
+          <td><input name="section_energy_${String(i)}" aria-label="Section ${String(i + 1)} energy" inputmode="decimal" size="4" value="${cell(i, 'energy')}"></td>
+          <td><input name="section_instruments_${String(i)}" aria-label="Section ${String(i + 1)} instruments" placeholder="all its usual parts" value="${cell(i, 'instruments')}"></td>
+          <td><textarea name="section_lyrics_${String(i)}" aria-label="Section ${String(i + 1)} lyrics" rows="1" placeholder="one line per line">${cell(i, 'lyrics')}</textarea></td>
         </tr>`)}
         </tbody>
       </table>
-      ${total > 0 ? timeline(rows.filter((i) => bars[i]! > 0 && values[`section_kind_${i}`]).map((i) => ({ kind: values[`section_kind_${i}`]!, bars: bars[i]! })), total) : ''}
+      ${count < MAX_PLAN_ROWS ? html`<p><button type="submit" name="${MORE_ROWS_FIELD}" value="1" class="button small secondary" formnovalidate>More rows</button> <span class="muted small">${String(count)} of ${String(MAX_PLAN_ROWS)} sections</span></p>` : ''}
+      ${timeline(blocksOf(values, count))}
       <label for="variations">Variations</label>
       <select id="variations" name="variations"${describedBy(errors, 'variations')}>
         ${['1', '2', '3', '4'].map((n) => html`<option value="${n}"${(values['variations'] || '1') === n ? html` selected` : ''}>${n}</option>`)}
@@ -76,13 +113,40 @@ export function planEditor(values: Values, errors: FieldErrors): Html {
     </fieldset>`;
 }
 
-/** The plan as blocks along one line, each as wide as its bars (SVG: the dashboard's CSP allows no inline styles). */
-function timeline(blocks: { kind: string; bars: number }[], total: number): Html {
+interface Block {
+  kind: string;
+  length: number;
+}
+
+/**
+ * The filled rows' lengths, in one unit: seconds when each row's can be known (its seconds, or its bars at the
+ * form's bpm and meter), else bars when every row has bars; none when the rows mix units the form cannot convert.
+ */
+function blocksOf(values: Values, count: number): { blocks: Block[]; unit: 'seconds' | 'bars' } | null {
+  const bpm = Number(values['bpm']);
+  const [beats, unit] = (values['time_signature'] || '4/4').split('/').map(Number) as [number, number];
+  // The bpm counts the pulse: dotted quarters in 6/8 and 12/8, so a bar of n eighths is n/3 beats of it.
+  const pulses = unit === 8 && beats % 3 === 0 ? beats / 3 : beats;
+  const barSeconds = bpm > 0 ? (pulses * 60) / bpm : null;
+  const rows = Array.from({ length: count }, (_, i) => i).filter((i) => values[`section_kind_${i}`]);
+  if (rows.length === 0) return null;
+  const bars = rows.map((i) => Number(values[`section_bars_${i}`]) || 0);
+  const seconds = rows.map((i, n) => Number(values[`section_seconds_${i}`]) || (barSeconds !== null && bars[n]! > 0 ? bars[n]! * barSeconds : 0));
+  if (seconds.every((s) => s > 0)) return { unit: 'seconds', blocks: rows.map((i, n) => ({ kind: values[`section_kind_${i}`]!, length: Math.round(seconds[n]! * 10) / 10 })) };
+  if (bars.every((b) => b > 0)) return { unit: 'bars', blocks: rows.map((i, n) => ({ kind: values[`section_kind_${i}`]!, length: bars[n]! })) };
+  return null;
+}
+
+/** The plan as blocks along one line, each as wide as its length (SVG: the dashboard's CSP allows no inline styles). */
+function timeline(plan: { blocks: Block[]; unit: 'seconds' | 'bars' } | null): Html {
+  if (!plan) return html``;
+  const total = plan.blocks.reduce((sum, b) => sum + b.length, 0);
+  const label = (b: Block) => `${b.kind} ${String(b.length)} ${plan.unit === 'seconds' ? 's' : 'bars'}`;
   let x = 0;
-  return html`<svg class="plan-timeline" viewBox="0 0 ${String(total)} 1" preserveAspectRatio="none" role="img" aria-label="Timeline: ${blocks.map((b) => `${b.kind} ${b.bars} bars`).join(', ')}">
-    ${blocks.map((b, i) => {
-      const block = html`<rect class="plan-block plan-block-${String(i % 2)}" x="${String(x)}" y="0" width="${String(b.bars)}" height="1"><title>${b.kind}, ${String(b.bars)} bars</title></rect>`;
-      x += b.bars;
+  return html`<svg class="plan-timeline" viewBox="0 0 ${String(total)} 1" preserveAspectRatio="none" role="img" aria-label="Timeline: ${plan.blocks.map(label).join(', ')}${plan.unit === 'seconds' ? `, ${String(Math.round(total * 10) / 10)} s in all` : ''}">
+    ${plan.blocks.map((b, i) => {
+      const block = html`<rect class="plan-block plan-block-${String(i % 2)}" x="${String(x)}" y="0" width="${String(b.length)}" height="1"><title>${label(b)}</title></rect>`;
+      x += b.length;
       return block;
     })}
   </svg>`;

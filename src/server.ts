@@ -87,7 +87,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line), ...(queue ? { pollMs: 1_000 } : {}) });
     cleanup.push(() => webhooks.close());
     const lifecycle = new GenerationLifecycle({ repository: store, onEvent: webhooks.wake });
-    const jobs = queue ? new SharedJobQueue({ repository: store, lifecycle }) : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
+    const jobs = queue && backend.database ? new SharedJobQueue({ repository: store, lifecycle, db: backend.database }) : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
     cleanup.push(() => jobs.close());
     const renderWorker = queue && pool ? await queue.work({ repository: store, blobs, lifecycle, pool, logger }) : null;
     if (renderWorker) cleanup.push(() => renderWorker.close());

@@ -59,6 +59,11 @@ export interface Repository {
    * (undefined once it is deleted). Returns the function that stops the calls.
    */
   watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void;
+  /**
+   * Where other processes change the records too (PostgreSQL): calls `listener` after each change another node
+   * commits. Returns the function that stops the calls. Absent where this process is the only writer.
+   */
+  watchOtherNodes?(listener: () => void): () => void;
 
   /**
    * Runs `fn` as one unit: what it writes through `tx` is committed together or not at all, and no other

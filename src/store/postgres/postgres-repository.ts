@@ -336,6 +336,10 @@ export class PostgresRepository implements Repository {
     return this.watch.watch(id, listener);
   }
 
+  watchOtherNodes(listener: () => void): () => void {
+    return this.watch.onOtherNodes(listener);
+  }
+
   async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     this.#assertOpen();
     let tx: PostgresTransaction | undefined;

@@ -77,6 +77,8 @@ export interface Repository {
 
   /** True while the store can be read and written (the file store: it still holds its data dir). */
   healthy(): Promise<boolean>;
+  /** What /healthz calls the store when healthy() is false: "the store (its PostgreSQL database)" where the records are there. @default "the store" */
+  readonly storeName?: string;
   /**
    * False for good once another process took the storage over (the file store: server.lock was replaced), when
    * every change is refused with DataDirLockLostError. A store that several nodes share by design always holds it.

@@ -385,6 +385,8 @@ export class PostgresRepository implements Repository {
 
   // Health
 
+  readonly storeName = 'the store (its PostgreSQL database)';
+
   async healthy(): Promise<boolean> {
     if (this.#closed) return false;
     try {

@@ -145,6 +145,7 @@ export function showPlayground(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
     const id = typeof ctx.query['id'] === 'string' ? ctx.query['id'] : undefined;
     const generation = id === undefined ? undefined : await deps.services.generations.find(viewer.account.id, id);
+    const presented = generation ? await present(deps, generation) : undefined;
     const values: Values = generation
       ? {
           prompt: generation.prompt,
@@ -162,10 +163,10 @@ export function showPlayground(deps: DashboardDeps) {
           key: generation.music?.key ?? '',
           time_signature: generation.music?.timeSignature ?? '',
           // The plan played (or the one asked, while it renders): edit the rows and generate again.
-          ...planValues((present(deps, generation) as { plan?: Parameters<typeof planValues>[0] }).plan ?? generation.plan),
+          ...planValues((presented as { plan?: Parameters<typeof planValues>[0] } | undefined)?.plan ?? generation.plan),
         }
       : {};
-    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), { csrf: viewer.csrf }) : null));
+    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, presented ? generationCard(presented, { csrf: viewer.csrf }) : null));
   };
 }
 

@@ -29,7 +29,10 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
   for (const prompt of ['a calm piano piece', 'a fast drum groove', 'a slow ambient pad']) {
     const res = await fetch(`${node.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify({ prompt, duration: 60 }) });
     t.is(res.status, 202, await res.clone().text());
-    ids.push(((await res.json()) as { id: string }).id);
+    const created = (await res.json()) as Live;
+    // The create's own answer already has its place in the queue.
+    t.is(created.queue_position, ids.length + 1);
+    ids.push(created.id);
   }
   const get = async (id: string) => {
     const res = await fetch(`${node.url}/v1/generation/${id}`, { headers });

@@ -63,9 +63,11 @@ export function median<T extends AutocannonResult>(runs: T[]): T {
 /** A queue that takes tasks and never renders them: the bench measures the HTTP path only. */
 export function nonRenderingQueue(): JobQueue {
   let queued = 0;
+  const live = () => ({ queue_position: queued, progress: 0, estimated_time: 60 });
   return {
     enqueue: () => void queued++,
-    live: () => ({ queue_position: queued, progress: 0, estimated_time: 60 }),
+    live,
+    liveMany: async (generations) => new Map(generations.map((g) => [g.id, live()])),
     cancel: async (generation) => generation,
     healthy: () => true,
     close: async () => undefined,

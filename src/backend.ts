@@ -15,7 +15,7 @@ import type { OpenFile } from './store/atomic-file.ts';
 import { FileBlobStore } from './store/file-blob-store.ts';
 import { DataDirLockedError, openStore, readLiveLock, type BlobStore, type FileRepository, type Repository } from './store/index.ts';
 import { openBlobStore } from './store/open-blob-store.ts';
-import { databaseName, openPostgresRepository, type EnqueueInTransaction } from './store/postgres/index.ts';
+import { databaseName, openPostgresRepository, type EnqueueInTransaction, type Queryable } from './store/postgres/index.ts';
 
 export interface Backend {
   repository: Repository;
@@ -25,6 +25,8 @@ export interface Backend {
   limiter: RequestLimiter;
   /** Saves what the limiter keeps only in memory (the file mode's buckets). */
   flushLimits(): Promise<void>;
+  /** PostgreSQL mode: the records' pool, where the job queue's tables are too (its live view reads them). */
+  database?: Queryable;
   /** For the start line and the log: where the records are. */
   where: string;
   /**
@@ -84,6 +86,7 @@ async function openPostgresBackend(url: string, dataDir: string, options: OpenBa
       blobs,
       signingSecret,
       limiter: new PostgresLimiter(repository.pool, ACCOUNT_WINDOW_MS),
+      database: repository.pool,
       flushLimits: async () => undefined,
       where: `PostgreSQL database ${databaseName(url)}`,
       once: (fn) => repository.exclusively(ONCE_LOCK, fn),

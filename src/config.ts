@@ -20,6 +20,12 @@ export interface Config {
    * given to another worker; a dead worker's task runs again within about 1.5 leases. @default 60
    */
   jobLeaseSeconds?: number;
+  /**
+   * TUNESMITH_WEBHOOK_POLL_SECONDS (PostgreSQL mode): how often an API node looks for webhook deliveries even
+   * when nothing woke it. Other nodes' events wake it at their commit (LISTEN/NOTIFY); this is the floor for a
+   * notification lost with a dropped connection. @default 15
+   */
+  webhookPollSeconds?: number;
   /** Lifetime of signed download URLs in seconds (24 h). */
   downloadTtlSeconds: number;
   /** Secret for signing download URLs: generated once and kept in the data dir. */
@@ -179,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl(env, defaultPublicUrl(bindHost, port)),
     workers: workers(env, database !== undefined),
     jobLeaseSeconds: integer(env, 'TUNESMITH_JOB_LEASE_SECONDS', 60, 10, 3600),
+    webhookPollSeconds: integer(env, 'TUNESMITH_WEBHOOK_POLL_SECONDS', 15, 1, 86_400),
     downloadTtlSeconds: integer(env, 'TUNESMITH_DOWNLOAD_TTL', 86_400, 60, 30 * 86_400),
     webhookAllowPrivate: flag(env, 'TUNESMITH_WEBHOOK_ALLOW_PRIVATE'),
     logLevel: logLevel(env),

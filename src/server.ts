@@ -83,11 +83,14 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const pool = config.workers > 0 ? createRenderPool({ workers: config.workers }) : null;
     if (pool) cleanup.push(() => pool.close());
     // Before the queue: its restart recovery may already cause webhook events, which wake the worker.
-    // With PostgreSQL, workers elsewhere record events too: every API node looks for due deliveries each second.
-    const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line), ...(queue ? { pollMs: 1_000 } : {}) });
+    // With PostgreSQL, workers elsewhere record events too: their commits wake every API node's sender (NOTIFY on the
+    // repository's listening connection), and a slow poll is the floor for a notification lost with a dropped connection.
+    const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line), ...(queue ? { pollMs: (config.webhookPollSeconds ?? 15) * 1000 } : {}) });
     cleanup.push(() => webhooks.close());
+    const stopWaking = store.watchOtherNodes?.(() => webhooks.wake());
+    if (stopWaking) cleanup.push(async () => stopWaking());
     const lifecycle = new GenerationLifecycle({ repository: store, onEvent: webhooks.wake });
-    const jobs = queue ? new SharedJobQueue({ repository: store, lifecycle }) : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
+    const jobs = queue && backend.database ? new SharedJobQueue({ repository: store, lifecycle, db: backend.database }) : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
     cleanup.push(() => jobs.close());
     const renderWorker = queue && pool ? await queue.work({ repository: store, blobs, lifecycle, pool, logger }) : null;
     if (renderWorker) cleanup.push(() => renderWorker.close());

@@ -51,12 +51,13 @@ async function madeByTheApp(t: import('ava').ExecutionContext) {
   await app.jobs.complete(ids[1]!);
   await app.jobs.fail(ids[2]!);
   t.is((await app.call(key, `/v1/generation/${ids[1]}`, { method: 'DELETE' })).status, 204);
-  t.is((await new DashboardClient(app.url).signUp('dana@example.com')).status, 303);
+  const dana = new DashboardClient(app.url);
+  t.is((await dana.signUp('dana@example.com')).status, 303);
   // The delivery worker stops first: the snapshot must be what the data dir holds when migrate reads it.
   await app.webhooks!.close();
   const before = await snapshot(app.store);
   await app.store.close();
-  return { app, key, ids, before };
+  return { app, key, ids, before, dana };
 }
 
 test('migrate copies a data dir into an empty database, says what it copied, and the repository reads it all back', async (t) => {
@@ -64,7 +65,7 @@ test('migrate copies a data dir into an empty database, says what it copied, and
   const url = await freshDatabase(t);
   const { code, out, err } = await cli(['migrate', '--to', url], app.dataDir);
   t.is(code, 0, err);
-  t.regex(out, /3 account\(s\), 2 API key\(s\), 1 dashboard sign-in\(s\)/);
+  t.regex(out, /3 account\(s\), 2 API key\(s\), 1 dashboard sign-in\(s\), 1 dashboard session\(s\)/);
   t.regex(out, /5 generation\(s\) \(1 of them deleted/);
   t.regex(out, /1 webhook endpoint\(s\), 1 signing secret\(s\), 3 event\(s\), 3 deliveries/);
   t.regex(out, /the download-signing key/);
@@ -82,6 +83,20 @@ test('migrate copies a data dir into an empty database, says what it copied, and
   );
   t.true(replay.replayed);
   t.is(replay.generation.id, ids[3]);
+});
+
+test('someone signed in to the dashboard before migrate is still signed in on a node using the database', async (t) => {
+  const { app, dana } = await madeByTheApp(t);
+  const url = await freshDatabase(t);
+  t.is((await cli(['migrate', '--to', url], app.dataDir)).code, 0);
+  const node = await startApp(t, { databaseUrl: url });
+  const after = new DashboardClient(node.url);
+  for (const [name, value] of dana.cookies) after.cookies.set(name, value);
+  const overview = await after.get('/');
+  t.is(overview.status, 200);
+  t.true(overview.text.includes('dana@example.com'), 'the overview is dana\'s');
+  // Without the cookie the same page asks to sign in: the 200 above is the copied session's.
+  t.is((await new DashboardClient(node.url).get('/')).status, 302);
 });
 
 test('migrate refuses a database that is not empty, says why, and changes nothing there', async (t) => {

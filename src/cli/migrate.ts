@@ -11,7 +11,7 @@ export const migrateCommand: Command = {
 Copies the data dir's (TUNESMITH_DATA_DIR) accounts, API keys, dashboard sign-ins, generations, webhook endpoints,
 secrets, events and deliveries, and the download-signing key into an empty PostgreSQL database, in one
 transaction, then prints what it copied. Keys, download links and webhook secrets keep working. The audio stays
-where it is. Dashboard sessions are not copied: people sign in again. Stop the server first; the data dir is left
+where it is. Dashboard sessions are copied too, so people stay signed in. Stop the server first; the data dir is left
 as it was. Then start the servers with TUNESMITH_DATABASE_URL set to the same URL.
 
 Options:
@@ -43,10 +43,10 @@ Options:
 function summary(dataDir: string, c: CopyCounts): string {
   return [
     `Copied from ${dataDir}:`,
-    `  ${c.accounts} account(s), ${c.keys} API key(s), ${c.credentials} dashboard sign-in(s)`,
+    `  ${c.accounts} account(s), ${c.keys} API key(s), ${c.credentials} dashboard sign-in(s), ${c.sessions} dashboard session(s)`,
     `  ${c.generations} generation(s) (${c.deleted_generations} of them deleted, kept so their quota stays spent)`,
     `  ${c.webhook_endpoints} webhook endpoint(s), ${c.webhook_secrets} signing secret(s), ${c.webhook_events} event(s), ${c.webhook_deliveries} deliveries`,
     `  ${c.settings} setting(s), ${c.signing_key ? 'the download-signing key' : 'no download-signing key (the server never started)'}`,
-    'The audio stays in the data dir; dashboard sessions were not copied (people sign in again).',
+    'The audio stays in the data dir; people signed in to the dashboard stay signed in.',
   ].join('\n');
 }

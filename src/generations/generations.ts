@@ -143,6 +143,15 @@ export class Generations {
   }
 
   /**
+   * `present` for a page of generations (or one), reading the queue once for all of them: in PostgreSQL mode the
+   * queue is in the database, and only this way do queue_position and estimated_time come from it.
+   */
+  async presentAll(generations: readonly Generation[], leaveOut: readonly Expandable[] = [], now = this.#o.now()): Promise<GenerationObject[]> {
+    const live = await this.#o.jobs.liveMany(generations);
+    return generations.map((g) => presentGeneration(g, live.get(g.id), this.#o.signer, now, leaveOut));
+  }
+
+  /**
    * A completed generation's file of a kind (a key of download_urls) or one of its stems; undefined when there is
    * none (not completed, deleted, no such file, gone from storage).
    */

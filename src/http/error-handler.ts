@@ -4,6 +4,7 @@
  */
 import type { LyricsTooLongError, UnknownStyleError } from '../../engine/index.ts';
 import { StoreClosedError, isStorageFull } from '../store/errors.ts';
+import { databaseUnavailable } from '../store/postgres/errors.ts';
 import { DataDirLockLostError, IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../store/types.ts';
 import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../webhooks/errors.ts';
 import {
@@ -150,14 +151,15 @@ const RULES: Rule[] = [
     message: 'This server no longer accepts changes: another Tunesmith server took over its data. Its operator must stop one of them.',
   })),
   rule(ServiceUnavailableError, (e) => ({ status: 503, type: 'service_unavailable_error', code: 'service_unavailable', message: e.message })),
-  // The data dir's disk is full: nothing is wrong with the request, and it goes through once space is freed.
+  // The data dir's disk is full, or the PostgreSQL database is full or cannot be reached: nothing is wrong with
+  // the request, and it goes through once space is freed or the database is back (no restart of ours needed).
   {
-    matches: isStorageFull,
-    map: () => ({
+    matches: (e) => isStorageFull(e) || databaseUnavailable(e) !== undefined,
+    map: (e) => ({
       status: 503,
       type: 'service_unavailable_error',
       code: 'storage_unavailable',
-      message: 'The server cannot save anything right now: its storage is full. Retry later.',
+      message: `The server cannot save anything right now: its storage is ${databaseUnavailable(e) === 'unreachable' ? 'unreachable' : 'full'}. Retry later.`,
       headers: { 'Retry-After': '60' },
     }),
   },

@@ -12,7 +12,7 @@ import type { GenerationPatch, Repository } from '../store/repository.ts';
 import type { Generation } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
 import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
-import type { JobQueue, LiveState } from './types.ts';
+import { liveOneByOne, type JobQueue, type LiveState } from './types.ts';
 import { spliceSourceOf } from './splice-source.ts';
 import {
   CANCELLED,
@@ -167,6 +167,10 @@ class RenderQueue implements JobQueueHandle {
       progress: 0,
       estimated_time: roundSeconds(this.#startsIn(order.slice(0, position)) + this.#speed.estimate(order[position]!.duration)),
     };
+  }
+
+  liveMany(generations: readonly Generation[]): Promise<Map<string, LiveState>> {
+    return liveOneByOne(this, generations);
   }
 
   async cancel(generation: Generation): Promise<Generation> {

@@ -16,6 +16,11 @@ export interface JobQueue {
   /** The live view of a task that is not terminal; undefined when the queue does not hold it. */
   live(id: string): LiveState | undefined;
   /**
+   * The live view of several tasks at once (a page of a list), keyed by id; tasks the queue does not hold are left
+   * out. Where the queue is elsewhere (PostgreSQL mode) this is one read of it, and `live` knows nothing.
+   */
+  liveMany(generations: readonly Generation[]): Promise<Map<string, LiveState>>;
+  /**
    * Stops a waiting or rendering task: it ends failed with error code "cancelled", so its quota unit is given
    * back like any failed task's. Resolves with the task as saved; one that finished first is returned as it is.
    */
@@ -24,4 +29,14 @@ export interface JobQueue {
   healthy(): boolean;
   /** Stop taking work; running renders finish (up to a grace period) or go back to pending for the next start. */
   close(): Promise<void>;
+}
+
+/** liveMany for a queue that holds its tasks in memory: each one's `live`, no I/O. */
+export function liveOneByOne(queue: Pick<JobQueue, 'live'>, generations: readonly Generation[]): Promise<Map<string, LiveState>> {
+  const states = new Map<string, LiveState>();
+  for (const generation of generations) {
+    const state = queue.live(generation.id);
+    if (state) states.set(generation.id, state);
+  }
+  return Promise.resolve(states);
 }

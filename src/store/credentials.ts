@@ -152,6 +152,14 @@ export class CredentialStore implements CredentialRecords {
   }
 
   /** Uses up a sign-in token: its account id the first time, undefined ever after (or once expired). */
+  /**
+   * The sessions as stored (ids only as hashes, expired ones not yet pruned): what `tunesmith migrate` copies. An
+   * expired one copied is never found, as here, and is pruned there.
+   */
+  storedSessions(): readonly Readonly<SessionRecord>[] {
+    return this.#data.sessions;
+  }
+
   async redeemSignInToken(token: string, now: Date): Promise<string | undefined> {
     const hash = hashSecret(token);
     const link = this.#data.sign_in_links.find((l) => l.token_hash === hash);

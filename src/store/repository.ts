@@ -59,6 +59,11 @@ export interface Repository {
    * (undefined once it is deleted). Returns the function that stops the calls.
    */
   watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void;
+  /**
+   * Where other processes change the records too (PostgreSQL): calls `listener` after each change another node
+   * commits. Returns the function that stops the calls. Absent where this process is the only writer.
+   */
+  watchOtherNodes?(listener: () => void): () => void;
 
   /**
    * Runs `fn` as one unit: what it writes through `tx` is committed together or not at all, and no other
@@ -72,6 +77,8 @@ export interface Repository {
 
   /** True while the store can be read and written (the file store: it still holds its data dir). */
   healthy(): Promise<boolean>;
+  /** What /healthz calls the store when healthy() is false: "the store (its PostgreSQL database)" where the records are there. @default "the store" */
+  readonly storeName?: string;
   /**
    * False for good once another process took the storage over (the file store: server.lock was replaced), when
    * every change is refused with DataDirLockLostError. A store that several nodes share by design always holds it.

@@ -45,6 +45,8 @@ const MAX_LOGGED_ATTEMPTS = 50;
 const PRUNE_EVERY_MS = 3600 * 1000;
 /** Timers are re-armed at least this often, so a changed wall clock cannot stall the worker. */
 const MAX_SLEEP_MS = 60_000;
+/** setTimeout's longest delay (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class DeliveryWorker {
   readonly #o: DeliveryWorkerOptions;
@@ -171,7 +173,10 @@ export class DeliveryWorker {
   #arm(earliest: number, now: number): void {
     const poll = this.#o.pollMs ?? Number.POSITIVE_INFINITY;
     if (this.#closed || (earliest === Number.POSITIVE_INFINITY && poll === Number.POSITIVE_INFINITY)) return;
-    this.#timer = setTimeout(() => void this.#tick(), Math.min(MAX_SLEEP_MS, poll, Math.max(0, earliest - now)));
+    // A retry due later is looked at again at least each MAX_SLEEP_MS; with nothing pending, the poll alone says
+    // when (an hour-long floor poll in PostgreSQL mode is an hour: other nodes' events wake us by notification).
+    const sleep = earliest === Number.POSITIVE_INFINITY ? Math.min(poll, MAX_TIMER_MS) : Math.min(MAX_SLEEP_MS, poll, Math.max(0, earliest - now));
+    this.#timer = setTimeout(() => void this.#tick(), sleep);
     this.#timer.unref();
   }
 

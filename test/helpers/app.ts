@@ -20,7 +20,7 @@ import type { Config } from '../../src/config.ts';
 import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.ts';
 import { DownloadSigner } from '../../src/http/signing.ts';
 import type { AppState } from '../../src/http/types.ts';
-import type { JobQueue, LiveState } from '../../src/jobs/types.ts';
+import { liveOneByOne, type JobQueue, type LiveState } from '../../src/jobs/types.ts';
 import type { Logger } from '../../src/log.ts';
 import { GenerationLifecycle } from '../../src/generations/lifecycle.ts';
 import type { OpenFile } from '../../src/store/atomic-file.ts';
@@ -76,6 +76,10 @@ export class FakeJobQueue implements JobQueue {
     const index = this.queued.findIndex((g) => g.id === id);
     if (index === -1) return undefined;
     return { queue_position: index, progress: index === 0 ? 0.25 : 0, estimated_time: 12 * (index + 1) };
+  }
+
+  liveMany(generations: readonly Generation[]): Promise<Map<string, LiveState>> {
+    return liveOneByOne(this, generations);
   }
 
   healthy(): boolean {

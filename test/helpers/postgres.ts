@@ -19,6 +19,9 @@ export interface PostgresServer {
   /** postgres://… of the server's `postgres` database (superuser, trust auth on loopback only). */
   readonly adminUrl: string;
   readonly port: number;
+  /** Stops the cluster (pg_ctl stop -m fast: connections are cut) and starts it again on the same port: a database outage. */
+  stop(): void;
+  start(): void;
 }
 
 let started: Promise<PostgresServer> | undefined;
@@ -68,7 +71,12 @@ async function start(): Promise<PostgresServer> {
     spawnSync(file, argv, { stdio: 'ignore' });
     rmSync(dir, { recursive: true, force: true });
   });
-  return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port };
+  return {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    stop: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    start: () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']),
+  };
 }
 
 /** Runs one statement as the superuser on the server's `postgres` database (CREATE/DROP DATABASE). */

@@ -25,8 +25,10 @@ const FILTERS: { status: GenerationStatus | undefined; label: string }[] = [
   { status: 'failed', label: 'Failed' },
 ];
 
-export function present(deps: DashboardDeps, g: Generation): GenerationObject {
-  return deps.services.generations.present(g);
+/** The API's object with its live queue state (read from the database's queue in PostgreSQL mode). */
+export async function present(deps: DashboardDeps, g: Generation): Promise<GenerationObject> {
+  const [presented] = await deps.services.generations.presentAll([g]);
+  return presented!;
 }
 
 const listHref = (status: GenerationStatus | undefined, offset: number, search = ''): string => {
@@ -46,6 +48,7 @@ export function showGenerations(deps: DashboardDeps) {
     const status = readQueryEnum(query, 'status', STATUSES);
     const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
     const { items, total } = await deps.services.generations.list(viewer.account.id, { status, search, limit: PAGE_SIZE, offset });
+    const presented = await deps.services.generations.presentAll(items);
     const from = total === 0 ? 0 : offset + 1;
     const to = offset + items.length;
     sendHtml(
@@ -67,7 +70,7 @@ export function showGenerations(deps: DashboardDeps) {
 ${items.length === 0
   ? html`<section class="card empty">${search ? html`No generation's prompt contains “${search}”. <a href="/generations">Show all</a>` : offset > 0 ? 'No generations on this page.' : html`No generations${status ? ' with this status' : ''} yet. <a href="/playground">Make one in the playground</a> or call <code>POST /v1/generate</code>.`}</section>`
   : html`<p class="muted small">${from}–${to} of ${total}</p>
-<div class="gen-list">${items.map((g) => generationCard(present(deps, g), { csrf: viewer.csrf, compact: true }))}</div>
+<div class="gen-list">${presented.map((g) => generationCard(g, { csrf: viewer.csrf, compact: true }))}</div>
 <nav class="pager" aria-label="Pages">
   ${offset > 0 ? html`<a class="button secondary small" href="${listHref(status, Math.max(0, offset - PAGE_SIZE), search)}" rel="prev">← Newer</a>` : html`<span></span>`}
   ${to < total ? html`<a class="button secondary small" href="${listHref(status, offset + PAGE_SIZE, search)}" rel="next">Older →</a>` : html`<span></span>`}
@@ -80,7 +83,7 @@ ${items.length === 0
 /** GET /generations/:id — one track's page: player, waveform, lyrics, downloads, the understood spec, delete. */
 export function showTrack(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
-    sendTrackPage(ctx, viewer, present(deps, await ownGeneration(deps, viewer, ctx.params['id'])));
+    sendTrackPage(ctx, viewer, await present(deps, await ownGeneration(deps, viewer, ctx.params['id'])));
   };
 }
 
@@ -118,7 +121,7 @@ export function deriveFromTrack(deps: DashboardDeps, operation: 'extend' | 'remi
       // The API's one error table decides what is the caller's fault; those become sentences on the form.
       const described = describeError(error);
       if (described.status >= 500) throw error;
-      sendTrackPage(ctx, viewer, present(deps, source), { [operation]: described.message }, values, described.status);
+      sendTrackPage(ctx, viewer, await present(deps, source), { [operation]: described.message }, values, described.status);
     }
   };
 }
@@ -137,7 +140,7 @@ export function generationStatus(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', { min: 0, max: MAX_WAIT_SECONDS, fallback: 0 });
     await waitForChange(deps.services, ctx, await ownGeneration(deps, viewer, ctx.params['id']), wait);
-    const g = present(deps, await ownGeneration(deps, viewer, ctx.params['id']));
+    const g = await present(deps, await ownGeneration(deps, viewer, ctx.params['id']));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       id: g.id,

@@ -8,7 +8,6 @@ import type { AppContext } from '../../http/types.ts';
 import { createGenerationFor } from '../../routes/generations/create-generation.ts';
 import { LIMITS } from '../../routes/generations/generate-request.ts';
 import { MAX_BPM, METERS, MIN_BPM } from '../../../engine/index.ts';
-import type { Generation } from '../../store/types.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
@@ -142,15 +141,11 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
   return { ...body, ...plan };
 }
 
-/** The plan the engine played (GET's `plan`), or while it renders the one asked: what "Edit this plan" starts from. */
-function playedOrAsked(deps: DashboardDeps, generation: Generation): Parameters<typeof planValues>[0] {
-  return present(deps, generation).plan ?? generation.plan;
-}
-
 export function showPlayground(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
     const id = typeof ctx.query['id'] === 'string' ? ctx.query['id'] : undefined;
     const generation = id === undefined ? undefined : await deps.services.generations.find(viewer.account.id, id);
+    const presented = generation ? await present(deps, generation) : undefined;
     const values: Values = generation
       ? {
           prompt: generation.prompt,
@@ -168,10 +163,10 @@ export function showPlayground(deps: DashboardDeps) {
           key: generation.music?.key ?? '',
           time_signature: generation.music?.timeSignature ?? '',
           // The plan played (or the one asked, while it renders): edit the rows and generate again.
-          ...planValues(playedOrAsked(deps, generation)),
+          ...planValues((presented as { plan?: Parameters<typeof planValues>[0] } | undefined)?.plan ?? generation.plan),
         }
       : {};
-    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, generation ? generationCard(present(deps, generation), { csrf: viewer.csrf }) : null));
+    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, presented ? generationCard(presented, { csrf: viewer.csrf }) : null));
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The JobQueue an API node holds in PostgreSQL mode. The render job was queued in the transaction that created
  * the generation (the repository's `enqueue` hook), and workers anywhere take it from there, so this node has
- * nothing to queue or to report live: a waiting task shows queue_position and estimated_time null, its status
- * pending or processing from the record. A cancel is a guarded transition: a render already running elsewhere
+ * nothing to queue; what it reports live (queue_position, estimated_time) it reads from the queue's tables,
+ * a page of tasks at a time (QueueEstimates), so `live` alone knows nothing. A cancel is a guarded transition: a render already running elsewhere
  * finishes, finds its task no longer processing, and drops its result.
  */
 import type { GenerationLifecycle } from '../../generations/lifecycle.ts';
@@ -10,16 +10,21 @@ import { isTerminal } from '../../generations/present.ts';
 import type { Repository } from '../../store/repository.ts';
 import type { Generation } from '../../store/types.ts';
 import { CANCELLED, failedPatch } from '../render-task.ts';
+import type { Queryable } from '../../store/postgres/index.ts';
 import type { JobQueue, LiveState } from '../types.ts';
+import { QueueEstimates } from './queue-estimates.ts';
 
 export class SharedJobQueue implements JobQueue {
   readonly #repository: Repository;
   readonly #lifecycle: GenerationLifecycle;
   readonly #now: () => Date;
+  readonly #estimates: QueueEstimates;
   #closed = false;
 
-  constructor(options: { repository: Repository; lifecycle: GenerationLifecycle; now?: () => Date }) {
+  /** `db`: where the queue's tables are (the repository's pool). */
+  constructor(options: { repository: Repository; lifecycle: GenerationLifecycle; db: Queryable; now?: () => Date }) {
     this.#repository = options.repository;
+    this.#estimates = new QueueEstimates(options.db);
     this.#lifecycle = options.lifecycle;
     this.#now = options.now ?? (() => new Date());
   }
@@ -29,6 +34,10 @@ export class SharedJobQueue implements JobQueue {
 
   live(_id: string): LiveState | undefined {
     return undefined;
+  }
+
+  liveMany(generations: readonly Generation[]): Promise<Map<string, LiveState>> {
+    return this.#estimates.live(generations);
   }
 
   async cancel(generation: Generation): Promise<Generation> {

@@ -13,6 +13,7 @@ export function getGenerationHandler(services: Services): RouteHandler {
     const id = ctx.params['id'] ?? '';
     const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', { min: 0, max: MAX_WAIT_SECONDS, fallback: 0 });
     await waitForChange(services, ctx, await findOwnGeneration(services, account.id, id), wait);
-    ctx.body = services.generations.present(await findOwnGeneration(services, account.id, id));
+    const [presented] = await services.generations.presentAll([await findOwnGeneration(services, account.id, id)]);
+    ctx.body = presented;
   };
 }

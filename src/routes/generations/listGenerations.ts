@@ -19,10 +19,9 @@ export function listGenerationsHandler(services: Services): RouteHandler {
     const leaveOut = EXPANDABLE.filter((field) => !expand.includes(field));
 
     const { items, total } = await services.generations.list(account.id, { status, limit, offset });
-    const now = services.now();
     ctx.body = {
       object: 'list',
-      data: items.map((g) => services.generations.present(g, leaveOut, now)),
+      data: await services.generations.presentAll(items, leaveOut, services.now()),
       total,
       limit,
       offset,

@@ -22,6 +22,7 @@ export function postDeriveHandler(services: Services, operation: Operation): Rou
     ctx.status = 202;
     if (created.replayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.set('Location', `/v1/generation/${created.generation.id}`);
-    ctx.body = services.generations.present(created.generation);
+    const [presented] = await services.generations.presentAll([created.generation]);
+    ctx.body = presented;
   };
 }

@@ -19,10 +19,11 @@ export function postGenerateHandler(services: Services): RouteHandler {
     if (created.replayed) ctx.set('Idempotent-Replayed', 'true');
     if (created.batchId !== undefined) {
       // A batch has no one Location: each generation in the list is polled by its own id.
-      ctx.body = { batch_id: created.batchId, generations: created.generations.map((g) => services.generations.present(g)) };
+      ctx.body = { batch_id: created.batchId, generations: await services.generations.presentAll(created.generations) };
       return;
     }
     ctx.set('Location', `/v1/generation/${created.generation.id}`);
-    ctx.body = services.generations.present(created.generation);
+    const [presented] = await services.generations.presentAll([created.generation]);
+    ctx.body = presented;
   };
 }

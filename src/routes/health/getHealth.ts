@@ -12,6 +12,10 @@ export function getHealthHandler(services: Services): RouteHandler {
     const workers = services.jobs.healthy();
     ctx.set('Cache-Control', 'no-store');
     if (!store || !workers) {
+      if (!store && services.repository.storeName) {
+        // PostgreSQL mode: the database is elsewhere, and every request that reads or saves records fails until it is back.
+        throw new ServiceUnavailableError(`Tunesmith is not ready: ${services.repository.storeName} is unreachable${workers ? '' : ' and the render worker pool is down'}. Check the server log.`);
+      }
       const down = [store ? null : 'the store', workers ? null : 'the render worker pool'].filter(Boolean).join(' and ');
       throw new ServiceUnavailableError(`Tunesmith is not ready: ${down} is down. Check the server log.`);
     }

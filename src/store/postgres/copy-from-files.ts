@@ -2,7 +2,8 @@
  * `tunesmith migrate --to postgres://…`: copies a data dir's records into an empty PostgreSQL database, in one
  * transaction (a copy that fails leaves the database as empty as it found it). Ids, hashes and timestamps are
  * kept, so keys, links, idempotency keys and webhook ids go on working; the audio stays where it is (its keys
- * in the records are the same). Dashboard sessions and one-time sign-in links are not copied: people sign in again.
+ * in the records are the same). Dashboard sessions are copied (with the signing key that signs their cookies,
+ * so people stay signed in); one-time sign-in links are not (a new one is a command away).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ export interface CopyCounts {
   accounts: number;
   keys: number;
   credentials: number;
+  /** Dashboard sessions (the database finds only the unexpired ones, as the files did). */
+  sessions: number;
   generations: number;
   /** Of `generations`: deleted ones, kept only so their month's quota stays spent. */
   deleted_generations: number;
@@ -77,7 +80,7 @@ async function refuseUnlessEmpty(db: Queryable): Promise<void> {
 
 async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
   const counts: CopyCounts = {
-    accounts: 0, keys: 0, credentials: 0, generations: 0, deleted_generations: 0, webhook_endpoints: 0, webhook_secrets: 0, webhook_events: 0, webhook_deliveries: 0, settings: 0, signing_key: 0,
+    accounts: 0, keys: 0, credentials: 0, sessions: 0, generations: 0, deleted_generations: 0, webhook_endpoints: 0, webhook_secrets: 0, webhook_events: 0, webhook_deliveries: 0, settings: 0, signing_key: 0,
   };
   const accounts = await store.listAccounts();
   for (const a of accounts) {
@@ -95,6 +98,10 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
     if (!credential) continue;
     await db.query('INSERT INTO credentials (account_id, email, password, created_at) VALUES ($1, $2, $3, $4)', [credential.account_id, credential.email, JSON.stringify(credential.password), credential.created_at]);
     counts.credentials++;
+  }
+  for (const session of store.credentials.storedSessions()) {
+    await db.query('INSERT INTO sessions (id_hash, account_id, expires_at) VALUES ($1, $2, $3)', [session.id_hash, session.account_id, session.expires_at]);
+    counts.sessions++;
   }
 
   // From the files themselves, not the store's reads: they also hold the deleted generations (their quota stays

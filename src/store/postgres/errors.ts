@@ -41,3 +41,18 @@ export class DatabaseNotEmptyError extends Error {
     super(`The database is not empty (it holds ${held}): migrate copies only into an empty database, so nothing there is overwritten or mixed. Create a new database (for example: createdb tunesmith_new) and name it in --to.`);
   }
 }
+
+/**
+ * Why a query failed, when the cause is the database's state rather than the query: 'full' for PostgreSQL's
+ * disk full (53100), 'unreachable' for a server that is down, starting, shutting down, out of connections or
+ * resources (class 53, 57P01-57P03, class 08) or a connection refused or cut. Undefined for anything else.
+ */
+export function databaseUnavailable(error: unknown): 'full' | 'unreachable' | undefined {
+  const code = String((error as { code?: unknown } | undefined)?.code ?? '');
+  if (code === '53100') return 'full';
+  if (code.startsWith('53') || code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return 'unreachable';
+  // node-postgres's own words when the server closes a connection under a query (no code).
+  const message = error instanceof Error ? error.message : '';
+  if (/^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message) || message === 'Client has encountered a connection error and is not queryable') return 'unreachable';
+  return undefined;
+}

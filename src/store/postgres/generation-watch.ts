@@ -3,6 +3,9 @@
  * pg_notify (payload "<node id> <generation id>"), and each node keeps one connection LISTENing to it. A node
  * hears its own changes straight from the commit (so a watcher on it hears them before the commit's promise
  * resolves, as with the file store) and skips their echo; another node's, it reads back and hands on.
+ *
+ * Another node's change also wakes what must act on work recorded elsewhere (onOtherNodes: the webhook sender,
+ * since a transition and its event commit together), on this same connection rather than one more per node.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -16,6 +19,7 @@ const RECONNECT_MS = 1000;
 export class GenerationWatch {
   readonly node = randomBytes(8).toString('hex');
   readonly #watchers = new GenerationWatchers();
+  readonly #others = new Set<() => void>();
   readonly #connection: pg.ClientConfig;
   readonly #read: (id: string) => Promise<Generation | undefined>;
   readonly #warn: (message: string) => void;
@@ -24,6 +28,7 @@ export class GenerationWatch {
   #chain: Promise<void> = Promise.resolve();
   #closed = false;
   #retry: NodeJS.Timeout | null = null;
+  #listened = false;
 
   constructor(connection: pg.ClientConfig, read: (id: string) => Promise<Generation | undefined>, warn: (message: string) => void) {
     this.#connection = connection;
@@ -41,7 +46,17 @@ export class GenerationWatch {
     client.on('notification', (message) => this.#heard(message.payload ?? ''));
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
+    const reconnected = this.#listened;
     this.#client = client;
+    this.#listened = true;
+    // Changes committed while no connection listened were not heard: those who act on them look once now.
+    if (reconnected) this.#wakeOthers();
+  }
+
+  /** Calls `listener` after each change another node commits (and after listening again following a drop). */
+  onOtherNodes(listener: () => void): () => void {
+    this.#others.add(listener);
+    return () => this.#others.delete(listener);
   }
 
   /** The statement a transaction runs for each generation it changed, before COMMIT. */
@@ -74,7 +89,9 @@ export class GenerationWatch {
 
   #heard(payload: string): void {
     const [node, id] = payload.split(' ');
-    if (!id || node === this.node || !this.#watchers.watched(id)) return;
+    if (!id || node === this.node) return;
+    this.#wakeOthers();
+    if (!this.#watchers.watched(id)) return;
     this.#chain = this.#chain.then(async () => {
       try {
         this.notify(id, await this.#read(id));
@@ -82,6 +99,16 @@ export class GenerationWatch {
         this.#warn(`Could not read generation ${id} after another node changed it (${(error as Error).message}).`);
       }
     });
+  }
+
+  #wakeOthers(): void {
+    for (const listener of this.#others) {
+      try {
+        listener();
+      } catch (error) {
+        this.#warn(`A listener for other nodes' changes failed (${(error as Error).message}).`);
+      }
+    }
   }
 
   #reconnect(client: pg.Client): void {

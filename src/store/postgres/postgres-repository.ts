@@ -337,6 +337,10 @@ export class PostgresRepository implements Repository {
     return this.watch.watch(id, listener);
   }
 
+  watchOtherNodes(listener: () => void): () => void {
+    return this.watch.onOtherNodes(listener);
+  }
+
   async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     this.#assertOpen();
     let tx: PostgresTransaction | undefined;
@@ -381,6 +385,8 @@ export class PostgresRepository implements Repository {
   }
 
   // Health
+
+  readonly storeName = 'the store (its PostgreSQL database)';
 
   async healthy(): Promise<boolean> {
     if (this.#closed) return false;

@@ -1,0 +1,70 @@
+/**
+ * queue_position and estimated_time on an API-only node in PostgreSQL mode, read from the real pg-boss queue. The
+ * "worker" here is pg-boss's own fetch from the test (a job taken is 'active' exactly as a worker's is), so which
+ * jobs are running is decided by the test, not by how fast a render happens to be.
+ */
+import test from 'ava';
+import { openRenderQueue, RENDER_QUEUE, type RenderJob } from '../../src/jobs/pg/render-queue.ts';
+import { freshDatabase } from '../helpers/postgres.ts';
+import { runCli, startServerProcess, tempDataDir } from '../helpers/process.ts';
+
+interface Live {
+  id: string;
+  status: string;
+  queue_position: number | null;
+  estimated_time: number | null;
+}
+
+test('waiting tasks get positions 1 and 2 behind a running one (0), with estimates that grow down the queue and shrink as it drains, on GET and in the list', async (t) => {
+  const databaseUrl = await freshDatabase(t);
+  const env = { TUNESMITH_DATABASE_URL: databaseUrl, TUNESMITH_WORKERS: '0' };
+  const node = await startServerProcess(t, await tempDataDir(t), env);
+  t.truthy(node.url, node.output());
+  const made = await runCli(['keys', 'create', '--plan', 'developer', '--json'], { ...env, TUNESMITH_DATA_DIR: await tempDataDir(t) });
+  t.is(made.code, 0, made.stderr);
+  const { key } = JSON.parse(made.stdout) as { key: string };
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+
+  const ids: string[] = [];
+  for (const prompt of ['a calm piano piece', 'a fast drum groove', 'a slow ambient pad']) {
+    const res = await fetch(`${node.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify({ prompt, duration: 60 }) });
+    t.is(res.status, 202, await res.clone().text());
+    const created = (await res.json()) as Live;
+    // The create's own answer already has its place in the queue.
+    t.is(created.queue_position, ids.length + 1);
+    ids.push(created.id);
+  }
+  const get = async (id: string) => {
+    const res = await fetch(`${node.url}/v1/generation/${id}`, { headers });
+    t.is(res.status, 200);
+    return (await res.json()) as Live;
+  };
+  const list = async () => new Map(((await (await fetch(`${node.url}/v1/generations`, { headers })).json()) as { data: Live[] }).data.map((g) => [g.id, g]));
+
+  const boss = await openRenderQueue({ databaseUrl, supervise: false, poolSize: 1 });
+  t.teardown(() => boss.stop({ graceful: false }));
+
+  // Nothing taken yet: all three wait, in the order they were posted.
+  const before = await Promise.all(ids.map(get));
+  t.deepEqual(before.map((g) => g.queue_position), [1, 2, 3]);
+
+  const [first] = await boss.fetch<RenderJob>(RENDER_QUEUE);
+  t.is(first?.data.id, ids[0]);
+  const busy = await Promise.all(ids.map(get));
+  t.deepEqual(busy.map((g) => g.queue_position), [0, 1, 2]);
+  for (const g of busy) t.true(typeof g.estimated_time === 'number' && g.estimated_time > 0, JSON.stringify(g));
+  t.true(busy[2]!.estimated_time! > busy[1]!.estimated_time!);
+  // The list reads the same queue in one go and says the same.
+  const listed = await list();
+  t.deepEqual(ids.map((id) => listed.get(id)?.queue_position), [0, 1, 2]);
+  for (const id of ids) t.true(listed.get(id)!.estimated_time! > 0);
+
+  // The first render done and the second taken: the third is next, and sooner than before.
+  await boss.complete(RENDER_QUEUE, first!.id);
+  const [second] = await boss.fetch<RenderJob>(RENDER_QUEUE);
+  t.is(second?.data.id, ids[1]);
+  const drained = await Promise.all(ids.slice(1).map(get));
+  t.deepEqual(drained.map((g) => g.queue_position), [0, 1]);
+  t.true(drained[1]!.estimated_time! > 0);
+  t.true(drained[1]!.estimated_time! < busy[2]!.estimated_time!, `${drained[1]!.estimated_time} < ${busy[2]!.estimated_time}`);
+});

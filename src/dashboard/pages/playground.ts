@@ -40,6 +40,7 @@ ${current ? html`<section class="result">${current}</section>` : ''}
 <section class="card">
   <form method="post" action="/playground" class="stack" novalidate>
     ${csrfField(viewer.csrf)}
+    <button type="submit" class="offscreen" tabindex="-1" aria-hidden="true">Generate</button>
     ${formError(errors)}
     <label for="prompt">Prompt</label>
     <textarea id="prompt" name="prompt" rows="3" maxlength="${LIMITS.promptChars}" required placeholder="${EXAMPLES[0]}"${describedBy(errors, 'prompt')}>${values.prompt ?? ''}</textarea>

@@ -17,7 +17,10 @@ const MORE_ROWS = 5;
 const ROW_FIELDS = ['kind', 'bars', 'seconds', 'energy', 'instruments', 'lyrics'] as const;
 /** The form's plan fields: every row the editor can show, the row count, the variations. */
 export const PLAN_FIELDS = [...Array.from({ length: MAX_PLAN_ROWS }, (_, i) => ROW_FIELDS.map((f) => `section_${f}_${i}`)).flat(), 'plan_rows', 'variations'];
-/** The name of the "More rows" button: a form sent with it is shown again with more rows, not generated. */
+/**
+ * The name of the "More rows" button: a form sent with it is shown again with more rows, not generated. (Enter in
+ * a field still generates: the playground's form starts with an off-screen Generate button, the implicit default.)
+ */
 export const MORE_ROWS_FIELD = 'more_rows';
 
 type Values = Partial<Record<string, string>>;

@@ -1,0 +1,32 @@
+/**
+ * The playground's plan editor in a real browser: "More rows" shows five more rows and keeps what was typed, and
+ * Enter in a field still generates (the form's default button is Generate, not "More rows").
+ */
+import test from 'ava';
+import { newPage, openBrowser, startRealServer } from './browser.ts';
+
+test('More rows adds five plan rows keeping the typed ones, and Enter in a field generates', async (t) => {
+  const [server, browser] = await Promise.all([startRealServer(t), openBrowser(t)]);
+  const page = await newPage(browser, t);
+  const base = server.url;
+  await page.goto(`${base}/signup`);
+  await page.getByLabel('Email').fill('planner@example.com');
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${base}/`);
+
+  await page.goto(`${base}/playground`);
+  t.is(await page.locator('select[name^="section_kind_"]').count(), 10);
+  await page.getByLabel('Prompt').fill('an upbeat pop song');
+  await page.getByLabel('Section 1 kind').selectOption('intro');
+  await page.getByLabel('Section 1 bars').fill('16');
+  await page.getByRole('button', { name: 'More rows' }).click();
+  await page.waitForLoadState();
+  t.is(await page.locator('select[name^="section_kind_"]').count(), 15);
+  t.is(await page.getByLabel('Section 1 bars').inputValue(), '16');
+  t.is(await page.getByLabel('Prompt').inputValue(), 'an upbeat pop song');
+
+  await page.getByLabel('Section 1 bars').press('Enter');
+  await page.waitForURL(/\/playground\?id=gen_/);
+  t.pass();
+});

@@ -244,6 +244,13 @@ onFiles('a real extend and remix keep the source\'s PCM byte for byte outside th
   t.true(Buffer.from(redone.bytes.subarray(0, start)).equals(Buffer.from(original.bytes.subarray(0, start))), 'bytes before the section are the source\'s');
   t.true(Buffer.from(redone.bytes.subarray(end)).equals(Buffer.from(original.bytes.subarray(end))), 'bytes after the section are the source\'s');
   t.false(Buffer.from(redone.bytes.subarray(start, end)).equals(Buffer.from(original.bytes.subarray(start, end))), 'the section itself is new');
+  // The redone section alone is heard in the source's key.
+  const section = new wavefile.WaveFile();
+  section.fromScratch(2, 44100, '16', deinterleave(redone.bytes.subarray(start, end)));
+  const sectionPath = join(dataDir, 'redone-section.wav');
+  await writeFile(sectionPath, section.toBuffer());
+  const sectionKey = await heardKey(sectionPath);
+  t.is(sectionKey.tonic, pitchClassOf('Eb'), `the redone section is heard in ${JSON.stringify(sectionKey)}`);
 });
 
 /** 16-bit little-endian interleaved stereo bytes → two channels of samples. */

@@ -26,6 +26,8 @@ const count = (statuses: number[], status: number) => statuses.filter((s) => s =
 test('30 parallel creates on a Starter key split over two nodes: exactly 10 accepted, the other 20 told the quota is used up', async (t) => {
   // The rate limit raised out of the way, so the monthly quota of 10 is what decides.
   const { nodes, key } = await twoNodes(t, 1000);
+  // Each node serves a request first (pools open, code loaded), so neither starts the race seconds behind.
+  for (const node of nodes) t.is((await fetch(`${node.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
   const responses = await Promise.all(Array.from({ length: 30 }, (_, i) =>
     fetch(`${nodes[i % 2]!.url}/v1/generate`, {
       method: 'POST',

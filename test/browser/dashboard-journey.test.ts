@@ -72,6 +72,8 @@ test('sign up → key → API call in the history → playground track plays →
   await player.waitFor({ timeout: RENDER_TIMEOUT_MS });
   // The browser really loads the track: its duration comes from the WAV it fetched through the signed link.
   await page.waitForFunction(() => (document.querySelector('.result audio') as HTMLAudioElement | null)?.duration! > 29, undefined, { timeout: 15_000 });
+  // The picture is drawn from the WAV on first request and loads lazily: wait for it, then check it has pixels.
+  await page.waitForFunction(() => (document.querySelector('.result img.waveform') as HTMLImageElement | null)?.complete === true, undefined, { timeout: 30_000 });
   t.true((await page.locator('.result img.waveform').evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0, 'the waveform picture loads');
   // Karaoke: clicking the first sung line plays from there; the lit line follows the audio to the next one.
   const lines = page.locator('.result .lyric-line');

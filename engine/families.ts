@@ -34,7 +34,7 @@ const FAMILIES: Record<string, Family> = {
   piccolo: 'wind', recorder: 'wind', whistle: 'wind', panFlute: 'wind', harmonica: 'wind',
   choir: 'voice', voiceOohs: 'voice', voice: 'voice',
   acousticBass: 'bass', fingerBass: 'bass', pickedBass: 'bass', fretlessBass: 'bass', slapBass: 'bass',
-  subBass: 'synthBass', acidBass: 'synthBass', reeseBass: 'synthBass', synthBass: 'synthBass',
+  subBass: 'synthBass', tr808Bass: 'synthBass', acidBass: 'synthBass', reeseBass: 'synthBass', synthBass: 'synthBass',
   acousticKit: 'acousticKit', roomKit: 'acousticKit', powerKit: 'acousticKit', jazzKit: 'acousticKit', brushKit: 'acousticKit',
   orchestralPerc: 'acousticKit', lofiKit: 'acousticKit',
   electronicKit: 'electronicKit', trapKit: 'electronicKit', chipKit: 'electronicKit',

@@ -442,7 +442,7 @@ export const PATCHES = [
   // synthesizers (Tone.js)
   'pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead',
   // basses (acoustic, finger, picked, fretless, slap sampled; the rest synthesized)
-  'acousticBass', 'fingerBass', 'pickedBass', 'fretlessBass', 'slapBass', 'subBass', 'acidBass', 'reeseBass', 'synthBass',
+  'acousticBass', 'fingerBass', 'pickedBass', 'fretlessBass', 'slapBass', 'subBass', 'tr808Bass', 'acidBass', 'reeseBass', 'synthBass',
   // drum kits (acoustic ones sampled: standard, room, power, jazz, brush, orchestral; electronic ones synthesized)
   'acousticKit', 'roomKit', 'powerKit', 'jazzKit', 'brushKit', 'orchestralPerc', 'electronicKit', 'lofiKit', 'trapKit', 'chipKit',
   // textures

@@ -15,6 +15,13 @@ export type Shape = readonly number[];
 const MAX_FRET = 12;
 /** The cost of a shape whose played strings leave the root out: more than a move up the neck (0.5 a fret). */
 const ROOTLESS_CHOP = 3;
+const SEVENTH_BELOW_CHOP = 3;
+
+/** Whether `midi` is the seventh of the slot's chord (a minor or major seventh above its root, when the chord has one). */
+function isSeventh(midi: number, slot: ChordSlot): boolean {
+  const interval = mod(midi - slot.chord.root, 12);
+  return (interval === 10 || interval === 11) && slot.chord.intervals.some((i) => mod(i, 12) === interval);
+}
 /** Fretted notes within one hand position: the lowest fret (a barre there) to three frets above. */
 const HAND_SPAN = 3;
 
@@ -182,7 +189,11 @@ export function guitarShapes(chords: readonly ChordSlot[], instrument: string, c
         let cost = candidate.cost;
         // A chop on the high strings still holds the root: F#m7's top four strings alone (E A C# E) are heard
         // as an A chord, and a vamp of such chops moves the key.
-        if (!played(candidate.shape, i).some((n) => mod(n, 12) === slot.chord.root)) cost += ROOTLESS_CHOP;
+        const chop = played(candidate.shape, i);
+        if (!chop.some((n) => mod(n, 12) === slot.chord.root)) cost += ROOTLESS_CHOP;
+        // Nor does it stand on the chord's seventh (a third inversion, which asks to resolve): F#m7 chopped as
+        // E A C# F# shares its low E with the vamp's bVII (E B E G#), and the vamp was heard in E.
+        if (isSeventh(Math.min(...chop), slot)) cost += SEVENTH_BELOW_CHOP;
         if (previous) {
           cost += 0.25 * movementCost(sorted(previous), sorted(candidate.shape));
           const before = outer(previous, i - 1);

@@ -195,16 +195,33 @@ function withCadence(slot: ChordSlot, cadence: string, tonic: number, beatsPerBa
  * one-chord section (a short intro) keeps its chord: replacing it would leave no tonic to depart from.
  */
 function addHalfCadences(slots: readonly ChordSlot[], cadence: string, tonic: number, beatsPerBar: number): ChordSlot[] {
-  return slots.flatMap((slot, i) => {
+  const result: ChordSlot[] = [];
+  slots.forEach((slot, i) => {
     const next = slots[i + 1];
-    if (!next || slot.section === next.section || slots[i - 1]?.section !== slot.section) return [slot];
-    if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic))) return [slot];
+    if (!next || slot.section === next.section || slots[i - 1]?.section !== slot.section) return result.push(slot);
+    if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic))) return result.push(slot);
     // A section whose progression has just cadenced home (bVII i) ends there; turning that tonic into a
     // second bVII would leave the section on its cadence chord.
     const previous = slots[i - 1]!;
-    if (rootDegree(slot.chord, tonic) === 0 && DOMINANT_LIKE.has(rootDegree(previous.chord, tonic))) return [slot];
-    return withCadence(slot, cadence, tonic, beatsPerBar);
+    if (rootDegree(slot.chord, tonic) === 0 && DOMINANT_LIKE.has(rootDegree(previous.chord, tonic))) return result.push(slot);
+    return result.push(...leadHome(result, slot, cadence, tonic, beatsPerBar));
   });
+  return result;
+}
+
+/**
+ * `slot` made to lead home with `cadence`, for appending to `before` (the slots so far). When the chord before
+ * is the cadence chord already (i bIII bVII bVI), the two trade places (i bIII bVI bVII, the aeolian cadence)
+ * rather than the cadence chord playing twice: held for a whole bar, it made the phrase heard in its own key
+ * (i bIII bVII bVII in F# minor was heard as E major).
+ */
+function leadHome(before: ChordSlot[], slot: ChordSlot, cadence: string, tonic: number, beatsPerBar: number): ChordSlot[] {
+  const last = before[before.length - 1];
+  if (last && last.symbol === cadence && last.section === slot.section && last.beats === slot.beats && slot.beats <= beatsPerBar + EPSILON) {
+    before[before.length - 1] = { ...last, symbol: slot.symbol, chord: slot.chord };
+    return [{ ...slot, symbol: last.symbol, chord: last.chord }];
+  }
+  return withCadence(slot, cadence, tonic, beatsPerBar);
 }
 
 interface EndingOptions {
@@ -234,7 +251,8 @@ function addEnding(slots: ChordSlot[], o: EndingOptions): ChordSlot[] {
   };
   const before = kept[kept.length - 1];
   if (before && !DOMINANT_LIKE.has(rootDegree(before.chord, o.tonic))) {
-    kept.splice(kept.length - 1, 1, ...withCadence(before, o.cadence, o.tonic, o.beatsPerBar));
+    kept.pop();
+    kept.push(...leadHome(kept, before, o.cadence, o.tonic, o.beatsPerBar));
   }
   return o.endingBeat < o.totalBeats - EPSILON ? [...kept, final] : kept;
 }

@@ -10,6 +10,8 @@ import { clamp, type ChordSlot } from './model.ts';
 
 /** What a tonic chord without its third on top costs: about three semitones of register or voice movement. */
 const THIRD_ON_TOP = 2;
+/** What a minor tonic triad without its third doubled costs: a doubling that would move the voices further gives way. */
+const THIRD_UNDOUBLED = 4;
 
 /** The register where the chord voicings sit: top voice near `topTarget`, spread downwards. */
 export function chordRegister(melodyLow: number): { low: number; high: number; topTarget: number } {
@@ -28,7 +30,14 @@ export function voiceChords(chords: readonly ChordSlot[], bassAnchors: readonly 
   let previous: number[] | null = null;
   chords.forEach((slot, i) => {
     const pcs = voicedPitchClasses(slot.chord.pitchClasses, slot.chord.intervals);
-    const candidates = candidateVoicings(pcs, low, high);
+    // A minor tonic triad doubles its third (as four-part writing allows in minor), above the lowest voice (a
+    // third at the bottom is heard as the relative major): under a bass doubling the root and fifth, and every
+    // low note's overtones adding a major third, the minor third is else too faint to name the mode.
+    const doubled = tonic !== undefined && slot.chord.root === tonic && pcs.length === 3 && slot.chord.intervals[1] === 3
+      ? candidateVoicings([...pcs, pcs[1]!], low, high).filter((c) => mod(c[0]!, 12) !== pcs[1])
+      : [];
+    const plain = candidateVoicings(pcs, low, high);
+    const candidates = [...doubled, ...plain];
     let best: number[] = candidates[0] ?? pcs.map((pc) => low + pc);
     let bestCost = Infinity;
     for (const candidate of candidates) {
@@ -38,6 +47,7 @@ export function voiceChords(chords: readonly ChordSlot[], bassAnchors: readonly 
       // Under a root and fifth doubled by the bass (and by every low note's overtones) a minor key is else
       // heard as its parallel major, a major one as its dominant.
       if (tonic !== undefined && slot.chord.root === tonic && mod(top, 12) !== slot.chord.pitchClasses[1]) cost += THIRD_ON_TOP;
+      if (doubled.length > 0 && candidate.length === pcs.length) cost += THIRD_UNDOUBLED;
       if (previous) {
         cost += movementCost(previous, candidate);
         const previousTop = previous[previous.length - 1]!;

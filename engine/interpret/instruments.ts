@@ -22,7 +22,7 @@ const NOT_ACOUSTIC: ReadonlySet<Patch> = new Set<Patch>([...SYNTHS, 'electronicK
 /** The acoustic instrument that does a synthesizer's job, by what the synthesizer imitates (a square wave is a clarinet's tone). */
 const ACOUSTIC_COUNTERPART: Record<string, Patch> = {
   warmPad: 'slowStrings', synthPad: 'strings', pluck: 'harp', bells: 'glockenspiel', fmBell: 'vibraphone', sawLead: 'violin', squareLead: 'clarinet',
-  subBass: 'fingerBass', synthBass: 'fingerBass', acidBass: 'fingerBass', reeseBass: 'fingerBass',
+  subBass: 'fingerBass', tr808Bass: 'fingerBass', synthBass: 'fingerBass', acidBass: 'fingerBass', reeseBass: 'fingerBass',
 };
 /** Words that ask for an acoustic sound in any style, and words that do so together with a named acoustic instrument. */
 export const ACOUSTIC_WORDS: ReadonlySet<string> = new Set(['acoustic', 'unplugged']);

@@ -15,8 +15,16 @@ import { meterCases, styleCases } from '../../bench/fidelity.ts';
  * heard), a known miss the bench reports.
  */
 const STYLES = ['folk', 'house', 'lofi', 'rock'];
+/**
+ * The key is also checked on a minor funk vamp on chopped guitar and a reggaeton 808, both heard in another key
+ * before the key-clarity fixes (key-clarity.test.ts). Their tempo is not: the sample gives funk 84 bpm, where
+ * aubio's beat period, a whole number of 256-sample hops, lands 1.3 bpm off (the bench reports it for salsa and
+ * metal too).
+ */
+const KEY_STYLES = [...STYLES, 'funk', 'reggaeton'];
 const SEEDS = [4242, 777];
 const KEYED = styleCases(STYLES, SEEDS);
+const KEY_ONLY = styleCases(KEY_STYLES, SEEDS).filter((c) => !KEYED.some((k) => k.name === c.name));
 /** Each meter on the style whose instruments carry it: the kit's pulse, a strum, a bass on strong beats. */
 const METERED: FieldCase[] = [
   ...meterCases(['folk'], 4242).filter((c) => /-(3-4|5-4|6-8|7-8)-/.test(c.name)),
@@ -26,7 +34,7 @@ const METERED: FieldCase[] = [
 let renderer: TrackRenderer;
 test.before(async () => {
   renderer = await createTrackRenderer({ prefix: 'tunesmith-fidelity-fields-' });
-  for (const entry of [...KEYED, ...METERED]) void renderer.render(entry.name, entry.request);
+  for (const entry of [...KEYED, ...KEY_ONLY, ...METERED]) void renderer.render(entry.name, entry.request);
 });
 test.after.always(async () => {
   await renderer?.close();
@@ -39,8 +47,8 @@ test(`an explicit bpm is heard within 1 bpm (or its double or half) on ${KEYED.l
   t.deepEqual(missed.map((f) => f.name), []);
 });
 
-test(`an explicit key is heard: MIREX averages >= 0.9 over ${STYLES.length} styles × 2 seeds`, async (t) => {
-  const figures = await Promise.all(KEYED.map((entry) => measureFields(renderer, entry)));
+test(`an explicit key is heard: MIREX averages >= 0.9 over ${KEY_STYLES.length} styles × 2 seeds`, async (t) => {
+  const figures = await Promise.all([...KEYED, ...KEY_ONLY].map((entry) => measureFields(renderer, entry)));
   const scores = figures.map((f) => f.keyScore!);
   const mean = scores.reduce((s, v) => s + v, 0) / scores.length;
   t.log(figures.map((f) => `${f.name}: asked ${f.asked.key}, heard ${f.heard.key} -> ${f.keyScore}`).join('\n'));

@@ -191,7 +191,7 @@ test('"jazzy hip hop" is still hip hop with jazz blended in', (t) => {
   t.is(s.blend?.genre, 'jazz');
 });
 
-const SYNTHS = ['pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead', 'subBass', 'acidBass', 'reeseBass', 'synthBass'];
+const SYNTHS = ['pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead', 'subBass', 'tr808Bass', 'acidBass', 'reeseBass', 'synthBass'];
 
 test('the new acoustic styles play sampled instruments and no synth by default', (t) => {
   for (const style of ['country', 'metal', 'punk', 'blues', 'gospel', 'salsa', 'samba', 'tango', 'afrobeat', 'celtic', 'disco', 'funk', 'cinematic', 'lullaby', 'kids']) {

@@ -403,7 +403,7 @@ test('"no vinyl" switches the lo-fi treatment off even in lofi', (t) => {
   t.false(patches(s).includes('vinyl'));
 });
 
-const SYNTHS = ['pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead', 'subBass', 'acidBass', 'reeseBass', 'synthBass'];
+const SYNTHS = ['pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead', 'subBass', 'tr808Bass', 'acidBass', 'reeseBass', 'synthBass'];
 const synths = (s: SongSpec) => patches(s).filter((p) => SYNTHS.includes(p));
 
 test('"sad slow piano ballad" is piano, perhaps with strings, and no synth pad or pluck', (t) => {

@@ -14,6 +14,22 @@ export const subBass: PitchedPatch = synthPatch({
   },
 });
 
+/**
+ * An 808 as trap and reggaeton mix it: the sine sub driven into saturation, so its second and third harmonics
+ * carry the note on speakers that cannot play 40 Hz (a pure sine D1 is silent on a laptop, and the line is
+ * heard only where it climbs above the key's tonic).
+ */
+export const tr808Bass: PitchedPatch = synthPatch({
+  release: 0.12,
+  hold: 'loop',
+  loopStart: 0.5,
+  trimDb: -1,
+  synth: {
+    oscillator: { type: 'custom', partials: [1, 0.35, 0.2, 0.08, 0.04] },
+    envelope: { attack: 0.008, decay: 0.4, sustain: 0.85, release: 0.05 },
+  },
+});
+
 /** TB-303 style: saw through a resonant low-pass with a fast, deep filter envelope. */
 export const acidBass: PitchedPatch = monoSynthPatch({
   release: 0.06,

@@ -6,13 +6,13 @@ import type { PitchedPatch } from './types.ts';
 import { pluck, bells, fmBell } from './plucked.ts';
 import { warmPad, synthPad } from './sustained.ts';
 import { sawLead, squareLead } from './leads.ts';
-import { subBass, acidBass, reeseBass, synthBass } from './basses.ts';
+import { subBass, tr808Bass, acidBass, reeseBass, synthBass } from './basses.ts';
 
 export const PITCHED_PATCHES: Readonly<Record<string, PitchedPatch>> = {
   pluck, bells, fmBell,
   warmPad, synthPad,
   sawLead, squareLead,
-  subBass, acidBass, reeseBass, synthBass,
+  subBass, tr808Bass, acidBass, reeseBass, synthBass,
 };
 
 export type { PitchedPatch, Voice, VoiceTools } from './types.ts';

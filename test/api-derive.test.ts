@@ -91,6 +91,19 @@ test('POST …/remix with new lyrics moves the source\'s sung lines into their s
   t.deepEqual(stored.plan?.map((s) => s.lyrics), [undefined, 'first line', 'a brand new line', undefined]);
 });
 
+test('POST …/remix puts a sung line reported a fraction of a millisecond before its section\'s start in that section', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account();
+  // Line starts are reported to the millisecond, section starts to the microsecond: the line at 8 s is sung from the verse's first beat (8.000151 s).
+  const plan = played.map((s, i) => (i === 1 ? { ...s, start: 8.000151 } : i === 0 ? { ...s, end: 8.000151 } : s));
+  const lyricsTiming = [{ text: 'first line', start: 8, end: 10 }, { text: 'second line', start: 17, end: 19 }];
+  const source = await completedSource(app, key, { instrumental: false, lyrics: 'first line\nsecond line' }, { ...playedFacts, plan, lyrics_timing: lyricsTiming });
+  const res = await app.call(key, `/v1/generation/${source}/remix`, { json: { section: 2, lyrics: 'a brand new line' } });
+  t.is(res.status, 202, await res.clone().text());
+  const stored = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
+  t.deepEqual(stored.plan?.map((s) => s.lyrics), [undefined, 'first line', 'a brand new line', undefined]);
+});
+
 const refusals: { title: string; path: 'extend' | 'remix'; body: Record<string, unknown>; code: string; param: string; message: RegExp }[] = [
   { title: 'both seconds and sections', path: 'extend', body: { seconds: 10, sections: [{ kind: 'outro', bars: 2 }] }, code: 'conflicting_fields', param: 'sections', message: /not both/ },
   { title: 'neither seconds nor sections', path: 'extend', body: {}, code: 'missing_field', param: 'seconds', message: /"seconds" of new material/ },
@@ -251,6 +264,40 @@ onFiles('a real extend and remix keep the source\'s PCM byte for byte outside th
   await writeFile(sectionPath, section.toBuffer());
   const sectionKey = await heardKey(sectionPath);
   t.is(sectionKey.tonic, pitchClassOf('Eb'), `the redone section is heard in ${JSON.stringify(sectionKey)}`);
+});
+
+onFiles('a real remix of a sung section sings the new words there and keeps every other byte and sung line of the source', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const server = await startServerProcess(t, dataDir);
+  const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const lyrics = '[Verse]\nMorning light upon the window\nCoffee steaming in my hand\n\n[Chorus]\nSing it out and sing it loud\nDancing in the summer crowd';
+  const source = await post(t, server.url, headers, '/v1/generate', { prompt: 'a happy acoustic folk song', duration: 30, seed: 9, lyrics });
+  type Line = { text: string; start: number; end: number; words: { text: string; start: number; end: number }[] };
+  const sourceLines = source.metadata.lyrics_timing as Line[];
+  const plan = source.plan as { kind: string; start: number; end: number }[];
+  const chorusLine = sourceLines.find((line) => line.text === 'Sing it out and sing it loud')!;
+  const index = plan.findIndex((s) => chorusLine.start >= s.start && chorusLine.start < s.end);
+  t.true(index > 0, `the chorus is sung in a section of ${JSON.stringify(plan)}`);
+  const section = plan[index]!;
+
+  const remixed = await post(t, server.url, headers, `/v1/generation/${source.id}/remix`, { section: index, lyrics: 'Rivers running to the sea\nCarry all my songs to me' });
+  const lines = remixed.metadata.lyrics_timing as Line[];
+  const inside = (line: Line) => line.start >= section.start - 1e-6 && line.end <= section.end + 1e-6;
+  t.deepEqual(lines.filter(inside).map((line) => line.text), ['Rivers running to the sea', 'Carry all my songs to me']);
+  // Lines outside the section are the source's, sung at the same times.
+  const outside = (list: Line[]) => list.filter((line) => !inside(line)).map(({ text, start, end }) => ({ text, start, end }));
+  t.deepEqual(outside(lines), outside(sourceLines));
+  t.true(outside(lines).length > 0);
+
+  const original = await pcmOf(source);
+  const redone = await pcmOf(remixed);
+  const start = Math.round(section.start * 44100) * FRAME_BYTES;
+  const end = Math.round(section.end * 44100) * FRAME_BYTES;
+  t.is(redone.bytes.length, original.bytes.length);
+  t.true(Buffer.from(redone.bytes.subarray(0, start)).equals(Buffer.from(original.bytes.subarray(0, start))), 'bytes before the section are the source\'s');
+  t.true(Buffer.from(redone.bytes.subarray(end)).equals(Buffer.from(original.bytes.subarray(end))), 'bytes after the section are the source\'s');
+  t.false(Buffer.from(redone.bytes.subarray(start, end)).equals(Buffer.from(original.bytes.subarray(start, end))), 'the section is sung anew');
 });
 
 /** 16-bit little-endian interleaved stereo bytes → two channels of samples. */

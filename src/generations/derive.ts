@@ -109,12 +109,18 @@ export function derivedInput(source: Generation, played: Played, derivation: Der
   return { ...input, duration };
 }
 
+/**
+ * Line timings are reported to the millisecond and section starts to the microsecond: a line sung from a section's
+ * first beat (2.264 s) can read as starting just before it (2.264151 s).
+ */
+const TIMING_TOLERANCE = 0.001;
+
 /** The played plan with each sung line of the source in the section where it starts. */
 function withSectionLyrics(plan: PlanSection[], played: Played): PlanSection[] {
   const lines = played.lyricsTiming ?? [];
+  const sectionOf = (start: number) => played.plan.findLastIndex((section) => section.start <= start + TIMING_TOLERANCE);
   return plan.map((section, i) => {
-    const { start, end } = played.plan[i]!;
-    const sung = lines.filter((line) => line.start >= start && line.start < end).map((line) => line.text);
+    const sung = lines.filter((line) => sectionOf(line.start) === i).map((line) => line.text);
     const { lyrics: _dropped, ...rest } = section;
     return sung.length > 0 ? { ...rest, lyrics: sung.join('\n') } : rest;
   });

@@ -23,6 +23,7 @@ import {
   tempoMatchesOne,
 } from './helpers/analysis.ts';
 import { DRUMLESS_MAX_PERCUSSIVE_RATE } from './helpers/analysis/thresholds.ts';
+import { steadyTempo } from './helpers/analysis/field-fidelity.ts';
 import { chordLoop, drumLoop, melody, mix, noise, silence, sine, synthDir, type SynthDir } from './helpers/analysis/synth.ts';
 
 let dir: SynthDir;
@@ -247,4 +248,18 @@ test('the spectral centroid of a 1 kHz sine is 1 kHz, of white noise about 11 kH
 
 test('the spectral centroid of silence is 0', async (t) => {
   t.is(await spectralCentroid(await quiet()), 0);
+});
+
+test('aubio\'s tempo is read over its longest steady run, keeping the phase corrections of a period a hop short', (t) => {
+  // 168 bpm tracked as 0.350 s beats with every fifth interval lengthened to 0.3857 s (10.2% long): a mean of 0.35714 s.
+  const beats = [0];
+  for (let i = 0; i < 40; i++) beats.push(beats.at(-1)! + (i % 5 === 4 ? 0.3857 : 0.35));
+  t.true(Math.abs(steadyTempo(beats)! - 168) < 0.05, `${steadyTempo(beats)}`);
+});
+
+test('aubio\'s tempo reading leaves out the tracker settling at the start and a missed beat', (t) => {
+  const settling = [0, 0.33, 0.66, 1.04, 1.56, 2.08];
+  const steady = Array.from({ length: 30 }, (_, i) => 3 + i * 0.6);
+  const missed = [steady.at(-1)! + 1.2, steady.at(-1)! + 1.8];
+  t.true(Math.abs(steadyTempo([...settling, ...steady, ...missed])! - 100) < 0.01);
 });

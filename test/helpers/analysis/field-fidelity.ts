@@ -27,16 +27,28 @@ export interface FieldFigures {
 const FACTORS = [1, 2, 0.5] as const;
 
 /**
- * aubiotrack's tempo to a fraction of a bpm: the mean of the beat intervals within 10% of their median. The
- * median alone moves in steps of aubio's 256-sample hop (about 1 bpm at 100 bpm); the mean of many steady
- * intervals averages the steps out, and the outliers (a missed or doubled beat) are left out.
+ * aubiotrack's tempo to a fraction of a bpm: the mean beat interval over its longest run of steady beats (each
+ * interval within 20% of the median), i.e. the run's span over its beat count. The median alone moves in steps
+ * of aubio's 256-sample hop (about 1 bpm at 100 bpm); a run's span averages the steps out, and keeps the phase
+ * corrections aubio makes when its period is a hop short (at 168 bpm it beats every 0.350 s and lengthens every
+ * fourth interval to 0.37–0.39 s: leaving those out read 171). A missed or doubled beat (50% or 100% off) ends a
+ * run, as does the tracker settling at the start of a track.
  */
 export function steadyTempo(beats: readonly number[]): number | null {
-  const intervals = beats.slice(1).map((b, i) => b - beats[i]!).filter((d) => d > 0);
-  if (intervals.length < 4) return null;
-  const typical = median(intervals);
-  const steady = intervals.filter((d) => Math.abs(d - typical) <= 0.1 * typical);
-  return 60 / (steady.reduce((s, d) => s + d, 0) / steady.length);
+  const intervals = beats.slice(1).map((b, i) => b - beats[i]!);
+  if (intervals.filter((d) => d > 0).length < 4) return null;
+  const typical = median(intervals.filter((d) => d > 0));
+  let best = { from: 0, count: 0 };
+  let from = 0;
+  intervals.forEach((d, i) => {
+    if (Math.abs(d - typical) > 0.2 * typical) {
+      from = i + 1;
+      return;
+    }
+    if (i + 1 - from > best.count) best = { from, count: i + 1 - from };
+  });
+  if (best.count < 4) return null;
+  return 60 / ((beats[best.from + best.count]! - beats[best.from]!) / best.count);
 }
 
 /** The error of `estimate` against the nearest of target, 2·target and target/2, in bpm of the target. */

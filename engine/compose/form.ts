@@ -174,7 +174,7 @@ export function planForm(form: FormKind, totalBars: number, beatsPerBar: number,
   bars[bars.length - 1] = bars[bars.length - 1]! + (totalBars - whole);
 
   let startBar = 0;
-  return templates.map((template, i) => {
+  const sections = templates.map((template, i) => {
     const wanted = template.roles ?? KIND_ROLES[template.kind];
     let roles = new Set(wanted.filter((role) => available.has(role)));
     // A section that would be silent (a solo-piano intro without chords) plays everything there is.
@@ -192,6 +192,20 @@ export function planForm(form: FormKind, totalBars: number, beatsPerBar: number,
     startBar += bars[i]!;
     return section;
   });
+  return withEveryRole(sections, available);
+}
+
+/**
+ * Every role of the arrangement plays somewhere: one the form's sections all leave out (a harp asked of an
+ * ambient piece whose short form has no arpeggio section) joins the main sections, or every section when there
+ * are none. Listed among the track's instruments, it would else be silent for the whole track.
+ */
+function withEveryRole(sections: PlannedSection[], available: ReadonlySet<Role>): PlannedSection[] {
+  const silent = [...available].filter((role) => !sections.some((section) => section.roles.has(role)));
+  if (silent.length === 0) return sections;
+  const main = sections.filter((section) => section.kind !== 'intro' && section.kind !== 'outro');
+  const joined = new Set(main.length > 0 ? main : sections);
+  return sections.map((section) => (joined.has(section) ? { ...section, roles: new Set([...section.roles, ...silent]) } : section));
 }
 
 /**

@@ -3,7 +3,8 @@
  * warning naming both, and a request without fields is interpreted exactly as before.
  */
 import test from 'ava';
-import { interpret, type GenerationRequest, type MusicalFields } from '../../engine/index.ts';
+import { interpret, listStyles, type GenerationRequest, type MusicalFields } from '../../engine/index.ts';
+import { compose } from '../../engine/compose/index.ts';
 
 const spec = (prompt: string, music?: MusicalFields, overrides: Partial<GenerationRequest> = {}) =>
   interpret({ prompt, duration: 60, style: null, instrumental: true, seed: 7, ...(music ? { music } : {}), ...overrides });
@@ -85,4 +86,14 @@ test('a meter written in the prompt that has no grooves of its own is played str
 
 test('a meter with grooves of its own is no warning', (t) => {
   t.deepEqual(spec('a folk tune in 7/8').warnings, []);
+});
+
+test('an instrument the instruments field asks for plays in every style, even where the form has no section for its role', (t) => {
+  for (const { name } of listStyles()) {
+    for (const instrument of ['harp', 'mandolin', 'piano']) {
+      const score = compose(spec(`an instrumental ${name} track`, { instruments: [instrument] }, { style: name, duration: 30 }));
+      const silent = score.parts.filter((part) => part.notes.length === 0).map((part) => `${part.role}:${part.instrument}`);
+      t.deepEqual(silent, [], `${name} with ${instrument}`);
+    }
+  }
 });

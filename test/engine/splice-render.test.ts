@@ -6,6 +6,11 @@ import test from 'ava';
 import wavefile from 'wavefile';
 import type { GenerationRequest } from '../../engine/types.ts';
 import { renderTrack } from '../../engine/track.ts';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { abruptness } from '../helpers/analysis/seam.ts';
+import { monoMix, readWav } from '../helpers/analysis/wav.ts';
 
 const REQUEST: GenerationRequest = { prompt: 'chill lofi beat, 90 bpm, in Eb major', duration: 30, style: null, instrumental: true, seed: 4242 };
 
@@ -39,4 +44,44 @@ test('a redone section leaves the bytes before and after it identical and change
   t.true(frameBytes(redo.wav, 0, start).equals(frameBytes(original.wav, 0, start)));
   t.true(frameBytes(redo.wav, end, 30 * 44100).equals(frameBytes(original.wav, end, 30 * 44100)));
   t.false(frameBytes(redo.wav, start + 4410, end - 4410).equals(frameBytes(original.wav, start + 4410, end - 4410)));
+});
+
+/**
+ * Frames of the source's bar lines where the music itself moves on: from the start of its second section (a section
+ * change) up to, not including, its ending (where an extension's seam is). Section times are reported to 0.01 s.
+ */
+function barLines(track: Awaited<typeof source>): number[] {
+  const { sections, bpm, meter } = track.metadata;
+  const bar = (60 / bpm) * Number(meter.split('/')[0]);
+  const lines: number[] = [];
+  for (let time = sections[1]!.start; time < sections.at(-1)!.start - 0.01; time += bar) lines.push(Math.round(time * 44100));
+  return lines;
+}
+
+async function monoOf(wav: Uint8Array): Promise<Float32Array> {
+  const dir = await mkdtemp(join(tmpdir(), 'tunesmith-seams-'));
+  try {
+    await writeFile(join(dir, 'track.wav'), wav);
+    return monoMix(await readWav(join(dir, 'track.wav')));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('the seams of an extension and a redone section are no more abrupt than the source\'s own bar lines', async (t) => {
+  const original = await source;
+  const sections = original.metadata.sections;
+  const bars = abruptness(await monoOf(original.wav), 44100, barLines(original));
+  const worst = { step: Math.max(...bars.map((b) => b.step)), flux: Math.max(...bars.map((b) => b.flux)) };
+  const extended = await renderTrack({ ...REQUEST, duration: 40 }, { splice: { kind: 'extend', wav: original.wav, sections } });
+  const redo = await renderTrack({ ...REQUEST, music: { energy: 0.95 } }, { splice: { kind: 'remix', wav: original.wav, sections, section: 1 } });
+  const seams = [
+    ...abruptness(await monoOf(extended.wav), 44100, [Math.round(sections.at(-1)!.start * 44100)]).map((s) => ({ ...s, at: 'extension' })),
+    ...abruptness(await monoOf(redo.wav), 44100, [sections[1]!.start, sections[1]!.end].map((time) => Math.round(time * 44100)))
+      .map((s, i) => ({ ...s, at: i === 0 ? 'redo start' : 'redo end' })),
+  ];
+  for (const seam of seams) {
+    t.true(seam.step <= worst.step + 3, `${seam.at}: a level step of ${seam.step.toFixed(1)} dB, bar lines at most ${worst.step.toFixed(1)}`);
+    t.true(seam.flux <= worst.flux * 1.15, `${seam.at}: flux ${seam.flux.toFixed(0)}, bar lines at most ${worst.flux.toFixed(0)}`);
+  }
 });

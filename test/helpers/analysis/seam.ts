@@ -65,6 +65,16 @@ function peakNear(flux: Float64Array, at: number, reach: number): number {
   return peak;
 }
 
+/**
+ * How abrupt the music is at each of `points` (frame indices) of `mono`: the level step across each point (dB)
+ * and the largest spectral flux near it. For a splice's seams, set beside the same figures at the track's bar lines.
+ */
+export function abruptness(mono: Float32Array, sampleRate: number, points: readonly number[]): { step: number; flux: number }[] {
+  const flux = fluxOf(mono);
+  const reach = FLUX_REACH_SECONDS * sampleRate;
+  return points.map((at) => ({ step: stepAt(mono, at), flux: peakNear(flux, at, reach) }));
+}
+
 /** Seam figures of a loop `mono` (one channel or a mix of both) with `bars` bars. */
 export function seamFigures(mono: Float32Array, sampleRate: number, bars: number): SeamFigures {
   const n = mono.length;

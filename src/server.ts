@@ -92,7 +92,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const lifecycle = new GenerationLifecycle({ repository: store, onEvent: webhooks.wake });
     const jobs = queue && backend.database ? new SharedJobQueue({ repository: store, lifecycle, db: backend.database }) : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
     cleanup.push(() => jobs.close());
-    const renderWorker = queue && pool ? await queue.work({ repository: store, blobs, lifecycle, pool, logger }) : null;
+    const renderWorker = queue && pool ? await queue.work({ repository: store, blobs, lifecycle, pool, logger, ...(backend.database ? { db: backend.database } : {}) }) : null;
     if (renderWorker) cleanup.push(() => renderWorker.close());
     cleanup.push(() => backend.flushLimits());
 

@@ -35,7 +35,7 @@ export async function startWorker(config: Config, options: { logger: Logger; pri
     steps.push(() => pool.close());
     // No webhook sender here: the API nodes find the events this worker's transitions record, and send them.
     const lifecycle = new GenerationLifecycle({ repository: backend.repository });
-    const worker = await queue.work({ repository: backend.repository, blobs: backend.blobs, lifecycle, pool, logger });
+    const worker = await queue.work({ repository: backend.repository, blobs: backend.blobs, lifecycle, pool, logger, ...(backend.database ? { db: backend.database } : {}) });
     steps.push(() => worker.close());
     logger.info({ database: backend.where, workers: pool.size }, 'worker started');
     options.print(`Tunesmith worker taking render jobs from ${backend.where} (${pool.size} render thread(s))`);

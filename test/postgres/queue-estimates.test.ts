@@ -4,7 +4,9 @@
  * jobs are running is decided by the test, not by how fast a render happens to be.
  */
 import test from 'ava';
+import pg from 'pg';
 import { openRenderQueue, RENDER_QUEUE, type RenderJob } from '../../src/jobs/pg/render-queue.ts';
+import { RenderProgress } from '../../src/jobs/pg/render-progress.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
 import { runCli, startServerProcess, tempDataDir } from '../helpers/process.ts';
 
@@ -67,4 +69,38 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
   t.deepEqual(drained.map((g) => g.queue_position), [0, 1]);
   t.true(drained[1]!.estimated_time! > 0);
   t.true(drained[1]!.estimated_time! < busy[2]!.estimated_time!, `${drained[1]!.estimated_time} < ${busy[2]!.estimated_time}`);
+});
+
+test('a running task shows the progress its worker recorded, and a superseded attempt\'s progress is not written', async (t) => {
+  const databaseUrl = await freshDatabase(t);
+  const env = { TUNESMITH_DATABASE_URL: databaseUrl, TUNESMITH_WORKERS: '0' };
+  const node = await startServerProcess(t, await tempDataDir(t), env);
+  t.truthy(node.url, node.output());
+  const made = await runCli(['keys', 'create', '--plan', 'developer', '--json'], { ...env, TUNESMITH_DATA_DIR: await tempDataDir(t) });
+  const { key } = JSON.parse(made.stdout) as { key: string };
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const res = await fetch(`${node.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'a calm piano piece', duration: 60 }) });
+  const { id } = (await res.json()) as Live;
+  const get = async () => (await (await fetch(`${node.url}/v1/generation/${id}`, { headers })).json()) as Live & { progress: number };
+
+  // A worker takes the job and starts the task's first attempt, as render-worker.ts does.
+  const boss = await openRenderQueue({ databaseUrl, supervise: false, poolSize: 1 });
+  t.teardown(() => boss.stop({ graceful: false }));
+  const [job] = await boss.fetch<RenderJob>(RENDER_QUEUE);
+  t.is(job?.data.id, id);
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  t.teardown(() => db.end());
+  await db.query(`UPDATE generations SET status = 'processing', attempts = 1, started_at = now() WHERE id = $1`, [id]);
+  const started = await get();
+  t.is(started.progress, 0);
+
+  const progress = new RenderProgress(db);
+  await progress.record(id, 1, 0.4);
+  const partway = await get();
+  t.is(partway.status, 'processing');
+  t.is(partway.progress, 0.4);
+  // A late write from an attempt that is no longer the task's (attempt 0 here) changes nothing, nor does a step back.
+  await progress.record(id, 0, 0.9);
+  await progress.record(id, 1, 0.2);
+  t.is((await get()).progress, 0.4);
 });

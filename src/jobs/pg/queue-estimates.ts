@@ -13,6 +13,7 @@ import type { Queryable } from '../../store/postgres/index.ts';
 import { DEFAULT_SPEED } from '../render-speed.ts';
 import type { LiveState } from '../types.ts';
 import { RENDER_QUEUE } from './render-queue.ts';
+import { RenderProgress } from './render-progress.ts';
 
 /** How many of the latest completed renders the per-second cost is the mean of. */
 const SPEED_SAMPLE = 20;
@@ -34,10 +35,12 @@ export class QueueEstimates {
   readonly #db: Queryable;
   readonly #schema: string;
   readonly #clock: () => number;
+  readonly #progress: RenderProgress;
   #speed: { perAudioSecond: number; at: number } | undefined;
 
   constructor(db: Queryable, options: { schema?: string; clock?: () => number } = {}) {
     this.#db = db;
+    this.#progress = new RenderProgress(db);
     this.#schema = options.schema ?? 'pgboss';
     this.#clock = options.clock ?? Date.now;
   }
@@ -50,21 +53,28 @@ export class QueueEstimates {
   /** The live state of each of `generations` that has a job waiting or running; the others are left out. */
   async live(generations: readonly Generation[]): Promise<Map<string, LiveState>> {
     const states = new Map<string, LiveState>();
-    const ids = generations.filter((g) => g.status === 'pending' || g.status === 'processing').map((g) => g.id);
+    const open = generations.filter((g) => g.status === 'pending' || g.status === 'processing');
+    const ids = open.map((g) => g.id);
     if (ids.length === 0) return states;
-    const [perSecond, rows] = await Promise.all([this.#perAudioSecond(), this.#queueRows(ids)]);
+    const [perSecond, rows, progress] = await Promise.all([
+      this.#perAudioSecond(),
+      this.#queueRows(ids),
+      this.#progress.of(open.filter((g) => g.status === 'processing')),
+    ]);
     const active = rows[0]?.active_remaining_json ?? [];
-    // A running render's time left, as the in-process queue reckons it without progress: the estimate less the
-    // time it has run, never below a fifth of the estimate (a render slower than expected is not about to end).
-    const remaining = (duration: number, elapsed: number) => {
+    // A running render's time left, as the in-process queue reckons it: the estimate less the time it has run,
+    // never below the share of a fifth of the estimate its progress has still to go (a render slower than expected
+    // is not about to end). The other renders at work are counted without their progress.
+    const remaining = (duration: number, elapsed: number, done = 0) => {
       const expected = this.estimate(duration, perSecond);
-      return Math.max(expected - elapsed, expected * 0.2);
+      return Math.max(expected - elapsed, (1 - done) * expected * 0.2);
     };
     const activeLeft = active.reduce((sum, job) => sum + remaining(job.duration, job.elapsed), 0);
     const threads = Math.max(1, rows[0]?.active_count ?? 0);
     for (const row of rows) {
       if (row.state === 'active') {
-        states.set(row.gid, { queue_position: 0, progress: 0, estimated_time: remaining(row.duration, row.elapsed ?? 0) });
+        const done = progress.get(row.gid) ?? 0;
+        states.set(row.gid, { queue_position: 0, progress: done, estimated_time: remaining(row.duration, row.elapsed ?? 0, done) });
         continue;
       }
       const aheadWork = (row.ahead_tracks ?? 0) * DEFAULT_SPEED.overheadSeconds + (row.ahead_audio ?? 0) * perSecond;

@@ -33,6 +33,8 @@ import {
 } from '../render-task.ts';
 import { spliceSourceOf } from '../splice-source.ts';
 import { RENDER_QUEUE, type RenderJob } from './render-queue.ts';
+import { RenderProgress } from './render-progress.ts';
+import type { Queryable } from '../../store/postgres/index.ts';
 
 export interface RenderWorkerOptions {
   boss: PgBoss;
@@ -40,6 +42,8 @@ export interface RenderWorkerOptions {
   blobs: BlobStore;
   lifecycle: GenerationLifecycle;
   pool: RenderPoolLike;
+  /** Where the render's progress is written for every API node to show (the repository's pool). Absent: not written. */
+  db?: Queryable;
   /** Starts a task gets before it is failed; the queue's retry limit is this (one pickup more, to fail it). @default 3 */
   maxAttempts?: number;
   logger?: Logger;
@@ -84,12 +88,14 @@ class JobRunner {
   readonly #maxAttempts: number;
   readonly #logger: Logger;
   readonly #clock: () => number;
+  readonly #progress: RenderProgress | undefined;
 
   constructor(options: RenderWorkerOptions) {
     this.#o = options;
     this.#maxAttempts = options.maxAttempts ?? 3;
     this.#logger = options.logger ?? silentLogger();
     this.#clock = options.clock ?? Date.now;
+    this.#progress = options.db ? new RenderProgress(options.db) : undefined;
   }
 
   async run(job: Job<RenderJob>): Promise<void> {
@@ -116,7 +122,10 @@ class JobRunner {
     let track: RenderedTrack;
     try {
       const splice = await spliceSourceOf(started, this.#o.repository, this.#o.blobs);
-      track = await this.#o.pool.render(requestOf(started), { signal: job.signal, ...(splice ? { splice } : {}) });
+      const onProgress = this.#progress?.reporter(started.id, started.attempts, (error) => {
+        this.#logger.warn({ ...taskIds(started), err: error }, 'could not record the render\'s progress');
+      });
+      track = await this.#o.pool.render(requestOf(started), { signal: job.signal, ...(splice ? { splice } : {}), ...(onProgress ? { onProgress } : {}) });
     } catch (error) {
       await this.#renderFailed(started, mine, error);
       return;

@@ -237,6 +237,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE generations ADD COLUMN source jsonb;
     `,
   },
+  {
+    version: 7,
+    name: 'render progress',
+    sql: `
+      -- How far the running render of a generation has got (0-1), written by whichever worker renders it, for
+      -- every API node to show: one row per generation, its attempt guarding a late write from an older run.
+      CREATE TABLE render_progress (
+        generation_id text PRIMARY KEY REFERENCES generations (id) ON DELETE CASCADE,
+        attempt int NOT NULL,
+        fraction real NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, one transaction each, under the advisory lock. Returns the versions applied. */

@@ -3,7 +3,7 @@
  * "worker" here is pg-boss's own fetch from the test (a job taken is 'active' exactly as a worker's is), so which
  * jobs are running is decided by the test, not by how fast a render happens to be.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
 import { openRenderQueue, RENDER_QUEUE, type RenderJob } from '../../src/jobs/pg/render-queue.ts';
 import { RenderProgress } from '../../src/jobs/pg/render-progress.ts';
@@ -17,7 +17,8 @@ interface Live {
   estimated_time: number | null;
 }
 
-test('waiting tasks get positions 1 and 2 behind a running one (0), with estimates that grow down the queue and shrink as it drains, on GET and in the list', async (t) => {
+/** An API-only node (no render threads) on a fresh database, and the headers of a developer key made for it. */
+async function apiOnlyNode(t: ExecutionContext) {
   const databaseUrl = await freshDatabase(t);
   const env = { TUNESMITH_DATABASE_URL: databaseUrl, TUNESMITH_WORKERS: '0' };
   const node = await startServerProcess(t, await tempDataDir(t), env);
@@ -25,7 +26,11 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
   const made = await runCli(['keys', 'create', '--plan', 'developer', '--json'], { ...env, TUNESMITH_DATA_DIR: await tempDataDir(t) });
   t.is(made.code, 0, made.stderr);
   const { key } = JSON.parse(made.stdout) as { key: string };
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  return { databaseUrl, node, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
+}
+
+test('waiting tasks get positions 1 and 2 behind a running one (0), with estimates that grow down the queue and shrink as it drains, on GET and in the list', async (t) => {
+  const { databaseUrl, node, headers } = await apiOnlyNode(t);
 
   const ids: string[] = [];
   for (const prompt of ['a calm piano piece', 'a fast drum groove', 'a slow ambient pad']) {
@@ -72,13 +77,7 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
 });
 
 test('a running task shows the progress its worker recorded, and a superseded attempt\'s progress is not written', async (t) => {
-  const databaseUrl = await freshDatabase(t);
-  const env = { TUNESMITH_DATABASE_URL: databaseUrl, TUNESMITH_WORKERS: '0' };
-  const node = await startServerProcess(t, await tempDataDir(t), env);
-  t.truthy(node.url, node.output());
-  const made = await runCli(['keys', 'create', '--plan', 'developer', '--json'], { ...env, TUNESMITH_DATA_DIR: await tempDataDir(t) });
-  const { key } = JSON.parse(made.stdout) as { key: string };
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const { databaseUrl, node, headers } = await apiOnlyNode(t);
   const res = await fetch(`${node.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'a calm piano piece', duration: 60 }) });
   const { id } = (await res.json()) as Live;
   const get = async () => (await (await fetch(`${node.url}/v1/generation/${id}`, { headers })).json()) as Live & { progress: number };

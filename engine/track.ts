@@ -8,6 +8,7 @@ import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, compose } from './compose/index.ts';
 import { renderScore } from './render/index.ts';
 import { encodeMidi, encodeOutputs, encodeWav, type EncodedOutputs } from './encode/index.ts';
+import { resampleStereo } from './encode/resample.ts';
 import { integratedLoudness, truePeakDb } from './render/master/index.ts';
 import { lyricsText } from './lyrics/index.ts';
 import wavefile from 'wavefile';
@@ -56,21 +57,27 @@ export type SpliceSource =
   | { kind: 'extend'; wav: Uint8Array; sections: ReportedSection[] }
   | { kind: 'remix'; wav: Uint8Array; sections: ReportedSection[]; section: number };
 
-/** The rendered master with the source's PCM outside the changed region (see engine/render/splice.ts). */
-function spliced(audio: { left: Float32Array; right: Float32Array; sampleRate: number }, source: SpliceSource): StereoPcm {
+/**
+ * The rendered master with the source's PCM outside the changed region (see engine/render/splice.ts), at the
+ * source WAV's rate: a 48 kHz source was resampled from its 44.1 kHz master, so the new render is resampled the
+ * same way and the splice works on 48 kHz frames (the encoder then has nothing left to resample).
+ */
+function spliced(audio: { left: Float32Array; right: Float32Array; sampleRate: number }, source: SpliceSource): StereoPcm & { sampleRate: number } {
   const wav = new wavefile.WaveFile(source.wav);
   const bits = Number((wav.fmt as { bitsPerSample: number }).bitsPerSample);
   if (bits !== 16 && bits !== 24) throw new RangeError(`The source WAV is ${bits}-bit; only 16- and 24-bit sources can be spliced`);
+  const sampleRate = Number((wav.fmt as { sampleRate: number }).sampleRate);
   const channels = wav.getSamples(false, Int32Array) as unknown as [Int32Array, Int32Array];
   const pcm = pcmToFloat(channels, bits);
+  const [left, right] = resampleStereo(audio.left, audio.right, audio.sampleRate, sampleRate);
   if (source.kind === 'extend') {
-    return splice(pcm, { left: audio.left, right: audio.right }, extendRegion(source.sections, audio.sampleRate, audio.left.length), audio.sampleRate);
+    return { ...splice(pcm, { left, right }, extendRegion(source.sections, sampleRate, left.length), sampleRate), sampleRate };
   }
   // A redo keeps the source's length. A plan holds whole bars, so a source whose ending ran a fraction of a bar
   // longer renders a little shorter: the new render is cut or padded to the source's frames.
   const frames = pcm.left.length;
-  const rendered = { left: fitted(audio.left, frames), right: fitted(audio.right, frames) };
-  return splice(pcm, rendered, remixRegion(source.sections, source.section, audio.sampleRate, frames), audio.sampleRate);
+  const rendered = { left: fitted(left, frames), right: fitted(right, frames) };
+  return { ...splice(pcm, rendered, remixRegion(source.sections, source.section, sampleRate, frames), sampleRate), sampleRate };
 }
 
 /** `samples` cut or padded with silence to `frames`. */

@@ -91,6 +91,16 @@ test('POST …/remix with new lyrics moves the source\'s sung lines into their s
   t.deepEqual(stored.plan?.map((s) => s.lyrics), [undefined, 'first line', 'a brand new line', undefined]);
 });
 
+test('a 48 kHz, 24-bit source is extended with its own audio options (spliced at 48 kHz)', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account();
+  const source = await completedSource(app, key, { sample_rate: 48000, bit_depth: 24 });
+  const res = await app.call(key, `/v1/generation/${source}/extend`, { json: { seconds: 10 } });
+  t.is(res.status, 202, await res.clone().text());
+  const stored = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
+  t.like(stored.encoding, { sample_rate: 48000, bit_depth: 24 });
+});
+
 test('POST …/remix puts a sung line reported a fraction of a millisecond before its section\'s start in that section', async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();

@@ -2,7 +2,7 @@
  * `tunesmith extend` and `tunesmith remix` on files: a track rendered with `render --json`, extended and redone
  * from that line, keeps its PCM byte for byte outside the changed region; the API's refusals are usage errors.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import wavefile from 'wavefile';
@@ -10,14 +10,20 @@ import { runCli, tempDataDir } from './helpers/process.ts';
 
 const pcm = async (path: string): Promise<Buffer> => Buffer.from((new wavefile.WaveFile(await readFile(path)) as unknown as { data: { samples: Uint8Array } }).data.samples);
 
-test('extend and remix continue and redo a track rendered by the CLI, from its render --json line, keeping its bytes outside the change', async (t) => {
+/** A 30 s lofi track rendered by the CLI into a temp dir, with its render --json line saved beside it. */
+async function renderedSource(t: ExecutionContext, flags: string[]) {
   const dir = await tempDataDir(t);
   const source = join(dir, 'source.wav');
-  const rendered = await runCli(['render', 'a chill lofi beat with piano', '--seed', '4242', '--instrumental', '--bpm', '90', '--duration', '30', '--out', source, '--json'], {});
+  const rendered = await runCli(['render', 'a chill lofi beat with piano', '--seed', '4242', '--instrumental', '--duration', '30', ...flags, '--out', source, '--json'], {});
   t.is(rendered.code, 0, rendered.stderr);
   const line = join(dir, 'source.json');
   await writeFile(line, rendered.stdout);
   const plan = (JSON.parse(rendered.stdout) as { metadata: { plan: { start: number; end: number }[] } }).metadata.plan;
+  return { dir, source, line, plan };
+}
+
+test('extend and remix continue and redo a track rendered by the CLI, from its render --json line, keeping its bytes outside the change', async (t) => {
+  const { dir, source, line, plan } = await renderedSource(t, ['--bpm', '90']);
 
   const extended = join(dir, 'extended.wav');
   const extend = await runCli(['extend', source, '--from', line, '--seconds', '8', '--out', extended, '--json'], {});
@@ -37,6 +43,18 @@ test('extend and remix continue and redo a track rendered by the CLI, from its r
   t.is(redone.length, before.length);
   t.true(redone.subarray(0, start).equals(before.subarray(0, start)) && redone.subarray(end!).equals(before.subarray(end!)));
   t.false(redone.subarray(start, end).equals(before.subarray(start, end)));
+});
+
+test('extend continues a 48 kHz track rendered by the CLI at 48 kHz, keeping its bytes up to the ending', async (t) => {
+  const { dir, source, line, plan } = await renderedSource(t, ['--sample-rate', '48000']);
+  const extended = join(dir, 'extended.wav');
+  const extend = await runCli(['extend', source, '--from', line, '--seconds', '8', '--out', extended], {});
+  t.is(extend.code, 0, extend.stderr);
+  t.is(Number((new wavefile.WaveFile(await readFile(extended)).fmt as { sampleRate: number }).sampleRate), 48000);
+  const [before, longer] = await Promise.all([pcm(source), pcm(extended)]);
+  const cut = Math.round(plan.at(-1)!.start * 48000) * 4;
+  t.true(longer.length > before.length);
+  t.true(longer.subarray(0, cut).equals(before.subarray(0, cut)), 'the source\'s bytes up to its ending\'s bar line');
 });
 
 test('extend and remix refuse with the API\'s sentences, naming the flags', async (t) => {

@@ -160,16 +160,16 @@ function sourceOf(json: unknown, path: string): Generation {
   };
 }
 
-function wavFormat(bytes: Uint8Array, path: string): { sampleRate: 44100; bitDepth: 16 | 24 } {
+function wavFormat(bytes: Uint8Array, path: string): { sampleRate: 44100 | 48000; bitDepth: 16 | 24 } {
   try {
     const fmt = new wavefile.WaveFile(bytes).fmt as { sampleRate: number; bitsPerSample: number; numChannels: number };
-    if (fmt.sampleRate === 44100 && (fmt.bitsPerSample === 16 || fmt.bitsPerSample === 24) && fmt.numChannels === 2) {
+    if ((fmt.sampleRate === 44100 || fmt.sampleRate === 48000) && (fmt.bitsPerSample === 16 || fmt.bitsPerSample === 24) && fmt.numChannels === 2) {
       return { sampleRate: fmt.sampleRate, bitDepth: fmt.bitsPerSample };
     }
   } catch {
     // Not a WAV at all: said below.
   }
-  throw new UsageError(`${path} is not a 16- or 24-bit stereo WAV at 44.1 kHz as Tunesmith writes them (48 kHz tracks cannot be spliced sample for sample).`);
+  throw new UsageError(`${path} is not a 16- or 24-bit stereo WAV at 44.1 or 48 kHz as Tunesmith writes them.`);
 }
 
 async function readText(path: string, flag: string): Promise<string> {

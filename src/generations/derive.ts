@@ -42,8 +42,6 @@ export function playedOf(source: Generation): Played | undefined {
 export function assertDerivable(source: Generation, operation: Derivation['operation']): Played {
   if (source.status !== 'completed') throw new GenerationStateError('source_not_completed', source.status, operation);
   if (source.loop === true) throw new GenerationStateError('source_is_loop', source.status, operation);
-  // The engine renders at 44.1 kHz and resamples a 48 kHz WAV after mastering: the splice works on 44.1 kHz frames.
-  if ((source.encoding?.sample_rate ?? 44100) !== 44100) throw new GenerationStateError('source_sample_rate', source.status, operation);
   const played = playedOf(source);
   if (!played || played.plan.length === 0 || typeof source.files?.wav !== 'string') throw new GenerationStateError('source_without_plan', source.status, operation);
   return played;

@@ -122,7 +122,7 @@ export class ResourceNotFoundError extends Error {
 }
 
 /** Cancel asked of a finished generation, or delete of one still waiting or rendering. */
-export type GenerationStateCode = 'generation_finished' | 'generation_not_finished' | 'source_not_completed' | 'source_is_loop' | 'source_without_plan' | 'source_sample_rate';
+export type GenerationStateCode = 'generation_finished' | 'generation_not_finished' | 'source_not_completed' | 'source_is_loop' | 'source_without_plan';
 
 export class GenerationStateError extends Error {
   override name = 'GenerationStateError' as const;
@@ -144,8 +144,6 @@ function stateMessage(code: GenerationStateCode, status: string, operation: stri
         : `This generation is still ${status}; ${operation} it once it is completed.`;
     case 'source_is_loop':
       return `This generation is a seamless loop, which has no sections or ending to ${operation}. Make a track without "loop" to ${operation} it.`;
-    case 'source_sample_rate':
-      return `This generation's WAV is at 48 kHz; ${operation} splices at the engine's own 44.1 kHz, so only 44.1 kHz tracks can be spliced sample for sample. Render it again at 44.1 kHz to ${operation} it.`;
     case 'source_without_plan':
       return `This generation was made before extend and remix existed and does not report the plan it played, so it cannot be spliced. Render it again with POST /v1/generate (the same prompt and seed) to ${operation} it.`;
   }

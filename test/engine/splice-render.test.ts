@@ -21,6 +21,8 @@ function frameBytes(wav: Uint8Array, start: number, end: number): Buffer {
   return Buffer.from(wav.subarray(44 + start * frame, 44 + end * frame));
 }
 
+const rateOf = (wav: Uint8Array) => Number((new wavefile.WaveFile(wav).fmt as { sampleRate: number }).sampleRate);
+
 const source = renderTrack(REQUEST);
 
 test('an extension keeps every source byte up to the bar line of its ending and is as long as asked', async (t) => {
@@ -84,4 +86,24 @@ test('the seams of an extension and a redone section are no more abrupt than the
     t.true(seam.step <= worst.step + 3, `${seam.at}: a level step of ${seam.step.toFixed(1)} dB, bar lines at most ${worst.step.toFixed(1)}`);
     t.true(seam.flux <= worst.flux * 1.15, `${seam.at}: flux ${seam.flux.toFixed(0)}, bar lines at most ${worst.flux.toFixed(0)}`);
   }
+});
+
+test('a 48 kHz source is extended and redone at 48 kHz: its bytes outside the region are kept', async (t) => {
+  const request: GenerationRequest = { ...REQUEST, output: { sampleRate: 48000, bitDepth: 24 } };
+  const original = await renderTrack(request);
+  t.is(rateOf(original.wav), 48000);
+  const sections = original.metadata.sections;
+  const extended = await renderTrack({ ...request, duration: 36 }, { splice: { kind: 'extend', wav: original.wav, sections } });
+  t.is(rateOf(extended.wav), 48000);
+  const cut = Math.round(sections.at(-1)!.start * 48000);
+  t.true(frameBytes(extended.wav, 0, cut).equals(frameBytes(original.wav, 0, cut)));
+  t.is(extended.audioSeconds, 36);
+
+  const redo = await renderTrack({ ...request, music: { energy: 0.95 } }, { splice: { kind: 'remix', wav: original.wav, sections, section: 1 } });
+  const start = Math.round(sections[1]!.start * 48000);
+  const end = Math.round(sections[1]!.end * 48000);
+  t.is(redo.wav.length, original.wav.length);
+  t.true(frameBytes(redo.wav, 0, start).equals(frameBytes(original.wav, 0, start)));
+  t.true(frameBytes(redo.wav, end, 30 * 48000).equals(frameBytes(original.wav, end, 30 * 48000)));
+  t.false(frameBytes(redo.wav, start + 4800, end - 4800).equals(frameBytes(original.wav, start + 4800, end - 4800)));
 });

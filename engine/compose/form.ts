@@ -62,7 +62,7 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
     case 'ambient': {
       // Evolving layers: each section adds or removes roles instead of switching verse/chorus.
       const intro = s('intro', 'I', 4, 0.2, ['pad', 'texture', 'chords']);
-      const a = s('theme', 'A', 8, 0.35, ['pad', 'chords', 'bass', 'texture', 'lead', 'drums']);
+      const a = s('theme', 'A', 8, 0.35, ['pad', 'chords', 'bass', 'texture', 'lead', 'arp', 'drums']);
       const b = s('theme', 'B', 8, 0.5, ['pad', 'chords', 'bass', 'texture', 'lead', 'arp', 'drums']);
       const k = s('breakdown', 'K', 8, 0.25, ['pad', 'texture', 'lead']);
       const outro = s('outro', 'O', 4, 0.2, ['pad', 'chords', 'texture', 'lead']);

@@ -5,7 +5,8 @@
 import { EPSILON, sectionVelocity, type ComposeContext, type GridNote } from './model.ts';
 
 export function composeArp(ctx: ComposeContext, voicings: readonly number[][]): GridNote[] {
-  const step = ctx.bpm < 110 ? 0.25 : 0.5;
+  // Sixteenths below 110 bpm, eighths above; a calm piece arpeggiates in eighths whatever its tempo.
+  const step = ctx.bpm < 110 && ctx.spec.arousal >= -0.3 ? 0.25 : 0.5;
   const notes: GridNote[] = [];
   ctx.chords.forEach((slot, i) => {
     const section = ctx.sections[slot.section]!;

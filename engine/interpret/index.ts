@@ -19,6 +19,7 @@ import { asLoop } from './loop.ts';
 import { chooseGenre } from './genre.ts';
 import { collectHints, describeHints, type HintSet } from './hints.ts';
 import { ACOUSTIC_WORDS, arrange, BALLAD_WORDS, type InstrumentWord } from './instruments.ts';
+import { withTimekeeper } from './timekeeper.ts';
 import { matchPrompt, type Content, type MatchResult } from './match.ts';
 import { bpmFromArousal, brightnessFrom, clamp, densityFromArousal, modeFromValence, reverbFrom, round2 } from './mood.ts';
 import { extractSubjects } from './subjects.ts';
@@ -301,7 +302,8 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   const time = resolveTime(ctx, preset, arousal);
   const key = resolveKey(ctx, preset, blendPreset, valence);
   const sound = resolveSound(ctx, preset, blendPreset, valence, arousal);
-  const arrangement = resolveArrangement(ctx, preset, blendPreset);
+  const arranged = resolveArrangement(ctx, preset, blendPreset);
+  const arrangement = { ...arranged, instruments: withTimekeeper(arranged.instruments, arranged.excluded, preset, request.music?.bpm, trace) };
   warnings.push(...instrumentWarnings(ofKind(match.content, 'instrument'), arrangement.instruments));
   const subjects = extractSubjects(explicit.rest.replace(/\s*\|\s*/g, ', '), known);
   if (subjects.names.length > 0 || subjects.occasion || subjects.places.length > 0 || subjects.relation) {

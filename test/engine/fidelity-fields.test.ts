@@ -8,11 +8,12 @@ import test from 'ava';
 import { createTrackRenderer, type TrackRenderer } from '../helpers/analysis/renders.ts';
 import { describeFigures, measureFields, type FieldCase } from '../helpers/analysis/field-fidelity.ts';
 import { meterCases, styleCases } from '../../bench/fidelity.ts';
+import { listStyles } from '../../engine/index.ts';
 
 /**
  * Styles of different families: strummed acoustic, electronic, swung keys, distorted guitars. The sampled
- * orchestra is left out on purpose: both analysers hear orchestral and cinematic 1–3 bpm fast (110 asked, ~112
- * heard), a known miss the bench reports.
+ * orchestra is left to the bench: its slow attacks make it the trackers' hardest case, and at 140 it has been
+ * heard 2–4 bpm fast with a choir carrying the tune (the bench now hears orchestral and cinematic within 1).
  */
 const STYLES = ['folk', 'house', 'lofi', 'rock'];
 /**
@@ -24,6 +25,8 @@ const KEY_STYLES = [...STYLES, 'funk', 'reggaeton'];
 const SEEDS = [4242, 777];
 const KEYED = styleCases(STYLES, SEEDS);
 const KEY_ONLY = styleCases(KEY_STYLES, SEEDS).filter((c) => !KEYED.some((k) => k.name === c.name));
+/** Ambient as the bench asks it (97 bpm): a beatless style, kept in time by the arpeggio an explicit bpm brings in. */
+const BEATLESS = styleCases(listStyles().map((s) => s.name), SEEDS).filter((c) => c.request.style === 'ambient');
 /** Each meter on the style whose instruments carry it: the kit's pulse, a strum, a bass on strong beats. */
 const METERED: FieldCase[] = [
   ...meterCases(['folk'], 4242).filter((c) => /-(3-4|5-4|6-8|7-8)-/.test(c.name)),
@@ -33,7 +36,7 @@ const METERED: FieldCase[] = [
 let renderer: TrackRenderer;
 test.before(async () => {
   renderer = await createTrackRenderer({ prefix: 'tunesmith-fidelity-fields-' });
-  for (const entry of [...KEYED, ...KEY_ONLY, ...METERED]) void renderer.render(entry.name, entry.request);
+  for (const entry of [...KEYED, ...KEY_ONLY, ...BEATLESS, ...METERED]) void renderer.render(entry.name, entry.request);
 });
 test.after.always(async () => {
   await renderer?.close();
@@ -52,6 +55,12 @@ test(`an explicit key is heard: MIREX averages >= 0.9 over ${KEY_STYLES.length} 
   const mean = scores.reduce((s, v) => s + v, 0) / scores.length;
   t.log(figures.map((f) => `${f.name}: asked ${f.asked.key}, heard ${f.heard.key} -> ${f.keyScore}`).join('\n'));
   t.true(mean >= 0.9, `MIREX mean ${mean.toFixed(3)} (${scores.join(', ')})`);
+});
+
+test('a beatless style (ambient) with an explicit bpm is heard at that bpm on both seeds', async (t) => {
+  const figures = await Promise.all(BEATLESS.map((entry) => measureFields(renderer, entry)));
+  for (const f of figures) t.log(describeFigures(f));
+  t.deepEqual(figures.filter((f) => f.tempoError === null || f.tempoError > 1).map((f) => f.name), []);
 });
 
 for (const entry of METERED) {

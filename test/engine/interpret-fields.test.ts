@@ -97,3 +97,12 @@ test('an instrument the instruments field asks for plays in every style, even wh
     }
   }
 });
+
+test('an explicit bpm on ambient, which has no beat, brings in a soft arpeggio that keeps it; without the field it stays beatless', (t) => {
+  const timed = spec('a calm ambient soundscape', { bpm: 97 }, { style: 'ambient' });
+  t.true(timed.instruments.some((c) => c.role === 'arp' && c.instrument === 'pluck'));
+  t.true(timed.trace.some((e) => e.source === 'bpm field' && /keeps the asked 97 bpm/.test(e.effect)));
+  t.false(spec('a calm ambient soundscape', undefined, { style: 'ambient' }).instruments.some((c) => c.role === 'arp'));
+  // A style that keeps time by itself gets nothing added.
+  t.false(spec('a folk tune', { bpm: 97 }, { style: 'folk' }).trace.some((e) => /keeps the asked/.test(e.effect)));
+});

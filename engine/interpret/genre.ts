@@ -39,6 +39,14 @@ function tally(votes: { genre: string; weight: number; index: number; phrase: st
   return [...byGenre.values()].sort((a, b) => b.score - a.score || a.first - b.first);
 }
 
+/** Words that name dance music, unless they follow a genre: then they name that genre's dance ("salsa dance", "swing dance"). */
+const DANCE_WORDS: ReadonlySet<string> = new Set(['dance', 'dance music']);
+
+/** Whether `c` is a dance word right after another genre's phrase, naming that genre's dance rather than dance music. */
+function namesItsDance(c: Content & { kind: 'genre' }, genres: readonly (Content & { kind: 'genre' })[]): boolean {
+  return DANCE_WORDS.has(c.phrase) && genres.some((other) => other !== c && !DANCE_WORDS.has(other.phrase) && other.index + other.phrase.split(' ').length === c.index);
+}
+
 export function chooseGenre(
   content: readonly Content[],
   arousalSum: number,
@@ -47,7 +55,8 @@ export function chooseGenre(
   isSung: (genre: string) => boolean,
   random: Random,
 ): GenreChoice {
-  const genreVotes = content.flatMap((c) => (c.kind === 'genre' && !c.negated ? [{ genre: c.entry.genre, weight: c.entry.weight, index: c.index, phrase: c.phrase }] : []));
+  const genres = content.filter((c): c is Content & { kind: 'genre' } => c.kind === 'genre' && !c.negated);
+  const genreVotes = genres.filter((c) => !namesItsDance(c, genres)).map((c) => ({ genre: c.entry.genre, weight: c.entry.weight, index: c.index, phrase: c.phrase }));
   const ranked = tally(genreVotes);
   if (ranked.length > 0) {
     const [top, second] = ranked as [Tally, Tally | undefined];

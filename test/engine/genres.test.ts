@@ -209,3 +209,15 @@ test('a 6/8 preset counts its tempo in eighths: 330 is allowed there and refused
   const error = t.throws(() => loadPresetFolder(dir), { instanceOf: InvalidPresetError });
   t.regex(error!.problem, /bpm\.min must be within 40–220/);
 });
+
+test('"dance" after a genre names that genre\'s dance, not dance music: no house blended in', (t) => {
+  for (const [prompt, genre] of [['a salsa dance in a minor key', 'salsa'], ['a tango dance', 'tango'], ['swing dance', 'jazz'], ['irish dance music', 'celtic'],
+    ['ballroom dance', 'waltz'], ['a samba dance for carnival', 'samba'], ['hip hop dance battle', 'hiphop'], ['a line dance tune', 'country']] as const) {
+    const s = spec(prompt);
+    t.is(s.genre, genre, prompt);
+    t.is(s.blend, null, prompt);
+  }
+  // On its own, or beside a genre it does not follow, it still asks for dance music.
+  t.is(spec('a dance track').genre, 'house');
+  t.like(spec('salsa and dance music').blend, { genre: 'house' });
+});

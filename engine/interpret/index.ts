@@ -76,6 +76,10 @@ function resolveGenre(ctx: Context): { preset: Preset; blendPreset: Preset | nul
   const choice = chooseGenre(match.content, ctx.hints.sum('arousal'), recognised, ctx.wantsSong, (g) => getPreset(g).vocal, createRandom(request.seed, 'interpret/genre'));
   const preset = getPreset(choice.genre);
   trace.push({ source: choice.source, effect: `genre = ${preset.name} (${choice.why})` });
+  // A music with no style of its own is played by the nearest one, and the caller is told so.
+  for (const c of ofKind(match.content, 'genre')) {
+    if (!c.negated && c.entry.note && (c.entry.genre === preset.name || c.entry.genre === choice.blend?.genre)) ctx.warnings.push(`"${c.phrase}" has no style of its own: ${c.entry.note}.`);
+  }
   if (!choice.blend) return { preset, blendPreset: null, blend: null };
   trace.push({ source: choice.blend.genre, effect: `blend ${choice.blend.genre} at weight ${choice.blend.weight}` });
   return { preset, blendPreset: getPreset(choice.blend.genre), blend: choice.blend };

@@ -59,6 +59,8 @@ export interface InstrumentEntry extends Hints {
 export interface GenreEntry {
   genre: string;
   weight: number;
+  /** For a music with no style of its own: what plays it ("mariachi is played as salsa, the nearest style"). */
+  note?: string;
 }
 
 export type HintLexicon = 'mood' | 'scene' | 'production';
@@ -221,6 +223,7 @@ export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FO
     const e = entry as GenreEntry;
     if (!isRecord(entry) || !genreNames.has(e.genre)) failGenre(`"${phrase}": genre "${String(e?.genre)}" has no preset`);
     if (typeof e.weight !== 'number' || e.weight <= 0 || e.weight > 1) failGenre(`"${phrase}": weight must be in (0, 1]`);
+    if (e.note !== undefined && typeof e.note !== 'string') failGenre(`"${phrase}": note must be a string`);
     genres.set(normalizePhrase(phrase), e);
   }
   // Preset aliases are the strongest genre words; they win over an extra word spelled the same.

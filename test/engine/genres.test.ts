@@ -221,3 +221,24 @@ test('"dance" after a genre names that genre\'s dance, not dance music: no house
   t.is(spec('a dance track').genre, 'house');
   t.like(spec('salsa and dance music').blend, { genre: 'house' });
 });
+
+test('a music with no style of its own is played by the nearest one, and a warning says so', (t) => {
+  for (const [prompt, genre, word] of [['a mariachi band with trumpets', 'salsa', 'mariachi'], ['a cumbia for a party', 'salsa', 'cumbia'],
+    ['a polka', 'celtic', 'polka'], ['a march for a parade', 'orchestral', 'march'], ['a marching band at a football game', 'orchestral', 'marching band']] as const) {
+    const s = spec(prompt);
+    t.is(s.genre, genre, prompt);
+    t.true(s.warnings.some((w) => w.startsWith(`"${word}" has no style of its own: `)), `${prompt}: ${s.warnings.join(' / ')}`);
+  }
+  t.deepEqual(spec('a salsa track').warnings, []);
+});
+
+test('a sea shanty is Celtic folk and sung; a dinner party is unhurried; a first dance is slow, not dance music', (t) => {
+  const shanty = spec('a sea shanty', { instrumental: false });
+  t.is(shanty.genre, 'celtic');
+  t.true(shanty.vocals.enabled);
+  t.false(spec('an instrumental sea shanty', { instrumental: false }).vocals.enabled);
+  t.true(spec('smooth saxophone jazz for a dinner party').bpm <= 110);
+  const firstDance = spec('wedding first dance song, romantic', { instrumental: false });
+  t.not(firstDance.genre, 'house');
+  t.is(firstDance.blend?.genre === 'house', false);
+});

@@ -40,6 +40,12 @@ const UNSUPPORTED_SCRIPTS: [string, RegExp][] = [
 ];
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HAN = /\p{Script=Han}/u;
+/**
+ * Common simplified Chinese characters Japanese never writes (it has 楽, 愛, 歓, 聴, 動, 電… or kana instead): Han
+ * text without kana that has one is Chinese ("快乐的生日歌" knows 歌 from the Japanese table but is not Japanese).
+ * 的 is not among them: Japanese writes it too (幻想的).
+ */
+const SIMPLIFIED_CHINESE = /[们这么吗呢乐爱欢听动钢轻伤调节让应电话时间为说]/u;
 const HIRAGANA = /\p{Script=Hiragana}/u;
 
 /** Lower case, accents off, ß as ss: how phrases and prompt words are compared. */
@@ -67,8 +73,10 @@ const ENGLISH: Omit<Translation, 'text'> = { language: 'en', name: 'English', re
  */
 export function translatePrompt(prompt: string, tables: readonly LanguageTable[], englishWords: (text: string) => readonly string[]): Translation {
   const japanese = tables.find((t) => t.substring);
-  // Kana is Japanese; Han alone could be Chinese, so it counts only where the Japanese table knows its words.
-  if (japanese && (KANA.test(prompt) || (HAN.test(prompt) && translateJapanese(prompt, japanese).replaced.length > 0))) {
+  // Kana is Japanese; Han alone could be Chinese, so it counts only where the Japanese table knows its words and
+  // no Chinese function word says otherwise.
+  const hanOnlyJapanese = HAN.test(prompt) && !SIMPLIFIED_CHINESE.test(prompt) && japanese !== undefined && translateJapanese(prompt, japanese).replaced.length > 0;
+  if (japanese && (KANA.test(prompt) || hanOnlyJapanese)) {
     return { ...translateJapanese(prompt, japanese), language: japanese.code, name: japanese.name, unsupported: null };
   }
   for (const [script, pattern] of UNSUPPORTED_SCRIPTS) {

@@ -223,3 +223,12 @@ test('the title names the person and the occasion: "Emma\'s Birthday"', (t) => {
 test('the title names a person without an occasion: "For Sam"', (t) => {
   t.is(spec('a love song for Sam').title, 'For Sam');
 });
+
+test('Han text with a simplified Chinese character is Chinese, not Japanese, even where the Japanese table knows a character', (t) => {
+  // 歌 ("song") is in the Japanese table; 乐 (Japanese writes 楽) marks the sentence as Chinese.
+  const chinese = read('快乐的生日歌');
+  t.is(chinese.language, 'en');
+  t.is(chinese.unsupported, 'Han (Chinese)');
+  // Han-only Japanese is still read as Japanese, 的 included.
+  t.is(read('幻想的音楽').language, 'ja');
+});

@@ -144,12 +144,14 @@ export function arrange(input: ArrangementInput): Arrangement {
     for (const word of onlyWords) {
       for (const role of word.entry.roles) if (!kept.has(role)) kept.set(role, word.entry.patch);
     }
+    // The prompt's other named instruments stay with them: "electric guitar solo over drums" keeps its drums.
+    for (const role of locked) if (!kept.has(role) && roles.has(role)) kept.set(role, roles.get(role)!);
     for (const role of ROLE_ORDER) {
       if (!kept.has(role) && (role !== 'vocal' || !input.keepVocal)) excluded.add(role);
     }
     roles.clear();
     for (const [role, patch] of kept) roles.set(role, patch);
-    trace.push({ source: [...new Set(onlyWords.map((w) => w.phrase))].join(', '), effect: `only ${[...new Set(onlyWords.map((w) => w.entry.patch))].join(' and ')}: other roles excluded` });
+    trace.push({ source: [...new Set(onlyWords.map((w) => w.phrase))].join(', '), effect: `only ${[...new Set(kept.values())].join(' and ')}: other roles excluded` });
   }
 
   acousticRule(input, words, roles, trace);

@@ -13,6 +13,8 @@ export const NO_VOCAL_WORDS = new Set(['instrumental', 'instrumentals', 'acapell
 /** Marks "solo piano", "just guitar", "only strings", "piano only", "piano alone". */
 export const ONLY_BEFORE = new Set(['solo', 'just', 'only', 'purely', 'pure']);
 export const ONLY_AFTER = new Set(['only', 'solo', 'alone']);
+/** After instruments, a duet or duo is those instruments alone ("a violin and viola duet"), not a singer's duet. */
+const ENSEMBLE_OF_NAMED = new Set(['duet', 'duo']);
 /** One-word exclusions. */
 export const EXCLUDING_WORDS: Record<string, 'drums' | 'bass'> = { drumless: 'drums', beatless: 'drums', percussionless: 'drums', bassless: 'bass' };
 
@@ -84,6 +86,7 @@ function scan(tokens: readonly string[], lexicon: Lexicon): Raw[] {
       found = lookup(slice.join(' '), lexicon, i);
     }
     if (!found && (ONLY_BEFORE.has(tokens[i]!) || ONLY_AFTER.has(tokens[i]!))) found = { kind: 'only', phrase: tokens[i]!, index: i, words: 1 };
+    if (ENSEMBLE_OF_NAMED.has(tokens[i]!) && isInstrument(raws[raws.length - 1])) found = { kind: 'only', phrase: tokens[i]!, index: i, words: 1 };
     raws.push(found ?? { kind: 'unknown', phrase: tokens[i]!, index: i, words: 1 });
     i += found ? found.words : 1;
   }
@@ -114,7 +117,7 @@ function markOnly(raws: readonly Raw[]): Set<number> {
   raws.forEach((raw, r) => {
     if (raw.kind !== 'only') return;
     if (ONLY_BEFORE.has(raw.phrase)) walk(r + 1, 1);
-    if (ONLY_AFTER.has(raw.phrase)) walk(r - 1, -1);
+    if (ONLY_AFTER.has(raw.phrase) || ENSEMBLE_OF_NAMED.has(raw.phrase)) walk(r - 1, -1);
   });
   return marked;
 }

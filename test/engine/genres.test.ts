@@ -242,3 +242,23 @@ test('a sea shanty is Celtic folk and sung; a dinner party is unhurried; a first
   t.not(firstDance.genre, 'house');
   t.is(firstDance.blend?.genre === 'house', false);
 });
+
+test('an instrument named beside a solo stays: "electric guitar solo over drums" keeps its drums', (t) => {
+  const s = spec('electric guitar solo over drums');
+  t.deepEqual(s.instruments.map((c) => c.role).sort(), ['chords', 'drums', 'lead']);
+});
+
+test('a duet of named instruments is those instruments alone, unsung; a duet for singers is sung', (t) => {
+  const strings = spec('a violin and viola duet', { instrumental: false });
+  t.deepEqual(strings.instruments.map((c) => c.instrument).sort(), ['viola', 'violin']);
+  t.false(strings.vocals.enabled);
+  t.true(spec('a romantic duet for two singers', { instrumental: false }).vocals.enabled);
+});
+
+test('a hymn is gospel, sung, with church organ and choir; the highlands are Celtic', (t) => {
+  const hymn = spec('an organ hymn in church', { instrumental: false });
+  t.is(hymn.genre, 'gospel');
+  t.true(hymn.vocals.enabled);
+  t.true(hymn.instruments.some((c) => c.instrument === 'churchOrgan'));
+  t.is(spec('bagpipes in the highlands').genre, 'celtic');
+});

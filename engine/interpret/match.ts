@@ -7,7 +7,7 @@ import type { GenreEntry, Hints, HintLexicon, InstrumentEntry, Lexicon } from '.
 import { BOUNDARY } from './tokenize.ts';
 
 /** Words that ask for a singer. */
-export const VOCAL_WORDS = new Set(['song', 'songs', 'vocals', 'vocal', 'voice', 'voices', 'singer', 'singers', 'singing', 'sung', 'sing', 'sings', 'lyrics', 'lyric', 'ballad', 'duet', 'chorus', 'shanty', 'shanties']);
+export const VOCAL_WORDS = new Set(['song', 'songs', 'vocals', 'vocal', 'voice', 'voices', 'singer', 'singers', 'singing', 'sung', 'sing', 'sings', 'lyrics', 'lyric', 'ballad', 'duet', 'chorus', 'shanty', 'shanties', 'carol', 'carols']);
 /** Words that only ask for no singer. */
 export const NO_VOCAL_WORDS = new Set(['instrumental', 'instrumentals', 'acapella']);
 /** Marks "solo piano", "just guitar", "only strings", "piano only", "piano alone". */

@@ -262,3 +262,13 @@ test('a hymn is gospel, sung, with church organ and choir; the highlands are Cel
   t.true(hymn.instruments.some((c) => c.instrument === 'churchOrgan'));
   t.is(spec('bagpipes in the highlands').genre, 'celtic');
 });
+
+test('occasions are heard: a tribute to a late grandfather is slow and minor, a baby shower gentle, a Christmas carol sung with a choir', (t) => {
+  const tribute = spec('a tribute song for my late grandfather', { instrumental: false });
+  t.true(tribute.valence < 0 && tribute.bpm <= 80, `valence ${tribute.valence}, ${tribute.bpm} bpm`);
+  t.not(spec('music for a baby shower').warnings.some((w) => /Nothing in the prompt was recognised/.test(w)), true);
+  const carol = spec('a christmas carol', { instrumental: false });
+  t.true(carol.vocals.enabled);
+  t.true(carol.instruments.some((c) => c.instrument === 'choir'));
+  t.true(spec('a song to propose to my girlfriend', { instrumental: false }).bpm < spec('a song for my girlfriend', { instrumental: false }).bpm);
+});

@@ -272,3 +272,10 @@ test('occasions are heard: a tribute to a late grandfather is slow and minor, a 
   t.true(carol.instruments.some((c) => c.instrument === 'choir'));
   t.true(spec('a song to propose to my girlfriend', { instrumental: false }).bpm < spec('a song for my girlfriend', { instrumental: false }).bpm);
 });
+
+test('jangly guitars are clean guitars; a string piece is strings; Vivaldi and Mozart are orchestral', (t) => {
+  t.true(spec('an indie rock song with jangly guitars').instruments.some((c) => c.role === 'chords' && c.instrument === 'cleanGuitar'));
+  t.true(spec('a classical string piece').instruments.some((c) => c.instrument === 'strings'));
+  t.is(spec('in the style of Vivaldi').genre, 'orchestral');
+  t.is(spec('something like mozart').genre, 'orchestral');
+});

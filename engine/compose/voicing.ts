@@ -33,7 +33,7 @@ export function voiceChords(chords: readonly ChordSlot[], bassAnchors: readonly 
     // A minor tonic triad doubles its third (as four-part writing allows in minor), above the lowest voice (a
     // third at the bottom is heard as the relative major): under a bass doubling the root and fifth, and every
     // low note's overtones adding a major third, the minor third is else too faint to name the mode.
-    const doubled = tonic !== undefined && slot.chord.root === tonic && pcs.length === 3 && slot.chord.intervals[1] === 3
+    const doubled = tonic !== undefined && slot.chord.root === tonic && pcs.length === 3 && slot.chord.minor
       ? candidateVoicings([...pcs, pcs[1]!], low, high).filter((c) => mod(c[0]!, 12) !== pcs[1])
       : [];
     const plain = candidateVoicings(pcs, low, high);

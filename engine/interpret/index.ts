@@ -27,7 +27,7 @@ import { makeTitle, type TitleWord } from './title.ts';
 import { BOUNDARY, tokenize } from './tokenize.ts';
 import { translatePrompt, type Translation } from './translate.ts';
 import { decideVocals } from './vocals.ts';
-import { instrumentWarnings, unplayableWarnings } from './warnings.ts';
+import { genreWarnings, instrumentWarnings, unplayableWarnings } from './warnings.ts';
 
 /** Tonics that suit a genre's usual instruments (guitar keys for guitar music, flat keys for horns). */
 const TONICS_BY_GENRE: Record<string, readonly PitchClass[]> = {
@@ -76,10 +76,7 @@ function resolveGenre(ctx: Context): { preset: Preset; blendPreset: Preset | nul
   const choice = chooseGenre(match.content, ctx.hints.sum('arousal'), recognised, ctx.wantsSong, (g) => getPreset(g).vocal, createRandom(request.seed, 'interpret/genre'));
   const preset = getPreset(choice.genre);
   trace.push({ source: choice.source, effect: `genre = ${preset.name} (${choice.why})` });
-  // A music with no style of its own is played by the nearest one, and the caller is told so.
-  for (const c of ofKind(match.content, 'genre')) {
-    if (!c.negated && c.entry.note && (c.entry.genre === preset.name || c.entry.genre === choice.blend?.genre)) ctx.warnings.push(`"${c.phrase}" has no style of its own: ${c.entry.note}.`);
-  }
+  ctx.warnings.push(...genreWarnings(ofKind(match.content, 'genre'), [preset.name, ...(choice.blend ? [choice.blend.genre] : [])]));
   if (!choice.blend) return { preset, blendPreset: null, blend: null };
   trace.push({ source: choice.blend.genre, effect: `blend ${choice.blend.genre} at weight ${choice.blend.weight}` });
   return { preset, blendPreset: getPreset(choice.blend.genre), blend: choice.blend };

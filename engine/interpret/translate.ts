@@ -74,10 +74,10 @@ const ENGLISH: Omit<Translation, 'text'> = { language: 'en', name: 'English', re
 export function translatePrompt(prompt: string, tables: readonly LanguageTable[], englishWords: (text: string) => readonly string[]): Translation {
   const japanese = tables.find((t) => t.substring);
   // Kana is Japanese; Han alone could be Chinese, so it counts only where the Japanese table knows its words and
-  // no Chinese function word says otherwise.
-  const hanOnlyJapanese = HAN.test(prompt) && !SIMPLIFIED_CHINESE.test(prompt) && japanese !== undefined && translateJapanese(prompt, japanese).replaced.length > 0;
-  if (japanese && (KANA.test(prompt) || hanOnlyJapanese)) {
-    return { ...translateJapanese(prompt, japanese), language: japanese.code, name: japanese.name, unsupported: null };
+  // no simplified Chinese character says otherwise.
+  if (japanese && (KANA.test(prompt) || (HAN.test(prompt) && !SIMPLIFIED_CHINESE.test(prompt)))) {
+    const read = translateJapanese(prompt, japanese);
+    if (KANA.test(prompt) || read.replaced.length > 0) return { ...read, language: japanese.code, name: japanese.name, unsupported: null };
   }
   for (const [script, pattern] of UNSUPPORTED_SCRIPTS) {
     if (pattern.test(prompt)) return { ...ENGLISH, text: prompt, unsupported: script };

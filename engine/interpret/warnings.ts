@@ -1,8 +1,9 @@
 /**
  * What the engine could not honour, said in plain sentences for `metadata.warnings`: instruments it has no
- * sound for, instruments played by a stand-in, and named instruments the arrangement could not keep.
+ * sound for, instruments played by a stand-in, named instruments the arrangement could not keep, and musics with
+ * no style of their own played by the nearest one.
  */
-import type { InstrumentEntry } from '../lexicon/index.ts';
+import type { GenreEntry, InstrumentEntry } from '../lexicon/index.ts';
 import type { InstrumentChoice, TraceEntry } from '../types.ts';
 import { BOUNDARY } from './tokenize.ts';
 
@@ -51,4 +52,9 @@ export function instrumentWarnings(named: readonly NamedInstrument[], instrument
     else if (!played && !entry.generic) warnings.push(`"${phrase}" could not be fitted into the arrangement.`);
   }
   return warnings;
+}
+
+/** A music with no style of its own ("mariachi") is played by the nearest style (salsa): said when that style plays. */
+export function genreWarnings(named: readonly { phrase: string; entry: GenreEntry; negated: boolean }[], playing: readonly string[]): string[] {
+  return named.filter(({ entry, negated }) => !negated && entry.note && playing.includes(entry.genre)).map(({ phrase, entry }) => `"${phrase}" has no style of its own: ${entry.note}.`);
 }

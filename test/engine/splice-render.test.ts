@@ -6,11 +6,8 @@ import test from 'ava';
 import wavefile from 'wavefile';
 import type { GenerationRequest } from '../../engine/types.ts';
 import { renderTrack } from '../../engine/track.ts';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { abruptness } from '../helpers/analysis/seam.ts';
-import { monoMix, readWav } from '../helpers/analysis/wav.ts';
+import { decodeWav, monoMix } from '../helpers/analysis/wav.ts';
 
 const REQUEST: GenerationRequest = { prompt: 'chill lofi beat, 90 bpm, in Eb major', duration: 30, style: null, instrumental: true, seed: 4242 };
 
@@ -60,26 +57,16 @@ function barLines(track: Awaited<typeof source>): number[] {
   return lines;
 }
 
-async function monoOf(wav: Uint8Array): Promise<Float32Array> {
-  const dir = await mkdtemp(join(tmpdir(), 'tunesmith-seams-'));
-  try {
-    await writeFile(join(dir, 'track.wav'), wav);
-    return monoMix(await readWav(join(dir, 'track.wav')));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 test('the seams of an extension and a redone section are no more abrupt than the source\'s own bar lines', async (t) => {
   const original = await source;
   const sections = original.metadata.sections;
-  const bars = abruptness(await monoOf(original.wav), 44100, barLines(original));
+  const bars = abruptness(monoMix(decodeWav(original.wav)), 44100, barLines(original));
   const worst = { step: Math.max(...bars.map((b) => b.step)), flux: Math.max(...bars.map((b) => b.flux)) };
   const extended = await renderTrack({ ...REQUEST, duration: 40 }, { splice: { kind: 'extend', wav: original.wav, sections } });
   const redo = await renderTrack({ ...REQUEST, music: { energy: 0.95 } }, { splice: { kind: 'remix', wav: original.wav, sections, section: 1 } });
   const seams = [
-    ...abruptness(await monoOf(extended.wav), 44100, [Math.round(sections.at(-1)!.start * 44100)]).map((s) => ({ ...s, at: 'extension' })),
-    ...abruptness(await monoOf(redo.wav), 44100, [sections[1]!.start, sections[1]!.end].map((time) => Math.round(time * 44100)))
+    ...abruptness(monoMix(decodeWav(extended.wav)), 44100, [Math.round(sections.at(-1)!.start * 44100)]).map((s) => ({ ...s, at: 'extension' })),
+    ...abruptness(monoMix(decodeWav(redo.wav)), 44100, [sections[1]!.start, sections[1]!.end].map((time) => Math.round(time * 44100)))
       .map((s, i) => ({ ...s, at: i === 0 ? 'redo start' : 'redo end' })),
   ];
   for (const seam of seams) {

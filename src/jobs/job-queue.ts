@@ -11,7 +11,7 @@ import type { BlobStore } from '../store/blob-store.ts';
 import type { GenerationPatch, Repository } from '../store/repository.ts';
 import type { Generation } from '../store/types.ts';
 import { FairQueue } from './fair-queue.ts';
-import { DEFAULT_SPEED, RenderSpeed, type SpeedModel } from './render-speed.ts';
+import { DEFAULT_SPEED, RenderSpeed, timeLeft, type SpeedModel } from './render-speed.ts';
 import { liveOneByOne, type JobQueue, type LiveState } from './types.ts';
 import { spliceSourceOf } from './splice-source.ts';
 import {
@@ -346,14 +346,9 @@ class RenderQueue implements JobQueueHandle {
     return this.#lifecycle.transition(generation.id, patch);
   }
 
-  /**
-   * Seconds left for a running render. Progress is not linear in time (the engine's stages differ in
-   * cost), so extrapolating it swings wildly; the speed estimate minus the time spent is steadier, with
-   * a floor from the progress so a render running late never shows as done.
-   */
+  /** Seconds left for a running render (see timeLeft). */
   #remaining(running: Running): number {
-    const elapsed = (this.#clock() - running.startedAt) / 1000;
-    return Math.max(running.expectedSeconds - elapsed, (1 - running.progress) * running.expectedSeconds * 0.2);
+    return timeLeft(running.expectedSeconds, (this.#clock() - running.startedAt) / 1000, running.progress);
   }
 
   /**

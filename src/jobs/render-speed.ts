@@ -17,6 +17,16 @@ export interface SpeedModel {
  */
 export const DEFAULT_SPEED: SpeedModel = { overheadSeconds: 1.5, perAudioSecond: 0.05 };
 
+/**
+ * Seconds left for a running render expected to take `expectedSeconds`, `elapsedSeconds` in, `progress` (0–1) done.
+ * Progress is not linear in time (the engine's stages differ in cost), so extrapolating it swings wildly; the
+ * speed estimate minus the time spent is steadier, with a floor from the progress so a render running late never
+ * shows as done.
+ */
+export function timeLeft(expectedSeconds: number, elapsedSeconds: number, progress: number): number {
+  return Math.max(expectedSeconds - elapsedSeconds, (1 - progress) * expectedSeconds * 0.2);
+}
+
 export class RenderSpeed {
   readonly overheadSeconds: number;
   #perAudioSecond: number;

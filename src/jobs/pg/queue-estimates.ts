@@ -10,7 +10,7 @@
  */
 import type { Generation } from '../../store/types.ts';
 import type { Queryable } from '../../store/postgres/index.ts';
-import { DEFAULT_SPEED } from '../render-speed.ts';
+import { DEFAULT_SPEED, timeLeft } from '../render-speed.ts';
 import type { LiveState } from '../types.ts';
 import { RENDER_QUEUE } from './render-queue.ts';
 import { RenderProgress } from './render-progress.ts';
@@ -59,16 +59,12 @@ export class QueueEstimates {
     const [perSecond, rows, progress] = await Promise.all([
       this.#perAudioSecond(),
       this.#queueRows(ids),
-      this.#progress.of(open.filter((g) => g.status === 'processing')),
+      this.#progress.of(open.filter((g) => g.status === 'processing').map((g) => g.id)),
     ]);
     const active = rows[0]?.active_remaining_json ?? [];
-    // A running render's time left, as the in-process queue reckons it: the estimate less the time it has run,
-    // never below the share of a fifth of the estimate its progress has still to go (a render slower than expected
-    // is not about to end). The other renders at work are counted without their progress.
-    const remaining = (duration: number, elapsed: number, done = 0) => {
-      const expected = this.estimate(duration, perSecond);
-      return Math.max(expected - elapsed, (1 - done) * expected * 0.2);
-    };
+    // A running render's time left, as the in-process queue reckons it (timeLeft). The other renders at work are
+    // counted without their progress.
+    const remaining = (duration: number, elapsed: number, done = 0) => timeLeft(this.estimate(duration, perSecond), elapsed, done);
     const activeLeft = active.reduce((sum, job) => sum + remaining(job.duration, job.elapsed), 0);
     const threads = Math.max(1, rows[0]?.active_count ?? 0);
     for (const row of rows) {

@@ -48,13 +48,13 @@ export class RenderProgress {
     };
   }
 
-  /** The fraction of each generation's current attempt that has one. */
-  async of(generations: readonly { id: string; attempts: number }[]): Promise<Map<string, number>> {
-    if (generations.length === 0) return new Map();
+  /** The fraction of each of these generations' current attempt that has one. */
+  async of(ids: readonly string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
     const { rows } = await this.#db.query(
       `SELECT p.generation_id AS id, p.fraction::float8 AS fraction FROM render_progress p JOIN generations g ON g.id = p.generation_id
         WHERE p.generation_id = ANY($1) AND p.attempt = g.attempts`,
-      [generations.map((g) => g.id)],
+      [ids],
     );
     return new Map((rows as { id: string; fraction: number }[]).map((row) => [row.id, row.fraction]));
   }

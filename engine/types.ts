@@ -296,7 +296,7 @@ export interface Score {
 /**
  * Vocals (issue 4). Text side: engine/lyrics/ turns words into syllables of ARPAbet phones.
  * Music side: engine/compose/vocal.ts puts one syllable on each melody note (SungNote).
- * Sound side: engine/render/voice/ sings SungNotes into a mono Float32Array.
+ * Sound side: engine/render/singer/ sings SungNotes into a mono Float32Array.
  */
 
 /** An ARPAbet phone without its stress digit: vowels AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW, consonants B CH D DH F G HH JH K L M N NG P R S SH T TH V W Y Z ZH. */

@@ -8,7 +8,7 @@ import { LIMITS } from './routes/generations/generate-request.ts';
 import { musicalFieldSchemas } from './routes/generations/musical-fields-openapi.ts';
 import { planRequestSchemas, planResponseSchemas } from './routes/generations/plan-openapi.ts';
 import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION, deriveSchemas } from './routes/generations/derive-openapi.ts';
-import { LIST_LIMITS } from './routes/generations/listGenerations.ts';
+import { LIST_LIMITS } from './routes/generations/list-generations.ts';
 import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
 

@@ -21,7 +21,7 @@ const TIME_KEEPERS = new Set<Drum>(['hat', 'openHat', 'ride', 'shaker']);
 const GHOST = 0.17;
 type DrumKit = NonNullable<Preset['drums']>;
 
-/** The kit's grooves, or the meter's own in the kit's voices when the spec's meter is not the kit's. */
+/** The kit's grooves, or the meter's own played on the kit's drums when the spec's meter is not the kit's. */
 export function drumKitFor(ctx: ComposeContext, blend?: { preset: Preset; weight: number }): DrumKit {
   const owner = blend && blend.weight >= 0.5 && blend.preset.drums ? blend.preset : ctx.preset;
   // A style without drums that is asked for them (ambient "with drums") plays a plain backbeat.

@@ -4,7 +4,7 @@
  * lighter on the higher strings), strum patterns per style, and palm-muted chugs for overdriven verses.
  */
 import type { Random } from '../random.ts';
-import { isParallelPerfect, movementCost, voicedPitchClasses } from '../theory/voiceLeading.ts';
+import { isParallelPerfect, movementCost, playedPitchClasses } from '../theory/voicings.ts';
 import { lowestAtOrAbove, mod } from '../theory/pitch.ts';
 import { clamp, type ChordSlot, type GridNote } from './model.ts';
 import { playsPowerChords, tuningOf } from './instruments.ts';
@@ -38,7 +38,7 @@ interface Candidate {
 /** Every playable shape of a chord on the instrument, with its fingering cost. */
 function chordShapes(slot: ChordSlot, instrument: string): Candidate[] {
   const tuning = tuningOf(instrument);
-  const pcs = voicedPitchClasses(slot.chord.pitchClasses, slot.chord.intervals);
+  const pcs = playedPitchClasses(slot.chord.pitchClasses, slot.chord.intervals);
   const intervals = slot.chord.intervals.filter((_, i) => pcs.includes(slot.chord.pitchClasses[i]!));
   const fifth = pcs.find((_, i) => intervals[i] === 7);
   const third = pcs.find((_, i) => intervals[i] === 3 || intervals[i] === 4);
@@ -164,7 +164,7 @@ function thinned(candidates: readonly Candidate[]): Candidate[] {
 
 /**
  * A shape for every chord: the easiest fingering that moves least from the previous one, never forming
- * parallel fifths or octaves between the bass and the top voice heard (this guitar's or a pad's above it).
+ * parallel fifths or octaves between the bass and the top note heard (this guitar's or a pad's above it).
  */
 export function guitarShapes(chords: readonly ChordSlot[], instrument: string, context: ShapeContext): Shape[] {
   const cache = new Map<string, Candidate[]>();

@@ -21,7 +21,7 @@ import { composeMelody } from './melody.ts';
 import { EPSILON, type ComposeContext, type GridNote } from './model.ts';
 import { bowing, sustainPedal } from './technique.ts';
 import { composeArp, composeTexture } from './texture.ts';
-import { voiceChords } from './voicing.ts';
+import { chordVoicings } from './voicing.ts';
 import { assignGiven, composeVocal, planLineSlots, sectionLyricLines } from './vocal/index.ts';
 import { parseLyrics } from '../lyrics/index.ts';
 
@@ -122,7 +122,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const kit = drumKitFor(ctx, blend);
   const drumBars = planDrumBars(ctx, kit);
   const anchors = bassAnchors(ctx, preset.bass);
-  const voicings = voiceChords(chords, anchors, preset.melody.low, tonic);
+  const voicings = chordVoicings(chords, anchors, preset.melody.low, tonic);
 
   const generators: Record<Exclude<Role, 'vocal'>, () => GridNote[]> = {
     drums: () => composeDrums(ctx, kit, drumBars, createRandom(spec.seed, 'drums')),

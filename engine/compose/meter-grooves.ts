@@ -62,7 +62,7 @@ const BACKBEATS: readonly Drum[] = ['snare', 'clap', 'rim'];
 export const BACKBEAT: DrumKit = GROOVES['4/4']!;
 
 /**
- * The meter's groove in the voices of `style` (its kit's backbeat and time-keeper); null for a meter
+ * The meter's groove played on the drums of `style` (its kit's backbeat and time-keeper); null for a meter
  * without grooves of its own.
  */
 export function meterKit(meter: Meter, style: DrumKit | null): DrumKit | null {
@@ -71,7 +71,7 @@ export function meterKit(meter: Meter, style: DrumKit | null): DrumKit | null {
   const played = (candidates: readonly Drum[]) => candidates.find((d) => /[1-9]/.test(style?.main[d] ?? ''));
   const keeper = played(TIME_KEEPERS) ?? 'hat';
   const backbeat = played(BACKBEATS) ?? 'snare';
-  const voice = (grid: DrumKit['main'], fill: boolean): DrumKit['main'] => {
+  const onKit = (grid: DrumKit['main'], fill: boolean): DrumKit['main'] => {
     const out: DrumKit['main'] = {};
     for (const [drum, pattern] of Object.entries(grid) as [Drum, string][]) {
       // Fills stay on the snare: a drummer rolls on it whatever the groove's backbeat is.
@@ -80,5 +80,5 @@ export function meterKit(meter: Meter, style: DrumKit | null): DrumKit | null {
     }
     return out;
   };
-  return { stepsPerBar: groove.stepsPerBar, main: voice(groove.main, false), fill: voice(groove.fill, true), half: voice(groove.half, false) };
+  return { stepsPerBar: groove.stepsPerBar, main: onKit(groove.main, false), fill: onKit(groove.fill, true), half: onKit(groove.half, false) };
 }

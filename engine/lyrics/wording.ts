@@ -1,7 +1,7 @@
 /**
  * Word-level judgement for written lyrics: which nouns a slot may take ("every sand" is wrong, "every wave"
- * right), which words suit the song's mood, which lines contradict themselves ("gentle and cold"), and whose
- * voice a template speaks in, so a section stays with "I" or with "we".
+ * right), which words suit the song's mood, which lines contradict themselves ("gentle and cold"), and which
+ * person a template speaks in, so a section stays with "I" or with "we".
  */
 import type { Banks } from './bank.ts';
 import { FUNCTION_WORDS } from './pronounce.ts';
@@ -90,7 +90,7 @@ export function nounNeeds(template: string): { slots: NounNeed[]; end: NounNeed 
   return { slots, end };
 }
 
-/** Whose voice a template or opener speaks in: "I", "we", or nobody in particular (imperatives, "the road is long"). */
+/** Which person a template or opener speaks in: "I", "we", or nobody in particular (imperatives, "the road is long"). */
 export function personOf(template: string): Person {
   const tokens = template.toLowerCase().replace(/[?,.!]/g, '').split(' ');
   if (tokens.some((t) => FIRST_PERSON.has(t))) return 'I';

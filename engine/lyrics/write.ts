@@ -5,7 +5,7 @@
  * syllable range. Among lines that fit, the one whose stresses alternate best wins, so stressed syllables
  * can land on strong beats. The chorus is written once and repeated; its first line, the hook, comes back
  * as its last. Words are judged by ./wording.ts: nouns fit their articles, words fit the mood and never
- * contradict each other in a line, a section keeps one voice ("I" or "we") and opens few lines with a filler.
+ * contradict each other in a line, a section keeps one narrator ("I" or "we") and opens few lines with a filler.
  */
 import type { Random } from '../random.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics, Subjects } from '../types.ts';
@@ -44,7 +44,7 @@ interface Range {
   max: number;
 }
 
-/** A line template with what it needs: whose voice it is and which noun slots must be countable. */
+/** A line template with what it needs: who narrates it and which noun slots must be countable. */
 interface Template {
   text: string;
   person: Person;
@@ -53,8 +53,8 @@ interface Template {
   needs: { slots: NounNeed[]; end: NounNeed };
 }
 
-/** How one section is being written: its voice, and how many more lines may open with a filler. */
-interface Voice {
+/** How one section is being written: its narrator, and how many more lines may open with a filler. */
+interface Narrator {
   person: 'I' | 'we';
   fillersLeft: number;
   /** First words of the section's lines so far, so lines do not all open alike. */
@@ -95,7 +95,7 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   const choruses = input.plan.sections.filter((s) => s.kind === 'chorus' && s.lines > 0);
   const chorusRandom = random.fork('chorus');
   const chorusSyllables = chorusRange(choruses.map((s) => s.syllables));
-  const chorus = choruses.length === 0 ? [] : writeChorus(choruses[0].lines, chorusSyllables, palette, chorusRandom, newVoice(choruses[0].lines, palette, chorusRandom));
+  const chorus = choruses.length === 0 ? [] : writeChorus(choruses[0].lines, chorusSyllables, palette, chorusRandom, newNarrator(choruses[0].lines, palette, chorusRandom));
   const dedication = input.subjects ? dedicationLines(input.subjects) : [];
   // The dedication is sung in every chorus: the line after the hook, so the hook still opens and closes it.
   if (dedication.length > 0 && chorus.length > 0) {
@@ -108,7 +108,7 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
       return { kind: 'chorus', lines: Array.from({ length: spec.lines }, (_, i) => chorus[i % Math.max(1, chorus.length)]).filter(Boolean) };
     }
     const sectionRandom = random.fork(`${spec.kind}-${index}`);
-    return { kind: spec.kind, lines: writeSection(spec.lines, spec.syllables, palette, sectionRandom, newVoice(spec.lines, palette, sectionRandom)) };
+    return { kind: spec.kind, lines: writeSection(spec.lines, spec.syllables, palette, sectionRandom, newNarrator(spec.lines, palette, sectionRandom)) };
   });
   // A place opens the first verse; with no chorus the dedication opens the first section instead.
   const places = input.subjects ? placeLines(input.subjects) : [];
@@ -180,7 +180,7 @@ function chorusRange(ranges: readonly Range[]): Range {
 }
 
 /** Sad songs lean on "I", bright ones on "we"; at most one line in four opens with "oh", "so", "now" or "and". */
-function newVoice(lines: number, palette: Palette, random: Random): Voice {
+function newNarrator(lines: number, palette: Palette, random: Random): Narrator {
   const person = random.chance(palette.valence < 0 ? 0.7 : 0.4) ? 'I' : 'we';
   return { person, fillersLeft: Math.floor(lines / 4), openings: new Set(), words: new Set() };
 }
@@ -247,7 +247,7 @@ function rhymeOf(phrase: string): string {
   return rhymePart(parsePhones(phones));
 }
 
-function writeChorus(count: number, range: Range, palette: Palette, random: Random, voice: Voice): LyricLine[] {
+function writeChorus(count: number, range: Range, palette: Palette, random: Random, narrator: Narrator): LyricLine[] {
   // The hook carries the song's theme: its rhyme group holds a theme word whenever the prompt has themes.
   // A different end word for the hook and each middle line where the group has them, two at least, so the
   // chorus rhymes rather than repeating one word.
@@ -256,16 +256,16 @@ function writeChorus(count: number, range: Range, palette: Palette, random: Rand
   for (const group of themedFirst) {
     const endings = orderEndings(group, palette, random);
     const hookEnding = endings.find((e) => e.themed) ?? endings[0];
-    const hook = makeLine(hookEnding, range, palette, random, { ...voice, hook: true });
+    const hook = makeLine(hookEnding, range, palette, random, { ...narrator, hook: true });
     if (hook === null) continue;
     palette.usedLines.add(hook);
-    voice.openings.add(firstWord(hook));
+    narrator.openings.add(firstWord(hook));
     const lines = [hook];
     // The middle lines rhyme with the hook, so with the hook again at the end every pair rhymes.
     for (let i = 1; i < count - 1; i++) {
       const others = endings.filter((e) => e.word !== hookEnding.word);
       const ending = others.length > 0 ? others[(i - 1) % others.length] : hookEnding;
-      lines.push(makeLine(ending, range, palette, random, voice) ?? hook);
+      lines.push(makeLine(ending, range, palette, random, narrator) ?? hook);
       palette.usedLines.add(lines[i]);
     }
     if (count >= 2) lines.push(hook);
@@ -275,14 +275,14 @@ function writeChorus(count: number, range: Range, palette: Palette, random: Rand
   return fallbackLines(count, range, palette).map(parseLine);
 }
 
-function writeSection(count: number, range: Range, palette: Palette, random: Random, voice: Voice): LyricLine[] {
+function writeSection(count: number, range: Range, palette: Palette, random: Random, narrator: Narrator): LyricLine[] {
   if (count === 0) return [];
   const slotOf = rhymeSlots(count, random.chance(0.5) ? 'AABB' : 'ABAB');
   const texts: string[] = new Array<string>(count);
   const slots = Math.max(...slotOf) + 1;
   for (let slot = 0; slot < slots; slot++) {
     const lineIndexes = slotOf.flatMap((s, i) => (s === slot ? [i] : []));
-    const lines = linesForSlot(lineIndexes.length, range, palette, random, voice);
+    const lines = linesForSlot(lineIndexes.length, range, palette, random, narrator);
     lineIndexes.forEach((lineIndex, k) => (texts[lineIndex] = lines[k]));
   }
   return texts.map(parseLine);
@@ -301,13 +301,13 @@ function rhymeSlots(count: number, scheme: 'AABB' | 'ABAB'): number[] {
 }
 
 /** `count` lines that rhyme with each other, ending in unused words where possible. */
-function linesForSlot(count: number, range: Range, palette: Palette, random: Random, voice: Voice): string[] {
+function linesForSlot(count: number, range: Range, palette: Palette, random: Random, narrator: Narrator): string[] {
   for (const group of rankedGroups(palette, random, Math.min(count, 2))) {
     const endings = orderEndings(group, palette, random);
     const lines: string[] = [];
     for (const ending of endings) {
       if (lines.length === count) break;
-      const line = makeLine(ending, range, palette, random, voice);
+      const line = makeLine(ending, range, palette, random, narrator);
       if (line === null) continue;
       lines.push(line);
       palette.usedLines.add(line);
@@ -315,7 +315,7 @@ function linesForSlot(count: number, range: Range, palette: Palette, random: Ran
     }
     // A group with fewer fitting words than lines repeats its words in new templates.
     for (let k = 0; lines.length > 0 && lines.length < count && k < endings.length * 3; k++) {
-      const line = makeLine(endings[k % endings.length], range, palette, random, voice);
+      const line = makeLine(endings[k % endings.length], range, palette, random, narrator);
       if (line !== null) lines.push(line);
     }
     if (lines.length === count) return lines;
@@ -359,20 +359,20 @@ const DETERMINERS = new Set(['the', 'my', 'your', 'our', 'a']);
  * Fills templates for one end word until a few fit the range, then keeps the best: stresses that alternate,
  * templates not used much yet, no filler opening beyond the section's allowance, openings that vary.
  */
-function makeLine(ending: Ending, range: Range, palette: Palette, random: Random, voice: Voice): string | null {
+function makeLine(ending: Ending, range: Range, palette: Palette, random: Random, narrator: Narrator): string | null {
   const endTokens = ending.word.split(' ');
   const massEnd = ending.kind === 'n' && palette.wording.isMass(lastWord(ending.word));
   // "Home" goes without "the": "take me home", "you are my home", never "waiting for the home".
   const articleless = ending.kind === 'n' && palette.wording.isBare(ending.word);
   const fits = (t: Template) =>
-    (t.person === 'none' || t.person === voice.person) && !(massEnd && t.needs.end === 'count') &&
+    (t.person === 'none' || t.person === narrator.person) && !(massEnd && t.needs.end === 'count') &&
     !(t.feeling && ending.kind === 'a' && !palette.wording.canFeel(ending.word)) &&
     !(articleless && !HOMEWARD.test(t.text) && !/\bmy E\b/.test(t.text)) &&
     !t.text.split(' ').some((w) => endTokens.includes(w.replace(/[?,]/g, '')));
   // A hook prefers the short hook templates but may use any, so it never needs a filler to fit.
-  const hooks = voice.hook === true ? palette.hooks[ending.kind].filter(fits) : [];
+  const hooks = narrator.hook === true ? palette.hooks[ending.kind].filter(fits) : [];
   const templates = [...hooks, ...hooks, ...palette.templates[ending.kind].filter(fits)];
-  const openers = palette.openers.filter((o) => o.person === 'none' || o.person === voice.person);
+  const openers = palette.openers.filter((o) => o.person === 'none' || o.person === narrator.person);
   let best: { words: string[]; score: number; template: string; opener: string | null } | null = null;
   let found = 0;
   for (let attempt = 0; templates.length > 0 && attempt < ATTEMPTS && found < GOOD_ENOUGH; attempt++) {
@@ -401,7 +401,7 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
     if (fitted === null || palette.usedLines.has(fitted.join(' ')) || palette.wording.contradicts(fitted) || palette.wording.echoes(fitted)) continue;
     const filler = opensWithFiller(fitted[0]);
     // Past the section's allowance a filler opening is not an option: another template or end word is.
-    const fillersAllowed = voice.hook !== true && voice.fillersLeft > 0;
+    const fillersAllowed = narrator.hook !== true && narrator.fillersLeft > 0;
     if (filler && !fillersAllowed) continue;
     found++;
     const score =
@@ -409,25 +409,25 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
       // A stress clash costs as much as a template used twice already.
       (palette.templateUses.get(template.text) ?? 0) / 2 +
       (filler ? 1.5 : 0) +
-      (voice.openings.has(fitted[0].toLowerCase()) ? 1 : 0) +
+      (narrator.openings.has(fitted[0].toLowerCase()) ? 1 : 0) +
       // An opener phrase pads a line; a template that fits on its own reads better.
       (opener === null ? 0 : 0.75 + (palette.templateUses.get(opener.text) ?? 0) / 2) +
-      0.4 * fitted.filter((w) => voice.words.has(contentWord(w))).length +
+      0.4 * fitted.filter((w) => narrator.words.has(contentWord(w))).length +
       // A hook is short and plain: the title line people remember.
-      (voice.hook === true ? (opened ? 3 : 0) + (hooks.includes(template) ? 0 : 1) + (syllablesOf(fitted) - range.min) * 0.3 : 0);
+      (narrator.hook === true ? (opened ? 3 : 0) + (hooks.includes(template) ? 0 : 1) + (syllablesOf(fitted) - range.min) * 0.3 : 0);
     if (best === null || score < best.score) best = { words: fitted, score, template: template.text, opener: opener?.text ?? null };
   }
   if (best !== null) {
     for (const used of [best.template, best.opener]) if (used !== null) palette.templateUses.set(used, (palette.templateUses.get(used) ?? 0) + 1);
-    for (const word of best.words) if (contentWord(word) !== '') voice.words.add(contentWord(word));
+    for (const word of best.words) if (contentWord(word) !== '') narrator.words.add(contentWord(word));
     const line = capitalize(best.words.join(' '));
-    if (opensWithFiller(line)) voice.fillersLeft--;
-    voice.openings.add(firstWord(line));
+    if (opensWithFiller(line)) narrator.fillersLeft--;
+    narrator.openings.add(firstWord(line));
     return line;
   }
   const bare = padToRange(endTokens, range, palette, random, Infinity);
-  if (bare === null || (opensWithFiller(bare[0]) && (voice.hook === true || voice.fillersLeft <= 0))) return null;
-  if (opensWithFiller(bare[0])) voice.fillersLeft--;
+  if (bare === null || (opensWithFiller(bare[0]) && (narrator.hook === true || narrator.fillersLeft <= 0))) return null;
+  if (opensWithFiller(bare[0])) narrator.fillersLeft--;
   return capitalize(bare.join(' '));
 }
 

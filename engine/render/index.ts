@@ -1,7 +1,7 @@
 /**
  * Stage 3 of the engine: Score -> mastered stereo audio.
  *
- *   1. prerender each patch's voices with Tone.js offline (few root notes per patch) and each kit's hits
+ *   1. prerender each patch's notes with Tone.js offline (few root notes per patch) and each kit's hits
  *   2. mix notes into dry buses and effect sends in plain TypeScript (mix.ts)
  *   3. render the reverb (quarter-rate convolution on node-web-audio-api), then the returns and master bus (bus.ts)
  *   4. master: −14 LUFS integrated, ≤ −1 dBTP, no DC, no clicks
@@ -56,7 +56,7 @@ export interface RenderOptions {
 const BUS_LUFS = -18;
 
 /** Progress shares of the phases (measured roughly on a 60 s pop track). */
-const PHASES = { voices: 0.5, singer: 0.62, reverb: 0.75, effects: 0.85 } as const;
+const PHASES = { instruments: 0.5, singer: 0.62, reverb: 0.75, effects: 0.85 } as const;
 /** With stems, the mix's share of the progress: the stems' returns, bus and master take about as long again. */
 const MIX_SHARE_WITH_STEMS = 0.5;
 
@@ -84,7 +84,7 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   report(0);
 
   const stems = options.stems === true ? new StemSet(frames) : null;
-  const buses = await mixScore(score, frames, (done, total) => report((PHASES.voices * done) / total), stems);
+  const buses = await mixScore(score, frames, (done, total) => report((PHASES.instruments * done) / total), stems);
   const taps = mixVocal(score, buses, options.voiceTaps === true, stems);
   report(PHASES.singer);
   const space = reverbSpaceOf(score.spec);

@@ -13,7 +13,7 @@ import { SAMPLED_INSTRUMENTS, SAMPLED_KITS, type SampledInstrument, type Sampled
 import { playSampled, playSampledKit, type PlayedNote } from './sampled/notes.ts';
 import { UnknownInstrumentError } from '../errors.ts';
 import { pitchClassOf } from '../theory/pitch.ts';
-import { PITCHED_PATCHES, type PitchedPatch } from './voices/index.ts';
+import { PITCHED_PATCHES, type PitchedPatch } from './patches/index.ts';
 import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
 import { stagePlace } from './stage.ts';
@@ -169,6 +169,7 @@ function placeNotes(buses: MixBuses, part: Part, score: Score, played: readonly 
 
 /** A synthesized patch's notes: prerendered roots (prerender.ts), replayed at each note's pitch. */
 async function playPitched(part: Part, patch: PitchedPatch, score: Score): Promise<PlayedNote[]> {
+  // The random stream keeps its historical name: renamed, every seed would sound different.
   const samples = await prerenderPitched(patch, part.notes, createRandom(score.spec.seed, `voice/${part.instrument}`));
   const releaseFrames = Math.max(1, Math.round(patch.release * SAMPLE_RATE));
   const needs = part.notes.map((note) => noteNeed(note, patch));

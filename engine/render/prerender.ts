@@ -1,6 +1,6 @@
 /**
- * Prerendered voices (the generative.fm technique). Playing every note through live Tone synths costs CPU for
- * every voice-second and node-web-audio-api keeps finished nodes alive until garbage collection, so a 60 s track
+ * Prerendered patches (the generative.fm technique). Playing every note through live Tone synths costs CPU for
+ * every note-second and node-web-audio-api keeps finished nodes alive until garbage collection, so a 60 s track
  * took ~20 s. Instead each patch renders a few root notes ONCE (every ROOT_SPACING semitones, held as long as the
  * longest note needs) and the mixer replays them resampled to each note's pitch, like a sampler.
  */
@@ -10,8 +10,8 @@ import type { Random } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { whiteNoise } from './noise.ts';
 import { rmsOf } from './filters.ts';
-import { renderWithTone } from './toneRender.ts';
-import type { PitchedPatch } from './voices/types.ts';
+import { renderWithTone } from './tone-render.ts';
+import type { PitchedPatch } from './patches/types.ts';
 import type { ToneAudioBuffer } from 'tone';
 import type { Kit } from './drums/kits.ts';
 import type { ToneLib } from './globals.ts';
@@ -59,7 +59,7 @@ export function noteNeed(note: Note, patch: PitchedPatch): { root: number; ratio
   return { root, ratio, hold, seconds };
 }
 
-/** Silence between roots in the prerender, longer than any voice's own (short) release. */
+/** Silence between roots in the prerender, longer than any patch's own (short) release. */
 const SLOT_GAP_SECONDS = 0.2;
 
 function noiseBuffer(Tone: ToneLib, random: Random, seconds = 3): ToneAudioBuffer {
@@ -74,8 +74,8 @@ export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note
     const { root, seconds } = noteNeed(note, patch);
     needs.set(root, Math.max(needs.get(root) ?? 0, seconds));
   }
-  // One voice plays the roots one after another: building a Tone voice costs tens of milliseconds of
-  // JavaScript, more than rendering a few seconds of it, so one voice per patch is the cheapest layout.
+  // One instance plays the roots one after another: building a Tone instrument costs tens of milliseconds of
+  // JavaScript, more than rendering a few seconds of it, so one instance per patch is the cheapest layout.
   const roots = [...needs.keys()].sort((a, b) => a - b);
   const slots: { root: number; start: number; seconds: number }[] = [];
   let cursor = 0.01;
@@ -85,10 +85,10 @@ export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note
     cursor += seconds + SLOT_GAP_SECONDS;
   }
   const [rendered] = await renderWithTone(cursor, 1, (Tone, [output]) => {
-    const voice = patch.build({ Tone, output: output!, noise: noiseBuffer(Tone, random) });
+    const instance = patch.build({ Tone, output: output!, noise: noiseBuffer(Tone, random) });
     for (const slot of slots) {
-      voice.start(frequencyOf(slot.root), slot.start);
-      voice.stop(slot.start + slot.seconds);
+      instance.start(frequencyOf(slot.root), slot.start);
+      instance.stop(slot.start + slot.seconds);
     }
   });
   const byRoot = new Map<number, Float32Array>();
@@ -109,7 +109,7 @@ export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note
 
 /**
  * Renders one hit of every used drum of a kit, side by side in one multi-channel context (one channel per
- * drum): one context instead of eleven, and each hit is a single trigger, so no finished voices pile up.
+ * drum): one context instead of eleven, and each hit is a single trigger, so no finished nodes pile up.
  * Velocity becomes gain in the mixer.
  */
 export async function prerenderKit(kit: Kit, drums: ReadonlySet<Drum>, random: Random): Promise<Map<Drum, Float32Array>> {

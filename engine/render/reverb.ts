@@ -9,7 +9,7 @@ import type { Random } from '../random.ts';
 import { webAudio } from './globals.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { highPassInPlace, lowPassInPlace } from './filters.ts';
-import { copyChannel } from './toneRender.ts';
+import { copyChannel } from './tone-render.ts';
 
 export const REVERB_RATE = SAMPLE_RATE / 4;
 

@@ -1,5 +1,5 @@
 /**
- * The voice in the mix: the lead line and the backing "oohs" are sung into their own buffers (render/voice/),
+ * The voice in the mix: the lead line and the backing "oohs" are sung into their own buffers (render/singer/),
  * then the lead gets a high-pass and a compressor, two quiet detuned doubles left and right, and the backing is
  * spread wide. The voice is set to sit just above the accompaniment's loudness where it sings, the
  * accompaniment ducks a little under it, and it feeds the reverb and delay sends like any part.
@@ -11,7 +11,7 @@ import { biquad, compress, filterInPlace } from './bus.ts';
 import { SineLfo } from './filters.ts';
 import { integratedLoudness } from './master/index.ts';
 import type { MixBuses } from './mix.ts';
-import { sing } from './voice/index.ts';
+import { sing } from './singer/index.ts';
 import { delaySendOf, type StemSet } from './stems.ts';
 
 /** Loudness of the voice over the accompaniment where it sings (LU): audible, not on top of the band. */

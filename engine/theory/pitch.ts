@@ -14,7 +14,7 @@ export function pitchClassOf(name: PitchClass): number {
   return index;
 }
 
-/** The MIDI note with pitch class `pc` closest to `target` (ties go down, which keeps voices from creeping up). */
+/** The MIDI note with pitch class `pc` closest to `target` (ties go down, which keeps parts from creeping up). */
 export function nearestWithPitchClass(pc: number, target: number): number {
   const below = target - mod(target - pc, 12);
   return target - below <= below + 12 - target ? below : below + 12;

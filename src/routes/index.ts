@@ -1,11 +1,11 @@
 import { Router } from '@koa/router';
 import type { AppState, Services } from '../http/types.ts';
-import { getAccountHandler } from './account/getAccount.ts';
-import { getFileHandler } from './files/getFile.ts';
+import { getAccountHandler } from './account/get-account.ts';
+import { getFileHandler } from './files/get-file.ts';
 import { mountGenerationRoutes } from './generations/index.ts';
-import { getHealthHandler } from './health/getHealth.ts';
-import { getOpenApiHandler } from './openapi/getOpenApi.ts';
-import { getStylesHandler } from './styles/getStyles.ts';
+import { getHealthHandler } from './health/get-health.ts';
+import { getOpenApiHandler } from './openapi/get-openapi.ts';
+import { getStylesHandler } from './styles/get-styles.ts';
 import { mountWebhookRoutes } from './webhooks/index.ts';
 
 /** Every route of the service. /v1 paths are authenticated and rate limited before they get here (app.ts). */

@@ -2,9 +2,9 @@
  * Building blocks for one drum hit, each played once per velocity layer in the drum prerender context.
  * Noise always comes from the seeded buffer (never Tone.Noise, which uses Math.random).
  */
-import type { VoiceTools } from '../voices/types.ts';
+import type { PatchTools } from '../patches/types.ts';
 
-export type HitTools = VoiceTools;
+export type HitTools = PatchTools;
 export type Hit = (tools: HitTools, time: number, velocity: number) => void;
 
 /** A pitched membrane whose pitch falls (kick, toms, 808, timpani). */

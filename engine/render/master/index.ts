@@ -14,7 +14,7 @@ const TOLERANCE_LU = 0.5;
 const MAX_PASSES = 4;
 
 export { integratedLoudness } from './loudness.ts';
-export { truePeakDb } from './truePeak.ts';
+export { truePeakDb } from './true-peak.ts';
 
 /** Subtracts the channel's mean; returns whether it did (a mean this small is left alone). */
 function removeDc(channel: Float32Array): boolean {

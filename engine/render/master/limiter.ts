@@ -4,7 +4,7 @@
  * then averaged over LOOKAHEAD samples. The average of minima that all include a peak's position cannot exceed
  * the gain that peak needs, so peaks are caught while the gain moves smoothly (no clicks, no distortion spikes).
  */
-import { truePeakEnvelope } from './truePeak.ts';
+import { truePeakEnvelope } from './true-peak.ts';
 
 /**
  * Applies `gain` to the stereo signal in place and limits its true peak to `ceiling` (linear). `gains`, when

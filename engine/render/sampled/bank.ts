@@ -72,7 +72,7 @@ async function load(file: string): Promise<NoteRenderer> {
       for (const sample of samples) if (sample.isCompressed && sample.audioData) decoded += sample.audioData.byteLength;
       if (decoded > bytes) {
         for (const sample of samples) if (sample.isCompressed) sample.audioData = undefined;
-        // The synthesizer's voice cache holds the decoded data too.
+        // The synthesizer's note cache holds the decoded data too.
         synth.clearCache();
       }
       return decoded;

@@ -5,7 +5,7 @@ import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import { deriveGenerationFor } from '../../routes/generations/derive-generation.ts';
 import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
-import { STATUSES, LIST_LIMITS } from '../../routes/generations/listGenerations.ts';
+import { STATUSES, LIST_LIMITS } from '../../routes/generations/list-generations.ts';
 import type { GenerationObject } from '../../generations/present.ts';
 import { MAX_WAIT_SECONDS, waitForChange } from '../../routes/generations/wait-for-change.ts';
 import type { Generation, GenerationStatus } from '../../store/types.ts';

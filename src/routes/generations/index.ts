@@ -1,11 +1,11 @@
 import type { Router } from '@koa/router';
 import type { AppState, Services } from '../../http/types.ts';
-import { cancelGenerationHandler } from './cancelGeneration.ts';
-import { deleteGenerationHandler } from './deleteGeneration.ts';
-import { getGenerationHandler } from './getGeneration.ts';
-import { listGenerationsHandler } from './listGenerations.ts';
-import { postDeriveHandler } from './postDerive.ts';
-import { postGenerateHandler } from './postGenerate.ts';
+import { cancelGenerationHandler } from './cancel-generation.ts';
+import { deleteGenerationHandler } from './delete-generation.ts';
+import { getGenerationHandler } from './get-generation.ts';
+import { listGenerationsHandler } from './list-generations.ts';
+import { postDeriveHandler } from './post-derive.ts';
+import { postGenerateHandler } from './post-generate.ts';
 
 export function mountGenerationRoutes(router: Router<AppState>, services: Services): void {
   router.post('/v1/generate', postGenerateHandler(services));

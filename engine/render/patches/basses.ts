@@ -1,6 +1,6 @@
 /** Bass patches. */
 import type { PitchedPatch } from './types.ts';
-import { monoSynthPatch, synthPatch } from './synthPatch.ts';
+import { monoSynthPatch, synthPatch } from './synth-patch.ts';
 
 /** A pure sine sub with a soft attack (808-style sustained bass). */
 export const subBass: PitchedPatch = synthPatch({

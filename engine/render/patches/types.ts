@@ -1,20 +1,20 @@
 /**
- * A pitched patch is a recipe that builds a Tone.js voice inside a prerender context. The prerender holds each
- * voice for as long as the longest note needs and applies the note's release afterwards (sampler style), so a
- * voice only needs to start and stop.
+ * A pitched patch is a recipe that builds a Tone.js instrument (an instance of the patch) inside a prerender
+ * context. The prerender holds each instance for as long as the longest note needs and applies the note's release
+ * afterwards (sampler style), so an instance only needs to start and stop.
  */
 import type { ToneLib } from '../globals.ts';
 import type { ToneAudioNode, ToneAudioBuffer } from 'tone';
 
-export interface VoiceTools {
+export interface PatchTools {
   Tone: ToneLib;
-  /** Where the voice must connect its output. */
+  /** Where the instance must connect its output. */
   output: ToneAudioNode;
   /** Seeded white noise (a few seconds) for breath, hammer and pick transients. */
   noise: ToneAudioBuffer;
 }
 
-export interface Voice {
+export interface PatchInstance {
   start(frequency: number, time: number): void;
   stop(time: number): void;
 }
@@ -31,14 +31,14 @@ export interface PitchedPatch {
   loopStart?: number;
   /** Level trim in dB after loudness calibration (perceived balance between patches). */
   trimDb: number;
-  build(tools: VoiceTools): Voice;
+  build(tools: PatchTools): PatchInstance;
 }
 
-/** A voice built from one Tone monophonic instrument plus optional extra layers started together. */
-export function instrumentVoice(
+/** An instance built from one Tone monophonic instrument plus optional extra layers started together. */
+export function instrumentInstance(
   instrument: { triggerAttack(note: number, time: number, velocity?: number): unknown; triggerRelease(time: number): unknown },
   layers: ((frequency: number, time: number) => void)[] = [],
-): Voice {
+): PatchInstance {
   return {
     start(frequency, time) {
       instrument.triggerAttack(frequency, time, 0.8);
@@ -52,7 +52,7 @@ export function instrumentVoice(
 
 /** A short filtered noise burst (hammer, pick, breath onset) played from the seeded noise buffer. */
 export function noiseBurst(
-  tools: VoiceTools,
+  tools: PatchTools,
   options: { type: BiquadFilterType; frequency: number; q: number; level: number; decay: number; offset: number },
 ): (frequency: number, time: number) => void {
   const { Tone } = tools;

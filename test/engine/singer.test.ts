@@ -1,12 +1,12 @@
 /**
- * The singer (engine/render/voice), judged on its audio by independent analysers: LPC formants for the vowels,
+ * The singer (engine/render/singer), judged on its audio by independent analysers: LPC formants for the vowels,
  * aubio's yinfft for pitch, our own band energies for consonants and vowel onsets.
  */
 import test from 'ava';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { phonemeTimeline, sing, VOICE_RANGE, type PhonemeEvent } from '../../engine/render/voice/index.ts';
+import { phonemeTimeline, sing, VOICE_RANGE, type PhonemeEvent } from '../../engine/render/singer/index.ts';
 import { createRandom } from '../../engine/random.ts';
 import { encodeWav } from '../../engine/encode/index.ts';
 import type { SungNote } from '../../engine/types.ts';

@@ -1,6 +1,6 @@
 /** Lead synths. */
 import type { PitchedPatch } from './types.ts';
-import { monoSynthPatch } from './synthPatch.ts';
+import { monoSynthPatch } from './synth-patch.ts';
 
 export const sawLead: PitchedPatch = monoSynthPatch({
   release: 0.15,

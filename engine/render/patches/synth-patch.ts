@@ -3,7 +3,7 @@
  * optionally with a vibrato LFO on its detune and a noise-burst transient. Patches of this shape are written as data.
  */
 import type { ToneLib } from '../globals.ts';
-import { instrumentVoice, noiseBurst, type PitchedPatch, type VoiceTools } from './types.ts';
+import { instrumentInstance, noiseBurst, type PitchedPatch, type PatchTools } from './types.ts';
 
 type SynthOptions = NonNullable<ConstructorParameters<ToneLib['Synth']>[0]>;
 type MonoSynthOptions = NonNullable<ConstructorParameters<ToneLib['MonoSynth']>[0]>;
@@ -15,7 +15,7 @@ interface PatchShape extends Omit<PitchedPatch, 'build'> {
   transient?: Parameters<typeof noiseBurst>[1];
 }
 
-function patchFrom(shape: PatchShape, build: (tools: VoiceTools) => { detune: Parameters<InstanceType<ToneLib['LFO']>['connect']>[0]; instrument: Parameters<typeof instrumentVoice>[0] }): PitchedPatch {
+function patchFrom(shape: PatchShape, build: (tools: PatchTools) => { detune: Parameters<InstanceType<ToneLib['LFO']>['connect']>[0]; instrument: Parameters<typeof instrumentInstance>[0] }): PitchedPatch {
   const { vibrato, transient, ...metadata } = shape;
   return {
     ...metadata,
@@ -25,7 +25,7 @@ function patchFrom(shape: PatchShape, build: (tools: VoiceTools) => { detune: Pa
         const lfo = new tools.Tone.LFO({ frequency: vibrato.frequency, min: -vibrato.cents, max: vibrato.cents }).connect(detune);
         lfo.start(vibrato.start ?? 0);
       }
-      return instrumentVoice(instrument, transient ? [noiseBurst(tools, transient)] : []);
+      return instrumentInstance(instrument, transient ? [noiseBurst(tools, transient)] : []);
     },
   };
 }

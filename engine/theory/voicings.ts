@@ -1,12 +1,12 @@
 /**
- * Voice-leading helpers: candidate voicings of a chord in a register, the cost of moving between two
- * voicings, and the parallel-perfect-interval test between two outer voices (ideas from Abundant Music's
- * cost-based voice-line generator; no code from it).
+ * Voicings (the notes a chord is spread over): candidates of a chord in a register, the cost of moving
+ * between two of them (voice leading), and the parallel-perfect-interval test between their outer notes
+ * (ideas from Abundant Music's cost-based voice-line generator; no code from it).
  */
 import { lowestAtOrAbove, mod } from './pitch.ts';
 
 /** At most four pitch classes: with five (a 9th chord) the fifth goes, as a pianist would drop it. */
-export function voicedPitchClasses(pitchClasses: readonly number[], intervals: readonly number[]): number[] {
+export function playedPitchClasses(pitchClasses: readonly number[], intervals: readonly number[]): number[] {
   if (pitchClasses.length <= 4) return [...pitchClasses];
   return pitchClasses.filter((_, i) => intervals[i] !== 7);
 }
@@ -22,7 +22,7 @@ export function candidateVoicings(pitchClasses: readonly number[], low: number, 
       for (const pc of order.slice(1)) close.push(lowestAtOrAbove(pc, close[close.length - 1]! + 1));
       if (close[close.length - 1]! <= high) result.push(close);
       if (n >= 4) {
-        // Drop 2: the second voice from the top an octave down opens the spacing.
+        // Drop 2: the second note from the top an octave down opens the spacing.
         const drop = [...close];
         drop[n - 2] = drop[n - 2]! - 12;
         drop.sort((a, b) => a - b);
@@ -33,14 +33,14 @@ export function candidateVoicings(pitchClasses: readonly number[], low: number, 
   return result;
 }
 
-/** Total semitones the voices move (voices matched in order; unequal sizes match each note to its nearest). */
+/** Total semitones the chord tones move (matched in order; unequal sizes match each note to its nearest). */
 export function movementCost(from: readonly number[], to: readonly number[]): number {
   if (from.length === to.length) return from.reduce((sum, note, i) => sum + Math.abs(note - to[i]!), 0);
   const nearest = (note: number, others: readonly number[]) => Math.min(...others.map((o) => Math.abs(o - note)));
   return to.reduce((sum, note) => sum + nearest(note, from), 0) + from.reduce((sum, note) => sum + nearest(note, to), 0) / 2;
 }
 
-/** Parallel fifths or octaves (incl. unisons/compound) between two voices moving in the same direction. */
+/** Parallel fifths or octaves (incl. unisons/compound) between two lines moving in the same direction. */
 export function isParallelPerfect(lowA: number, highA: number, lowB: number, highB: number): boolean {
   const lowMove = lowB - lowA;
   const highMove = highB - highA;

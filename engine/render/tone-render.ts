@@ -3,7 +3,7 @@
  * so this sets it for the duration of one render and restores the previous one in `finally`; renders in one
  * thread are queued, never overlapped (concurrency comes from worker threads).
  *
- * `build` receives one destination per channel: independent voices rendered side by side in one context
+ * `build` receives one destination per channel: independent sources rendered side by side in one context
  * (rather than one after another) avoid paying for the finished nodes of earlier notes, which
  * node-web-audio-api keeps processing until they are garbage-collected.
  */

@@ -1,6 +1,6 @@
 /** Synthesized plucked and struck patches: a synth pluck, bells, an FM bell. */
-import { instrumentVoice, type PitchedPatch } from './types.ts';
-import { monoSynthPatch } from './synthPatch.ts';
+import { instrumentInstance, type PitchedPatch } from './types.ts';
+import { monoSynthPatch } from './synth-patch.ts';
 
 export const pluck: PitchedPatch = monoSynthPatch({
   release: 0.15,
@@ -57,6 +57,6 @@ export const fmBell: PitchedPatch = {
       envelope: { attack: 0.001, decay: 3, sustain: 0.0, release: 0.05 },
       modulationEnvelope: { attack: 0.001, decay: 1.2, sustain: 0.1, release: 0.05 },
     }).connect(tools.output);
-    return instrumentVoice(synth);
+    return instrumentInstance(synth);
   },
 };

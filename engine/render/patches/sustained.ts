@@ -1,6 +1,6 @@
 /** Synthesizer pads. Slow envelopes, filtered rich waveforms. */
 import type { PitchedPatch } from './types.ts';
-import { monoSynthPatch, synthPatch } from './synthPatch.ts';
+import { monoSynthPatch, synthPatch } from './synth-patch.ts';
 
 /** Warm pad: detuned triangles, low-passed, very slow attack. */
 export const warmPad: PitchedPatch = synthPatch({

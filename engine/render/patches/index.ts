@@ -15,4 +15,4 @@ export const PITCHED_PATCHES: Readonly<Record<string, PitchedPatch>> = {
   subBass, tr808Bass, acidBass, reeseBass, synthBass,
 };
 
-export type { PitchedPatch, Voice, VoiceTools } from './types.ts';
+export type { PitchedPatch, PatchInstance, PatchTools } from './types.ts';

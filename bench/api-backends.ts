@@ -19,7 +19,19 @@ import { FileBlobStore } from '../src/store/file-blob-store.ts';
 import { openPostgresRepository, type PostgresRepository } from '../src/store/postgres/index.ts';
 import { seedGenerationsInPostgres } from '../src/store/postgres/seed.ts';
 import { admin, postgresServer } from '../test/helpers/postgres.ts';
-import { CONNECTIONS, HISTORY, ROUNDS, SECONDS, listen, loadAutocannon, measure, median, nonRenderingQueue, prepareStore, type Measured } from './api-common.ts';
+import {
+  CONNECTIONS,
+  HISTORY,
+  ROUNDS,
+  SECONDS,
+  listen,
+  loadAutocannon,
+  measure,
+  median,
+  nonRenderingQueue,
+  prepareStore,
+  type Measured,
+} from './api-common.ts';
 
 interface Side {
   name: 'files' | 'postgres';
@@ -29,14 +41,29 @@ interface Side {
   close(): Promise<void>;
 }
 
-async function startSide(name: Side['name'], repository: Repository, blobs: BlobStore, key: string, completedId: string, extra: { accountLimiter?: PostgresLimiter } = {}): Promise<Side> {
+async function startSide(
+  name: Side['name'],
+  repository: Repository,
+  blobs: BlobStore,
+  key: string,
+  completedId: string,
+  extra: { accountLimiter?: PostgresLimiter } = {},
+): Promise<Side> {
   const api = await listen();
   const app = createApp({
     repository,
     blobs,
     jobs: nonRenderingQueue(),
     engine: { listStyles, checkLyrics },
-    config: { port: 0, host: '127.0.0.1', dataDir: '/nonexistent', publicUrl: api.url, workers: 1, downloadTtlSeconds: 86_400, signingSecret: 'bench' },
+    config: {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: '/nonexistent',
+      publicUrl: api.url,
+      workers: 1,
+      downloadTtlSeconds: 86_400,
+      signingSecret: 'bench',
+    },
     ...extra,
   });
   api.server.on('request', app.callback());
@@ -49,10 +76,16 @@ async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
   const server = await postgresServer();
   const name = `bench_${process.pid}`;
   await admin(server, `CREATE DATABASE ${name}`);
-  return { url: `postgres://postgres@127.0.0.1:${server.port}/${name}`, drop: () => admin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return {
+    url: `postgres://postgres@127.0.0.1:${server.port}/${name}`,
+    drop: () => admin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
 }
 
-async function preparePostgres(url: string, audioDir: string): Promise<{ repository: PostgresRepository; blobs: BlobStore; key: string; completedId: string }> {
+async function preparePostgres(
+  url: string,
+  audioDir: string,
+): Promise<{ repository: PostgresRepository; blobs: BlobStore; key: string; completedId: string }> {
   const repository = await openPostgresRepository({ url, poolSize: 10 });
   const account = await repository.createAccount({ plan: 'enterprise', name: 'bench' });
   await repository.updateAccount(account.id, { rpm: 100_000_000 });
@@ -78,31 +111,53 @@ export async function compareBackends(): Promise<void> {
   const postgres = await preparePostgres(database.url, audioDir);
   const sides = [
     await startSide('files', file.store, file.store.blobs, file.key, file.completedId),
-    await startSide('postgres', postgres.repository, postgres.blobs, postgres.key, postgres.completedId, { accountLimiter: new PostgresLimiter(postgres.repository.pool, ACCOUNT_WINDOW_MS) }),
+    await startSide('postgres', postgres.repository, postgres.blobs, postgres.key, postgres.completedId, {
+      accountLimiter: new PostgresLimiter(postgres.repository.pool, ACCOUNT_WINDOW_MS),
+    }),
   ];
 
   const cases = [
     { route: 'GET /v1/generation/:id', path: (side: Side) => `/v1/generation/${side.completedId}` },
     { route: `GET /v1/generations (${HISTORY / 1000}k history)`, path: () => '/v1/generations' },
-    { route: 'GET /v1/generations?status=completed&offset=5000', path: () => '/v1/generations?status=completed&offset=5000' },
+    {
+      route: 'GET /v1/generations?status=completed&offset=5000',
+      path: () => '/v1/generations?status=completed&offset=5000',
+    },
   ];
   const rows: { route: string; files: Measured; postgres: Measured }[] = [];
   for (const c of cases) {
     const runs: Record<Side['name'], Measured[]> = { files: [], postgres: [] };
-    const options = (side: Side) => ({ url: side.url + c.path(side), connections: CONNECTIONS, workers: 1, headers: { Authorization: `Bearer ${side.key}` } });
+    const options = (side: Side) => ({
+      url: side.url + c.path(side),
+      connections: CONNECTIONS,
+      workers: 1,
+      headers: { Authorization: `Bearer ${side.key}` },
+    });
     for (const side of sides) {
       const sample = await fetch(options(side).url, { headers: options(side).headers });
       if (sample.status !== 200) throw new Error(`${side.name} ${c.route}: ${sample.status} ${await sample.text()}`);
       await autocannon({ ...options(side), duration: 2 });
     }
     for (let round = 0; round < ROUNDS; round++) {
-      for (const side of sides) runs[side.name].push(await measure(() => autocannon({ ...options(side), duration: SECONDS })));
+      for (const side of sides)
+        runs[side.name].push(await measure(() => autocannon({ ...options(side), duration: SECONDS })));
     }
     rows.push({ route: c.route, files: median(runs.files), postgres: median(runs.postgres) });
     console.log(`measured ${c.route}`);
   }
 
-  const header = ['route', 'files req/s', 'files p50 ms', 'files p99 ms', 'pg req/s', 'pg p50 ms', 'pg p99 ms', 'pg/files', 'pg cpu µs/req', 'errors'];
+  const header = [
+    'route',
+    'files req/s',
+    'files p50 ms',
+    'files p99 ms',
+    'pg req/s',
+    'pg p50 ms',
+    'pg p99 ms',
+    'pg/files',
+    'pg cpu µs/req',
+    'errors',
+  ];
   const lines = rows.map((r) => [
     r.route,
     r.files.requests.average.toFixed(0),
@@ -113,14 +168,19 @@ export async function compareBackends(): Promise<void> {
     r.postgres.latency.p99.toFixed(1),
     `${((r.postgres.requests.average / r.files.requests.average) * 100).toFixed(0)}%`,
     r.postgres.cpuPerRequest.toFixed(0),
-    String(r.files.non2xx + r.files.errors + r.files.timeouts + r.postgres.non2xx + r.postgres.errors + r.postgres.timeouts),
+    String(
+      r.files.non2xx + r.files.errors + r.files.timeouts + r.postgres.non2xx + r.postgres.errors + r.postgres.timeouts,
+    ),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  console.log(`\n${CONNECTIONS} connections, median of ${ROUNDS} alternating ${SECONDS} s rounds per side (PostgreSQL: ${HISTORY} generations, pool of 10; the server process also runs the load generator)\n`);
+  const format = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  console.log(
+    `\n${CONNECTIONS} connections, median of ${ROUNDS} alternating ${SECONDS} s rounds per side (PostgreSQL: ${HISTORY} generations, pool of 10; the server process also runs the load generator)\n`,
+  );
   console.log(format(header));
   for (const line of lines) console.log(format(line));
-  console.log('(pg cpu µs/req counts this process only: the PostgreSQL server\'s own CPU is not in it)');
+  console.log("(pg cpu µs/req counts this process only: the PostgreSQL server's own CPU is not in it)");
 
   for (const side of sides) await side.close();
   await file.store.close();

@@ -51,7 +51,11 @@ export async function measure(run: () => Promise<AutocannonResult>): Promise<Mea
   const result = await run();
   const used = process.cpuUsage(before);
   const requests = Math.max(1, result.requests.total);
-  return { ...result, cpuPerRequest: (used.user + used.system) / requests, gcPerRequest: ((gcMs - gcBefore) * 1000) / requests };
+  return {
+    ...result,
+    cpuPerRequest: (used.user + used.system) / requests,
+    gcPerRequest: ((gcMs - gcBefore) * 1000) / requests,
+  };
 }
 
 /** The run with the median throughput (its latency figures come with it, so they stay consistent). */
@@ -81,10 +85,13 @@ export async function listen(handler?: Parameters<typeof createServer>[1]): Prom
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-export const loadAutocannon = async (): Promise<Autocannon> => (await import(String('autocannon'))).default as Autocannon;
+export const loadAutocannon = async (): Promise<Autocannon> =>
+  (await import(String('autocannon'))).default as Autocannon;
 
 /** The file store in `dataDir`: one Enterprise account (rate limit out of the way) with HISTORY seeded generations, the newest completed with files. */
-export async function prepareStore(dataDir: string): Promise<{ store: FileRepository; key: string; accountId: string; completedId: string }> {
+export async function prepareStore(
+  dataDir: string,
+): Promise<{ store: FileRepository; key: string; accountId: string; completedId: string }> {
   const setup = await openStore({ dataDir });
   const account = await setup.createAccount({ plan: 'enterprise', name: 'bench' });
   await setup.updateAccount(account.id, { rpm: 100_000_000 });
@@ -106,4 +113,3 @@ export async function prepareStore(dataDir: string): Promise<{ store: FileReposi
   await store.transaction((tx) => tx.updateGeneration(newest!.id, { files, title: 'Bench Track' }));
   return { store, key, accountId: account.id, completedId: newest!.id };
 }
-

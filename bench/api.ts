@@ -15,7 +15,19 @@ import { join } from 'node:path';
 import Koa from 'koa';
 import { checkLyrics, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
-import { CONNECTIONS, HISTORY, ROUNDS, SECONDS, listen, loadAutocannon, measure, median, nonRenderingQueue, prepareStore, type Measured } from './api-common.ts';
+import {
+  CONNECTIONS,
+  HISTORY,
+  ROUNDS,
+  SECONDS,
+  listen,
+  loadAutocannon,
+  measure,
+  median,
+  nonRenderingQueue,
+  prepareStore,
+  type Measured,
+} from './api-common.ts';
 
 /**
  * A Koa app with nothing in it but a handler that answers `status` and a constant copy of the API's
@@ -48,26 +60,69 @@ async function main(): Promise<void> {
     blobs: store.blobs,
     jobs: nonRenderingQueue(),
     engine: { listStyles, checkLyrics },
-    config: { port: 0, host: '127.0.0.1', dataDir, publicUrl: api.url, workers: 1, downloadTtlSeconds: 86_400, signingSecret: 'bench' },
+    config: {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      publicUrl: api.url,
+      workers: 1,
+      downloadTtlSeconds: 86_400,
+      signingSecret: 'bench',
+    },
   });
   api.server.on('request', app.callback());
 
   const auth = { Authorization: `Bearer ${key}` };
-  const postBody = JSON.stringify({ prompt: 'a calm lofi beat for a rainy night', duration: 60, style: 'lofi', instrumental: true });
+  const postBody = JSON.stringify({
+    prompt: 'a calm lofi beat for a rainy night',
+    duration: 60,
+    style: 'lofi',
+    instrumental: true,
+  });
   const cases = [
-    { route: 'GET /v1/generation/:id', method: 'GET', path: `/v1/generation/${completedId}`, headers: auth, target: true },
-    { route: `GET /v1/generations (${HISTORY / 1000}k history)`, method: 'GET', path: '/v1/generations', headers: auth, target: true },
-    { route: 'POST /v1/generate', method: 'POST', path: '/v1/generate', headers: { ...auth, 'Content-Type': 'application/json' }, body: postBody, target: false },
+    {
+      route: 'GET /v1/generation/:id',
+      method: 'GET',
+      path: `/v1/generation/${completedId}`,
+      headers: auth,
+      target: true,
+    },
+    {
+      route: `GET /v1/generations (${HISTORY / 1000}k history)`,
+      method: 'GET',
+      path: '/v1/generations',
+      headers: auth,
+      target: true,
+    },
+    {
+      route: 'POST /v1/generate',
+      method: 'POST',
+      path: '/v1/generate',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: postBody,
+      target: false,
+    },
   ];
 
   const only = process.env['BENCH_ONLY'];
   const rows: Row[] = [];
   for (const c of cases.filter((c) => !only || c.route.includes(only))) {
-    const sample = await fetch(api.url + c.path, { method: c.method, headers: c.headers, ...(c.body ? { body: c.body } : {}) });
+    const sample = await fetch(api.url + c.path, {
+      method: c.method,
+      headers: c.headers,
+      ...(c.body ? { body: c.body } : {}),
+    });
     if (sample.status >= 400) throw new Error(`${c.route}: ${sample.status} ${await sample.text()}`);
     const bare = await listen(bareHandler(sample.status, await sample.json()));
     // The load generator runs in its own thread so it does not compete with the server for this event loop.
-    const options = { connections: CONNECTIONS, duration: SECONDS, workers: 1, method: c.method, headers: c.headers, ...(c.body ? { body: c.body } : {}) };
+    const options = {
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      workers: 1,
+      method: c.method,
+      headers: c.headers,
+      ...(c.body ? { body: c.body } : {}),
+    };
     // A short unmeasured run each first, so JIT warm-up and the heap settling after the load are not counted.
     await autocannon({ url: bare.url + c.path, ...options, duration: 1 });
     await autocannon({ url: api.url + c.path, ...options, duration: 2 });
@@ -90,7 +145,21 @@ async function main(): Promise<void> {
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['route', 'api req/s', 'api p50 ms', 'api p99 ms', 'api cpu µs/req', 'api gc µs/req', 'bare req/s', 'bare p99 ms', 'bare cpu µs/req', 'bare gc µs/req', 'api/bare', 'errors', 'target'];
+  const header = [
+    'route',
+    'api req/s',
+    'api p50 ms',
+    'api p99 ms',
+    'api cpu µs/req',
+    'api gc µs/req',
+    'bare req/s',
+    'bare p99 ms',
+    'bare cpu µs/req',
+    'bare gc µs/req',
+    'api/bare',
+    'errors',
+    'target',
+  ];
   const lines = rows.map((r) => {
     const ratio = r.api.requests.average / r.bare.requests.average;
     const failures = r.api.non2xx + r.api.errors + r.api.timeouts;
@@ -112,8 +181,11 @@ function printTable(rows: Row[]): void {
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  console.log(`\n${CONNECTIONS} connections, median of ${ROUNDS} alternating ${SECONDS} s rounds per side; target for GETs: >= 50% of bare req/s and p99 < 25 ms\n`);
+  const format = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  console.log(
+    `\n${CONNECTIONS} connections, median of ${ROUNDS} alternating ${SECONDS} s rounds per side; target for GETs: >= 50% of bare req/s and p99 < 25 ms\n`,
+  );
   console.log(format(header));
   for (const line of lines) console.log(format(line));
 }
@@ -122,4 +194,7 @@ function printTable(rows: Row[]): void {
 const backend = process.argv.indexOf('--backend');
 if (backend === -1) await main();
 else if (process.argv[backend + 1] === 'postgres') await (await import('./api-backends.ts')).compareBackends();
-else throw new Error('--backend takes "postgres": it compares PostgreSQL with the file store (without it, the API is measured against a bare handler).');
+else
+  throw new Error(
+    '--backend takes "postgres": it compares PostgreSQL with the file store (without it, the API is measured against a bare handler).',
+  );

@@ -15,7 +15,13 @@ import { renderScore } from '../engine/render/index.ts';
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
 const rounds = Math.max(1, Number(values.rounds));
 const SECONDS = 60;
-const REQUEST: GenerationRequest = { prompt: 'an upbeat pop song about the city at night', duration: SECONDS, style: null, instrumental: false, seed: 3 };
+const REQUEST: GenerationRequest = {
+  prompt: 'an upbeat pop song about the city at night',
+  duration: SECONDS,
+  style: null,
+  instrumental: false,
+  seed: 3,
+};
 
 const CASES: Record<string, OutputOptions> = {
   'WAV 16-bit 44.1 kHz': {},
@@ -60,7 +66,9 @@ for (const name of Object.keys(CASES)) {
   const ms = median(times.get(name)!);
   // The cases beyond the WAV include writing a WAV; subtract the 16-bit WAV's own time for them.
   const own = name.startsWith('WAV') ? ms : Math.max(0, ms - baseWav);
-  console.log(`${name.padEnd(20)} | ${(own / 1000 / (SECONDS / 60)).toFixed(2).padStart(36)} | ${(sizes.get(name)! / 1e6 / (SECONDS / 60)).toFixed(2).padStart(13)}`);
+  console.log(
+    `${name.padEnd(20)} | ${(own / 1000 / (SECONDS / 60)).toFixed(2).padStart(36)} | ${(sizes.get(name)! / 1e6 / (SECONDS / 60)).toFixed(2).padStart(13)}`,
+  );
 }
 
 console.log(`\nRender only vs render + every format (${SECONDS} s sung track, alternating, ${rounds} rounds each):`);
@@ -72,11 +80,17 @@ for (let round = 0; round < rounds; round++) {
   for (const output of round % 2 === 0 ? [undefined, all] : [all, undefined]) {
     const track = await renderTrack({ ...REQUEST, ...(output ? { output } : {}) });
     (output ? withAll : renderOnly).push(track.renderMs);
-    if (output) stored = track.wav.byteLength + track.midi.byteLength + Object.values(track.outputs).reduce((sum, b) => sum + b.byteLength, 0);
+    if (output)
+      stored =
+        track.wav.byteLength +
+        track.midi.byteLength +
+        Object.values(track.outputs).reduce((sum, b) => sum + b.byteLength, 0);
   }
 }
 console.log(`  render only          ${(median(renderOnly) / 1000).toFixed(2)} s`);
-console.log(`  render + all formats ${(median(withAll) / 1000).toFixed(2)} s  (+${((median(withAll) - median(renderOnly)) / 1000).toFixed(2)} s, ×${(median(withAll) / median(renderOnly)).toFixed(2)})`);
+console.log(
+  `  render + all formats ${(median(withAll) / 1000).toFixed(2)} s  (+${((median(withAll) - median(renderOnly)) / 1000).toFixed(2)} s, ×${(median(withAll) / median(renderOnly)).toFixed(2)})`,
+);
 console.log(`  stored with every format: ${(stored / 1e6 / (SECONDS / 60)).toFixed(2)} MB per minute of audio`);
 
 function median(values: number[]): number {

@@ -39,7 +39,13 @@ export function rssSampler(): { stop(): number } {
 }
 
 /** Renders one track in this thread and times it. */
-export async function measureTrack(style: string, duration: number, seed = 1234, prompt = `a ${style} track`, instrumental = true): Promise<TrackMeasurement> {
+export async function measureTrack(
+  style: string,
+  duration: number,
+  seed = 1234,
+  prompt = `a ${style} track`,
+  instrumental = true,
+): Promise<TrackMeasurement> {
   const cpu = process.cpuUsage();
   const started = performance.now();
   await renderTrack({ prompt, duration, style, instrumental, seed });
@@ -55,7 +61,9 @@ export async function measureSingleThread(styles = STYLES, durations = DURATIONS
     for (const style of styles) {
       const row = await measureTrack(style, duration);
       rows.push(row);
-      console.log(`  ${style.padEnd(11)} ${String(duration).padStart(4)} s  wall ${(row.wallMs / 1000).toFixed(2).padStart(6)} s  cpu ${(row.cpuMs / 1000).toFixed(2).padStart(6)} s`);
+      console.log(
+        `  ${style.padEnd(11)} ${String(duration).padStart(4)} s  wall ${(row.wallMs / 1000).toFixed(2).padStart(6)} s  cpu ${(row.cpuMs / 1000).toFixed(2).padStart(6)} s`,
+      );
     }
   }
   return rows;
@@ -72,7 +80,9 @@ export function printSummary(rows: TrackMeasurement[]): void {
     const cpu = mean(group.map((row) => row.cpuMs / 1000));
     const target = TARGET_SECONDS[duration];
     const verdict = target === undefined ? '' : `≤ ${target} s: ${maxWall <= target ? 'met' : 'NOT met'}`;
-    console.log(`${String(duration).padStart(6)} s | ${String(group.length).padStart(6)} | ${wall.toFixed(2).padStart(11)} | ${maxWall.toFixed(2).padStart(10)} | ${cpu.toFixed(2).padStart(10)} | ${(wall / duration).toFixed(3).padStart(20)} | ${verdict}`);
+    console.log(
+      `${String(duration).padStart(6)} s | ${String(group.length).padStart(6)} | ${wall.toFixed(2).padStart(11)} | ${maxWall.toFixed(2).padStart(10)} | ${cpu.toFixed(2).padStart(10)} | ${(wall / duration).toFixed(3).padStart(20)} | ${verdict}`,
+    );
   }
 }
 
@@ -92,12 +102,26 @@ export interface PoolMeasurement {
 export async function measurePool(workers: number, styles: string[], duration: number): Promise<PoolMeasurement> {
   const pool = createRenderPool({ workers });
   try {
-    await Promise.all(Array.from({ length: workers }, (_, i) => pool.render({ prompt: 'warm-up', duration: 2, style: styles[i % styles.length]!, instrumental: true, seed: i })));
+    await Promise.all(
+      Array.from({ length: workers }, (_, i) =>
+        pool.render({ prompt: 'warm-up', duration: 2, style: styles[i % styles.length]!, instrumental: true, seed: i }),
+      ),
+    );
     const rss = rssSampler();
     const started = performance.now();
-    await Promise.all(styles.map((style, i) => pool.render({ prompt: `a ${style} track`, duration, style, instrumental: true, seed: 77 + i })));
+    await Promise.all(
+      styles.map((style, i) =>
+        pool.render({ prompt: `a ${style} track`, duration, style, instrumental: true, seed: 77 + i }),
+      ),
+    );
     const wallMs = performance.now() - started;
-    return { workers, tracks: styles.length, wallMs, throughput: (styles.length * duration) / (wallMs / 1000), peakRssMiB: rss.stop() / 2 ** 20 };
+    return {
+      workers,
+      tracks: styles.length,
+      wallMs,
+      throughput: (styles.length * duration) / (wallMs / 1000),
+      peakRssMiB: rss.stop() / 2 ** 20,
+    };
   } finally {
     await pool.close();
   }
@@ -110,10 +134,15 @@ async function comparePools(styles: string[], duration: number): Promise<void> {
   for (const workers of counts) {
     const result = await measurePool(workers, styles, duration);
     results.push(result);
-    console.log(`  ${workers} worker(s): ${(result.wallMs / 1000).toFixed(2)} s wall, ${result.throughput.toFixed(1)} audio s per s, peak RSS ${result.peakRssMiB.toFixed(0)} MiB (whole process)`);
+    console.log(
+      `  ${workers} worker(s): ${(result.wallMs / 1000).toFixed(2)} s wall, ${result.throughput.toFixed(1)} audio s per s, peak RSS ${result.peakRssMiB.toFixed(0)} MiB (whole process)`,
+    );
   }
   const one = results[0]!;
-  for (const result of results.slice(1)) console.log(`  ${result.workers} workers vs 1: ${(result.throughput / one.throughput).toFixed(2)}× the throughput (target for 2: ≥ 1.7×)`);
+  for (const result of results.slice(1))
+    console.log(
+      `  ${result.workers} workers vs 1: ${(result.throughput / one.throughput).toFixed(2)}× the throughput (target for 2: ≥ 1.7×)`,
+    );
 }
 
 /**
@@ -130,11 +159,15 @@ async function compareSung(styles: string[], rounds: number): Promise<void> {
       const sung = await measureTrack(style, 60, 4321 + round, prompt, false);
       totals.sung += sung.wallMs;
       totals.instrumental += instrumental.wallMs;
-      console.log(`  ${style.padEnd(10)} instrumental ${(instrumental.wallMs / 1000).toFixed(2)} s   sung ${(sung.wallMs / 1000).toFixed(2)} s   ${(sung.wallMs / instrumental.wallMs).toFixed(2)}×`);
+      console.log(
+        `  ${style.padEnd(10)} instrumental ${(instrumental.wallMs / 1000).toFixed(2)} s   sung ${(sung.wallMs / 1000).toFixed(2)} s   ${(sung.wallMs / instrumental.wallMs).toFixed(2)}×`,
+      );
     }
   }
   const ratio = totals.sung / totals.instrumental;
-  console.log(`  total: sung ${(totals.sung / 1000).toFixed(2)} s vs instrumental ${(totals.instrumental / 1000).toFixed(2)} s = ${ratio.toFixed(2)}× (target ≤ 1.5×: ${ratio <= 1.5 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  total: sung ${(totals.sung / 1000).toFixed(2)} s vs instrumental ${(totals.instrumental / 1000).toFixed(2)} s = ${ratio.toFixed(2)}× (target ≤ 1.5×: ${ratio <= 1.5 ? 'met' : 'NOT met'})`,
+  );
 }
 
 /**
@@ -144,7 +177,9 @@ async function compareSung(styles: string[], rounds: number): Promise<void> {
 async function warmUp(): Promise<void> {
   const instrumental = await measureTrack('pop', 5);
   const sung = await measureTrack('pop', 8, 1, 'a pop song about summer', false);
-  console.log(`  warm-up: instrumental ${(instrumental.wallMs / 1000).toFixed(2)} s, first sung ${(sung.wallMs / 1000).toFixed(2)} s wall (module load, Tone, dictionary)`);
+  console.log(
+    `  warm-up: instrumental ${(instrumental.wallMs / 1000).toFixed(2)} s, first sung ${(sung.wallMs / 1000).toFixed(2)} s wall (module load, Tone, dictionary)`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -156,7 +191,9 @@ async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   const styles = quick ? STYLES.slice(0, 5) : STYLES;
   const durations = quick ? [30, 60] : DURATIONS;
-  console.log(`engine bench: ${styles.length} styles × ${durations.join('/')} s, one thread, load average ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `engine bench: ${styles.length} styles × ${durations.join('/')} s, one thread, load average ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`,
+  );
   await warmUp();
   const rss = rssSampler();
   const rows = await measureSingleThread(styles, durations);

@@ -10,7 +10,12 @@
 import { parseArgs } from 'node:util';
 import { listStyles, type GenerationRequest, type MusicalFields } from '../engine/index.ts';
 import { createTrackRenderer } from '../test/helpers/analysis/renders.ts';
-import { describeFigures, measureFields, type FieldCase, type FieldFigures } from '../test/helpers/analysis/field-fidelity.ts';
+import {
+  describeFigures,
+  measureFields,
+  type FieldCase,
+  type FieldFigures,
+} from '../test/helpers/analysis/field-fidelity.ts';
 
 const SECONDS = 30;
 const SEEDS = [4242, 777];
@@ -27,21 +32,30 @@ const METER_CASES: { meter: string; bpm: number }[] = [
 ];
 
 const request = (style: string, seed: number, music: MusicalFields): GenerationRequest => ({
-  prompt: `an instrumental ${style} track`, duration: SECONDS, style, instrumental: true, seed, music,
+  prompt: `an instrumental ${style} track`,
+  duration: SECONDS,
+  style,
+  instrumental: true,
+  seed,
+  music,
 });
 
 export function styleCases(styles: readonly string[], seeds: readonly number[]): FieldCase[] {
-  return styles.flatMap((style, i) => seeds.map((seed) => ({
-    name: `${style}-${seed}`,
-    request: request(style, seed, { bpm: TEMPI[i % TEMPI.length]!, key: KEYS[i % KEYS.length]! }),
-  })));
+  return styles.flatMap((style, i) =>
+    seeds.map((seed) => ({
+      name: `${style}-${seed}`,
+      request: request(style, seed, { bpm: TEMPI[i % TEMPI.length]!, key: KEYS[i % KEYS.length]! }),
+    })),
+  );
 }
 
 export function meterCases(styles: readonly string[], seed: number): FieldCase[] {
-  return styles.flatMap((style) => METER_CASES.map(({ meter, bpm }) => ({
-    name: `${style}-${meter.replace('/', '-')}-${bpm}`,
-    request: request(style, seed, { bpm, timeSignature: meter }),
-  })));
+  return styles.flatMap((style) =>
+    METER_CASES.map(({ meter, bpm }) => ({
+      name: `${style}-${meter.replace('/', '-')}-${bpm}`,
+      request: request(style, seed, { bpm, timeSignature: meter }),
+    })),
+  );
 }
 
 const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / Math.max(1, values.length);
@@ -50,12 +64,16 @@ function summarise(title: string, figures: FieldFigures[]): void {
   const errors = figures.map((f) => f.tempoError).filter((e): e is number => e !== null);
   const keys = figures.map((f) => f.keyScore).filter((k): k is number => k !== null);
   const within = errors.filter((e) => e <= 1).length;
-  console.log(`${title}: tempo within 1 bpm (or double/half) ${within}/${errors.length}, mean error ${mean(errors).toFixed(2)} bpm` +
-    (keys.length > 0 ? `; key MIREX mean ${mean(keys).toFixed(3)} over ${keys.length}` : ''));
+  console.log(
+    `${title}: tempo within 1 bpm (or double/half) ${within}/${errors.length}, mean error ${mean(errors).toFixed(2)} bpm` +
+      (keys.length > 0 ? `; key MIREX mean ${mean(keys).toFixed(3)} over ${keys.length}` : ''),
+  );
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { styles: { type: 'string' }, seeds: { type: 'string' }, 'meters-only': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { styles: { type: 'string' }, seeds: { type: 'string' }, 'meters-only': { type: 'boolean' } },
+  });
   const styles = values.styles?.split(',') ?? listStyles().map((s) => s.name);
   const seeds = values.seeds ? SEEDS.slice(0, Number(values.seeds)) : SEEDS;
   const renderer = await createTrackRenderer({ prefix: 'tunesmith-bench-fidelity-' });
@@ -72,7 +90,11 @@ async function main(): Promise<void> {
     };
     if (!values['meters-only']) summarise('styles × seeds (bpm + key)', await run(styleCases(styles, seeds)));
     const meterFigures = await run(meterCases(values.styles ? styles : METER_STYLES, SEEDS[0]!));
-    for (const { meter } of METER_CASES) summarise(`meter ${meter}`, meterFigures.filter((f) => f.asked.meter === meter));
+    for (const { meter } of METER_CASES)
+      summarise(
+        `meter ${meter}`,
+        meterFigures.filter((f) => f.asked.meter === meter),
+      );
   } finally {
     await renderer.close();
   }

@@ -28,7 +28,13 @@ async function main(): Promise<void> {
   const totals = { plain: 0, stems: 0, loop: 0 };
   for (let round = 0; round < rounds; round++) {
     for (const style of STYLES) {
-      const request: GenerationRequest = { prompt: `a ${style} track`, duration, style, instrumental: true, seed: 100 + round };
+      const request: GenerationRequest = {
+        prompt: `a ${style} track`,
+        duration,
+        style,
+        instrumental: true,
+        seed: 100 + round,
+      };
       const plain = await wallMs(request);
       const stems = await wallMs({ ...request, stems: true });
       const loop = await wallMs({ ...request, loop: true });
@@ -36,10 +42,14 @@ async function main(): Promise<void> {
       totals.stems += stems;
       totals.loop += loop;
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-      console.log(`  ${style.padEnd(11)} plain ${s(plain)}   stems ${s(stems)} (${(stems / plain).toFixed(2)}×)   loop ${s(loop)} (${(loop / plain).toFixed(2)}×)`);
+      console.log(
+        `  ${style.padEnd(11)} plain ${s(plain)}   stems ${s(stems)} (${(stems / plain).toFixed(2)}×)   loop ${s(loop)} (${(loop / plain).toFixed(2)}×)`,
+      );
     }
   }
-  console.log(`  total: stems ${(totals.stems / totals.plain).toFixed(2)}× plain, loop ${(totals.loop / totals.plain).toFixed(2)}× plain`);
+  console.log(
+    `  total: stems ${(totals.stems / totals.plain).toFixed(2)}× plain, loop ${(totals.loop / totals.plain).toFixed(2)}× plain`,
+  );
 }
 
 await main();

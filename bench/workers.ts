@@ -32,7 +32,10 @@ interface Proc {
 }
 
 function startProcess(command: 'serve' | 'worker', env: Record<string, string>): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, command], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TUNESMITH_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, command], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TUNESMITH_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -46,7 +49,11 @@ function startProcess(command: 'serve' | 'worker', env: Record<string, string>):
       resolve({
         child,
         url: match[1]!,
-        log: () => stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, any>),
+        log: () =>
+          stdout
+            .split('\n')
+            .filter((line) => line.startsWith('{'))
+            .map((line) => JSON.parse(line) as Record<string, any>),
         async stop() {
           child.kill('SIGTERM');
           await exited;
@@ -81,7 +88,9 @@ async function startRun(workers: number): Promise<Run> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-bench-workers-'));
   const env = { TUNESMITH_DATABASE_URL: url, TUNESMITH_DATA_DIR: dataDir };
   const api = await startProcess('serve', { ...env, TUNESMITH_WORKERS: '0' });
-  const started = await Promise.all(Array.from({ length: workers }, () => startProcess('worker', { ...env, TUNESMITH_WORKERS: '1' })));
+  const started = await Promise.all(
+    Array.from({ length: workers }, () => startProcess('worker', { ...env, TUNESMITH_WORKERS: '1' })),
+  );
   return {
     api,
     workers: started,
@@ -95,17 +104,26 @@ async function startRun(workers: number): Promise<Run> {
   };
 }
 
-const call = (run: Run, path: string, init: RequestInit = {}) => fetch(run.api.url + path, { ...init, headers: { Authorization: `Bearer ${run.key}`, 'Content-Type': 'application/json' } });
+const call = (run: Run, path: string, init: RequestInit = {}) =>
+  fetch(run.api.url + path, {
+    ...init,
+    headers: { Authorization: `Bearer ${run.key}`, 'Content-Type': 'application/json' },
+  });
 
 async function post(run: Run, prompt: string, seed: number): Promise<string> {
-  const response = await call(run, '/v1/generate', { method: 'POST', body: JSON.stringify({ prompt, duration: 30, seed }) });
+  const response = await call(run, '/v1/generate', {
+    method: 'POST',
+    body: JSON.stringify({ prompt, duration: 30, seed }),
+  });
   if (response.status !== 202) throw new Error(`POST /v1/generate: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }
 
 async function allCompleted(run: Run, ids: string[]): Promise<void> {
   for (;;) {
-    const { data } = (await (await call(run, '/v1/generations?limit=100')).json()) as { data: { id: string; status: string }[] };
+    const { data } = (await (await call(run, '/v1/generations?limit=100')).json()) as {
+      data: { id: string; status: string }[];
+    };
     const done = data.filter((generation) => ids.includes(generation.id) && generation.status === 'completed').length;
     if (done === ids.length) return;
     if (data.some((generation) => generation.status === 'failed')) throw new Error('a task failed');
@@ -118,7 +136,9 @@ async function throughput(workers: number, round: number): Promise<number> {
   const run = await startRun(workers);
   try {
     const started = performance.now();
-    const ids = await Promise.all(Array.from({ length: TASKS }, (_, i) => post(run, `a calm piano piece, take ${i}`, round * 1000 + i)));
+    const ids = await Promise.all(
+      Array.from({ length: TASKS }, (_, i) => post(run, `a calm piano piece, take ${i}`, round * 1000 + i)),
+    );
     await allCompleted(run, ids);
     const minutes = (performance.now() - started) / 60_000;
     return TASKS / minutes;
@@ -134,7 +154,12 @@ async function pickupLatency(): Promise<number[]> {
       const id = await post(run, `a short pickup probe ${i}`, 5000 + i);
       await allCompleted(run, [id]);
     }
-    return run.workers.flatMap((worker) => worker.log().filter((line) => line.msg === 'task started').map((line) => Number(line.pickup_ms)));
+    return run.workers.flatMap((worker) =>
+      worker
+        .log()
+        .filter((line) => line.msg === 'task started')
+        .map((line) => Number(line.pickup_ms)),
+    );
   } finally {
     await run.close();
   }
@@ -150,7 +175,11 @@ const median = (values: number[]): number => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-console.log(`bench:workers — ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start; ${TASKS} tasks of 30 s per run, ${ROUNDS} alternating round(s)`);
+console.log(
+  `bench:workers — ${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} at start; ${TASKS} tasks of 30 s per run, ${ROUNDS} alternating round(s)`,
+);
 const ratios: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate which side goes first, so a change in the machine's load hits both alike.
@@ -158,10 +187,18 @@ for (let round = 0; round < ROUNDS; round++) {
   const result: Record<number, number> = {};
   for (const workers of order) result[workers] = await throughput(workers, round);
   ratios.push(result[2]! / result[1]!);
-  console.log(`round ${round + 1}: 1 worker ${result[1]!.toFixed(1)} tasks/min, 2 workers ${result[2]!.toFixed(1)} tasks/min, ratio ${(result[2]! / result[1]!).toFixed(2)}x`);
+  console.log(
+    `round ${round + 1}: 1 worker ${result[1]!.toFixed(1)} tasks/min, 2 workers ${result[2]!.toFixed(1)} tasks/min, ratio ${(result[2]! / result[1]!).toFixed(2)}x`,
+  );
 }
 console.log(`throughput ratio 2:1 workers, median of ${ROUNDS}: ${median(ratios).toFixed(2)}x (target >= 1.7x)`);
 const pickups = await pickupLatency();
-console.log(`queue pickup (commit -> render start, idle workers, n=${pickups.length}): p50 ${median(pickups)} ms, p99 ${percentile(pickups, 99)} ms, max ${Math.max(...pickups)} ms`);
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `queue pickup (commit -> render start, idle workers, n=${pickups.length}): p50 ${median(pickups)} ms, p99 ${percentile(pickups, 99)} ms, max ${Math.max(...pickups)} ms`,
+);
+console.log(
+  `load average at end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 process.exit(0);

@@ -27,7 +27,10 @@ export class UnknownStyleError extends RequestError {
 /** A render thread died (crash, out of memory) while it held a task. The task can be retried. */
 export class WorkerCrashedError extends EngineError {
   override name = 'WorkerCrashedError' as const;
-  constructor(readonly exitCode: number | null, options?: ErrorOptions) {
+  constructor(
+    readonly exitCode: number | null,
+    options?: ErrorOptions,
+  ) {
     super(`The render worker stopped unexpectedly (exit code ${exitCode ?? 'none'}).`, options);
   }
 }
@@ -43,7 +46,10 @@ export class RenderAbortedError extends EngineError {
 /** A preset file in presets/ does not match the schema. */
 export class InvalidPresetError extends EngineError {
   override name = 'InvalidPresetError' as const;
-  constructor(readonly file: string, readonly problem: string) {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
     super(`Preset ${file} is invalid: ${problem}`);
   }
 }
@@ -51,7 +57,10 @@ export class InvalidPresetError extends EngineError {
 /** A part names an instrument the renderer cannot play (a preset or score out of step with PATCHES). */
 export class UnknownInstrumentError extends EngineError {
   override name = 'UnknownInstrumentError' as const;
-  constructor(readonly instrument: string, readonly role: string) {
+  constructor(
+    readonly instrument: string,
+    readonly role: string,
+  ) {
     super(`No ${role === 'drums' ? 'drum kit' : 'instrument'} is called "${instrument}".`);
   }
 }
@@ -85,7 +94,7 @@ export class LyricsTooLongError extends RequestError {
       linesThatFit === 0
         ? `A ${duration}-second track of this style has no sung sections to hold lyrics. Ask for a longer duration or a song style (pop, rock, folk).`
         : `These lyrics need ${lines} sung lines, but a ${duration}-second track of this style has room for ${linesThatFit}. ` +
-          `Shorten them to ${linesThatFit} lines or ask for a longer duration.`,
+            `Shorten them to ${linesThatFit} lines or ask for a longer duration.`,
     );
   }
 }

@@ -45,7 +45,15 @@ export { checkLyrics, planDuration } from './track.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
-export { parseKeyName, isInstrumentName, roleWord, KEY_MODES, EXCLUDABLE_ROLES, MIN_BPM, MAX_BPM } from './interpret/fields.ts';
+export {
+  parseKeyName,
+  isInstrumentName,
+  roleWord,
+  KEY_MODES,
+  EXCLUDABLE_ROLES,
+  MIN_BPM,
+  MAX_BPM,
+} from './interpret/fields.ts';
 export { METERS, parseMeter } from './compose/meter.ts';
 export { compose } from './compose/index.ts';
 export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem, type SpliceSource } from './track.ts';

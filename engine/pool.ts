@@ -161,7 +161,12 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       const job = waiting.shift()!;
       slot.job = job;
       const splice = job.options.splice;
-      const command: RenderCommand = { type: 'render', jobId: job.id, request: job.request, ...(splice ? { splice } : {}) };
+      const command: RenderCommand = {
+        type: 'render',
+        jobId: job.id,
+        request: job.request,
+        ...(splice ? { splice } : {}),
+      };
       slot.worker.postMessage(command, splice ? [splice.wav.buffer as ArrayBuffer] : []);
     }
   }
@@ -183,7 +188,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     size,
     render(request, jobOptions = {}) {
       if (closed) return Promise.reject(new RenderAbortedError());
-      if (jobOptions.signal?.aborted) return Promise.reject(new RenderAbortedError({ cause: jobOptions.signal.reason }));
+      if (jobOptions.signal?.aborted)
+        return Promise.reject(new RenderAbortedError({ cause: jobOptions.signal.reason }));
       return new Promise<RenderedTrack>((resolve, reject) => {
         const job: Job = { id: nextJobId++, request, options: jobOptions, resolve, reject, abandoned: false };
         if (jobOptions.signal) {
@@ -219,7 +225,10 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
  */
 function deserializeError(error: SerializedError): EngineError {
   if (!error.expose) {
-    const cause = Object.assign(new Error(error.message), { name: error.name, stack: error.stack ?? `${error.name}: ${error.message}` });
+    const cause = Object.assign(new Error(error.message), {
+      name: error.name,
+      stack: error.stack ?? `${error.name}: ${error.message}`,
+    });
     return new RenderFailedError(error.name, { cause });
   }
   const details = error.details ?? {};
@@ -227,7 +236,12 @@ function deserializeError(error: SerializedError): EngineError {
   if (error.name === 'UnknownStyleError' && typeof style === 'string' && Array.isArray(allowed)) {
     return new UnknownStyleError(style, allowed as string[]);
   }
-  if (error.name === 'LyricsTooLongError' && typeof lines === 'number' && typeof linesThatFit === 'number' && typeof duration === 'number') {
+  if (
+    error.name === 'LyricsTooLongError' &&
+    typeof lines === 'number' &&
+    typeof linesThatFit === 'number' &&
+    typeof duration === 'number'
+  ) {
     return new LyricsTooLongError(lines, linesThatFit, duration);
   }
   if (error.name === 'InvalidLyricsError' && typeof problem === 'string') return new InvalidLyricsError(problem);
@@ -236,7 +250,12 @@ function deserializeError(error: SerializedError): EngineError {
 
 /** The track's byte arrays, moved to the main thread rather than copied (each distinct buffer once). */
 function transferables(track: RenderedTrack): TransferListItem[] {
-  const arrays = [track.wav, track.midi, ...Object.values(track.outputs), ...(track.stems ?? []).map((stem) => stem.wav)];
+  const arrays = [
+    track.wav,
+    track.midi,
+    ...Object.values(track.outputs),
+    ...(track.stems ?? []).map((stem) => stem.wav),
+  ];
   return [...new Set(arrays.map((bytes) => bytes.buffer as ArrayBuffer))];
 }
 
@@ -259,7 +278,9 @@ export function workerChannel(): WorkerChannel {
  * Runs a render worker: each command is rendered with `render` and gets exactly one reply with its jobId,
  * whatever happens. engine/worker.ts passes renderTrack; tests pass a render of their own.
  */
-export function serveRenders(render: (request: GenerationRequest, options: RenderTrackOptions) => Promise<RenderedTrack>): void {
+export function serveRenders(
+  render: (request: GenerationRequest, options: RenderTrackOptions) => Promise<RenderedTrack>,
+): void {
   const channel = workerChannel();
   channel.onCommand(async (command) => {
     try {

@@ -22,12 +22,23 @@ import path from 'node:path';
 import { InvalidPresetError, UnknownStyleError } from './errors.ts';
 import { DRUMS, PATCHES, type Preset, type StyleInfo } from './types.ts';
 
-export const CHORD_SYMBOL = /^(b|#)?(VII|VI|V|IV|III|II|I|vii|vi|v|iv|iii|ii|i)(7|maj7|9|add9|sus2|sus4|dim|aug|m7b5)?$/;
+export const CHORD_SYMBOL =
+  /^(b|#)?(VII|VI|V|IV|III|II|I|vii|vi|v|iv|iii|ii|i)(7|maj7|9|add9|sus2|sus4|dim|aug|m7b5)?$/;
 
 const MODES = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', 'harmonicMinor'] as const;
 const ROLES = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'] as const;
 const FORMS = ['song', 'electronic', 'ambient', 'orchestral', 'loop'] as const;
-const BASS_STYLES = ['root', 'rootFifth', 'octaves', 'walking', 'offbeat', 'sub808', 'acid', 'pedal', 'ostinato'] as const;
+const BASS_STYLES = [
+  'root',
+  'rootFifth',
+  'octaves',
+  'walking',
+  'offbeat',
+  'sub808',
+  'acid',
+  'pedal',
+  'ostinato',
+] as const;
 const CHORD_STYLES = ['block', 'stabs', 'arpeggio', 'strum', 'sustain', 'comp', 'ostinato', 'marcato'] as const;
 
 const DEFAULT_FOLDER = new URL('../presets/', import.meta.url);
@@ -69,7 +80,8 @@ function expectOneOf<T extends string>(value: unknown, allowed: readonly T[], wh
 }
 
 function expectArray(value: unknown, where: string, fail: Problem, minLength = 1): unknown[] {
-  if (!Array.isArray(value) || value.length < minLength) fail(`${where} must be an array of at least ${minLength} item(s)`);
+  if (!Array.isArray(value) || value.length < minLength)
+    fail(`${where} must be an array of at least ${minLength} item(s)`);
   return value as unknown[];
 }
 
@@ -92,14 +104,34 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   const p = expectObject(raw, 'the preset', fail);
   expectKeys(
     p,
-    ['name', 'description', 'aliases', 'bpm', 'meter', 'swing', 'modes', 'valence', 'arousal', 'form', 'progressions',
-      'harmonicRhythm', 'drums', 'bass', 'chords', 'melody', 'instruments', 'effects', 'vocal'],
+    [
+      'name',
+      'description',
+      'aliases',
+      'bpm',
+      'meter',
+      'swing',
+      'modes',
+      'valence',
+      'arousal',
+      'form',
+      'progressions',
+      'harmonicRhythm',
+      'drums',
+      'bass',
+      'chords',
+      'melody',
+      'instruments',
+      'effects',
+      'vocal',
+    ],
     'the preset',
     fail,
   );
   const name = expectString(p.name, 'name', fail);
   if (!/^[a-z][a-z0-9-]*$/.test(name)) fail(`name must be lower-case letters, digits and '-', got "${name}"`);
-  if (expectedName !== undefined && name !== expectedName) fail(`name "${name}" must match the file name "${expectedName}"`);
+  if (expectedName !== undefined && name !== expectedName)
+    fail(`name "${name}" must match the file name "${expectedName}"`);
   expectString(p.description, 'description', fail);
   expectArray(p.aliases, 'aliases', fail).forEach((alias, i) => expectString(alias, `aliases[${i}]`, fail));
 
@@ -142,7 +174,8 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
     expectKeys(drums, ['stepsPerBar', 'main', 'fill', 'half'], 'drums', fail);
     const steps = expectNumber(drums.stepsPerBar, 'drums.stepsPerBar', 1, 64, fail);
     if (!Number.isInteger(steps)) fail('drums.stepsPerBar must be an integer');
-    for (const variant of ['main', 'fill', 'half'] as const) validateGrid(drums[variant], steps, `drums.${variant}`, fail);
+    for (const variant of ['main', 'fill', 'half'] as const)
+      validateGrid(drums[variant], steps, `drums.${variant}`, fail);
     if (Object.keys(drums.main as object).length === 0) fail('drums.main must have at least one drum');
   }
 
@@ -190,7 +223,9 @@ function deepFreeze<T>(value: T): T {
 export function loadPresetFolder(folder: URL | string = DEFAULT_FOLDER): Map<string, Preset> {
   const dir = typeof folder === 'string' ? folder : fileURLToPath(folder);
   const presets = new Map<string, Preset>();
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   for (const file of files) {
     let parsed: unknown;
     try {

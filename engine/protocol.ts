@@ -41,7 +41,13 @@ export function serializeError(error: unknown): SerializedError {
     for (const [key, value] of Object.entries(error)) {
       if (key !== 'name' && key !== 'message' && key !== 'stack') details[key] = value;
     }
-    return { name: error.name, message: error.message, expose: error instanceof RequestError, ...(error.stack ? { stack: error.stack } : {}), details };
+    return {
+      name: error.name,
+      message: error.message,
+      expose: error instanceof RequestError,
+      ...(error.stack ? { stack: error.stack } : {}),
+      details,
+    };
   }
   return { name: 'NonError', message: String(error), expose: false };
 }

@@ -3,7 +3,18 @@
  * Workers call this; so do tests and benchmarks that want a track without a pool.
  */
 import { pulseBpm } from './compose/meter.ts';
-import type { GenerationRequest, LoopInfo, PlanKind, PlanReport, Role, Score, SectionKind, SongSpec, TraceEntry, TrackMetadata } from './types.ts';
+import type {
+  GenerationRequest,
+  LoopInfo,
+  PlanKind,
+  PlanReport,
+  Role,
+  Score,
+  SectionKind,
+  SongSpec,
+  TraceEntry,
+  TrackMetadata,
+} from './types.ts';
 import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, compose } from './compose/index.ts';
 import { renderScore } from './render/index.ts';
@@ -12,7 +23,14 @@ import { resampleStereo } from './encode/resample.ts';
 import { integratedLoudness, truePeakDb } from './render/master/index.ts';
 import { lyricsText } from './lyrics/index.ts';
 import wavefile from 'wavefile';
-import { extendRegion, pcmToFloat, remixRegion, splice, type ReportedSection, type StereoPcm } from './render/splice.ts';
+import {
+  extendRegion,
+  pcmToFloat,
+  remixRegion,
+  splice,
+  type ReportedSection,
+  type StereoPcm,
+} from './render/splice.ts';
 
 /** One role's share of the track (GenerationRequest.stems), the same length as the mix; the stems add up to it. */
 export interface TrackStem {
@@ -62,22 +80,32 @@ export type SpliceSource =
  * source WAV's rate: a 48 kHz source was resampled from its 44.1 kHz master, so the new render is resampled the
  * same way and the splice works on 48 kHz frames (the encoder then has nothing left to resample).
  */
-function spliced(audio: { left: Float32Array; right: Float32Array; sampleRate: number }, source: SpliceSource): StereoPcm & { sampleRate: number } {
+function spliced(
+  audio: { left: Float32Array; right: Float32Array; sampleRate: number },
+  source: SpliceSource,
+): StereoPcm & { sampleRate: number } {
   const wav = new wavefile.WaveFile(source.wav);
   const bits = Number((wav.fmt as { bitsPerSample: number }).bitsPerSample);
-  if (bits !== 16 && bits !== 24) throw new RangeError(`The source WAV is ${bits}-bit; only 16- and 24-bit sources can be spliced`);
+  if (bits !== 16 && bits !== 24)
+    throw new RangeError(`The source WAV is ${bits}-bit; only 16- and 24-bit sources can be spliced`);
   const sampleRate = Number((wav.fmt as { sampleRate: number }).sampleRate);
   const channels = wav.getSamples(false, Int32Array) as unknown as [Int32Array, Int32Array];
   const pcm = pcmToFloat(channels, bits);
   const [left, right] = resampleStereo(audio.left, audio.right, audio.sampleRate, sampleRate);
   if (source.kind === 'extend') {
-    return { ...splice(pcm, { left, right }, extendRegion(source.sections, sampleRate, left.length), sampleRate), sampleRate };
+    return {
+      ...splice(pcm, { left, right }, extendRegion(source.sections, sampleRate, left.length), sampleRate),
+      sampleRate,
+    };
   }
   // A redo keeps the source's length. A plan holds whole bars, so a source whose ending ran a fraction of a bar
   // longer renders a little shorter: the new render is cut or padded to the source's frames.
   const frames = pcm.left.length;
   const rendered = { left: fitted(left, frames), right: fitted(right, frames) };
-  return { ...splice(pcm, rendered, remixRegion(source.sections, source.section, sampleRate, frames), sampleRate), sampleRate };
+  return {
+    ...splice(pcm, rendered, remixRegion(source.sections, source.section, sampleRate, frames), sampleRate),
+    sampleRate,
+  };
 }
 
 /** `samples` cut or padded with silence to `frames`. */
@@ -89,7 +117,13 @@ function fitted(samples: Float32Array, frames: number): Float32Array {
 }
 
 const MODE_NAMES: Record<SongSpec['key']['mode'], string> = {
-  major: 'major', minor: 'minor', dorian: 'Dorian', mixolydian: 'Mixolydian', lydian: 'Lydian', phrygian: 'Phrygian', harmonicMinor: 'harmonic minor',
+  major: 'major',
+  minor: 'minor',
+  dorian: 'Dorian',
+  mixolydian: 'Mixolydian',
+  lydian: 'Lydian',
+  phrygian: 'Phrygian',
+  harmonicMinor: 'harmonic minor',
 };
 
 /** What the service shows about a track, read from the spec, the composed score and the master's loudness. */
@@ -132,25 +166,45 @@ export function checkLyrics(request: GenerationRequest): void {
 
 function vocalTrace(spec: SongSpec, vocal: Score['vocal']): TraceEntry[] {
   if (!spec.vocals.enabled) return [];
-  if (!vocal) return [{ source: 'form', effect: 'no section of this track is long enough to sing a line: it stays instrumental' }];
+  if (!vocal)
+    return [
+      { source: 'form', effect: 'no section of this track is long enough to sing a line: it stays instrumental' },
+    ];
   const lines = vocal.lines.length;
-  return [{
-    source: vocal.lyrics.source === 'given' ? 'lyrics' : 'prompt',
-    effect: `${vocal.lyrics.source === 'given' ? 'the given lyrics are' : 'lyrics written from the prompt are'} sung in ${lines} line${lines === 1 ? '' : 's'} by a ${vocal.gender} voice${vocal.backing.length > 0 ? ', with backing "oohs" in the chorus' : ''}`,
-  }];
+  return [
+    {
+      source: vocal.lyrics.source === 'given' ? 'lyrics' : 'prompt',
+      effect: `${vocal.lyrics.source === 'given' ? 'the given lyrics are' : 'lyrics written from the prompt are'} sung in ${lines} line${lines === 1 ? '' : 's'} by a ${vocal.gender} voice${vocal.backing.length > 0 ? ', with backing "oohs" in the chorus' : ''}`,
+    },
+  ];
 }
 
-export async function renderTrack(request: GenerationRequest, options: RenderTrackOptions = {}): Promise<RenderedTrack> {
+export async function renderTrack(
+  request: GenerationRequest,
+  options: RenderTrackOptions = {},
+): Promise<RenderedTrack> {
   const started = performance.now();
   const spec = interpret(request);
   const score = compose(spec);
-  const rendered = await renderScore(score, { onProgress: (fraction) => options.onProgress?.(fraction * ENCODE_PROGRESS), stems: request.stems === true });
+  const rendered = await renderScore(score, {
+    onProgress: (fraction) => options.onProgress?.(fraction * ENCODE_PROGRESS),
+    stems: request.stems === true,
+  });
   const audio = options.splice ? { ...rendered, ...spliced(rendered, options.splice) } : rendered;
-  const loudness = { integrated: round1(integratedLoudness(audio.left, audio.right, audio.sampleRate)), true_peak: round1(truePeakDb(audio.left, audio.right)) };
+  const loudness = {
+    integrated: round1(integratedLoudness(audio.left, audio.right, audio.sampleRate)),
+    true_peak: round1(truePeakDb(audio.left, audio.right)),
+  };
   const metadata = trackMetadata(spec, score, loudness);
   const encodeStarted = performance.now();
   const { wav, outputs } = await encodeOutputs(
-    { left: audio.left, right: audio.right, sampleRate: audio.sampleRate, title: spec.title, lyrics: metadata.lyrics_timing },
+    {
+      left: audio.left,
+      right: audio.right,
+      sampleRate: audio.sampleRate,
+      title: spec.title,
+      lyrics: metadata.lyrics_timing,
+    },
     request.output,
     (done) => options.onProgress?.(ENCODE_PROGRESS + done * (1 - ENCODE_PROGRESS)),
   );
@@ -169,7 +223,11 @@ export async function renderTrack(request: GenerationRequest, options: RenderTra
     renderMs: Math.round(performance.now() - started),
     encodeMs,
   };
-  if (audio.stems) track.stems = audio.stems.map((stem) => ({ role: stem.role, wav: encodeWav(stem.left, stem.right, audio.sampleRate) }));
+  if (audio.stems)
+    track.stems = audio.stems.map((stem) => ({
+      role: stem.role,
+      wav: encodeWav(stem.left, stem.right, audio.sampleRate),
+    }));
   return track;
 }
 
@@ -185,8 +243,17 @@ function round1(value: number): number {
 
 /** The engine's kinds as a plan names them: a build leads in as a pre-chorus does, a theme is a verse, a climax a chorus. */
 const AS_PLAN_KIND: Record<SectionKind, PlanKind> = {
-  intro: 'intro', verse: 'verse', prechorus: 'pre_chorus', chorus: 'chorus', bridge: 'bridge', build: 'pre_chorus',
-  drop: 'drop', breakdown: 'breakdown', theme: 'verse', climax: 'chorus', outro: 'outro',
+  intro: 'intro',
+  verse: 'verse',
+  prechorus: 'pre_chorus',
+  chorus: 'chorus',
+  bridge: 'bridge',
+  build: 'pre_chorus',
+  drop: 'drop',
+  breakdown: 'breakdown',
+  theme: 'verse',
+  climax: 'chorus',
+  outro: 'outro',
 };
 
 /**

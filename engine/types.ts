@@ -40,7 +40,17 @@ export interface GenerationRequest {
 }
 
 /** The section kinds a plan may name (the API's words). */
-export const PLAN_KINDS = ['intro', 'verse', 'pre_chorus', 'chorus', 'bridge', 'drop', 'breakdown', 'solo', 'outro'] as const;
+export const PLAN_KINDS = [
+  'intro',
+  'verse',
+  'pre_chorus',
+  'chorus',
+  'bridge',
+  'drop',
+  'breakdown',
+  'solo',
+  'outro',
+] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];
 
 /** One section of a composition plan, as a caller writes it. */
@@ -113,14 +123,7 @@ export interface MusicalFields {
 
 export type PitchClass = 'C' | 'C#' | 'D' | 'Eb' | 'E' | 'F' | 'F#' | 'G' | 'Ab' | 'A' | 'Bb' | 'B';
 
-export type Mode =
-  | 'major'
-  | 'minor'
-  | 'dorian'
-  | 'mixolydian'
-  | 'lydian'
-  | 'phrygian'
-  | 'harmonicMinor';
+export type Mode = 'major' | 'minor' | 'dorian' | 'mixolydian' | 'lydian' | 'phrygian' | 'harmonicMinor';
 
 /** Musical jobs in an arrangement. Each maps to at most one instrument patch. */
 export type Role = 'drums' | 'bass' | 'chords' | 'pad' | 'lead' | 'arp' | 'texture' | 'vocal';
@@ -302,8 +305,49 @@ export interface Score {
 /** An ARPAbet phone without its stress digit: vowels AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW, consonants B CH D DH F G HH JH K L M N NG P R S SH T TH V W Y Z ZH. */
 export type Phone = string;
 
-export const VOWELS = ['AA', 'AE', 'AH', 'AO', 'AW', 'AY', 'EH', 'ER', 'EY', 'IH', 'IY', 'OW', 'OY', 'UH', 'UW'] as const;
-export const CONSONANTS = ['B', 'CH', 'D', 'DH', 'F', 'G', 'HH', 'JH', 'K', 'L', 'M', 'N', 'NG', 'P', 'R', 'S', 'SH', 'T', 'TH', 'V', 'W', 'Y', 'Z', 'ZH'] as const;
+export const VOWELS = [
+  'AA',
+  'AE',
+  'AH',
+  'AO',
+  'AW',
+  'AY',
+  'EH',
+  'ER',
+  'EY',
+  'IH',
+  'IY',
+  'OW',
+  'OY',
+  'UH',
+  'UW',
+] as const;
+export const CONSONANTS = [
+  'B',
+  'CH',
+  'D',
+  'DH',
+  'F',
+  'G',
+  'HH',
+  'JH',
+  'K',
+  'L',
+  'M',
+  'N',
+  'NG',
+  'P',
+  'R',
+  'S',
+  'SH',
+  'T',
+  'TH',
+  'V',
+  'W',
+  'Y',
+  'Z',
+  'ZH',
+] as const;
 
 export interface Syllable {
   /** The letters this syllable stands for, for display and karaoke ("sum", "mer"); approximate splits are fine. */
@@ -425,40 +469,153 @@ export interface StyleInfo {
  */
 export const PATCHES = [
   // keys (sampled: piano … harmonica; rhodes is a sampled tine electric piano)
-  'piano', 'brightPiano', 'rhodes', 'organ', 'rockOrgan', 'churchOrgan', 'harpsichord', 'clavinet', 'accordion', 'bandoneon', 'harmonica',
+  'piano',
+  'brightPiano',
+  'rhodes',
+  'organ',
+  'rockOrgan',
+  'churchOrgan',
+  'harpsichord',
+  'clavinet',
+  'accordion',
+  'bandoneon',
+  'harmonica',
   // guitars and other plucked strings (sampled)
-  'guitar', 'nylonGuitar', 'cleanGuitar', 'jazzGuitar', 'mutedGuitar', 'overdriveGuitar', 'distGuitar',
-  'banjo', 'mandolin', 'ukulele', 'sitar', 'koto', 'harp',
+  'guitar',
+  'nylonGuitar',
+  'cleanGuitar',
+  'jazzGuitar',
+  'mutedGuitar',
+  'overdriveGuitar',
+  'distGuitar',
+  'banjo',
+  'mandolin',
+  'ukulele',
+  'sitar',
+  'koto',
+  'harp',
   // mallets and pitched percussion (sampled)
-  'marimba', 'vibraphone', 'xylophone', 'glockenspiel', 'celesta', 'tubularBells', 'musicBox', 'kalimba', 'steelDrums', 'timpani',
+  'marimba',
+  'vibraphone',
+  'xylophone',
+  'glockenspiel',
+  'celesta',
+  'tubularBells',
+  'musicBox',
+  'kalimba',
+  'steelDrums',
+  'timpani',
   // bowed strings (sampled)
-  'strings', 'slowStrings', 'pizzicatoStrings', 'tremoloStrings', 'violin', 'viola', 'cello', 'contrabass', 'fiddle',
+  'strings',
+  'slowStrings',
+  'pizzicatoStrings',
+  'tremoloStrings',
+  'violin',
+  'viola',
+  'cello',
+  'contrabass',
+  'fiddle',
   // brass (sampled)
-  'brass', 'trumpet', 'mutedTrumpet', 'trombone', 'frenchHorn', 'tuba',
+  'brass',
+  'trumpet',
+  'mutedTrumpet',
+  'trombone',
+  'frenchHorn',
+  'tuba',
   // reeds and flutes (sampled)
-  'sopranoSax', 'altoSax', 'tenorSax', 'baritoneSax', 'clarinet', 'oboe', 'bassoon', 'flute', 'piccolo', 'recorder', 'whistle', 'panFlute',
+  'sopranoSax',
+  'altoSax',
+  'tenorSax',
+  'baritoneSax',
+  'clarinet',
+  'oboe',
+  'bassoon',
+  'flute',
+  'piccolo',
+  'recorder',
+  'whistle',
+  'panFlute',
   // voices (sampled)
-  'choir', 'voiceOohs',
+  'choir',
+  'voiceOohs',
   // synthesizers (Tone.js)
-  'pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead',
+  'pluck',
+  'bells',
+  'fmBell',
+  'warmPad',
+  'synthPad',
+  'sawLead',
+  'squareLead',
   // basses (acoustic, finger, picked, fretless, slap sampled; the rest synthesized)
-  'acousticBass', 'fingerBass', 'pickedBass', 'fretlessBass', 'slapBass', 'subBass', 'tr808Bass', 'acidBass', 'reeseBass', 'synthBass',
+  'acousticBass',
+  'fingerBass',
+  'pickedBass',
+  'fretlessBass',
+  'slapBass',
+  'subBass',
+  'tr808Bass',
+  'acidBass',
+  'reeseBass',
+  'synthBass',
   // drum kits (acoustic ones sampled: standard, room, power, jazz, brush, orchestral; electronic ones synthesized)
-  'acousticKit', 'roomKit', 'powerKit', 'jazzKit', 'brushKit', 'orchestralPerc', 'electronicKit', 'lofiKit', 'trapKit', 'chipKit',
+  'acousticKit',
+  'roomKit',
+  'powerKit',
+  'jazzKit',
+  'brushKit',
+  'orchestralPerc',
+  'electronicKit',
+  'lofiKit',
+  'trapKit',
+  'chipKit',
   // textures
-  'rain', 'vinyl', 'ocean', 'wind',
+  'rain',
+  'vinyl',
+  'ocean',
+  'wind',
 ] as const;
 export type Patch = (typeof PATCHES)[number];
 
-export const DRUMS = ['kick', 'snare', 'clap', 'hat', 'openHat', 'ride', 'crash', 'tomLow', 'tomHigh', 'shaker', 'rim'] as const;
+export const DRUMS = [
+  'kick',
+  'snare',
+  'clap',
+  'hat',
+  'openHat',
+  'ride',
+  'crash',
+  'tomLow',
+  'tomHigh',
+  'shaker',
+  'rim',
+] as const;
 export type Drum = (typeof DRUMS)[number];
 
 /** General MIDI percussion keys for each drum, used in Part.notes[].midi of the drums role and in MIDI export. */
 export const DRUM_MIDI: Record<Drum, number> = {
-  kick: 36, snare: 38, clap: 39, hat: 42, openHat: 46, ride: 51, crash: 49, tomLow: 45, tomHigh: 50, shaker: 70, rim: 37,
+  kick: 36,
+  snare: 38,
+  clap: 39,
+  hat: 42,
+  openHat: 46,
+  ride: 51,
+  crash: 49,
+  tomLow: 45,
+  tomHigh: 50,
+  shaker: 70,
+  rim: 37,
 };
 
-export type BassStyle = 'root' | 'rootFifth' | 'octaves' | 'walking' | 'offbeat' | 'sub808' | 'acid' | 'pedal' | 'ostinato';
+export type BassStyle =
+  | 'root'
+  | 'rootFifth'
+  | 'octaves'
+  | 'walking'
+  | 'offbeat'
+  | 'sub808'
+  | 'acid'
+  | 'pedal'
+  | 'ostinato';
 export type ChordStyle = 'block' | 'stabs' | 'arpeggio' | 'strum' | 'sustain' | 'comp' | 'ostinato' | 'marcato';
 
 /**
@@ -489,7 +646,12 @@ export interface Preset {
    * Drum grooves: for each drum a string with one character per step ('.' rest, '1'–'9' velocity).
    * `main` is the groove; `fill` replaces the last bar of a phrase; `half` is a sparser variant for verses/intros.
    */
-  drums: { stepsPerBar: number; main: Partial<Record<Drum, string>>; fill: Partial<Record<Drum, string>>; half: Partial<Record<Drum, string>> } | null;
+  drums: {
+    stepsPerBar: number;
+    main: Partial<Record<Drum, string>>;
+    fill: Partial<Record<Drum, string>>;
+    half: Partial<Record<Drum, string>>;
+  } | null;
   bass: BassStyle;
   chords: ChordStyle;
   /** MIDI range of the melody and how busy it is (0–1). */

@@ -63,76 +63,229 @@ async function main(): Promise<void> {
   const { key } = await seed.createKey(developer.id);
   const { key: starterKey } = await seed.createKey(starter.id);
   await seed.close();
-  const config = { ...loadConfig({ TUNESMITH_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TUNESMITH_WORKERS: '1', TUNESMITH_LOG_LEVEL: 'silent' }) };
+  const config = {
+    ...loadConfig({
+      TUNESMITH_DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TUNESMITH_WORKERS: '1',
+      TUNESMITH_LOG_LEVEL: 'silent',
+    }),
+  };
   const server = await startServer(config, { logger: createLogger({ level: 'silent' }), print: () => undefined });
   const port = Number(new URL(server.url).port);
   const auth = { authorization: `Bearer ${key}` };
   const json = { ...auth, 'content-type': 'application/json' };
 
   // One real task of the developer's, for id, download and delete probes.
-  const own = (await (await fetch(`${server.url}/v1/generate`, { method: 'POST', headers: json, body: JSON.stringify({ prompt: 'a calm piano piece', duration: 30 }) })).json()) as { id: string };
+  const own = (await (
+    await fetch(`${server.url}/v1/generate`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ prompt: 'a calm piano piece', duration: 30 }),
+    })
+  ).json()) as { id: string };
 
   const probes: [kind: string, Probe][] = [];
   const add = (kind: string, probe: Probe) => probes.push([kind, probe]);
 
-  for (const body of ['{', 'null', '[]', '"text"', '42', '{"prompt": 5}', '{"prompt": ""}', `{"prompt": "${'a'.repeat(20_000)}"}`, '{"prompt": "x", "duration": 1e308}', '{"prompt": "x", "duration": -30}',
-    '{"prompt": "x", "duration": "60"}', '{"prompt": "x", "style": "../../etc"}', '{"prompt": "x", "seed": 1.5}', '{"prompt": "x", "__proto__": {"admin": true}}', '{"prompt": "x", "constructor": {}}',
-    '{"prompt": "x", "lyrics": 7}', `{"prompt": "x", "lyrics": "${'la '.repeat(5000)}"}`, '{"prompt": "x", "instrumental": "yes"}', '{"prompt": "x", "callback_url": "http://169.254.169.254/"}',
-    '{"prompt": "x", "callback_url": "http://[::ffff:0:7f00:1]/"}', '{"prompt": "\\u0000\\ud800"}', `${'['.repeat(5000)}${']'.repeat(5000)}`, '{"prompt": "x", "extra": 1}']) {
+  for (const body of [
+    '{',
+    'null',
+    '[]',
+    '"text"',
+    '42',
+    '{"prompt": 5}',
+    '{"prompt": ""}',
+    `{"prompt": "${'a'.repeat(20_000)}"}`,
+    '{"prompt": "x", "duration": 1e308}',
+    '{"prompt": "x", "duration": -30}',
+    '{"prompt": "x", "duration": "60"}',
+    '{"prompt": "x", "style": "../../etc"}',
+    '{"prompt": "x", "seed": 1.5}',
+    '{"prompt": "x", "__proto__": {"admin": true}}',
+    '{"prompt": "x", "constructor": {}}',
+    '{"prompt": "x", "lyrics": 7}',
+    `{"prompt": "x", "lyrics": "${'la '.repeat(5000)}"}`,
+    '{"prompt": "x", "instrumental": "yes"}',
+    '{"prompt": "x", "callback_url": "http://169.254.169.254/"}',
+    '{"prompt": "x", "callback_url": "http://[::ffff:0:7f00:1]/"}',
+    '{"prompt": "\\u0000\\ud800"}',
+    `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    '{"prompt": "x", "extra": 1}',
+  ]) {
     add('bodies and fields', { method: 'POST', path: '/v1/generate', headers: json, body });
   }
-  add('bodies and fields', { method: 'POST', path: '/v1/generate', headers: { ...auth, 'content-type': 'text/plain' }, body: '{"prompt":"x"}' });
-  add('bodies and fields', { method: 'POST', path: '/v1/generate', headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip' });
-  add('bodies and fields', { method: 'POST', path: '/v1/generate', headers: json, body: `{"prompt": "${'x'.repeat(2_000_000)}"}` });
+  add('bodies and fields', {
+    method: 'POST',
+    path: '/v1/generate',
+    headers: { ...auth, 'content-type': 'text/plain' },
+    body: '{"prompt":"x"}',
+  });
+  add('bodies and fields', {
+    method: 'POST',
+    path: '/v1/generate',
+    headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: 'not gzip',
+  });
+  add('bodies and fields', {
+    method: 'POST',
+    path: '/v1/generate',
+    headers: json,
+    body: `{"prompt": "${'x'.repeat(2_000_000)}"}`,
+  });
 
-  for (const header of ['', 'Bearer', 'Bearer ', 'Bearer ts_live_', 'Bearer ts_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', `Basic ${Buffer.from('a:b').toString('base64')}`, `bearer ${key}x`, `Bearer ${key} ${key}`, "Bearer ' OR 1=1 --"]) {
-    for (const path of ['/v1/generations', `/v1/generation/${own.id}`, '/v1/account']) add('keys', { method: 'GET', path, headers: header ? { authorization: header } : {} });
+  for (const header of [
+    '',
+    'Bearer',
+    'Bearer ',
+    'Bearer ts_live_',
+    'Bearer ts_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    `Basic ${Buffer.from('a:b').toString('base64')}`,
+    `bearer ${key}x`,
+    `Bearer ${key} ${key}`,
+    "Bearer ' OR 1=1 --",
+  ]) {
+    for (const path of ['/v1/generations', `/v1/generation/${own.id}`, '/v1/account'])
+      add('keys', { method: 'GET', path, headers: header ? { authorization: header } : {} });
   }
-  for (const path of ['/v1/webhooks', '/v1/webhooks/secret', '/v1/webhooks/deliveries']) add('keys', { method: 'GET', path, headers: { authorization: `Bearer ${starterKey}` } });
+  for (const path of ['/v1/webhooks', '/v1/webhooks/secret', '/v1/webhooks/deliveries'])
+    add('keys', { method: 'GET', path, headers: { authorization: `Bearer ${starterKey}` } });
 
-  for (const id of ['..%2f..%2fetc%2fpasswd', '%00', 'gen_' + 'a'.repeat(5000), '%E2%80%AE', '..', 'gen_x%2F..%2F..%2Faccounts.json', encodeURIComponent('<script>'), own.id.toUpperCase(), own.id + '%20']) {
+  for (const id of [
+    '..%2f..%2fetc%2fpasswd',
+    '%00',
+    'gen_' + 'a'.repeat(5000),
+    '%E2%80%AE',
+    '..',
+    'gen_x%2F..%2F..%2Faccounts.json',
+    encodeURIComponent('<script>'),
+    own.id.toUpperCase(),
+    own.id + '%20',
+  ]) {
     add('paths and ids', { method: 'GET', path: `/v1/generation/${id}`, headers: auth });
     add('paths and ids', { method: 'DELETE', path: `/v1/generation/${id}`, headers: auth });
-    add('paths and ids', { method: 'GET', path: `/v1/generation/${own.id}`, headers: { authorization: `Bearer ${starterKey}` } });
+    add('paths and ids', {
+      method: 'GET',
+      path: `/v1/generation/${own.id}`,
+      headers: { authorization: `Bearer ${starterKey}` },
+    });
   }
-  for (const path of ['/', '/v2/generate', '/v1/', '/v1/generate/', '//v1/generate', '/v1/generate%00', '/files/../accounts.json', '/files/%2e%2e/accounts.json', '/static/../../package.json', '/' + 'a/'.repeat(3000)]) {
+  for (const path of [
+    '/',
+    '/v2/generate',
+    '/v1/',
+    '/v1/generate/',
+    '//v1/generate',
+    '/v1/generate%00',
+    '/files/../accounts.json',
+    '/files/%2e%2e/accounts.json',
+    '/static/../../package.json',
+    '/' + 'a/'.repeat(3000),
+  ]) {
     add('paths and ids', { method: 'GET', path, headers: auth });
   }
 
   for (const method of ['PROPFIND', 'MKCOL', 'OPTIONS', 'PATCH', 'PUT', 'HEAD', 'DELETE']) {
-    for (const path of ['/v1/generate', '/v1/generations', `/v1/generation/${own.id}`, '/healthz', '/nowhere', '/dashboard']) {
+    for (const path of [
+      '/v1/generate',
+      '/v1/generations',
+      `/v1/generation/${own.id}`,
+      '/healthz',
+      '/nowhere',
+      '/dashboard',
+    ]) {
       add('methods', { method, path, headers: auth });
     }
   }
 
-  for (const query of ['limit=-1', 'limit=1e9', 'limit=abc', 'offset=-5', 'status=bogus', 'status=completed&status=failed', 'expand=everything', 'wait=61', 'wait=-1', 'wait=abc', 'search=' + 'x'.repeat(10_000), 'limit[]=1', '%zz=1']) {
+  for (const query of [
+    'limit=-1',
+    'limit=1e9',
+    'limit=abc',
+    'offset=-5',
+    'status=bogus',
+    'status=completed&status=failed',
+    'expand=everything',
+    'wait=61',
+    'wait=-1',
+    'wait=abc',
+    'search=' + 'x'.repeat(10_000),
+    'limit[]=1',
+    '%zz=1',
+  ]) {
     add('queries', { method: 'GET', path: `/v1/generations?${query}`, headers: auth });
     add('queries', { method: 'GET', path: `/v1/generation/${own.id}?${query}`, headers: auth });
   }
 
-  for (const path of [`/files/${own.id}.wav`, `/files/${own.id}.wav?expires=1&signature=abc`, `/files/${own.id}.wav?expires=99999999999&signature=${'0'.repeat(64)}`, '/files/x.wav?expires=abc&signature=', `/files/${own.id}.mid?expires=-1&signature=zz`]) {
+  for (const path of [
+    `/files/${own.id}.wav`,
+    `/files/${own.id}.wav?expires=1&signature=abc`,
+    `/files/${own.id}.wav?expires=99999999999&signature=${'0'.repeat(64)}`,
+    '/files/x.wav?expires=abc&signature=',
+    `/files/${own.id}.mid?expires=-1&signature=zz`,
+  ]) {
     add('download links', { method: 'GET', path });
     add('download links', { method: 'GET', path, headers: { range: 'bytes=999999999-' } });
     add('download links', { method: 'GET', path, headers: { range: 'bytes=5-1,a-b' } });
   }
 
   for (const path of ['/signin', '/signup', '/signout', '/dashboard/keys', '/dashboard/playground', '/signin/abc']) {
-    add('dashboard forms', { method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%40b.c&password=x&_csrf=bogus' });
-    add('dashboard forms', { method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, body: 'a=' + '%'.repeat(100) });
+    add('dashboard forms', {
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=a%40b.c&password=x&_csrf=bogus',
+    });
+    add('dashboard forms', {
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: 'a=' + '%'.repeat(100),
+    });
     add('dashboard forms', { method: 'GET', path, headers: { cookie: 'ts_session=forged.value; ts_session=x' } });
   }
 
-  for (const url of ['http://127.0.0.1/', 'http://localhost./', 'http://[::1]/', 'http://0x7f000001/', 'http://2130706433/', 'ftp://example.com/', 'http://[fe80::1%25eth0]/', 'http://100.64.0.1/', 'http://[64:ff9b:1::1]/', 'javascript:alert(1)', 'http://a@127.0.0.1/', 'not a url']) {
-    add('webhook targets', { method: 'POST', path: '/v1/webhooks', headers: json, body: JSON.stringify({ url, events: ['generation.completed'] }) });
+  for (const url of [
+    'http://127.0.0.1/',
+    'http://localhost./',
+    'http://[::1]/',
+    'http://0x7f000001/',
+    'http://2130706433/',
+    'ftp://example.com/',
+    'http://[fe80::1%25eth0]/',
+    'http://100.64.0.1/',
+    'http://[64:ff9b:1::1]/',
+    'javascript:alert(1)',
+    'http://a@127.0.0.1/',
+    'not a url',
+  ]) {
+    add('webhook targets', {
+      method: 'POST',
+      path: '/v1/webhooks',
+      headers: json,
+      body: JSON.stringify({ url, events: ['generation.completed'] }),
+    });
   }
 
   for (const [kind, probe] of probes) {
     let outcome: Outcome;
     try {
-      const response = await fetch(server.url + probe.path, { method: probe.method, headers: probe.headers ?? {}, ...(probe.body !== undefined ? { body: probe.body } : {}), redirect: 'manual' });
+      const response = await fetch(server.url + probe.path, {
+        method: probe.method,
+        headers: probe.headers ?? {},
+        ...(probe.body !== undefined ? { body: probe.body } : {}),
+        redirect: 'manual',
+      });
       outcome = response.status;
       const text = await response.text();
-      if (outcome >= 400 && probe.method !== 'HEAD' && response.headers.get('content-type')?.includes('json') && !/"error"\s*:\s*\{/.test(text)) findings.push(`${probe.method} ${probe.path.slice(0, 80)}: ${outcome} without the error shape`);
+      if (
+        outcome >= 400 &&
+        probe.method !== 'HEAD' &&
+        response.headers.get('content-type')?.includes('json') &&
+        !/"error"\s*:\s*\{/.test(text)
+      )
+        findings.push(`${probe.method} ${probe.path.slice(0, 80)}: ${outcome} without the error shape`);
     } catch {
       outcome = 'closed';
     }
@@ -160,7 +313,8 @@ async function main(): Promise<void> {
   for (const text of framing) {
     const outcome = await raw(port, text);
     count('framing and headers', outcome);
-    if (outcome === 'closed' || (typeof outcome === 'number' && outcome >= 500)) findings.push(`raw ${JSON.stringify(text.slice(0, 60))}: ${outcome}`);
+    if (outcome === 'closed' || (typeof outcome === 'number' && outcome >= 500))
+      findings.push(`raw ${JSON.stringify(text.slice(0, 60))}: ${outcome}`);
   }
 
   const health = await fetch(`${server.url}/healthz`);
@@ -173,7 +327,10 @@ async function main(): Promise<void> {
   for (const [kind, byStatus] of results) {
     const sent = [...byStatus.values()].reduce((a, b) => a + b, 0);
     total += sent;
-    const statuses = [...byStatus.entries()].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([status, n]) => `${status}×${n}`).join(' ');
+    const statuses = [...byStatus.entries()]
+      .sort(([a], [b]) => String(a).localeCompare(String(b)))
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' ');
     console.log(`${kind.padEnd(22)} ${String(sent).padStart(4)}  ${statuses}`);
   }
   console.log(`\n${total} hostile requests; /healthz afterwards: ${health.status}; findings: ${findings.length}`);

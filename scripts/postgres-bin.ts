@@ -11,7 +11,9 @@ export function postgresBinDir(path = process.env['PATH'] ?? '', root = '/usr/li
     if (dir !== '' && serverIn(dir)) return dir;
   }
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.map((version) => join(root, version, 'bin')).find(serverIn);
 }
 

@@ -26,7 +26,11 @@ export const TOOLS: readonly Tool[] = [
   { package: 'chromium', provides: ['chromium'] },
   { package: 'fonts-dejavu-core', provides: ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'] },
   // The backend tests start a throwaway cluster with the server's initdb and pg_ctl.
-  { package: 'postgresql', provides: ['initdb', 'pg_ctl', 'postgres'], found: (path) => postgresBinDir(path) !== undefined },
+  {
+    package: 'postgresql',
+    provides: ['initdb', 'pg_ctl', 'postgres'],
+    found: (path) => postgresBinDir(path) !== undefined,
+  },
 ];
 
 export interface EnsureToolsOptions {
@@ -44,7 +48,12 @@ export interface EnsureToolsOptions {
 export type EnsureToolsResult = { ok: true; installed: string[] } | { ok: false; message: string };
 
 export function missingTools(path: string, tools: readonly Tool[] = TOOLS): Tool[] {
-  return tools.filter((tool) => !(tool.found ? tool.found(path) : tool.provides.every((thing) => (isAbsolute(thing) ? readable(thing) : onPath(thing, path)))));
+  return tools.filter(
+    (tool) =>
+      !(tool.found
+        ? tool.found(path)
+        : tool.provides.every((thing) => (isAbsolute(thing) ? readable(thing) : onPath(thing, path)))),
+  );
 }
 
 export function ensureTools(options: EnsureToolsOptions): EnsureToolsResult {
@@ -65,7 +74,10 @@ export function ensureTools(options: EnsureToolsOptions): EnsureToolsResult {
   const installed = updated && run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages]) === 0;
   const still = missingTools(options.path, tools).map((tool) => tool.package);
   if (!installed || still.length > 0) {
-    return { ok: false, message: `npm test needs ${listed(still.length > 0 ? still : packages)}, and \`${install}\` did not install ${packages.length === 1 ? 'it' : 'them'}: see apt-get's output above.` };
+    return {
+      ok: false,
+      message: `npm test needs ${listed(still.length > 0 ? still : packages)}, and \`${install}\` did not install ${packages.length === 1 ? 'it' : 'them'}: see apt-get's output above.`,
+    };
   }
   return { ok: true, installed: packages };
 }
@@ -97,7 +109,10 @@ function listed(names: readonly string[]): string {
 }
 
 function runShown(command: string, args: string[], path: string): number | null {
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, PATH: path, DEBIAN_FRONTEND: 'noninteractive' } });
+  const result = spawnSync(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, PATH: path, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return result.error ? null : result.status;
 }
 

@@ -25,7 +25,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Without a kept secret, links and dashboard sessions still work but die with the process.
   const signingSecret = deps.config.signingSecret ?? randomBytes(32).toString('hex');
   const now = deps.now ?? (() => new Date());
-  const signer = givenSigner ?? new DownloadSigner({ secret: signingSecret, publicUrl: deps.config.publicUrl, ttlSeconds: deps.config.downloadTtlSeconds });
+  const signer =
+    givenSigner ??
+    new DownloadSigner({
+      secret: signingSecret,
+      publicUrl: deps.config.publicUrl,
+      ttlSeconds: deps.config.downloadTtlSeconds,
+    });
   const webhooks = deps.webhooks;
   const generations = new Generations({
     repository: deps.repository,
@@ -66,7 +72,8 @@ const PUBLIC_V1_PATHS = new Set(['/v1/openapi.json']);
 function underV1(middleware: AppMiddleware[]): AppMiddleware {
   return function v1Only(ctx, next) {
     if ((ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) || PUBLIC_V1_PATHS.has(ctx.path)) return next();
-    const run = (i: number): Promise<unknown> => (i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => run(i + 1))));
+    const run = (i: number): Promise<unknown> =>
+      i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => run(i + 1)));
     return run(0);
   };
 }
@@ -93,8 +100,12 @@ function unrouted(): AppMiddleware {
     await next();
     if (ctx.body != null) return;
     // The router answers a method it has never heard of (PROPFIND) with 501 and an empty Allow on any path.
-    const allowed = String(ctx.response.get('Allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
-    if ((ctx.status === 405 || ctx.status === 501) && allowed.length > 0) throw new MethodNotAllowedError(ctx.method, allowed);
+    const allowed = String(ctx.response.get('Allow') ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
+    if ((ctx.status === 405 || ctx.status === 501) && allowed.length > 0)
+      throw new MethodNotAllowedError(ctx.method, allowed);
     if (ctx.status === 404 || ctx.status === 501) throw new RouteNotFoundError(ctx.method, ctx.path);
   };
 }

@@ -13,9 +13,21 @@ import type { Logger } from './log.ts';
 import { loadSharedSigningSecret, loadSigningSecret } from './secrets.ts';
 import type { OpenFile } from './store/atomic-file.ts';
 import { FileBlobStore } from './store/file-blob-store.ts';
-import { DataDirLockedError, openStore, readLiveLock, type BlobStore, type FileRepository, type Repository } from './store/index.ts';
+import {
+  DataDirLockedError,
+  openStore,
+  readLiveLock,
+  type BlobStore,
+  type FileRepository,
+  type Repository,
+} from './store/index.ts';
 import { openBlobStore } from './store/open-blob-store.ts';
-import { databaseName, openPostgresRepository, type EnqueueInTransaction, type Queryable } from './store/postgres/index.ts';
+import {
+  databaseName,
+  openPostgresRepository,
+  type EnqueueInTransaction,
+  type Queryable,
+} from './store/postgres/index.ts';
 
 export interface Backend {
   repository: Repository;
@@ -54,15 +66,25 @@ const CLI_LOCK_WAIT_MS = 10_000;
 const ONCE_LOCK = 7_405_112_015;
 
 export async function openBackend(config: Config, options: OpenBackendOptions): Promise<Backend> {
-  const records = config.databaseUrl ? await openPostgresBackend(config.databaseUrl, config.dataDir, options) : await openFileBackend(config.dataDir, options);
+  const records = config.databaseUrl
+    ? await openPostgresBackend(config.databaseUrl, config.dataDir, options)
+    : await openFileBackend(config.dataDir, options);
   // The audio goes where TUNESMITH_STORAGE_URL says (a shared volume, a bucket), else to the data dir.
   try {
-    const storage = await openBlobStore({ location: config.storage, s3: config.s3 ?? { region: 'us-east-1', forcePathStyle: false }, dataDir: config.dataDir, dataDirBlobs: records.blobs });
+    const storage = await openBlobStore({
+      location: config.storage,
+      s3: config.s3 ?? { region: 'us-east-1', forcePathStyle: false },
+      dataDir: config.dataDir,
+      dataDirBlobs: records.blobs,
+    });
     return {
       ...records,
       blobs: storage.blobs,
       // A file server says "data dir X" as it always has; a database node says where its audio is.
-      where: config.storage === undefined && !config.databaseUrl ? records.where : `${records.where}, audio in ${storage.description}`,
+      where:
+        config.storage === undefined && !config.databaseUrl
+          ? records.where
+          : `${records.where}, audio in ${storage.description}`,
       close: async () => {
         await storage.close();
         await records.close();
@@ -75,7 +97,11 @@ export async function openBackend(config: Config, options: OpenBackendOptions): 
 }
 
 async function openPostgresBackend(url: string, dataDir: string, options: OpenBackendOptions): Promise<Backend> {
-  const repository = await openPostgresRepository({ url, warn: (line) => options.logger.warn(line), enqueue: options.enqueue });
+  const repository = await openPostgresRepository({
+    url,
+    warn: (line) => options.logger.warn(line),
+    enqueue: options.enqueue,
+  });
   try {
     const signingSecret = await loadSharedSigningSecret(repository);
     // Audio stays in this node's data dir until a shared storage URL says otherwise; the dir takes no lock here.
@@ -125,13 +151,18 @@ async function openFileBackend(dataDir: string, options: OpenBackendOptions): Pr
   }
 }
 
-async function openStoreForServer(dataDir: string, log: (line: string) => void, open: OpenFile | undefined): Promise<FileRepository> {
+async function openStoreForServer(
+  dataDir: string,
+  log: (line: string) => void,
+  open: OpenFile | undefined,
+): Promise<FileRepository> {
   const deadline = Date.now() + CLI_LOCK_WAIT_MS;
   for (;;) {
     try {
       return await openStore({ dataDir, owner: 'server', warn: log, open });
     } catch (error) {
-      if (!(error instanceof DataDirLockedError) || readLiveLock(dataDir)?.owner !== 'cli' || Date.now() > deadline) throw error;
+      if (!(error instanceof DataDirLockedError) || readLiveLock(dataDir)?.owner !== 'cli' || Date.now() > deadline)
+        throw error;
       await delay(100);
     }
   }
@@ -152,7 +183,10 @@ function watchLock(store: FileRepository, logger: Logger): NodeJS.Timeout {
     }
     if (holds) return;
     clearInterval(timer);
-    logger.error({ data_dir: store.dataDir }, 'lost the data-dir lock: server.lock was replaced by another process, so this server refuses every change from now on. Stop one of the two servers, then restart.');
+    logger.error(
+      { data_dir: store.dataDir },
+      'lost the data-dir lock: server.lock was replaced by another process, so this server refuses every change from now on. Stop one of the two servers, then restart.',
+    );
   }, LOCK_CHECK_MS);
   timer.unref();
   return timer;

@@ -75,7 +75,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.err(`${error.message}\nRun "tunesmith ${name} --help" for usage.`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DamagedFileError || error instanceof StorageFullError || error instanceof StorageUnreachableError || error instanceof AdminCommandError || error instanceof DatabaseNotEmptyError || error instanceof DatabaseUnavailableError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof DataDirLockedError ||
+      error instanceof DamagedFileError ||
+      error instanceof StorageFullError ||
+      error instanceof StorageUnreachableError ||
+      error instanceof AdminCommandError ||
+      error instanceof DatabaseNotEmptyError ||
+      error instanceof DatabaseUnavailableError
+    ) {
       io.err(error.message);
       return 1;
     }

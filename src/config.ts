@@ -86,7 +86,8 @@ function flag(env: Env, name: string): boolean {
 
 function logLevel(env: Env): LogLevel {
   const raw = read(env, 'TUNESMITH_LOG_LEVEL')?.toLowerCase() ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError('TUNESMITH_LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${raw}".`);
+  if (!(LOG_LEVELS as readonly string[]).includes(raw))
+    throw new ConfigError('TUNESMITH_LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${raw}".`);
   return raw as LogLevel;
 }
 
@@ -107,7 +108,10 @@ function databaseUrl(env: Env): string | undefined {
   }
   // The URL holds a password: it is never echoed back in the error.
   if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || url.pathname.length <= 1) {
-    throw new ConfigError('TUNESMITH_DATABASE_URL', 'expected a PostgreSQL URL naming a database, like postgres://user:password@host:5432/tunesmith.');
+    throw new ConfigError(
+      'TUNESMITH_DATABASE_URL',
+      'expected a PostgreSQL URL naming a database, like postgres://user:password@host:5432/tunesmith.',
+    );
   }
   return raw;
 }
@@ -132,7 +136,10 @@ function publicUrl(env: Env, fallback: string): string {
     throw new ConfigError('TUNESMITH_PUBLIC_URL', `expected an http:// or https:// URL, got "${raw}".`);
   }
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new ConfigError('TUNESMITH_PUBLIC_URL', `expected a base URL without credentials, query or fragment, got "${raw}".`);
+    throw new ConfigError(
+      'TUNESMITH_PUBLIC_URL',
+      `expected a base URL without credentials, query or fragment, got "${raw}".`,
+    );
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -151,7 +158,10 @@ function storage(env: Env): StorageLocation | undefined {
 function s3Settings(env: Env): S3Settings {
   const endpoint = read(env, 'AWS_ENDPOINT_URL_S3') ?? read(env, 'AWS_ENDPOINT_URL');
   if (endpoint !== undefined && !/^https?:\/\/[^\s/]+/.test(endpoint)) {
-    throw new ConfigError(env['AWS_ENDPOINT_URL_S3'] ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL', `expected an http:// or https:// URL, got "${endpoint}".`);
+    throw new ConfigError(
+      env['AWS_ENDPOINT_URL_S3'] ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL',
+      `expected an http:// or https:// URL, got "${endpoint}".`,
+    );
   }
   const pathStyle = read(env, 'TUNESMITH_S3_PATH_STYLE');
   return {
@@ -169,7 +179,10 @@ function s3Settings(env: Env): S3Settings {
  */
 function workers(env: Env, shared: boolean): number {
   if (!shared && read(env, 'TUNESMITH_WORKERS') === '0') {
-    throw new ConfigError('TUNESMITH_WORKERS', '0 (an API-only node) needs TUNESMITH_DATABASE_URL, where `tunesmith worker` processes render the tasks; with the data dir nothing else could render them. Set 1 or more, or set TUNESMITH_DATABASE_URL.');
+    throw new ConfigError(
+      'TUNESMITH_WORKERS',
+      '0 (an API-only node) needs TUNESMITH_DATABASE_URL, where `tunesmith worker` processes render the tasks; with the data dir nothing else could render them. Set 1 or more, or set TUNESMITH_DATABASE_URL.',
+    );
   }
   return integer(env, 'TUNESMITH_WORKERS', availableParallelism(), shared ? 0 : 1, 64);
 }

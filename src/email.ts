@@ -5,4 +5,5 @@
  */
 export const EMAIL_MAX_CHARS = 254;
 
-export const isEmailAddress = (text: string): boolean => text.length <= EMAIL_MAX_CHARS && /^[^\s@]+@[^\s@]+$/.test(text);
+export const isEmailAddress = (text: string): boolean =>
+  text.length <= EMAIL_MAX_CHARS && /^[^\s@]+@[^\s@]+$/.test(text);

@@ -20,7 +20,18 @@ export interface LoggerOptions {
   destination?: NodeJS.WritableStream;
 }
 
-const REDACT = ['authorization', 'cookie', 'password', 'secret', 'token', '*.authorization', '*.cookie', '*.password', '*.secret', '*.token'];
+const REDACT = [
+  'authorization',
+  'cookie',
+  'password',
+  'secret',
+  'token',
+  '*.authorization',
+  '*.cookie',
+  '*.password',
+  '*.secret',
+  '*.token',
+];
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const settings = {
@@ -31,7 +42,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
   const destination = options.destination ?? process.stdout;
   if (!options.pretty) return pino(settings, destination);
-  return pino(settings, pinoPretty({ destination, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+  return pino(
+    settings,
+    pinoPretty({ destination, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+  );
 }
 
 /** A logger that writes nothing (tests, and callers that were given none). */

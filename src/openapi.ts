@@ -25,12 +25,20 @@ const RATE_HEADERS = {
 };
 
 /** The errors every authenticated route can answer besides its own. */
-const COMMON_ERRORS = { '401': response('Unauthorized'), '429': response('TooManyRequests'), '500': response('InternalError') };
+const COMMON_ERRORS = {
+  '401': response('Unauthorized'),
+  '429': response('TooManyRequests'),
+  '500': response('InternalError'),
+};
 
 const ok = (description: string, schema: object) => ({ description, headers: RATE_HEADERS, content: json(schema) });
 
 function errorResponse(description: string, extraHeaders: Record<string, object> = {}) {
-  return { description, headers: { 'X-Request-Id': header('X-Request-Id'), ...extraHeaders }, content: json(ref('Error')) };
+  return {
+    description,
+    headers: { 'X-Request-Id': header('X-Request-Id'), ...extraHeaders },
+    content: json(ref('Error')),
+  };
 }
 
 export function openApiDocument(options: { serverUrl: string; styles: readonly string[] }) {
@@ -48,7 +56,13 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
     },
     servers: [{ url: options.serverUrl }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'generations' }, { name: 'catalog' }, { name: 'account' }, { name: 'webhooks' }, { name: 'service' }],
+    tags: [
+      { name: 'generations' },
+      { name: 'catalog' },
+      { name: 'account' },
+      { name: 'webhooks' },
+      { name: 'service' },
+    ],
     webhooks: webhookEvents({ ref }),
     paths: {
       '/v1/generate': {
@@ -60,17 +74,19 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             `Validates the body, reserves one unit of the monthly quota and queues the task. Bodies are JSON (Content-Type: application/json, UTF-8), at most ${BODY_LIMIT_BYTES} bytes ` +
             `and ${MAX_JSON_DEPTH} levels deep. Unknown fields are refused by name. With an Idempotency-Key, a retry with the same key and the same body within 24 h ` +
             'answers the same generation (in its current state, with Idempotent-Replayed: true) and creates nothing; the same key with another body is 409.',
-          parameters: [
-            IDEMPOTENCY_HEADER,
-          ],
+          parameters: [IDEMPOTENCY_HEADER],
           requestBody: { required: true, content: json(ref('GenerateRequest')) },
           responses: {
             '202': {
-              description: 'Accepted: the task is processing (queued or rendering). With "variations": a Batch of them (no Location; poll each generation by its id).',
+              description:
+                'Accepted: the task is processing (queued or rendering). With "variations": a Batch of them (no Location; poll each generation by its id).',
               headers: {
                 ...RATE_HEADERS,
                 Location: { description: 'Where to poll: /v1/generation/{id}.', schema: { type: 'string' } },
-                'Idempotent-Replayed': { description: '"true" when this answers an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+                'Idempotent-Replayed': {
+                  description: '"true" when this answers an earlier request with the same Idempotency-Key.',
+                  schema: { type: 'string', enum: ['true'] },
+                },
               },
               content: { 'application/json': { schema: { oneOf: [ref('Generation'), ref('Batch')] } } },
             },
@@ -93,17 +109,30 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           summary: "List the account's generations, newest first",
           description: 'Ties in created_at are broken by id. Unknown or repeated query parameters are refused.',
           parameters: [
-            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIST_LIMITS.maxLimit, default: LIST_LIMITS.defaultLimit } },
-            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: LIST_LIMITS.maxOffset, default: 0 } },
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: LIST_LIMITS.maxLimit, default: LIST_LIMITS.defaultLimit },
+            },
+            {
+              name: 'offset',
+              in: 'query',
+              schema: { type: 'integer', minimum: 0, maximum: LIST_LIMITS.maxOffset, default: 0 },
+            },
             { name: 'status', in: 'query', schema: ref('GenerationStatus') },
             {
               name: 'expand',
               in: 'query',
-              description: 'Items leave out `metadata.trace` and `metadata.lyrics_timing` (the bulk of a sung track) unless named here, comma-separated.',
+              description:
+                'Items leave out `metadata.trace` and `metadata.lyrics_timing` (the bulk of a sung track) unless named here, comma-separated.',
               schema: { type: 'string', examples: ['trace,lyrics_timing'] },
             },
           ],
-          responses: { '200': ok('One page of generations.', ref('GenerationList')), '400': response('BadRequest'), ...COMMON_ERRORS },
+          responses: {
+            '200': ok('One page of generations.', ref('GenerationList')),
+            '400': response('BadRequest'),
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/v1/styles': {
@@ -111,7 +140,10 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           operationId: 'listStyles',
           tags: ['catalog'],
           summary: 'The styles accepted by the style field',
-          responses: { '200': ok('Every style preset with a one-line description.', ref('StyleList')), ...COMMON_ERRORS },
+          responses: {
+            '200': ok('Every style preset with a one-line description.', ref('StyleList')),
+            ...COMMON_ERRORS,
+          },
         },
       },
       '/v1/account': {
@@ -140,7 +172,11 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           summary: 'Liveness of the store and the render worker pool',
           security: [],
           responses: {
-            '200': { description: 'Both are up.', headers: { 'X-Request-Id': header('X-Request-Id') }, content: json(ref('Health')) },
+            '200': {
+              description: 'Both are up.',
+              headers: { 'X-Request-Id': header('X-Request-Id') },
+              content: json(ref('Health')),
+            },
             '503': response('ServiceUnavailable'),
           },
         },
@@ -151,7 +187,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           tags: ['generations'],
           summary: 'Download a rendered file through a signed link',
           description:
-            'Use the URLs in a completed generation\'s download_urls exactly as given; no API key is needed, so they play in an <audio> tag. ' +
+            "Use the URLs in a completed generation's download_urls exactly as given; no API key is needed, so they play in an <audio> tag. " +
             'Links expire at download_expires_at (24 h after they were issued). Supports one byte range per request.',
           security: [],
           parameters: [
@@ -160,57 +196,112 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               name: 'file',
               in: 'path',
               required: true,
-              description: '{generation_id}.{ext}: wav, mp3, opus, flac, mid, and for sung tracks lrc and vtt; stem-{role}.wav and stems.zip for stems.',
-              schema: { type: 'string', pattern: `^[A-Za-z0-9_-]+\\.(${FILE_EXTENSIONS.join('|')}|stem-[a-z]+\\.wav|stems\\.zip)$` },
+              description:
+                '{generation_id}.{ext}: wav, mp3, opus, flac, mid, and for sung tracks lrc and vtt; stem-{role}.wav and stems.zip for stems.',
+              schema: {
+                type: 'string',
+                pattern: `^[A-Za-z0-9_-]+\\.(${FILE_EXTENSIONS.join('|')}|stem-[a-z]+\\.wav|stems\\.zip)$`,
+              },
             },
             { name: 'expires', in: 'query', required: true, description: 'Unix seconds.', schema: { type: 'integer' } },
-            { name: 'sig', in: 'query', required: true, description: 'base64url HMAC-SHA256 signature.', schema: { type: 'string' } },
-            { name: 'Range', in: 'header', required: false, description: 'One range, e.g. bytes=0-1023, bytes=1024- or bytes=-500.', schema: { type: 'string' } },
+            {
+              name: 'sig',
+              in: 'query',
+              required: true,
+              description: 'base64url HMAC-SHA256 signature.',
+              schema: { type: 'string' },
+            },
+            {
+              name: 'Range',
+              in: 'header',
+              required: false,
+              description: 'One range, e.g. bytes=0-1023, bytes=1024- or bytes=-500.',
+              schema: { type: 'string' },
+            },
           ],
           responses: {
             '200': fileResponse('The whole file.'),
-            '206': fileResponse('The requested range (Content-Range tells which). Not for stems.zip, which is always sent whole.'),
+            '206': fileResponse(
+              'The requested range (Content-Range tells which). Not for stems.zip, which is always sent whole.',
+            ),
             '403': response('Forbidden'),
             '404': response('NotFound'),
-            '416': errorResponse('The range lies outside the file.', { 'Content-Range': { schema: { type: 'string', examples: ['bytes */1234'] } } }),
+            '416': errorResponse('The range lies outside the file.', {
+              'Content-Range': { schema: { type: 'string', examples: ['bytes */1234'] } },
+            }),
           },
         },
       },
     },
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'An API key from "tunesmith keys create": Authorization: Bearer ts_live_…' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key from "tunesmith keys create": Authorization: Bearer ts_live_…',
+        },
       },
       headers: {
-        'X-Request-Id': { description: 'Identifies this request in the server log; send your own (8–128 of A–Z a–z 0–9 . _ : -) to have it echoed.', schema: { type: 'string' } },
-        'RateLimit-Limit': { description: 'Requests per minute allowed to the account (all its keys together).', schema: { type: 'integer' } },
-        'RateLimit-Remaining': { description: 'Requests that may be made right now (a token bucket refilled continuously).', schema: { type: 'integer' } },
-        'RateLimit-Reset': { description: 'Seconds until the full limit is available again.', schema: { type: 'integer' } },
+        'X-Request-Id': {
+          description:
+            'Identifies this request in the server log; send your own (8–128 of A–Z a–z 0–9 . _ : -) to have it echoed.',
+          schema: { type: 'string' },
+        },
+        'RateLimit-Limit': {
+          description: 'Requests per minute allowed to the account (all its keys together).',
+          schema: { type: 'integer' },
+        },
+        'RateLimit-Remaining': {
+          description: 'Requests that may be made right now (a token bucket refilled continuously).',
+          schema: { type: 'integer' },
+        },
+        'RateLimit-Reset': {
+          description: 'Seconds until the full limit is available again.',
+          schema: { type: 'integer' },
+        },
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
       },
       responses: {
         BadRequest: errorResponse(
           'The request is malformed: codes invalid_json, body_required, unsupported_media_type, invalid_encoding, too_deep, invalid_type, unknown_field, missing_field, out_of_range, invalid_characters, unknown_style, unknown_instrument, conflicting_fields, invalid_url, unsafe_url, too_many_endpoints, invalid_idempotency_key, unknown_parameter, duplicate_parameter, invalid_value. `param` names the field, parameter or header at fault.',
         ),
-        Unauthorized: errorResponse('No valid API key: codes missing_api_key, malformed_api_key, invalid_api_key, revoked_api_key.', {
-          'WWW-Authenticate': { schema: { type: 'string', examples: ['Bearer realm="tunesmith"'] } },
-        }),
-        QuotaExceeded: errorResponse('The monthly quota is used up (code quota_exceeded); the error carries `limit` and `resets_at`.'),
-        Forbidden: errorResponse('Not allowed: plan_forbidden (callback_url or /v1/webhooks on Starter), invalid_signature or link_expired (download links).'),
-        NotFound: errorResponse('No such resource: generation_not_found, file_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, route_not_found.'),
+        Unauthorized: errorResponse(
+          'No valid API key: codes missing_api_key, malformed_api_key, invalid_api_key, revoked_api_key.',
+          {
+            'WWW-Authenticate': { schema: { type: 'string', examples: ['Bearer realm="tunesmith"'] } },
+          },
+        ),
+        QuotaExceeded: errorResponse(
+          'The monthly quota is used up (code quota_exceeded); the error carries `limit` and `resets_at`.',
+        ),
+        Forbidden: errorResponse(
+          'Not allowed: plan_forbidden (callback_url or /v1/webhooks on Starter), invalid_signature or link_expired (download links).',
+        ),
+        NotFound: errorResponse(
+          'No such resource: generation_not_found, file_not_found, webhook_endpoint_not_found, webhook_delivery_not_found, route_not_found.',
+        ),
         Conflict: errorResponse('idempotency_key_reused: the Idempotency-Key was used with a different body.'),
         StateConflict: errorResponse(
           'generation_finished (cancel of a completed or failed generation), generation_not_finished (delete of one still pending or processing), ' +
             'or, for extend and remix, source_not_completed, source_is_loop or source_without_plan (the source cannot be spliced; the message says what to do).',
         ),
         PayloadTooLarge: errorResponse(`body_too_large: the body is over ${BODY_LIMIT_BYTES} bytes.`),
-        TooManyRequests: errorResponse('rate_limit_exceeded (the account\'s requests per minute) or too_many_failed_authentications (this address sent too many bad keys).', {
-          'Retry-After': header('Retry-After'),
+        TooManyRequests: errorResponse(
+          "rate_limit_exceeded (the account's requests per minute) or too_many_failed_authentications (this address sent too many bad keys).",
+          {
+            'Retry-After': header('Retry-After'),
+          },
+        ),
+        MethodNotAllowed: errorResponse('method_not_allowed: the path exists for other methods, listed in Allow.', {
+          Allow: { schema: { type: 'string' } },
         }),
-        MethodNotAllowed: errorResponse('method_not_allowed: the path exists for other methods, listed in Allow.', { Allow: { schema: { type: 'string' } } }),
         HeadersTooLarge: errorResponse('headers_too_large: the request line and headers are over the server limit.'),
-        InternalError: errorResponse('internal_error: a fault on the server. The body never contains a stack trace; report the X-Request-Id.'),
-        ServiceUnavailable: errorResponse('service_unavailable, shutting_down, or storage_unavailable (the disk is full; retry after Retry-After).'),
+        InternalError: errorResponse(
+          'internal_error: a fault on the server. The body never contains a stack trace; report the X-Request-Id.',
+        ),
+        ServiceUnavailable: errorResponse(
+          'service_unavailable, shutting_down, or storage_unavailable (the disk is full; retry after Retry-After).',
+        ),
       },
       schemas: {
         ...webhookSchemas({ ref }),
@@ -219,25 +310,76 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           additionalProperties: false,
           required: ['prompt'],
           properties: {
-            prompt: { type: 'string', minLength: 1, maxLength: LIMITS.promptChars, description: 'Trimmed; 1–2000 Unicode characters; no control characters except tab and line breaks.' },
-            duration: { type: 'number', minimum: LIMITS.minDuration, maximum: LIMITS.maxDuration, default: LIMITS.defaultDuration, description: 'Seconds; fractions allowed.' },
-            style: { type: ['string', 'null'], enum: [...options.styles, null], description: 'A name from GET /v1/styles (case-insensitive). Omit or null to infer it from the prompt.' },
+            prompt: {
+              type: 'string',
+              minLength: 1,
+              maxLength: LIMITS.promptChars,
+              description: 'Trimmed; 1–2000 Unicode characters; no control characters except tab and line breaks.',
+            },
+            duration: {
+              type: 'number',
+              minimum: LIMITS.minDuration,
+              maximum: LIMITS.maxDuration,
+              default: LIMITS.defaultDuration,
+              description: 'Seconds; fractions allowed.',
+            },
+            style: {
+              type: ['string', 'null'],
+              enum: [...options.styles, null],
+              description: 'A name from GET /v1/styles (case-insensitive). Omit or null to infer it from the prompt.',
+            },
             instrumental: { type: 'boolean', default: false },
-            seed: { type: ['integer', 'null'], minimum: 0, maximum: LIMITS.maxSeed, description: 'The same request and seed give the same track. Omitted: drawn at random and returned.' },
-            lyrics: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.lyricsChars, description: 'Words to sing (optional [Verse], [Chorus], [Pre-Chorus], [Bridge], [Intro], [Outro] tags). Only with instrumental false. More lines than the duration holds is a 400 (lyrics_too_long) saying how many fit.' },
-            stems: { type: 'boolean', default: false, description: 'Also render one WAV per part (drums, bass, chords, pad, arp, lead, vocal, texture: those the track has), aligned frame for frame with the mix and mastered with it, so they add up to it. They are linked from stem_urls and, as one zip, download_urls.stems.' },
-            loop: { type: 'boolean', default: false, description: 'A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds.' },
+            seed: {
+              type: ['integer', 'null'],
+              minimum: 0,
+              maximum: LIMITS.maxSeed,
+              description: 'The same request and seed give the same track. Omitted: drawn at random and returned.',
+            },
+            lyrics: {
+              type: ['string', 'null'],
+              minLength: 1,
+              maxLength: LIMITS.lyricsChars,
+              description:
+                'Words to sing (optional [Verse], [Chorus], [Pre-Chorus], [Bridge], [Intro], [Outro] tags). Only with instrumental false. More lines than the duration holds is a 400 (lyrics_too_long) saying how many fit.',
+            },
+            stems: {
+              type: 'boolean',
+              default: false,
+              description:
+                'Also render one WAV per part (drums, bass, chords, pad, arp, lead, vocal, texture: those the track has), aligned frame for frame with the mix and mastered with it, so they add up to it. They are linked from stem_urls and, as one zip, download_urls.stems.',
+            },
+            loop: {
+              type: 'boolean',
+              default: false,
+              description:
+                'A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds.',
+            },
             callback_url: {
               type: ['string', 'null'],
               format: 'uri',
               maxLength: LIMITS.callbackUrlChars,
               description:
-                'http(s) URL that receives this task\'s generation.completed or generation.failed webhook (signed, retried; see the README). Developer and Enterprise plans only (403 on Starter). ' +
+                "http(s) URL that receives this task's generation.completed or generation.failed webhook (signed, retried; see the README). Developer and Enterprise plans only (403 on Starter). " +
                 'A URL that is or resolves to a loopback, private, link-local or metadata address is a 400 unsafe_url.',
             },
-            sample_rate: { type: ['integer', 'null'], enum: [...LIMITS.sampleRates, null], default: 44100, description: 'Hz, of the WAV and the FLAC (the engine renders at 44.1 kHz; 48 kHz is resampled). MP3 stays at 44.1 kHz; Opus is always 48 kHz.' },
-            bit_depth: { type: ['integer', 'null'], enum: [...LIMITS.bitDepths, null], default: 16, description: 'Bits per sample of the WAV and the FLAC.' },
-            bitrate: { type: ['integer', 'null'], enum: [...LIMITS.mp3Bitrates, null], description: 'A constant MP3 bitrate in kbps. Omitted or null: LAME VBR -V2 (about 190 kbps on music).' },
+            sample_rate: {
+              type: ['integer', 'null'],
+              enum: [...LIMITS.sampleRates, null],
+              default: 44100,
+              description:
+                'Hz, of the WAV and the FLAC (the engine renders at 44.1 kHz; 48 kHz is resampled). MP3 stays at 44.1 kHz; Opus is always 48 kHz.',
+            },
+            bit_depth: {
+              type: ['integer', 'null'],
+              enum: [...LIMITS.bitDepths, null],
+              default: 16,
+              description: 'Bits per sample of the WAV and the FLAC.',
+            },
+            bitrate: {
+              type: ['integer', 'null'],
+              enum: [...LIMITS.mp3Bitrates, null],
+              description: 'A constant MP3 bitrate in kbps. Omitted or null: LAME VBR -V2 (about 190 kbps on music).',
+            },
             ...musicalFieldSchemas(),
             ...planRequestSchemas(),
           },
@@ -247,7 +389,22 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
         GenerationStatus: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
         Generation: {
           type: 'object',
-          required: ['id', 'object', 'status', 'prompt', 'duration', 'style', 'instrumental', 'seed', 'created_at', 'started_at', 'completed_at', 'progress', 'queue_position', 'title'],
+          required: [
+            'id',
+            'object',
+            'status',
+            'prompt',
+            'duration',
+            'style',
+            'instrumental',
+            'seed',
+            'created_at',
+            'started_at',
+            'completed_at',
+            'progress',
+            'queue_position',
+            'title',
+          ],
           properties: {
             id: { type: 'string' },
             object: { const: 'generation' },
@@ -257,29 +414,60 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             style: { type: ['string', 'null'] },
             instrumental: { type: 'boolean' },
             seed: { type: 'integer' },
-            batch_id: { type: 'string', description: 'Only on a generation made by a request with "variations": shared by the batch.' },
+            batch_id: {
+              type: 'string',
+              description: 'Only on a generation made by a request with "variations": shared by the batch.',
+            },
             source: ref('GenerationSource'),
-            sample_rate: { enum: LIMITS.sampleRates, description: 'The request\'s WAV/FLAC sample rate (Hz).' },
-            bit_depth: { enum: LIMITS.bitDepths, description: 'The request\'s WAV/FLAC bits per sample.' },
-            bitrate: { type: ['integer', 'null'], description: 'The request\'s constant MP3 bitrate (kbps), or null for VBR -V2.' },
+            sample_rate: { enum: LIMITS.sampleRates, description: "The request's WAV/FLAC sample rate (Hz)." },
+            bit_depth: { enum: LIMITS.bitDepths, description: "The request's WAV/FLAC bits per sample." },
+            bitrate: {
+              type: ['integer', 'null'],
+              description: "The request's constant MP3 bitrate (kbps), or null for VBR -V2.",
+            },
             created_at: { type: 'string', format: 'date-time' },
             started_at: { type: ['string', 'null'], format: 'date-time' },
             completed_at: { type: ['string', 'null'], format: 'date-time' },
-            estimated_time: { type: ['number', 'null'], description: 'Seconds until completion; only while pending or processing (null for a moment after a restart).' },
+            estimated_time: {
+              type: ['number', 'null'],
+              description:
+                'Seconds until completion; only while pending or processing (null for a moment after a restart).',
+            },
             progress: { type: 'number', minimum: 0, maximum: 1 },
-            queue_position: { type: ['integer', 'null'], description: '0 while rendering, n when n tasks start first; null once terminal.' },
+            queue_position: {
+              type: ['integer', 'null'],
+              description: '0 while rendering, n when n tasks start first; null once terminal.',
+            },
             title: { type: ['string', 'null'] },
             bpm: { type: 'number', description: 'When completed: the tempo in beats per minute.' },
             key: { type: 'string', description: 'When completed: tonic and mode, e.g. "A minor", "D Dorian".' },
-            time_signature: { type: 'string', description: 'When completed: beats per bar / beat unit, e.g. "4/4", "6/8".' },
+            time_signature: {
+              type: 'string',
+              description: 'When completed: beats per bar / beat unit, e.g. "4/4", "6/8".',
+            },
             sections: {
               type: 'array',
-              description: 'When completed: the form, in order. start and end in seconds; bars is the section\'s length in bars (a last section cut short by the duration may end part-way through a bar).',
+              description:
+                "When completed: the form, in order. start and end in seconds; bars is the section's length in bars (a last section cut short by the duration may end part-way through a bar).",
               items: {
                 type: 'object',
                 required: ['kind', 'start', 'end', 'bars'],
                 properties: {
-                  kind: { enum: ['intro', 'verse', 'prechorus', 'chorus', 'bridge', 'build', 'drop', 'breakdown', 'theme', 'climax', 'outro'] },
+                  kind: {
+                    enum: [
+                      'intro',
+                      'verse',
+                      'prechorus',
+                      'chorus',
+                      'bridge',
+                      'build',
+                      'drop',
+                      'breakdown',
+                      'theme',
+                      'climax',
+                      'outro',
+                    ],
+                  },
                   start: { type: 'number' },
                   end: { type: 'number' },
                   bars: { type: 'number' },
@@ -289,13 +477,15 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             plan: planResponseSchemas(ref).plan,
             loudness: {
               type: ['object', 'null'],
-              description: 'When completed: the master\'s integrated loudness (LUFS, ITU-R BS.1770) and true peak (dBTP), measured by the engine at 44.1 kHz. null for tracks made before it was measured.',
+              description:
+                "When completed: the master's integrated loudness (LUFS, ITU-R BS.1770) and true peak (dBTP), measured by the engine at 44.1 kHz. null for tracks made before it was measured.",
               required: ['integrated', 'true_peak'],
               properties: { integrated: { type: 'number' }, true_peak: { type: 'number' } },
             },
             metadata: {
               type: 'object',
-              description: 'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace, warnings) and, when sung, lyrics_timing.',
+              description:
+                'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace, warnings) and, when sung, lyrics_timing.',
               properties: {
                 warnings: {
                   type: 'array',
@@ -306,15 +496,24 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                 vocals: { type: 'boolean', description: 'Whether the track is sung.' },
                 loop: {
                   type: 'object',
-                  description: 'Only for a loop (request loop: true): its length in whole bars and in seconds, and the seconds asked for.',
+                  description:
+                    'Only for a loop (request loop: true): its length in whole bars and in seconds, and the seconds asked for.',
                   required: ['bars', 'seconds', 'requested_seconds'],
-                  properties: { bars: { type: 'integer', minimum: 1 }, seconds: { type: 'number' }, requested_seconds: { type: 'number' } },
+                  properties: {
+                    bars: { type: 'integer', minimum: 1 },
+                    seconds: { type: 'number' },
+                    requested_seconds: { type: 'number' },
+                  },
                 },
                 voice: { enum: ['female', 'male', null], description: 'Who sings, when sung.' },
-                lyrics_source: { enum: ['given', 'written', null], description: 'given: the request\'s lyrics; written: lyrics the engine wrote for the prompt.' },
+                lyrics_source: {
+                  enum: ['given', 'written', null],
+                  description: "given: the request's lyrics; written: lyrics the engine wrote for the prompt.",
+                },
                 lyrics_timing: {
                   type: ['array', 'null'],
-                  description: 'When sung: each line with its start and end in seconds, and each word\'s, for karaoke-style display.',
+                  description:
+                    "When sung: each line with its start and end in seconds, and each word's, for karaoke-style display.",
                   items: {
                     type: 'object',
                     required: ['section', 'text', 'start', 'end', 'words'],
@@ -323,34 +522,57 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                       text: { type: 'string' },
                       start: { type: 'number' },
                       end: { type: 'number' },
-                      words: { type: 'array', items: { type: 'object', required: ['text', 'start', 'end'], properties: { text: { type: 'string' }, start: { type: 'number' }, end: { type: 'number' } } } },
+                      words: {
+                        type: 'array',
+                        items: {
+                          type: 'object',
+                          required: ['text', 'start', 'end'],
+                          properties: { text: { type: 'string' }, start: { type: 'number' }, end: { type: 'number' } },
+                        },
+                      },
                     },
                   },
                 },
               },
             },
-            lyrics: { type: 'string', description: 'The sung text with [Verse]/[Chorus]/[Bridge] tags: when completed and sung (written by the engine unless given), or the given lyrics while pending.' },
+            lyrics: {
+              type: 'string',
+              description:
+                'The sung text with [Verse]/[Chorus]/[Bridge] tags: when completed and sung (written by the engine unless given), or the given lyrics while pending.',
+            },
             download_urls: {
               type: 'object',
               description:
                 'When completed: absolute signed URLs, one per file. wav (16/24-bit PCM), mp3 (LAME VBR -V2 or the requested bitrate, gapless info frame), opus (Ogg Opus 160 kbps, 48 kHz), ' +
-                'flac (the WAV\'s PCM, lossless), midi; lrc (one time per line) and vtt (WebVTT, one cue per line with word timestamps) only for sung tracks. ' +
+                "flac (the WAV's PCM, lossless), midi; lrc (one time per line) and vtt (WebVTT, one cue per line with word timestamps) only for sung tracks. " +
                 'Tracks made before the other formats existed have wav and midi only.',
               required: ['wav', 'midi'],
               properties: {
-                ...Object.fromEntries(DOWNLOAD_KINDS.map((kind) => [kind, { type: 'string', format: 'uri', description: DOWNLOADS[kind].contentType }])),
-                stems: { type: 'string', format: 'uri', description: 'application/zip: every stem (see stem_urls) in one zip, stored uncompressed, made as it is sent. Only when the request asked for stems.' },
+                ...Object.fromEntries(
+                  DOWNLOAD_KINDS.map((kind) => [
+                    kind,
+                    { type: 'string', format: 'uri', description: DOWNLOADS[kind].contentType },
+                  ]),
+                ),
+                stems: {
+                  type: 'string',
+                  format: 'uri',
+                  description:
+                    'application/zip: every stem (see stem_urls) in one zip, stored uncompressed, made as it is sent. Only when the request asked for stems.',
+                },
               },
             },
             download_expires_at: { type: 'string', format: 'date-time' },
             stem_urls: {
               type: 'object',
-              description: 'When completed and the request asked for stems: one signed link per part that plays (drums, bass, chords, pad, arp, lead, vocal, texture), each a 16-bit 44.1 kHz WAV as long as the mix; together they add up to it. Expire with the other links.',
+              description:
+                'When completed and the request asked for stems: one signed link per part that plays (drums, bass, chords, pad, arp, lead, vocal, texture), each a 16-bit 44.1 kHz WAV as long as the mix; together they add up to it. Expire with the other links.',
               additionalProperties: { type: 'string', format: 'uri' },
             },
             error: {
               type: 'object',
-              description: 'When failed. `code` is render_failed, render_interrupted, storage_full (the server ran out of disk saving the track), internal_error, cancelled (POST /v1/generation/{id}/cancel), or source_unavailable (an extend or remix whose source was deleted before it rendered).',
+              description:
+                'When failed. `code` is render_failed, render_interrupted, storage_full (the server ran out of disk saving the track), internal_error, cancelled (POST /v1/generation/{id}/cancel), or source_unavailable (an extend or remix whose source was deleted before it rendered).',
               required: ['code', 'message'],
               properties: { code: { type: 'string' }, message: { type: 'string' } },
             },
@@ -417,7 +639,17 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               properties: {
                 type: {
                   type: 'string',
-                  enum: ['invalid_request_error', 'authentication_error', 'permission_error', 'quota_error', 'not_found_error', 'conflict_error', 'rate_limit_error', 'service_unavailable_error', 'api_error'],
+                  enum: [
+                    'invalid_request_error',
+                    'authentication_error',
+                    'permission_error',
+                    'quota_error',
+                    'not_found_error',
+                    'conflict_error',
+                    'rate_limit_error',
+                    'service_unavailable_error',
+                    'api_error',
+                  ],
                 },
                 code: { type: 'string' },
                 message: { type: 'string', description: 'A sentence saying what to do.' },
@@ -443,7 +675,9 @@ const IDEMPOTENCY_HEADER = {
 
 /** One generation's routes, at /v1/generation/{id} and at the REST spelling /v1/generations/{id} (operationIds differ by `suffix`). */
 function onePath(path: string, suffix: string) {
-  const parameters = [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } }];
+  const parameters = [
+    { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } },
+  ];
   const same = suffix === '' ? '' : ` (the same as at /v1/generation/{id})`;
   return {
     [path]: {
@@ -464,7 +698,12 @@ function onePath(path: string, suffix: string) {
             schema: { type: 'integer', minimum: 0, maximum: MAX_WAIT_SECONDS, default: 0 },
           },
         ],
-        responses: { '200': ok('The generation.', ref('Generation')), '400': response('BadRequest'), '404': response('NotFound'), ...COMMON_ERRORS },
+        responses: {
+          '200': ok('The generation.', ref('Generation')),
+          '400': response('BadRequest'),
+          '404': response('NotFound'),
+          ...COMMON_ERRORS,
+        },
       },
       delete: {
         operationId: `deleteGeneration${suffix}`,
@@ -474,27 +713,47 @@ function onePath(path: string, suffix: string) {
           'Only a completed or failed generation can be deleted (cancel a pending or processing one first). It is gone from every read and its download links answer 404; ' +
           'its quota unit stays spent. Webhook deliveries of its events not yet sent are cancelled.',
         parameters,
-        responses: { '204': { description: 'Deleted.', headers: RATE_HEADERS }, '404': response('NotFound'), '409': response('StateConflict'), ...COMMON_ERRORS },
-      },
-    },
-    ...Object.fromEntries((['extend', 'remix'] as const).map((operation) => [`${path}/${operation}`, {
-      post: {
-        operationId: `${operation}Generation${suffix}`,
-        tags: ['generations'],
-        summary: `${operation === 'extend' ? 'Extend a completed generation' : 'Redo one section of a completed generation'}${same}`,
-        description: operation === 'extend' ? EXTEND_DESCRIPTION : REMIX_DESCRIPTION,
-        parameters: [...parameters, IDEMPOTENCY_HEADER],
-        requestBody: { required: true, content: json(ref(operation === 'extend' ? 'ExtendRequest' : 'RemixRequest')) },
         responses: {
-          '202': { description: 'Accepted: the new generation, processing, with its `source`.', headers: { ...RATE_HEADERS, Location: { description: 'Where to poll: /v1/generation/{id}.', schema: { type: 'string' } } }, content: json(ref('Generation')) },
-          '400': response('BadRequest'),
-          '402': response('QuotaExceeded'),
+          '204': { description: 'Deleted.', headers: RATE_HEADERS },
           '404': response('NotFound'),
           '409': response('StateConflict'),
           ...COMMON_ERRORS,
         },
       },
-    }])),
+    },
+    ...Object.fromEntries(
+      (['extend', 'remix'] as const).map((operation) => [
+        `${path}/${operation}`,
+        {
+          post: {
+            operationId: `${operation}Generation${suffix}`,
+            tags: ['generations'],
+            summary: `${operation === 'extend' ? 'Extend a completed generation' : 'Redo one section of a completed generation'}${same}`,
+            description: operation === 'extend' ? EXTEND_DESCRIPTION : REMIX_DESCRIPTION,
+            parameters: [...parameters, IDEMPOTENCY_HEADER],
+            requestBody: {
+              required: true,
+              content: json(ref(operation === 'extend' ? 'ExtendRequest' : 'RemixRequest')),
+            },
+            responses: {
+              '202': {
+                description: 'Accepted: the new generation, processing, with its `source`.',
+                headers: {
+                  ...RATE_HEADERS,
+                  Location: { description: 'Where to poll: /v1/generation/{id}.', schema: { type: 'string' } },
+                },
+                content: json(ref('Generation')),
+              },
+              '400': response('BadRequest'),
+              '402': response('QuotaExceeded'),
+              '404': response('NotFound'),
+              '409': response('StateConflict'),
+              ...COMMON_ERRORS,
+            },
+          },
+        },
+      ]),
+    ),
     [`${path}/cancel`]: {
       post: {
         operationId: `cancelGeneration${suffix}`,
@@ -504,7 +763,12 @@ function onePath(path: string, suffix: string) {
           'Stops the task: it ends `failed` with error code `cancelled`, its quota unit is given back, and a `generation.failed` webhook is sent. ' +
           'A render that finishes before the cancel takes effect stays completed, and is returned as such.',
         parameters,
-        responses: { '200': ok('The generation as it is now.', ref('Generation')), '404': response('NotFound'), '409': response('StateConflict'), ...COMMON_ERRORS },
+        responses: {
+          '200': ok('The generation as it is now.', ref('Generation')),
+          '404': response('NotFound'),
+          '409': response('StateConflict'),
+          ...COMMON_ERRORS,
+        },
       },
     },
   };
@@ -518,6 +782,11 @@ function fileResponse(description: string) {
       'Accept-Ranges': { schema: { const: 'bytes' } },
       'Content-Disposition': { schema: { type: 'string', examples: ['attachment; filename="rainy-night-lofi.wav"'] } },
     },
-    content: Object.fromEntries([...DOWNLOAD_KINDS.map((kind) => DOWNLOADS[kind].contentType), 'application/zip'].map((type) => [type, { schema: { type: 'string', contentEncoding: 'binary' } }])),
+    content: Object.fromEntries(
+      [...DOWNLOAD_KINDS.map((kind) => DOWNLOADS[kind].contentType), 'application/zip'].map((type) => [
+        type,
+        { schema: { type: 'string', contentEncoding: 'binary' } },
+      ]),
+    ),
   };
 }

@@ -45,6 +45,9 @@ export interface SharedSecrets {
  */
 export async function loadSharedSigningSecret(store: SharedSecrets): Promise<string> {
   const secret = await store.sharedSecret('signing-key', () => randomBytes(32).toString('hex'));
-  if (!SECRET_PATTERN.test(secret)) throw new Error('The shared_secrets row "signing-key" in the database is not 64 hex digits: restore it from a backup, or delete it to make a new key (which ends every dashboard session and breaks every download link already given out).');
+  if (!SECRET_PATTERN.test(secret))
+    throw new Error(
+      'The shared_secrets row "signing-key" in the database is not 64 hex digits: restore it from a backup, or delete it to make a new key (which ends every dashboard session and breaks every download link already given out).',
+    );
   return secret;
 }

@@ -85,14 +85,32 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     // Before the queue: its restart recovery may already cause webhook events, which wake the worker.
     // With PostgreSQL, workers elsewhere record events too: their commits wake every API node's sender (NOTIFY on the
     // repository's listening connection), and a slow poll is the floor for a notification lost with a dropped connection.
-    const webhooks = openWebhooks({ repository: store, allowPrivate: config.webhookAllowPrivate ?? false, log: (line) => logger.warn({ component: 'webhooks' }, line), ...(queue ? { pollMs: (config.webhookPollSeconds ?? 15) * 1000 } : {}) });
+    const webhooks = openWebhooks({
+      repository: store,
+      allowPrivate: config.webhookAllowPrivate ?? false,
+      log: (line) => logger.warn({ component: 'webhooks' }, line),
+      ...(queue ? { pollMs: (config.webhookPollSeconds ?? 15) * 1000 } : {}),
+    });
     cleanup.push(() => webhooks.close());
     const stopWaking = store.watchOtherNodes?.(() => webhooks.wake());
     if (stopWaking) cleanup.push(async () => stopWaking());
     const lifecycle = new GenerationLifecycle({ repository: store, onEvent: webhooks.wake });
-    const jobs = queue && backend.database ? new SharedJobQueue({ repository: store, lifecycle, db: backend.database }) : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
+    const jobs =
+      queue && backend.database
+        ? new SharedJobQueue({ repository: store, lifecycle, db: backend.database })
+        : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
     cleanup.push(() => jobs.close());
-    const renderWorker = queue && pool ? await queue.work({ repository: store, blobs, lifecycle, pool, logger, ...(backend.database ? { db: backend.database } : {}) }) : null;
+    const renderWorker =
+      queue && pool
+        ? await queue.work({
+            repository: store,
+            blobs,
+            lifecycle,
+            pool,
+            logger,
+            ...(backend.database ? { db: backend.database } : {}),
+          })
+        : null;
     if (renderWorker) cleanup.push(() => renderWorker.close());
     cleanup.push(() => backend.flushLimits());
 
@@ -109,19 +127,33 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const { port } = http.address() as AddressInfo;
     const url = defaultPublicUrl(config.host, port);
     // PORT=0 lets the system pick: the download links must carry the port it picked.
-    const publicUrl = config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
+    const publicUrl =
+      config.port === 0 && config.publicUrl === defaultPublicUrl(config.host, 0) ? url : config.publicUrl;
     // For the CLI's sign-in links while no server runs: where this server was last reached.
     await store.settings.put('last-public-url', { public_url: publicUrl });
     // One signer for the API's links and the webhooks' events: same secret, public URL and lifetime.
     const signer = new DownloadSigner({ secret: signingSecret, publicUrl, ttlSeconds: config.downloadTtlSeconds });
     const shuttingDown = new AbortController();
-    const app = createApp({ repository: store, blobs, jobs, engine: { listStyles, checkLyrics }, config: { ...config, port, publicUrl, signingSecret }, webhooks: webhooks.service, signer, logger, shutdown: shuttingDown.signal, accountLimiter: backend.limiter });
+    const app = createApp({
+      repository: store,
+      blobs,
+      jobs,
+      engine: { listStyles, checkLyrics },
+      config: { ...config, port, publicUrl, signingSecret },
+      webhooks: webhooks.service,
+      signer,
+      logger,
+      shutdown: shuttingDown.signal,
+      accountLimiter: backend.limiter,
+    });
     handler = app.callback();
     webhooks.start(signer);
 
     // The admin channel lets CLI commands reach a data dir this server holds locked; a PostgreSQL node holds no
     // lock (the CLI writes to the database itself), and several nodes may share one data dir for their audio.
-    const admin = queue ? { close: async () => undefined } : await serveAdmin({ repository: store, publicUrl }, config.dataDir);
+    const admin = queue
+      ? { close: async () => undefined }
+      : await serveAdmin({ repository: store, publicUrl }, config.dataDir);
     cleanup.push(() => admin.close());
     // Only once nothing else can fail: a key made by a start that then failed would never be shown.
     const first = await backend.once(() => provisionFirstStart(store));
@@ -132,7 +164,10 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     // Last, so whoever waits for this line (people, scripts, tests) has everything above it.
     // Shown to whoever started the server whatever the log level (scripts wait for it); the log gets its own line.
     const threads = pool?.size ?? 0;
-    logger.info({ url, data_dir: config.dataDir, database: config.databaseUrl ? backend.where : undefined, workers: threads }, 'server started');
+    logger.info(
+      { url, data_dir: config.dataDir, database: config.databaseUrl ? backend.where : undefined, workers: threads },
+      'server started',
+    );
     const rendering = pool ? `${threads} render thread(s)` : 'API only: `tunesmith worker` processes render its tasks';
     print(`Tunesmith listening on ${url} (${backend.where}, ${rendering})`);
 
@@ -201,7 +236,10 @@ More keys: npm run -s cli -- keys create --plan developer
 function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
   switch (error.code) {
     case 'EADDRINUSE':
-      return new ConfigError('PORT', `port ${port} on ${host} is already in use. Stop the other program or choose another PORT (0 picks a free one).`);
+      return new ConfigError(
+        'PORT',
+        `port ${port} on ${host} is already in use. Stop the other program or choose another PORT (0 picks a free one).`,
+      );
     case 'EACCES':
       return new ConfigError('PORT', `no permission to listen on port ${port}. Choose a port above 1023.`);
     case 'EADDRNOTAVAIL':

@@ -15,10 +15,16 @@ export interface WorkerHandle {
   close(): Promise<void>;
 }
 
-export async function startWorker(config: Config, options: { logger: Logger; print: (text: string) => void }): Promise<WorkerHandle> {
+export async function startWorker(
+  config: Config,
+  options: { logger: Logger; print: (text: string) => void },
+): Promise<WorkerHandle> {
   const { logger } = options;
   if (!config.databaseUrl) {
-    throw new ConfigError('TUNESMITH_DATABASE_URL', 'a worker takes its tasks from PostgreSQL: set it to the database the API nodes use, like postgres://user:password@host:5432/tunesmith.');
+    throw new ConfigError(
+      'TUNESMITH_DATABASE_URL',
+      'a worker takes its tasks from PostgreSQL: set it to the database the API nodes use, like postgres://user:password@host:5432/tunesmith.',
+    );
   }
   if (config.workers === 0) throw new ConfigError('TUNESMITH_WORKERS', 'a worker needs at least 1 render thread.');
   // The records first: a database that cannot be reached is their one-sentence error.
@@ -35,7 +41,14 @@ export async function startWorker(config: Config, options: { logger: Logger; pri
     steps.push(() => pool.close());
     // No webhook sender here: the API nodes find the events this worker's transitions record, and send them.
     const lifecycle = new GenerationLifecycle({ repository: backend.repository });
-    const worker = await queue.work({ repository: backend.repository, blobs: backend.blobs, lifecycle, pool, logger, ...(backend.database ? { db: backend.database } : {}) });
+    const worker = await queue.work({
+      repository: backend.repository,
+      blobs: backend.blobs,
+      lifecycle,
+      pool,
+      logger,
+      ...(backend.database ? { db: backend.database } : {}),
+    });
     steps.push(() => worker.close());
     logger.info({ database: backend.where, workers: pool.size }, 'worker started');
     options.print(`Tunesmith worker taking render jobs from ${backend.where} (${pool.size} render thread(s))`);

@@ -24,7 +24,17 @@ import {
 } from './helpers/analysis.ts';
 import { DRUMLESS_MAX_PERCUSSIVE_RATE } from './helpers/analysis/thresholds.ts';
 import { steadyTempo } from './helpers/analysis/field-fidelity.ts';
-import { chordLoop, drumLoop, melody, mix, noise, silence, sine, synthDir, type SynthDir } from './helpers/analysis/synth.ts';
+import {
+  chordLoop,
+  drumLoop,
+  melody,
+  mix,
+  noise,
+  silence,
+  sine,
+  synthDir,
+  type SynthDir,
+} from './helpers/analysis/synth.ts';
 
 let dir: SynthDir;
 /** Each signal is made once, on first use, and shared by the tests that need it. */
@@ -48,13 +58,37 @@ const sine1k = () => signal('sine1k', (out) => sine(out, 10, 1000, -20));
 const sine1kLoud = () => signal('sine1kLoud', (out) => sine(out, 10, 1000, -14));
 const quiet = () => signal('silence', (out) => silence(out, 5));
 const whiteNoise = () => signal('noise', (out) => noise(out, 5));
-const sawMelody = () => signal('sawMelody', (out) => melody(out, ['C4', 'E4', 'G4', 'C5', 'B4', 'G4', 'D4', 'F4'], 0.125, 20, 'bandLimitedSaw'));
-const softMelody = () => signal('softMelody', (out) => melody(out, ['C4', 'E4', 'G4', 'C5', 'B4', 'G4', 'D4', 'F4'], 0.125, 20, 'sine'));
+const sawMelody = () =>
+  signal('sawMelody', (out) =>
+    melody(out, ['C4', 'E4', 'G4', 'C5', 'B4', 'G4', 'D4', 'F4'], 0.125, 20, 'bandLimitedSaw'),
+  );
+const softMelody = () =>
+  signal('softMelody', (out) => melody(out, ['C4', 'E4', 'G4', 'C5', 'B4', 'G4', 'D4', 'F4'], 0.125, 20, 'sine'));
 // I–IV–V–I in C; i–iv–V–i in A minor (with the raised leading tone G#, as real minor-key music has it).
-const C_MAJOR = [['C3', 'C4', 'E4', 'G4'], ['F2', 'F3', 'A3', 'C4'], ['G2', 'G3', 'B3', 'D4'], ['C3', 'C4', 'E4', 'G4']];
-const A_MINOR = [['A2', 'A3', 'C4', 'E4'], ['D3', 'D4', 'F4', 'A4'], ['E3', 'E4', 'G#4', 'B4'], ['A2', 'A3', 'C4', 'E4']];
-const EB_MAJOR = [['Eb3', 'Eb4', 'G4', 'Bb4'], ['Ab2', 'Ab3', 'C4', 'Eb4'], ['Bb2', 'Bb3', 'D4', 'F4'], ['Eb3', 'Eb4', 'G4', 'Bb4']];
-const FS_MINOR = [['F#2', 'F#3', 'A3', 'C#4'], ['B2', 'B3', 'D4', 'F#4'], ['C#3', 'C#4', 'F4', 'G#4'], ['F#2', 'F#3', 'A3', 'C#4']];
+const C_MAJOR = [
+  ['C3', 'C4', 'E4', 'G4'],
+  ['F2', 'F3', 'A3', 'C4'],
+  ['G2', 'G3', 'B3', 'D4'],
+  ['C3', 'C4', 'E4', 'G4'],
+];
+const A_MINOR = [
+  ['A2', 'A3', 'C4', 'E4'],
+  ['D3', 'D4', 'F4', 'A4'],
+  ['E3', 'E4', 'G#4', 'B4'],
+  ['A2', 'A3', 'C4', 'E4'],
+];
+const EB_MAJOR = [
+  ['Eb3', 'Eb4', 'G4', 'Bb4'],
+  ['Ab2', 'Ab3', 'C4', 'Eb4'],
+  ['Bb2', 'Bb3', 'D4', 'F4'],
+  ['Eb3', 'Eb4', 'G4', 'Bb4'],
+];
+const FS_MINOR = [
+  ['F#2', 'F#3', 'A3', 'C#4'],
+  ['B2', 'B3', 'D4', 'F#4'],
+  ['C#3', 'C#4', 'F4', 'G#4'],
+  ['F#2', 'F#3', 'A3', 'C#4'],
+];
 const cMajor = () => signal('cMajor', (out) => chordLoop(out, C_MAJOR, 1, 6));
 const aMinor = () => signal('aMinor', (out) => chordLoop(out, A_MINOR, 1, 6));
 const ebMajor = () => signal('ebMajor', (out) => chordLoop(out, EB_MAJOR, 1, 6));
@@ -87,7 +121,12 @@ test('the WAV reader skips unknown chunks and decodes 16-bit PCM samples to [-1,
     head.writeUInt32LE(body.length, 4);
     return Buffer.concat([head, body, Buffer.alloc(body.length % 2)]);
   };
-  const body = Buffer.concat([Buffer.from('WAVE'), chunk('fmt ', fmt), chunk('LIST', Buffer.from('odd')), chunk('data', data)]);
+  const body = Buffer.concat([
+    Buffer.from('WAVE'),
+    chunk('fmt ', fmt),
+    chunk('LIST', Buffer.from('odd')),
+    chunk('data', data),
+  ]);
   const riff = Buffer.alloc(8);
   riff.write('RIFF', 0, 'ascii');
   riff.writeUInt32LE(body.length, 4);
@@ -114,7 +153,10 @@ test('a stereo 1 kHz sine peaking at -20 dBFS measures -20 LUFS and -20 dBTP', a
 
 test('a sine 6 dB hotter measures 6 LU louder', async (t) => {
   const [soft, loud] = await Promise.all([loudness(await sine1k()), loudness(await sine1kLoud())]);
-  t.true(Math.abs(loud.integratedLufs - soft.integratedLufs - 6) <= 0.3, `${soft.integratedLufs} -> ${loud.integratedLufs}`);
+  t.true(
+    Math.abs(loud.integratedLufs - soft.integratedLufs - 6) <= 0.3,
+    `${soft.integratedLufs} -> ${loud.integratedLufs}`,
+  );
 });
 
 test('digital silence sits at the meter floor (-70 LUFS)', async (t) => {
@@ -211,13 +253,19 @@ test('aubio finds every kick and hat of the 120 bpm loop (2 per beat) and nothin
 });
 
 test('the percussive onset rate counts the off-beat hats (2/s at 120 bpm) but not the kicks', async (t) => {
-  const [withHats, kicksOnly] = await Promise.all([percussiveOnsetRate(await drums120()), percussiveOnsetRate(await kick128())]);
+  const [withHats, kicksOnly] = await Promise.all([
+    percussiveOnsetRate(await drums120()),
+    percussiveOnsetRate(await kick128()),
+  ]);
   t.true(Math.abs(withHats - 2) <= 0.1, `hats ${withHats}/s`);
   t.true(kicksOnly < 0.1, `kicks ${kicksOnly}/s`);
 });
 
 test('a soft pitched melody of 8 notes/s and silence are below the drumless threshold', async (t) => {
-  const [melodyRate, silenceRate] = await Promise.all([percussiveOnsetRate(await softMelody()), percussiveOnsetRate(await quiet())]);
+  const [melodyRate, silenceRate] = await Promise.all([
+    percussiveOnsetRate(await softMelody()),
+    percussiveOnsetRate(await quiet()),
+  ]);
   t.true(melodyRate < DRUMLESS_MAX_PERCUSSIVE_RATE, `melody ${melodyRate}/s`);
   t.is(silenceRate, 0);
 });
@@ -233,7 +281,10 @@ test('the sparsest groove (off-beat hats at 90 bpm) is above the drumless thresh
 });
 
 test('adding drums to a chord loop raises its percussive onset rate', async (t) => {
-  const [chords, both] = await Promise.all([percussiveOnsetRate(await cMajor()), percussiveOnsetRate(await chordsWithDrums())]);
+  const [chords, both] = await Promise.all([
+    percussiveOnsetRate(await cMajor()),
+    percussiveOnsetRate(await chordsWithDrums()),
+  ]);
   t.log(`chords ${chords.toFixed(2)}/s, chords + drums ${both.toFixed(2)}/s`);
   t.true(both > chords + 1.5);
 });
@@ -250,14 +301,14 @@ test('the spectral centroid of silence is 0', async (t) => {
   t.is(await spectralCentroid(await quiet()), 0);
 });
 
-test('aubio\'s tempo is read over its longest steady run, keeping the phase corrections of a period a hop short', (t) => {
+test("aubio's tempo is read over its longest steady run, keeping the phase corrections of a period a hop short", (t) => {
   // 168 bpm tracked as 0.350 s beats with every fifth interval lengthened to 0.3857 s (10.2% long): a mean of 0.35714 s.
   const beats = [0];
   for (let i = 0; i < 40; i++) beats.push(beats.at(-1)! + (i % 5 === 4 ? 0.3857 : 0.35));
   t.true(Math.abs(steadyTempo(beats)! - 168) < 0.05, `${steadyTempo(beats)}`);
 });
 
-test('aubio\'s tempo reading leaves out the tracker settling at the start and a missed beat', (t) => {
+test("aubio's tempo reading leaves out the tracker settling at the start and a missed beat", (t) => {
   const settling = [0, 0.33, 0.66, 1.04, 1.56, 2.08];
   const steady = Array.from({ length: 30 }, (_, i) => 3 + i * 0.6);
   const missed = [steady.at(-1)! + 1.2, steady.at(-1)! + 1.8];

@@ -66,7 +66,8 @@ test('the scheme name is case-insensitive', async (t) => {
 test('an address that keeps sending bad keys gets 429 with Retry-After for them, while a good key from it still works', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  for (let i = 0; i < AUTH_FAILURES_PER_MINUTE; i++) t.is((await app.call(`ts_live_wrong${i}`, '/v1/account')).status, 401);
+  for (let i = 0; i < AUTH_FAILURES_PER_MINUTE; i++)
+    t.is((await app.call(`ts_live_wrong${i}`, '/v1/account')).status, 401);
   const blocked = await app.call('ts_live_wrong', '/v1/account');
   t.is(blocked.status, 429);
   t.like(await errorOf(blocked), { type: 'rate_limit_error', code: 'too_many_failed_authentications' });

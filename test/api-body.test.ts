@@ -2,8 +2,18 @@
 import test from 'ava';
 import { errorOf, rawRequest, startApp, type TestApp } from './helpers/app.ts';
 
-async function post(app: TestApp, key: string, body: string | Uint8Array, headers: Record<string, string> = { 'Content-Type': 'application/json' }) {
-  return rawRequest(app.url, { method: 'POST', path: '/v1/generate', headers: { Authorization: `Bearer ${key}`, ...headers }, body });
+async function post(
+  app: TestApp,
+  key: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = { 'Content-Type': 'application/json' },
+) {
+  return rawRequest(app.url, {
+    method: 'POST',
+    path: '/v1/generate',
+    headers: { Authorization: `Bearer ${key}`, ...headers },
+    body,
+  });
 }
 
 async function rejects(t: import('ava').ExecutionContext, body: unknown, param: string, code: string) {
@@ -62,7 +72,11 @@ test('a JSON body that is not an object is a 400', async (t) => {
 test('bytes that are not UTF-8 are a 400 invalid_encoding', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  const res = await post(app, key, Buffer.concat([Buffer.from('{"prompt":"caf'), Buffer.from([0xe9, 0xff]), Buffer.from('"}')]));
+  const res = await post(
+    app,
+    key,
+    Buffer.concat([Buffer.from('{"prompt":"caf'), Buffer.from([0xe9, 0xff]), Buffer.from('"}')]),
+  );
   t.is(res.status, 400);
   t.is(res.json().error.code, 'invalid_encoding');
 });
@@ -87,7 +101,10 @@ test('a body over 64 KiB by Content-Length is a 413 and the connection is closed
 test('a chunked body that grows over 64 KiB is a 413', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  const res = await post(app, key, JSON.stringify({ prompt: 'x'.repeat(70 * 1024) }), { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+  const res = await post(app, key, JSON.stringify({ prompt: 'x'.repeat(70 * 1024) }), {
+    'Content-Type': 'application/json',
+    'Transfer-Encoding': 'chunked',
+  });
   t.is(res.status, 413);
   t.is(res.json().error.code, 'body_too_large');
 });
@@ -95,7 +112,10 @@ test('a chunked body that grows over 64 KiB is a 413', async (t) => {
 test('a compressed body is a 400', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  const res = await post(app, key, '{"prompt":"x"}', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+  const res = await post(app, key, '{"prompt":"x"}', {
+    'Content-Type': 'application/json',
+    'Content-Encoding': 'gzip',
+  });
   t.is(res.status, 400);
 });
 
@@ -169,7 +189,12 @@ test('a fractional duration within range is accepted', async (t) => {
 test('NaN, Infinity and huge exponents are not JSON numbers we accept', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  for (const body of ['{"prompt":"x","duration":NaN}', '{"prompt":"x","duration":Infinity}', '{"prompt":"x","duration":1e999}', '{"prompt":"x","seed":-1}']) {
+  for (const body of [
+    '{"prompt":"x","duration":NaN}',
+    '{"prompt":"x","duration":Infinity}',
+    '{"prompt":"x","duration":1e999}',
+    '{"prompt":"x","seed":-1}',
+  ]) {
     const res = await post(app, key, body);
     t.is(res.status, 400, body);
   }
@@ -199,7 +224,17 @@ test('a style that is not a string is a 400', async (t) => {
 test('null in an optional field means "not given"', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  const res = await app.call(key, '/v1/generate', { json: { prompt: 'x', duration: null, style: null, seed: null, lyrics: null, callback_url: null, instrumental: null } });
+  const res = await app.call(key, '/v1/generate', {
+    json: {
+      prompt: 'x',
+      duration: null,
+      style: null,
+      seed: null,
+      lyrics: null,
+      callback_url: null,
+      instrumental: null,
+    },
+  });
   t.is(res.status, 202);
   t.like(await res.json(), { duration: 60, style: null, instrumental: false });
 });

@@ -11,7 +11,8 @@ async function create(app: TestApp, key: string): Promise<string> {
   return (await res.json()).id;
 }
 
-const used = async (app: TestApp, key: string): Promise<number> => (await (await app.call(key, '/v1/account')).json()).quota.used;
+const used = async (app: TestApp, key: string): Promise<number> =>
+  (await (await app.call(key, '/v1/account')).json()).quota.used;
 
 test('cancelling a processing task answers 200 with it failed, code cancelled', async (t) => {
   const app = await startApp(t);
@@ -78,12 +79,23 @@ test('deleting a generation removes the file of every format it has', async (t) 
   const id = await create(app, key);
   const done = await app.jobs.complete(id);
   const base = done.files!.wav.replace(/\.wav$/, '');
-  const files = { ...done.files!, mp3: `${base}.mp3`, opus: `${base}.opus`, flac: `${base}.flac`, lrc: `${base}.lrc`, vtt: `${base}.vtt` };
+  const files = {
+    ...done.files!,
+    mp3: `${base}.mp3`,
+    opus: `${base}.opus`,
+    flac: `${base}.flac`,
+    lrc: `${base}.lrc`,
+    vtt: `${base}.vtt`,
+  };
   const paths = storedFiles(files);
-  for (const path of paths) await app.store.blobs.put(path, Buffer.from('x'), { contentType: 'application/octet-stream' });
+  for (const path of paths)
+    await app.store.blobs.put(path, Buffer.from('x'), { contentType: 'application/octet-stream' });
   await app.store.transaction((tx) => tx.updateGeneration(id, { files }));
   await app.call(key, `/v1/generation/${id}`, { method: 'DELETE' });
-  t.deepEqual(paths.filter((path) => existsSync(join(app.store.dataDir, path))), []);
+  t.deepEqual(
+    paths.filter((path) => existsSync(join(app.store.dataDir, path))),
+    [],
+  );
 });
 
 test('deleting a completed generation does not give its quota unit back', async (t) => {

@@ -24,16 +24,29 @@ const played = [
   { kind: 'chorus', bars: 4, energy: 0.9, instruments: ['drums', 'bass', 'chords', 'lead'], start: 16, end: 24 },
   { kind: 'outro', bars: 4, energy: 0.3, instruments: ['pad', 'chords'], start: 24, end: 32 },
 ];
-const playedFacts = { bpm: 120, key: 'Eb major', meter: '4/4', plan: played, sections: played.map(({ kind, start, end, bars }) => ({ kind, start, end, bars })) };
+const playedFacts = {
+  bpm: 120,
+  key: 'Eb major',
+  meter: '4/4',
+  plan: played,
+  sections: played.map(({ kind, start, end, bars }) => ({ kind, start, end, bars })),
+};
 
-async function completedSource(app: TestApp, key: string, body: Record<string, unknown> = {}, facts: Record<string, unknown> = playedFacts): Promise<string> {
-  const res = await app.call(key, '/v1/generate', { json: { prompt, duration: 32, seed: 4242, instrumental: true, ...body } });
+async function completedSource(
+  app: TestApp,
+  key: string,
+  body: Record<string, unknown> = {},
+  facts: Record<string, unknown> = playedFacts,
+): Promise<string> {
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt, duration: 32, seed: 4242, instrumental: true, ...body },
+  });
   const { id } = (await res.json()) as { id: string };
   await app.jobs.complete(id, 'Source', facts);
   return id;
 }
 
-test('POST …/extend makes a task that keeps the source\'s bars up to its ending, adds the seconds asked before a new ending, and pins what the source played', async (t) => {
+test("POST …/extend makes a task that keeps the source's bars up to its ending, adds the seconds asked before a new ending, and pins what the source played", async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
   const source = await completedSource(app, key);
@@ -44,23 +57,51 @@ test('POST …/extend makes a task that keeps the source\'s bars up to its endin
   t.deepEqual(body.source, { id: source, operation: 'extend' });
   const stored = (await app.store.getGeneration(account.id, body.id))!;
   // The new material is asked for in seconds, as a plan section may be: 16 s at 120 bpm is 8 bars.
-  t.deepEqual(stored.plan?.map((s) => [s.kind, s.bars ?? `${s.seconds} s`]), [['intro', 4], ['verse', 4], ['chorus', 4], ['chorus', '16 s'], ['outro', 4]]);
+  t.deepEqual(
+    stored.plan?.map((s) => [s.kind, s.bars ?? `${s.seconds} s`]),
+    [
+      ['intro', 4],
+      ['verse', 4],
+      ['chorus', 4],
+      ['chorus', '16 s'],
+      ['outro', 4],
+    ],
+  );
   t.is(stored.duration, 48);
   t.is(stored.seed, 4242);
   t.like(stored.music, { bpm: 120, key: 'Eb major', timeSignature: '4/4' });
   t.is(app.jobs.queued.at(-1)?.id, body.id);
   // GET shows where it came from too.
-  t.deepEqual(((await (await app.call(key, `/v1/generation/${body.id}`)).json()) as Record<string, any>).source, { id: source, operation: 'extend' });
+  t.deepEqual(((await (await app.call(key, `/v1/generation/${body.id}`)).json()) as Record<string, any>).source, {
+    id: source,
+    operation: 'extend',
+  });
 });
 
-test('POST …/extend with sections plays them after the source\'s bars in place of its ending', async (t) => {
+test("POST …/extend with sections plays them after the source's bars in place of its ending", async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
   const source = await completedSource(app, key);
-  const res = await app.call(key, `/v1/generation/${source}/extend`, { json: { sections: [{ kind: 'bridge', bars: 4 }, { kind: 'outro', bars: 2, energy: 0.2 }] } });
+  const res = await app.call(key, `/v1/generation/${source}/extend`, {
+    json: {
+      sections: [
+        { kind: 'bridge', bars: 4 },
+        { kind: 'outro', bars: 2, energy: 0.2 },
+      ],
+    },
+  });
   t.is(res.status, 202, await res.clone().text());
   const stored = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
-  t.deepEqual(stored.plan?.map((s) => [s.kind, s.bars]), [['intro', 4], ['verse', 4], ['chorus', 4], ['bridge', 4], ['outro', 2]]);
+  t.deepEqual(
+    stored.plan?.map((s) => [s.kind, s.bars]),
+    [
+      ['intro', 4],
+      ['verse', 4],
+      ['chorus', 4],
+      ['bridge', 4],
+      ['outro', 2],
+    ],
+  );
   t.is(stored.duration, 36);
 });
 
@@ -68,27 +109,47 @@ test('POST …/remix changes only the section asked for, keeps the seed, and say
   const app = await startApp(t);
   const { account, key } = await app.account();
   const source = await completedSource(app, key);
-  const res = await app.call(key, `/v1/generation/${source}/remix`, { json: { section: 1, energy: 1, instruments: ['Piano', 'drums'] } });
+  const res = await app.call(key, `/v1/generation/${source}/remix`, {
+    json: { section: 1, energy: 1, instruments: ['Piano', 'drums'] },
+  });
   t.is(res.status, 202, await res.clone().text());
   const body = (await res.json()) as Record<string, any>;
   t.deepEqual(body.source, { id: source, operation: 'remix', section: 1 });
   const stored = (await app.store.getGeneration(account.id, body.id))!;
   t.deepEqual(stored.plan?.[1], { kind: 'verse', bars: 4, energy: 1, instruments: ['piano', 'drums'] });
-  t.deepEqual(stored.plan?.filter((_, i) => i !== 1), played.filter((_, i) => i !== 1).map(({ kind, bars, energy, instruments }) => ({ kind, bars, energy, instruments })));
+  t.deepEqual(
+    stored.plan?.filter((_, i) => i !== 1),
+    played
+      .filter((_, i) => i !== 1)
+      .map(({ kind, bars, energy, instruments }) => ({ kind, bars, energy, instruments })),
+  );
   t.is(stored.seed, 4242);
   t.is(stored.duration, 32);
 });
 
-test('POST …/remix with new lyrics moves the source\'s sung lines into their sections and the new words into the one redone', async (t) => {
+test("POST …/remix with new lyrics moves the source's sung lines into their sections and the new words into the one redone", async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
-  const lyricsTiming = [{ text: 'first line', start: 8.5, end: 10 }, { text: 'second line', start: 17, end: 19 }];
-  const source = await completedSource(app, key, { instrumental: false, lyrics: 'first line\nsecond line' }, { ...playedFacts, lyrics_timing: lyricsTiming });
-  const res = await app.call(key, `/v1/generation/${source}/remix`, { json: { section: 2, lyrics: 'a brand new line' } });
+  const lyricsTiming = [
+    { text: 'first line', start: 8.5, end: 10 },
+    { text: 'second line', start: 17, end: 19 },
+  ];
+  const source = await completedSource(
+    app,
+    key,
+    { instrumental: false, lyrics: 'first line\nsecond line' },
+    { ...playedFacts, lyrics_timing: lyricsTiming },
+  );
+  const res = await app.call(key, `/v1/generation/${source}/remix`, {
+    json: { section: 2, lyrics: 'a brand new line' },
+  });
   t.is(res.status, 202, await res.clone().text());
   const stored = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
   t.is(stored.lyrics, null);
-  t.deepEqual(stored.plan?.map((s) => s.lyrics), [undefined, 'first line', 'a brand new line', undefined]);
+  t.deepEqual(
+    stored.plan?.map((s) => s.lyrics),
+    [undefined, 'first line', 'a brand new line', undefined],
+  );
 });
 
 test('a 48 kHz, 24-bit source is extended with its own audio options (spliced at 48 kHz)', async (t) => {
@@ -101,31 +162,128 @@ test('a 48 kHz, 24-bit source is extended with its own audio options (spliced at
   t.like(stored.encoding, { sample_rate: 48000, bit_depth: 24 });
 });
 
-test('POST …/remix puts a sung line reported a fraction of a millisecond before its section\'s start in that section', async (t) => {
+test("POST …/remix puts a sung line reported a fraction of a millisecond before its section's start in that section", async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
   // Line starts are reported to the millisecond, section starts to the microsecond: the line at 8 s is sung from the verse's first beat (8.000151 s).
   const plan = played.map((s, i) => (i === 1 ? { ...s, start: 8.000151 } : i === 0 ? { ...s, end: 8.000151 } : s));
-  const lyricsTiming = [{ text: 'first line', start: 8, end: 10 }, { text: 'second line', start: 17, end: 19 }];
-  const source = await completedSource(app, key, { instrumental: false, lyrics: 'first line\nsecond line' }, { ...playedFacts, plan, lyrics_timing: lyricsTiming });
-  const res = await app.call(key, `/v1/generation/${source}/remix`, { json: { section: 2, lyrics: 'a brand new line' } });
+  const lyricsTiming = [
+    { text: 'first line', start: 8, end: 10 },
+    { text: 'second line', start: 17, end: 19 },
+  ];
+  const source = await completedSource(
+    app,
+    key,
+    { instrumental: false, lyrics: 'first line\nsecond line' },
+    { ...playedFacts, plan, lyrics_timing: lyricsTiming },
+  );
+  const res = await app.call(key, `/v1/generation/${source}/remix`, {
+    json: { section: 2, lyrics: 'a brand new line' },
+  });
   t.is(res.status, 202, await res.clone().text());
   const stored = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
-  t.deepEqual(stored.plan?.map((s) => s.lyrics), [undefined, 'first line', 'a brand new line', undefined]);
+  t.deepEqual(
+    stored.plan?.map((s) => s.lyrics),
+    [undefined, 'first line', 'a brand new line', undefined],
+  );
 });
 
-const refusals: { title: string; path: 'extend' | 'remix'; body: Record<string, unknown>; code: string; param: string; message: RegExp }[] = [
-  { title: 'both seconds and sections', path: 'extend', body: { seconds: 10, sections: [{ kind: 'outro', bars: 2 }] }, code: 'conflicting_fields', param: 'sections', message: /not both/ },
-  { title: 'neither seconds nor sections', path: 'extend', body: {}, code: 'missing_field', param: 'seconds', message: /"seconds" of new material/ },
-  { title: 'seconds below 1', path: 'extend', body: { seconds: 0 }, code: 'out_of_range', param: 'seconds', message: /between 1 and 150 seconds/ },
-  { title: 'an extension past 180 s', path: 'extend', body: { seconds: 150 }, code: 'out_of_range', param: 'seconds', message: /would last 182 s; a track must be 30–180 s\. This generation lasts 32 s/ },
-  { title: 'an unknown field', path: 'extend', body: { seconds: 10, prompt: 'x' }, code: 'unknown_field', param: 'prompt', message: /Allowed fields: seconds, sections/ },
-  { title: 'no section', path: 'remix', body: { energy: 1 }, code: 'missing_field', param: 'section', message: /index in the generation's "plan"/ },
-  { title: 'nothing to change', path: 'remix', body: { section: 1 }, code: 'missing_field', param: 'section', message: /Say what to change in section 1/ },
-  { title: 'a section past the last', path: 'remix', body: { section: 4, energy: 1 }, code: 'out_of_range', param: 'section', message: /one of this generation's 4 sections: 0 to 3, not 4/ },
-  { title: 'an energy above 1', path: 'remix', body: { section: 1, energy: 2 }, code: 'out_of_range', param: 'energy', message: /energy must be between 0 and 1/ },
-  { title: 'an unknown instrument', path: 'remix', body: { section: 1, instruments: ['kazoo'] }, code: 'unknown_instrument', param: 'instruments', message: /"kazoo"/ },
-  { title: 'lyrics on an instrumental', path: 'remix', body: { section: 1, lyrics: 'la la' }, code: 'conflicting_fields', param: 'lyrics', message: /instrumental/ },
+const refusals: {
+  title: string;
+  path: 'extend' | 'remix';
+  body: Record<string, unknown>;
+  code: string;
+  param: string;
+  message: RegExp;
+}[] = [
+  {
+    title: 'both seconds and sections',
+    path: 'extend',
+    body: { seconds: 10, sections: [{ kind: 'outro', bars: 2 }] },
+    code: 'conflicting_fields',
+    param: 'sections',
+    message: /not both/,
+  },
+  {
+    title: 'neither seconds nor sections',
+    path: 'extend',
+    body: {},
+    code: 'missing_field',
+    param: 'seconds',
+    message: /"seconds" of new material/,
+  },
+  {
+    title: 'seconds below 1',
+    path: 'extend',
+    body: { seconds: 0 },
+    code: 'out_of_range',
+    param: 'seconds',
+    message: /between 1 and 150 seconds/,
+  },
+  {
+    title: 'an extension past 180 s',
+    path: 'extend',
+    body: { seconds: 150 },
+    code: 'out_of_range',
+    param: 'seconds',
+    message: /would last 182 s; a track must be 30–180 s\. This generation lasts 32 s/,
+  },
+  {
+    title: 'an unknown field',
+    path: 'extend',
+    body: { seconds: 10, prompt: 'x' },
+    code: 'unknown_field',
+    param: 'prompt',
+    message: /Allowed fields: seconds, sections/,
+  },
+  {
+    title: 'no section',
+    path: 'remix',
+    body: { energy: 1 },
+    code: 'missing_field',
+    param: 'section',
+    message: /index in the generation's "plan"/,
+  },
+  {
+    title: 'nothing to change',
+    path: 'remix',
+    body: { section: 1 },
+    code: 'missing_field',
+    param: 'section',
+    message: /Say what to change in section 1/,
+  },
+  {
+    title: 'a section past the last',
+    path: 'remix',
+    body: { section: 4, energy: 1 },
+    code: 'out_of_range',
+    param: 'section',
+    message: /one of this generation's 4 sections: 0 to 3, not 4/,
+  },
+  {
+    title: 'an energy above 1',
+    path: 'remix',
+    body: { section: 1, energy: 2 },
+    code: 'out_of_range',
+    param: 'energy',
+    message: /energy must be between 0 and 1/,
+  },
+  {
+    title: 'an unknown instrument',
+    path: 'remix',
+    body: { section: 1, instruments: ['kazoo'] },
+    code: 'unknown_instrument',
+    param: 'instruments',
+    message: /"kazoo"/,
+  },
+  {
+    title: 'lyrics on an instrumental',
+    path: 'remix',
+    body: { section: 1, lyrics: 'la la' },
+    code: 'conflicting_fields',
+    param: 'lyrics',
+    message: /instrumental/,
+  },
 ];
 
 for (const refusal of refusals) {
@@ -142,7 +300,7 @@ for (const refusal of refusals) {
   });
 }
 
-test('another account\'s generation and an unknown id are the same 404', async (t) => {
+test("another account's generation and an unknown id are the same 404", async (t) => {
   const app = await startApp(t);
   const owner = await app.account();
   const other = await app.account();
@@ -157,12 +315,20 @@ test('another account\'s generation and an unknown id are the same 404', async (
 test('a source that is not completed, a loop, or from before plans were reported is a 409 saying what to do', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  const pending = ((await (await app.call(key, '/v1/generate', { json: { prompt, duration: 32 } })).json()) as { id: string }).id;
+  const pending = (
+    (await (await app.call(key, '/v1/generate', { json: { prompt, duration: 32 } })).json()) as { id: string }
+  ).id;
   const res = await app.call(key, `/v1/generation/${pending}/extend`, { json: { seconds: 10 } });
   t.is(res.status, 409);
-  t.like(await errorOf(res), { type: 'conflict_error', code: 'source_not_completed', message: 'This generation is still processing; extend it once it is completed.' });
+  t.like(await errorOf(res), {
+    type: 'conflict_error',
+    code: 'source_not_completed',
+    message: 'This generation is still processing; extend it once it is completed.',
+  });
   const loop = await completedSource(app, key, { loop: true });
-  const loopError = await errorOf(await app.call(key, `/v1/generation/${loop}/remix`, { json: { section: 0, energy: 1 } }));
+  const loopError = await errorOf(
+    await app.call(key, `/v1/generation/${loop}/remix`, { json: { section: 0, energy: 1 } }),
+  );
   t.is(loopError.code, 'source_is_loop');
   t.regex(loopError.message, /seamless loop.*to remix it/);
   const old = await completedSource(app, key, {}, {});
@@ -201,14 +367,24 @@ test('an Idempotency-Key replays the same derived task, and the same key on anot
 type Done = Record<string, any>;
 
 async function waitDone(t: ExecutionContext, url: string, headers: Record<string, string>, id: string): Promise<Done> {
-  return eventually(async () => {
-    const g = (await (await fetch(`${url}/v1/generation/${id}`, { headers })).json()) as Done;
-    t.not(g.status, 'failed', JSON.stringify(g));
-    return g.status === 'completed' ? g : undefined;
-  }, 180_000, 'the render to complete');
+  return eventually(
+    async () => {
+      const g = (await (await fetch(`${url}/v1/generation/${id}`, { headers })).json()) as Done;
+      t.not(g.status, 'failed', JSON.stringify(g));
+      return g.status === 'completed' ? g : undefined;
+    },
+    180_000,
+    'the render to complete',
+  );
 }
 
-async function post(t: ExecutionContext, url: string, headers: Record<string, string>, path: string, body: Record<string, unknown>): Promise<Done> {
+async function post(
+  t: ExecutionContext,
+  url: string,
+  headers: Record<string, string>,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<Done> {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
   t.is(res.status, 202, await res.clone().text());
   return waitDone(t, url, headers, ((await res.json()) as { id: string }).id);
@@ -227,88 +403,136 @@ const FRAME_BYTES = 4; // 16-bit stereo
 // A server process on its data dir: the same on either backend run, so once (test/cluster-postgres.test.ts renders one through PostgreSQL workers).
 const onFiles = currentBackend() === 'files' ? test : test.skip;
 
-onFiles('a real extend and remix keep the source\'s PCM byte for byte outside the changed region, and the new material is in its key and tempo', async (t) => {
-  const dataDir = await tempDataDir(t);
-  const server = await startServerProcess(t, dataDir);
-  const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const source = await post(t, server.url, headers, '/v1/generate', { prompt: 'a chill lofi beat with piano and drums', style: 'lofi', seed: 4242, instrumental: true, bpm: 90, key: 'Eb major', duration: 30 });
-  const original = await pcmOf(source);
-  const plan = source.plan as { start: number; end: number }[];
-  const cut = Math.round(plan.at(-1)!.start * 44100) * FRAME_BYTES;
+onFiles(
+  "a real extend and remix keep the source's PCM byte for byte outside the changed region, and the new material is in its key and tempo",
+  async (t) => {
+    const dataDir = await tempDataDir(t);
+    const server = await startServerProcess(t, dataDir);
+    const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const source = await post(t, server.url, headers, '/v1/generate', {
+      prompt: 'a chill lofi beat with piano and drums',
+      style: 'lofi',
+      seed: 4242,
+      instrumental: true,
+      bpm: 90,
+      key: 'Eb major',
+      duration: 30,
+    });
+    const original = await pcmOf(source);
+    const plan = source.plan as { start: number; end: number }[];
+    const cut = Math.round(plan.at(-1)!.start * 44100) * FRAME_BYTES;
 
-  const extended = await post(t, server.url, headers, `/v1/generation/${source.id}/extend`, { seconds: 10 });
-  t.deepEqual(extended.source, { id: source.id, operation: 'extend' });
-  const longer = await pcmOf(extended);
-  t.true(cut > 0 && cut < original.bytes.length);
-  t.true(Buffer.from(longer.bytes.subarray(0, cut)).equals(Buffer.from(original.bytes.subarray(0, cut))), 'every byte before the ending\'s bar line is the source\'s');
-  const seconds = longer.bytes.length / FRAME_BYTES / 44100;
-  t.true(seconds > 30 + 8 && seconds < 30 + 14, `the extended track lasts ${seconds} s`);
-  t.is(extended.key, source.key);
-  t.is(extended.bpm, source.bpm);
-  // What the analysers hear in the new material alone (from the cut to the end) and in the whole extended track.
-  const tail = new wavefile.WaveFile();
-  tail.fromScratch(2, 44100, '16', deinterleave(longer.bytes.subarray(cut)));
-  const tailPath = join(dataDir, 'extension.wav');
-  await writeFile(tailPath, tail.toBuffer());
-  const heard = await heardKey(tailPath);
-  t.is(heard.tonic, pitchClassOf('Eb'), `the extension is heard in ${JSON.stringify(heard)}`);
-  const wholePath = join(dataDir, 'extended.wav');
-  await writeFile(wholePath, longer.wav);
-  const tempo = steadyTempo(await aubioBeats(wholePath));
-  t.true((tempoError(tempo, 90) ?? Infinity) <= 1, `the extended track is heard at ${tempo} bpm`);
+    const extended = await post(t, server.url, headers, `/v1/generation/${source.id}/extend`, { seconds: 10 });
+    t.deepEqual(extended.source, { id: source.id, operation: 'extend' });
+    const longer = await pcmOf(extended);
+    t.true(cut > 0 && cut < original.bytes.length);
+    t.true(
+      Buffer.from(longer.bytes.subarray(0, cut)).equals(Buffer.from(original.bytes.subarray(0, cut))),
+      "every byte before the ending's bar line is the source's",
+    );
+    const seconds = longer.bytes.length / FRAME_BYTES / 44100;
+    t.true(seconds > 30 + 8 && seconds < 30 + 14, `the extended track lasts ${seconds} s`);
+    t.is(extended.key, source.key);
+    t.is(extended.bpm, source.bpm);
+    // What the analysers hear in the new material alone (from the cut to the end) and in the whole extended track.
+    const tail = new wavefile.WaveFile();
+    tail.fromScratch(2, 44100, '16', deinterleave(longer.bytes.subarray(cut)));
+    const tailPath = join(dataDir, 'extension.wav');
+    await writeFile(tailPath, tail.toBuffer());
+    const heard = await heardKey(tailPath);
+    t.is(heard.tonic, pitchClassOf('Eb'), `the extension is heard in ${JSON.stringify(heard)}`);
+    const wholePath = join(dataDir, 'extended.wav');
+    await writeFile(wholePath, longer.wav);
+    const tempo = steadyTempo(await aubioBeats(wholePath));
+    t.true((tempoError(tempo, 90) ?? Infinity) <= 1, `the extended track is heard at ${tempo} bpm`);
 
-  const remixed = await post(t, server.url, headers, `/v1/generation/${source.id}/remix`, { section: 1, energy: 1 });
-  t.deepEqual(remixed.source, { id: source.id, operation: 'remix', section: 1 });
-  const redone = await pcmOf(remixed);
-  const start = Math.round(plan[1]!.start * 44100) * FRAME_BYTES;
-  const end = Math.round(plan[1]!.end * 44100) * FRAME_BYTES;
-  t.is(redone.bytes.length, original.bytes.length);
-  t.true(Buffer.from(redone.bytes.subarray(0, start)).equals(Buffer.from(original.bytes.subarray(0, start))), 'bytes before the section are the source\'s');
-  t.true(Buffer.from(redone.bytes.subarray(end)).equals(Buffer.from(original.bytes.subarray(end))), 'bytes after the section are the source\'s');
-  t.false(Buffer.from(redone.bytes.subarray(start, end)).equals(Buffer.from(original.bytes.subarray(start, end))), 'the section itself is new');
-  // The redone section alone is heard in the source's key.
-  const section = new wavefile.WaveFile();
-  section.fromScratch(2, 44100, '16', deinterleave(redone.bytes.subarray(start, end)));
-  const sectionPath = join(dataDir, 'redone-section.wav');
-  await writeFile(sectionPath, section.toBuffer());
-  const sectionKey = await heardKey(sectionPath);
-  t.is(sectionKey.tonic, pitchClassOf('Eb'), `the redone section is heard in ${JSON.stringify(sectionKey)}`);
-});
+    const remixed = await post(t, server.url, headers, `/v1/generation/${source.id}/remix`, { section: 1, energy: 1 });
+    t.deepEqual(remixed.source, { id: source.id, operation: 'remix', section: 1 });
+    const redone = await pcmOf(remixed);
+    const start = Math.round(plan[1]!.start * 44100) * FRAME_BYTES;
+    const end = Math.round(plan[1]!.end * 44100) * FRAME_BYTES;
+    t.is(redone.bytes.length, original.bytes.length);
+    t.true(
+      Buffer.from(redone.bytes.subarray(0, start)).equals(Buffer.from(original.bytes.subarray(0, start))),
+      "bytes before the section are the source's",
+    );
+    t.true(
+      Buffer.from(redone.bytes.subarray(end)).equals(Buffer.from(original.bytes.subarray(end))),
+      "bytes after the section are the source's",
+    );
+    t.false(
+      Buffer.from(redone.bytes.subarray(start, end)).equals(Buffer.from(original.bytes.subarray(start, end))),
+      'the section itself is new',
+    );
+    // The redone section alone is heard in the source's key.
+    const section = new wavefile.WaveFile();
+    section.fromScratch(2, 44100, '16', deinterleave(redone.bytes.subarray(start, end)));
+    const sectionPath = join(dataDir, 'redone-section.wav');
+    await writeFile(sectionPath, section.toBuffer());
+    const sectionKey = await heardKey(sectionPath);
+    t.is(sectionKey.tonic, pitchClassOf('Eb'), `the redone section is heard in ${JSON.stringify(sectionKey)}`);
+  },
+);
 
-onFiles('a real remix of a sung section sings the new words there and keeps every other byte and sung line of the source', async (t) => {
-  const dataDir = await tempDataDir(t);
-  const server = await startServerProcess(t, dataDir);
-  const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const lyrics = '[Verse]\nMorning light upon the window\nCoffee steaming in my hand\n\n[Chorus]\nSing it out and sing it loud\nDancing in the summer crowd';
-  const source = await post(t, server.url, headers, '/v1/generate', { prompt: 'a happy acoustic folk song', duration: 30, seed: 9, lyrics });
-  type Line = { text: string; start: number; end: number; words: { text: string; start: number; end: number }[] };
-  const sourceLines = source.metadata.lyrics_timing as Line[];
-  const plan = source.plan as { kind: string; start: number; end: number }[];
-  const chorusLine = sourceLines.find((line) => line.text === 'Sing it out and sing it loud')!;
-  const index = plan.findIndex((s) => chorusLine.start >= s.start && chorusLine.start < s.end);
-  t.true(index > 0, `the chorus is sung in a section of ${JSON.stringify(plan)}`);
-  const section = plan[index]!;
+onFiles(
+  'a real remix of a sung section sings the new words there and keeps every other byte and sung line of the source',
+  async (t) => {
+    const dataDir = await tempDataDir(t);
+    const server = await startServerProcess(t, dataDir);
+    const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const lyrics =
+      '[Verse]\nMorning light upon the window\nCoffee steaming in my hand\n\n[Chorus]\nSing it out and sing it loud\nDancing in the summer crowd';
+    const source = await post(t, server.url, headers, '/v1/generate', {
+      prompt: 'a happy acoustic folk song',
+      duration: 30,
+      seed: 9,
+      lyrics,
+    });
+    type Line = { text: string; start: number; end: number; words: { text: string; start: number; end: number }[] };
+    const sourceLines = source.metadata.lyrics_timing as Line[];
+    const plan = source.plan as { kind: string; start: number; end: number }[];
+    const chorusLine = sourceLines.find((line) => line.text === 'Sing it out and sing it loud')!;
+    const index = plan.findIndex((s) => chorusLine.start >= s.start && chorusLine.start < s.end);
+    t.true(index > 0, `the chorus is sung in a section of ${JSON.stringify(plan)}`);
+    const section = plan[index]!;
 
-  const remixed = await post(t, server.url, headers, `/v1/generation/${source.id}/remix`, { section: index, lyrics: 'Rivers running to the sea\nCarry all my songs to me' });
-  const lines = remixed.metadata.lyrics_timing as Line[];
-  const inside = (line: Line) => line.start >= section.start - 1e-6 && line.end <= section.end + 1e-6;
-  t.deepEqual(lines.filter(inside).map((line) => line.text), ['Rivers running to the sea', 'Carry all my songs to me']);
-  // Lines outside the section are the source's, sung at the same times.
-  const outside = (list: Line[]) => list.filter((line) => !inside(line)).map(({ text, start, end }) => ({ text, start, end }));
-  t.deepEqual(outside(lines), outside(sourceLines));
-  t.true(outside(lines).length > 0);
+    const remixed = await post(t, server.url, headers, `/v1/generation/${source.id}/remix`, {
+      section: index,
+      lyrics: 'Rivers running to the sea\nCarry all my songs to me',
+    });
+    const lines = remixed.metadata.lyrics_timing as Line[];
+    const inside = (line: Line) => line.start >= section.start - 1e-6 && line.end <= section.end + 1e-6;
+    t.deepEqual(
+      lines.filter(inside).map((line) => line.text),
+      ['Rivers running to the sea', 'Carry all my songs to me'],
+    );
+    // Lines outside the section are the source's, sung at the same times.
+    const outside = (list: Line[]) =>
+      list.filter((line) => !inside(line)).map(({ text, start, end }) => ({ text, start, end }));
+    t.deepEqual(outside(lines), outside(sourceLines));
+    t.true(outside(lines).length > 0);
 
-  const original = await pcmOf(source);
-  const redone = await pcmOf(remixed);
-  const start = Math.round(section.start * 44100) * FRAME_BYTES;
-  const end = Math.round(section.end * 44100) * FRAME_BYTES;
-  t.is(redone.bytes.length, original.bytes.length);
-  t.true(Buffer.from(redone.bytes.subarray(0, start)).equals(Buffer.from(original.bytes.subarray(0, start))), 'bytes before the section are the source\'s');
-  t.true(Buffer.from(redone.bytes.subarray(end)).equals(Buffer.from(original.bytes.subarray(end))), 'bytes after the section are the source\'s');
-  t.false(Buffer.from(redone.bytes.subarray(start, end)).equals(Buffer.from(original.bytes.subarray(start, end))), 'the section is sung anew');
-});
+    const original = await pcmOf(source);
+    const redone = await pcmOf(remixed);
+    const start = Math.round(section.start * 44100) * FRAME_BYTES;
+    const end = Math.round(section.end * 44100) * FRAME_BYTES;
+    t.is(redone.bytes.length, original.bytes.length);
+    t.true(
+      Buffer.from(redone.bytes.subarray(0, start)).equals(Buffer.from(original.bytes.subarray(0, start))),
+      "bytes before the section are the source's",
+    );
+    t.true(
+      Buffer.from(redone.bytes.subarray(end)).equals(Buffer.from(original.bytes.subarray(end))),
+      "bytes after the section are the source's",
+    );
+    t.false(
+      Buffer.from(redone.bytes.subarray(start, end)).equals(Buffer.from(original.bytes.subarray(start, end))),
+      'the section is sung anew',
+    );
+  },
+);
 
 /** 16-bit little-endian interleaved stereo bytes → two channels of samples. */
 function deinterleave(bytes: Uint8Array): [Int16Array, Int16Array] {

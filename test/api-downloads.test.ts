@@ -39,7 +39,12 @@ test('the MIDI link downloads as audio/midi', async (t) => {
   t.is(res.status, 200);
   t.is(res.headers.get('content-type'), 'audio/midi');
   t.is(res.headers.get('content-disposition'), 'attachment; filename="rainy-night-lo-fi.mid"');
-  t.is(Buffer.from(await res.arrayBuffer()).subarray(0, 4).toString('latin1'), 'MThd');
+  t.is(
+    Buffer.from(await res.arrayBuffer())
+      .subarray(0, 4)
+      .toString('latin1'),
+    'MThd',
+  );
 });
 
 test('a title without ASCII letters falls back to the generation id as filename', async (t) => {
@@ -150,7 +155,7 @@ test('a correctly signed link to a generation that is not completed is a 404', a
   t.is((await errorOf(res)).code, 'file_not_found');
 });
 
-test('download links carry no API key and work for a revoked key\'s generation too', async (t) => {
+test("download links carry no API key and work for a revoked key's generation too", async (t) => {
   const { app, key, urls } = await completed(t);
   const record = (await app.store.findKey(key))!;
   await app.store.revokeKey(record.id);
@@ -169,7 +174,9 @@ test('repeated polls within the same minute return the same links', async (t) =>
 
 test('a record whose file path would leave the data dir serves nothing (404)', async (t) => {
   const { app, key, id } = await completed(t);
-  await app.store.transaction((tx) => tx.updateGeneration(id, { files: { wav: '../../../../etc/passwd', midi: '/etc/passwd' } }));
+  await app.store.transaction((tx) =>
+    tx.updateGeneration(id, { files: { wav: '../../../../etc/passwd', midi: '/etc/passwd' } }),
+  );
   const generation = await (await app.call(key, `/v1/generation/${id}`)).json();
   for (const url of [generation.download_urls.wav, generation.download_urls.midi]) {
     const res = await fetch(url);

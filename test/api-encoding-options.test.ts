@@ -12,11 +12,17 @@ test('the defaults are 44.1 kHz, 16 bits and VBR MP3, shown on the generation', 
 test('sample_rate 48000, bit_depth 24 and bitrate 320 are kept with the task and shown on it', async (t) => {
   const app = await startApp(t);
   const { key, account } = await app.account();
-  const res = await app.call(key, '/v1/generate', { json: { prompt: 'lofi', sample_rate: 48000, bit_depth: 24, bitrate: 320 } });
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt: 'lofi', sample_rate: 48000, bit_depth: 24, bitrate: 320 },
+  });
   t.is(res.status, 202);
   const body = await res.json();
   t.like(body, { sample_rate: 48000, bit_depth: 24, bitrate: 320 });
-  t.deepEqual((await app.store.getGeneration(account.id, body.id))?.encoding, { sample_rate: 48000, bit_depth: 24, bitrate: 320 });
+  t.deepEqual((await app.store.getGeneration(account.id, body.id))?.encoding, {
+    sample_rate: 48000,
+    bit_depth: 24,
+    bitrate: 320,
+  });
 });
 
 for (const [field, value, message] of [
@@ -39,5 +45,9 @@ test('a sample_rate sent as a string is a 400 invalid_type', async (t) => {
   const { key } = await app.account();
   const res = await app.call(key, '/v1/generate', { json: { prompt: 'lofi', sample_rate: '48000' } });
   t.is(res.status, 400);
-  t.like(await errorOf(res), { code: 'invalid_type', param: 'sample_rate', message: '"sample_rate" must be a number, not a string.' });
+  t.like(await errorOf(res), {
+    code: 'invalid_type',
+    param: 'sample_rate',
+    message: '"sample_rate" must be a number, not a string.',
+  });
 });

@@ -40,7 +40,12 @@ test('every response carries an X-Request-Id, unique per request', async (t) => 
   const app = await startApp(t);
   const { key } = await app.account();
   const ids = new Set<string>();
-  for (const res of [await fetch(`${app.url}/healthz`), await app.call(key, '/v1/styles'), await app.call(null, '/v1/styles'), await fetch(`${app.url}/x`)]) {
+  for (const res of [
+    await fetch(`${app.url}/healthz`),
+    await app.call(key, '/v1/styles'),
+    await app.call(null, '/v1/styles'),
+    await fetch(`${app.url}/x`),
+  ]) {
     const id = res.headers.get('x-request-id');
     t.truthy(id);
     ids.add(id!);
@@ -147,7 +152,10 @@ for (const method of ['PROPFIND', 'TRACE', 'MKCOL']) {
     const res = await rawRequest(app.url, { method, path: '/healthz' });
     t.is(res.status, 405);
     t.is(res.headers['allow'], 'HEAD, GET');
-    t.like(res.json().error, { code: 'method_not_allowed', message: `${method} is not allowed here. Use HEAD or GET.` });
+    t.like(res.json().error, {
+      code: 'method_not_allowed',
+      message: `${method} is not allowed here. Use HEAD or GET.`,
+    });
   });
 }
 

@@ -13,7 +13,8 @@ import { eventually, startServerProcess, tempDataDir } from './helpers/process.t
 import { parseLrc, parseVtt } from './helpers/timed-text.ts';
 
 const SECONDS = 30;
-const LYRICS = '[Verse]\nMorning light upon the window\nCoffee steaming in my hand\n\n[Chorus]\nSing it out and sing it loud\nDancing in the summer crowd';
+const LYRICS =
+  '[Verse]\nMorning light upon the window\nCoffee steaming in my hand\n\n[Chorus]\nSing it out and sing it loud\nDancing in the summer crowd';
 
 type Generation = Record<string, any>;
 
@@ -32,15 +33,26 @@ function render(): Promise<{ generation: Generation; dir: string }> {
     const created = await fetch(`${server.url}/v1/generate`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ prompt: 'a happy acoustic folk song', duration: SECONDS, seed: 9, lyrics: LYRICS, bitrate: 192 }),
+      body: JSON.stringify({
+        prompt: 'a happy acoustic folk song',
+        duration: SECONDS,
+        seed: 9,
+        lyrics: LYRICS,
+        bitrate: 192,
+      }),
     });
     if (created.status !== 202) throw new Error(await created.text());
     const { id } = (await created.json()) as { id: string };
-    const generation = await eventually(async () => {
-      const body = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers: auth })).json()) as Generation;
-      if (body.status === 'failed') throw new Error(JSON.stringify(body.error));
-      return body.status === 'completed' ? body : undefined;
-    }, 170_000, 'the render to complete', 500);
+    const generation = await eventually(
+      async () => {
+        const body = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers: auth })).json()) as Generation;
+        if (body.status === 'failed') throw new Error(JSON.stringify(body.error));
+        return body.status === 'completed' ? body : undefined;
+      },
+      170_000,
+      'the render to complete',
+      500,
+    );
     const dir = await mkdtemp(join(tmpdir(), 'tunesmith-api-formats-'));
     return { generation, dir };
   })();
@@ -72,7 +84,10 @@ for (const [kind, expected] of Object.entries(EXPECTED)) {
     const res = await fetch(generation.download_urls[kind]);
     t.is(res.status, 200);
     t.is(res.headers.get('content-type'), expected.type);
-    t.regex(res.headers.get('content-disposition') ?? '', new RegExp(`^attachment; filename="[a-z0-9-]+\\.${expected.ext}"$`));
+    t.regex(
+      res.headers.get('content-disposition') ?? '',
+      new RegExp(`^attachment; filename="[a-z0-9-]+\\.${expected.ext}"$`),
+    );
     t.is(res.headers.get('accept-ranges'), 'bytes');
     const path = join(dir, `track.${expected.ext}`);
     await writeFile(path, Buffer.from(await res.arrayBuffer()));
@@ -103,13 +118,21 @@ test('the LRC and the WebVTT links serve the sung lines at their lyrics_timing',
   const lrcRes = await fetch(generation.download_urls.lrc);
   t.is(lrcRes.headers.get('content-type'), 'text/plain; charset=utf-8');
   const lrc = parseLrc(await lrcRes.text());
-  t.deepEqual(lrc.lines.map((line) => line.text), timing.map((line) => line.text));
+  t.deepEqual(
+    lrc.lines.map((line) => line.text),
+    timing.map((line) => line.text),
+  );
   lrc.lines.forEach((line, i) => t.true(Math.abs(line.start - timing[i]!.start) <= 0.005));
   const vttRes = await fetch(generation.download_urls.vtt);
   t.is(vttRes.headers.get('content-type'), 'text/vtt; charset=utf-8');
   const cues = parseVtt(await vttRes.text());
-  t.deepEqual(cues.map((cue) => cue.text), timing.map((line) => line.text));
-  cues.forEach((cue, i) => t.true(Math.abs(cue.start - timing[i]!.start) <= 0.0005 && Math.abs(cue.end - timing[i]!.end) <= 0.0005));
+  t.deepEqual(
+    cues.map((cue) => cue.text),
+    timing.map((line) => line.text),
+  );
+  cues.forEach((cue, i) =>
+    t.true(Math.abs(cue.start - timing[i]!.start) <= 0.0005 && Math.abs(cue.end - timing[i]!.end) <= 0.0005),
+  );
 });
 
 test('the generation carries bpm, key, time_signature, sections with bars, and loudness at the top level', async (t) => {
@@ -121,7 +144,10 @@ test('the generation carries bpm, key, time_signature, sections with bars, and l
   for (const section of generation.sections) {
     t.true(section.bars > 0 && section.end > section.start, JSON.stringify(section));
     // A section's bars at the track's tempo and meter take its length in seconds.
-    const barSeconds = (60 / generation.bpm) * Number(generation.time_signature.split('/')[0]) * (4 / Number(generation.time_signature.split('/')[1]));
+    const barSeconds =
+      (60 / generation.bpm) *
+      Number(generation.time_signature.split('/')[0]) *
+      (4 / Number(generation.time_signature.split('/')[1]));
     t.true(Math.abs(section.bars * barSeconds - (section.end - section.start)) < barSeconds, JSON.stringify(section));
   }
   t.true(Math.abs(generation.loudness.integrated - -14) <= 1);

@@ -13,7 +13,9 @@ import { eventually, startServerProcess, tempDataDir } from './helpers/process.t
 test('stems and loop set to true are kept on the task', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  const res = await app.call(key, '/v1/generate', { json: { prompt: 'a lofi loop', duration: 30, stems: true, loop: true } });
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt: 'a lofi loop', duration: 30, stems: true, loop: true },
+  });
   t.is(res.status, 202);
   t.like(app.jobs.queued[0], { stems: true, loop: true });
 });
@@ -40,15 +42,29 @@ test('a loop with stems completes through a real server: whole bars reported, ev
   const server = await startServerProcess(t, dataDir);
   const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const body = JSON.stringify({ prompt: 'a calm lofi beat', duration: 30, seed: 4, instrumental: true, stems: true, loop: true });
+  const body = JSON.stringify({
+    prompt: 'a calm lofi beat',
+    duration: 30,
+    seed: 4,
+    instrumental: true,
+    stems: true,
+    loop: true,
+  });
   const created = await fetch(`${server.url}/v1/generate`, { method: 'POST', headers, body });
   t.is(created.status, 202, await created.clone().text());
   const { id } = (await created.json()) as { id: string };
-  const done = await eventually(async () => {
-    const generation = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Record<string, any>;
-    t.not(generation.status, 'failed', JSON.stringify(generation));
-    return generation.status === 'completed' ? generation : undefined;
-  }, 120_000, 'the loop to complete');
+  const done = await eventually(
+    async () => {
+      const generation = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Record<
+        string,
+        any
+      >;
+      t.not(generation.status, 'failed', JSON.stringify(generation));
+      return generation.status === 'completed' ? generation : undefined;
+    },
+    120_000,
+    'the loop to complete',
+  );
   t.true(Number.isInteger(done.metadata.loop.bars));
   t.is(done.metadata.loop.requested_seconds, 30);
   const files = (await readdir(join(dataDir, 'audio'), { recursive: true })).filter((name) => name.includes(id));

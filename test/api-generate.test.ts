@@ -1,7 +1,13 @@
 import test from 'ava';
 import { errorOf, startApp } from './helpers/app.ts';
 
-const valid = { prompt: 'a calm lofi beat for a rainy night', duration: 45, style: 'lofi', instrumental: true, seed: 42 };
+const valid = {
+  prompt: 'a calm lofi beat for a rainy night',
+  duration: 45,
+  style: 'lofi',
+  instrumental: true,
+  seed: 42,
+};
 
 test('POST /v1/generate answers 202 with a Location and a processing generation', async (t) => {
   const app = await startApp(t);
@@ -10,7 +16,15 @@ test('POST /v1/generate answers 202 with a Location and a processing generation'
   t.is(res.status, 202);
   const body = await res.json();
   t.is(res.headers.get('location'), `/v1/generation/${body.id}`);
-  t.like(body, { object: 'generation', status: 'processing', prompt: valid.prompt, duration: 45, style: 'lofi', instrumental: true, seed: 42 });
+  t.like(body, {
+    object: 'generation',
+    status: 'processing',
+    prompt: valid.prompt,
+    duration: 45,
+    style: 'lofi',
+    instrumental: true,
+    seed: 42,
+  });
   t.is(typeof body.estimated_time, 'number');
   t.is(body.queue_position, 0);
   t.is(typeof body.progress, 'number');
@@ -23,13 +37,18 @@ test('POST /v1/generate queues the accepted task', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
   const body = await (await app.call(key, '/v1/generate', { json: valid })).json();
-  t.deepEqual(app.jobs.queued.map((g) => g.id), [body.id]);
+  t.deepEqual(
+    app.jobs.queued.map((g) => g.id),
+    [body.id],
+  );
 });
 
 test('POST /v1/generate keeps the request id with the task, so its render can be traced to the request', async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
-  const body = await (await app.call(key, '/v1/generate', { json: valid, headers: { 'X-Request-Id': 'client-trace-0001' } })).json();
+  const body = await (
+    await app.call(key, '/v1/generate', { json: valid, headers: { 'X-Request-Id': 'client-trace-0001' } })
+  ).json();
   t.is((await app.store.getGeneration(account.id, body.id))?.request_id, 'client-trace-0001');
 });
 
@@ -51,7 +70,12 @@ test('POST /v1/generate matches a style name regardless of case and returns the 
 });
 
 test('POST /v1/generate refuses an unknown style with 400 listing the allowed names', async (t) => {
-  const app = await startApp(t, { styles: [{ name: 'lofi', description: 'd' }, { name: 'jazz', description: 'd' }] });
+  const app = await startApp(t, {
+    styles: [
+      { name: 'lofi', description: 'd' },
+      { name: 'jazz', description: 'd' },
+    ],
+  });
   const { key } = await app.account();
   const res = await app.call(key, '/v1/generate', { json: { prompt: 'x', style: 'polka' } });
   t.is(res.status, 400);
@@ -63,7 +87,9 @@ test('POST /v1/generate refuses an unknown style with 400 listing the allowed na
 test('POST /v1/generate keeps lyrics when sung and shows them on the generation', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  const body = await (await app.call(key, '/v1/generate', { json: { prompt: 'pop song', lyrics: 'la la la\nhey' } })).json();
+  const body = await (
+    await app.call(key, '/v1/generate', { json: { prompt: 'pop song', lyrics: 'la la la\nhey' } })
+  ).json();
   t.is(body.lyrics, 'la la la\nhey');
 });
 
@@ -78,7 +104,9 @@ test('POST /v1/generate refuses lyrics with instrumental true', async (t) => {
 test('POST /v1/generate accepts a callback_url on Developer and stores it', async (t) => {
   const app = await startApp(t);
   const { key, account } = await app.account('developer');
-  const body = await (await app.call(key, '/v1/generate', { json: { prompt: 'x', callback_url: 'https://example.com/hook' } })).json();
+  const body = await (
+    await app.call(key, '/v1/generate', { json: { prompt: 'x', callback_url: 'https://example.com/hook' } })
+  ).json();
   t.is((await app.store.getGeneration(account.id, body.id))?.callback_url, 'https://example.com/hook');
 });
 
@@ -96,7 +124,12 @@ test('POST /v1/generate refuses a callback_url on Starter with 403 naming the pl
 test('POST /v1/generate refuses a non-http callback_url', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account('developer');
-  for (const callback_url of ['ftp://example.com/x', 'not a url', 'https://user:pw@example.com/', `https://example.com/${'a'.repeat(2048)}`]) {
+  for (const callback_url of [
+    'ftp://example.com/x',
+    'not a url',
+    'https://user:pw@example.com/',
+    `https://example.com/${'a'.repeat(2048)}`,
+  ]) {
     const res = await app.call(key, '/v1/generate', { json: { prompt: 'x', callback_url } });
     t.is(res.status, 400, callback_url.slice(0, 40));
     t.is((await errorOf(res)).param, 'callback_url');

@@ -22,7 +22,10 @@ test('GET /v1/generations/:id answers the same as GET /v1/generation/:id', async
   const { key } = await app.account();
   const { id } = await create(app, key);
   await app.jobs.complete(id);
-  const [alias, canonical] = await Promise.all([app.call(key, `/v1/generations/${id}`), app.call(key, `/v1/generation/${id}`)]);
+  const [alias, canonical] = await Promise.all([
+    app.call(key, `/v1/generations/${id}`),
+    app.call(key, `/v1/generation/${id}`),
+  ]);
   t.is(alias.status, 200);
   t.deepEqual(await alias.json(), await canonical.json());
 });
@@ -78,14 +81,19 @@ test("another account's generation is a 404, the same as an unknown id", async (
 test('a 10,000-character id and ids with odd characters are a 404 without a lookup', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
-  for (const path of [`/v1/generation/${'a'.repeat(10_000)}`, '/v1/generation/..%2F..%2Faccounts', '/v1/generation/%00', '/v1/generation/gen%20x']) {
+  for (const path of [
+    `/v1/generation/${'a'.repeat(10_000)}`,
+    '/v1/generation/..%2F..%2Faccounts',
+    '/v1/generation/%00',
+    '/v1/generation/gen%20x',
+  ]) {
     const res = await rawRequest(app.url, { path, headers: { Authorization: `Bearer ${key}` } });
     t.is(res.status, 404, path.slice(0, 40));
     t.is(res.json().error.code, 'generation_not_found');
   }
 });
 
-test('GET /v1/generations lists only the caller\'s generations, newest first, with the list envelope', async (t) => {
+test("GET /v1/generations lists only the caller's generations, newest first, with the list envelope", async (t) => {
   const app = await startApp(t);
   const { key } = await app.account('enterprise');
   const other = await app.account();
@@ -97,7 +105,10 @@ test('GET /v1/generations lists only the caller\'s generations, newest first, wi
   await create(app, other.key);
   const body = await (await app.call(key, '/v1/generations')).json();
   t.like(body, { object: 'list', total: 3, limit: 20, offset: 0, has_more: false });
-  t.deepEqual(body.data.map((g: { id: string }) => g.id), ids.reverse());
+  t.deepEqual(
+    body.data.map((g: { id: string }) => g.id),
+    ids.reverse(),
+  );
 });
 
 test('GET /v1/generations pages with limit and offset and reports has_more', async (t) => {
@@ -109,10 +120,16 @@ test('GET /v1/generations pages with limit and offset and reports has_more', asy
   }
   const first = await (await app.call(key, '/v1/generations?limit=2')).json();
   t.like(first, { total: 5, limit: 2, offset: 0, has_more: true });
-  t.deepEqual(first.data.map((g: { prompt: string }) => g.prompt), ['p4', 'p3']);
+  t.deepEqual(
+    first.data.map((g: { prompt: string }) => g.prompt),
+    ['p4', 'p3'],
+  );
   const last = await (await app.call(key, '/v1/generations?limit=2&offset=4')).json();
   t.like(last, { has_more: false });
-  t.deepEqual(last.data.map((g: { prompt: string }) => g.prompt), ['p0']);
+  t.deepEqual(
+    last.data.map((g: { prompt: string }) => g.prompt),
+    ['p0'],
+  );
 });
 
 test('GET /v1/generations filters by status', async (t) => {
@@ -153,9 +170,15 @@ for (const [query, param, code] of [
 async function sung(app: TestApp, key: string): Promise<string> {
   const { id } = await create(app, key);
   const done = await app.jobs.complete(id);
-  await app.store.transaction((tx) => tx.updateGeneration(id, {
-    metadata: { ...done.metadata, trace: [{ source: 'prompt', effect: 'lofi' }], lyrics_timing: [{ section: 'verse', text: 'la', start: 1, end: 2, words: [] }] },
-  }));
+  await app.store.transaction((tx) =>
+    tx.updateGeneration(id, {
+      metadata: {
+        ...done.metadata,
+        trace: [{ source: 'prompt', effect: 'lofi' }],
+        lyrics_timing: [{ section: 'verse', text: 'la', start: 1, end: 2, words: [] }],
+      },
+    }),
+  );
   return id;
 }
 

@@ -23,8 +23,16 @@ test('key order and whitespace do not make a retry a different body', async (t) 
   const app = await startApp(t);
   const { key } = await app.account();
   const headers = { 'Idempotency-Key': 'k1', 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
-  const first = await fetch(`${app.url}/v1/generate`, { method: 'POST', headers, body: '{"prompt":"lofi","duration":40}' });
-  const again = await fetch(`${app.url}/v1/generate`, { method: 'POST', headers, body: '{ "duration": 40,\n "prompt": "lofi" }' });
+  const first = await fetch(`${app.url}/v1/generate`, {
+    method: 'POST',
+    headers,
+    body: '{"prompt":"lofi","duration":40}',
+  });
+  const again = await fetch(`${app.url}/v1/generate`, {
+    method: 'POST',
+    headers,
+    body: '{ "duration": 40,\n "prompt": "lofi" }',
+  });
   t.is((await again.json()).id, (await first.json()).id);
 });
 
@@ -32,7 +40,9 @@ test('parallel retries with one key create one generation', async (t) => {
   const app = await startApp(t);
   const { key, account } = await app.account('enterprise');
   const responses = await Promise.all(
-    Array.from({ length: 10 }, () => app.call(key, '/v1/generate', { json: { prompt: 'lofi' }, headers: { 'Idempotency-Key': 'same' } })),
+    Array.from({ length: 10 }, () =>
+      app.call(key, '/v1/generate', { json: { prompt: 'lofi' }, headers: { 'Idempotency-Key': 'same' } }),
+    ),
   );
   const ids = new Set(await Promise.all(responses.map(async (r) => (await r.json()).id)));
   t.is(ids.size, 1);
@@ -74,7 +84,10 @@ test('an Idempotency-Key over 255 characters or with non-printable characters is
   const app = await startApp(t);
   const { key } = await app.account();
   for (const value of ['k'.repeat(256), 'tab\there']) {
-    const res = await app.call(key, '/v1/generate', { json: { prompt: 'lofi' }, headers: { 'Idempotency-Key': value } });
+    const res = await app.call(key, '/v1/generate', {
+      json: { prompt: 'lofi' },
+      headers: { 'Idempotency-Key': value },
+    });
     t.is(res.status, 400);
     t.like(await errorOf(res), { param: 'Idempotency-Key', code: 'invalid_idempotency_key' });
   }

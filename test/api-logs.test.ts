@@ -10,7 +10,12 @@ async function loggedApp(t: Parameters<typeof startApp>[0]) {
   const app = await startApp(t, { logger });
   /** The request line of a request id, once the response is over. */
   const lineOf = (reqId: string): Promise<LogLine> =>
-    eventually(() => lines.find((line) => line.msg === 'request' && line.req_id === reqId), 5_000, `the request line of ${reqId}`, 10);
+    eventually(
+      () => lines.find((line) => line.msg === 'request' && line.req_id === reqId),
+      5_000,
+      `the request line of ${reqId}`,
+      10,
+    );
   return { app, lines, lineOf };
 }
 
@@ -87,7 +92,10 @@ test('a fault is logged once, at error level, with its stack, under the request 
     wrapStore: (store) =>
       new Proxy(store, {
         get(target, prop, receiver) {
-          if (prop === 'listGenerations') return () => { throw new Error('ENOENT: no such file /secret/path'); };
+          if (prop === 'listGenerations')
+            return () => {
+              throw new Error('ENOENT: no such file /secret/path');
+            };
           const value = Reflect.get(target, prop, receiver);
           return typeof value === 'function' ? value.bind(target) : value;
         },

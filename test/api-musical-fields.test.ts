@@ -15,17 +15,83 @@ import { steadyTempo, tempoError } from './helpers/analysis/field-fidelity.ts';
 const prompt = 'a folk tune';
 
 const refusals: Refusal[] = [
-  { title: 'a bpm above 220', body: { bpm: 300 }, code: 'out_of_range', param: 'bpm', message: /"bpm" must be between 40 and 220 beats per minute, not 300\./ },
-  { title: 'a bpm written as a word', body: { bpm: 'fast' }, code: 'invalid_type', param: 'bpm', message: /"bpm" must be a number, not a string\./ },
-  { title: 'a key that is no key', body: { key: 'H major' }, code: 'invalid_value', param: 'key', message: /"key" must be a tonic and a mode, such as "F# minor".*dorian.*not "H major"/ },
-  { title: 'a mode the engine does not play', body: { key: 'C locrian' }, code: 'invalid_value', param: 'key', message: /not "C locrian"/ },
-  { title: 'a meter without grooves', body: { time_signature: '9/8' }, code: 'invalid_value', param: 'time_signature', message: /"time_signature" 9\/8 .* Use one of: 3\/4, 4\/4, 5\/4, 6\/8, 7\/8, 12\/8\./ },
-  { title: 'an instrument the engine does not play', body: { instruments: ['kazoo'] }, code: 'unknown_instrument', param: 'instruments', message: /"kazoo" in "instruments" is not an instrument the engine plays/ },
-  { title: 'instruments given as a string', body: { instruments: 'piano' }, code: 'invalid_type', param: 'instruments', message: /"instruments" must be an array of strings/ },
-  { title: 'an exclusion that is neither role nor instrument', body: { exclude: ['sadness'] }, code: 'unknown_instrument', param: 'exclude', message: /or a role \(drums, .*vocals/ },
-  { title: 'an instrument both asked for and excluded', body: { instruments: ['piano'], exclude: ['Piano'] }, code: 'conflicting_fields', param: 'exclude', message: /"piano" is both in "instruments" and in "exclude"/ },
-  { title: 'lyrics with the vocals excluded', body: { lyrics: 'la la la', exclude: ['vocals'] }, code: 'conflicting_fields', param: 'exclude', message: /"lyrics" cannot be sung when "exclude" leaves out the vocals/ },
-  { title: 'an energy above 1', body: { energy: 1.5 }, code: 'out_of_range', param: 'energy', message: /"energy" must be between 0 and 1, not 1\.5\./ },
+  {
+    title: 'a bpm above 220',
+    body: { bpm: 300 },
+    code: 'out_of_range',
+    param: 'bpm',
+    message: /"bpm" must be between 40 and 220 beats per minute, not 300\./,
+  },
+  {
+    title: 'a bpm written as a word',
+    body: { bpm: 'fast' },
+    code: 'invalid_type',
+    param: 'bpm',
+    message: /"bpm" must be a number, not a string\./,
+  },
+  {
+    title: 'a key that is no key',
+    body: { key: 'H major' },
+    code: 'invalid_value',
+    param: 'key',
+    message: /"key" must be a tonic and a mode, such as "F# minor".*dorian.*not "H major"/,
+  },
+  {
+    title: 'a mode the engine does not play',
+    body: { key: 'C locrian' },
+    code: 'invalid_value',
+    param: 'key',
+    message: /not "C locrian"/,
+  },
+  {
+    title: 'a meter without grooves',
+    body: { time_signature: '9/8' },
+    code: 'invalid_value',
+    param: 'time_signature',
+    message: /"time_signature" 9\/8 .* Use one of: 3\/4, 4\/4, 5\/4, 6\/8, 7\/8, 12\/8\./,
+  },
+  {
+    title: 'an instrument the engine does not play',
+    body: { instruments: ['kazoo'] },
+    code: 'unknown_instrument',
+    param: 'instruments',
+    message: /"kazoo" in "instruments" is not an instrument the engine plays/,
+  },
+  {
+    title: 'instruments given as a string',
+    body: { instruments: 'piano' },
+    code: 'invalid_type',
+    param: 'instruments',
+    message: /"instruments" must be an array of strings/,
+  },
+  {
+    title: 'an exclusion that is neither role nor instrument',
+    body: { exclude: ['sadness'] },
+    code: 'unknown_instrument',
+    param: 'exclude',
+    message: /or a role \(drums, .*vocals/,
+  },
+  {
+    title: 'an instrument both asked for and excluded',
+    body: { instruments: ['piano'], exclude: ['Piano'] },
+    code: 'conflicting_fields',
+    param: 'exclude',
+    message: /"piano" is both in "instruments" and in "exclude"/,
+  },
+  {
+    title: 'lyrics with the vocals excluded',
+    body: { lyrics: 'la la la', exclude: ['vocals'] },
+    code: 'conflicting_fields',
+    param: 'exclude',
+    message: /"lyrics" cannot be sung when "exclude" leaves out the vocals/,
+  },
+  {
+    title: 'an energy above 1',
+    body: { energy: 1.5 },
+    code: 'out_of_range',
+    param: 'energy',
+    message: /"energy" must be between 0 and 1, not 1\.5\./,
+  },
 ];
 
 generateRefusals(prompt, refusals, 'the field');
@@ -33,12 +99,25 @@ generateRefusals(prompt, refusals, 'the field');
 test('POST /v1/generate keeps the musical fields with the task, normalised', async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
-  const json = { prompt, bpm: 97, key: 'F#  minor', time_signature: ' 3 / 4 ', instruments: ['Piano', 'cello', 'piano'], exclude: ['drums'], energy: 0.3 };
+  const json = {
+    prompt,
+    bpm: 97,
+    key: 'F#  minor',
+    time_signature: ' 3 / 4 ',
+    instruments: ['Piano', 'cello', 'piano'],
+    exclude: ['drums'],
+    energy: 0.3,
+  };
   const res = await app.call(key, '/v1/generate', { json });
   t.is(res.status, 202, await res.clone().text());
   const { id } = await res.json();
   t.deepEqual((await app.store.getGeneration(account.id, id))?.music, {
-    bpm: 97, key: 'F# minor', timeSignature: '3/4', instruments: ['piano', 'cello'], exclude: ['drums'], energy: 0.3,
+    bpm: 97,
+    key: 'F# minor',
+    timeSignature: '3/4',
+    instruments: ['piano', 'cello'],
+    exclude: ['drums'],
+    energy: 0.3,
   });
 });
 
@@ -49,22 +128,39 @@ test('POST /v1/generate without musical fields stores none, so the render is the
   t.false('music' in ((await app.store.getGeneration(account.id, id)) ?? {}));
 });
 
-test('a real render plays the fields over the prompt: 97 bpm heard in 3/4, F# minor and 3/4 in the metadata, the prompt\'s tempo a warning', async (t) => {
+test("a real render plays the fields over the prompt: 97 bpm heard in 3/4, F# minor and 3/4 in the metadata, the prompt's tempo a warning", async (t) => {
   const dataDir = await tempDataDir(t);
   const server = await startServerProcess(t, dataDir);
   const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const body = { prompt: 'a folk tune at 120 bpm', style: 'folk', duration: 30, seed: 4242, instrumental: true, bpm: 97, key: 'F# minor', time_signature: '3/4' };
+  const body = {
+    prompt: 'a folk tune at 120 bpm',
+    style: 'folk',
+    duration: 30,
+    seed: 4242,
+    instrumental: true,
+    bpm: 97,
+    key: 'F# minor',
+    time_signature: '3/4',
+  };
   const created = await fetch(`${server.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify(body) });
   t.is(created.status, 202, await created.clone().text());
   const { id } = (await created.json()) as { id: string };
-  const done = await eventually(async () => {
-    const g = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Record<string, any>;
-    t.not(g.status, 'failed', JSON.stringify(g));
-    return g.status === 'completed' ? g : undefined;
-  }, 120_000, 'the render to complete');
+  const done = await eventually(
+    async () => {
+      const g = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Record<string, any>;
+      t.not(g.status, 'failed', JSON.stringify(g));
+      return g.status === 'completed' ? g : undefined;
+    },
+    120_000,
+    'the render to complete',
+  );
   t.like(done.metadata, { bpm: 97, key: 'F# minor', meter: '3/4' });
-  t.true((done.metadata.warnings as string[]).includes('The prompt says "120 bpm" but the "bpm" field asks for 97: the field wins.'));
+  t.true(
+    (done.metadata.warnings as string[]).includes(
+      'The prompt says "120 bpm" but the "bpm" field asks for 97: the field wins.',
+    ),
+  );
 
   const wav = join(dataDir, 'heard.wav');
   await writeFile(wav, new Uint8Array(await (await fetch(done.download_urls.wav)).arrayBuffer()));

@@ -58,7 +58,10 @@ test('every $ref in the document resolves', async (t) => {
   walk(doc);
   t.true(refs.length > 20);
   for (const ref of refs) {
-    const target = ref.replace(/^#\//, '').split('/').reduce<any>((node, part) => node?.[part], doc);
+    const target = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<any>((node, part) => node?.[part], doc);
     t.truthy(target, ref);
   }
 });
@@ -75,11 +78,30 @@ test('the Generation schema documents bpm, key, time_signature, sections, loudne
   const { key } = await app.account();
   const doc = await (await app.call(key, '/v1/openapi.json')).json();
   const generation = doc.components.schemas.Generation.properties;
-  for (const field of ['bpm', 'key', 'time_signature', 'sections', 'loudness', 'sample_rate', 'bit_depth', 'bitrate']) t.truthy(generation[field], field);
+  for (const field of ['bpm', 'key', 'time_signature', 'sections', 'loudness', 'sample_rate', 'bit_depth', 'bitrate'])
+    t.truthy(generation[field], field);
   t.deepEqual(generation.sections.items.required, ['kind', 'start', 'end', 'bars']);
   t.deepEqual(generation.loudness.required, ['integrated', 'true_peak']);
-  t.deepEqual(Object.keys(generation.download_urls.properties), ['wav', 'mp3', 'opus', 'flac', 'midi', 'lrc', 'vtt', 'stems']);
+  t.deepEqual(Object.keys(generation.download_urls.properties), [
+    'wav',
+    'mp3',
+    'opus',
+    'flac',
+    'midi',
+    'lrc',
+    'vtt',
+    'stems',
+  ]);
   t.is(generation.stem_urls.additionalProperties.format, 'uri');
   const file = doc.paths['/files/{account_id}/{file}'].get;
-  t.deepEqual(Object.keys(file.responses['200'].content).sort(), ['application/zip', 'audio/flac', 'audio/midi', 'audio/mpeg', 'audio/ogg; codecs=opus', 'audio/wav', 'text/plain; charset=utf-8', 'text/vtt; charset=utf-8']);
+  t.deepEqual(Object.keys(file.responses['200'].content).sort(), [
+    'application/zip',
+    'audio/flac',
+    'audio/midi',
+    'audio/mpeg',
+    'audio/ogg; codecs=opus',
+    'audio/wav',
+    'text/plain; charset=utf-8',
+    'text/vtt; charset=utf-8',
+  ]);
 });

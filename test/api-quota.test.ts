@@ -5,7 +5,9 @@ import { errorOf, startApp } from './helpers/app.ts';
 test('50 parallel creates against a quota of 10 accept exactly 10', async (t) => {
   const app = await startApp(t);
   const { key, account } = await app.account('enterprise', { monthly: 10, rpm: 1000 });
-  const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => app.call(key, '/v1/generate', { json: { prompt: `track ${i}` } })));
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => app.call(key, '/v1/generate', { json: { prompt: `track ${i}` } })),
+  );
   const statuses = responses.map((r) => r.status);
   t.is(statuses.filter((s) => s === 202).length, 10);
   t.is(statuses.filter((s) => s === 402).length, 40);
@@ -42,7 +44,7 @@ test('the quota resets with the calendar month (UTC)', async (t) => {
   t.is((await app.call(key, '/v1/generate', { json: { prompt: 'c' } })).status, 202);
 });
 
-test('GET /v1/account shows the plan, rate limit and this month\'s quota use', async (t) => {
+test("GET /v1/account shows the plan, rate limit and this month's quota use", async (t) => {
   const app = await startApp(t);
   const { key, account } = await app.account('starter');
   await app.call(key, '/v1/generate', { json: { prompt: 'a' } });

@@ -11,36 +11,59 @@ import { part, sequenceSimilarity } from './helpers/score-metrics.ts';
 /** test/engine/compose.test.ts: repeats of a section play the same melody at similarity >= 0.8. */
 const REPEAT_THRESHOLD = 0.8;
 
-type Batch = { batch_id: string; generations: { id: string; seed: number; batch_id: string; prompt: string; duration: number }[] };
+type Batch = {
+  batch_id: string;
+  generations: { id: string; seed: number; batch_id: string; prompt: string; duration: number }[];
+};
 
 test('variations: 3 makes three generations sharing a batch_id, each with its own seed and the same spec', async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
-  const res = await app.call(key, '/v1/generate', { json: { prompt: 'a calm piano ballad', duration: 40, seed: 11, bpm: 80, variations: 3 } });
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt: 'a calm piano ballad', duration: 40, seed: 11, bpm: 80, variations: 3 },
+  });
   t.is(res.status, 202, await res.clone().text());
   t.is(res.headers.get('location'), null);
   const batch = (await res.json()) as Batch;
   t.regex(batch.batch_id, /^batch_/);
   t.is(batch.generations.length, 3);
-  t.true(batch.generations.every((g) => g.batch_id === batch.batch_id && g.prompt === 'a calm piano ballad' && g.duration === 40));
+  t.true(
+    batch.generations.every(
+      (g) => g.batch_id === batch.batch_id && g.prompt === 'a calm piano ballad' && g.duration === 40,
+    ),
+  );
   t.is(new Set(batch.generations.map((g) => g.seed)).size, 3);
   t.is(batch.generations[0]!.seed, 11);
   t.is(app.jobs.queued.length, 3);
   const stored = await Promise.all(batch.generations.map((g) => app.store.getGeneration(account.id, g.id)));
-  t.deepEqual(stored.map((g) => g?.music), [{ bpm: 80 }, { bpm: 80 }, { bpm: 80 }]);
+  t.deepEqual(
+    stored.map((g) => g?.music),
+    [{ bpm: 80 }, { bpm: 80 }, { bpm: 80 }],
+  );
 });
 
-test('the variations of a batch are distinct melodies: lead similarity below the engine\'s repeat threshold', async (t) => {
+test("the variations of a batch are distinct melodies: lead similarity below the engine's repeat threshold", async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
-  const res = await app.call(key, '/v1/generate', { json: { prompt: 'an upbeat pop song', duration: 40, seed: 5, instrumental: true, variations: 4 } });
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt: 'an upbeat pop song', duration: 40, seed: 5, instrumental: true, variations: 4 },
+  });
   const batch = (await res.json()) as Batch;
-  const melodies = await Promise.all(batch.generations.map(async (g) => {
-    const stored = (await app.store.getGeneration(account.id, g.id))!;
-    const request: GenerationRequest = { prompt: stored.prompt, duration: stored.duration, style: stored.style, instrumental: stored.instrumental, seed: stored.seed, lyrics: stored.lyrics };
-    const spec = interpret(request);
-    return { genre: spec.genre, melody: part(compose(spec), 'lead')?.notes.map((n) => n.midi) ?? [] };
-  }));
+  const melodies = await Promise.all(
+    batch.generations.map(async (g) => {
+      const stored = (await app.store.getGeneration(account.id, g.id))!;
+      const request: GenerationRequest = {
+        prompt: stored.prompt,
+        duration: stored.duration,
+        style: stored.style,
+        instrumental: stored.instrumental,
+        seed: stored.seed,
+        lyrics: stored.lyrics,
+      };
+      const spec = interpret(request);
+      return { genre: spec.genre, melody: part(compose(spec), 'lead')?.notes.map((n) => n.midi) ?? [] };
+    }),
+  );
   t.is(new Set(melodies.map((m) => m.genre)).size, 1, 'the same spec: one genre');
   for (let i = 0; i < melodies.length; i++) {
     t.true(melodies[i]!.melody.length > 10);
@@ -84,12 +107,20 @@ test('an Idempotency-Key replays the whole batch', async (t) => {
   t.is(again.headers.get('idempotent-replayed'), 'true');
   const replayed = (await again.json()) as Batch;
   t.is(replayed.batch_id, first.batch_id);
-  t.deepEqual(replayed.generations.map((g) => g.id), first.generations.map((g) => g.id));
+  t.deepEqual(
+    replayed.generations.map((g) => g.id),
+    first.generations.map((g) => g.id),
+  );
   t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 2);
   t.is(app.jobs.queued.length, 2);
 });
 
-for (const [value, code] of [[5, 'out_of_range'], [0, 'out_of_range'], [1.5, 'invalid_type'], ['two', 'invalid_type']] as const) {
+for (const [value, code] of [
+  [5, 'out_of_range'],
+  [0, 'out_of_range'],
+  [1.5, 'invalid_type'],
+  ['two', 'invalid_type'],
+] as const) {
   test(`variations ${JSON.stringify(value)} is a 400 naming the field`, async (t) => {
     const app = await startApp(t);
     const { key } = await app.account();

@@ -15,8 +15,11 @@ async function sources(folder: string): Promise<{ path: string; imports: string[
     files.map(async (entry) => {
       const path = join(entry.parentPath, entry.name);
       const text = await readFile(path, 'utf8');
-      const imports = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)]
-        .map((match) => match[1] ?? match[2] ?? match[3]!);
+      const imports = [
+        ...text.matchAll(
+          /^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm,
+        ),
+      ].map((match) => match[1] ?? match[2] ?? match[3]!);
       return { path: relative(root, path), imports };
     }),
   );
@@ -32,7 +35,10 @@ test('engine/ imports nothing from src/ and nothing of Koa', async (t) => {
 
 test('src/ reaches the engine only through engine/index.ts', async (t) => {
   const files = await sources('src');
-  t.true(files.some((file) => file.imports.some((s) => s.endsWith('engine/index.ts'))), 'the import scan sees the engine imports');
+  t.true(
+    files.some((file) => file.imports.some((s) => s.endsWith('engine/index.ts'))),
+    'the import scan sees the engine imports',
+  );
   for (const file of files) {
     for (const specifier of file.imports.filter((s) => /(^|\/)engine\//.test(s))) {
       t.regex(specifier, /(^|\/)engine\/index\.ts$/, `${file.path} imports ${specifier}`);

@@ -8,13 +8,31 @@ import { join } from 'node:path';
 import wavefile from 'wavefile';
 import { runCli, tempDataDir } from './helpers/process.ts';
 
-const pcm = async (path: string): Promise<Buffer> => Buffer.from((new wavefile.WaveFile(await readFile(path)) as unknown as { data: { samples: Uint8Array } }).data.samples);
+const pcm = async (path: string): Promise<Buffer> =>
+  Buffer.from(
+    (new wavefile.WaveFile(await readFile(path)) as unknown as { data: { samples: Uint8Array } }).data.samples,
+  );
 
 /** A 30 s lofi track rendered by the CLI into a temp dir, with its render --json line saved beside it. */
 async function renderedSource(t: ExecutionContext, flags: string[]) {
   const dir = await tempDataDir(t);
   const source = join(dir, 'source.wav');
-  const rendered = await runCli(['render', 'a chill lofi beat with piano', '--seed', '4242', '--instrumental', '--duration', '30', ...flags, '--out', source, '--json'], {});
+  const rendered = await runCli(
+    [
+      'render',
+      'a chill lofi beat with piano',
+      '--seed',
+      '4242',
+      '--instrumental',
+      '--duration',
+      '30',
+      ...flags,
+      '--out',
+      source,
+      '--json',
+    ],
+    {},
+  );
   t.is(rendered.code, 0, rendered.stderr);
   const line = join(dir, 'source.json');
   await writeFile(line, rendered.stdout);
@@ -32,16 +50,21 @@ test('extend and remix continue and redo a track rendered by the CLI, from its r
   const [before, longer] = await Promise.all([pcm(source), pcm(extended)]);
   const cut = Math.round(plan.at(-1)!.start * 44100) * 4;
   t.true(longer.length > before.length);
-  t.true(longer.subarray(0, cut).equals(before.subarray(0, cut)), 'the source\'s bytes up to its ending\'s bar line');
+  t.true(longer.subarray(0, cut).equals(before.subarray(0, cut)), "the source's bytes up to its ending's bar line");
 
   const remixed = join(dir, 'remixed.wav');
-  const remix = await runCli(['remix', source, '--from', line, '--section', '1', '--energy', '1', '--out', remixed], {});
+  const remix = await runCli(
+    ['remix', source, '--from', line, '--section', '1', '--energy', '1', '--out', remixed],
+    {},
+  );
   t.is(remix.code, 0, remix.stderr);
   t.regex(remix.stdout, /Redid section 1/);
   const redone = await pcm(remixed);
   const [start, end] = [plan[1]!.start, plan[1]!.end].map((s) => Math.round(s * 44100) * 4);
   t.is(redone.length, before.length);
-  t.true(redone.subarray(0, start).equals(before.subarray(0, start)) && redone.subarray(end!).equals(before.subarray(end!)));
+  t.true(
+    redone.subarray(0, start).equals(before.subarray(0, start)) && redone.subarray(end!).equals(before.subarray(end!)),
+  );
   t.false(redone.subarray(start, end).equals(before.subarray(start, end)));
 });
 
@@ -54,15 +77,26 @@ test('extend continues a 48 kHz track rendered by the CLI at 48 kHz, keeping its
   const [before, longer] = await Promise.all([pcm(source), pcm(extended)]);
   const cut = Math.round(plan.at(-1)!.start * 48000) * 4;
   t.true(longer.length > before.length);
-  t.true(longer.subarray(0, cut).equals(before.subarray(0, cut)), 'the source\'s bytes up to its ending\'s bar line');
+  t.true(longer.subarray(0, cut).equals(before.subarray(0, cut)), "the source's bytes up to its ending's bar line");
 });
 
-test('extend and remix refuse with the API\'s sentences, naming the flags', async (t) => {
+test("extend and remix refuse with the API's sentences, naming the flags", async (t) => {
   const dir = await tempDataDir(t);
   const line = join(dir, 'source.json');
   const wav = join(dir, 'source.wav');
   await writeFile(wav, 'not a wav');
-  await writeFile(line, JSON.stringify({ request: { prompt: 'x', duration: 30, seed: 1 }, metadata: { bpm: 120, key: 'C major', meter: '4/4', plan: [{ kind: 'verse', bars: 15, energy: 0.5, instruments: ['drums'], start: 0, end: 30 }] } }));
+  await writeFile(
+    line,
+    JSON.stringify({
+      request: { prompt: 'x', duration: 30, seed: 1 },
+      metadata: {
+        bpm: 120,
+        key: 'C major',
+        meter: '4/4',
+        plan: [{ kind: 'verse', bars: 15, energy: 0.5, instruments: ['drums'], start: 0, end: 30 }],
+      },
+    }),
+  );
   const noFrom = await runCli(['extend', wav, '--seconds', '8'], {});
   t.is(noFrom.code, 2);
   t.regex(noFrom.stderr, /--from is required/);

@@ -13,7 +13,11 @@ import { freshDatabase } from './helpers/postgres.ts';
 async function cli(args: string[], dataDir: string): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main(args, { out: (text) => void (out += `${text}\n`), err: (text) => void (err += `${text}\n`), env: { TUNESMITH_DATA_DIR: dataDir } });
+  const code = await main(args, {
+    out: (text) => void (out += `${text}\n`),
+    err: (text) => void (err += `${text}\n`),
+    env: { TUNESMITH_DATA_DIR: dataDir },
+  });
   return { code, out, err };
 }
 
@@ -30,7 +34,13 @@ async function snapshot(repository: Repository) {
       deliveries: await repository.webhooks.listDeliveries(account.id, { limit: 100, offset: 0 }),
     })),
   );
-  return { accounts, keys: await repository.listKeys(), perAccount, pending: await repository.webhooks.pendingDeliveries(), unfinished: await repository.unfinishedGenerations() };
+  return {
+    accounts,
+    keys: await repository.listKeys(),
+    perAccount,
+    pending: await repository.webhooks.pendingDeliveries(),
+    unfinished: await repository.unfinishedGenerations(),
+  };
 }
 
 /** A data dir with a bit of everything, made through the API and the dashboard; closed, as migrate wants it. */
@@ -43,7 +53,10 @@ async function madeByTheApp(t: import('ava').ExecutionContext) {
   await app.call(key, '/v1/webhooks/secret');
   const ids: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const res = await app.call(key, '/v1/generate', { json: { prompt: `track ${i}`, duration: 30, bpm: 90 + i }, headers: { 'Idempotency-Key': `idem-${i}` } });
+    const res = await app.call(key, '/v1/generate', {
+      json: { prompt: `track ${i}`, duration: 30, bpm: 90 + i },
+      headers: { 'Idempotency-Key': `idem-${i}` },
+    });
     ids.push((await res.json()).id);
   }
   await app.call(starter.key, '/v1/generate', { json: { prompt: 'starter track' } });
@@ -74,12 +87,31 @@ test('migrate copies a data dir into an empty database, says what it copied, and
   t.teardown(() => repository.close());
   t.deepEqual(await snapshot(repository), before);
   t.truthy(await repository.findKey(key), 'the key works on the database');
-  t.is(await repository.sharedSecret('signing-key', () => 'new'), (await readFile(join(app.dataDir, 'signing.key'), 'utf8')).trim());
+  t.is(
+    await repository.sharedSecret('signing-key', () => 'new'),
+    (await readFile(join(app.dataDir, 'signing.key'), 'utf8')).trim(),
+  );
   // The idempotency key of a copied generation still replays it; the deleted generation's unit stays spent.
   const account = before.accounts.find((a) => a.plan === 'developer')!;
   const replay = await repository.createGeneration(
-    { account_id: account.id, prompt: 'x', duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null },
-    { monthlyQuota: null, now: new Date('2026-03-15T13:00:00.000Z'), idempotency: { key: 'idem-3', bodyHash: (await readGenerationFile(app.dataDir, account.id, ids[3]!)).idempotency.bodyHash } },
+    {
+      account_id: account.id,
+      prompt: 'x',
+      duration: 30,
+      style: null,
+      instrumental: true,
+      seed: 1,
+      lyrics: null,
+      callback_url: null,
+    },
+    {
+      monthlyQuota: null,
+      now: new Date('2026-03-15T13:00:00.000Z'),
+      idempotency: {
+        key: 'idem-3',
+        bodyHash: (await readGenerationFile(app.dataDir, account.id, ids[3]!)).idempotency.bodyHash,
+      },
+    },
   );
   t.true(replay.replayed);
   t.is(replay.generation.id, ids[3]);
@@ -94,7 +126,7 @@ test('someone signed in to the dashboard before migrate is still signed in on a 
   for (const [name, value] of dana.cookies) after.cookies.set(name, value);
   const overview = await after.get('/');
   t.is(overview.status, 200);
-  t.true(overview.text.includes('dana@example.com'), 'the overview is dana\'s');
+  t.true(overview.text.includes('dana@example.com'), "the overview is dana's");
   // Without the cookie the same page asks to sign in: the 200 above is the copied session's.
   t.is((await new DashboardClient(node.url).get('/')).status, 302);
 });
@@ -107,8 +139,14 @@ test('migrate refuses a database that is not empty, says why, and changes nothin
   await other.createAccount({ plan: 'starter', email: 'someone@example.com' });
   const { code, err } = await cli(['migrate', '--to', url], app.dataDir);
   t.is(code, 1);
-  t.regex(err, /The database is not empty \(it holds 1 row\(s\) in accounts\): migrate copies only into an empty database/);
-  t.deepEqual((await other.listAccounts()).map((a) => a.email), ['someone@example.com']);
+  t.regex(
+    err,
+    /The database is not empty \(it holds 1 row\(s\) in accounts\): migrate copies only into an empty database/,
+  );
+  t.deepEqual(
+    (await other.listAccounts()).map((a) => a.email),
+    ['someone@example.com'],
+  );
 });
 
 test('migrate without --to, or with something else than a PostgreSQL URL, is a usage error', async (t) => {

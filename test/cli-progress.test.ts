@@ -17,7 +17,12 @@ async function tempDir(t: ExecutionContext): Promise<string> {
 function terminalIo() {
   const out: string[] = [];
   const terminal: string[] = [];
-  const io: Io = { out: (text) => void out.push(text), err: () => undefined, env: {}, terminal: (text) => void terminal.push(text) };
+  const io: Io = {
+    out: (text) => void out.push(text),
+    err: () => undefined,
+    env: {},
+    terminal: (text) => void terminal.push(text),
+  };
   return { io, out, terminal };
 }
 
@@ -40,7 +45,10 @@ test('the bar redraws its line in place only when it changes, and clears it when
 
 test('on a terminal, render shows its progress up to 100 % and keeps it out of the output', async (t) => {
   const { io, out, terminal } = terminalIo();
-  const code = await render.run(['a calm lofi beat', '--duration', '5', '--seed', '1', '--instrumental', '--out', join(await tempDir(t), 'a.wav')], io);
+  const code = await render.run(
+    ['a calm lofi beat', '--duration', '5', '--seed', '1', '--instrumental', '--out', join(await tempDir(t), 'a.wav')],
+    io,
+  );
   t.is(code, 0);
   t.true(terminal.some((text) => text.includes('Composing')));
   t.true(terminal.some((text) => text.includes('Rendering')));
@@ -50,7 +58,21 @@ test('on a terminal, render shows its progress up to 100 % and keeps it out of t
 
 test('on a terminal, render --format opus shows the Encoding phase after Rendering', async (t) => {
   const { io, terminal } = terminalIo();
-  const code = await render.run(['a calm lofi beat', '--duration', '5', '--seed', '1', '--instrumental', '--format', 'opus', '--out', join(await tempDir(t), 'a.opus')], io);
+  const code = await render.run(
+    [
+      'a calm lofi beat',
+      '--duration',
+      '5',
+      '--seed',
+      '1',
+      '--instrumental',
+      '--format',
+      'opus',
+      '--out',
+      join(await tempDir(t), 'a.opus'),
+    ],
+    io,
+  );
   t.is(code, 0);
   const phases = terminal.map((text) => /(Rendering|Encoding)/.exec(text)?.[1]).filter(Boolean);
   t.true(phases.includes('Encoding'));
@@ -59,12 +81,38 @@ test('on a terminal, render --format opus shows the Encoding phase after Renderi
 
 test('with --json, render shows no progress even on a terminal', async (t) => {
   const { io, terminal } = terminalIo();
-  await render.run(['a calm lofi beat', '--duration', '5', '--seed', '1', '--instrumental', '--json', '--out', join(await tempDir(t), 'a.wav')], io);
+  await render.run(
+    [
+      'a calm lofi beat',
+      '--duration',
+      '5',
+      '--seed',
+      '1',
+      '--instrumental',
+      '--json',
+      '--out',
+      join(await tempDir(t), 'a.wav'),
+    ],
+    io,
+  );
   t.deepEqual(terminal, []);
 });
 
 test('into a pipe, render writes nothing to stderr', async (t) => {
-  const { code, stderr } = await runCli(['render', 'a calm lofi beat', '--duration', '5', '--seed', '1', '--instrumental', '--out', join(await tempDir(t), 'a.wav')], {});
+  const { code, stderr } = await runCli(
+    [
+      'render',
+      'a calm lofi beat',
+      '--duration',
+      '5',
+      '--seed',
+      '1',
+      '--instrumental',
+      '--out',
+      join(await tempDir(t), 'a.wav'),
+    ],
+    {},
+  );
   t.is(code, 0);
   t.is(stderr, '');
 });

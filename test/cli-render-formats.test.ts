@@ -7,7 +7,7 @@ import { runCli, tempDataDir } from './helpers/process.ts';
 
 const base = ['render', 'a calm lofi beat', '--duration', '5', '--seed', '1', '--instrumental'];
 
-test('--format mp3 writes an MP3 of the track\'s length and the MIDI beside it', async (t) => {
+test("--format mp3 writes an MP3 of the track's length and the MIDI beside it", async (t) => {
   const dir = await tempDataDir(t);
   const out = join(dir, 'beat.mp3');
   const result = await runCli([...base, '--format', 'mp3', '--out', out, '--json'], {});
@@ -21,7 +21,10 @@ test('--format mp3 writes an MP3 of the track\'s length and the MIDI beside it',
 test('--format flac --sample-rate 48000 --bit-depth 24 writes a 24-bit 48 kHz FLAC', async (t) => {
   const dir = await tempDataDir(t);
   const out = join(dir, 'beat.flac');
-  const result = await runCli([...base, '--format', 'flac', '--sample-rate', '48000', '--bit-depth', '24', '--out', out], {});
+  const result = await runCli(
+    [...base, '--format', 'flac', '--sample-rate', '48000', '--bit-depth', '24', '--out', out],
+    {},
+  );
   t.is(result.code, 0, result.stderr);
   t.like(await probe(out), { codec: 'flac', sampleRate: 48000, channels: 2, bits: 24 });
   t.is((await decode(out)).frames, 5 * 48000);
@@ -38,7 +41,10 @@ test('--format opus writes Ogg Opus at 48 kHz', async (t) => {
 test('an unknown --format, a --bit-depth for Opus and a --bitrate for FLAC exit 2 saying why', async (t) => {
   const cases: [string[], RegExp][] = [
     [['--format', 'ogg'], /--format expects one of wav, mp3, opus, flac, got "ogg"/],
-    [['--format', 'opus', '--bit-depth', '24'], /--sample-rate and --bit-depth apply to wav and flac; opus is always 48 kHz/],
+    [
+      ['--format', 'opus', '--bit-depth', '24'],
+      /--sample-rate and --bit-depth apply to wav and flac; opus is always 48 kHz/,
+    ],
     [['--format', 'flac', '--bitrate', '192'], /--bitrate applies to --format mp3 only/],
     [['--sample-rate', '96000'], /--sample-rate expects one of 44100, 48000, got "96000"/],
   ];

@@ -10,9 +10,30 @@ test('render --loop --stems writes a whole-bar loop and one WAV per part beside 
   const dir = await mkdtemp(join(tmpdir(), 'tunesmith-cli-stems-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const stemsDir = join(dir, 'parts');
-  const { code, stdout, stderr } = await runCli(['render', 'a calm lofi beat', '--duration', '6', '--seed', '1', '--instrumental', '--loop', '--stems', stemsDir, '--out', join(dir, 'loop.wav'), '--json'], {});
+  const { code, stdout, stderr } = await runCli(
+    [
+      'render',
+      'a calm lofi beat',
+      '--duration',
+      '6',
+      '--seed',
+      '1',
+      '--instrumental',
+      '--loop',
+      '--stems',
+      stemsDir,
+      '--out',
+      join(dir, 'loop.wav'),
+      '--json',
+    ],
+    {},
+  );
   t.is(code, 0, stderr);
-  const result = JSON.parse(stdout) as { wav: string; stems: { role: string; path: string }[]; metadata: { bpm: number; meter: string; loop: { bars: number; seconds: number } } };
+  const result = JSON.parse(stdout) as {
+    wav: string;
+    stems: { role: string; path: string }[];
+    metadata: { bpm: number; meter: string; loop: { bars: number; seconds: number } };
+  };
   const { bpm, meter, loop } = result.metadata;
   const barSeconds = (Number(meter.split('/')[0]) * 60) / bpm;
   t.true(Number.isInteger(loop.bars) && loop.bars >= 1);

@@ -7,7 +7,10 @@ const envFor = (dataDir: string) => ({ TUNESMITH_DATA_DIR: dataDir });
 
 test('keys create --json prints one line with the key, its id and the account id', async (t) => {
   const dataDir = await tempDataDir(t);
-  const result = await runCli(['keys', 'create', '--plan', 'starter', '--email', 'dev@example.com', '--json'], envFor(dataDir));
+  const result = await runCli(
+    ['keys', 'create', '--plan', 'starter', '--email', 'dev@example.com', '--json'],
+    envFor(dataDir),
+  );
   t.is(result.code, 0, result.stderr);
   const lines = result.stdout.trim().split('\n');
   t.is(lines.length, 1);
@@ -23,7 +26,9 @@ test('keys create --json prints one line with the key, its id and the account id
 
 test('keys list shows prefixes and plans but never a key', async (t) => {
   const dataDir = await tempDataDir(t);
-  const created = JSON.parse((await runCli(['keys', 'create', '--plan', 'developer', '--json'], envFor(dataDir))).stdout) as Record<string, string>;
+  const created = JSON.parse(
+    (await runCli(['keys', 'create', '--plan', 'developer', '--json'], envFor(dataDir))).stdout,
+  ) as Record<string, string>;
   const listed = await runCli(['keys', 'list'], envFor(dataDir));
   t.is(listed.code, 0);
   t.true(listed.stdout.includes(created.key_id!));
@@ -34,17 +39,27 @@ test('keys list shows prefixes and plans but never a key', async (t) => {
 
 test('keys revoke marks the key revoked', async (t) => {
   const dataDir = await tempDataDir(t);
-  const created = JSON.parse((await runCli(['keys', 'create', '--plan', 'developer', '--json'], envFor(dataDir))).stdout) as Record<string, string>;
+  const created = JSON.parse(
+    (await runCli(['keys', 'create', '--plan', 'developer', '--json'], envFor(dataDir))).stdout,
+  ) as Record<string, string>;
   const revoked = await runCli(['keys', 'revoke', created.key_id!], envFor(dataDir));
   t.is(revoked.code, 0, revoked.stderr);
-  const rows = JSON.parse((await runCli(['keys', 'list', '--json'], envFor(dataDir))).stdout) as { key_id: string; revoked_at: string | null }[];
+  const rows = JSON.parse((await runCli(['keys', 'list', '--json'], envFor(dataDir))).stdout) as {
+    key_id: string;
+    revoked_at: string | null;
+  }[];
   t.truthy(rows.find((row) => row.key_id === created.key_id)?.revoked_at);
 });
 
 test('accounts set-plan moves an account to Enterprise with custom figures', async (t) => {
   const dataDir = await tempDataDir(t);
-  const created = JSON.parse((await runCli(['keys', 'create', '--plan', 'starter', '--json'], envFor(dataDir))).stdout) as Record<string, string>;
-  const result = await runCli(['accounts', 'set-plan', created.account_id!, 'enterprise', '--rpm', '1200', '--monthly', '5000'], envFor(dataDir));
+  const created = JSON.parse(
+    (await runCli(['keys', 'create', '--plan', 'starter', '--json'], envFor(dataDir))).stdout,
+  ) as Record<string, string>;
+  const result = await runCli(
+    ['accounts', 'set-plan', created.account_id!, 'enterprise', '--rpm', '1200', '--monthly', '5000'],
+    envFor(dataDir),
+  );
   t.is(result.code, 0, result.stderr);
   t.regex(result.stdout, /enterprise plan: 5000 generations\/month, 1200 requests\/min/);
   const store = await openStore({ dataDir });
@@ -86,7 +101,8 @@ test('--help describes each command and exits 0', async (t) => {
   const env = envFor(await tempDataDir(t));
   const top = await runCli(['--help'], env);
   t.is(top.code, 0);
-  for (const name of ['serve', 'keys create', 'keys list', 'keys revoke', 'accounts set-plan']) t.true(top.stdout.includes(name));
+  for (const name of ['serve', 'keys create', 'keys list', 'keys revoke', 'accounts set-plan'])
+    t.true(top.stdout.includes(name));
   const create = await runCli(['keys', 'create', '--help'], env);
   t.is(create.code, 0);
   t.regex(create.stdout, /--plan/);
@@ -106,8 +122,13 @@ test('a bad configuration value exits 1 naming the variable', async (t) => {
 
 test('parallel CLI runs on one data dir all succeed without losing a write', async (t) => {
   const dataDir = await tempDataDir(t);
-  const results = await Promise.all(Array.from({ length: 4 }, () => runCli(['keys', 'create', '--plan', 'developer', '--json'], envFor(dataDir))));
-  t.deepEqual(results.map((result) => result.code), [0, 0, 0, 0]);
+  const results = await Promise.all(
+    Array.from({ length: 4 }, () => runCli(['keys', 'create', '--plan', 'developer', '--json'], envFor(dataDir))),
+  );
+  t.deepEqual(
+    results.map((result) => result.code),
+    [0, 0, 0, 0],
+  );
   const rows = JSON.parse((await runCli(['keys', 'list', '--json'], envFor(dataDir))).stdout) as unknown[];
   t.is(rows.length, 4);
 });

@@ -105,7 +105,14 @@ for (const [damage, content] of [
 
     const server = await startServerProcess(t, dataDir);
     t.truthy(server.url, server.output());
-    t.true(server.stdout().includes(`Moved the damaged generation file ${damaged} to ${join(dataDir, 'quarantine', accountId, 'gen_damaged.json')}`), server.stdout());
+    t.true(
+      server
+        .stdout()
+        .includes(
+          `Moved the damaged generation file ${damaged} to ${join(dataDir, 'quarantine', accountId, 'gen_damaged.json')}`,
+        ),
+      server.stdout(),
+    );
     t.false(existsSync(damaged));
     t.is(await readFile(join(dataDir, 'quarantine', accountId, 'gen_damaged.json'), 'utf8'), content);
     await server.kill('SIGTERM');

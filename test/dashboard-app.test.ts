@@ -38,7 +38,10 @@ test('pages send a CSP that allows only the app itself, and X-Frame-Options DENY
     t.regex(csp, /script-src 'self'(;|$)/, path);
     t.false(csp.includes('unsafe-inline'), path);
     t.is(res.headers.get('x-frame-options'), 'DENY', path);
-    t.false(/<script>(?!<\/script>)|\sstyle="|\son[a-z]+="/.test(res.text), `${path} has inline script, style or handler`);
+    t.false(
+      /<script>(?!<\/script>)|\sstyle="|\son[a-z]+="/.test(res.text),
+      `${path} has inline script, style or handler`,
+    );
   }
 });
 
@@ -77,16 +80,19 @@ test('parallel wrong-password sign-ins for one email: only the free attempts and
   await new DashboardClient(app.url).signUp('dora@example.com', 'dora password 1');
   const browsers = Array.from({ length: 12 }, () => new DashboardClient(app.url));
   await Promise.all(browsers.map((b) => b.get('/signin')));
-  const answers = await Promise.all(browsers.map((b, i) => b.post('/signin', { email: 'dora@example.com', password: `guess ${i}` })));
+  const answers = await Promise.all(
+    browsers.map((b, i) => b.post('/signin', { email: 'dora@example.com', password: `guess ${i}` })),
+  );
   const checked = answers.filter((a) => a.status === 401).length;
   t.true(checked <= FREE_FAILURES.email + 1, `${checked} guesses were checked`);
   t.is(answers.filter((a) => a.status === 429).length, answers.length - checked);
   // Refused by the email's throttle, or (on a loaded machine, while the allowed guesses are still hashing) by
   // the cap on sign-ins being checked at once: both are refusals that say why.
-  for (const refused of answers.filter((a) => a.status === 429)) t.regex(refused.text, /Too many failed sign-ins|Too many sign-ins are being checked/);
+  for (const refused of answers.filter((a) => a.status === 429))
+    t.regex(refused.text, /Too many failed sign-ins|Too many sign-ins are being checked/);
 });
 
-test('a form without the CSRF token, with another session\'s token, or from another origin is refused', async (t) => {
+test("a form without the CSRF token, with another session's token, or from another origin is refused", async (t) => {
   const app = await startApp(t);
   const alice = new DashboardClient(app.url);
   await alice.signUp('alice@example.com');
@@ -153,7 +159,9 @@ test('a second sign-up with the same email is refused next to the email field', 
 
 test('parallel sign-ups with one email make one account; the others are told the email is taken', async (t) => {
   const app = await startApp(t);
-  const answers = await Promise.all(Array.from({ length: 4 }, () => new DashboardClient(app.url).signUp('race@example.com')));
+  const answers = await Promise.all(
+    Array.from({ length: 4 }, () => new DashboardClient(app.url).signUp('race@example.com')),
+  );
   t.deepEqual(answers.map((a) => a.status).sort(), [303, 409, 409, 409]);
   t.is((await app.store.listAccounts()).filter((a) => a.email === 'race@example.com').length, 1);
 });
@@ -162,7 +170,10 @@ test('a sign-up whose sign-in details cannot be saved leaves no account behind, 
   const app = await startApp(t);
   const unblock = await blockCredentialSaves(app);
   t.is((await new DashboardClient(app.url).signUp('ivan@example.com')).status, 500);
-  t.deepEqual((await app.store.listAccounts()).filter((a) => a.email === 'ivan@example.com'), []);
+  t.deepEqual(
+    (await app.store.listAccounts()).filter((a) => a.email === 'ivan@example.com'),
+    [],
+  );
   await unblock();
   t.is((await new DashboardClient(app.url).signUp('ivan@example.com')).status, 303);
   t.is((await app.store.listAccounts()).filter((a) => a.email === 'ivan@example.com').length, 1);
@@ -195,10 +206,12 @@ test('a new key is shown once, works with the API, and after revocation gets 401
   t.is((await app.call(key, '/v1/account')).status, 401);
 });
 
-test('one account never sees or touches another account\'s keys and generations', async (t) => {
+test("one account never sees or touches another account's keys and generations", async (t) => {
   const app = await startApp(t);
   const { account: other, key: otherKey } = await app.account('developer');
-  const made = await (await app.call(otherKey, '/v1/generate', { json: { prompt: 'private tune of the other account', duration: 30 } })).json();
+  const made = await (
+    await app.call(otherKey, '/v1/generate', { json: { prompt: 'private tune of the other account', duration: 30 } })
+  ).json();
   await app.jobs.complete(made.id);
   const otherKeyId = (await app.store.listKeys(other.id))[0]!.id;
 
@@ -238,7 +251,9 @@ test('a completed generation shows a player, a waveform and downloads that work'
   const browser = new DashboardClient(app.url);
   await browser.signUp('lee@example.com');
   await browser.get('/playground');
-  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const id = /id=(gen_[^&]+)/.exec(
+    (await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!,
+  )![1]!;
   const pending = await browser.get('/generations');
   t.regex(pending.text, new RegExp(`data-poll="/generations/${id}/status.json"`));
   const status = JSON.parse((await browser.get(`/generations/${id}/status.json`)).text);
@@ -309,7 +324,8 @@ test('the docs page renders every API route with curl examples for this server',
   const browser = new DashboardClient(app.url);
   await browser.signUp('oli@example.com');
   const docs = await browser.get('/docs');
-  for (const path of ['/v1/generate', '/v1/generation/{id}', '/v1/generations', '/v1/styles', '/v1/account']) t.true(docs.text.includes(`<code>${path}</code>`), path);
+  for (const path of ['/v1/generate', '/v1/generation/{id}', '/v1/generations', '/v1/styles', '/v1/account'])
+    t.true(docs.text.includes(`<code>${path}</code>`), path);
   t.true(docs.text.includes(`curl -s -X POST ${app.url}/v1/generate`));
   t.false(/ts_live_[A-Za-z0-9]/.test(docs.text), 'no key in the page');
 });
@@ -326,11 +342,16 @@ test('a task in progress can be cancelled from the generations page', async (t) 
   const browser = new DashboardClient(app.url);
   await browser.signUp('cal@example.com');
   await browser.get('/playground');
-  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const id = /id=(gen_[^&]+)/.exec(
+    (await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!,
+  )![1]!;
   const list = await browser.get('/generations');
   t.regex(list.text, new RegExp(`action="/generations/${id}/cancel"`));
   t.is((await browser.post(`/generations/${id}/cancel`, {})).location, '/generations?done=cancelled');
-  t.regex((await browser.get('/generations?done=cancelled')).text, /The generation is cancelled\.[\s\S]*The generation was cancelled\./);
+  t.regex(
+    (await browser.get('/generations?done=cancelled')).text,
+    /The generation is cancelled\.[\s\S]*The generation was cancelled\./,
+  );
 });
 
 test('a finished track can be deleted from the generations page, with its audio', async (t) => {
@@ -338,7 +359,9 @@ test('a finished track can be deleted from the generations page, with its audio'
   const browser = new DashboardClient(app.url);
   await browser.signUp('del@example.com');
   await browser.get('/playground');
-  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const id = /id=(gen_[^&]+)/.exec(
+    (await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!,
+  )![1]!;
   const done = await app.jobs.complete(id);
   t.regex((await browser.get('/generations')).text, new RegExp(`action="/generations/${id}/delete"`));
   t.is((await browser.post(`/generations/${id}/delete`, {})).location, '/generations?done=deleted');
@@ -362,7 +385,9 @@ test('the status JSON the page follows a task with is a long poll: it answers wh
   const browser = new DashboardClient(app.url);
   await browser.signUp('lp@example.com');
   await browser.get('/playground');
-  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const id = /id=(gen_[^&]+)/.exec(
+    (await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!,
+  )![1]!;
   const polled = browser.get(`/generations/${id}/status.json?wait=30`);
   // Completed whether the poll is already waiting or not yet: either way its answer is the new status.
   await app.jobs.complete(id);
@@ -374,7 +399,9 @@ test('a track has its own page, with what the engine understood and a delete but
   const browser = new DashboardClient(app.url);
   await browser.signUp('page@example.com');
   await browser.get('/playground');
-  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const id = /id=(gen_[^&]+)/.exec(
+    (await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!,
+  )![1]!;
   await app.jobs.complete(id, 'Rainy Night');
   const track = await browser.get(`/generations/${id}`);
   t.is(track.status, 200);
@@ -389,9 +416,15 @@ test("a track's page lists the engine's warnings", async (t) => {
   const browser = new DashboardClient(app.url);
   await browser.signUp('warned@example.com');
   await browser.get('/playground');
-  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'kazoo jam', duration: '30' })).location!)![1]!;
+  const id = /id=(gen_[^&]+)/.exec(
+    (await browser.post('/playground', { prompt: 'kazoo jam', duration: '30' })).location!,
+  )![1]!;
   const done = await app.jobs.complete(id);
-  await app.store.transaction((tx) => tx.updateGeneration(id, { metadata: { ...done.metadata, warnings: ['"kazoo" is not played: the sound bank has no kazoo.'] } }));
+  await app.store.transaction((tx) =>
+    tx.updateGeneration(id, {
+      metadata: { ...done.metadata, warnings: ['"kazoo" is not played: the sound bank has no kazoo.'] },
+    }),
+  );
   const track = await browser.get(`/generations/${id}`);
   t.regex(track.text, /<ul class="warnings"><li>&quot;kazoo&quot; is not played/);
 });
@@ -442,12 +475,14 @@ test('no page shows an account the operator-only CLI, nor promises about billing
 
 // Serial, so it signs up before the others: one more sign-up among this file's concurrent ones can find the
 // password hashing busy (a 429), which is not what this test is about.
-test.serial("the waveform of a track whose WAV is gone from the disk is a 404, as its download is", async (t) => {
+test.serial('the waveform of a track whose WAV is gone from the disk is a 404, as its download is', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
   await browser.signUp('gone@example.com');
   await browser.get('/playground');
-  const id = /id=(gen_[^&]+)/.exec((await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!)![1]!;
+  const id = /id=(gen_[^&]+)/.exec(
+    (await browser.post('/playground', { prompt: 'rainy lofi', duration: '30' })).location!,
+  )![1]!;
   await app.jobs.complete(id);
   const account = (await app.store.listAccounts()).find((a) => a.email === 'gone@example.com')!;
   await rm(join(app.store.dataDir, (await app.store.getGeneration(account.id, id))!.files!.wav));
@@ -460,7 +495,7 @@ test.serial("the waveform of a track whose WAV is gone from the disk is a 404, a
 async function blockCredentialSaves(app: TestApp): Promise<() => Promise<void>> {
   if (app.store instanceof PostgresRepository) {
     const { pool } = app.store;
-    await pool.query("ALTER TABLE credentials ADD CONSTRAINT test_blocker CHECK (false) NOT VALID");
+    await pool.query('ALTER TABLE credentials ADD CONSTRAINT test_blocker CHECK (false) NOT VALID');
     return async () => void (await pool.query('ALTER TABLE credentials DROP CONSTRAINT test_blocker'));
   }
   // A directory where the credentials file goes makes its atomic rename fail.

@@ -31,9 +31,28 @@ async function deploy(t: ExecutionContext): Promise<Deployed> {
   const store = await openStore({ dataDir, clock: clock.now });
   const credentials = store.credentials;
   const jobs = new FakeJobQueue(clock.now);
-  jobs.attach({ repository: store, blobs: store.blobs, lifecycle: new GenerationLifecycle({ repository: store, now: clock.now }) });
-  const config = { port: 0, host: '127.0.0.1', dataDir, publicUrl: PUBLIC_URL, workers: 1, downloadTtlSeconds: 3600, signingSecret: 'deployed-test-secret-0123456789' };
-  const app = createApp({ repository: store, blobs: store.blobs, jobs, engine: { listStyles, checkLyrics }, config, now: clock.now });
+  jobs.attach({
+    repository: store,
+    blobs: store.blobs,
+    lifecycle: new GenerationLifecycle({ repository: store, now: clock.now }),
+  });
+  const config = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    publicUrl: PUBLIC_URL,
+    workers: 1,
+    downloadTtlSeconds: 3600,
+    signingSecret: 'deployed-test-secret-0123456789',
+  };
+  const app = createApp({
+    repository: store,
+    blobs: store.blobs,
+    jobs,
+    engine: { listStyles, checkLyrics },
+    config,
+    now: clock.now,
+  });
   app.silent = true;
   const server = createServer(app.callback());
   server.keepAliveTimeout = 0;
@@ -53,7 +72,11 @@ test('a form posted from the configured public origin is accepted, one from anot
   await browser.get('/signup');
   const fields = { email: 'proxied@example.com', password: 'a long enough password' };
   t.is((await browser.post('/signup', fields, { Origin: 'https://evil.example.com' })).status, 403);
-  t.is((await browser.post('/signup', fields, { Origin: 'http://music.example.com' })).status, 403, 'the scheme counts');
+  t.is(
+    (await browser.post('/signup', fields, { Origin: 'http://music.example.com' })).status,
+    403,
+    'the scheme counts',
+  );
   const accepted = await browser.post('/signup', fields, { Origin: new URL(PUBLIC_URL).origin });
   t.is(accepted.status, 303);
   t.is((await browser.get('/')).status, 200);
@@ -66,7 +89,10 @@ test('the first-start account that sets an email and password is then shown by t
   const browser = new DashboardClient(url);
   t.is((await browser.get(`/signin/${token}`)).status, 303);
   t.regex((await browser.get('/')).text, /class="who" title="local"/);
-  const saved = await browser.post('/account/credentials', { email: 'Owner@Example.com', password: 'the owner password' });
+  const saved = await browser.post('/account/credentials', {
+    email: 'Owner@Example.com',
+    password: 'the owner password',
+  });
   t.is(saved.location, '/?signin=saved');
   t.is((await store.getAccount(local.id))?.email, 'owner@example.com');
   t.regex((await browser.get('/')).text, /class="who" title="owner@example\.com"/);
@@ -82,8 +108,15 @@ test('behind an HTTPS proxy the session cookies are Secure, though the app itsel
   const { url } = await deploy(t);
   const browser = new DashboardClient(url);
   const form = await browser.get('/signup');
-  t.true(form.headers.getSetCookie().every((line) => /;\s*secure/i.test(line)), form.headers.getSetCookie().join('\n'));
-  const signedUp = await browser.post('/signup', { email: 'secure@example.com', password: 'a long enough password' }, { Origin: new URL(PUBLIC_URL).origin });
+  t.true(
+    form.headers.getSetCookie().every((line) => /;\s*secure/i.test(line)),
+    form.headers.getSetCookie().join('\n'),
+  );
+  const signedUp = await browser.post(
+    '/signup',
+    { email: 'secure@example.com', password: 'a long enough password' },
+    { Origin: new URL(PUBLIC_URL).origin },
+  );
   const cookies = signedUp.headers.getSetCookie();
   t.true(cookies.length > 0);
   for (const line of cookies) t.regex(line, /;\s*secure/i);

@@ -12,18 +12,23 @@ const plan = [
   { kind: 'outro', bars: 4, energy: 0.3, instruments: ['pad'], start: 24, end: 32 },
 ];
 
-async function signedInWithTrack(app: TestApp, email: string): Promise<{ browser: DashboardClient; id: string; accountId: string }> {
+async function signedInWithTrack(
+  app: TestApp,
+  email: string,
+): Promise<{ browser: DashboardClient; id: string; accountId: string }> {
   const browser = new DashboardClient(app.url);
   await browser.signUp(email);
   const account = (await app.store.listAccounts()).find((a) => a.email === email)!;
   const { key } = await app.store.createKey(account.id, 'test');
-  const res = await app.call(key, '/v1/generate', { json: { prompt: 'a chill lofi beat', duration: 32, seed: 7, instrumental: true } });
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt: 'a chill lofi beat', duration: 32, seed: 7, instrumental: true },
+  });
   const { id } = (await res.json()) as { id: string };
   await app.jobs.complete(id, 'Lofi', { bpm: 120, key: 'Eb major', meter: '4/4', plan });
   return { browser, id, accountId: account.id };
 }
 
-test('a completed track\'s page offers Extend and Redo a section, and Extend makes the new track and shows where it came from', async (t) => {
+test("a completed track's page offers Extend and Redo a section, and Extend makes the new track and shows where it came from", async (t) => {
   const app = await startApp(t);
   const { browser, id, accountId } = await signedInWithTrack(app, 'ext@example.com');
   const page = await browser.get(`/generations/${id}`);
@@ -38,11 +43,16 @@ test('a completed track\'s page offers Extend and Redo a section, and Extend mak
   t.regex(madePage.text, new RegExp(`Extended from <a href="/generations/${id}">`));
 });
 
-test('Redo a section sends the chosen section and what changes; a refusal shows the API\'s sentence beside the form', async (t) => {
+test("Redo a section sends the chosen section and what changes; a refusal shows the API's sentence beside the form", async (t) => {
   const app = await startApp(t);
   const { browser, id, accountId } = await signedInWithTrack(app, 'remix@example.com');
   await browser.get(`/generations/${id}`);
-  const res = await browser.post(`/generations/${id}/remix`, { section: '1', energy: '1', instruments: 'drums, piano', seed: '' });
+  const res = await browser.post(`/generations/${id}/remix`, {
+    section: '1',
+    energy: '1',
+    instruments: 'drums, piano',
+    seed: '',
+  });
   t.is(res.status, 303, res.text);
   const made = /\/generations\/(gen_[^/?]+)$/.exec(res.location!)![1]!;
   const stored = await app.store.getGeneration(accountId, made);
@@ -50,7 +60,12 @@ test('Redo a section sends the chosen section and what changes; a refusal shows 
   t.like(stored?.plan?.[1], { energy: 1, instruments: ['drums', 'piano'] });
   t.regex((await browser.get(`/generations/${made}`)).text, /Section 2 redone from/);
 
-  const refused = await browser.post(`/generations/${id}/remix`, { section: '1', energy: '', instruments: '', seed: '' });
+  const refused = await browser.post(`/generations/${id}/remix`, {
+    section: '1',
+    energy: '',
+    instruments: '',
+    seed: '',
+  });
   t.is(refused.status, 400);
   t.regex(refused.text, /id="remix-error">Say what to change in section 1/);
 });

@@ -8,11 +8,21 @@ test('the playground sends bpm, key and time signature with the task and shows t
   const browser = new DashboardClient(app.url);
   await browser.signUp('ida@example.com');
   await browser.get('/playground');
-  const res = await browser.post('/playground', { prompt: 'a folk tune', duration: '30', bpm: '97', key: 'F# minor', time_signature: '3/4' });
+  const res = await browser.post('/playground', {
+    prompt: 'a folk tune',
+    duration: '30',
+    bpm: '97',
+    key: 'F# minor',
+    time_signature: '3/4',
+  });
   t.is(res.status, 303);
   const id = /id=(gen_[^&]+)/.exec(res.location!)![1]!;
   const account = (await app.store.listAccounts()).find((a) => a.email === 'ida@example.com')!;
-  t.deepEqual((await app.store.getGeneration(account.id, id))?.music, { bpm: 97, key: 'F# minor', timeSignature: '3/4' });
+  t.deepEqual((await app.store.getGeneration(account.id, id))?.music, {
+    bpm: 97,
+    key: 'F# minor',
+    timeSignature: '3/4',
+  });
   const page = await browser.get(`/playground?id=${id}`);
   t.regex(page.text, /id="bpm"[^>]*value="97"/);
   t.regex(page.text, /<option value="3\/4" selected>/);

@@ -9,15 +9,24 @@ test('the playground sends its plan rows as sections and shows them again, with 
   await browser.signUp('pia@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', {
-    prompt: 'an upbeat pop song', duration: '30', bpm: '120',
-    section_kind_0: 'intro', section_bars_0: '4', section_energy_0: '0.3',
-    section_kind_1: 'chorus', section_bars_1: '12', section_instruments_1: 'drums, piano',
+    prompt: 'an upbeat pop song',
+    duration: '30',
+    bpm: '120',
+    section_kind_0: 'intro',
+    section_bars_0: '4',
+    section_energy_0: '0.3',
+    section_kind_1: 'chorus',
+    section_bars_1: '12',
+    section_instruments_1: 'drums, piano',
   });
   t.is(res.status, 303, res.text);
   const id = /id=(gen_[^&]+)/.exec(res.location!)![1]!;
   const account = (await app.store.listAccounts()).find((a) => a.email === 'pia@example.com')!;
   const stored = await app.store.getGeneration(account.id, id);
-  t.deepEqual(stored?.plan, [{ kind: 'intro', bars: 4, energy: 0.3 }, { kind: 'chorus', bars: 12, instruments: ['drums', 'piano'] }]);
+  t.deepEqual(stored?.plan, [
+    { kind: 'intro', bars: 4, energy: 0.3 },
+    { kind: 'chorus', bars: 12, instruments: ['drums', 'piano'] },
+  ]);
   t.is(stored?.duration, 32);
   const page = await browser.get(`/playground?id=${id}`);
   t.regex(page.text, /name="section_kind_1"[^>]*>(?:(?!<\/select>).)*<option value="chorus" selected>/s);
@@ -26,17 +35,22 @@ test('the playground sends its plan rows as sections and shows them again, with 
   t.regex(page.text, /aria-label="Timeline: intro 8 s, chorus 24 s, 32 s in all"/);
 });
 
-test('the playground shows a plan the API refuses above the rows, in the API\'s words', async (t) => {
+test("the playground shows a plan the API refuses above the rows, in the API's words", async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
   await browser.signUp('quin@example.com');
   await browser.get('/playground');
-  const res = await browser.post('/playground', { prompt: 'a song', bpm: '120', section_kind_0: 'verse', section_bars_0: '4' });
+  const res = await browser.post('/playground', {
+    prompt: 'a song',
+    bpm: '120',
+    section_kind_0: 'verse',
+    section_bars_0: '4',
+  });
   t.is(res.status, 400);
   t.regex(res.text, /id="sections-error"[^>]*>The plan lasts 8 s at this tempo; a track must be 30–180 s/);
 });
 
-test('the playground\'s variations make a batch', async (t) => {
+test("the playground's variations make a batch", async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
   await browser.signUp('rae@example.com');
@@ -49,21 +63,28 @@ test('the playground\'s variations make a batch', async (t) => {
   t.is(new Set(items.map((g) => g.batch?.id)).size, 1);
 });
 
-test('a row\'s seconds and lyrics go to the API as the section\'s, and come back when the plan is edited again', async (t) => {
+test("a row's seconds and lyrics go to the API as the section's, and come back when the plan is edited again", async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
   await browser.signUp('sol@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', {
-    prompt: 'a warm pop song', bpm: '120',
-    section_kind_0: 'verse', section_seconds_0: '20', section_lyrics_0: 'City lights are fading slow\r\nI walk the road alone',
-    section_kind_1: 'chorus', section_bars_1: '10',
+    prompt: 'a warm pop song',
+    bpm: '120',
+    section_kind_0: 'verse',
+    section_seconds_0: '20',
+    section_lyrics_0: 'City lights are fading slow\r\nI walk the road alone',
+    section_kind_1: 'chorus',
+    section_bars_1: '10',
   });
   t.is(res.status, 303, res.text);
   const id = /id=(gen_[^&]+)/.exec(res.location!)![1]!;
   const account = (await app.store.listAccounts()).find((a) => a.email === 'sol@example.com')!;
   const stored = await app.store.getGeneration(account.id, id);
-  t.deepEqual(stored?.plan, [{ kind: 'verse', seconds: 20, lyrics: 'City lights are fading slow\nI walk the road alone' }, { kind: 'chorus', bars: 10 }]);
+  t.deepEqual(stored?.plan, [
+    { kind: 'verse', seconds: 20, lyrics: 'City lights are fading slow\nI walk the road alone' },
+    { kind: 'chorus', bars: 10 },
+  ]);
   t.is(stored?.duration, 40);
   const page = await browser.get(`/playground?id=${id}`);
   t.regex(page.text, /name="section_seconds_0"[^>]*value="20"/);
@@ -78,7 +99,13 @@ test('"More rows" shows the form again with five more plan rows, keeping what wa
   const first = await browser.get('/playground');
   t.regex(first.text, /name="section_kind_9"/);
   t.notRegex(first.text, /name="section_kind_10"/);
-  const res = await browser.post('/playground', { prompt: 'a song', plan_rows: '10', section_kind_0: 'intro', section_bars_0: '4', more_rows: '1' });
+  const res = await browser.post('/playground', {
+    prompt: 'a song',
+    plan_rows: '10',
+    section_kind_0: 'intro',
+    section_bars_0: '4',
+    more_rows: '1',
+  });
   t.is(res.status, 200);
   t.regex(res.text, /name="section_kind_14"/);
   t.notRegex(res.text, /name="section_kind_15"/);

@@ -24,7 +24,10 @@ test('a session cookie with a changed id, expiry or signature is refused', (t) =
   const [id, expires, sig] = cookie.split('.') as [string, string, string];
   t.is(readSessionCookie(keys.cookie, `${id.replace('A', 'B')}.${expires}.${sig}`, now), null);
   t.is(readSessionCookie(keys.cookie, `${id}.${Number(expires) + 86_400}.${sig}`, now), null);
-  t.is(readSessionCookie(keys.cookie, `${id}.${expires}.${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`, now), null);
+  t.is(
+    readSessionCookie(keys.cookie, `${id}.${expires}.${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`, now),
+    null,
+  );
   t.is(readSessionCookie(keys.cookie, 'garbage', now), null);
 });
 
@@ -106,7 +109,11 @@ test('an attempt counts as failed from its start, and a success gives the addres
     t.is(throttle.begin(`ok${i}@example.com`, '10.0.0.3', ms), 0);
     throttle.succeeded(`ok${i}@example.com`, '10.0.0.3');
   }
-  t.is(throttle.waitSeconds('fresh@example.com', '10.0.0.3', ms), 0, 'successful sign-ins from one address never hold it back');
+  t.is(
+    throttle.waitSeconds('fresh@example.com', '10.0.0.3', ms),
+    0,
+    'successful sign-ins from one address never hold it back',
+  );
 });
 
 test('many failures from one address slow that address for every email', (t) => {
@@ -120,7 +127,10 @@ test('many failures from one address slow that address for every email', (t) => 
 test('html escapes interpolated text but not nested html', (t) => {
   const prompt = '<script>alert(1)</script> & "quotes"';
   const out = html`<p title="${prompt}">${prompt}</p>${html`<b>${'<i>'}</b>`}`.toString();
-  t.is(out, '<p title="&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;">&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</p><b>&lt;i&gt;</b>');
+  t.is(
+    out,
+    '<p title="&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;">&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</p><b>&lt;i&gt;</b>',
+  );
 });
 
 test('waveform peaks follow the WAV level', (t) => {

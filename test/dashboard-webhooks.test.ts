@@ -10,10 +10,18 @@ import { startReceiver, startWebhookApp, until, type WebhookApp, type WebhookApp
 
 /** Names for the URL checks: one public, one that resolves to loopback. */
 const resolve: Resolver = async (hostname) =>
-  hostname === 'hooks.example.com' ? [{ address: '93.184.216.34', family: 4 }] : hostname === 'sneaky.example.com' ? [{ address: '127.0.0.1', family: 4 }] : [];
+  hostname === 'hooks.example.com'
+    ? [{ address: '93.184.216.34', family: 4 }]
+    : hostname === 'sneaky.example.com'
+      ? [{ address: '127.0.0.1', family: 4 }]
+      : [];
 
 /** A signed-in dashboard user on `plan` (sign-up makes Starter; the operator's set-plan is a store update). */
-async function signedIn(app: WebhookApp, email: string, plan: Account['plan'] = 'developer'): Promise<{ browser: DashboardClient; account: Account }> {
+async function signedIn(
+  app: WebhookApp,
+  email: string,
+  plan: Account['plan'] = 'developer',
+): Promise<{ browser: DashboardClient; account: Account }> {
   const browser = new DashboardClient(app.url);
   await browser.signUp(email);
   let account = (await app.store.listAccounts()).find((a) => a.email === email)!;
@@ -26,10 +34,14 @@ async function start(t: ExecutionContext, options: WebhookAppOptions = {}) {
   return startWebhookApp(t, { resolve, ...options });
 }
 
-const addForm = (url: string, events = ['generation.completed', 'generation.failed']): [string, string][] => [['url', url], ...events.map((e): [string, string] => ['events', e])];
+const addForm = (url: string, events = ['generation.completed', 'generation.failed']): [string, string][] => [
+  ['url', url],
+  ...events.map((e): [string, string] => ['events', e]),
+];
 
 /** The ids of the endpoint rows and the delivery rows on a page. */
-const rows = (text: string, kind: 'endpoint' | 'delivery'): string[] => [...text.matchAll(new RegExp(`data-${kind}="([^"]+)"`, 'g'))].map((m) => m[1]!);
+const rows = (text: string, kind: 'endpoint' | 'delivery'): string[] =>
+  [...text.matchAll(new RegExp(`data-${kind}="([^"]+)"`, 'g'))].map((m) => m[1]!);
 
 test('a Starter account sees what the Developer plan gives, and its webhook forms are refused', async (t) => {
   const app = await start(t);
@@ -60,9 +72,12 @@ test('a Developer adds an endpoint (a refused URL says why next to the field), s
   t.regex(noEvents.text, /id="events-error"[^>]*>Choose at least one event/);
   t.is((await app.webhooks.service.listEndpoints(account)).length, 0);
 
-  const added = await browser.post('/webhooks/endpoints', [...addForm('https://hooks.example.com/hook', ['generation.processing', 'generation.completed']), ['description', 'game server']]);
+  const added = await browser.post('/webhooks/endpoints', [
+    ...addForm('https://hooks.example.com/hook', ['generation.processing', 'generation.completed']),
+    ['description', 'game server'],
+  ]);
   t.is(added.status, 303);
-  const [endpoint] = (await app.webhooks.service.listEndpoints(account));
+  const [endpoint] = await app.webhooks.service.listEndpoints(account);
   t.deepEqual(endpoint?.events, ['generation.processing', 'generation.completed']);
   const listed = await browser.get(added.location!.replace(/#.*/, ''));
   t.regex(listed.text, /The endpoint is added/);
@@ -148,14 +163,14 @@ test('an endpoint disabled after failing shows why, and Enable turns it on again
     return got.text.includes('badge-failed">Disabled') ? got.text : undefined;
   }, 'the endpoint to show as disabled');
   t.regex(page, /Every delivery attempt since [^<]+ failed/);
-  const [endpoint] = (await app.webhooks.service.listEndpoints(account));
+  const [endpoint] = await app.webhooks.service.listEndpoints(account);
   t.is((await browser.post(`/webhooks/endpoints/${endpoint!.id}/enable`, {})).status, 303);
   const enabled = await browser.get('/webhooks?done=enabled');
   t.regex(enabled.text, /badge-completed">Enabled/);
   t.is((await app.webhooks.service.listEndpoints(account))[0]!.disabled_at, null);
 });
 
-test('two accounts never see or touch each other\'s endpoints and deliveries', async (t) => {
+test("two accounts never see or touch each other's endpoints and deliveries", async (t) => {
   const app = await start(t);
   const receiver = await startReceiver(t);
   const alice = await signedIn(app, 'alice@example.com');
@@ -165,8 +180,11 @@ test('two accounts never see or touch each other\'s endpoints and deliveries', a
   const { key } = await app.store.createKey(alice.account.id, 'test');
   await app.call(key, '/v1/generate', { json: { prompt: 'a calm lofi beat', duration: 30 } });
   await receiver.waitFor(1);
-  const aliceDelivery = await until(async () => (await app.webhooks.service.listDeliveries(alice.account, { limit: 1, offset: 0 })).items[0], 'alice\'s delivery');
-  const [aliceEndpoint] = (await app.webhooks.service.listEndpoints(alice.account));
+  const aliceDelivery = await until(
+    async () => (await app.webhooks.service.listDeliveries(alice.account, { limit: 1, offset: 0 })).items[0],
+    "alice's delivery",
+  );
+  const [aliceEndpoint] = await app.webhooks.service.listEndpoints(alice.account);
 
   const bobPage = (await bob.browser.get('/webhooks')).text;
   t.false(bobPage.includes('who=alice'));
@@ -183,8 +201,18 @@ test('two accounts never see or touch each other\'s endpoints and deliveries', a
 test('webhook forms without the CSRF token, or from another origin, are refused', async (t) => {
   const app = await start(t);
   const { browser, account } = await signedIn(app, 'csrf@example.com');
-  t.is((await browser.post('/webhooks/endpoints', [['_csrf', ''], ...addForm('https://hooks.example.com/a')])).status, 403);
-  t.is((await browser.post('/webhooks/endpoints', addForm('https://hooks.example.com/a'), { Origin: 'https://evil.example' })).status, 403);
+  t.is(
+    (await browser.post('/webhooks/endpoints', [['_csrf', ''], ...addForm('https://hooks.example.com/a')])).status,
+    403,
+  );
+  t.is(
+    (
+      await browser.post('/webhooks/endpoints', addForm('https://hooks.example.com/a'), {
+        Origin: 'https://evil.example',
+      })
+    ).status,
+    403,
+  );
   const before = (await app.webhooks.service.getSecret(account)).secret;
   t.is((await browser.post('/webhooks/secret/rotate', { _csrf: '' })).status, 403);
   t.is((await app.webhooks.service.getSecret(account)).secret, before);

@@ -29,7 +29,14 @@ const request = (accountId: string): NewGeneration => ({
 
 /** What a second server does once server.lock is gone: makes its own, for a live process (here the test runner's parent). */
 async function lockTakenByAnotherProcess(dataDir: string): Promise<void> {
-  const other = { pid: process.ppid, hostname: hostname(), owner: 'server', started_at: new Date().toISOString(), boot_id: null, process_start: null };
+  const other = {
+    pid: process.ppid,
+    hostname: hostname(),
+    owner: 'server',
+    started_at: new Date().toISOString(),
+    boot_id: null,
+    process_start: null,
+  };
   // A rename replaces the file in one step: there is no moment without a lock for the holder to take it back in.
   await writeFile(join(dataDir, 'server.lock.other'), JSON.stringify(other));
   await rename(join(dataDir, 'server.lock.other'), join(dataDir, 'server.lock'));
@@ -42,9 +49,13 @@ test('a store whose lock was taken by another process refuses every change and l
   const account = await store.createAccount({ plan: 'starter' });
   await lockTakenByAnotherProcess(dataDir);
 
-  await t.throwsAsync(store.createGeneration(request(account.id), { monthlyQuota: 10 }), { instanceOf: DataDirLockLostError });
+  await t.throwsAsync(store.createGeneration(request(account.id), { monthlyQuota: 10 }), {
+    instanceOf: DataDirLockLostError,
+  });
   await t.throwsAsync(store.createKey(account.id), { instanceOf: DataDirLockLostError });
-  await t.throwsAsync(store.blobs.put('audio/x.wav', new Uint8Array([1]), { contentType: 'audio/wav' }), { instanceOf: DataDirLockLostError });
+  await t.throwsAsync(store.blobs.put('audio/x.wav', new Uint8Array([1]), { contentType: 'audio/wav' }), {
+    instanceOf: DataDirLockLostError,
+  });
   t.false(store.holdsLock());
   t.is(await store.usage(account.id, new Date().toISOString().slice(0, 7)), 0);
   t.is((await store.listKeys(account.id)).length, 0);
@@ -69,9 +80,22 @@ test('the sign-in data, webhooks and settings in the data dir are refused too on
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
   await lockTakenByAnotherProcess(dataDir);
-  await t.throwsAsync(store.credentials.issueSignInToken('acct_x', new Date(), 60_000), { instanceOf: DataDirLockLostError });
-  await t.throwsAsync(store.webhooks.addSecretIfAbsent({ account_id: 'acct_x', secret: 'whsec_x', previous: null, previous_expires_at: null, created_at: new Date().toISOString() }), { instanceOf: DataDirLockLostError });
-  await t.throwsAsync(store.settings.put('render-speed', { per_audio_second: 0.05 }), { instanceOf: DataDirLockLostError });
+  await t.throwsAsync(store.credentials.issueSignInToken('acct_x', new Date(), 60_000), {
+    instanceOf: DataDirLockLostError,
+  });
+  await t.throwsAsync(
+    store.webhooks.addSecretIfAbsent({
+      account_id: 'acct_x',
+      secret: 'whsec_x',
+      previous: null,
+      previous_expires_at: null,
+      created_at: new Date().toISOString(),
+    }),
+    { instanceOf: DataDirLockLostError },
+  );
+  await t.throwsAsync(store.settings.put('render-speed', { per_audio_second: 0.05 }), {
+    instanceOf: DataDirLockLostError,
+  });
   t.false(existsSync(join(dataDir, 'dashboard.json')));
   t.false(existsSync(join(dataDir, 'webhooks.json')));
 });
@@ -117,7 +141,11 @@ test('a server that lost its data dir to another server refuses writes with a 50
   const health = await fetch(`${first.url}/healthz`);
   t.is(health.status, 503);
   t.regex(((await health.json()) as { error: { message: string } }).error.message, /lost its data dir/);
-  await eventually(() => (first.stdout().includes('lost the data-dir lock') ? true : undefined), 10_000, 'the log line');
+  await eventually(
+    () => (first.stdout().includes('lost the data-dir lock') ? true : undefined),
+    10_000,
+    'the log line',
+  );
 
   // The second server really starts and is the one writer; the first still refuses.
   await unlink(join(dataDir, 'server.lock'));
@@ -127,11 +155,15 @@ test('a server that lost its data dir to another server refuses writes with a 50
   t.is((await generate(first.url)).status, 503);
 
   t.is((await first.kill('SIGTERM')).code, 0, first.output());
-  t.true(existsSync(join(dataDir, 'server.lock')), 'the first server leaves the second one\'s lock alone');
+  t.true(existsSync(join(dataDir, 'server.lock')), "the first server leaves the second one's lock alone");
   await second.kill('SIGTERM');
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
   const files = await readdir(join(dataDir, 'generations', account.id));
-  t.is(files.filter((name) => name.endsWith('.json')).length, 2, 'one from each server while it held the lock, none after');
+  t.is(
+    files.filter((name) => name.endsWith('.json')).length,
+    2,
+    'one from each server while it held the lock, none after',
+  );
   t.is((await store.listGenerations(account.id, { limit: 10, offset: 0 })).items.length, 2);
 });

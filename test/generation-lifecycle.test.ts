@@ -17,7 +17,11 @@ function api(server: ServerProcess, key: string) {
 }
 
 /** Long-polls a task until it is finished: a request a minute at most, whatever the machine's load. */
-async function finished(call: ReturnType<typeof api>, id: string, onPoll: () => void = () => undefined): Promise<Record<string, any>> {
+async function finished(
+  call: ReturnType<typeof api>,
+  id: string,
+  onPoll: () => void = () => undefined,
+): Promise<Record<string, any>> {
   for (;;) {
     const { body } = await call(`/v1/generation/${id}?wait=60`);
     onPoll();
@@ -28,9 +32,16 @@ async function finished(call: ReturnType<typeof api>, id: string, onPoll: () => 
 test('a task cancelled mid-render ends failed with code cancelled and its quota unit back', async (t) => {
   const server = await startServerProcess(t, await tempDataDir(t));
   const call = api(server, firstKey(server.output()));
-  const { body: created } = await call('/v1/generate', { json: { prompt: 'a long ambient drone', duration: 180, seed: 3 } });
+  const { body: created } = await call('/v1/generate', {
+    json: { prompt: 'a long ambient drone', duration: 180, seed: 3 },
+  });
   // Once a second at most: the first-start account has 60 requests a minute.
-  await eventually(async () => ((await call(`/v1/generation/${created.id}`)).body.started_at ? true : undefined), 60_000, 'the render to start', 1_000);
+  await eventually(
+    async () => ((await call(`/v1/generation/${created.id}`)).body.started_at ? true : undefined),
+    60_000,
+    'the render to start',
+    1_000,
+  );
   const cancelled = await call(`/v1/generation/${created.id}/cancel`, { method: 'POST' });
   t.is(cancelled.status, 200);
   t.like(cancelled.body, { status: 'failed', error: { code: 'cancelled' } });
@@ -42,7 +53,9 @@ test('a deleted generation is gone with its audio, and stays gone after a restar
   const first = await startServerProcess(t, dataDir);
   const key = firstKey(first.output());
   const call = api(first, key);
-  const { body: created } = await call('/v1/generate', { json: { prompt: 'a short calm piano piece', duration: 30, seed: 5 } });
+  const { body: created } = await call('/v1/generate', {
+    json: { prompt: 'a short calm piano piece', duration: 30, seed: 5 },
+  });
   const done = await finished(call, created.id);
   t.is(done.status, 'completed');
   t.is((await call(`/v1/generation/${created.id}`, { method: 'DELETE' })).status, 204);
@@ -58,7 +71,9 @@ test('a deleted generation is gone with its audio, and stays gone after a restar
 test('a long poll follows a render to its end in a request or two', async (t) => {
   const server = await startServerProcess(t, await tempDataDir(t));
   const call = api(server, firstKey(server.output()));
-  const { body: created } = await call('/v1/generate', { json: { prompt: 'a short calm piano piece', duration: 30, seed: 7 } });
+  const { body: created } = await call('/v1/generate', {
+    json: { prompt: 'a short calm piano piece', duration: 30, seed: 7 },
+  });
   let polls = 0;
   const body = await finished(call, created.id, () => (polls += 1));
   t.is(body.status, 'completed');

@@ -60,7 +60,10 @@ test('a created task is saved processing and queued', async (t) => {
   const { generation, replayed } = await generations.create(await account(), input());
   t.false(replayed);
   t.is(generation.status, 'processing');
-  t.deepEqual(jobs.queued.map((g) => g.id), [generation.id]);
+  t.deepEqual(
+    jobs.queued.map((g) => g.id),
+    [generation.id],
+  );
 });
 
 test('a replayed create returns the first task and queues nothing more', async (t) => {
@@ -84,12 +87,17 @@ test("a create past the plan's monthly quota is a QuotaExceededError and queues 
 
 test('a callback_url on Starter is a PlanForbiddenError', async (t) => {
   const { generations, account } = await setup(t);
-  await t.throwsAsync(generations.create(await account('starter'), input({ callback_url: 'https://hooks.example.com/a' })), { instanceOf: PlanForbiddenError });
+  await t.throwsAsync(
+    generations.create(await account('starter'), input({ callback_url: 'https://hooks.example.com/a' })),
+    { instanceOf: PlanForbiddenError },
+  );
 });
 
 test('a callback_url where nothing sends webhooks is a ServiceUnavailableError', async (t) => {
   const { generations, account } = await setup(t, { checkCallbackUrl: false });
-  await t.throwsAsync(generations.create(await account(), input({ callback_url: 'https://hooks.example.com/a' })), { instanceOf: ServiceUnavailableError });
+  await t.throwsAsync(generations.create(await account(), input({ callback_url: 'https://hooks.example.com/a' })), {
+    instanceOf: ServiceUnavailableError,
+  });
 });
 
 test("another account's task is not found", async (t) => {
@@ -130,7 +138,10 @@ test('a completed task serves its files by format, with their size and type; one
 
 test('each transition records its event with it, for the callback_url, and wakes the deliveries', async (t) => {
   const { store, lifecycle, generations, account, woken } = await setup(t);
-  const { generation } = await generations.create(await account(), input({ callback_url: 'https://hooks.example.com/a' }));
+  const { generation } = await generations.create(
+    await account(),
+    input({ callback_url: 'https://hooks.example.com/a' }),
+  );
   await lifecycle.transition(generation.id, { status: 'processing', started_at: new Date().toISOString() });
   await lifecycle.transition(generation.id, { status: 'completed', completed_at: new Date().toISOString() });
   // A callback_url hears of the end of a task only, not of its start.
@@ -151,8 +162,15 @@ test('a render start after a retry keeps its event and restamps it', async (t) =
   const { store, lifecycle, generations, account } = await setup(t);
   const owner = await account();
   await store.webhooks.addEndpoint({
-    id: 'we_1', account_id: owner.id, url: 'https://hooks.example.com/a', events: ['generation.processing'], description: null,
-    created_at: new Date().toISOString(), failing_since: null, disabled_at: null, disabled_reason: null,
+    id: 'we_1',
+    account_id: owner.id,
+    url: 'https://hooks.example.com/a',
+    events: ['generation.processing'],
+    description: null,
+    created_at: new Date().toISOString(),
+    failing_since: null,
+    disabled_at: null,
+    disabled_reason: null,
   });
   const { generation } = await generations.create(owner, input());
   await lifecycle.transition(generation.id, { status: 'processing', started_at: '2026-03-15T12:00:01.000Z' });

@@ -27,7 +27,8 @@ function received(socket: Socket): Promise<string> {
   });
 }
 
-const connections = (server: Server) => new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+const connections = (server: Server) =>
+  new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
 
 test('a body that stops arriving is answered 408 request_timeout and the connection is closed', async (t) => {
   const app = await startApp(t, { timeouts });
@@ -35,7 +36,9 @@ test('a body that stops arriving is answered 408 request_timeout and the connect
   const socket = await open(app.url);
   const answer = received(socket);
   // Half the body, then nothing: the stalled upload of issue 13.
-  socket.write(`POST /v1/generate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"prompt": "lo`);
+  socket.write(
+    `POST /v1/generate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"prompt": "lo`,
+  );
   const text = await answer;
   t.regex(text, /^HTTP\/1\.1 408/);
   t.is(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code, 'request_timeout');
@@ -53,7 +56,12 @@ test('a download the client stops reading is closed after the idle limit', async
   t.teardown(() => socket.destroy());
   socket.pause();
   socket.write(`GET ${wav.pathname}${wav.search} HTTP/1.1\r\nHost: x\r\n\r\n`);
-  await eventually(async () => ((await connections(app.server)) === 0 ? true : undefined), 10_000, 'the stalled download to be closed', 100);
+  await eventually(
+    async () => ((await connections(app.server)) === 0 ? true : undefined),
+    10_000,
+    'the stalled download to be closed',
+    100,
+  );
   t.pass();
 });
 

@@ -12,7 +12,13 @@ import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { GenerationRequest, RenderedTrack } from '../engine/index.ts';
 import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
-import { enqueueRender, openRenderQueue, RENDER_QUEUE, requeueOrphans, type RenderJob } from '../src/jobs/pg/render-queue.ts';
+import {
+  enqueueRender,
+  openRenderQueue,
+  RENDER_QUEUE,
+  requeueOrphans,
+  type RenderJob,
+} from '../src/jobs/pg/render-queue.ts';
 import { startRenderWorker } from '../src/jobs/pg/render-worker.ts';
 import { completedPatch } from '../src/jobs/render-task.ts';
 import { openStore, type FileRepository, type Generation } from '../src/store/index.ts';
@@ -28,7 +34,15 @@ class CountingPool {
   }
   async render(request: GenerationRequest): Promise<RenderedTrack> {
     this.rendered.push(request.prompt);
-    return { wav: new Uint8Array([82, 73, 70, 70]), midi: new Uint8Array([77, 84, 104, 100]), title: request.prompt, metadata: {}, seed: request.seed, audioSeconds: request.duration, renderMs: 1 } as unknown as RenderedTrack;
+    return {
+      wav: new Uint8Array([82, 73, 70, 70]),
+      midi: new Uint8Array([77, 84, 104, 100]),
+      title: request.prompt,
+      metadata: {},
+      seed: request.seed,
+      audioSeconds: request.duration,
+      renderMs: 1,
+    } as unknown as RenderedTrack;
   }
 }
 
@@ -54,13 +68,28 @@ async function setup(t: ExecutionContext, leaseSeconds = 60) {
 
 async function create(store: FileRepository, accountId: string, prompt: string): Promise<Generation> {
   const { generation } = await store.createGeneration(
-    { account_id: accountId, prompt, duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null, request_id: null },
+    {
+      account_id: accountId,
+      prompt,
+      duration: 30,
+      style: null,
+      instrumental: true,
+      seed: 1,
+      lyrics: null,
+      callback_url: null,
+      request_id: null,
+    },
     { monthlyQuota: null },
   );
   return generation;
 }
 
-async function enqueueIn(client: pg.Client, boss: PgBoss, generation: Generation, outcome: 'COMMIT' | 'ROLLBACK' = 'COMMIT'): Promise<void> {
+async function enqueueIn(
+  client: pg.Client,
+  boss: PgBoss,
+  generation: Generation,
+  outcome: 'COMMIT' | 'ROLLBACK' = 'COMMIT',
+): Promise<void> {
   await client.query('BEGIN');
   await enqueueRender(boss, client, generation);
   await client.query(outcome);
@@ -92,15 +121,19 @@ test('a job queued in a transaction that rolls back does not exist; one that com
   await enqueueIn(client, queue, dropped, 'ROLLBACK');
   await enqueueIn(client, queue, kept);
   const jobs = await queue.findJobs<RenderJob>(RENDER_QUEUE);
-  t.deepEqual(jobs.map((job) => job.data.id), [kept.id]);
+  t.deepEqual(
+    jobs.map((job) => job.data.id),
+    [kept.id],
+  );
 });
 
-test('accounts take turns: one account\'s queued burst does not hold up another\'s single task', async (t) => {
+test("accounts take turns: one account's queued burst does not hold up another's single task", async (t) => {
   const { store, boss, client } = await setup(t);
   const queue = await boss();
   const busy = await store.createAccount({ plan: 'developer' });
   const quiet = await store.createAccount({ plan: 'developer' });
-  for (const prompt of ['busy 1', 'busy 2', 'busy 3']) await enqueueIn(client, queue, await create(store, busy.id, prompt));
+  for (const prompt of ['busy 1', 'busy 2', 'busy 3'])
+    await enqueueIn(client, queue, await create(store, busy.id, prompt));
   await enqueueIn(client, queue, await create(store, quiet.id, 'quiet 1'));
   const order: string[] = [];
   for (;;) {
@@ -111,7 +144,7 @@ test('accounts take turns: one account\'s queued burst does not hold up another\
   t.deepEqual(order, ['busy 1', 'quiet 1', 'busy 2', 'busy 3']);
 });
 
-test('a task whose worker stopped heartbeating is rendered by another worker, and the first one\'s late result is dropped', async (t) => {
+test("a task whose worker stopped heartbeating is rendered by another worker, and the first one's late result is dropped", async (t) => {
   const { store, boss, client, lifecycle } = await setup(t, 10);
   const first = await boss();
   const account = await store.createAccount({ plan: 'developer' });
@@ -134,7 +167,11 @@ test('a task whose worker stopped heartbeating is rendered by another worker, an
   const late = await lifecycle.transitionIf(
     generation.id,
     (g) => g.status === 'processing' && g.attempts === firstRun.attempts,
-    completedPatch({ title: 'late', metadata: {}, audioSeconds: 30 } as unknown as RenderedTrack, done.files!, new Date()),
+    completedPatch(
+      { title: 'late', metadata: {}, audioSeconds: 30 } as unknown as RenderedTrack,
+      done.files!,
+      new Date(),
+    ),
   );
   t.is(late, undefined);
   t.is((await store.getGeneration(account.id, generation.id))!.title, 'stalled');
@@ -162,11 +199,29 @@ test('unfinished tasks without a job (copied in by migrate) are queued at start,
   const repository = await openPostgresRepository({ url });
   t.teardown(() => repository.close());
   const account = await repository.createAccount({ plan: 'developer' });
-  const request = { account_id: account.id, duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null, request_id: null };
-  const { generation: waiting } = await repository.createGeneration({ ...request, prompt: 'waiting' }, { monthlyQuota: null });
-  const { generation: finished } = await repository.createGeneration({ ...request, prompt: 'finished' }, { monthlyQuota: null });
+  const request = {
+    account_id: account.id,
+    duration: 30,
+    style: null,
+    instrumental: true,
+    seed: 1,
+    lyrics: null,
+    callback_url: null,
+    request_id: null,
+  };
+  const { generation: waiting } = await repository.createGeneration(
+    { ...request, prompt: 'waiting' },
+    { monthlyQuota: null },
+  );
+  const { generation: finished } = await repository.createGeneration(
+    { ...request, prompt: 'finished' },
+    { monthlyQuota: null },
+  );
   await repository.transaction((tx) => tx.updateGeneration(finished.id, { status: 'completed' }));
   t.is(await requeueOrphans(queue, url), 1);
   t.is(await requeueOrphans(queue, url), 0, 'its job exists now');
-  t.deepEqual((await queue.findJobs<RenderJob>(RENDER_QUEUE)).map((job) => job.data.id), [waiting.id]);
+  t.deepEqual(
+    (await queue.findJobs<RenderJob>(RENDER_QUEUE)).map((job) => job.data.id),
+    [waiting.id],
+  );
 });

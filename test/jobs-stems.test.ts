@@ -19,7 +19,12 @@ const track = (request: GenerationRequest): RenderedTrack =>
   ({
     wav: new Uint8Array([82, 73, 70, 70]),
     midi: new Uint8Array([77, 84, 104, 100]),
-    stems: request.stems ? [{ role: 'drums', wav: new Uint8Array([1]) }, { role: 'bass', wav: new Uint8Array([2]) }] : undefined,
+    stems: request.stems
+      ? [
+          { role: 'drums', wav: new Uint8Array([1]) },
+          { role: 'bass', wav: new Uint8Array([2]) },
+        ]
+      : undefined,
     title: 'Loop',
     metadata: { genre: 'lofi', bpm: 80 },
     seed: request.seed,
@@ -33,16 +38,38 @@ async function completedTask(t: ExecutionContext, extras: { stems?: boolean; loo
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
   const requests: GenerationRequest[] = [];
-  const pool = { size: 1, healthy: () => true, render: async (request: GenerationRequest) => (requests.push(request), track(request)) };
+  const pool = {
+    size: 1,
+    healthy: () => true,
+    render: async (request: GenerationRequest) => (requests.push(request), track(request)),
+  };
   // 90 s of wall for every render of 30 s of audio: far slower than the prior, so a measured render moves the speed.
   let now = 0;
   const slowPool = { ...pool, render: async (request: GenerationRequest) => ((now += 90_000), pool.render(request)) };
-  const jobs = await createJobQueue({ repository: store, blobs: store.blobs, lifecycle: new GenerationLifecycle({ repository: store }), pool: slowPool, graceMs: 50, clock: () => now });
+  const jobs = await createJobQueue({
+    repository: store,
+    blobs: store.blobs,
+    lifecycle: new GenerationLifecycle({ repository: store }),
+    pool: slowPool,
+    graceMs: 50,
+    clock: () => now,
+  });
   t.teardown(() => jobs.close());
   const speedBefore = jobs.speed;
   const account = await store.createAccount({ plan: 'developer' });
   const { generation } = await store.createGeneration(
-    { account_id: account.id, prompt: 'lofi loop', duration: 30, style: null, instrumental: true, seed: 3, lyrics: null, callback_url: null, request_id: null, ...extras },
+    {
+      account_id: account.id,
+      prompt: 'lofi loop',
+      duration: 30,
+      style: null,
+      instrumental: true,
+      seed: 3,
+      lyrics: null,
+      callback_url: null,
+      request_id: null,
+      ...extras,
+    },
     { monthlyQuota: null },
   );
   jobs.enqueue(generation);
@@ -55,7 +82,14 @@ async function completedTask(t: ExecutionContext, extras: { stems?: boolean; loo
     signer: new DownloadSigner({ secret: 'test-secret', publicUrl: 'http://127.0.0.1:3000', ttlSeconds: 3600 }),
     now: () => new Date(),
   });
-  return { store, generations, requests, done: (await store.getGeneration(account.id, generation.id))!, speedBefore, speedAfter: jobs.speed };
+  return {
+    store,
+    generations,
+    requests,
+    done: (await store.getGeneration(account.id, generation.id))!,
+    speedBefore,
+    speedAfter: jobs.speed,
+  };
 }
 
 test('the render is asked for stems and a loop when the task asks', async (t) => {

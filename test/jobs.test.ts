@@ -2,7 +2,13 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRenderPool, UnknownStyleError, WorkerCrashedError, type GenerationRequest, type RenderedTrack } from '../engine/index.ts';
+import {
+  createRenderPool,
+  UnknownStyleError,
+  WorkerCrashedError,
+  type GenerationRequest,
+  type RenderedTrack,
+} from '../engine/index.ts';
 import { createJobQueue, type JobQueueHandle } from '../src/jobs/index.ts';
 import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
 import { openStore, type FileRepository as Store, type Generation } from '../src/store/index.ts';
@@ -12,7 +18,13 @@ import { captureLogger, LEVELS } from './helpers/log.ts';
 
 /** A pool whose renders finish when the test says so. */
 class FakePool {
-  readonly calls: { request: GenerationRequest; resolve(track: RenderedTrack): void; reject(error: Error): void; progress(f: number): void; signal: AbortSignal | undefined }[] = [];
+  readonly calls: {
+    request: GenerationRequest;
+    resolve(track: RenderedTrack): void;
+    reject(error: Error): void;
+    progress(f: number): void;
+    signal: AbortSignal | undefined;
+  }[] = [];
   maxConcurrent = 0;
   #active = 0;
   constructor(readonly size: number) {}
@@ -21,7 +33,10 @@ class FakePool {
     return true;
   }
 
-  render(request: GenerationRequest, options: { signal?: AbortSignal; onProgress?(fraction: number): void } = {}): Promise<RenderedTrack> {
+  render(
+    request: GenerationRequest,
+    options: { signal?: AbortSignal; onProgress?(fraction: number): void } = {},
+  ): Promise<RenderedTrack> {
     this.#active++;
     this.maxConcurrent = Math.max(this.maxConcurrent, this.#active);
     return new Promise<RenderedTrack>((resolve, reject) => {
@@ -63,10 +78,7 @@ const track = (request: GenerationRequest): RenderedTrack =>
     renderMs: 1,
   }) as unknown as RenderedTrack;
 
-async function setup(
-  t: ExecutionContext,
-  options: { workers?: number; clock?: () => number; open?: OpenFile } = {},
-) {
+async function setup(t: ExecutionContext, options: { workers?: number; clock?: () => number; open?: OpenFile } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const store = await openStore({ dataDir, open: options.open });
@@ -104,9 +116,25 @@ async function listenToAll(store: Store, accountId: string): Promise<void> {
   });
 }
 
-async function create(store: Store, accountId: string, seed = 1, duration = 60, prompt = `song ${seed}`): Promise<Generation> {
+async function create(
+  store: Store,
+  accountId: string,
+  seed = 1,
+  duration = 60,
+  prompt = `song ${seed}`,
+): Promise<Generation> {
   const { generation } = await store.createGeneration(
-    { account_id: accountId, prompt, duration, style: null, instrumental: true, seed, lyrics: null, callback_url: null, request_id: 'req_test0001' },
+    {
+      account_id: accountId,
+      prompt,
+      duration,
+      style: null,
+      instrumental: true,
+      seed,
+      lyrics: null,
+      callback_url: null,
+      request_id: 'req_test0001',
+    },
     { monthlyQuota: null },
   );
   return generation;
@@ -128,7 +156,11 @@ test('a rendered task is completed with its files, title and metadata', async (t
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await settled(jobs);
   const done = (await store.getGeneration(account.id, generation.id))!;
-  t.like(done, { status: 'completed', title: 'Track 1', files: { wav: `audio/${account.id}/${generation.id}.wav`, midi: `audio/${account.id}/${generation.id}.mid` } });
+  t.like(done, {
+    status: 'completed',
+    title: 'Track 1',
+    files: { wav: `audio/${account.id}/${generation.id}.wav`, midi: `audio/${account.id}/${generation.id}.mid` },
+  });
   t.truthy(done.completed_at);
   t.deepEqual(done.metadata, { genre: 'lofi', bpm: 80 });
   t.deepEqual([...(await readFile(join(store.dataDir, done.files!.wav)))], [82, 73, 70, 70]);
@@ -251,7 +283,13 @@ async function renderOnFailingDisk(t: ExecutionContext, fails: (path: string) =>
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await settled(jobs);
   const audio = await readdir(join(dataDir, 'audio', account.id)).catch(() => []);
-  return { store, generation, final: (await store.getGeneration(account.id, generation.id))!, events: await eventTypes(store, account.id), audio };
+  return {
+    store,
+    generation,
+    final: (await store.getGeneration(account.id, generation.id))!,
+    events: await eventTypes(store, account.id),
+    audio,
+  };
 }
 
 test('a full disk while the audio is saved fails the task with storage_full, its webhook event and its quota unit back, and leaves no file', async (t) => {
@@ -264,7 +302,11 @@ test('a full disk while the audio is saved fails the task with storage_full, its
 });
 
 test('a failure saving the completed record fails the task with internal_error and removes the audio already written', async (t) => {
-  const { store, generation, final, events, audio } = await renderOnFailingDisk(t, (path) => path.includes(`${join('generations', '')}`), 'EIO');
+  const { store, generation, final, events, audio } = await renderOnFailingDisk(
+    t,
+    (path) => path.includes(`${join('generations', '')}`),
+    'EIO',
+  );
   t.like(final, { status: 'failed', files: null, title: null, error: { code: 'internal_error' } });
   t.is(final.error!.message, 'The track could not be saved (request id req_test0001). Please try again.');
   t.is(events.at(-1), 'generation.failed');
@@ -280,7 +322,10 @@ test('an engine error fails the task at once with its message', async (t) => {
   await pool.started(1);
   pool.calls[0]!.reject(new UnknownStyleError('polka', ['lofi']));
   await settled(jobs);
-  t.like(await store.getGeneration(account.id, generation.id), { status: 'failed', error: { code: 'render_failed', message: 'Unknown style "polka". Use one of: lofi.' } });
+  t.like(await store.getGeneration(account.id, generation.id), {
+    status: 'failed',
+    error: { code: 'render_failed', message: 'Unknown style "polka". Use one of: lofi.' },
+  });
   t.is(pool.calls.length, 1);
 });
 
@@ -308,7 +353,10 @@ async function setupWithThrowingWorker(t: ExecutionContext) {
 test('a bug in a render worker fails the task with a message that tells nothing of it', async (t) => {
   const { run } = await setupWithThrowingWorker(t);
   const failed = await run('bug');
-  t.like(failed, { status: 'failed', error: { code: 'render_failed', message: 'The render failed (request id req_test0001). Please try again.' } });
+  t.like(failed, {
+    status: 'failed',
+    error: { code: 'render_failed', message: 'The render failed (request id req_test0001). Please try again.' },
+  });
 });
 
 test('a bug in a render worker is logged in full under the request id', async (t) => {
@@ -316,7 +364,10 @@ test('a bug in a render worker is logged in full under the request id', async (t
   const failed = await run('bug');
   const line = logged.find((entry) => entry.gen_id === failed.id && entry.msg === 'task failed');
   t.like(line, { level: LEVELS.error, req_id: 'req_test0001', code: 'render_failed' });
-  t.regex(line?.err.stack ?? '', /^TypeError: Cannot read properties of undefined \(reading 'gain'\)[\s\S]*throwing-worker\.ts/);
+  t.regex(
+    line?.err.stack ?? '',
+    /^TypeError: Cannot read properties of undefined \(reading 'gain'\)[\s\S]*throwing-worker\.ts/,
+  );
 });
 
 test('a non-Error thrown in a render worker fails the task without its text', async (t) => {
@@ -337,7 +388,9 @@ test('unfinished tasks in the store are resumed when the queue starts', async (t
   const first = await openStore({ dataDir });
   const account = await first.createAccount({ plan: 'developer' });
   const generation = await create(first, account.id);
-  await first.transaction((tx) => tx.updateGeneration(generation.id, { status: 'processing', attempts: 1, started_at: new Date().toISOString() }));
+  await first.transaction((tx) =>
+    tx.updateGeneration(generation.id, { status: 'processing', attempts: 1, started_at: new Date().toISOString() }),
+  );
   await first.close();
 
   const store = await openStore({ dataDir });
@@ -392,20 +445,29 @@ test('tasks start in the order their queue positions promised, rotating between 
   jobs.enqueue(blocker);
   await pool.started(1);
   const queued: Generation[] = [];
-  for (const [account, seeds] of [[a!, [1, 2, 3]], [b!, [4, 5]], [c!, [6]]] as const) {
+  for (const [account, seeds] of [
+    [a!, [1, 2, 3]],
+    [b!, [4, 5]],
+    [c!, [6]],
+  ] as const) {
     for (const seed of seeds) {
       queued.push(await create(store, account.id, seed));
       jobs.enqueue(queued.at(-1)!);
     }
   }
-  const promised = [...queued].sort((x, y) => jobs.live(x.id)!.queue_position - jobs.live(y.id)!.queue_position).map((g) => g.seed);
+  const promised = [...queued]
+    .sort((x, y) => jobs.live(x.id)!.queue_position - jobs.live(y.id)!.queue_position)
+    .map((g) => g.seed);
   // a was just served (its blocker), so b and c come first in each round.
   t.deepEqual(promised, [4, 6, 1, 5, 2, 3]);
   for (let i = 0; i < queued.length; i++) {
     pool.calls[i]!.resolve(track(pool.calls[i]!.request));
     await pool.started(i + 2);
   }
-  t.deepEqual(pool.calls.slice(1).map((call) => call.request.seed), promised);
+  t.deepEqual(
+    pool.calls.slice(1).map((call) => call.request.seed),
+    promised,
+  );
 });
 
 test('the learned render speed is kept for the next start', async (t) => {
@@ -491,7 +553,10 @@ test('a rendered task logs one line each when queued, started and completed, wit
   pool.calls[0]!.resolve(track(pool.calls[0]!.request));
   await settled(jobs);
   const mine = lines.filter((line) => line.gen_id === generation.id);
-  t.deepEqual(mine.map((line) => line.msg), ['task queued', 'task started', 'task completed']);
+  t.deepEqual(
+    mine.map((line) => line.msg),
+    ['task queued', 'task started', 'task completed'],
+  );
   t.true(mine.every((line) => line.account_id === account.id && line.req_id === 'req_test0001'));
   t.is(typeof mine[2]!.render_ms, 'number');
 });
@@ -503,7 +568,13 @@ test('a task failed for a reason written for the caller logs that reason', async
   await pool.started(1);
   pool.calls[0]!.reject(new UnknownStyleError('polka', ['lofi']));
   await settled(jobs);
-  t.like(lines.at(-1), { msg: 'task failed', level: LEVELS.info, gen_id: generation.id, code: 'render_failed', reason: 'Unknown style "polka". Use one of: lofi.' });
+  t.like(lines.at(-1), {
+    msg: 'task failed',
+    level: LEVELS.info,
+    gen_id: generation.id,
+    code: 'render_failed',
+    reason: 'Unknown style "polka". Use one of: lofi.',
+  });
 });
 
 test('a cancelled task logs one line saying so', async (t) => {

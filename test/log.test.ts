@@ -24,7 +24,10 @@ test('the pretty form is a readable line, not JSON', (t) => {
 
 test('fields named like secrets are redacted, even nested', (t) => {
   const out = sink();
-  createLogger({ destination: out.stream }).info({ password: 'hunter2', headers: { authorization: 'Bearer ts_live_x' } }, 'oops');
+  createLogger({ destination: out.stream }).info(
+    { password: 'hunter2', headers: { authorization: 'Bearer ts_live_x' } },
+    'oops',
+  );
   t.false(out.text().includes('hunter2'));
   t.false(out.text().includes('ts_live_x'));
 });

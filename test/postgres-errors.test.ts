@@ -6,7 +6,18 @@ const failure = (code: string, message = 'x') => Object.assign(new Error(message
 
 test('disk full (53100) is "full"; the rest of class 53, class 08, 57P01-57P03 and refused connections are "unreachable"', (t) => {
   t.is(databaseUnavailable(failure('53100', 'could not extend file: No space left on device')), 'full');
-  for (const code of ['53200', '53300', '53400', '08006', '08001', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET']) {
+  for (const code of [
+    '53200',
+    '53300',
+    '53400',
+    '08006',
+    '08001',
+    '57P01',
+    '57P02',
+    '57P03',
+    'ECONNREFUSED',
+    'ECONNRESET',
+  ]) {
     t.is(databaseUnavailable(failure(code)), 'unreachable', code);
   }
   t.is(databaseUnavailable(new Error('Connection terminated unexpectedly')), 'unreachable');

@@ -75,7 +75,11 @@ test('a damaged rate-limit file is reported and every account starts with a full
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
   const warnings: string[] = [];
-  const { limiter } = await openPersistentLimiter(store.settings, { windowMs: 60_000, now: Date.now, warn: (line) => warnings.push(line) });
+  const { limiter } = await openPersistentLimiter(store.settings, {
+    windowMs: 60_000,
+    now: Date.now,
+    warn: (line) => warnings.push(line),
+  });
   t.is(limiter.take('acc_1', 10, Date.now()).remaining, 9);
   t.regex(warnings.join('\n'), /rate-limits\.json is damaged/);
 });

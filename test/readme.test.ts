@@ -41,8 +41,12 @@ async function codesInCode(): Promise<Set<string>> {
   const all = await sources('src');
   const codes = new Set<string>();
   for (const m of http.matchAll(/code: '([a-z_]+)'|\[\d{3}, '([a-z_]+)'/g)) codes.add((m[1] ?? m[2])!);
-  for (const m of http.matchAll(/readonly code: ([^,)=]+)/g)) for (const literal of m[1]!.matchAll(/'([a-z_]+)'/g)) codes.add(literal[1]!);
-  for (const m of all.matchAll(/new (?:ValidationError|MalformedBodyError|ResourceNotFoundError|AuthenticationError|GenerationStateError)\([^;]*?'([a-z]+(?:_[a-z]+)+)'/g)) codes.add(m[1]!);
+  for (const m of http.matchAll(/readonly code: ([^,)=]+)/g))
+    for (const literal of m[1]!.matchAll(/'([a-z_]+)'/g)) codes.add(literal[1]!);
+  for (const m of all.matchAll(
+    /new (?:ValidationError|MalformedBodyError|ResourceNotFoundError|AuthenticationError|GenerationStateError)\([^;]*?'([a-z]+(?:_[a-z]+)+)'/g,
+  ))
+    codes.add(m[1]!);
   // The dashboard's own answers (sessions and forms), not the API's: documented with the dashboard.
   for (const dashboardOnly of ['not_signed_in', 'csrf_failed']) codes.delete(dashboardOnly);
   return codes;
@@ -61,7 +65,9 @@ test('every error code the API sends is in the README error table', async (t) =>
 
 test('every code in the README error table exists in the code', async (t) => {
   const all = await sources('src');
-  const stale = [...documentedCodes()].filter((code) => !all.includes(`'${code}'`) && !all.includes(`_${code.split('_').at(-1)}\``));
+  const stale = [...documentedCodes()].filter(
+    (code) => !all.includes(`'${code}'`) && !all.includes(`_${code.split('_').at(-1)}\``),
+  );
   t.deepEqual(stale, []);
 });
 
@@ -76,7 +82,8 @@ test('every CLI command and each of its options is in the README command table',
 
 test('the README names every language the engine reads', (t) => {
   const engine = section('## The engine');
-  for (const language of loadLanguages(new URL('../engine/lexicon/', import.meta.url))) t.true(engine.includes(language.name), language.name);
+  for (const language of loadLanguages(new URL('../engine/lexicon/', import.meta.url)))
+    t.true(engine.includes(language.name), language.name);
 });
 
 test("the README's generation table documents metadata.warnings", (t) => {

@@ -5,12 +5,21 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 
 test('an empty environment gives the documented defaults', (t) => {
   const config = loadConfig({});
-  t.like(config, { port: 3000, host: '127.0.0.1', publicUrl: 'http://127.0.0.1:3000', workers: availableParallelism(), downloadTtlSeconds: 86_400 });
+  t.like(config, {
+    port: 3000,
+    host: '127.0.0.1',
+    publicUrl: 'http://127.0.0.1:3000',
+    workers: availableParallelism(),
+    downloadTtlSeconds: 86_400,
+  });
   t.is(config.dataDir, resolve('./data'));
 });
 
 test('TUNESMITH_WORKERS=0 with a database is an API-only node, and the job lease defaults to 60 s', (t) => {
-  t.like(loadConfig({ TUNESMITH_WORKERS: '0', TUNESMITH_DATABASE_URL: 'postgres://db.example/tunesmith' }), { workers: 0, jobLeaseSeconds: 60 });
+  t.like(loadConfig({ TUNESMITH_WORKERS: '0', TUNESMITH_DATABASE_URL: 'postgres://db.example/tunesmith' }), {
+    workers: 0,
+    jobLeaseSeconds: 60,
+  });
   t.is(loadConfig({ TUNESMITH_JOB_LEASE_SECONDS: '15' }).jobLeaseSeconds, 15);
 });
 
@@ -30,7 +39,10 @@ test('a wildcard bind address gives a reachable default public URL', (t) => {
 });
 
 test('TUNESMITH_PUBLIC_URL loses its trailing slash', (t) => {
-  t.is(loadConfig({ TUNESMITH_PUBLIC_URL: 'https://music.example.com/api/' }).publicUrl, 'https://music.example.com/api');
+  t.is(
+    loadConfig({ TUNESMITH_PUBLIC_URL: 'https://music.example.com/api/' }).publicUrl,
+    'https://music.example.com/api',
+  );
 });
 
 test('empty values mean the default', (t) => {
@@ -68,17 +80,26 @@ test('TUNESMITH_LOG_LEVEL defaults to info and takes a pino level in any case', 
 
 test('an unknown TUNESMITH_LOG_LEVEL is refused with the levels it accepts', (t) => {
   const error = t.throws(() => loadConfig({ TUNESMITH_LOG_LEVEL: 'loud' }), { instanceOf: ConfigError });
-  t.regex(error?.message ?? '', /^TUNESMITH_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"\.$/);
+  t.regex(
+    error?.message ?? '',
+    /^TUNESMITH_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"\.$/,
+  );
 });
 
 test('the request and idle limits default to 30 s and take whole seconds', (t) => {
   t.like(loadConfig({}), { requestTimeoutSeconds: 30, idleTimeoutSeconds: 30 });
-  t.like(loadConfig({ TUNESMITH_REQUEST_TIMEOUT: '5', TUNESMITH_IDLE_TIMEOUT: '120' }), { requestTimeoutSeconds: 5, idleTimeoutSeconds: 120 });
+  t.like(loadConfig({ TUNESMITH_REQUEST_TIMEOUT: '5', TUNESMITH_IDLE_TIMEOUT: '120' }), {
+    requestTimeoutSeconds: 5,
+    idleTimeoutSeconds: 120,
+  });
 });
 
 test('TUNESMITH_DATABASE_URL is kept when it is a PostgreSQL URL naming a database, and unset means the files', (t) => {
   t.is(loadConfig({}).databaseUrl, undefined);
-  t.is(loadConfig({ TUNESMITH_DATABASE_URL: 'postgres://u:p@db.example.com:5432/tunesmith' }).databaseUrl, 'postgres://u:p@db.example.com:5432/tunesmith');
+  t.is(
+    loadConfig({ TUNESMITH_DATABASE_URL: 'postgres://u:p@db.example.com:5432/tunesmith' }).databaseUrl,
+    'postgres://u:p@db.example.com:5432/tunesmith',
+  );
   t.is(loadConfig({ TUNESMITH_DATABASE_URL: 'postgresql://db/tunesmith' }).databaseUrl, 'postgresql://db/tunesmith');
 });
 

@@ -6,11 +6,19 @@ const firstKey = (output: string): string => /\b(ts_live_[A-Za-z0-9_-]+)/.exec(o
 
 /** The JSON lines written so far; any other line on stdout fails the parse, which is the point. */
 const logLines = (server: ServerProcess): Record<string, any>[] =>
-  server.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+  server
+    .stdout()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, any>);
 
 test('stdout is JSON lines when it is not a terminal, the start among them', async (t) => {
   const server = await startServerProcess(t, await tempDataDir(t));
-  const started = await eventually(() => logLines(server).find((line) => line.msg === 'server started'), 10_000, 'the start line');
+  const started = await eventually(
+    () => logLines(server).find((line) => line.msg === 'server started'),
+    10_000,
+    'the start line',
+  );
   t.like(started, { level: 30, url: server.url, workers: 1 });
 });
 
@@ -19,7 +27,11 @@ test("the first start's key is shown on stderr and never written to the log", as
   const key = firstKey(server.output());
   t.truthy(key);
   await fetch(`${server.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
-  await eventually(() => (logLines(server).some((line) => line.msg === 'request') ? true : undefined), 10_000, 'the request line');
+  await eventually(
+    () => (logLines(server).some((line) => line.msg === 'request') ? true : undefined),
+    10_000,
+    'the request line',
+  );
   t.false(server.stdout().includes(key));
 });
 
@@ -29,7 +41,11 @@ test('a request is logged with its request id, path, status and account', async 
   const res = await fetch(`${server.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } });
   const { id: accountId } = (await res.json()) as { id: string };
   const reqId = res.headers.get('x-request-id');
-  const line = await eventually(() => logLines(server).find((entry) => entry.req_id === reqId), 10_000, 'the request line');
+  const line = await eventually(
+    () => logLines(server).find((entry) => entry.req_id === reqId),
+    10_000,
+    'the request line',
+  );
   t.like(line, { msg: 'request', method: 'GET', path: '/v1/account', status: 200, account_id: accountId });
 });
 
@@ -52,9 +68,16 @@ test("a render's transitions are logged: queued, started, completed with its ren
   });
   const { id } = (await res.json()) as { id: string };
   const reqId = res.headers.get('x-request-id');
-  await eventually(() => logLines(server).find((line) => line.gen_id === id && line.msg === 'task completed'), 150_000, 'the render to complete');
+  await eventually(
+    () => logLines(server).find((line) => line.gen_id === id && line.msg === 'task completed'),
+    150_000,
+    'the render to complete',
+  );
   const mine = logLines(server).filter((line) => line.gen_id === id);
-  t.deepEqual(mine.map((line) => line.msg), ['task queued', 'task started', 'task completed']);
+  t.deepEqual(
+    mine.map((line) => line.msg),
+    ['task queued', 'task started', 'task completed'],
+  );
   t.true(mine.every((line) => line.req_id === reqId));
   t.true(mine[2]!.render_ms > 0);
 });

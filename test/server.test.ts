@@ -38,7 +38,10 @@ test('a second server on a data dir in use refuses to start with a clear message
   const second = await startServerProcess(t, dataDir);
   t.is(second.url, '');
   t.is((await second.exited).code, 1);
-  t.true(second.output().includes(`The data dir ${dataDir} is in use by another Tunesmith server (pid ${first.child.pid})`), second.output());
+  t.true(
+    second.output().includes(`The data dir ${dataDir} is in use by another Tunesmith server (pid ${first.child.pid})`),
+    second.output(),
+  );
 });
 
 test('SIGTERM stops the server with exit code 0 and releases the lock', async (t) => {

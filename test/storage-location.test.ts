@@ -13,7 +13,11 @@ test('file:///path names a directory on this machine', (t) => {
 });
 
 test('s3://bucket/prefix names a bucket and a prefix ending in a slash, or none', (t) => {
-  t.deepEqual(parseStorageUrl('s3://studio-audio/tunesmith/prod'), { kind: 's3', bucket: 'studio-audio', prefix: 'tunesmith/prod/' });
+  t.deepEqual(parseStorageUrl('s3://studio-audio/tunesmith/prod'), {
+    kind: 's3',
+    bucket: 'studio-audio',
+    prefix: 'tunesmith/prod/',
+  });
   t.deepEqual(parseStorageUrl('s3://studio-audio'), { kind: 's3', bucket: 'studio-audio', prefix: '' });
 });
 
@@ -33,8 +37,18 @@ test('bad storage URLs are refused with a sentence that says what is accepted', 
 
 test('the S3 endpoint and region come from the standard AWS variables; a custom endpoint means path-style buckets', (t) => {
   t.deepEqual(loadConfig({}).s3, { endpoint: undefined, region: 'us-east-1', forcePathStyle: false });
-  t.deepEqual(loadConfig({ AWS_ENDPOINT_URL: 'http://127.0.0.1:9000', AWS_DEFAULT_REGION: 'eu-west-1' }).s3, { endpoint: 'http://127.0.0.1:9000', region: 'eu-west-1', forcePathStyle: true });
-  t.is(loadConfig({ AWS_ENDPOINT_URL: 'http://a:1', AWS_ENDPOINT_URL_S3: 'http://b:2', AWS_REGION: 'x' }).s3?.endpoint, 'http://b:2');
+  t.deepEqual(loadConfig({ AWS_ENDPOINT_URL: 'http://127.0.0.1:9000', AWS_DEFAULT_REGION: 'eu-west-1' }).s3, {
+    endpoint: 'http://127.0.0.1:9000',
+    region: 'eu-west-1',
+    forcePathStyle: true,
+  });
+  t.is(
+    loadConfig({ AWS_ENDPOINT_URL: 'http://a:1', AWS_ENDPOINT_URL_S3: 'http://b:2', AWS_REGION: 'x' }).s3?.endpoint,
+    'http://b:2',
+  );
   t.false(loadConfig({ AWS_ENDPOINT_URL: 'https://s3.example.com', TUNESMITH_S3_PATH_STYLE: '0' }).s3?.forcePathStyle);
-  t.throws(() => loadConfig({ AWS_ENDPOINT_URL: 'localhost:9000' }), { instanceOf: ConfigError, message: /AWS_ENDPOINT_URL: expected an http:\/\/ or https:\/\/ URL/ });
+  t.throws(() => loadConfig({ AWS_ENDPOINT_URL: 'localhost:9000' }), {
+    instanceOf: ConfigError,
+    message: /AWS_ENDPOINT_URL: expected an http:\/\/ or https:\/\/ URL/,
+  });
 });

@@ -29,25 +29,44 @@ async function seedKey(dataDir: string): Promise<string> {
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));
 }
 
 /** Posts a 30 s track and waits for it to end; returns the finished task. */
 async function render(url: string, key: string): Promise<Task> {
-  const api = (path: string, init: RequestInit = {}) => fetch(url + path, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
-  const created = (await (await api('/v1/generate', { method: 'POST', body: JSON.stringify({ prompt: 'a calm piano piece', duration: 30 }) })).json()) as Task;
-  return eventually(async () => {
-    const task = (await (await api(`/v1/generation/${created.id}?wait=20`)).json()) as Task;
-    return task.status === 'completed' || task.status === 'failed' ? task : undefined;
-  }, 180_000, 'the task to end');
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(url + path, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+  const created = (await (
+    await api('/v1/generate', { method: 'POST', body: JSON.stringify({ prompt: 'a calm piano piece', duration: 30 }) })
+  ).json()) as Task;
+  return eventually(
+    async () => {
+      const task = (await (await api(`/v1/generation/${created.id}?wait=20`)).json()) as Task;
+      return task.status === 'completed' || task.status === 'failed' ? task : undefined;
+    },
+    180_000,
+    'the task to end',
+  );
 }
 
 /** The stream ffprobe finds in a file: an independent decoder's view of what was served. */
-function probe(bytes: Buffer, dir: string, name: string): Promise<{ codec_name: string; sample_rate: string; channels: number; duration: string }> {
+function probe(
+  bytes: Buffer,
+  dir: string,
+  name: string,
+): Promise<{ codec_name: string; sample_rate: string; channels: number; duration: string }> {
   const file = join(dir, name);
   return writeFile(file, bytes).then(() => {
-    const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,sample_rate,channels,duration', '-of', 'json', file], { encoding: 'utf8' });
-    return (JSON.parse(out) as { streams: { codec_name: string; sample_rate: string; channels: number; duration: string }[] }).streams[0]!;
+    const out = execFileSync(
+      'ffprobe',
+      ['-v', 'error', '-show_entries', 'stream=codec_name,sample_rate,channels,duration', '-of', 'json', file],
+      { encoding: 'utf8' },
+    );
+    return (
+      JSON.parse(out) as { streams: { codec_name: string; sample_rate: string; channels: number; duration: string }[] }
+    ).streams[0]!;
   });
 }
 
@@ -55,7 +74,10 @@ test('with s3://bucket/prefix the audio goes to the bucket, not the data dir, an
   const s3 = await startS3(t);
   const dataDir = await tempDataDir(t);
   const key = await seedKey(dataDir);
-  const server = await startServerProcess(t, dataDir, { ...s3.env, TUNESMITH_STORAGE_URL: `s3://${s3.bucket}/studio-a` });
+  const server = await startServerProcess(t, dataDir, {
+    ...s3.env,
+    TUNESMITH_STORAGE_URL: `s3://${s3.bucket}/studio-a`,
+  });
   t.truthy(server.url, server.output());
   t.regex(server.output(), new RegExp(`audio in s3://${s3.bucket}/studio-a/ at ${s3.endpoint}`));
 
@@ -63,7 +85,10 @@ test('with s3://bucket/prefix the audio goes to the bucket, not the data dir, an
   t.is(task.status, 'completed', server.output());
   t.deepEqual(await filesUnder(join(dataDir, 'audio')), [], 'no audio in the data dir');
   const inBucket = await filesUnder(s3.directory);
-  t.true(inBucket.some((file) => file.includes(`studio-a/audio/`) && file.includes(`${task.id}.wav`)), inBucket.join('\n'));
+  t.true(
+    inBucket.some((file) => file.includes(`studio-a/audio/`) && file.includes(`${task.id}.wav`)),
+    inBucket.join('\n'),
+  );
 
   const wav = await fetch(task.download_urls!.wav);
   t.is(wav.status, 200);
@@ -78,11 +103,15 @@ test('with s3://bucket/prefix the audio goes to the bucket, not the data dir, an
   t.is(ranged.headers.get('content-range'), `bytes 100-1123/${whole.length}`);
   t.true(Buffer.from(await ranged.arrayBuffer()).equals(whole.subarray(100, 1124)));
 
-  const mp3 = await probe(Buffer.from(await (await fetch(task.download_urls!.mp3)).arrayBuffer()), dataDir, 'served.mp3');
+  const mp3 = await probe(
+    Buffer.from(await (await fetch(task.download_urls!.mp3)).arrayBuffer()),
+    dataDir,
+    'served.mp3',
+  );
   t.is(mp3.codec_name, 'mp3');
 });
 
-test('an API node and a worker on two machines\' worth of data dirs share a bucket: the worker stores there, the API node serves it', async (t) => {
+test("an API node and a worker on two machines' worth of data dirs share a bucket: the worker stores there, the API node serves it", async (t) => {
   t.timeout(240_000);
   const s3 = await startS3(t);
   const url = await freshDatabase(t);
@@ -99,7 +128,11 @@ test('an API node and a worker on two machines\' worth of data dirs share a buck
 
   const task = await render(api.url, key);
   t.is(task.status, 'completed', worker.output());
-  t.deepEqual([...(await filesUnder(join(apiDir, 'audio'))), ...(await filesUnder(join(workerDir, 'audio')))], [], 'no audio in either data dir');
+  t.deepEqual(
+    [...(await filesUnder(join(apiDir, 'audio'))), ...(await filesUnder(join(workerDir, 'audio')))],
+    [],
+    'no audio in either data dir',
+  );
   const whole = Buffer.from(await (await fetch(task.download_urls!.wav)).arrayBuffer());
   t.is(Math.round(Number((await probe(whole, apiDir, 'served.wav')).duration)), 30);
   const ranged = await fetch(task.download_urls!.wav, { headers: { range: `bytes=${whole.length - 100}-` } });
@@ -129,7 +162,10 @@ test('a bucket that does not exist stops the start with one line naming the vari
   const { code } = await server.exited;
   t.is(server.url, '');
   t.is(code, 1);
-  t.regex(server.output().trim(), /^TUNESMITH_STORAGE_URL: cannot reach bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ \(it does not exist\): check the bucket name[^\n]*$/);
+  t.regex(
+    server.output().trim(),
+    /^TUNESMITH_STORAGE_URL: cannot reach bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ \(it does not exist\): check the bucket name[^\n]*$/,
+  );
 });
 
 test('a storage URL that is neither file:// nor s3:// stops the start with one line saying what is accepted', async (t) => {
@@ -137,5 +173,8 @@ test('a storage URL that is neither file:// nor s3:// stops the start with one l
   const server = await startServerProcess(t, dataDir, { TUNESMITH_STORAGE_URL: 'ftp://example.com/audio' });
   const { code } = await server.exited;
   t.is(code, 1);
-  t.regex(server.output().trim(), /^TUNESMITH_STORAGE_URL: expected a file:\/\/ or s3:\/\/ URL, got "ftp:\/\/example\.com\/audio"\.$/);
+  t.regex(
+    server.output().trim(),
+    /^TUNESMITH_STORAGE_URL: expected a file:\/\/ or s3:\/\/ URL, got "ftp:\/\/example\.com\/audio"\.$/,
+  );
 });

@@ -9,5 +9,8 @@ let stores = 0;
 blobStoreContract(test, 's3', async (t) => {
   const s3 = await startS3(t);
   // A prefix, as a shared bucket would have: the contract holds under it.
-  return { blobs: new S3BlobStore({ bucket: s3.bucket, prefix: `install-${++stores}/`, client: s3.client() }), close: async () => undefined };
+  return {
+    blobs: new S3BlobStore({ bucket: s3.bucket, prefix: `install-${++stores}/`, client: s3.client() }),
+    close: async () => undefined,
+  };
 });

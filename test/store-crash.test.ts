@@ -53,7 +53,8 @@ test('kill -9 during a stream of writes leaves every file whole and every acknow
   t.true((await store.listGenerations(account.id, { status: 'completed', limit: 1, offset: 0 })).total >= acknowledged);
   t.true((await store.listKeys()).length >= acknowledged);
   const files = [join(dataDir, 'accounts.json')];
-  for (const name of await readdir(join(dataDir, 'generations', account.id))) files.push(join(dataDir, 'generations', account.id, name));
+  for (const name of await readdir(join(dataDir, 'generations', account.id)))
+    files.push(join(dataDir, 'generations', account.id, name));
   for (const file of files) {
     const text = await readFile(file, 'utf8');
     t.notThrows(() => JSON.parse(text), file);

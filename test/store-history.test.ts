@@ -14,7 +14,10 @@ test('an account with 100,000 generations lists, filters and creates correctly',
   const account = await setupStore.createAccount({ plan: 'enterprise' });
   await setupStore.close();
   const newest = new Date('2026-01-31T12:00:00Z');
-  await seedGenerations(dataDir, account.id, HISTORY, { newest, statuses: ['completed', 'completed', 'completed', 'failed'] });
+  await seedGenerations(dataDir, account.id, HISTORY, {
+    newest,
+    statuses: ['completed', 'completed', 'completed', 'failed'],
+  });
 
   const store = await openStore({ dataDir, clock: () => new Date('2026-02-01T00:00:00Z') });
   t.teardown(() => store.close());
@@ -27,7 +30,16 @@ test('an account with 100,000 generations lists, filters and creates correctly',
   t.is((await store.listGenerations(account.id, { status: 'failed', limit: 5, offset: 0 })).total, HISTORY / 4);
 
   const { generation } = await store.createGeneration(
-    { account_id: account.id, prompt: 'one more', duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null },
+    {
+      account_id: account.id,
+      prompt: 'one more',
+      duration: 30,
+      style: null,
+      instrumental: true,
+      seed: 1,
+      lyrics: null,
+      callback_url: null,
+    },
     { monthlyQuota: null },
   );
   t.is((await store.listGenerations(account.id, { limit: 1, offset: 0 })).items[0]?.id, generation.id);

@@ -24,7 +24,10 @@ test('a write the full disk refuses leaves no temp file and the file it would re
 
   full = true;
   await t.throwsAsync(store.createKey(account.id), { message: /ENOSPC/ });
-  await t.throwsAsync(store.blobs.put(`audio/${account.id}/gen_1.wav`, new Uint8Array(64), { contentType: 'audio/wav' }), { message: /ENOSPC/ });
+  await t.throwsAsync(
+    store.blobs.put(`audio/${account.id}/gen_1.wav`, new Uint8Array(64), { contentType: 'audio/wav' }),
+    { message: /ENOSPC/ },
+  );
   t.deepEqual(await temps(dataDir), []);
   t.deepEqual(await readdir(join(dataDir, 'audio', account.id)), []);
   t.is(await readFile(join(dataDir, 'accounts.json'), 'utf8'), before);

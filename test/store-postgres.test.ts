@@ -15,7 +15,11 @@ const request = (accountId: string, seed = 1): NewGeneration => ({
   callback_url: null,
 });
 
-async function open(t: import('ava').ExecutionContext, url: string, options: Partial<Parameters<typeof openPostgresRepository>[0]> = {}): Promise<PostgresRepository> {
+async function open(
+  t: import('ava').ExecutionContext,
+  url: string,
+  options: Partial<Parameters<typeof openPostgresRepository>[0]> = {},
+): Promise<PostgresRepository> {
   const repository = await openPostgresRepository({ url, ...options });
   t.teardown(() => repository.close());
   return repository;
@@ -25,7 +29,10 @@ test('two nodes starting together on an empty database apply each migration once
   const url = await freshDatabase(t);
   const [a, b] = await Promise.all([open(t, url), open(t, url)]);
   const { rows } = await a.pool.query('SELECT version FROM schema_migrations ORDER BY version');
-  t.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
+  t.deepEqual(
+    rows.map((r) => r.version),
+    MIGRATIONS.map((m) => m.version),
+  );
   t.deepEqual(await migrate(b.pool), [], 'a later start has nothing left to apply');
 });
 
@@ -33,10 +40,21 @@ test('creates on two nodes never pass the quota between them', async (t) => {
   const url = await freshDatabase(t);
   const [a, b] = [await open(t, url), await open(t, url)];
   const account = await a.createAccount({ plan: 'starter' });
-  const results = await Promise.allSettled(Array.from({ length: 16 }, (_, seed) => (seed % 2 ? a : b).createGeneration(request(account.id, seed), { monthlyQuota: 5 })));
+  const results = await Promise.allSettled(
+    Array.from({ length: 16 }, (_, seed) =>
+      (seed % 2 ? a : b).createGeneration(request(account.id, seed), { monthlyQuota: 5 }),
+    ),
+  );
   t.is(results.filter((r) => r.status === 'fulfilled').length, 5);
   t.true(results.every((r) => r.status === 'fulfilled' || r.reason instanceof QuotaExceededError));
-  t.is(await b.usage(account.id, (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ generation: Generation }>).value.generation.quota_month), 5);
+  t.is(
+    await b.usage(
+      account.id,
+      (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ generation: Generation }>).value
+        .generation.quota_month,
+    ),
+    5,
+  );
 });
 
 test('the same idempotency key sent to two nodes at once makes one generation', async (t) => {
@@ -44,7 +62,9 @@ test('the same idempotency key sent to two nodes at once makes one generation', 
   const [a, b] = [await open(t, url), await open(t, url)];
   const account = await a.createAccount({ plan: 'developer' });
   const idempotency = { key: 'same', bodyHash: 'h' };
-  const results = await Promise.all([a, b, a, b].map((node) => node.createGeneration(request(account.id), { monthlyQuota: null, idempotency })));
+  const results = await Promise.all(
+    [a, b, a, b].map((node) => node.createGeneration(request(account.id), { monthlyQuota: null, idempotency })),
+  );
   t.is(new Set(results.map((r) => r.generation.id)).size, 1);
   t.is(results.filter((r) => !r.replayed).length, 1);
 });
@@ -98,20 +118,46 @@ test('a generation keeps its optional fields through the database exactly', asyn
   const repository = await open(t, await freshDatabase(t));
   const account = await repository.createAccount({ plan: 'developer' });
   const { generation } = await repository.createGeneration(
-    { ...request(account.id, 4_294_967_295), request_id: 'req_1', encoding: { sample_rate: 48000, bit_depth: 24, bitrate: 192 }, stems: true, loop: true, music: { bpm: 120 } as never },
+    {
+      ...request(account.id, 4_294_967_295),
+      request_id: 'req_1',
+      encoding: { sample_rate: 48000, bit_depth: 24, bitrate: 192 },
+      stems: true,
+      loop: true,
+      music: { bpm: 120 } as never,
+    },
     { monthlyQuota: null },
   );
   const files = { wav: 'audio/a/x.wav', midi: 'audio/a/x.mid', stems: { drums: 'audio/a/x.drums.wav' } };
-  await repository.transaction((tx) => tx.updateGeneration(generation.id, { status: 'completed', files, metadata: { bpm: 120, sections: [1, 2] }, completed_at: '2026-03-15T12:00:00.123Z' }));
+  await repository.transaction((tx) =>
+    tx.updateGeneration(generation.id, {
+      status: 'completed',
+      files,
+      metadata: { bpm: 120, sections: [1, 2] },
+      completed_at: '2026-03-15T12:00:00.123Z',
+    }),
+  );
   const read = await repository.getGeneration(account.id, generation.id);
-  t.like(read, { seed: 4_294_967_295, request_id: 'req_1', encoding: { sample_rate: 48000, bit_depth: 24, bitrate: 192 }, stems: true, loop: true, music: { bpm: 120 }, files, completed_at: '2026-03-15T12:00:00.123Z' });
+  t.like(read, {
+    seed: 4_294_967_295,
+    request_id: 'req_1',
+    encoding: { sample_rate: 48000, bit_depth: 24, bitrate: 192 },
+    stems: true,
+    loop: true,
+    music: { bpm: 120 },
+    files,
+    completed_at: '2026-03-15T12:00:00.123Z',
+  });
   t.deepEqual(read?.metadata, { bpm: 120, sections: [1, 2] });
 });
 
 test('a shared secret is made once, whichever node asks first', async (t) => {
   const url = await freshDatabase(t);
   const [a, b] = [await open(t, url), await open(t, url)];
-  const [x, y] = await Promise.all([a.sharedSecret('signing', () => 'from-a'), b.sharedSecret('signing', () => 'from-b')]);
+  const [x, y] = await Promise.all([
+    a.sharedSecret('signing', () => 'from-a'),
+    b.sharedSecret('signing', () => 'from-b'),
+  ]);
   t.is(x, y);
   t.is(await a.sharedSecret('signing', () => 'later'), x);
 });
@@ -121,7 +167,12 @@ test('the search of a list treats % and _ as plain text', async (t) => {
   const account = await repository.createAccount({ plan: 'developer' });
   await repository.createGeneration({ ...request(account.id), prompt: '100% Lofi' }, { monthlyQuota: null });
   await repository.createGeneration({ ...request(account.id), prompt: '1000 lofi' }, { monthlyQuota: null });
-  t.deepEqual((await repository.listGenerations(account.id, { search: '0% lo', limit: 10, offset: 0 })).items.map((g) => g.prompt), ['100% Lofi']);
+  t.deepEqual(
+    (await repository.listGenerations(account.id, { search: '0% lo', limit: 10, offset: 0 })).items.map(
+      (g) => g.prompt,
+    ),
+    ['100% Lofi'],
+  );
 });
 
 test('a closed node says it is not healthy and refuses changes', async (t) => {
@@ -136,16 +187,24 @@ test('the kept counts behind a page total match a count of the rows after parall
   const url = await freshDatabase(t);
   const [a, b] = [await open(t, url), await open(t, url)];
   const account = await a.createAccount({ plan: 'developer' });
-  const created = await Promise.all(Array.from({ length: 24 }, (_, seed) => a.createGeneration(request(account.id, seed), { monthlyQuota: null })));
+  const created = await Promise.all(
+    Array.from({ length: 24 }, (_, seed) => a.createGeneration(request(account.id, seed), { monthlyQuota: null })),
+  );
   const ids = created.map((c) => c.generation.id);
   const statuses = ['completed', 'failed', 'processing'] as const;
   // Each round moves every task on one node or the other, in parallel: counters of the same statuses are fought over.
   for (let round = 0; round < 3; round++) {
-    await Promise.all(ids.map((id, i) => (i % 2 ? a : b).transaction((tx) => tx.updateGeneration(id, { status: statuses[(i + round) % 3]! }))));
+    await Promise.all(
+      ids.map((id, i) =>
+        (i % 2 ? a : b).transaction((tx) => tx.updateGeneration(id, { status: statuses[(i + round) % 3]! })),
+      ),
+    );
   }
   await a.transaction((tx) => tx.updateGeneration(ids[0]!, { status: 'completed' }));
   await a.deleteGeneration(ids[0]!);
-  const { rows: counted } = await a.pool.query('SELECT status, count(*)::int AS n FROM generations WHERE deleted_at IS NULL GROUP BY status');
+  const { rows: counted } = await a.pool.query(
+    'SELECT status, count(*)::int AS n FROM generations WHERE deleted_at IS NULL GROUP BY status',
+  );
   for (const status of [...statuses, 'pending'] as const) {
     const expected = counted.find((r) => r.status === status)?.n ?? 0;
     t.is((await b.listGenerations(account.id, { status, limit: 1, offset: 0 })).total, expected, status);

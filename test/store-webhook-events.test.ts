@@ -22,18 +22,48 @@ async function completedGeneration(dataDir: string): Promise<Generation> {
   const store = await openStore({ dataDir, clock: () => NOW });
   const account = await store.createAccount({ plan: 'developer' });
   const { generation } = await store.createGeneration(
-    { account_id: account.id, prompt: 'x', duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null },
+    {
+      account_id: account.id,
+      prompt: 'x',
+      duration: 30,
+      style: null,
+      instrumental: true,
+      seed: 1,
+      lyrics: null,
+      callback_url: null,
+    },
     { monthlyQuota: null },
   );
-  const completed = await store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'completed', completed_at: NOW.toISOString() }));
+  const completed = await store.transaction((tx) =>
+    tx.updateGeneration(generation.id, { status: 'completed', completed_at: NOW.toISOString() }),
+  );
   await store.close();
   return completed;
 }
 
 function eventOf(generation: Generation): { event: WebhookEvent; delivery: WebhookDelivery } {
   const at = NOW.toISOString();
-  const event: WebhookEvent = { id: 'evt_1', type: 'generation.completed', account_id: generation.account_id, generation_id: generation.id, created_at: at, transition_at: generation.completed_at };
-  const delivery: WebhookDelivery = { id: 'whd_1', event_id: 'evt_1', account_id: generation.account_id, endpoint_id: null, url: 'https://hooks.example.com/a', state: 'pending', attempts: [], round_attempts: 0, next_attempt_at: at, created_at: at, updated_at: at };
+  const event: WebhookEvent = {
+    id: 'evt_1',
+    type: 'generation.completed',
+    account_id: generation.account_id,
+    generation_id: generation.id,
+    created_at: at,
+    transition_at: generation.completed_at,
+  };
+  const delivery: WebhookDelivery = {
+    id: 'whd_1',
+    event_id: 'evt_1',
+    account_id: generation.account_id,
+    endpoint_id: null,
+    url: 'https://hooks.example.com/a',
+    state: 'pending',
+    attempts: [],
+    round_attempts: 0,
+    next_attempt_at: at,
+    created_at: at,
+    updated_at: at,
+  };
   return { event, delivery };
 }
 
@@ -58,11 +88,20 @@ test('a data dir from before events moved (events in webhooks.json alone) loads 
   const dataDir = await tempDir(t);
   const generation = await completedGeneration(dataDir);
   const { event, delivery } = eventOf(generation);
-  await writeFile(join(dataDir, 'webhooks.json'), JSON.stringify({ endpoints: [], secrets: [], events: [event], deliveries: [delivery] }));
+  await writeFile(
+    join(dataDir, 'webhooks.json'),
+    JSON.stringify({ endpoints: [], secrets: [], events: [event], deliveries: [delivery] }),
+  );
   const store = await reopen(t, dataDir);
   t.like(await store.webhooks.getEvent('evt_1'), { generation_id: generation.id });
-  t.deepEqual((await store.webhooks.pendingDeliveries()).map((d) => d.id), ['whd_1']);
-  t.false('webhook_events' in JSON.parse(await readFile(generationFile(dataDir, generation), 'utf8')), 'the old generation file is left as it was');
+  t.deepEqual(
+    (await store.webhooks.pendingDeliveries()).map((d) => d.id),
+    ['whd_1'],
+  );
+  t.false(
+    'webhook_events' in JSON.parse(await readFile(generationFile(dataDir, generation), 'utf8')),
+    'the old generation file is left as it was',
+  );
 });
 
 test('an event committed with its transition but missing from webhooks.json (a crash between) is recovered at open', async (t) => {
@@ -70,10 +109,22 @@ test('an event committed with its transition but missing from webhooks.json (a c
   const generation = await completedGeneration(dataDir);
   const { delivery } = await eventInGenerationFileOnly(dataDir, generation);
   const store = await reopen(t, dataDir);
-  t.like(await store.webhooks.getEvent('evt_1'), { type: 'generation.completed', transition_at: generation.completed_at });
-  t.like(await store.webhooks.getDelivery('whd_1'), { state: 'pending', url: delivery.url, event_id: 'evt_1', attempts: [] });
+  t.like(await store.webhooks.getEvent('evt_1'), {
+    type: 'generation.completed',
+    transition_at: generation.completed_at,
+  });
+  t.like(await store.webhooks.getDelivery('whd_1'), {
+    state: 'pending',
+    url: delivery.url,
+    event_id: 'evt_1',
+    attempts: [],
+  });
   const saved = JSON.parse(await readFile(join(dataDir, 'webhooks.json'), 'utf8'));
-  t.deepEqual(saved.events.map((e: WebhookEvent) => e.id), ['evt_1'], 'and written back to webhooks.json');
+  t.deepEqual(
+    saved.events.map((e: WebhookEvent) => e.id),
+    ['evt_1'],
+    'and written back to webhooks.json',
+  );
 });
 
 test('an event the delivery log has already settled and pruned is not brought back at open', async (t) => {
@@ -96,7 +147,9 @@ test('a transition and its event land in the one write of the generation file', 
   });
   const record = JSON.parse(await readFile(generationFile(dataDir, generation), 'utf8'));
   t.is(record.title, 'Retitled');
-  t.deepEqual(record.webhook_events, [{ ...event, deliveries: [{ id: 'whd_1', endpoint_id: null, url: delivery.url }] }]);
+  t.deepEqual(record.webhook_events, [
+    { ...event, deliveries: [{ id: 'whd_1', endpoint_id: null, url: delivery.url }] },
+  ]);
 });
 
 test('a deleted generation keeps none of its events', async (t) => {

@@ -20,10 +20,35 @@ test('an attempt is in the delivery log only once its save has landed', async (t
   const gate = new Promise<void>((resolve) => (release = resolve));
   const gated: OpenFile = async (path, flags, mode) => (await gate, open(path, flags, mode));
   const file = await WebhookFile.open(join(dir, 'webhooks.json'), new CoalescingWriter({ open: gated }));
-  const delivery: WebhookDelivery = { id: 'whd_1', event_id: 'evt_1', account_id: 'acc_1', endpoint_id: null, url: 'https://hooks.example.com/a', state: 'pending', attempts: [], round_attempts: 0, next_attempt_at: AT, created_at: AT, updated_at: AT };
-  file.addEvent({ id: 'evt_1', type: 'generation.completed', account_id: 'acc_1', generation_id: 'gen_1', created_at: AT, transition_at: AT }, [delivery]);
+  const delivery: WebhookDelivery = {
+    id: 'whd_1',
+    event_id: 'evt_1',
+    account_id: 'acc_1',
+    endpoint_id: null,
+    url: 'https://hooks.example.com/a',
+    state: 'pending',
+    attempts: [],
+    round_attempts: 0,
+    next_attempt_at: AT,
+    created_at: AT,
+    updated_at: AT,
+  };
+  file.addEvent(
+    {
+      id: 'evt_1',
+      type: 'generation.completed',
+      account_id: 'acc_1',
+      generation_id: 'gen_1',
+      created_at: AT,
+      transition_at: AT,
+    },
+    [delivery],
+  );
 
-  const saved = file.updateDelivery('whd_1', { attempts: [{ at: AT, status_code: 500, latency_ms: 5, error: null }], round_attempts: 1 });
+  const saved = file.updateDelivery('whd_1', {
+    attempts: [{ at: AT, status_code: 500, latency_ms: 5, error: null }],
+    round_attempts: 1,
+  });
   const shown = async () => (await file.listDeliveries('acc_1', { limit: 10, offset: 0 })).items[0]!.attempts.length;
   t.is(await shown(), 0);
   t.is((await file.getDelivery('whd_1'))!.attempts.length, 0);

@@ -59,14 +59,19 @@ test('a new generation is processing, counted, and readable after a reopen', asy
   t.teardown(() => second.close());
   t.deepEqual(await second.getGeneration(account.id, generation.id), generation);
   t.is(await second.usage(account.id, generation.quota_month), 1);
-  t.deepEqual((await second.unfinishedGenerations()).map((g) => g.id), [generation.id]);
+  t.deepEqual(
+    (await second.unfinishedGenerations()).map((g) => g.id),
+    [generation.id],
+  );
 });
 
 test('50 concurrent creates against a quota of 10 accept exactly 10', async (t) => {
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'starter' });
   const results = await Promise.allSettled(
-    Array.from({ length: 50 }, (_, seed) => store.createGeneration(request(account.id, { seed }), { monthlyQuota: 10 })),
+    Array.from({ length: 50 }, (_, seed) =>
+      store.createGeneration(request(account.id, { seed }), { monthlyQuota: 10 }),
+    ),
   );
   const accepted = results.filter((result) => result.status === 'fulfilled');
   const refused = results.filter((result) => result.status === 'rejected');
@@ -80,7 +85,9 @@ test('a quota refusal names the limit and the first instant of next month (UTC)'
   const account = await store.createAccount({ plan: 'starter' });
   const now = new Date('2026-12-31T23:59:00Z');
   await store.createGeneration(request(account.id), { monthlyQuota: 1, now });
-  const error = await t.throwsAsync(store.createGeneration(request(account.id), { monthlyQuota: 1, now }), { instanceOf: QuotaExceededError });
+  const error = await t.throwsAsync(store.createGeneration(request(account.id), { monthlyQuota: 1, now }), {
+    instanceOf: QuotaExceededError,
+  });
   t.is(error?.limit, 1);
   t.is(error?.resetsAt.toISOString(), '2027-01-01T00:00:00.000Z');
 });
@@ -89,7 +96,9 @@ test('a failed generation gives its quota unit back', async (t) => {
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'starter' });
   const { generation } = await store.createGeneration(request(account.id), { monthlyQuota: 1 });
-  await store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'failed', error: { code: 'render_failed', message: 'x' } }));
+  await store.transaction((tx) =>
+    tx.updateGeneration(generation.id, { status: 'failed', error: { code: 'render_failed', message: 'x' } }),
+  );
   t.is(await store.usage(account.id, generation.quota_month), 0);
   await t.notThrowsAsync(store.createGeneration(request(account.id), { monthlyQuota: 1 }));
 });
@@ -126,17 +135,28 @@ test('an idempotency key reused with another body is a conflict', async (t) => {
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'developer' });
   await store.createGeneration(request(account.id), { monthlyQuota: 10, idempotency: { key: 'k', bodyHash: 'one' } });
-  await t.throwsAsync(store.createGeneration(request(account.id), { monthlyQuota: 10, idempotency: { key: 'k', bodyHash: 'two' } }), {
-    instanceOf: IdempotencyConflictError,
-  });
+  await t.throwsAsync(
+    store.createGeneration(request(account.id), { monthlyQuota: 10, idempotency: { key: 'k', bodyHash: 'two' } }),
+    {
+      instanceOf: IdempotencyConflictError,
+    },
+  );
 });
 
 test('an idempotency key older than 24 hours makes a new generation', async (t) => {
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'developer' });
   const idempotency = { key: 'k', bodyHash: 'same' };
-  const first = await store.createGeneration(request(account.id), { monthlyQuota: null, idempotency, now: new Date('2026-05-01T00:00:00Z') });
-  const later = await store.createGeneration(request(account.id), { monthlyQuota: null, idempotency, now: new Date('2026-05-02T00:00:01Z') });
+  const first = await store.createGeneration(request(account.id), {
+    monthlyQuota: null,
+    idempotency,
+    now: new Date('2026-05-01T00:00:00Z'),
+  });
+  const later = await store.createGeneration(request(account.id), {
+    monthlyQuota: null,
+    idempotency,
+    now: new Date('2026-05-02T00:00:01Z'),
+  });
   t.false(later.replayed);
   t.not(later.generation.id, first.generation.id);
 });
@@ -165,12 +185,26 @@ test('listing is newest first with ties broken by id, and filters by status', as
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'enterprise' });
   const same = new Date('2026-03-01T10:00:00Z');
-  const tied = await Promise.all([1, 2, 3].map((seed) => store.createGeneration(request(account.id, { seed }), { monthlyQuota: null, now: same })));
-  const newer = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-03-01T11:00:00Z') });
-  const older = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-03-01T09:00:00Z') });
+  const tied = await Promise.all(
+    [1, 2, 3].map((seed) => store.createGeneration(request(account.id, { seed }), { monthlyQuota: null, now: same })),
+  );
+  const newer = await store.createGeneration(request(account.id), {
+    monthlyQuota: null,
+    now: new Date('2026-03-01T11:00:00Z'),
+  });
+  const older = await store.createGeneration(request(account.id), {
+    monthlyQuota: null,
+    now: new Date('2026-03-01T09:00:00Z'),
+  });
   const expected = [newer.generation.id, ...tied.map((r) => r.generation.id).sort(), older.generation.id];
-  t.deepEqual((await store.listGenerations(account.id, { limit: 10, offset: 0 })).items.map((g) => g.id), expected);
-  t.deepEqual((await store.listGenerations(account.id, { limit: 2, offset: 1 })).items.map((g) => g.id), expected.slice(1, 3));
+  t.deepEqual(
+    (await store.listGenerations(account.id, { limit: 10, offset: 0 })).items.map((g) => g.id),
+    expected,
+  );
+  t.deepEqual(
+    (await store.listGenerations(account.id, { limit: 2, offset: 1 })).items.map((g) => g.id),
+    expected.slice(1, 3),
+  );
 
   await store.transaction((tx) => tx.updateGeneration(tied[1]!.generation.id, { status: 'completed' }));
   const completed = await store.listGenerations(account.id, { status: 'completed', limit: 10, offset: 0 });
@@ -181,14 +215,23 @@ test('listing is newest first with ties broken by id, and filters by status', as
 
 test('updating an unknown generation is NotFoundError', async (t) => {
   const { store } = await setup(t);
-  await t.throwsAsync(store.transaction((tx) => tx.updateGeneration('gen_nope', { status: 'completed' })), { instanceOf: NotFoundError });
+  await t.throwsAsync(
+    store.transaction((tx) => tx.updateGeneration('gen_nope', { status: 'completed' })),
+    { instanceOf: NotFoundError },
+  );
 });
 
 test('an update cannot move a generation to another account or month', async (t) => {
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'developer' });
   const { generation } = await store.createGeneration(request(account.id), { monthlyQuota: null });
-  const updated = await store.transaction((tx) => tx.updateGeneration(generation.id, { account_id: 'acct_other', quota_month: '1999-01', status: 'completed' } as never));
+  const updated = await store.transaction((tx) =>
+    tx.updateGeneration(generation.id, {
+      account_id: 'acct_other',
+      quota_month: '1999-01',
+      status: 'completed',
+    } as never),
+  );
   t.is(updated.account_id, account.id);
   t.is(updated.quota_month, generation.quota_month);
 });
@@ -196,11 +239,23 @@ test('an update cannot move a generation to another account or month', async (t)
 test('unfinished generations come oldest first and leave once terminal', async (t) => {
   const { store } = await setup(t);
   const account = await store.createAccount({ plan: 'developer' });
-  const late = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-02-02T00:00:00Z') });
-  const early = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-02-01T00:00:00Z') });
-  const done = await store.createGeneration(request(account.id), { monthlyQuota: null, now: new Date('2026-02-03T00:00:00Z') });
+  const late = await store.createGeneration(request(account.id), {
+    monthlyQuota: null,
+    now: new Date('2026-02-02T00:00:00Z'),
+  });
+  const early = await store.createGeneration(request(account.id), {
+    monthlyQuota: null,
+    now: new Date('2026-02-01T00:00:00Z'),
+  });
+  const done = await store.createGeneration(request(account.id), {
+    monthlyQuota: null,
+    now: new Date('2026-02-03T00:00:00Z'),
+  });
   await store.transaction((tx) => tx.updateGeneration(done.generation.id, { status: 'completed' }));
-  t.deepEqual((await store.unfinishedGenerations()).map((g) => g.id), [early.generation.id, late.generation.id]);
+  t.deepEqual(
+    (await store.unfinishedGenerations()).map((g) => g.id),
+    [early.generation.id, late.generation.id],
+  );
 });
 
 test('keys are found by their secret, listed without it, and revoked', async (t) => {
@@ -269,7 +324,14 @@ test('a second open of a locked data dir is refused', async (t) => {
 test('a lock left by a dead process is taken over', async (t) => {
   const dataDir = await tempDir(t);
   // A pid far above any pid_max in use stands for a process that no longer exists.
-  const stale = { pid: 2 ** 30, hostname: hostname(), owner: 'server', started_at: '2020-01-01T00:00:00Z', boot_id: null, process_start: null };
+  const stale = {
+    pid: 2 ** 30,
+    hostname: hostname(),
+    owner: 'server',
+    started_at: '2020-01-01T00:00:00Z',
+    boot_id: null,
+    process_start: null,
+  };
   await writeFile(join(dataDir, 'server.lock'), JSON.stringify(stale));
   const store = await openStore({ dataDir });
   t.teardown(() => store.close());
@@ -298,7 +360,9 @@ test('blobs are written inside the data dir, at their key', async (t) => {
 for (const bad of ['../outside.wav', 'audio/../../outside.wav', '/etc/passwd', 'audio/\0.wav', '', '..']) {
   test(`the blob store refuses the key ${JSON.stringify(bad)}`, async (t) => {
     const { store } = await setup(t);
-    await t.throwsAsync(store.blobs.put(bad, new Uint8Array([1]), { contentType: 'audio/wav' }), { instanceOf: UnsafePathError });
+    await t.throwsAsync(store.blobs.put(bad, new Uint8Array([1]), { contentType: 'audio/wav' }), {
+      instanceOf: UnsafePathError,
+    });
     t.is(await store.blobs.stat(bad), undefined);
   });
 }
@@ -308,7 +372,9 @@ test('the blob store refuses a key through a symlink that leaves the data dir', 
   const outside = await tempDir(t);
   await mkdir(join(dataDir, 'audio'), { recursive: true });
   await symlink(outside, join(dataDir, 'audio', 'escape'));
-  await t.throwsAsync(store.blobs.put('audio/escape/file.wav', new Uint8Array([1]), { contentType: 'audio/wav' }), { instanceOf: UnsafePathError });
+  await t.throwsAsync(store.blobs.put('audio/escape/file.wav', new Uint8Array([1]), { contentType: 'audio/wav' }), {
+    instanceOf: UnsafePathError,
+  });
   t.deepEqual(await readdir(outside), []);
 });
 
@@ -333,7 +399,14 @@ test('a lock whose pid now belongs to another process (pid reuse) is taken over'
   }
   const dataDir = await tempDir(t);
   // The parent process is alive, but its start time is not the one the lock recorded.
-  const reused = { pid: process.ppid, hostname: hostname(), owner: 'server', started_at: '2020-01-01T00:00:00Z', boot_id: null, process_start: '1' };
+  const reused = {
+    pid: process.ppid,
+    hostname: hostname(),
+    owner: 'server',
+    started_at: '2020-01-01T00:00:00Z',
+    boot_id: null,
+    process_start: '1',
+  };
   await writeFile(join(dataDir, 'server.lock'), JSON.stringify(reused));
   await t.notThrowsAsync(async () => (await openStore({ dataDir })).close());
 });
@@ -344,14 +417,28 @@ test('a lock from before a reboot is taken over', async (t) => {
     return;
   }
   const dataDir = await tempDir(t);
-  const beforeReboot = { pid: process.ppid, hostname: hostname(), owner: 'server', started_at: '2020-01-01T00:00:00Z', boot_id: 'another-boot', process_start: null };
+  const beforeReboot = {
+    pid: process.ppid,
+    hostname: hostname(),
+    owner: 'server',
+    started_at: '2020-01-01T00:00:00Z',
+    boot_id: 'another-boot',
+    process_start: null,
+  };
   await writeFile(join(dataDir, 'server.lock'), JSON.stringify(beforeReboot));
   await t.notThrowsAsync(async () => (await openStore({ dataDir })).close());
 });
 
 test('a lock held by another live process is refused', async (t) => {
   const dataDir = await tempDir(t);
-  const live = { pid: process.ppid, hostname: hostname(), owner: 'server', started_at: '2020-01-01T00:00:00Z', boot_id: null, process_start: null };
+  const live = {
+    pid: process.ppid,
+    hostname: hostname(),
+    owner: 'server',
+    started_at: '2020-01-01T00:00:00Z',
+    boot_id: null,
+    process_start: null,
+  };
   await writeFile(join(dataDir, 'server.lock'), JSON.stringify(live));
   const error = await t.throwsAsync(openStore({ dataDir }), { instanceOf: DataDirLockedError });
   t.is(error?.pid, process.ppid);
@@ -361,10 +448,12 @@ async function finishedGeneration(store: Store, accountId: string, overrides: Pa
   const { generation } = await store.createGeneration(request(accountId, overrides), { monthlyQuota: 10 });
   await store.blobs.put(`audio/${accountId}/${generation.id}.wav`, new Uint8Array([1]), { contentType: 'audio/wav' });
   await store.blobs.put(`audio/${accountId}/${generation.id}.mid`, new Uint8Array([2]), { contentType: 'audio/midi' });
-  return store.transaction((tx) => tx.updateGeneration(generation.id, {
-    status: 'completed',
-    files: { wav: `audio/${accountId}/${generation.id}.wav`, midi: `audio/${accountId}/${generation.id}.mid` },
-  }));
+  return store.transaction((tx) =>
+    tx.updateGeneration(generation.id, {
+      status: 'completed',
+      files: { wav: `audio/${accountId}/${generation.id}.wav`, midi: `audio/${accountId}/${generation.id}.mid` },
+    }),
+  );
 }
 
 test('a deleted generation stays gone after a reopen, and its quota unit stays spent', async (t) => {
@@ -385,7 +474,11 @@ test('a deleted generation stays gone after a reopen, and its quota unit stays s
 test('what is kept of a deleted generation holds neither its prompt nor its lyrics', async (t) => {
   const { store, dataDir } = await setup(t);
   const account = await store.createAccount({ plan: 'starter' });
-  const generation = await finishedGeneration(store, account.id, { prompt: 'my secret song', lyrics: 'private words', instrumental: false });
+  const generation = await finishedGeneration(store, account.id, {
+    prompt: 'my secret song',
+    lyrics: 'private words',
+    instrumental: false,
+  });
   await store.deleteGeneration(generation.id);
   const kept = await readFile(join(dataDir, 'generations', account.id, `${generation.id}.json`), 'utf8');
   t.false(kept.includes('my secret song'));

@@ -29,8 +29,14 @@ async function stub(dir: string, name: string, body = 'exit 0'): Promise<void> {
 /** An apt-get that logs its arguments and, on install, puts every tool on the PATH (or fails with `exitCode`). */
 async function fakeAptGet(dir: string, exitCode = 0): Promise<string> {
   const log = join(dir, 'apt-get.log');
-  const stubs = allCommands.map((name) => `printf '#!/bin/sh\\n' > "${dir}/${name}"; /bin/chmod +x "${dir}/${name}"`).join('\n');
-  await stub(dir, 'apt-get', `printf '%s\\n' "$*" >> "${log}"\n[ "$1" = install ] && [ ${exitCode} = 0 ] && { ${stubs}\n}\nexit ${exitCode}`);
+  const stubs = allCommands
+    .map((name) => `printf '#!/bin/sh\\n' > "${dir}/${name}"; /bin/chmod +x "${dir}/${name}"`)
+    .join('\n');
+  await stub(
+    dir,
+    'apt-get',
+    `printf '%s\\n' "$*" >> "${log}"\n[ "$1" = install ] && [ ${exitCode} = 0 ] && { ${stubs}\n}\nexit ${exitCode}`,
+  );
   return log;
 }
 
@@ -39,7 +45,10 @@ test('without the tools and without a way to install them, the check stops with 
   const { code, stderr } = await runScript(script, [], { PATH: empty });
   t.is(code, 1);
   t.is(stderr.trim().split('\n').length, 1);
-  t.regex(stderr, /needs ffmpeg, sox, aubio-tools, bpm-tools and chromium.*sudo apt-get install ffmpeg sox aubio-tools bpm-tools chromium/);
+  t.regex(
+    stderr,
+    /needs ffmpeg, sox, aubio-tools, bpm-tools and chromium.*sudo apt-get install ffmpeg sox aubio-tools bpm-tools chromium/,
+  );
 });
 
 test('as root with apt-get, the missing tools are installed and the check passes', async (t) => {
@@ -47,7 +56,10 @@ test('as root with apt-get, the missing tools are installed and the check passes
   const log = await fakeAptGet(bin);
   const result = ensureTools({ path: bin, root: true, tools: commandTools, log: quiet });
   t.deepEqual(result, { ok: true, installed: ['ffmpeg', 'sox', 'aubio-tools', 'bpm-tools', 'chromium'] });
-  t.deepEqual((await readFile(log, 'utf8')).trim().split('\n'), ['update -qq', 'install -y -qq --no-install-recommends ffmpeg sox aubio-tools bpm-tools chromium']);
+  t.deepEqual((await readFile(log, 'utf8')).trim().split('\n'), [
+    'update -qq',
+    'install -y -qq --no-install-recommends ffmpeg sox aubio-tools bpm-tools chromium',
+  ]);
 });
 
 test('only the missing packages are installed', async (t) => {
@@ -77,15 +89,22 @@ test('not root, nothing is installed even with apt-get on the PATH', async (t) =
 test('with every tool there, apt-get is not run', async (t) => {
   const bin = await tempBin(t);
   for (const name of allCommands) await stub(bin, name);
-  const result = ensureTools({ path: bin, root: true, tools: commandTools, run: () => {
-    t.fail('apt-get ran');
-    return 1;
-  } });
+  const result = ensureTools({
+    path: bin,
+    root: true,
+    tools: commandTools,
+    run: () => {
+      t.fail('apt-get ran');
+      return 1;
+    },
+  });
   t.deepEqual(result, { ok: true, installed: [] });
 });
 
 test('npm test runs the check before anything else, and CI runs npm test', async (t) => {
-  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   t.true(pkg.scripts['test']!.startsWith('node --import tsx scripts/test-tools.ts && '));
   t.regex(await readFile(new URL('../.ci/run', import.meta.url), 'utf8'), /^npm test$/m);
 });

@@ -12,7 +12,13 @@ test('an endpoint is created (201, Location, default events), listed and deleted
   t.is(res.status, 201);
   const endpoint = await res.json();
   t.is(res.headers.get('location'), `/v1/webhooks/${endpoint.id}`);
-  t.like(endpoint, { object: 'webhook_endpoint', url: 'https://example.com/hooks', description: 'prod', status: 'enabled', disabled_at: null });
+  t.like(endpoint, {
+    object: 'webhook_endpoint',
+    url: 'https://example.com/hooks',
+    description: 'prod',
+    status: 'enabled',
+    disabled_at: null,
+  });
   t.deepEqual(endpoint.events, ['generation.completed', 'generation.failed']);
   t.deepEqual((await (await app.call(key, '/v1/webhooks')).json()).data, [endpoint]);
 
@@ -40,11 +46,13 @@ test('POST /v1/webhooks validates its body field by field', async (t) => {
   }
 });
 
-test("an account sees and changes only its own endpoints and deliveries", async (t) => {
+test('an account sees and changes only its own endpoints and deliveries', async (t) => {
   const app = await startWebhookApp(t);
   const alice = await app.account();
   const bob = await app.account();
-  const endpoint = await (await app.call(alice.key, '/v1/webhooks', { json: { url: 'https://example.com/alice' } })).json();
+  const endpoint = await (
+    await app.call(alice.key, '/v1/webhooks', { json: { url: 'https://example.com/alice' } })
+  ).json();
   t.deepEqual((await (await app.call(bob.key, '/v1/webhooks')).json()).data, []);
   t.is((await app.call(bob.key, `/v1/webhooks/${endpoint.id}`, { method: 'DELETE' })).status, 404);
   t.is((await app.call(bob.key, `/v1/webhooks/${endpoint.id}/enable`, { method: 'POST' })).status, 404);
@@ -64,7 +72,10 @@ test('the secret is stable until rotated and kept in the store (the data dir, or
   t.is((await (await app.call(key, '/v1/webhooks/secret')).json()).secret, first.secret);
   if (app.store instanceof PostgresRepository) {
     const { rows } = await app.store.pool.query('SELECT secret FROM webhook_secrets');
-    t.deepEqual(rows.map((r) => r.secret), [first.secret]);
+    t.deepEqual(
+      rows.map((r) => r.secret),
+      [first.secret],
+    );
     return;
   }
   const { readFile } = await import('node:fs/promises');
@@ -75,7 +86,8 @@ test('the secret is stable until rotated and kept in the store (the data dir, or
 test('an account may have at most 10 endpoints', async (t) => {
   const app = await startWebhookApp(t);
   const { key } = await app.account();
-  for (let i = 0; i < 10; i++) t.is((await app.call(key, '/v1/webhooks', { json: { url: `https://example.com/${i}` } })).status, 201);
+  for (let i = 0; i < 10; i++)
+    t.is((await app.call(key, '/v1/webhooks', { json: { url: `https://example.com/${i}` } })).status, 201);
   const res = await app.call(key, '/v1/webhooks', { json: { url: 'https://example.com/11' } });
   t.is(res.status, 400);
   t.like(await errorOf(res), { code: 'too_many_endpoints' });
@@ -87,7 +99,12 @@ test('GET /v1/webhooks/deliveries refuses unknown and malformed query parameters
   for (const query of ['?limit=0', '?status=sent', '?page=2', '?limit=1&limit=2']) {
     t.is((await app.call(key, `/v1/webhooks/deliveries${query}`)).status, 400, query);
   }
-  t.like(await (await app.call(key, '/v1/webhooks/deliveries')).json(), { object: 'list', data: [], total: 0, has_more: false });
+  t.like(await (await app.call(key, '/v1/webhooks/deliveries')).json(), {
+    object: 'list',
+    data: [],
+    total: 0,
+    has_more: false,
+  });
 });
 
 test('an app built without the webhooks module answers 503 on /v1/webhooks', async (t) => {

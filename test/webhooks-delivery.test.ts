@@ -45,7 +45,10 @@ test('a registered endpoint receives a signed generation.completed that verifies
   await generate(app, key);
   const [received] = await receiver.waitFor(1);
   t.true(verifyWebhook(secret, received!.headers, received!.body));
-  t.false(verifyWebhook(secret, received!.headers, received!.body.replace('completed', 'complete!')), 'a changed body does not verify');
+  t.false(
+    verifyWebhook(secret, received!.headers, received!.body.replace('completed', 'complete!')),
+    'a changed body does not verify',
+  );
   t.is(received!.headers['webhook-id'], received!.json.id);
   t.regex(received!.json.id, /^evt_/);
   t.is(received!.json.type, 'generation.completed');
@@ -62,7 +65,12 @@ test("the event's data is the generation as GET /v1/generation/:id returns it, w
   const wav = await fetch(data.download_urls.wav);
   t.is(wav.status, 200);
   t.is(wav.headers.get('content-type'), 'audio/wav');
-  t.is(Buffer.from(await wav.arrayBuffer()).subarray(0, 4).toString('latin1'), 'RIFF');
+  t.is(
+    Buffer.from(await wav.arrayBuffer())
+      .subarray(0, 4)
+      .toString('latin1'),
+    'RIFF',
+  );
 });
 
 test('a receiver answering 500, 500, then 200 gets the event three times with the same webhook-id', async (t) => {
@@ -72,15 +80,24 @@ test('a receiver answering 500, 500, then 200 gets the event three times with th
   await register(app, key, receiver.url);
   await generate(app, key);
   const received = await receiver.waitFor(3);
-  t.deepEqual(received.map((r) => r.answered), [500, 500, 200]);
+  t.deepEqual(
+    received.map((r) => r.answered),
+    [500, 500, 200],
+  );
   t.is(new Set(received.map((r) => r.headers['webhook-id'])).size, 1);
   t.is(new Set(received.map((r) => r.json.id)).size, 1);
   const [log] = await until(async () => {
     const list = await deliveries(app, key);
     return list[0]?.status === 'delivered' ? list : undefined;
   }, 'the delivery to be marked delivered');
-  t.deepEqual(log.attempts.map((a: any) => a.status_code), [500, 500, 200]);
-  t.deepEqual(log.attempts.map((a: any) => a.error), ['HTTP 500', 'HTTP 500', null]);
+  t.deepEqual(
+    log.attempts.map((a: any) => a.status_code),
+    [500, 500, 200],
+  );
+  t.deepEqual(
+    log.attempts.map((a: any) => a.error),
+    ['HTTP 500', 'HTTP 500', null],
+  );
   for (const attempt of log.attempts) {
     t.true(Number.isInteger(attempt.latency_ms) && attempt.latency_ms >= 0);
     t.false(Number.isNaN(Date.parse(attempt.at)));
@@ -140,7 +157,7 @@ test('resend sends a delivered event again with the same webhook-id and logs the
   t.is(after.attempts.length, 2);
 });
 
-test('a per-request callback_url gets its task\'s completed event; processing goes only to endpoints subscribed to it', async (t) => {
+test("a per-request callback_url gets its task's completed event; processing goes only to endpoints subscribed to it", async (t) => {
   const app = await startWebhookApp(t);
   const callback = await startReceiver(t);
   const endpoint = await startReceiver(t);
@@ -247,7 +264,16 @@ async function unqueuedTask(t: ExecutionContext) {
   const { account, key } = await app.account();
   await register(app, key, receiver.url);
   const { generation } = await app.store.createGeneration(
-    { account_id: account.id, prompt: 'x', duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null },
+    {
+      account_id: account.id,
+      prompt: 'x',
+      duration: 30,
+      style: null,
+      instrumental: true,
+      seed: 1,
+      lyrics: null,
+      callback_url: null,
+    },
     { monthlyQuota: null },
   );
   return { app, receiver, key, generation };
@@ -259,7 +285,7 @@ async function eventWithoutItsTransition(app: WebhookApp, as: Generation): Promi
   app.webhooks.wake();
 }
 
-test('a transition and its webhook event are committed together, in the generation\'s own file (or row and table)', async (t) => {
+test("a transition and its webhook event are committed together, in the generation's own file (or row and table)", async (t) => {
   const { app, receiver, generation } = await unqueuedTask(t);
   await app.lifecycle.transition(generation.id, { status: 'completed', completed_at: new Date().toISOString() });
   const [received] = await receiver.waitFor(1);
@@ -271,14 +297,24 @@ test('a transition and its webhook event are committed together, in the generati
     t.deepEqual(rows, [{ status: 'completed', id: received!.json.id, type: 'generation.completed', stamped: true }]);
     return;
   }
-  const onDisk = JSON.parse(await readFile(join(app.store.dataDir, 'generations', generation.account_id, `${generation.id}.json`), 'utf8'));
+  const onDisk = JSON.parse(
+    await readFile(join(app.store.dataDir, 'generations', generation.account_id, `${generation.id}.json`), 'utf8'),
+  );
   t.is(onDisk.status, 'completed');
-  t.like(onDisk.webhook_events, [{ id: received!.json.id, type: 'generation.completed', transition_at: onDisk.completed_at }]);
+  t.like(onDisk.webhook_events, [
+    { id: received!.json.id, type: 'generation.completed', transition_at: onDisk.completed_at },
+  ]);
 });
 
 test('an event whose task ended otherwise (its completion unsaved, then failed) is cancelled, not sent', async (t) => {
   const { app, receiver, key, generation } = await unqueuedTask(t);
-  await app.store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'failed', completed_at: new Date().toISOString(), error: { code: 'render_failed', message: 'no' } }));
+  await app.store.transaction((tx) =>
+    tx.updateGeneration(generation.id, {
+      status: 'failed',
+      completed_at: new Date().toISOString(),
+      error: { code: 'render_failed', message: 'no' },
+    }),
+  );
   await eventWithoutItsTransition(app, { ...generation, status: 'completed', completed_at: new Date().toISOString() });
   const [delivery] = await until(async () => {
     const list = await deliveries(app, key, '?status=cancelled');
@@ -290,7 +326,9 @@ test('an event whose task ended otherwise (its completion unsaved, then failed) 
 
 test('an event of a generation deleted before it was sent is cancelled, not sent', async (t) => {
   const { app, receiver, key, generation } = await unqueuedTask(t);
-  const completed = await app.store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'completed', completed_at: new Date().toISOString() }));
+  const completed = await app.store.transaction((tx) =>
+    tx.updateGeneration(generation.id, { status: 'completed', completed_at: new Date().toISOString() }),
+  );
   await app.store.deleteGeneration(generation.id);
   await eventWithoutItsTransition(app, completed);
   const [delivery] = await until(async () => {
@@ -311,7 +349,13 @@ test('an attempt that gets no answer within the time limit is logged as a timeou
     const list = await deliveries(app, key, '?status=delivered');
     return list.length === 1 ? list : undefined;
   }, 'the retry to be delivered');
-  t.deepEqual(log.attempts.map((a: any) => [a.status_code, a.error]), [[null, 'no answer within 0.3 s'], [200, null]]);
+  t.deepEqual(
+    log.attempts.map((a: any) => [a.status_code, a.error]),
+    [
+      [null, 'no answer within 0.3 s'],
+      [200, null],
+    ],
+  );
   t.is(receiver.requests[0]!.headers['webhook-id'], receiver.requests[1]!.headers['webhook-id']);
 });
 
@@ -321,19 +365,32 @@ test('a processing event sent after its task completed still shows the task as i
   const { account, key } = await app.account();
   await register(app, key, receiver.url, ['generation.processing']);
   const { generation } = await app.store.createGeneration(
-    { account_id: account.id, prompt: 'x', duration: 30, style: null, instrumental: true, seed: 1, lyrics: null, callback_url: null },
+    {
+      account_id: account.id,
+      prompt: 'x',
+      duration: 30,
+      style: null,
+      instrumental: true,
+      seed: 1,
+      lyrics: null,
+      callback_url: null,
+    },
     { monthlyQuota: null },
   );
   // The render start is recorded only once the task has finished: its first attempt finds it completed.
   const startedAt = new Date().toISOString();
-  await app.store.transaction((tx) => tx.updateGeneration(generation.id, { status: 'processing', started_at: startedAt }));
-  const completed = await app.store.transaction((tx) => tx.updateGeneration(generation.id, {
-    status: 'completed',
-    completed_at: new Date().toISOString(),
-    title: 'Done',
-    metadata: { genre: 'lofi', bpm: 80 },
-    files: { wav: `audio/${account.id}/${generation.id}.wav`, midi: `audio/${account.id}/${generation.id}.mid` },
-  }));
+  await app.store.transaction((tx) =>
+    tx.updateGeneration(generation.id, { status: 'processing', started_at: startedAt }),
+  );
+  const completed = await app.store.transaction((tx) =>
+    tx.updateGeneration(generation.id, {
+      status: 'completed',
+      completed_at: new Date().toISOString(),
+      title: 'Done',
+      metadata: { genre: 'lofi', bpm: 80 },
+      files: { wav: `audio/${account.id}/${generation.id}.wav`, midi: `audio/${account.id}/${generation.id}.mid` },
+    }),
+  );
   await eventWithoutItsTransition(app, { ...completed, status: 'processing', completed_at: null });
   const [received] = await receiver.waitFor(1);
   const { data } = received!.json;
@@ -345,10 +402,20 @@ test('a processing event sent after its task completed still shows the task as i
 
 test('the outbox keeps an event as its transition stamp, not a copy of the task', async (t) => {
   const { app, created, received } = await firstDelivered(t);
-  const onDisk = app.store instanceof PostgresRepository ? await outboxInDatabase(app.store) : JSON.parse(await readFile(join(app.store.dataDir, 'webhooks.json'), 'utf8'));
+  const onDisk =
+    app.store instanceof PostgresRepository
+      ? await outboxInDatabase(app.store)
+      : JSON.parse(await readFile(join(app.store.dataDir, 'webhooks.json'), 'utf8'));
   const { id, created_at, data } = received.json;
   t.deepEqual(onDisk.events, [
-    { id, type: 'generation.completed', account_id: onDisk.endpoints[0].account_id, generation_id: created.id, created_at, transition_at: data.completed_at },
+    {
+      id,
+      type: 'generation.completed',
+      account_id: onDisk.endpoints[0].account_id,
+      generation_id: created.id,
+      created_at,
+      transition_at: data.completed_at,
+    },
   ]);
 });
 
@@ -363,7 +430,10 @@ test('a receiver that hangs holds at most its own share of attempts; another rec
   await fast.waitFor(3);
   await slow.waitFor(1);
   // The fast receiver hears each event a moment before its result is saved; the log shows saved results only.
-  await until(async () => ((await deliveries(app, key, '?status=delivered')).length === 3 ? true : undefined), 'the fast deliveries to be saved');
+  await until(
+    async () => ((await deliveries(app, key, '?status=delivered')).length === 3 ? true : undefined),
+    'the fast deliveries to be saved',
+  );
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.is(slow.requests.length, 1, 'one attempt at a time to the hanging receiver');
   t.is(slow.open(), 1);
@@ -383,15 +453,23 @@ test('the delivery log lists newest first, paged by limit and offset, with the t
   }
   const first = await (await app.call(key, '/v1/webhooks/deliveries?limit=2')).json();
   t.like(first, { total: 3, has_more: true });
-  t.deepEqual(first.data.map((d: any) => d.generation_id), [ids[2], ids[1]]);
+  t.deepEqual(
+    first.data.map((d: any) => d.generation_id),
+    [ids[2], ids[1]],
+  );
   const rest = await (await app.call(key, '/v1/webhooks/deliveries?limit=2&offset=2')).json();
   t.like(rest, { total: 3, has_more: false });
-  t.deepEqual(rest.data.map((d: any) => d.generation_id), [ids[0]]);
+  t.deepEqual(
+    rest.data.map((d: any) => d.generation_id),
+    [ids[0]],
+  );
 });
 
 /** The outbox's events and endpoints as the database holds them, in the shape of webhooks.json. */
 async function outboxInDatabase(store: PostgresRepository) {
-  const events = await store.pool.query('SELECT id, type, account_id, generation_id, created_at, transition_at FROM webhook_events ORDER BY seq');
+  const events = await store.pool.query(
+    'SELECT id, type, account_id, generation_id, created_at, transition_at FROM webhook_events ORDER BY seq',
+  );
   const endpoints = await store.pool.query('SELECT account_id FROM webhook_endpoints ORDER BY seq');
   const iso = (value: Date | null) => value && value.toISOString();
   return {

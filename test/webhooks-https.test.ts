@@ -31,7 +31,9 @@ async function startReceiver(t: import('ava').ExecutionContext): Promise<Receive
       res.writeHead(204).end();
     });
   });
-  server.on('secureConnection', (socket) => receiver.serverNames.push((socket as unknown as { servername: string | false }).servername));
+  server.on('secureConnection', (socket) =>
+    receiver.serverNames.push((socket as unknown as { servername: string | false }).servername),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   receiver.port = (server.address() as AddressInfo).port;
@@ -40,7 +42,9 @@ async function startReceiver(t: import('ava').ExecutionContext): Promise<Receive
 
 /** One attempt from a child process that trusts the test certificate (Node reads extra CAs only at start). */
 async function attemptTrusting(url: string): Promise<AttemptResult> {
-  const { stdout, stderr } = await runScript(fixture('send-attempt.ts'), [url, '127.0.0.1'], { NODE_EXTRA_CA_CERTS: CERT });
+  const { stdout, stderr } = await runScript(fixture('send-attempt.ts'), [url, '127.0.0.1'], {
+    NODE_EXTRA_CA_CERTS: CERT,
+  });
   try {
     return JSON.parse(stdout) as AttemptResult;
   } catch {
@@ -51,8 +55,11 @@ async function attemptTrusting(url: string): Promise<AttemptResult> {
 test('a receiver whose certificate no trusted authority signed is refused, and gets no body', async (t) => {
   const receiver = await startReceiver(t);
   const result = await sendAttempt({
-    url: `https://hooks.test:${receiver.port}/hook`, address: { address: '127.0.0.1', family: 4 },
-    headers: {}, body: '{"ok":true}', timeoutMs: 10_000,
+    url: `https://hooks.test:${receiver.port}/hook`,
+    address: { address: '127.0.0.1', family: 4 },
+    headers: {},
+    body: '{"ok":true}',
+    timeoutMs: 10_000,
   });
   t.is(result.statusCode, null);
   t.regex(result.error ?? '', /SELF_SIGNED|self.signed/i);

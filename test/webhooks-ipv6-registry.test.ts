@@ -43,11 +43,13 @@ function toNumber(address: string): bigint {
   const [head = '', tail] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return groups.reduce((n, group) => n * 65536n + BigInt(`0x${group}`), 0n);
 }
 
-const toAddress = (value: bigint): string => Array.from({ length: 8 }, (_, i) => ((value >> BigInt(16 * (7 - i))) & 0xffffn).toString(16)).join(':');
+const toAddress = (value: bigint): string =>
+  Array.from({ length: 8 }, (_, i) => ((value >> BigInt(16 * (7 - i))) & 0xffffn).toString(16)).join(':');
 
 /** First, middle and last address of a block. */
 function samples({ prefix, bits }: Block): string[] {
@@ -58,7 +60,9 @@ function samples({ prefix, bits }: Block): string[] {
 
 /** A smaller block the registry lists as globally reachable inside a larger one that is not (2001::/23). */
 const carvedOut = (address: string, block: Block): boolean =>
-  REGISTRY.some((other) => other !== block && other.globallyReachable && other.bits > block.bits && inBlock(address, other));
+  REGISTRY.some(
+    (other) => other !== block && other.globallyReachable && other.bits > block.bits && inBlock(address, other),
+  );
 
 function inBlock(address: string, block: Block): boolean {
   const shift = BigInt(128 - block.bits);
@@ -90,5 +94,6 @@ test('blocks that embed an IPv4 address are judged by that address', (t) => {
 });
 
 test('ordinary public IPv6 addresses are allowed', (t) => {
-  for (const address of ['2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '2620:4f:8001::1']) t.is(forbiddenAddressReason(address), null, address);
+  for (const address of ['2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '2620:4f:8001::1'])
+    t.is(forbiddenAddressReason(address), null, address);
 });

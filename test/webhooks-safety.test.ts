@@ -42,7 +42,14 @@ for (const [address, reason] of FORBIDDEN) {
 }
 
 test('public IPv4 and IPv6 addresses (and public ones in IPv4-mapped form) are allowed', (t) => {
-  for (const address of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001:80b::200e']) {
+  for (const address of [
+    '93.184.216.34',
+    '8.8.8.8',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '2a00:1450:4001:80b::200e',
+  ]) {
     t.is(forbiddenAddressReason(address), null, address);
   }
 });
@@ -88,7 +95,8 @@ test('POST /v1/generate refuses a forbidden callback_url with 400 unsafe_url and
 });
 
 test('a name that resolves to a forbidden address is refused, naming the address', async (t) => {
-  const resolve: Resolver = async (host) => (host === 'hooks.example.com' ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '93.184.216.34', family: 4 }]);
+  const resolve: Resolver = async (host) =>
+    host === 'hooks.example.com' ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '93.184.216.34', family: 4 }];
   const app = await startWebhookApp(t, { allowPrivate: false, resolve });
   const { key } = await app.account();
   const res = await app.call(key, '/v1/webhooks', { json: { url: 'https://hooks.example.com/in' } });
@@ -102,7 +110,9 @@ test('a name with one private answer among public ones is refused', async (t) =>
     { address: '93.184.216.34', family: 4 },
     { address: '10.0.0.7', family: 4 },
   ];
-  const error = await t.throwsAsync(checkWebhookUrl('https://mixed.example.com/', 'url', { allowPrivate: false, resolve }));
+  const error = await t.throwsAsync(
+    checkWebhookUrl('https://mixed.example.com/', 'url', { allowPrivate: false, resolve }),
+  );
   t.regex(error!.message, /10\.0\.0\.7, a private address/);
 });
 
@@ -122,16 +132,27 @@ test('at send time each forbidden class is refused again (a name that now resolv
   // The receiver listens on loopback: it stands for the internal service an attacker would aim at.
   const internal = await startReceiver(t);
   const port = new URL(internal.url).port;
-  const rebound: Record<string, string> = { a: '127.0.0.1', b: '10.0.0.1', c: '169.254.169.254', d: '::1', e: '::ffff:127.0.0.1' };
+  const rebound: Record<string, string> = {
+    a: '127.0.0.1',
+    b: '10.0.0.1',
+    c: '169.254.169.254',
+    d: '::1',
+    e: '::ffff:127.0.0.1',
+  };
   let rebinding = false;
   const resolve: Resolver = async (host) => {
     const target = rebound[host.split('.')[0]!]!;
-    return [rebinding ? { address: target, family: target.includes(':') ? 6 : 4 } : { address: '93.184.216.34', family: 4 }];
+    return [
+      rebinding ? { address: target, family: target.includes(':') ? 6 : 4 } : { address: '93.184.216.34', family: 4 },
+    ];
   };
   const app = await startWebhookApp(t, { allowPrivate: false, resolve, schedule: [] });
   const { key } = await app.account();
   for (const name of Object.keys(rebound)) {
-    t.is((await app.call(key, '/v1/webhooks', { json: { url: `http://${name}.rebind.example:${port}/hook` } })).status, 201);
+    t.is(
+      (await app.call(key, '/v1/webhooks', { json: { url: `http://${name}.rebind.example:${port}/hook` } })).status,
+      201,
+    );
   }
   rebinding = true;
   await app.call(key, '/v1/generate', { json: { prompt: 'x' } });

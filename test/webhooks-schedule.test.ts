@@ -13,9 +13,18 @@ test('the retries span at least 24 hours at the shortest jitter', (t) => {
 });
 
 test('the first retry comes after 5 s ±20 %, and waits grow', (t) => {
-  t.is(retryDelay(1, RETRY_SCHEDULE_MS, RETRY_JITTER, () => 0.5), 5_000);
-  t.is(retryDelay(1, RETRY_SCHEDULE_MS, RETRY_JITTER, () => 0), 4_000);
-  t.is(retryDelay(1, RETRY_SCHEDULE_MS, RETRY_JITTER, () => 1), 6_000);
+  t.is(
+    retryDelay(1, RETRY_SCHEDULE_MS, RETRY_JITTER, () => 0.5),
+    5_000,
+  );
+  t.is(
+    retryDelay(1, RETRY_SCHEDULE_MS, RETRY_JITTER, () => 0),
+    4_000,
+  );
+  t.is(
+    retryDelay(1, RETRY_SCHEDULE_MS, RETRY_JITTER, () => 1),
+    6_000,
+  );
   for (let i = 1; i < RETRY_SCHEDULE_MS.length; i++) t.true(RETRY_SCHEDULE_MS[i]! >= RETRY_SCHEDULE_MS[i - 1]!);
   t.is(retryDelay(RETRY_SCHEDULE_MS.length + 1, RETRY_SCHEDULE_MS, RETRY_JITTER), null);
 });

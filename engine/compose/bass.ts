@@ -7,7 +7,15 @@ import type { Random } from '../random.ts';
 import { lowestAtOrAbove, mod } from '../theory/pitch.ts';
 import { chordScale } from '../theory/scales.ts';
 import { hitsOf, type DrumGrid } from './drums.ts';
-import { EPSILON, clamp, sectionVelocity, strongBeats, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
+import {
+  EPSILON,
+  clamp,
+  sectionVelocity,
+  strongBeats,
+  type ChordSlot,
+  type ComposeContext,
+  type GridNote,
+} from './model.ts';
 
 /** The lowest anchor note: 808s sit lower than a played bass. */
 function bassFloor(style: BassStyle): number {
@@ -41,7 +49,13 @@ function pulses(start: number, end: number, every: number): number[] {
 }
 
 /** Notes lasting until the next onset (times `gate`), all in the slot. */
-function legato(onsets: readonly number[], pitches: readonly number[], end: number, velocity: number, gate = 0.92): GridNote[] {
+function legato(
+  onsets: readonly number[],
+  pitches: readonly number[],
+  end: number,
+  velocity: number,
+  gate = 0.92,
+): GridNote[] {
   return onsets.map((beat, i) => ({
     beat,
     beats: ((onsets[i + 1] ?? end) - beat) * gate,
@@ -76,7 +90,12 @@ const end = (s: ChordSlot) => s.beat + s.beats;
 
 const GENERATORS: Record<BassStyle, SlotGenerator> = {
   root: ({ slot, anchor, drive, velocity, ctx }) => {
-    const onsets = drive < 0.45 ? pulses(slot.beat, end(slot), ctx.beatsPerBar) : drive < 0.7 ? strongOnsets(ctx, slot) : pulses(slot.beat, end(slot), 0.5);
+    const onsets =
+      drive < 0.45
+        ? pulses(slot.beat, end(slot), ctx.beatsPerBar)
+        : drive < 0.7
+          ? strongOnsets(ctx, slot)
+          : pulses(slot.beat, end(slot), 0.5);
     return legato(onsets, [anchor], end(slot), velocity);
   },
   rootFifth: ({ slot, anchor, drive, velocity, ctx }) => {
@@ -89,7 +108,8 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
     const onsets = pulses(slot.beat, end(slot), 1);
     const tones = slot.chord.intervals.slice(1).map((i) => anchor + mod(i, 12));
     const pitches = onsets.map((_, i) => (i === 0 ? anchor : tones[(i - 1) % tones.length]!));
-    if (onsets.length >= 2) pitches[pitches.length - 1] = approachTone(ctx, slot, nextAnchor, pitches[pitches.length - 2]!);
+    if (onsets.length >= 2)
+      pitches[pitches.length - 1] = approachTone(ctx, slot, nextAnchor, pitches[pitches.length - 2]!);
     return legato(onsets, pitches, end(slot), velocity, 0.9);
   },
   offbeat: ({ slot, anchor, drive, velocity }) => {
@@ -101,7 +121,9 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
     const onsets = new Set<number>([slot.beat]);
     for (let bar = Math.floor(slot.beat / ctx.beatsPerBar); bar * ctx.beatsPerBar < end(slot) - EPSILON; bar++) {
       const grid = drumBars[bar];
-      const kicks = grid ? hitsOf(grid, 'kick', stepsPerBar, ctx.beatsPerBar).map((h) => h.beat) : [0, ctx.beatsPerBar * 0.625];
+      const kicks = grid
+        ? hitsOf(grid, 'kick', stepsPerBar, ctx.beatsPerBar).map((h) => h.beat)
+        : [0, ctx.beatsPerBar * 0.625];
       for (const k of kicks) {
         const beat = bar * ctx.beatsPerBar + k;
         if (beat > slot.beat + EPSILON && beat < end(slot) - EPSILON) onsets.add(beat);
@@ -181,7 +203,8 @@ function acidLine({ ctx, slot, anchor, velocity, acid }: SlotInput): GridNote[] 
     return {
       beat,
       // A slide overlaps the next note: the renderer glides between overlapping notes.
-      beats: step.slide && i + 1 < onsets.length ? next - beat + stepBeats * 0.25 : Math.min(next - beat, stepBeats) * 0.85,
+      beats:
+        step.slide && i + 1 < onsets.length ? next - beat + stepBeats * 0.25 : Math.min(next - beat, stepBeats) * 0.85,
       midi: anchor + mod(intervals[step.tone % intervals.length]!, 12) + step.octave,
       velocity: clamp(velocity * (step.accent ? 1.2 : 0.82), 0, 1),
     };
@@ -209,7 +232,15 @@ export function composeBass(
     }
     const drive = section.energy * (0.6 + 0.2 * (ctx.spec.arousal + 1));
     const input: SlotInput = {
-      ctx, slot, anchor: anchors[i]!, nextAnchor: anchors[i + 1] ?? anchors[i]!, drive, velocity, drumBars, stepsPerBar, acid,
+      ctx,
+      slot,
+      anchor: anchors[i]!,
+      nextAnchor: anchors[i + 1] ?? anchors[i]!,
+      drive,
+      velocity,
+      drumBars,
+      stepsPerBar,
+      acid,
     };
     notes.push(...GENERATORS[style](input));
   });

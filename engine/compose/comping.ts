@@ -5,7 +5,15 @@
 import type { ChordStyle } from '../types.ts';
 import type { Random } from '../random.ts';
 import { meterName } from './meter.ts';
-import { EPSILON, isStrongBeat, strongBeats, sectionVelocity, type ChordSlot, type ComposeContext, type GridNote } from './model.ts';
+import {
+  EPSILON,
+  isStrongBeat,
+  strongBeats,
+  sectionVelocity,
+  type ChordSlot,
+  type ComposeContext,
+  type GridNote,
+} from './model.ts';
 import { familyOf } from './instruments.ts';
 import { guitarShapes, strum, strumPlan, type Shape, type Stroke } from './guitar.ts';
 
@@ -14,10 +22,24 @@ type Hit = [at: number, length: number];
 
 /** Comping bars (jazz/lo-fi): syncopated, never on every beat. */
 const COMP_BARS: Hit[][] = [
-  [[0, 0.375], [0.375, 0.125], [0.625, 0.25]],
-  [[0, 0.5], [0.625, 0.375]],
-  [[0.125, 0.25], [0.5, 0.25], [0.875, 0.125]],
-  [[0, 0.25], [0.375, 0.5]],
+  [
+    [0, 0.375],
+    [0.375, 0.125],
+    [0.625, 0.25],
+  ],
+  [
+    [0, 0.5],
+    [0.625, 0.375],
+  ],
+  [
+    [0.125, 0.25],
+    [0.5, 0.25],
+    [0.875, 0.125],
+  ],
+  [
+    [0, 0.25],
+    [0.375, 0.5],
+  ],
   [[0, 0.875]],
 ];
 /** Stab rhythms in sixteenths of a bar (house/EDM). */
@@ -62,11 +84,13 @@ function barHits(c: Ctx, hits: readonly Hit[]): Hit[] {
   for (let bar = Math.floor(slot.beat / bpb + EPSILON); bar * bpb < slotEnd(slot) - EPSILON; bar++) {
     for (const [at, length] of hits) {
       const beat = bar * bpb + at * bpb;
-      if (beat >= slot.beat - EPSILON && beat < slotEnd(slot) - EPSILON) result.push([beat, Math.min(length * bpb, slotEnd(slot) - beat)]);
+      if (beat >= slot.beat - EPSILON && beat < slotEnd(slot) - EPSILON)
+        result.push([beat, Math.min(length * bpb, slotEnd(slot) - beat)]);
     }
   }
   // A chord change mid-bar must still be heard where it starts.
-  if (result.length === 0 || result[0]![0] > slot.beat + EPSILON) result.unshift([slot.beat, Math.min(hits[0]?.[1] ?? 1, 1) * bpb]);
+  if (result.length === 0 || result[0]![0] > slot.beat + EPSILON)
+    result.unshift([slot.beat, Math.min(hits[0]?.[1] ?? 1, 1) * bpb]);
   return result.map(([b, l]) => [b, Math.min(l, slotEnd(slot) - b)]);
 }
 
@@ -109,7 +133,8 @@ function chordHits(c: Ctx, hits: readonly Hit[], velocity: number, gate = 0.95, 
     return strum(c.voicing, strokes, c.ctx.bpm, slotEnd(c.slot), c.guitar.random);
   }
   return hits.flatMap(([beat, length], i) =>
-    c.voicing.map((midi) => ({ beat, beats: length * gate, midi, velocity: velocity * (i === 0 ? 1 : 0.85) })));
+    c.voicing.map((midi) => ({ beat, beats: length * gate, midi, velocity: velocity * (i === 0 ? 1 : 0.85) })),
+  );
 }
 
 const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
@@ -119,15 +144,31 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
   },
   sustain: (c) => chordHits(c, [[c.slot.beat, c.slot.beats]], c.velocity * 0.9, 0.98),
   stabs: (c) => {
-    if (c.ctx.beatsPerBar !== 4) return chordHits(c, barHits(c, offPulseHits(c)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
+    if (c.ctx.beatsPerBar !== 4)
+      return chordHits(c, barHits(c, offPulseHits(c)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
     const steps = STAB_BARS[barChoice(c) % STAB_BARS.length]!.filter((_, i) => c.energy >= 0.6 || i % 2 === 0);
     // A guitar chops stabs on its four highest strings (the reggae skank).
-    return chordHits(c, barHits(c, steps.map((s) => [s / 16, 0.09] as Hit)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
+    return chordHits(
+      c,
+      barHits(
+        c,
+        steps.map((s) => [s / 16, 0.09] as Hit),
+      ),
+      c.velocity,
+      1,
+      c.guitar ? STAB_STRINGS : undefined,
+    );
   },
   comp: (c) => {
     // The comping bars are syncopations of a 4/4 bar; elsewhere the chord falls on the pulse and, livelier,
     // is pushed again on the beat before each pulse (6/8: 1 . 3 4 . 6).
-    if (c.ctx.beatsPerBar !== 4) return chordHits(c, barHits(c, c.energy < 0.4 ? strongHits(c.ctx.beatsPerBar) : pushedHits(c.ctx.beatsPerBar)), c.velocity, 0.9);
+    if (c.ctx.beatsPerBar !== 4)
+      return chordHits(
+        c,
+        barHits(c, c.energy < 0.4 ? strongHits(c.ctx.beatsPerBar) : pushedHits(c.ctx.beatsPerBar)),
+        c.velocity,
+        0.9,
+      );
     const bar = c.energy < 0.4 ? COMP_BARS[COMP_BARS.length - 1]! : COMP_BARS[barChoice(c) % (COMP_BARS.length - 1)]!;
     return chordHits(c, barHits(c, bar), c.velocity, 0.9);
   },
@@ -145,8 +186,13 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
   // Tango's marcato: every beat struck short and detached, the strong beats leaning harder.
   marcato: (c) => {
     const bpb = c.ctx.beatsPerBar;
-    const beats = barHits(c, Array.from({ length: bpb }, (_, b): Hit => [b / bpb, 0.45 / bpb]));
-    return beats.flatMap(([beat, length]) => chordHits(c, [[beat, length]], c.velocity * (isStrongBeat(beat, bpb) ? 1 : 0.78), 0.9));
+    const beats = barHits(
+      c,
+      Array.from({ length: bpb }, (_, b): Hit => [b / bpb, 0.45 / bpb]),
+    );
+    return beats.flatMap(([beat, length]) =>
+      chordHits(c, [[beat, length]], c.velocity * (isStrongBeat(beat, bpb) ? 1 : 0.78), 0.9),
+    );
   },
   strum: (c) => {
     const { ctx } = c;
@@ -155,7 +201,13 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
     const section = ctx.sections[c.slot.section]!;
     const perBeat = slots / ctx.beatsPerBar;
     const strongSlots = strongBeats(ctx.beatsPerBar).map((b) => Math.round(b * perBeat));
-    const plan = strumPlan(c.guitar?.instrument ?? '', { meter: meterName(ctx.spec.meter), slots, strongSlots }, c.energy, section.kind, c.choice);
+    const plan = strumPlan(
+      c.guitar?.instrument ?? '',
+      { meter: meterName(ctx.spec.meter), slots, strongSlots },
+      c.energy,
+      section.kind,
+      c.choice,
+    );
     const hits: Hit[] = [];
     for (let i = 0; i < slots; i++) if ((plan.pattern[i] ?? '.') !== '.') hits.push([i / slots, 1 / slots]);
     const onsets = barHits(c, hits);
@@ -164,7 +216,13 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
       const inBar = ((beat % ctx.beatsPerBar) + ctx.beatsPerBar) % ctx.beatsPerBar;
       // The chord change is always a downstroke on every string.
       const down = i === 0 || plan.pattern[Math.round((inBar / ctx.beatsPerBar) * slots)] !== 'U';
-      const stroke: Stroke = { beat, beats: next - beat, down, velocity: c.velocity * (down ? 1 : 0.72) * (i === 0 ? 1 : 0.9), letRing: true };
+      const stroke: Stroke = {
+        beat,
+        beats: next - beat,
+        down,
+        velocity: c.velocity * (down ? 1 : 0.72) * (i === 0 ? 1 : 0.9),
+        letRing: true,
+      };
       if (plan.muted) stroke.muted = true;
       return stroke;
     });
@@ -199,10 +257,23 @@ function broken(c: Ctx, order: readonly number[], step: number, gate: number): G
 function endingHits(c: Ctx): GridNote[] {
   const { ctx, slot, voicing, velocity } = c;
   const bpb = ctx.beatsPerBar;
-  const hits: Hit[] = slot.beats < bpb * 1.5 ? [[slot.beat, slot.beats]] : [[slot.beat, bpb], [slot.beat + bpb, slotEnd(slot) - slot.beat - bpb]];
+  const hits: Hit[] =
+    slot.beats < bpb * 1.5
+      ? [[slot.beat, slot.beats]]
+      : [
+          [slot.beat, bpb],
+          [slot.beat + bpb, slotEnd(slot) - slot.beat - bpb],
+        ];
   return hits.flatMap(([beat, beats], i) => {
     const level = velocity * (i === 0 ? 1 : 0.6);
-    if (c.guitar) return strum(voicing, [{ beat, beats, down: true, velocity: level * 0.8 }], ctx.bpm, slotEnd(slot), c.guitar.random);
+    if (c.guitar)
+      return strum(
+        voicing,
+        [{ beat, beats, down: true, velocity: level * 0.8 }],
+        ctx.bpm,
+        slotEnd(slot),
+        c.guitar.random,
+      );
     return voicing.map((midi) => ({ beat, beats, midi, velocity: level }));
   });
 }
@@ -212,7 +283,12 @@ function endingHits(c: Ctx): GridNote[] {
  * voicing's top) become a left-hand root when the arrangement has no bass of its own, as a pianist playing
  * alone would add. A guitar plays its own chord shapes instead, their lowest string the bass when alone.
  */
-export function composeChords(ctx: ComposeContext, voicings: readonly number[][], bassAnchors: readonly number[], random: Random): GridNote[] {
+export function composeChords(
+  ctx: ComposeContext,
+  voicings: readonly number[][],
+  bassAnchors: readonly number[],
+  random: Random,
+): GridNote[] {
   const choices = new Map<string, number>();
   const notes: GridNote[] = [];
   const instrument = ctx.instruments.chords ?? '';
@@ -224,8 +300,17 @@ export function composeChords(ctx: ComposeContext, voicings: readonly number[][]
     if (!section.roles.has('chords')) return;
     if (!choices.has(section.label)) choices.set(section.label, random.int(0, 99));
     const velocity = sectionVelocity(ctx.spec.arousal, section.energy) * 0.85;
-    if (leftHand) notes.push({ beat: slot.beat, beats: slot.beats * 0.96, midi: bassAnchors[i]!, velocity: velocity * 0.9 });
-    const c: Ctx = { ctx, slot, voicing: shapes[i]!, velocity, energy: section.energy, choice: choices.get(section.label)!, guitar };
+    if (leftHand)
+      notes.push({ beat: slot.beat, beats: slot.beats * 0.96, midi: bassAnchors[i]!, velocity: velocity * 0.9 });
+    const c: Ctx = {
+      ctx,
+      slot,
+      voicing: shapes[i]!,
+      velocity,
+      energy: section.energy,
+      choice: choices.get(section.label)!,
+      guitar,
+    };
     notes.push(...(slot.beat >= ctx.endingBeat - EPSILON ? endingHits(c) : STYLES[ctx.preset.chords](c)));
   });
   return notes;
@@ -235,7 +320,12 @@ export function composeChords(ctx: ComposeContext, voicings: readonly number[][]
  * Guitar shapes kept free of parallels with the bass (or, alone, the guitar's own first note) and the pad's top,
  * judged on what the style plays of each shape.
  */
-function shapesFor(ctx: ComposeContext, instrument: string, voicings: readonly number[][], bassAnchors: readonly number[]) {
+function shapesFor(
+  ctx: ComposeContext,
+  instrument: string,
+  voicings: readonly number[][],
+  bassAnchors: readonly number[],
+) {
   const alone = !ctx.roles.has('bass');
   const style = ctx.preset.chords;
   const ending = (i: number) => ctx.chords[i]!.beat >= ctx.endingBeat - EPSILON;
@@ -243,7 +333,9 @@ function shapesFor(ctx: ComposeContext, instrument: string, voicings: readonly n
   const picked = (i: number) => (style === 'arpeggio' || style === 'ostinato') && !ending(i);
   return guitarShapes(ctx.chords, instrument, {
     bass: ctx.chords.map((_, i) => (alone ? null : bassAnchors[i]!)),
-    otherTop: ctx.chords.map((slot, i) => (ctx.sections[slot.section]!.roles.has('pad') ? Math.max(...voicings[i]!) : -Infinity)),
+    otherTop: ctx.chords.map((slot, i) =>
+      ctx.sections[slot.section]!.roles.has('pad') ? Math.max(...voicings[i]!) : -Infinity,
+    ),
     played,
     firstNote: (shape, i) => (picked(i) ? shape[0]! : Math.min(...played(shape, i))),
   });

@@ -75,7 +75,12 @@ export function swingUnitFor(kit: DrumKit, beatsPerBar: number, quarterPerBeat: 
 }
 
 /** Beats (within the bar) where `drum` hits in `grid`, with the velocity digit as 0–1. */
-export function hitsOf(grid: DrumGrid, drum: Drum, stepsPerBar: number, beatsPerBar: number): { beat: number; level: number }[] {
+export function hitsOf(
+  grid: DrumGrid,
+  drum: Drum,
+  stepsPerBar: number,
+  beatsPerBar: number,
+): { beat: number; level: number }[] {
   const pattern = grid[drum];
   if (!pattern) return [];
   const hits: { beat: number; level: number }[] = [];
@@ -86,7 +91,12 @@ export function hitsOf(grid: DrumGrid, drum: Drum, stepsPerBar: number, beatsPer
   return hits;
 }
 
-export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (DrumGrid | null)[], random: Random): GridNote[] {
+export function composeDrums(
+  ctx: ComposeContext,
+  kit: DrumKit,
+  bars: readonly (DrumGrid | null)[],
+  random: Random,
+): GridNote[] {
   const notes: GridNote[] = [];
   const { beatsPerBar } = ctx;
   const stepBeats = beatsPerBar / kit.stepsPerBar;
@@ -117,7 +127,12 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
     }
     if (grid === kit.fill) return;
     for (const beat of ghostsFor(section, grid, hands)) {
-      const ghost: GridNote = { beat: bar * beatsPerBar + beat, beats: stepBeats / 2, midi: DRUM_MIDI.snare, velocity: clamp(GHOST * hands.range(0.7, 1.25), 0.06, 0.28) };
+      const ghost: GridNote = {
+        beat: bar * beatsPerBar + beat,
+        beats: stepBeats / 2,
+        midi: DRUM_MIDI.snare,
+        velocity: clamp(GHOST * hands.range(0.7, 1.25), 0.06, 0.28),
+      };
       notes.push(layBack > 0 ? { ...ghost, offset: layBack } : ghost);
     }
   });
@@ -125,9 +140,22 @@ export function composeDrums(ctx: ComposeContext, kit: DrumKit, bars: readonly (
   ctx.sections.forEach((section, index) => {
     if (!section.roles.has('drums') || section.beat >= ctx.endingBeat - EPSILON) return;
     if (section.energy >= 0.75 && index > 0) {
-      notes.push({ beat: section.beat, beats: 1, midi: DRUM_MIDI.crash, velocity: clamp(0.6 + 0.3 * section.energy, 0, 1) });
+      notes.push({
+        beat: section.beat,
+        beats: 1,
+        midi: DRUM_MIDI.crash,
+        velocity: clamp(0.6 + 0.3 * section.energy, 0, 1),
+      });
     }
-    if (section.kind === 'build') notes.push(...snareRoll(section.beat, Math.min(section.beats, ctx.endingBeat - section.beat), beatsPerBar, 4 / ctx.spec.meter.beatUnit));
+    if (section.kind === 'build')
+      notes.push(
+        ...snareRoll(
+          section.beat,
+          Math.min(section.beats, ctx.endingBeat - section.beat),
+          beatsPerBar,
+          4 / ctx.spec.meter.beatUnit,
+        ),
+      );
   });
 
   const last = ctx.sections[ctx.sections.length - 1]!;
@@ -154,9 +182,18 @@ function timeAccent(beatInBar: number): number {
  * section label keeps its places, each bar plays most of them, and the stroke before a backbeat is likeliest.
  * Swung grooves ghost on the swung eighths, straight ones on sixteenths.
  */
-function ghostPlanner(ctx: ComposeContext, kit: DrumKit, random: Random): (section: PlannedSection, grid: DrumGrid, hands: Random) => number[] {
+function ghostPlanner(
+  ctx: ComposeContext,
+  kit: DrumKit,
+  random: Random,
+): (section: PlannedSection, grid: DrumGrid, hands: Random) => number[] {
   const snared = [kit.main, kit.half].some((grid) => /[1-9]/.test(grid.snare ?? ''));
-  if (familyOf(ctx.instruments.drums) !== 'acousticKit' || ctx.preset.form === 'electronic' || !snared || ctx.instruments.drums === 'orchestralPerc') {
+  if (
+    familyOf(ctx.instruments.drums) !== 'acousticKit' ||
+    ctx.preset.form === 'electronic' ||
+    !snared ||
+    ctx.instruments.drums === 'orchestralPerc'
+  ) {
     return () => [];
   }
   const { beatsPerBar } = ctx;
@@ -168,21 +205,30 @@ function ghostPlanner(ctx: ComposeContext, kit: DrumKit, random: Random): (secti
     let plan = plans.get(section.label);
     if (!plan) {
       const taken = new Set<number>();
-      for (const drum of ['snare', 'clap', 'rim'] as const) for (const hit of hitsOf(grid, drum, kit.stepsPerBar, beatsPerBar)) taken.add(Math.round(hit.beat / EPSILON));
+      for (const drum of ['snare', 'clap', 'rim'] as const)
+        for (const hit of hitsOf(grid, drum, kit.stepsPerBar, beatsPerBar)) taken.add(Math.round(hit.beat / EPSILON));
       const backbeats = [...taken].map((t) => t * EPSILON);
       const candidates: number[] = [];
       const weights: number[] = [];
       for (let beat = unit; beat < beatsPerBar - EPSILON; beat += unit) {
         const onBeat = Math.abs(beat - Math.round(beat)) < EPSILON;
         const nearBackbeat = backbeats.some((b) => Math.abs(b - beat) < unit + EPSILON);
-        if (onBeat || taken.has(Math.round(beat / EPSILON)) || backbeats.some((b) => beat > b && beat - b < unit + EPSILON)) continue;
+        if (
+          onBeat ||
+          taken.has(Math.round(beat / EPSILON)) ||
+          backbeats.some((b) => beat > b && beat - b < unit + EPSILON)
+        )
+          continue;
         candidates.push(beat);
         weights.push(nearBackbeat ? 3 : Math.abs((beat % 1) - 0.5) < EPSILON ? 1.2 : 2);
       }
       const count = Math.min(candidates.length, Math.round(1 + 2.5 * section.energy) + random.int(-1, 0));
       plan = [];
       for (let k = 0; k < count; k++) {
-        const pick = random.weighted(candidates.map((_, i) => i), weights);
+        const pick = random.weighted(
+          candidates.map((_, i) => i),
+          weights,
+        );
         plan.push(candidates[pick]!);
         weights[pick] = 0;
       }

@@ -40,24 +40,54 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
   switch (form) {
     case 'song':
       if (budget <= 12) return [s('intro', 'I', 2, 0.3), s('verse', 'A', 8, 0.6), s('outro', 'O', 2, 0.4)];
-      if (budget <= 24) return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.5), s('chorus', 'B', 8, 0.9), s('outro', 'O', 4, 0.4)];
+      if (budget <= 24)
+        return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.5), s('chorus', 'B', 8, 0.9), s('outro', 'O', 4, 0.4)];
       if (budget <= 48) {
-        return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.5), s('chorus', 'B', 8, 0.9), s('verse', 'A', 8, 0.55),
-          s('chorus', 'B', 8, 0.95), s('outro', 'O', 4, 0.4)];
+        return [
+          s('intro', 'I', 4, 0.3),
+          s('verse', 'A', 8, 0.5),
+          s('chorus', 'B', 8, 0.9),
+          s('verse', 'A', 8, 0.55),
+          s('chorus', 'B', 8, 0.95),
+          s('outro', 'O', 4, 0.4),
+        ];
       }
-      return [s('intro', 'I', 4, 0.3), s('verse', 'A', 16, 0.5), s('prechorus', 'P', 4, 0.65), s('chorus', 'B', 8, 0.9),
-        s('verse', 'A', 16, 0.55), s('prechorus', 'P', 4, 0.7), s('chorus', 'B', 8, 0.95), s('bridge', 'C', 8, 0.55),
-        s('chorus', 'B', 8, 1), s('outro', 'O', 4, 0.4)];
+      return [
+        s('intro', 'I', 4, 0.3),
+        s('verse', 'A', 16, 0.5),
+        s('prechorus', 'P', 4, 0.65),
+        s('chorus', 'B', 8, 0.9),
+        s('verse', 'A', 16, 0.55),
+        s('prechorus', 'P', 4, 0.7),
+        s('chorus', 'B', 8, 0.95),
+        s('bridge', 'C', 8, 0.55),
+        s('chorus', 'B', 8, 1),
+        s('outro', 'O', 4, 0.4),
+      ];
     case 'electronic': {
       // Dance intros keep the beat (a sparse one) for the DJ to mix in.
       const intro = (bars: number) => s('intro', 'I', bars, 0.35, ['drums', 'chords', 'pad', 'texture', 'arp']);
       if (budget <= 24) return [intro(2), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('outro', 'O', 2, 0.4)];
       if (budget <= 40) {
-        return [intro(4), s('build', 'U', 4, 0.6), s('drop', 'D', 8, 1), s('breakdown', 'K', 4, 0.3),
-          s('build', 'U', 4, 0.65), s('drop', 'D', 8, 1), s('outro', 'O', 4, 0.4)];
+        return [
+          intro(4),
+          s('build', 'U', 4, 0.6),
+          s('drop', 'D', 8, 1),
+          s('breakdown', 'K', 4, 0.3),
+          s('build', 'U', 4, 0.65),
+          s('drop', 'D', 8, 1),
+          s('outro', 'O', 4, 0.4),
+        ];
       }
-      return [intro(8), s('build', 'U', 8, 0.6), s('drop', 'D', 16, 1), s('breakdown', 'K', 8, 0.3),
-        s('build', 'U', 8, 0.65), s('drop', 'D', 16, 1), s('outro', 'O', 8, 0.4)];
+      return [
+        intro(8),
+        s('build', 'U', 8, 0.6),
+        s('drop', 'D', 16, 1),
+        s('breakdown', 'K', 8, 0.3),
+        s('build', 'U', 8, 0.65),
+        s('drop', 'D', 16, 1),
+        s('outro', 'O', 8, 0.4),
+      ];
     }
     case 'ambient': {
       // Evolving layers: each section adds or removes roles instead of switching verse/chorus.
@@ -68,26 +98,64 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
       const outro = s('outro', 'O', 4, 0.2, ['pad', 'chords', 'texture', 'lead']);
       if (budget <= 12) return [{ ...intro, bars: 2 }, a, { ...outro, bars: 2 }];
       if (budget <= 32) return [intro, a, b, { ...a, energy: 0.4 }, outro];
-      return [{ ...intro, bars: 8 }, { ...a, bars: 16 }, { ...b, bars: 16 }, k, { ...a, bars: 16, energy: 0.4 }, { ...outro, bars: 8 }];
+      return [
+        { ...intro, bars: 8 },
+        { ...a, bars: 16 },
+        { ...b, bars: 16 },
+        k,
+        { ...a, bars: 16, energy: 0.4 },
+        { ...outro, bars: 8 },
+      ];
     }
     case 'orchestral':
       if (budget <= 12) return [s('intro', 'I', 2, 0.3), s('theme', 'A', 8, 0.6), s('outro', 'O', 2, 0.4)];
-      if (budget <= 28) return [s('intro', 'I', 4, 0.3), s('theme', 'A', 8, 0.55), s('climax', 'B', 8, 1), s('outro', 'O', 4, 0.4)];
+      if (budget <= 28)
+        return [s('intro', 'I', 4, 0.3), s('theme', 'A', 8, 0.55), s('climax', 'B', 8, 1), s('outro', 'O', 4, 0.4)];
       if (budget <= 48) {
-        return [s('intro', 'I', 4, 0.3), s('theme', 'A', 8, 0.5), s('build', 'U', 8, 0.7), s('climax', 'B', 8, 1), s('outro', 'O', 4, 0.4)];
+        return [
+          s('intro', 'I', 4, 0.3),
+          s('theme', 'A', 8, 0.5),
+          s('build', 'U', 8, 0.7),
+          s('climax', 'B', 8, 1),
+          s('outro', 'O', 4, 0.4),
+        ];
       }
-      return [s('intro', 'I', 4, 0.3), s('theme', 'A', 16, 0.5), s('build', 'U', 8, 0.7), s('climax', 'B', 16, 1),
-        s('bridge', 'C', 8, 0.45), s('build', 'U', 8, 0.75), s('climax', 'B', 16, 1), s('outro', 'O', 8, 0.4)];
+      return [
+        s('intro', 'I', 4, 0.3),
+        s('theme', 'A', 16, 0.5),
+        s('build', 'U', 8, 0.7),
+        s('climax', 'B', 16, 1),
+        s('bridge', 'C', 8, 0.45),
+        s('build', 'U', 8, 0.75),
+        s('climax', 'B', 16, 1),
+        s('outro', 'O', 8, 0.4),
+      ];
     case 'loop':
       // Lo-fi: the same 4-bar loops, drums dropped at section edges (drums.ts), no big contrasts.
       if (budget <= 12) return [s('intro', 'I', 2, 0.3), s('verse', 'A', 8, 0.6), s('outro', 'O', 2, 0.35)];
-      if (budget <= 24) return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.55), s('chorus', 'B', 8, 0.8), s('outro', 'O', 4, 0.35)];
+      if (budget <= 24)
+        return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.55), s('chorus', 'B', 8, 0.8), s('outro', 'O', 4, 0.35)];
       if (budget <= 48) {
-        return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.55), s('chorus', 'B', 8, 0.8), s('verse', 'A', 8, 0.55),
-          s('chorus', 'B', 8, 0.85), s('outro', 'O', 4, 0.35)];
+        return [
+          s('intro', 'I', 4, 0.3),
+          s('verse', 'A', 8, 0.55),
+          s('chorus', 'B', 8, 0.8),
+          s('verse', 'A', 8, 0.55),
+          s('chorus', 'B', 8, 0.85),
+          s('outro', 'O', 4, 0.35),
+        ];
       }
-      return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.55), s('chorus', 'B', 8, 0.8), s('verse', 'A', 8, 0.55),
-        s('chorus', 'B', 8, 0.85), s('bridge', 'C', 8, 0.45), s('verse', 'A', 8, 0.6), s('chorus', 'B', 8, 0.9), s('outro', 'O', 4, 0.35)];
+      return [
+        s('intro', 'I', 4, 0.3),
+        s('verse', 'A', 8, 0.55),
+        s('chorus', 'B', 8, 0.8),
+        s('verse', 'A', 8, 0.55),
+        s('chorus', 'B', 8, 0.85),
+        s('bridge', 'C', 8, 0.45),
+        s('verse', 'A', 8, 0.6),
+        s('chorus', 'B', 8, 0.9),
+        s('outro', 'O', 4, 0.35),
+      ];
   }
 }
 
@@ -133,7 +201,11 @@ function fitBars(templates: SectionTemplate[], budget: number): number[] {
     if (!shrinkers.some((shrink) => shrink())) break;
   }
   // Grow whole labels (every repeat by a phrase), loudest first, while they fit; then single sections.
-  const labels = [...new Set([...main].sort((a, b) => templates[b]!.energy - templates[a]!.energy || b - a).map((i) => templates[i]!.label))];
+  const labels = [
+    ...new Set(
+      [...main].sort((a, b) => templates[b]!.energy - templates[a]!.energy || b - a).map((i) => templates[i]!.label),
+    ),
+  ];
   const members = (label: string) => main.filter((i) => templates[i]!.label === label);
   for (let k = 0, misses = 0; budget - sum() >= 4 && labels.length > 0 && misses < labels.length; k++) {
     const group = members(labels[k % labels.length]!);
@@ -157,7 +229,13 @@ function fitBars(templates: SectionTemplate[], budget: number): number[] {
  * Plans the sections of a track with `totalBars` bars (may be fractional) in form `form`. A seamless loop
  * (`loop`) has no intro or outro: it is all main sections, the last one leading back into the first.
  */
-export function planForm(form: FormKind, totalBars: number, beatsPerBar: number, available: ReadonlySet<Role>, loop = false): PlannedSection[] {
+export function planForm(
+  form: FormKind,
+  totalBars: number,
+  beatsPerBar: number,
+  available: ReadonlySet<Role>,
+  loop = false,
+): PlannedSection[] {
   const whole = Math.floor(totalBars + 1e-9);
   let templates = templatesFor(form, whole);
   if (loop) templates = loopTemplates(templates);
@@ -168,7 +246,8 @@ export function planForm(form: FormKind, totalBars: number, beatsPerBar: number,
     templates = [main];
     bars = [whole];
   } else {
-    if (templates.length > 3 && whole < templates.length * 2) templates = [templates[0]!, templates[1]!, templates[templates.length - 1]!];
+    if (templates.length > 3 && whole < templates.length * 2)
+      templates = [templates[0]!, templates[1]!, templates[templates.length - 1]!];
     bars = fitBars(templates, whole);
   }
   bars[bars.length - 1] = bars[bars.length - 1]! + (totalBars - whole);
@@ -205,7 +284,9 @@ function withEveryRole(sections: PlannedSection[], available: ReadonlySet<Role>)
   if (silent.length === 0) return sections;
   const main = sections.filter((section) => section.kind !== 'intro' && section.kind !== 'outro');
   const joined = new Set(main.length > 0 ? main : sections);
-  return sections.map((section) => (joined.has(section) ? { ...section, roles: new Set([...section.roles, ...silent]) } : section));
+  return sections.map((section) =>
+    joined.has(section) ? { ...section, roles: new Set([...section.roles, ...silent]) } : section,
+  );
 }
 
 /**
@@ -239,7 +320,11 @@ export function planKindRoles(kind: PlanKind, available: ReadonlySet<Role>): Rol
  * The sections of a composition plan, exactly as asked: in order, each its whole bars, so every boundary is a
  * bar line. `roles` are the roles each section plays (already resolved against the arrangement, interpret/plan.ts).
  */
-export function planFromSections(plan: readonly ResolvedPlanSection[], roles: readonly (readonly Role[])[], beatsPerBar: number): PlannedSection[] {
+export function planFromSections(
+  plan: readonly ResolvedPlanSection[],
+  roles: readonly (readonly Role[])[],
+  beatsPerBar: number,
+): PlannedSection[] {
   let startBar = 0;
   return plan.map((asked, i) => {
     const as = PLAN_AS[asked.kind];

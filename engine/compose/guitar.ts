@@ -51,13 +51,23 @@ function chordShapes(slot: ChordSlot, instrument: string): Candidate[] {
     const options = tuning.map((open) => {
       const frets: number[] = [];
       if (position <= 3 && pcs.includes(mod(open, 12))) frets.push(0);
-      for (let fret = Math.max(1, position); fret <= position + HAND_SPAN; fret++) if (pcs.includes(mod(open + fret, 12))) frets.push(fret);
+      for (let fret = Math.max(1, position); fret <= position + HAND_SPAN; fret++)
+        if (pcs.includes(mod(open + fret, 12))) frets.push(fret);
       return frets;
     });
     const frets: number[] = [];
     const visit = (string: number) => {
       if (string === tuning.length) {
-        const candidate = judge(frets, tuning, { pcs, essential, root: slot.chord.root, third, fifth, position, ascending, minStrings });
+        const candidate = judge(frets, tuning, {
+          pcs,
+          essential,
+          root: slot.chord.root,
+          third,
+          fifth,
+          position,
+          ascending,
+          minStrings,
+        });
         if (candidate) {
           const key = candidate.shape.join(',');
           const existing = found.get(key);
@@ -115,8 +125,13 @@ function judge(frets: readonly number[], tuning: readonly number[], r: ShapeRule
   const muted = frets.filter((f) => f < 0).length;
   const thirds = shape.filter((n) => mod(n, 12) === r.third).length;
   const unisons = shape.length - new Set(shape).size;
-  const cost = unisons * 1.5 + r.position * 0.5 + muted * 1.2 + (r.fifth !== undefined && !present.has(r.fifth) ? 0.8 : 0) + Math.max(0, thirds - 1) * 1.5
-    + (fretted.length > 0 ? (Math.max(...fretted) - Math.min(...fretted)) * 0.2 : 0);
+  const cost =
+    unisons * 1.5 +
+    r.position * 0.5 +
+    muted * 1.2 +
+    (r.fifth !== undefined && !present.has(r.fifth) ? 0.8 : 0) +
+    Math.max(0, thirds - 1) * 1.5 +
+    (fretted.length > 0 ? (Math.max(...fretted) - Math.min(...fretted)) * 0.2 : 0);
   return { shape, cost };
 }
 
@@ -129,10 +144,17 @@ function powerShapes(slot: ChordSlot): Candidate[] {
   const fifthInterval = slot.chord.intervals.find((i) => i >= 6 && i <= 8) ?? 7;
   const thirdInterval = slot.chord.intervals.find((i) => i === 3 || i === 4);
   const result: Candidate[] = [];
-  for (const [root, cost] of [[lowestAtOrAbove(slot.chord.root, 40), 0], [lowestAtOrAbove(slot.chord.root, 40) + 12, 1.5]] as const) {
+  for (const [root, cost] of [
+    [lowestAtOrAbove(slot.chord.root, 40), 0],
+    [lowestAtOrAbove(slot.chord.root, 40) + 12, 1.5],
+  ] as const) {
     if (root > 57) continue;
-    if (thirdInterval !== undefined) result.push({ shape: [root, root + fifthInterval, root + 12, root + 12 + thirdInterval], cost });
-    result.push({ shape: [root, root + fifthInterval, root + 12], cost: cost + (thirdInterval !== undefined ? 0.3 : 0) });
+    if (thirdInterval !== undefined)
+      result.push({ shape: [root, root + fifthInterval, root + 12, root + 12 + thirdInterval], cost });
+    result.push({
+      shape: [root, root + fifthInterval, root + 12],
+      cost: cost + (thirdInterval !== undefined ? 0.3 : 0),
+    });
     result.push({ shape: [root, root + fifthInterval], cost: cost + 0.4 });
   }
   return result;
@@ -271,7 +293,12 @@ export function strum(shape: Shape, strokes: readonly Stroke[], bpm: number, end
         : Math.max(0.05, (stroke.letRing ? next - stroke.beat : stroke.beats) - lateness) * (stroke.letRing ? 0.97 : 1);
       // The pick digs into the first strings it meets and glances off the last ones.
       const accent = 1 - 0.14 * (strings.length > 1 ? k / (strings.length - 1) : 0);
-      const note: GridNote = { beat: stroke.beat, beats: ring, midi: shape[string]!, velocity: stroke.velocity * accent };
+      const note: GridNote = {
+        beat: stroke.beat,
+        beats: ring,
+        midi: shape[string]!,
+        velocity: stroke.velocity * accent,
+      };
       if (offset > 0) note.offset = offset;
       if (stroke.muted) note.articulation = 'muted';
       notes.push(note);
@@ -315,7 +342,13 @@ export interface StrumPlan {
  * folk/pop pattern. Power chords: steady eighth downstrokes, palm-muted chugs in verses and ringing open in
  * choruses, whole-note hits when quiet.
  */
-export function strumPlan(instrument: string, bar: { meter: string; slots: number; strongSlots: readonly number[] }, energy: number, kind: string, choice: number): StrumPlan {
+export function strumPlan(
+  instrument: string,
+  bar: { meter: string; slots: number; strongSlots: readonly number[] },
+  energy: number,
+  kind: string,
+  choice: number,
+): StrumPlan {
   const { slots } = bar;
   if (playsPowerChords(instrument)) {
     if (energy < 0.45) return { pattern: sparsePattern(slots, bar.strongSlots), muted: false };

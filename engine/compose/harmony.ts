@@ -44,7 +44,9 @@ export function fitsMode(progression: readonly string[], tonic: number, mode: Mo
   const leadingTone = mod(tonic - 1, 12);
   return progression.every((symbol) => {
     const chord = parseRoman(symbol, tonic);
-    return chord.pitchClasses.every((pc) => scale.includes(pc) || (pc === leadingTone && rootDegree(chord, tonic) === 7));
+    return chord.pitchClasses.every(
+      (pc) => scale.includes(pc) || (pc === leadingTone && rootDegree(chord, tonic) === 7),
+    );
   });
 }
 
@@ -62,8 +64,11 @@ function progressionsOf(preset: Preset, mode: Mode, tonic: number): string[][] {
 function isTonicVamp(progression: readonly string[], tonic: number): boolean {
   if (progression.length < 2 || progression.length % 2 === 1) return false;
   const other = progression[1]!;
-  return progression.every((symbol, i) => (i % 2 === 0 ? rootDegree(parseRoman(symbol, tonic), tonic) === 0 : symbol === other))
-    && rootDegree(parseRoman(other, tonic), tonic) !== 0;
+  return (
+    progression.every((symbol, i) =>
+      i % 2 === 0 ? rootDegree(parseRoman(symbol, tonic), tonic) === 0 : symbol === other,
+    ) && rootDegree(parseRoman(other, tonic), tonic) !== 0
+  );
 }
 
 /** Where a progression has its tonic chords. */
@@ -101,7 +106,13 @@ export function cadenceSymbol(progressions: readonly string[][], mode: Mode, ton
   const best = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
   if (best) return best[0];
   const fallback: Record<Mode, string> = {
-    major: 'V', lydian: 'II', mixolydian: 'bVII', minor: 'bVII', dorian: 'IV', phrygian: 'bII', harmonicMinor: 'V',
+    major: 'V',
+    lydian: 'II',
+    mixolydian: 'bVII',
+    minor: 'bVII',
+    dorian: 'IV',
+    phrygian: 'bII',
+    harmonicMinor: 'V',
   };
   return fallback[mode];
 }
@@ -134,7 +145,8 @@ export function planHarmony(sections: readonly PlannedSection[], options: Harmon
   const byLabel = new Map<string, string[]>();
   const used = new Set<string[]>();
   const firstMain = sections.find((s) => s.kind !== 'intro' && s.kind !== 'outro') ?? sections[0]!;
-  const labelFor = (section: PlannedSection) => (section.kind === 'intro' || section.kind === 'outro' ? firstMain.label : section.label);
+  const labelFor = (section: PlannedSection) =>
+    section.kind === 'intro' || section.kind === 'outro' ? firstMain.label : section.label;
   for (const section of sections) {
     const label = labelFor(section);
     if (byLabel.has(label)) continue;
@@ -175,7 +187,15 @@ export function planHarmony(sections: readonly PlannedSection[], options: Harmon
   });
 
   const halved = addHalfCadences(slots, cadence, tonic, beatsPerBar);
-  return addEnding(halved, { cadence, home, tonic, endingBeat, totalBeats, beatsPerBar, lastSection: sections.length - 1 });
+  return addEnding(halved, {
+    cadence,
+    home,
+    tonic,
+    endingBeat,
+    totalBeats,
+    beatsPerBar,
+    lastSection: sections.length - 1,
+  });
 }
 
 /**
@@ -187,23 +207,33 @@ function withCadence(slot: ChordSlot, cadence: string, tonic: number, beatsPerBa
   const chord = parseRoman(cadence, tonic);
   if (slot.beats <= beatsPerBar + EPSILON) return [{ ...slot, symbol: cadence, chord }];
   const split = slot.beats - beatsPerBar;
-  return [{ ...slot, beats: split }, { ...slot, beat: slot.beat + split, beats: beatsPerBar, symbol: cadence, chord }];
+  return [
+    { ...slot, beats: split },
+    { ...slot, beat: slot.beat + split, beats: beatsPerBar, symbol: cadence, chord },
+  ];
 }
 
 /**
  * A section that hands over to a tonic-led section ends on a dominant-like chord (a half cadence). A
  * one-chord section (a short intro) keeps its chord: replacing it would leave no tonic to depart from.
  */
-function addHalfCadences(slots: readonly ChordSlot[], cadence: string, tonic: number, beatsPerBar: number): ChordSlot[] {
+function addHalfCadences(
+  slots: readonly ChordSlot[],
+  cadence: string,
+  tonic: number,
+  beatsPerBar: number,
+): ChordSlot[] {
   const result: ChordSlot[] = [];
   slots.forEach((slot, i) => {
     const next = slots[i + 1];
     if (!next || slot.section === next.section || slots[i - 1]?.section !== slot.section) return result.push(slot);
-    if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic))) return result.push(slot);
+    if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic)))
+      return result.push(slot);
     // A section whose progression has just cadenced home (bVII i) ends there; turning that tonic into a
     // second bVII would leave the section on its cadence chord.
     const previous = slots[i - 1]!;
-    if (rootDegree(slot.chord, tonic) === 0 && DOMINANT_LIKE.has(rootDegree(previous.chord, tonic))) return result.push(slot);
+    if (rootDegree(slot.chord, tonic) === 0 && DOMINANT_LIKE.has(rootDegree(previous.chord, tonic)))
+      return result.push(slot);
     return result.push(...leadHome(result, slot, cadence, tonic, beatsPerBar));
   });
   return result;
@@ -215,9 +245,21 @@ function addHalfCadences(slots: readonly ChordSlot[], cadence: string, tonic: nu
  * rather than the cadence chord playing twice: held for a whole bar, it made the phrase heard in its own key
  * (i bIII bVII bVII in F# minor was heard as E major).
  */
-function leadHome(before: ChordSlot[], slot: ChordSlot, cadence: string, tonic: number, beatsPerBar: number): ChordSlot[] {
+function leadHome(
+  before: ChordSlot[],
+  slot: ChordSlot,
+  cadence: string,
+  tonic: number,
+  beatsPerBar: number,
+): ChordSlot[] {
   const last = before[before.length - 1];
-  if (last && last.symbol === cadence && last.section === slot.section && last.beats === slot.beats && slot.beats <= beatsPerBar + EPSILON) {
+  if (
+    last &&
+    last.symbol === cadence &&
+    last.section === slot.section &&
+    last.beats === slot.beats &&
+    slot.beats <= beatsPerBar + EPSILON
+  ) {
     before[before.length - 1] = { ...last, symbol: slot.symbol, chord: slot.chord };
     return [{ ...slot, symbol: last.symbol, chord: last.chord }];
   }

@@ -50,7 +50,12 @@ export function feelFor(role: Role, instrument: string, electronic: boolean): Fe
   let feel = FEEL[family] ?? FEEL.synth!;
   if (role === 'pad') feel = family === 'synth' ? { ...PAD, spread: PAD.spread / 2 } : PAD;
   if (!electronic) return feel;
-  return { jitter: feel.jitter * 0.3, lag: feel.lag * 0.3, spread: feel.spread * 0.3, velocityJitter: feel.velocityJitter * 0.6 };
+  return {
+    jitter: feel.jitter * 0.3,
+    lag: feel.lag * 0.3,
+    spread: feel.spread * 0.3,
+    velocityJitter: feel.velocityJitter * 0.6,
+  };
 }
 
 export interface Performance extends Feel {

@@ -26,7 +26,16 @@ import { assignGiven, composeVocal, planLineSlots, sectionLyricLines } from './v
 import { parseLyrics } from '../lyrics/index.ts';
 
 const ROLE_ORDER: Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture'];
-const PAN: Record<Role, number> = { drums: 0, bass: 0, chords: -0.2, pad: 0.1, lead: 0.15, arp: 0.3, texture: 0, vocal: 0 };
+const PAN: Record<Role, number> = {
+  drums: 0,
+  bass: 0,
+  chords: -0.2,
+  pad: 0.1,
+  lead: 0.15,
+  arp: 0.3,
+  texture: 0,
+  vocal: 0,
+};
 /** Notes must end this long before the track does, so the renderer's releases fit. */
 const END_MARGIN = 0.05;
 
@@ -80,13 +89,21 @@ function frameOf(spec: SongSpec) {
   const endingBars = spec.loop === true ? 0 : wholeBars >= 8 ? 2 : wholeBars >= 1 ? 1 : 0;
   const endingBeat = (wholeBars - endingBars) * beatsPerBar;
   const sections = spec.plan
-    ? planFromSections(spec.plan, spec.plan.map((s) => planRoles(s.roles, s.kind, roles)), beatsPerBar)
+    ? planFromSections(
+        spec.plan,
+        spec.plan.map((s) => planRoles(s.roles, s.kind, roles)),
+        beatsPerBar,
+      )
     : planForm(spec.form, totalBars, beatsPerBar, roles, spec.loop === true);
   return { beatsPerBar, roles, totalBeats, endingBeat, sections };
 }
 
 /** A plan section's roles within the arrangement: those it names (the vocal is the singer's), else its kind's. */
-function planRoles(named: Role[] | null, kind: Parameters<typeof planKindRoles>[0], available: ReadonlySet<Role>): Role[] {
+function planRoles(
+  named: Role[] | null,
+  kind: Parameters<typeof planKindRoles>[0],
+  available: ReadonlySet<Role>,
+): Role[] {
   if (named === null) return planKindRoles(kind, available);
   return named.filter((role) => available.has(role));
 }
@@ -103,7 +120,11 @@ export function checkLyricsFit(spec: SongSpec): void {
     sectionLyricLines(planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), sections, spec.duration);
     return;
   }
-  assignGiven(parseLyrics(spec.lyrics!), planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), spec.duration);
+  assignGiven(
+    parseLyrics(spec.lyrics!),
+    planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }),
+    spec.duration,
+  );
 }
 
 /** compose() with the preset given: the testable core. */
@@ -111,12 +132,34 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const { beatsPerBar, roles, totalBeats, endingBeat, sections } = frameOf(spec);
   const tonic = pitchClassOf(spec.key.tonic);
   const base = {
-    spec, preset, bpm: spec.bpm, beatsPerBar, totalBeats, endingBeat, tonic, mode: spec.key.mode,
-    scale: scaleOf(tonic, spec.key.mode), sections, roles, instruments: instrumentsOf(spec),
+    spec,
+    preset,
+    bpm: spec.bpm,
+    beatsPerBar,
+    totalBeats,
+    endingBeat,
+    tonic,
+    mode: spec.key.mode,
+    scale: scaleOf(tonic, spec.key.mode),
+    sections,
+    roles,
+    instruments: instrumentsOf(spec),
   };
-  const chords = planHarmony(sections, {
-    preset, blend, mode: spec.key.mode, tonic, bpm: spec.bpm, arousal: spec.arousal, beatsPerBar, totalBeats, endingBeat,
-  }, createRandom(spec.seed, 'harmony'));
+  const chords = planHarmony(
+    sections,
+    {
+      preset,
+      blend,
+      mode: spec.key.mode,
+      tonic,
+      bpm: spec.bpm,
+      arousal: spec.arousal,
+      beatsPerBar,
+      totalBeats,
+      endingBeat,
+    },
+    createRandom(spec.seed, 'harmony'),
+  );
   const ctx: ComposeContext = { ...base, chords };
 
   const kit = drumKitFor(ctx, blend);
@@ -140,13 +183,28 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const endingTail = Math.min(2, Math.max(END_MARGIN, endingSeconds / 3));
   const electronic = preset.form === 'electronic';
   // Without a groove in the arrangement, slow pieces swing sixteenths and faster ones eighths.
-  const swingUnit = roles.has('drums') ? swingUnitFor(kit, beatsPerBar, 4 / spec.meter.beatUnit) : (spec.bpm * 4) / spec.meter.beatUnit < 100 ? 0.25 : 0.5;
+  const swingUnit = roles.has('drums')
+    ? swingUnitFor(kit, beatsPerBar, 4 / spec.meter.beatUnit)
+    : (spec.bpm * 4) / spec.meter.beatUnit < 100
+      ? 0.25
+      : 0.5;
   const quarterPerBeat = 4 / spec.meter.beatUnit;
   const secondsPerBeat = 60 / spec.bpm;
-  const vocal = composeVocal(ctx, {
-    quarterPerBeat,
-    seconds: (beat) => beat * secondsPerBeat + swingDelay(beat * quarterPerBeat, { bpm: spec.bpm, beatUnit: spec.meter.beatUnit, swing: spec.swing, swingUnit }),
-  }, createRandom(spec.seed, 'vocal'));
+  const vocal = composeVocal(
+    ctx,
+    {
+      quarterPerBeat,
+      seconds: (beat) =>
+        beat * secondsPerBeat +
+        swingDelay(beat * quarterPerBeat, {
+          bpm: spec.bpm,
+          beatUnit: spec.meter.beatUnit,
+          swing: spec.swing,
+          swingUnit,
+        }),
+    },
+    createRandom(spec.seed, 'vocal'),
+  );
   // Where the voice sings, the lead instrument rests (it keeps the intro, the outro and the gaps between sections).
   const sungSpans = vocal ? vocal.lines.map((line) => [line.start - 0.1, line.end + 0.1] as const) : [];
   const humanizeRandom = createRandom(spec.seed, 'humanize');
@@ -154,23 +212,36 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   for (const role of ROLE_ORDER) {
     if (!roles.has(role) || role === 'vocal') continue;
     const grid = bowing(ctx, role, sustainPedal(ctx, role, generators[role as Exclude<Role, 'vocal'>]()));
-    const notes = perform(grid, {
-      bpm: spec.bpm,
-      beatUnit: spec.meter.beatUnit,
-      // Texture beds and pads do not swing; everything rhythmic does.
-      swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
-      swingUnit,
-      ...feelFor(role, ctx.instruments[role]!, electronic),
-      // A loop's notes may ring up to its end: their releases are carried round onto the start (render/seamless.ts).
-      endLimit: spec.duration - (spec.loop === true ? 0 : END_MARGIN),
-      ending: { from: endingBeat, limit: spec.duration - endingTail },
-      monophonic: role === 'lead',
-    }, humanizeRandom.fork(role));
-    const kept = role === 'lead' && sungSpans.length > 0 ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b)) : notes;
+    const notes = perform(
+      grid,
+      {
+        bpm: spec.bpm,
+        beatUnit: spec.meter.beatUnit,
+        // Texture beds and pads do not swing; everything rhythmic does.
+        swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
+        swingUnit,
+        ...feelFor(role, ctx.instruments[role]!, electronic),
+        // A loop's notes may ring up to its end: their releases are carried round onto the start (render/seamless.ts).
+        endLimit: spec.duration - (spec.loop === true ? 0 : END_MARGIN),
+        ending: { from: endingBeat, limit: spec.duration - endingTail },
+        monophonic: role === 'lead',
+      },
+      humanizeRandom.fork(role),
+    );
+    const kept =
+      role === 'lead' && sungSpans.length > 0
+        ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b))
+        : notes;
     parts.push({ role, instrument: ctx.instruments[role]!, notes: kept, gainDb: 0, pan: PAN[role] });
   }
   if (vocal) {
-    const notes = vocal.notes.map(({ time, duration, midi, velocity, beat }) => ({ time, duration, midi, velocity, beat }));
+    const notes = vocal.notes.map(({ time, duration, midi, velocity, beat }) => ({
+      time,
+      duration,
+      midi,
+      velocity,
+      beat,
+    }));
     parts.push({ role: 'vocal', instrument: 'voice', notes, gainDb: 0, pan: 0 });
   }
   return {
@@ -178,13 +249,29 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     bpm: spec.bpm,
     beatsPerBar,
     duration: spec.duration,
-    sections: sections.map((s): Section => ({
-      kind: s.kind, label: s.label, startBar: s.startBar, bars: s.bars, beat: s.beat * quarterPerBeat, time: s.beat * secondsPerBeat, energy: s.energy,
-      roles: ROLE_ORDER.filter((role) => s.roles.has(role)), ...(s.planKind ? { planKind: s.planKind } : {}), ...(s.lyrics ? { lyrics: s.lyrics } : {}),
-    })),
-    chords: chords.map((c): ChordEvent => ({
-      beat: c.beat * quarterPerBeat, beats: c.beats * quarterPerBeat, symbol: c.symbol, pitchClasses: [...c.chord.pitchClasses], root: c.chord.root,
-    })),
+    sections: sections.map(
+      (s): Section => ({
+        kind: s.kind,
+        label: s.label,
+        startBar: s.startBar,
+        bars: s.bars,
+        beat: s.beat * quarterPerBeat,
+        time: s.beat * secondsPerBeat,
+        energy: s.energy,
+        roles: ROLE_ORDER.filter((role) => s.roles.has(role)),
+        ...(s.planKind ? { planKind: s.planKind } : {}),
+        ...(s.lyrics ? { lyrics: s.lyrics } : {}),
+      }),
+    ),
+    chords: chords.map(
+      (c): ChordEvent => ({
+        beat: c.beat * quarterPerBeat,
+        beats: c.beats * quarterPerBeat,
+        symbol: c.symbol,
+        pitchClasses: [...c.chord.pitchClasses],
+        root: c.chord.root,
+      }),
+    ),
     parts,
     scale: [...base.scale],
     vocal,

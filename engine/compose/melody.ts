@@ -9,7 +9,16 @@ import type { Random } from '../random.ts';
 import { mod } from '../theory/pitch.ts';
 import { chordScale } from '../theory/scales.ts';
 import { cadentialMotif, makeMotif, varyMotif, type Motif } from './motif.ts';
-import { EPSILON, chordAt, clamp, isStrongBeat, sectionVelocity, type ComposeContext, type GridNote, type PlannedSection } from './model.ts';
+import {
+  EPSILON,
+  chordAt,
+  clamp,
+  isStrongBeat,
+  sectionVelocity,
+  type ComposeContext,
+  type GridNote,
+  type PlannedSection,
+} from './model.ts';
 
 interface LabelMaterial {
   motif: Motif;
@@ -24,13 +33,20 @@ export function moveInScale(midi: number, steps: number, tones: readonly number[
   // Snap to the nearest tone of the scale first (the chord may have changed under the previous note).
   let current = midi;
   for (let d = 0; d < 12; d++) {
-    if (tones.includes(mod(midi - d, 12))) { current = midi - d; break; }
-    if (tones.includes(mod(midi + d, 12))) { current = midi + d; break; }
+    if (tones.includes(mod(midi - d, 12))) {
+      current = midi - d;
+      break;
+    }
+    if (tones.includes(mod(midi + d, 12))) {
+      current = midi + d;
+      break;
+    }
   }
   let remaining = steps;
   while (remaining !== 0) {
     const dir = Math.sign(remaining);
-    do current += dir; while (!tones.includes(mod(current, 12)));
+    do current += dir;
+    while (!tones.includes(mod(current, 12)));
     remaining -= dir;
   }
   return current;
@@ -56,7 +72,13 @@ function materialFor(ctx: ComposeContext, section: PlannedSection, motifBeats: n
     variant: varyMotif(motif, random),
     cadence: cadentialMotif(motif, ctx.beatsPerBar),
     // Brighter, livelier moods sing a little higher (reference study 2.3: register rises with arousal and valence).
-    center: Math.round(clamp(low + (0.3 + 0.3 * section.energy) * (high - low) + 1.5 * ctx.spec.arousal + 1.5 * ctx.spec.valence, low + 4, high - 4)),
+    center: Math.round(
+      clamp(
+        low + (0.3 + 0.3 * section.energy) * (high - low) + 1.5 * ctx.spec.arousal + 1.5 * ctx.spec.valence,
+        low + 4,
+        high - 4,
+      ),
+    ),
   };
 }
 
@@ -88,7 +110,16 @@ interface LineState {
 }
 
 /** Realizes one motif instance starting at `origin`. */
-function realize(ctx: ComposeContext, motif: Motif, origin: number, material: LabelMaterial, limit: number, velocity: number, line: LineState, ending: PhraseEnding): GridNote[] {
+function realize(
+  ctx: ComposeContext,
+  motif: Motif,
+  origin: number,
+  material: LabelMaterial,
+  limit: number,
+  velocity: number,
+  line: LineState,
+  ending: PhraseEnding,
+): GridNote[] {
   const { low, high } = ctx.preset.melody;
   const notes: GridNote[] = [];
   let previous = line.previous ?? material.center;
@@ -104,11 +135,19 @@ function realize(ctx: ComposeContext, motif: Motif, origin: number, material: La
       // A section's first statement starts from the label's register centre, so repeats of a section match.
       const pc = chord.pitchClasses[Math.min(motif.startTone, chord.pitchClasses.length - 1)]!;
       pitch = nearestChordTone(material.center, [pc], 1);
-    } else if (Math.abs(line.lastInterval) > 4 && line.previous !== null && reversal(line.previous, line.lastInterval, allowed) !== null) {
+    } else if (
+      Math.abs(line.lastInterval) > 4 &&
+      line.previous !== null &&
+      reversal(line.previous, line.lastInterval, allowed) !== null
+    ) {
       pitch = reversal(line.previous, line.lastInterval, allowed)!;
     } else if (i === 0) {
       // Later statements pick up near where the last one ended, drawn a little toward the centre.
-      pitch = nearestChordTone(Math.round(line.previous! + (material.center - line.previous!) * 0.3), chord.pitchClasses, 0);
+      pitch = nearestChordTone(
+        Math.round(line.previous! + (material.center - line.previous!) * 0.3),
+        chord.pitchClasses,
+        0,
+      );
     } else {
       pitch = moveInScale(previous, note.step, tones);
       // Out of range: take the step the other way instead (the contour reflects off the edge).
@@ -145,11 +184,19 @@ type PhraseEnding = 'closed' | 'open' | null;
  * Which form of the motif plays as statement `j` of `count`: statement, varied repeat, statement, and a
  * cadence to close every second phrase and the section (an antecedent-consequent pair of phrases).
  */
-function formOf(material: LabelMaterial, j: number, count: number, perPhrase: number): { motif: Motif; ending: PhraseEnding } {
+function formOf(
+  material: LabelMaterial,
+  j: number,
+  count: number,
+  perPhrase: number,
+): { motif: Motif; ending: PhraseEnding } {
   if (j === count - 1) return { motif: material.cadence, ending: 'closed' };
   const inPhrase = j % perPhrase;
   const phrase = Math.floor(j / perPhrase);
-  if (inPhrase === perPhrase - 1) return phrase % 2 === 1 ? { motif: material.cadence, ending: 'closed' } : { motif: material.variant, ending: 'open' };
+  if (inPhrase === perPhrase - 1)
+    return phrase % 2 === 1
+      ? { motif: material.cadence, ending: 'closed' }
+      : { motif: material.variant, ending: 'open' };
   return { motif: inPhrase % 2 === 1 ? material.variant : material.motif, ending: null };
 }
 
@@ -163,7 +210,8 @@ export function composeMelody(ctx: ComposeContext, random: Random): GridNote[] {
     // The line restarts with each section: a repeated section is then realized exactly as before.
     const line: LineState = { previous: null, lastInterval: 0 };
     const motifBeats = Math.min(motifBars * bpb, Math.max(bpb, Math.floor(section.bars) * bpb));
-    if (!materials.has(section.label)) materials.set(section.label, materialFor(ctx, section, motifBeats, random.fork(section.label)));
+    if (!materials.has(section.label))
+      materials.set(section.label, materialFor(ctx, section, motifBeats, random.fork(section.label)));
     const material = materials.get(section.label)!;
     const limit = Math.min(section.beat + section.beats, ctx.endingBeat);
     const count = Math.max(1, Math.ceil((limit - section.beat) / material.motif.beats - EPSILON));

@@ -80,5 +80,10 @@ export function meterKit(meter: Meter, style: DrumKit | null): DrumKit | null {
     }
     return out;
   };
-  return { stepsPerBar: groove.stepsPerBar, main: onKit(groove.main, false), fill: onKit(groove.fill, true), half: onKit(groove.half, false) };
+  return {
+    stepsPerBar: groove.stepsPerBar,
+    main: onKit(groove.main, false),
+    fill: onKit(groove.fill, true),
+    half: onKit(groove.half, false),
+  };
 }

@@ -22,7 +22,8 @@ export function parseMeter(text: string): Meter | null {
 }
 
 /** Compound meters (6/8, 9/8, 12/8) group their eighths in threes. */
-const isCompound = (meter: Meter): boolean => meter.beatUnit === 8 && meter.beatsPerBar % 3 === 0 && meter.beatsPerBar > 3;
+const isCompound = (meter: Meter): boolean =>
+  meter.beatUnit === 8 && meter.beatsPerBar % 3 === 0 && meter.beatsPerBar > 3;
 
 /** Beat units in one pulse: 1 in x/4, 3 in compound x/8 (a dotted quarter), 2 in other x/8 (a quarter). */
 export function unitsPerPulse(meter: Meter): number {

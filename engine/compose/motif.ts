@@ -25,17 +25,35 @@ type Cell = [offset: number, length: number][];
 
 const CELLS: Record<string, Cell> = {
   quarter: [[0, 1]],
-  eighths: [[0, 0.5], [0.5, 0.5]],
-  dotted: [[0, 0.75], [0.75, 0.25]],
+  eighths: [
+    [0, 0.5],
+    [0.5, 0.5],
+  ],
+  dotted: [
+    [0, 0.75],
+    [0.75, 0.25],
+  ],
   syncopated: [[0.5, 0.5]],
-  sixteenths: [[0, 0.25], [0.25, 0.25], [0.5, 0.25], [0.75, 0.25]],
+  sixteenths: [
+    [0, 0.25],
+    [0.25, 0.25],
+    [0.5, 0.25],
+    [0.75, 0.25],
+  ],
   rest: [],
 };
 
 /** Cell weights for a density 0–1: sparse motifs rest and hold, dense ones subdivide. */
 function cellWeights(density: number, fast: boolean): [string[], number[]] {
   const names = ['quarter', 'eighths', 'dotted', 'syncopated', 'sixteenths', 'rest'];
-  const weights = [1, 0.3 + 1.4 * density, 0.2 + 0.5 * density, 0.3, fast ? 0 : Math.max(0, density - 0.55) * 2, 1.3 * (1 - density) + 0.1];
+  const weights = [
+    1,
+    0.3 + 1.4 * density,
+    0.2 + 0.5 * density,
+    0.3,
+    fast ? 0 : Math.max(0, density - 0.55) * 2,
+    1.3 * (1 - density) + 0.1,
+  ];
   return [names, weights];
 }
 
@@ -108,6 +126,7 @@ export function cadentialMotif(motif: Motif, beatsPerBar: number): Motif {
   const lastAt = Math.max(cut, 0);
   const landing = notes.length > 0 ? lastAt : 0;
   notes.push({ at: landing, beats: motif.beats - landing, step: notes.length > 0 ? -1 : 0 });
-  for (let i = 0; i + 1 < notes.length; i++) notes[i]!.beats = Math.min(notes[i]!.beats, notes[i + 1]!.at - notes[i]!.at);
+  for (let i = 0; i + 1 < notes.length; i++)
+    notes[i]!.beats = Math.min(notes[i]!.beats, notes[i + 1]!.at - notes[i]!.at);
   return { ...motif, notes };
 }

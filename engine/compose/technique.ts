@@ -36,18 +36,29 @@ export function bowing(ctx: ComposeContext, role: Role, notes: GridNote[]): Grid
   const secondsPerBeat = 60 / ctx.bpm;
   const ostinato = role === 'chords' && ctx.preset.chords === 'ostinato';
   const orchestral = ctx.preset.form === 'orchestral';
-  const plucked = new Set(ctx.sections.filter((section) => {
-    if (section.energy > QUIET) return false;
-    if (ostinato) return true;
-    const inside = notes.filter((n) => sectionAt(ctx.sections, n.beat) === section && n.beat < ctx.endingBeat - EPSILON);
-    return inside.length >= 4 && inside.filter((n) => n.beats * secondsPerBeat < SHORT_NOTE).length >= inside.length * 0.7;
-  }));
+  const plucked = new Set(
+    ctx.sections.filter((section) => {
+      if (section.energy > QUIET) return false;
+      if (ostinato) return true;
+      const inside = notes.filter(
+        (n) => sectionAt(ctx.sections, n.beat) === section && n.beat < ctx.endingBeat - EPSILON,
+      );
+      return (
+        inside.length >= 4 && inside.filter((n) => n.beats * secondsPerBeat < SHORT_NOTE).length >= inside.length * 0.7
+      );
+    }),
+  );
   return notes.map((note) => {
     if (note.beat >= ctx.endingBeat - EPSILON) return note;
     const section = sectionAt(ctx.sections, note.beat);
     const seconds = note.beats * secondsPerBeat;
     if (plucked.has(section) && (ostinato || seconds < SHORT_NOTE * 1.6)) return { ...note, articulation: 'pizzicato' };
-    if (orchestral && section.kind === 'climax' && note.beats >= Math.min(2, ctx.beatsPerBar) - EPSILON && seconds >= 0.8) {
+    if (
+      orchestral &&
+      section.kind === 'climax' &&
+      note.beats >= Math.min(2, ctx.beatsPerBar) - EPSILON &&
+      seconds >= 0.8
+    ) {
       return { ...note, articulation: 'tremolo' };
     }
     return note;

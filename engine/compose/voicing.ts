@@ -24,7 +24,12 @@ export function chordRegister(melodyLow: number): { low: number; high: number; t
  * Costs: semitones of chord-tone movement, plus distance of the top note from the target register, plus a
  * light penalty for muddy low voicings; parallels with the bass are ruled out whenever any candidate allows.
  */
-export function chordVoicings(chords: readonly ChordSlot[], bassAnchors: readonly number[], melodyLow: number, tonic?: number): number[][] {
+export function chordVoicings(
+  chords: readonly ChordSlot[],
+  bassAnchors: readonly number[],
+  melodyLow: number,
+  tonic?: number,
+): number[][] {
   const { low, high, topTarget } = chordRegister(melodyLow);
   const result: number[][] = [];
   let previous: number[] | null = null;
@@ -33,9 +38,10 @@ export function chordVoicings(chords: readonly ChordSlot[], bassAnchors: readonl
     // A minor tonic triad doubles its third (as four-part writing allows in minor), above the lowest note (a
     // third at the bottom is heard as the relative major): under a bass doubling the root and fifth, and every
     // low note's overtones adding a major third, the minor third is else too faint to name the mode.
-    const doubled = tonic !== undefined && slot.chord.root === tonic && pcs.length === 3 && slot.chord.minor
-      ? candidateVoicings([...pcs, pcs[1]!], low, high).filter((c) => mod(c[0]!, 12) !== pcs[1])
-      : [];
+    const doubled =
+      tonic !== undefined && slot.chord.root === tonic && pcs.length === 3 && slot.chord.minor
+        ? candidateVoicings([...pcs, pcs[1]!], low, high).filter((c) => mod(c[0]!, 12) !== pcs[1])
+        : [];
     const plain = candidateVoicings(pcs, low, high);
     const candidates = [...doubled, ...plain];
     let best: number[] = candidates[0] ?? pcs.map((pc) => low + pc);
@@ -46,7 +52,8 @@ export function chordVoicings(chords: readonly ChordSlot[], bassAnchors: readonl
       // The tonic chord sings its third on top: the third names the mode, and the top note is the one heard.
       // Under a root and fifth doubled by the bass (and by every low note's overtones) a minor key is else
       // heard as its parallel major, a major one as its dominant.
-      if (tonic !== undefined && slot.chord.root === tonic && mod(top, 12) !== slot.chord.pitchClasses[1]) cost += THIRD_ON_TOP;
+      if (tonic !== undefined && slot.chord.root === tonic && mod(top, 12) !== slot.chord.pitchClasses[1])
+        cost += THIRD_ON_TOP;
       if (doubled.length > 0 && candidate.length === pcs.length) cost += THIRD_UNDOUBLED;
       if (previous) {
         cost += movementCost(previous, candidate);

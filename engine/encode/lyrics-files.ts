@@ -36,10 +36,13 @@ export function lyricsLrc(lines: readonly LyricTiming[], title: string, duration
 }
 
 /** WebVTT cue text must not contain "-->", and &, < and > are escaped. */
-const vttText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/-->/g, '--&gt;');
+const vttText = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/-->/g, '--&gt;');
 
 export function lyricsVtt(lines: readonly LyricTiming[]): string {
-  const cues = lines.map((line, index) => `${index + 1}\n${vttTime(line.start)} --> ${vttTime(line.end)}\n${timedText(line)}`);
+  const cues = lines.map(
+    (line, index) => `${index + 1}\n${vttTime(line.start)} --> ${vttTime(line.end)}\n${timedText(line)}`,
+  );
   return ['WEBVTT', ...cues].join('\n\n') + '\n';
 }
 

@@ -12,7 +12,10 @@ export function encodeMidi(score: Score): Uint8Array {
   const midi = new Midi();
   midi.name = score.spec.title;
   midi.header.setTempo(score.bpm);
-  midi.header.timeSignatures.push({ ticks: 0, timeSignature: [score.spec.meter.beatsPerBar, score.spec.meter.beatUnit] });
+  midi.header.timeSignatures.push({
+    ticks: 0,
+    timeSignature: [score.spec.meter.beatsPerBar, score.spec.meter.beatUnit],
+  });
   midi.header.update();
   let nextChannel = 0;
   for (const part of score.parts) {

@@ -24,7 +24,10 @@ let loaded: Promise<Mp3Encoder> | null = null;
 
 /** One encoder per thread, reconfigured for each file. The .wasm is read from disk: the package would otherwise fetch() a data URL. */
 function encoder(): Promise<Mp3Encoder> {
-  loaded ??= requireQuietly<EncoderPackage>('wasm-media-encoders').createEncoder('audio/mpeg', readFileSync(resolveModule('wasm-media-encoders/wasm/mp3')));
+  loaded ??= requireQuietly<EncoderPackage>('wasm-media-encoders').createEncoder(
+    'audio/mpeg',
+    readFileSync(resolveModule('wasm-media-encoders/wasm/mp3')),
+  );
   return loaded;
 }
 
@@ -32,9 +35,16 @@ const VBR_QUALITY = 2;
 const CHUNK = 1152 * 64;
 
 /** `bitrate`: kbps for constant bitrate; undefined for VBR -V2. */
-export async function encodeMp3(left: Float32Array, right: Float32Array, sampleRate: number, bitrate?: Mp3Bitrate): Promise<Uint8Array> {
+export async function encodeMp3(
+  left: Float32Array,
+  right: Float32Array,
+  sampleRate: number,
+  bitrate?: Mp3Bitrate,
+): Promise<Uint8Array> {
   const lame = await encoder();
-  lame.configure(bitrate === undefined ? { sampleRate, channels: 2, vbrQuality: VBR_QUALITY } : { sampleRate, channels: 2, bitrate });
+  lame.configure(
+    bitrate === undefined ? { sampleRate, channels: 2, vbrQuality: VBR_QUALITY } : { sampleRate, channels: 2, bitrate },
+  );
   const parts: Uint8Array[] = [];
   // encode() returns a view of the encoder's own memory, valid until the next call: copy each piece.
   for (let start = 0; start < left.length; start += CHUNK) {

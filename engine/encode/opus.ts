@@ -27,7 +27,10 @@ let loaded: Promise<OpusModule> | null = null;
 function opus(): Promise<OpusModule> {
   loaded ??= (async () => {
     const module = requireQuietly<OpusModule>('opus-encdec/dist/libopus-encoder.wasm.min.js');
-    await whenReady(() => module.isReady, (callback) => (module.onready = callback));
+    await whenReady(
+      () => module.isReady,
+      (callback) => (module.onready = callback),
+    );
     return module;
   })();
   return loaded;
@@ -45,7 +48,12 @@ const GET_LOOKAHEAD = 4027;
 /** Fifty 20 ms packets to a page: one-second pages keep seeking fine-grained at little overhead. */
 const PACKETS_PER_PAGE = 50;
 
-export async function encodeOpus(left: Float32Array, right: Float32Array, sampleRate: number, serial = 0x54534d31): Promise<Uint8Array> {
+export async function encodeOpus(
+  left: Float32Array,
+  right: Float32Array,
+  sampleRate: number,
+  serial = 0x54534d31,
+): Promise<Uint8Array> {
   const lib = await opus();
   const [l, r] = resampleStereo(left, right, sampleRate, OPUS_RATE);
   const error = lib._malloc(4);

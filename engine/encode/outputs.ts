@@ -37,7 +37,11 @@ export interface EncodeResult {
 }
 
 /** `onProgress`: the share of the formats done, 0–1, after each one. */
-export async function encodeOutputs(input: EncodeInput, options: OutputOptions = {}, onProgress?: (done: number) => void): Promise<EncodeResult> {
+export async function encodeOutputs(
+  input: EncodeInput,
+  options: OutputOptions = {},
+  onProgress?: (done: number) => void,
+): Promise<EncodeResult> {
   const formats = new Set(options.formats ?? []);
   const steps = 1 + (['flac', 'mp3', 'opus'] as const).filter((format) => formats.has(format)).length;
   let finished = 0;
@@ -58,11 +62,15 @@ export async function encodeOutputs(input: EncodeInput, options: OutputOptions =
     return { left: l, right: r, wav: encodeWav(l, r, rate, bitDepth) };
   });
   const outputs: EncodedOutputs = {};
-  if (formats.has('flac')) outputs.flac = await timed('flac', () => encodeFlac(integerChannels(left, right, bitDepth), rate, bitDepth));
-  if (formats.has('mp3')) outputs.mp3 = await timed('mp3', () => encodeMp3(input.left, input.right, input.sampleRate, options.mp3Bitrate));
+  if (formats.has('flac'))
+    outputs.flac = await timed('flac', () => encodeFlac(integerChannels(left, right, bitDepth), rate, bitDepth));
+  if (formats.has('mp3'))
+    outputs.mp3 = await timed('mp3', () => encodeMp3(input.left, input.right, input.sampleRate, options.mp3Bitrate));
   // Opus codes at 48 kHz: a 48 kHz WAV's samples are reused rather than resampled a second time.
-  const opusSource = rate === OPUS_RATE ? { l: left, r: right, rate } : { l: input.left, r: input.right, rate: input.sampleRate };
-  if (formats.has('opus')) outputs.opus = await timed('opus', () => encodeOpus(opusSource.l, opusSource.r, opusSource.rate));
+  const opusSource =
+    rate === OPUS_RATE ? { l: left, r: right, rate } : { l: input.left, r: input.right, rate: input.sampleRate };
+  if (formats.has('opus'))
+    outputs.opus = await timed('opus', () => encodeOpus(opusSource.l, opusSource.r, opusSource.rate));
   if (input.lyrics && input.lyrics.length > 0) {
     const duration = input.left.length / input.sampleRate;
     if (formats.has('lrc')) outputs.lrc = Buffer.from(lyricsLrc(input.lyrics, input.title, duration), 'utf8');

@@ -52,11 +52,17 @@ function kernels(up: number, down: number): Float32Array[] {
  * when the rates match). Both channels go through one loop: they share the position and kernel arithmetic,
  * which measured 1.8× faster than resampling them one after the other.
  */
-export function resampleStereo(left: Float32Array, right: Float32Array, from: number, to: number): [Float32Array, Float32Array] {
+export function resampleStereo(
+  left: Float32Array,
+  right: Float32Array,
+  from: number,
+  to: number,
+): [Float32Array, Float32Array] {
   if (!Number.isInteger(from) || !Number.isInteger(to) || from <= 0 || to <= 0) {
     throw new RangeError(`Sample rates must be positive integers, got: ${from} and ${to}`);
   }
-  if (left.length !== right.length) throw new RangeError(`Channels must have the same length, got: ${left.length} and ${right.length}`);
+  if (left.length !== right.length)
+    throw new RangeError(`Channels must have the same length, got: ${left.length} and ${right.length}`);
   if (from === to) return [left, right];
   const divisor = gcd(from, to);
   const up = to / divisor;

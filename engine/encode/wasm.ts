@@ -11,7 +11,8 @@ const require = createRequire(import.meta.url);
 
 type Listener = (...args: unknown[]) => void;
 const HOOKED = ['uncaughtException', 'unhandledRejection'] as const;
-const listeners = (event: (typeof HOOKED)[number]): Listener[] => process.listeners(event as 'uncaughtException') as Listener[];
+const listeners = (event: (typeof HOOKED)[number]): Listener[] =>
+  process.listeners(event as 'uncaughtException') as Listener[];
 
 /** require() of a module that may install process hooks or call fetch at load time. */
 export function requireQuietly<T>(id: string): T {
@@ -23,7 +24,8 @@ export function requireQuietly<T>(id: string): T {
   } finally {
     globalThis.fetch = fetch;
     for (const event of HOOKED) {
-      for (const listener of listeners(event)) if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+      for (const listener of listeners(event))
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
     }
   }
 }

@@ -25,8 +25,14 @@ function header(frames: number, sampleRate: number, bitDepth: BitDepth): Uint8Ar
   return bytes;
 }
 
-export function encodeWav(left: Float32Array, right: Float32Array, sampleRate: number, bitDepth: BitDepth = 16): Uint8Array {
-  if (left.length !== right.length) throw new RangeError(`Channels must have the same length, got: ${left.length} and ${right.length}`);
+export function encodeWav(
+  left: Float32Array,
+  right: Float32Array,
+  sampleRate: number,
+  bitDepth: BitDepth = 16,
+): Uint8Array {
+  if (left.length !== right.length)
+    throw new RangeError(`Channels must have the same length, got: ${left.length} and ${right.length}`);
   const frames = left.length;
   if (bitDepth === 24) return encodeWav24(left, right, sampleRate);
   const out = new Uint8Array(44 + frames * 4);

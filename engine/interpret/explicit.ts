@@ -33,14 +33,23 @@ export function spellTonic(letter: string, accidental: string | undefined): Pitc
   const base = NATURAL[letter.toUpperCase()];
   if (base === undefined) throw new RangeError(`Not a note letter: ${letter}`);
   const acc = (accidental ?? '').trim().toLowerCase();
-  const shift = acc === '#' || acc === '♯' || acc === 'sharp' ? 1 : acc === 'b' || acc === '♭' || acc === 'flat' ? -1 : 0;
+  const shift =
+    acc === '#' || acc === '♯' || acc === 'sharp' ? 1 : acc === 'b' || acc === '♭' || acc === 'flat' ? -1 : 0;
   return SPELLING[(base + shift + 12) % 12]!;
 }
 
 const MODE_WORDS: Record<string, Mode> = {
-  major: 'major', maj: 'major', ionian: 'major',
-  minor: 'minor', min: 'minor', m: 'minor', aeolian: 'minor',
-  dorian: 'dorian', mixolydian: 'mixolydian', lydian: 'lydian', phrygian: 'phrygian',
+  major: 'major',
+  maj: 'major',
+  ionian: 'major',
+  minor: 'minor',
+  min: 'minor',
+  m: 'minor',
+  aeolian: 'minor',
+  dorian: 'dorian',
+  mixolydian: 'mixolydian',
+  lydian: 'lydian',
+  phrygian: 'phrygian',
   'harmonic minor': 'harmonicMinor',
 };
 
@@ -51,7 +60,10 @@ const BPM_PATTERNS: RegExp[] = [
 
 const ACC = '(#|♯|b|♭|\\s?sharp|\\s?flat)?';
 /** "F# minor", "Bb major", "D dorian", "A harmonic minor" (a letter in either case, spelled-out mode). */
-const KEY_WITH_MODE = new RegExp(`(^|[^\\p{L}\\p{N}])([A-Ga-g])${ACC}\\s*(harmonic minor|major|minor|maj|min|dorian|mixolydian|lydian|phrygian|aeolian|ionian)(?![\\p{L}])`, 'u');
+const KEY_WITH_MODE = new RegExp(
+  `(^|[^\\p{L}\\p{N}])([A-Ga-g])${ACC}\\s*(harmonic minor|major|minor|maj|min|dorian|mixolydian|lydian|phrygian|aeolian|ionian)(?![\\p{L}])`,
+  'u',
+);
 /** "C#m", "Am", "Ebm" (upper-case letter only: "am" is a word). */
 const KEY_SHORT_MINOR = new RegExp(`(^|[^\\p{L}\\p{N}])([A-G])(#|♯|b|♭)?m(?![\\p{L}\\p{N}])`, 'u');
 /** "key of D", "in the key of Eb". */
@@ -66,7 +78,8 @@ const METER_WORDS: [RegExp, { beatsPerBar: number; beatUnit: number }][] = [
   [/\b(?:triple meter|three four time|in three)\b/i, { beatsPerBar: 3, beatUnit: 4 }],
   [/\b(?:six eight|compound time|jig)\b/i, { beatsPerBar: 6, beatUnit: 8 }],
 ];
-const ABOUT = /\babout\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,5}?)(?=\s*$|\s*[,.;:!?|]|\s+(?:with|in|at|for|and|but|using|featuring|that|which|on|over)\b)/iu;
+const ABOUT =
+  /\babout\s+([\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,5}?)(?=\s*$|\s*[,.;:!?|]|\s+(?:with|in|at|for|and|but|using|featuring|that|which|on|over)\b)/iu;
 
 /** Pulls explicit values out of a prompt. */
 export function extractExplicit(prompt: string): Explicit {

@@ -16,14 +16,24 @@ import { instrumentWord, roleWord } from './fields.ts';
 const OPINION = 0.3;
 
 /** The arousal for an `energy` of 0–1 (0 → -1, 1 → 1); without the field, the words' arousal. */
-export function energyArousal(energy: number | undefined, worded: number, words: readonly WordHints[], trace: TraceEntry[], warnings: string[]): number {
+export function energyArousal(
+  energy: number | undefined,
+  worded: number,
+  words: readonly WordHints[],
+  trace: TraceEntry[],
+  warnings: string[],
+): number {
   if (energy === undefined) return worded;
   const arousal = round2(2 * energy - 1);
   trace.push({ source: 'energy field', effect: `arousal = ${arousal} (energy ${energy}, over the words' ${worded})` });
-  const pushing = words.filter((w) => Math.abs(w.hints.arousal ?? 0) >= OPINION && Math.sign(w.hints.arousal!) !== Math.sign(arousal - worded));
+  const pushing = words.filter(
+    (w) => Math.abs(w.hints.arousal ?? 0) >= OPINION && Math.sign(w.hints.arousal!) !== Math.sign(arousal - worded),
+  );
   if (pushing.length > 0 && Math.abs(arousal - worded) >= 0.4) {
     const phrases = pushing.map((w) => `"${w.phrase}"`).join(', ');
-    warnings.push(`The prompt's ${phrases} asks for ${arousal < worded ? 'more' : 'less'} energy than the "energy" field's ${energy}: the field wins.`);
+    warnings.push(
+      `The prompt's ${phrases} asks for ${arousal < worded ? 'more' : 'less'} energy than the "energy" field's ${energy}: the field wins.`,
+    );
   }
   return arousal;
 }
@@ -56,7 +66,9 @@ export function fieldInstruments(
     if (!entry) throw new RequestError(`Not an instrument the engine plays: ${name}`);
     const refused = words.filter((w) => w.negated && w.entry.patch === entry.patch);
     if (refused.length > 0) {
-      warnings.push(`The prompt leaves out "${refused[0]!.phrase}" but the "instruments" field asks for ${name}: the field wins.`);
+      warnings.push(
+        `The prompt leaves out "${refused[0]!.phrase}" but the "instruments" field asks for ${name}: the field wins.`,
+      );
       words = words.filter((w) => !refused.includes(w));
     }
     const word = { phrase: name, entry, negated: false, only: false };
@@ -69,14 +81,19 @@ export function fieldInstruments(
       excludedRoles.push({ phrase: `${name} (exclude field)`, role });
       if (role === 'vocal') vocalsExcluded = true;
       const named = words.filter((w) => !w.negated && !asked.includes(w) && w.entry.roles.every((r) => r === role));
-      if (named.length > 0) warnings.push(`The prompt asks for "${named[0]!.phrase}" but the "exclude" field leaves out the ${name}: the field wins.`);
+      if (named.length > 0)
+        warnings.push(
+          `The prompt asks for "${named[0]!.phrase}" but the "exclude" field leaves out the ${name}: the field wins.`,
+        );
       continue;
     }
     const entry = instrumentWord(lexicon, name);
     if (!entry) throw new RequestError(`Neither a role nor an instrument: ${name}`);
     const named = words.filter((w) => !w.negated && w.entry.patch === entry.patch);
     if (named.length > 0) {
-      warnings.push(`The prompt asks for "${named[0]!.phrase}" but the "exclude" field leaves out ${name}: the field wins.`);
+      warnings.push(
+        `The prompt asks for "${named[0]!.phrase}" but the "exclude" field leaves out ${name}: the field wins.`,
+      );
       words = words.filter((w) => !named.includes(w));
     }
     words.push({ phrase: `${name} (exclude field)`, entry, negated: true, only: false });

@@ -13,7 +13,12 @@ import { MAX_BPM, MIN_BPM, spellTonic, type Explicit } from './explicit.ts';
 export { MIN_BPM, MAX_BPM };
 
 const MODES: Record<string, Mode> = {
-  major: 'major', minor: 'minor', dorian: 'dorian', mixolydian: 'mixolydian', lydian: 'lydian', phrygian: 'phrygian',
+  major: 'major',
+  minor: 'minor',
+  dorian: 'dorian',
+  mixolydian: 'mixolydian',
+  lydian: 'lydian',
+  phrygian: 'phrygian',
   'harmonic minor': 'harmonicMinor',
 };
 /** The mode words the `key` field accepts, as a caller writes them. */
@@ -29,16 +34,37 @@ export function parseKeyName(text: string): { tonic: PitchClass; mode: Mode } | 
 
 /** Role words `exclude` takes besides instrument words. */
 const ROLE_WORDS: Record<string, Role> = {
-  drums: 'drums', percussion: 'drums', bass: 'bass', chords: 'chords', pad: 'pad', pads: 'pad', lead: 'lead', melody: 'lead',
-  arp: 'arp', arpeggio: 'arp', texture: 'texture', textures: 'texture', vocals: 'vocal', vocal: 'vocal', voice: 'vocal', singing: 'vocal',
+  drums: 'drums',
+  percussion: 'drums',
+  bass: 'bass',
+  chords: 'chords',
+  pad: 'pad',
+  pads: 'pad',
+  lead: 'lead',
+  melody: 'lead',
+  arp: 'arp',
+  arpeggio: 'arp',
+  texture: 'texture',
+  textures: 'texture',
+  vocals: 'vocal',
+  vocal: 'vocal',
+  voice: 'vocal',
+  singing: 'vocal',
 };
 export const EXCLUDABLE_ROLES = Object.keys(ROLE_WORDS);
 
 export const roleWord = (name: string): Role | undefined => ROLE_WORDS[name.trim().toLowerCase()];
-export const instrumentWord = (lexicon: Lexicon, name: string): InstrumentEntry | undefined => lexicon.instruments.get(name.trim().toLowerCase());
+export const instrumentWord = (lexicon: Lexicon, name: string): InstrumentEntry | undefined =>
+  lexicon.instruments.get(name.trim().toLowerCase());
 
 const SHOWN_MODES: Record<Mode, string> = {
-  major: 'major', minor: 'minor', dorian: 'dorian', mixolydian: 'mixolydian', lydian: 'lydian', phrygian: 'phrygian', harmonicMinor: 'harmonic minor',
+  major: 'major',
+  minor: 'minor',
+  dorian: 'dorian',
+  mixolydian: 'mixolydian',
+  lydian: 'lydian',
+  phrygian: 'phrygian',
+  harmonicMinor: 'harmonic minor',
 };
 
 /**
@@ -49,14 +75,19 @@ export function applyFields(explicit: Explicit, music: MusicalFields | undefined
   if (!music) return explicit;
   const merged: Explicit = { ...explicit, found: [...explicit.found] };
   const said = (kind: Explicit['found'][number]['kind']) => explicit.found.find((f) => f.kind === kind)?.source;
-  const replace = (kinds: Explicit['found'][number]['kind'][], source: string, kind: Explicit['found'][number]['kind']) => {
+  const replace = (
+    kinds: Explicit['found'][number]['kind'][],
+    source: string,
+    kind: Explicit['found'][number]['kind'],
+  ) => {
     merged.found = merged.found.filter((f) => !kinds.includes(f.kind));
     merged.found.push({ source, kind });
   };
 
   if (music.bpm !== undefined) {
     const bpm = Math.round(Math.min(MAX_BPM, Math.max(MIN_BPM, music.bpm)));
-    if (explicit.bpm !== null && explicit.bpm !== bpm) warnings.push(`The prompt says "${said('bpm')}" but the "bpm" field asks for ${bpm}: the field wins.`);
+    if (explicit.bpm !== null && explicit.bpm !== bpm)
+      warnings.push(`The prompt says "${said('bpm')}" but the "bpm" field asks for ${bpm}: the field wins.`);
     merged.bpm = bpm;
     merged.bpmWritten = music.bpm;
     replace(['bpm'], 'bpm field', 'bpm');
@@ -65,7 +96,9 @@ export function applyFields(explicit: Explicit, music: MusicalFields | undefined
     const meter = parseMeter(music.timeSignature);
     if (!meter) throw new RequestError(`Not a supported time signature: ${music.timeSignature}`);
     if (explicit.meter && meterName(explicit.meter) !== meterName(meter)) {
-      warnings.push(`The prompt says "${said('meter')}" but the "time_signature" field asks for ${meterName(meter)}: the field wins.`);
+      warnings.push(
+        `The prompt says "${said('meter')}" but the "time_signature" field asks for ${meterName(meter)}: the field wins.`,
+      );
     }
     merged.meter = meter;
     replace(['meter'], 'time_signature field', 'meter');
@@ -76,8 +109,13 @@ export function applyFields(explicit: Explicit, music: MusicalFields | undefined
     const tonicDiffers = explicit.tonic !== null && explicit.tonic !== key.tonic;
     const modeDiffers = explicit.mode !== null && explicit.mode !== key.mode;
     if (tonicDiffers || modeDiffers) {
-      const words = [said('key'), said('mode')].filter(Boolean).map((w) => `"${w}"`).join(' and ');
-      warnings.push(`The prompt says ${words} but the "key" field asks for ${key.tonic} ${SHOWN_MODES[key.mode]}: the field wins.`);
+      const words = [said('key'), said('mode')]
+        .filter(Boolean)
+        .map((w) => `"${w}"`)
+        .join(' and ');
+      warnings.push(
+        `The prompt says ${words} but the "key" field asks for ${key.tonic} ${SHOWN_MODES[key.mode]}: the field wins.`,
+      );
     }
     merged.tonic = key.tonic;
     merged.mode = key.mode;
@@ -87,4 +125,8 @@ export function applyFields(explicit: Explicit, music: MusicalFields | undefined
 }
 
 /** Whether the engine plays an instrument of this name (a word of its instrument lexicon: "piano", "acoustic guitar"). */
-export const isInstrumentName = (name: string): boolean => instrumentWord(getLexicon(() => presetNames().map(getPreset)), name) !== undefined;
+export const isInstrumentName = (name: string): boolean =>
+  instrumentWord(
+    getLexicon(() => presetNames().map(getPreset)),
+    name,
+  ) !== undefined;

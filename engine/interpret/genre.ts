@@ -44,7 +44,13 @@ const DANCE_WORDS: ReadonlySet<string> = new Set(['dance', 'dance music']);
 
 /** Whether `c` is a dance word right after another genre's phrase, naming that genre's dance rather than dance music. */
 function namesItsDance(c: Content & { kind: 'genre' }, genres: readonly (Content & { kind: 'genre' })[]): boolean {
-  return DANCE_WORDS.has(c.phrase) && genres.some((other) => other !== c && !DANCE_WORDS.has(other.phrase) && other.index + other.phrase.split(' ').length === c.index);
+  return (
+    DANCE_WORDS.has(c.phrase) &&
+    genres.some(
+      (other) =>
+        other !== c && !DANCE_WORDS.has(other.phrase) && other.index + other.phrase.split(' ').length === c.index,
+    )
+  );
 }
 
 export function chooseGenre(
@@ -56,11 +62,16 @@ export function chooseGenre(
   random: Random,
 ): GenreChoice {
   const genres = content.filter((c): c is Content & { kind: 'genre' } => c.kind === 'genre' && !c.negated);
-  const genreVotes = genres.filter((c) => !namesItsDance(c, genres)).map((c) => ({ genre: c.entry.genre, weight: c.entry.weight, index: c.index, phrase: c.phrase }));
+  const genreVotes = genres
+    .filter((c) => !namesItsDance(c, genres))
+    .map((c) => ({ genre: c.entry.genre, weight: c.entry.weight, index: c.index, phrase: c.phrase }));
   const ranked = tally(genreVotes);
   if (ranked.length > 0) {
     const [top, second] = ranked as [Tally, Tally | undefined];
-    const blend = second && second.score >= BLEND_THRESHOLD * top.score ? { genre: second.genre, weight: Math.round((second.score / (top.score + second.score)) * 100) / 100 } : null;
+    const blend =
+      second && second.score >= BLEND_THRESHOLD * top.score
+        ? { genre: second.genre, weight: Math.round((second.score / (top.score + second.score)) * 100) / 100 }
+        : null;
     return { genre: top.genre, blend, source: top.words.join(', '), why: 'genre word' };
   }
 
@@ -68,15 +79,33 @@ export function chooseGenre(
     if ('negated' in c && c.negated) return [];
     const genres = c.kind === 'hint' ? c.hints.genres : c.kind === 'instrument' ? c.entry.genres : undefined;
     // When a song is asked for, sung styles are the likelier reading of a scene ("a song for my wedding").
-    return Object.entries(genres ?? {}).map(([genre, weight]) => ({ genre, weight: wantsSong && !isSung(genre) ? weight / 2 : weight, index: c.index, phrase: c.phrase }));
+    return Object.entries(genres ?? {}).map(([genre, weight]) => ({
+      genre,
+      weight: wantsSong && !isSung(genre) ? weight / 2 : weight,
+      index: c.index,
+      phrase: c.phrase,
+    }));
   });
   const hinted = tally(hintVotes);
-  if (hinted.length > 0) return { genre: hinted[0]!.genre, blend: null, source: hinted[0]!.words.join(', '), why: 'suggested by scene/instrument words' };
+  if (hinted.length > 0)
+    return {
+      genre: hinted[0]!.genre,
+      blend: null,
+      source: hinted[0]!.words.join(', '),
+      why: 'suggested by scene/instrument words',
+    };
 
-  if (wantsSong) return { genre: 'pop', blend: null, source: 'default', why: 'no genre word; a song was asked for: default pop' };
+  if (wantsSong)
+    return { genre: 'pop', blend: null, source: 'default', why: 'no genre word; a song was asked for: default pop' };
   if (!recognisedAnything) {
-    return { genre: random.pick(['pop', 'ambient']), blend: null, source: 'default', why: 'no recognised words: defaults (genre by seed)' };
+    return {
+      genre: random.pick(['pop', 'ambient']),
+      blend: null,
+      source: 'default',
+      why: 'no recognised words: defaults (genre by seed)',
+    };
   }
-  if (arousalSum <= -0.5) return { genre: 'ambient', blend: null, source: 'default', why: 'no genre word; very calm mood suggests ambient' };
+  if (arousalSum <= -0.5)
+    return { genre: 'ambient', blend: null, source: 'default', why: 'no genre word; very calm mood suggests ambient' };
   return { genre: 'pop', blend: null, source: 'default', why: 'no genre word: default pop' };
 }

@@ -95,7 +95,8 @@ export function collectHints(content: readonly Content[], trace: TraceEntry[]): 
     } else if (c.kind === 'instrument' && !c.negated) {
       // Instrument words may carry a mood too ("rainy piano" brings rain and a little sadness).
       const { valence, arousal, rain } = c.entry;
-      if (valence !== undefined || arousal !== undefined || rain !== undefined) words.push({ phrase: c.phrase, hints: { valence, arousal, rain } });
+      if (valence !== undefined || arousal !== undefined || rain !== undefined)
+        words.push({ phrase: c.phrase, hints: { valence, arousal, rain } });
     }
   }
   return new HintSet(words);

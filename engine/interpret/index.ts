@@ -10,7 +10,17 @@ import { resolvePlan } from './plan.ts';
 import { getPreset, presetNames } from '../presets.ts';
 import { createRandom } from '../random.ts';
 import { getLexicon, type Lexicon } from '../lexicon/index.ts';
-import type { GenerationRequest, Mode, Patch, PitchClass, Preset, Role, SongSpec, Subjects, TraceEntry } from '../types.ts';
+import type {
+  GenerationRequest,
+  Mode,
+  Patch,
+  PitchClass,
+  Preset,
+  Role,
+  SongSpec,
+  Subjects,
+  TraceEntry,
+} from '../types.ts';
 import { extractExplicit, type Explicit } from './explicit.ts';
 import { applyFields } from './fields.ts';
 import { energyArousal, fieldInstruments } from './field-arrangement.ts';
@@ -21,7 +31,15 @@ import { collectHints, describeHints, type HintSet } from './hints.ts';
 import { ACOUSTIC_WORDS, arrange, BALLAD_WORDS, type InstrumentWord } from './instruments.ts';
 import { withTimekeeper } from './timekeeper.ts';
 import { matchPrompt, type Content, type MatchResult } from './match.ts';
-import { bpmFromArousal, brightnessFrom, clamp, densityFromArousal, modeFromValence, reverbFrom, round2 } from './mood.ts';
+import {
+  bpmFromArousal,
+  brightnessFrom,
+  clamp,
+  densityFromArousal,
+  modeFromValence,
+  reverbFrom,
+  round2,
+} from './mood.ts';
 import { extractSubjects } from './subjects.ts';
 import { makeTitle, type TitleWord } from './title.ts';
 import { BOUNDARY, tokenize } from './tokenize.ts';
@@ -59,8 +77,10 @@ interface Context {
 }
 
 type Kind<K extends Content['kind']> = Extract<Content, { kind: K }>;
-const ofKind = <K extends Content['kind']>(content: readonly Content[], kind: K): Kind<K>[] => content.filter((c): c is Kind<K> => c.kind === kind);
-const explicitSource = (explicit: Explicit, ...kinds: Explicit['found'][number]['kind'][]) => explicit.found.find((f) => kinds.includes(f.kind))?.source;
+const ofKind = <K extends Content['kind']>(content: readonly Content[], kind: K): Kind<K>[] =>
+  content.filter((c): c is Kind<K> => c.kind === kind);
+const explicitSource = (explicit: Explicit, ...kinds: Explicit['found'][number]['kind'][]) =>
+  explicit.found.find((f) => kinds.includes(f.kind))?.source;
 
 function resolveGenre(ctx: Context): { preset: Preset; blendPreset: Preset | null; blend: SongSpec['blend'] } {
   const { request, match, trace } = ctx;
@@ -73,17 +93,31 @@ function resolveGenre(ctx: Context): { preset: Preset; blendPreset: Preset | nul
     return { preset, blendPreset: null, blend: null };
   }
   const recognised = match.recognised > 0 || ctx.promptExplicit;
-  const choice = chooseGenre(match.content, ctx.hints.sum('arousal'), recognised, ctx.wantsSong, (g) => getPreset(g).vocal, createRandom(request.seed, 'interpret/genre'));
+  const choice = chooseGenre(
+    match.content,
+    ctx.hints.sum('arousal'),
+    recognised,
+    ctx.wantsSong,
+    (g) => getPreset(g).vocal,
+    createRandom(request.seed, 'interpret/genre'),
+  );
   const preset = getPreset(choice.genre);
   trace.push({ source: choice.source, effect: `genre = ${preset.name} (${choice.why})` });
-  ctx.warnings.push(...genreWarnings(ofKind(match.content, 'genre'), [preset.name, ...(choice.blend ? [choice.blend.genre] : [])]));
+  ctx.warnings.push(
+    ...genreWarnings(ofKind(match.content, 'genre'), [preset.name, ...(choice.blend ? [choice.blend.genre] : [])]),
+  );
   if (!choice.blend) return { preset, blendPreset: null, blend: null };
   trace.push({ source: choice.blend.genre, effect: `blend ${choice.blend.genre} at weight ${choice.blend.weight}` });
   return { preset, blendPreset: getPreset(choice.blend.genre), blend: choice.blend };
 }
 
 /** The genre's prior plus every word, clamped to [-1, 1] (section 2.3). */
-function resolveMood(ctx: Context, preset: Preset, blendPreset: Preset | null, weight: number): { valence: number; arousal: number } {
+function resolveMood(
+  ctx: Context,
+  preset: Preset,
+  blendPreset: Preset | null,
+  weight: number,
+): { valence: number; arousal: number } {
   const mix = (a: number, b: number | undefined) => (b === undefined ? a : a * (1 - weight) + b * weight);
   const priorValence = round2(mix(preset.valence, blendPreset?.valence));
   const priorArousal = round2(mix(preset.arousal, blendPreset?.arousal));
@@ -100,53 +134,85 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
   const { explicit, trace } = ctx;
   const meter = explicit.meter ?? { ...preset.meter };
   const meterSource = explicitSource(explicit, 'meter');
-  trace.push({ source: meterSource ?? preset.name, effect: `meter = ${meter.beatsPerBar}/${meter.beatUnit} (${meterSource ? 'explicit' : 'genre'})` });
+  trace.push({
+    source: meterSource ?? preset.name,
+    effect: `meter = ${meter.beatsPerBar}/${meter.beatUnit} (${meterSource ? 'explicit' : 'genre'})`,
+  });
   const named = meterName(meter);
   if (named !== meterName(preset.meter) && !(METERS as readonly string[]).includes(named)) {
-    ctx.warnings.push(`"${meterSource}" has no grooves of its own: ${preset.name}'s ${meterName(preset.meter)} groove is stretched over its bar. Meters with grooves of their own: ${METERS.join(', ')}.`);
+    ctx.warnings.push(
+      `"${meterSource}" has no grooves of its own: ${preset.name}'s ${meterName(preset.meter)} groove is stretched over its bar. Meters with grooves of their own: ${METERS.join(', ')}.`,
+    );
   }
 
   let bpm: number;
   const pace = paceWords(ctx);
-  const paceDirection = pace.length > 0 && pace.every((p) => Math.sign(p.tempo) === Math.sign(pace[0]!.tempo)) ? Math.sign(pace[0]!.tempo) : 0;
+  const paceDirection =
+    pace.length > 0 && pace.every((p) => Math.sign(p.tempo) === Math.sign(pace[0]!.tempo))
+      ? Math.sign(pace[0]!.tempo)
+      : 0;
   if (explicit.bpm !== null) {
     // An explicit tempo counts the pulse a listener taps (dotted quarters in 6/8); the spec counts beat units.
     bpm = unitBpm(explicit.bpm, meter);
     const clamped = explicit.bpmWritten !== explicit.bpm ? `, clamped from ${explicit.bpmWritten}` : '';
     const perPulse = bpm !== explicit.bpm ? ` (${bpm} ${meter.beatUnit === 8 ? 'eighths' : 'beats'} a minute)` : '';
-    trace.push({ source: explicitSource(explicit, 'bpm')!, effect: `bpm = ${explicit.bpm}${perPulse} (explicit${clamped})` });
+    trace.push({
+      source: explicitSource(explicit, 'bpm')!,
+      effect: `bpm = ${explicit.bpm}${perPulse} (explicit${clamped})`,
+    });
     const pulse = explicit.bpm;
     const contradicted = pace.find((p) => (p.tempo < 0 && pulse > SLOW_ABOVE) || (p.tempo > 0 && pulse < FAST_BELOW));
     if (contradicted) {
-      ctx.warnings.push(`"${contradicted.phrase}" contradicts "${explicitSource(explicit, 'bpm')}": the explicit ${pulse} bpm was kept.`);
+      ctx.warnings.push(
+        `"${contradicted.phrase}" contradicts "${explicitSource(explicit, 'bpm')}": the explicit ${pulse} bpm was kept.`,
+      );
       trace.push({ source: contradicted.phrase, effect: `ignored: the explicit ${pulse} bpm wins` });
     }
   } else if (paceDirection !== 0) {
     // "slow" and "fast" beat every mood and scene word: the low or the high end of the genre's range.
     const { min, max } = preset.bpm;
     const strength = Math.max(...pace.map((p) => p.factor));
-    const at = paceDirection < 0 ? clamp(0.2 - 0.4 * (strength - 1), 0, 0.4) : clamp(0.8 + 0.4 * (strength - 1), 0.6, 1);
+    const at =
+      paceDirection < 0 ? clamp(0.2 - 0.4 * (strength - 1), 0, 0.4) : clamp(0.8 + 0.4 * (strength - 1), 0.6, 1);
     const jitter = createRandom(ctx.request.seed, 'interpret/tempo').range(-2, 2);
     bpm = Math.round(clamp(min + (max - min) * at + jitter, min, max));
-    trace.push({ source: pace.map((p) => p.phrase).join(', '), effect: `bpm = ${bpm} (${paceDirection < 0 ? 'slow' : 'fast'}: the ${paceDirection < 0 ? 'low' : 'high'} end of ${preset.name}'s ${min}–${max}, over mood and scene words)` });
+    trace.push({
+      source: pace.map((p) => p.phrase).join(', '),
+      effect: `bpm = ${bpm} (${paceDirection < 0 ? 'slow' : 'fast'}: the ${paceDirection < 0 ? 'low' : 'high'} end of ${preset.name}'s ${min}–${max}, over mood and scene words)`,
+    });
   } else {
     if (pace.length > 0) {
-      ctx.warnings.push(`The prompt asks for both slow and fast (${pace.map((p) => `"${p.phrase}"`).join(', ')}): the tempo follows the mood instead.`);
+      ctx.warnings.push(
+        `The prompt asks for both slow and fast (${pace.map((p) => `"${p.phrase}"`).join(', ')}): the tempo follows the mood instead.`,
+      );
     }
     const jitter = createRandom(ctx.request.seed, 'interpret/tempo').range(-2, 2);
     bpm = bpmFromArousal(preset, arousal, preset.arousal, ctx.hints.sum('tempo'), jitter);
-    trace.push({ source: 'arousal', effect: `bpm = ${bpm} (${preset.name} range ${preset.bpm.min}–${preset.bpm.max}, arousal ${arousal})` });
+    trace.push({
+      source: 'arousal',
+      effect: `bpm = ${bpm} (${preset.name} range ${preset.bpm.min}–${preset.bpm.max}, arousal ${arousal})`,
+    });
   }
-  if (explicit.bpm === null && (meter.beatsPerBar !== preset.meter.beatsPerBar || meter.beatUnit !== preset.meter.beatUnit)) {
+  if (
+    explicit.bpm === null &&
+    (meter.beatsPerBar !== preset.meter.beatsPerBar || meter.beatUnit !== preset.meter.beatUnit)
+  ) {
     // The genre's tempo is kept as a pulse across meters: a 100 bpm folk tune in 6/8 has 100 dotted quarters.
     const converted = Math.round(unitBpm(pulseBpm(bpm, preset.meter), meter));
-    if (converted !== bpm) trace.push({ source: 'meter', effect: `bpm = ${converted} beat units a minute (the genre's pulse in ${meter.beatsPerBar}/${meter.beatUnit})` });
+    if (converted !== bpm)
+      trace.push({
+        source: 'meter',
+        effect: `bpm = ${converted} beat units a minute (the genre's pulse in ${meter.beatsPerBar}/${meter.beatUnit})`,
+      });
     bpm = converted;
   }
   // A compound meter already divides its pulse in three: swinging its eighths would pair them into quarters.
   const compound = unitsPerPulse(meter) === 3;
   const swing = compound ? 0 : round2(clamp(preset.swing + ctx.hints.sum('swing'), 0, 1));
-  trace.push({ source: compound ? 'meter' : preset.name, effect: `swing = ${swing}${compound ? ` (${meter.beatsPerBar}/${meter.beatUnit} is in threes)` : ''}` });
+  trace.push({
+    source: compound ? 'meter' : preset.name,
+    effect: `swing = ${swing}${compound ? ` (${meter.beatsPerBar}/${meter.beatUnit} is in threes)` : ''}`,
+  });
   return { bpm, meter, swing };
 }
 
@@ -158,13 +224,19 @@ const FAST_BELOW = 90;
 function paceWords(ctx: Context): { phrase: string; tempo: number; factor: number }[] {
   return ofKind(ctx.match.content, 'hint')
     .filter((c) => !c.negated && c.lexicon === 'mood' && Math.abs(c.hints.tempo ?? 0) >= 0.5 && !c.hints.valence)
-    .map((c) => ({ phrase: c.intensifier ? `${c.intensifier} ${c.phrase}` : c.phrase, tempo: c.hints.tempo!, factor: c.factor }));
+    .map((c) => ({
+      phrase: c.intensifier ? `${c.intensifier} ${c.phrase}` : c.phrase,
+      tempo: c.hints.tempo!,
+      factor: c.factor,
+    }));
 }
 
 function resolveKey(ctx: Context, preset: Preset, blendPreset: Preset | null, valence: number): SongSpec['key'] {
   const { explicit, trace } = ctx;
   // Drawn whether or not the prompt names a tonic, so wording never shifts other streams.
-  const seededTonic = createRandom(ctx.request.seed, `interpret/key/${preset.name}`).pick(TONICS_BY_GENRE[preset.name] ?? ALL_TONICS);
+  const seededTonic = createRandom(ctx.request.seed, `interpret/key/${preset.name}`).pick(
+    TONICS_BY_GENRE[preset.name] ?? ALL_TONICS,
+  );
   const tonic = explicit.tonic ?? seededTonic;
   let mode: Mode;
   if (explicit.mode) {
@@ -180,7 +252,13 @@ function resolveKey(ctx: Context, preset: Preset, blendPreset: Preset | null, va
   return { tonic, mode };
 }
 
-function resolveSound(ctx: Context, preset: Preset, blendPreset: Preset | null, valence: number, arousal: number): Pick<SongSpec, 'density' | 'effects'> {
+function resolveSound(
+  ctx: Context,
+  preset: Preset,
+  blendPreset: Preset | null,
+  valence: number,
+  arousal: number,
+): Pick<SongSpec, 'density' | 'effects'> {
   const { hints, trace } = ctx;
   const density = densityFromArousal(arousal, hints.sum('density'));
   trace.push({ source: 'arousal', effect: `density = ${density}` });
@@ -191,20 +269,36 @@ function resolveSound(ctx: Context, preset: Preset, blendPreset: Preset | null, 
 
   const lofiWords = hints.where((h) => h.lofi !== undefined);
   // A lo-fi genre word keeps its sound even when a style or another genre wins ("lo-fi" with style jazz).
-  const lofiGenreWord = ofKind(ctx.match.content, 'genre').find((c) => !c.negated && getPreset(c.entry.genre).effects.lofi);
-  const lofi = lofiWords.at(-1)?.hints.lofi ?? (preset.effects.lofi || (blendPreset?.effects.lofi ?? false) || lofiGenreWord !== undefined);
-  const lofiSource = lofiWords.length > 0 ? lofiWords.map((w) => w.phrase).join(', ') : lofiGenreWord && !preset.effects.lofi ? lofiGenreWord.phrase : preset.name;
+  const lofiGenreWord = ofKind(ctx.match.content, 'genre').find(
+    (c) => !c.negated && getPreset(c.entry.genre).effects.lofi,
+  );
+  const lofi =
+    lofiWords.at(-1)?.hints.lofi ??
+    (preset.effects.lofi || (blendPreset?.effects.lofi ?? false) || lofiGenreWord !== undefined);
+  const lofiSource =
+    lofiWords.length > 0
+      ? lofiWords.map((w) => w.phrase).join(', ')
+      : lofiGenreWord && !preset.effects.lofi
+        ? lofiGenreWord.phrase
+        : preset.name;
   trace.push({ source: lofiSource, effect: `lo-fi treatment ${lofi ? 'on' : 'off'}` });
 
   const rainWords = hints.where((h) => h.rain).map((w) => w.phrase);
-  trace.push({ source: rainWords.length > 0 ? rainWords.join(', ') : 'default', effect: `rain ${rainWords.length > 0 ? 'on' : 'off'}` });
+  trace.push({
+    source: rainWords.length > 0 ? rainWords.join(', ') : 'default',
+    effect: `rain ${rainWords.length > 0 ? 'on' : 'off'}`,
+  });
 
   const brightness = brightnessFrom(preset, valence, arousal, hints.brightness());
   trace.push({ source: 'valence, arousal', effect: `brightness = ${brightness} Hz` });
   return { density, effects: { reverb, reverbDecay, delay, lofi, rain: rainWords.length > 0, brightness } };
 }
 
-function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | null): Pick<SongSpec, 'instruments' | 'excluded' | 'vocals'> {
+function resolveArrangement(
+  ctx: Context,
+  preset: Preset,
+  blendPreset: Preset | null,
+): Pick<SongSpec, 'instruments' | 'excluded' | 'vocals'> {
   const { match, trace } = ctx;
   const vocals = decideVocals(
     {
@@ -220,30 +314,65 @@ function resolveArrangement(ctx: Context, preset: Preset, blendPreset: Preset | 
   );
   trace.push(...vocals.trace);
 
-  const wishes = ctx.hints.words.flatMap((w) => Object.entries(w.hints.instruments ?? {}).map(([role, patch]) => ({ phrase: w.phrase, role: role as Role, patch: patch as Patch })));
-  const promptWords: InstrumentWord[] = ofKind(match.content, 'instrument').map((c) => ({ phrase: c.phrase, entry: c.entry, negated: c.negated, only: c.only }));
+  const wishes = ctx.hints.words.flatMap((w) =>
+    Object.entries(w.hints.instruments ?? {}).map(([role, patch]) => ({
+      phrase: w.phrase,
+      role: role as Role,
+      patch: patch as Patch,
+    })),
+  );
+  const promptWords: InstrumentWord[] = ofKind(match.content, 'instrument').map((c) => ({
+    phrase: c.phrase,
+    entry: c.entry,
+    negated: c.negated,
+    only: c.only,
+  }));
   // A negated sound word takes its own patch away too ("no vinyl" drops the crackle texture).
   for (const c of ofKind(match.content, 'hint')) {
     if (!c.negated || c.lexicon !== 'production') continue;
     for (const [role, patch] of Object.entries(c.hints.instruments ?? {})) {
-      promptWords.push({ phrase: `not ${c.phrase}`, entry: { patch: patch as Patch, roles: [role as Role] }, negated: true, only: false });
+      promptWords.push({
+        phrase: `not ${c.phrase}`,
+        entry: { patch: patch as Patch, roles: [role as Role] },
+        negated: true,
+        only: false,
+      });
     }
   }
   const promptExcluded = ofKind(match.content, 'exclude').map((c) => ({ phrase: c.phrase, role: c.role as Role }));
   if (vocals.excluded) promptExcluded.push({ phrase: 'no vocals', role: 'vocal' });
-  const fields = fieldInstruments(ctx.request.music, ctx.lexicon, { words: promptWords, excludedRoles: promptExcluded }, ctx.warnings);
+  const fields = fieldInstruments(
+    ctx.request.music,
+    ctx.lexicon,
+    { words: promptWords, excludedRoles: promptExcluded },
+    ctx.warnings,
+  );
   const { words, excludedRoles } = fields;
   if (vocals.enabled && ctx.wantsSong && fields.vocalsExcluded) {
     ctx.warnings.push('The prompt asks for a singer but the "exclude" field leaves out the vocals: the field wins.');
   }
   // "solo piano" keeps a singer only when one was asked for.
   // "acoustic" inside an instrument's name ("house with acoustic guitar") asks for that instrument, not an acoustic arrangement.
-  const named = new Set(ofKind(match.content, 'instrument').flatMap((c) => c.phrase.split(' ').map((_, k) => c.index + k)));
+  const named = new Set(
+    ofKind(match.content, 'instrument').flatMap((c) => c.phrase.split(' ').map((_, k) => c.index + k)),
+  );
   const acousticCues = ctx.tokens.filter((t, i) => !named.has(i) && (ACOUSTIC_WORDS.has(t) || BALLAD_WORDS.has(t)));
   const genreNamed = ctx.request.style !== null || ofKind(match.content, 'genre').some((c) => !c.negated);
-  const arrangement = arrange({ preset, blend: blendPreset, wishes, words, excludedRoles, keepVocal: vocals.enabled && ctx.wantsSong, acousticCues, genreNamed });
+  const arrangement = arrange({
+    preset,
+    blend: blendPreset,
+    wishes,
+    words,
+    excludedRoles,
+    keepVocal: vocals.enabled && ctx.wantsSong,
+    acousticCues,
+    genreNamed,
+  });
   trace.push(...arrangement.trace);
-  trace.push({ source: preset.name, effect: `instruments: ${arrangement.instruments.map((i) => `${i.role} ${i.instrument}`).join(', ')}` });
+  trace.push({
+    source: preset.name,
+    effect: `instruments: ${arrangement.instruments.map((i) => `${i.role} ${i.instrument}`).join(', ')}`,
+  });
   // Instruments the fields asked for are reported like named ones when the arrangement could not keep them.
   ctx.warnings.push(...instrumentWarnings(fields.asked, arrangement.instruments));
   return {
@@ -264,14 +393,29 @@ function resolveTitle(ctx: Context, arousal: number, subjects: Subjects): string
       words.push({ phrase: c.phrase, kind: 'instrument', index: c.index });
     }
   }
-  const title = makeTitle(words, ctx.explicit.about, arousal, createRandom(ctx.request.seed, 'interpret/title'), subjects);
+  const title = makeTitle(
+    words,
+    ctx.explicit.about,
+    arousal,
+    createRandom(ctx.request.seed, 'interpret/title'),
+    subjects,
+  );
   const named = subjects.names.length > 0 || subjects.places.length > 0;
-  const source = ctx.explicit.about ? `about ${ctx.explicit.about}` : named ? 'subjects' : words.length > 0 ? 'prompt' : 'seed';
+  const source = ctx.explicit.about
+    ? `about ${ctx.explicit.about}`
+    : named
+      ? 'subjects'
+      : words.length > 0
+        ? 'prompt'
+        : 'seed';
   ctx.trace.push({ source, effect: `title = "${title}"` });
   return title;
 }
 
-export function interpret(request: GenerationRequest, lexicon: Lexicon = getLexicon(() => presetNames().map(getPreset))): SongSpec {
+export function interpret(
+  request: GenerationRequest,
+  lexicon: Lexicon = getLexicon(() => presetNames().map(getPreset)),
+): SongSpec {
   const spec = interpretTrack(request, lexicon);
   return request.loop === true ? asLoop(spec) : spec;
 }
@@ -290,13 +434,30 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   if (match.recognised === 0 && said.found.length === 0) {
     trace.push({ source: 'default', effect: 'no recognised words: defaults' });
     const what = unplayable.length > 0 ? 'Nothing else in the prompt' : 'Nothing in the prompt';
-    if (translation.unsupported === null) warnings.push(`${what} was recognised: the genre, tempo, key and instruments are defaults, not a reading of the prompt.`);
+    if (translation.unsupported === null)
+      warnings.push(
+        `${what} was recognised: the genre, tempo, key and instruments are defaults, not a reading of the prompt.`,
+      );
   }
   warnings.push(...unplayable);
   const hints = collectHints(match.content, trace);
-  const wantsSong = ofKind(match.content, 'vocal').some((c) => !c.negated) || explicit.about !== null || Boolean(request.lyrics?.trim())
-    || Boolean(request.plan?.some((section) => section.lyrics?.trim()));
-  const ctx: Context = { request, explicit, promptExplicit: said.found.length > 0, lexicon, tokens, match, hints, wantsSong, trace, warnings };
+  const wantsSong =
+    ofKind(match.content, 'vocal').some((c) => !c.negated) ||
+    explicit.about !== null ||
+    Boolean(request.lyrics?.trim()) ||
+    Boolean(request.plan?.some((section) => section.lyrics?.trim()));
+  const ctx: Context = {
+    request,
+    explicit,
+    promptExplicit: said.found.length > 0,
+    lexicon,
+    tokens,
+    match,
+    hints,
+    wantsSong,
+    trace,
+    warnings,
+  };
 
   const { preset, blendPreset, blend } = resolveGenre(ctx);
   const { valence, arousal } = resolveMood(ctx, preset, blendPreset, blend?.weight ?? 0);
@@ -304,7 +465,10 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   const key = resolveKey(ctx, preset, blendPreset, valence);
   const sound = resolveSound(ctx, preset, blendPreset, valence, arousal);
   const arranged = resolveArrangement(ctx, preset, blendPreset);
-  const arrangement = { ...arranged, instruments: withTimekeeper(arranged.instruments, arranged.excluded, preset, request.music?.bpm, trace) };
+  const arrangement = {
+    ...arranged,
+    instruments: withTimekeeper(arranged.instruments, arranged.excluded, preset, request.music?.bpm, trace),
+  };
   warnings.push(...instrumentWarnings(ofKind(match.content, 'instrument'), arrangement.instruments));
   const subjects = extractSubjects(explicit.rest.replace(/\s*\|\s*/g, ', '), known);
   if (subjects.names.length > 0 || subjects.occasion || subjects.places.length > 0 || subjects.relation) {
@@ -313,14 +477,31 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   const hasLyrics = typeof request.lyrics === 'string' && request.lyrics.trim() !== '';
   if (arrangement.vocals.enabled && !hasLyrics && translation.language !== 'en') {
     trace.push({ source: 'language', effect: `lyrics are written in English (the prompt is in ${translation.name})` });
-    warnings.push(`The lyrics are written in English: the engine does not write lyrics in ${translation.name}. Give your own lyrics to choose the words.`);
+    warnings.push(
+      `The lyrics are written in English: the engine does not write lyrics in ${translation.name}. Give your own lyrics to choose the words.`,
+    );
   }
   const title = resolveTitle(ctx, arousal, subjects);
   trace.push({ source: preset.name, effect: `form = ${preset.form}` });
-  const planned = request.plan === undefined ? undefined : resolvePlan(request.plan, {
-    bpm: time.bpm, beatsPerBar: time.meter.beatsPerBar, instruments: arrangement.instruments, duration: request.duration,
-  }, lexicon, warnings);
-  if (planned) trace.push({ source: 'sections', effect: `form = the plan's ${planned.plan.length} sections, ${planned.plan.reduce((n, s) => n + s.bars, 0)} bars` });
+  const planned =
+    request.plan === undefined
+      ? undefined
+      : resolvePlan(
+          request.plan,
+          {
+            bpm: time.bpm,
+            beatsPerBar: time.meter.beatsPerBar,
+            instruments: arrangement.instruments,
+            duration: request.duration,
+          },
+          lexicon,
+          warnings,
+        );
+  if (planned)
+    trace.push({
+      source: 'sections',
+      effect: `form = the plan's ${planned.plan.length} sections, ${planned.plan.reduce((n, s) => n + s.bars, 0)} bars`,
+    });
 
   return {
     prompt: request.prompt,
@@ -360,23 +541,41 @@ function recognisedWords(text: string, lexicon: Lexicon): string[] {
 
 /** A word (or phrase) some English lexicon knows. */
 function isLexiconWord(lexicon: Lexicon, word: string): boolean {
-  return lexicon.moods.has(word) || lexicon.scenes.has(word) || lexicon.production.has(word) || lexicon.instruments.has(word) || lexicon.genres.has(word) ||
-    lexicon.intensifiers.has(word) || lexicon.negators.has(word);
+  return (
+    lexicon.moods.has(word) ||
+    lexicon.scenes.has(word) ||
+    lexicon.production.has(word) ||
+    lexicon.instruments.has(word) ||
+    lexicon.genres.has(word) ||
+    lexicon.intensifiers.has(word) ||
+    lexicon.negators.has(word)
+  );
 }
 
 function traceLanguage(translation: Translation, lexicon: Lexicon, trace: TraceEntry[], warnings: string[]): void {
   if (translation.unsupported !== null) {
     const readable = ['English', ...lexicon.languages.map((l) => l.name)].join(', ');
-    trace.push({ source: 'language', effect: `unsupported: the prompt is written in ${translation.unsupported} script` });
-    warnings.push(`The prompt is written in ${translation.unsupported} script, which the engine does not read (it reads ${readable}): the music is not a reading of it.`);
+    trace.push({
+      source: 'language',
+      effect: `unsupported: the prompt is written in ${translation.unsupported} script`,
+    });
+    warnings.push(
+      `The prompt is written in ${translation.unsupported} script, which the engine does not read (it reads ${readable}): the music is not a reading of it.`,
+    );
     return;
   }
   if (translation.language === 'en') {
     trace.push({ source: 'language', effect: 'English' });
     return;
   }
-  const shown = translation.replaced.slice(0, 12).map((r) => `${r.source} → ${r.english}`).join('; ');
-  trace.push({ source: 'language', effect: `${translation.name} (${translation.language}): ${translation.replaced.length} phrase${translation.replaced.length === 1 ? '' : 's'} read as English (${shown})` });
+  const shown = translation.replaced
+    .slice(0, 12)
+    .map((r) => `${r.source} → ${r.english}`)
+    .join('; ');
+  trace.push({
+    source: 'language',
+    effect: `${translation.name} (${translation.language}): ${translation.replaced.length} phrase${translation.replaced.length === 1 ? '' : 's'} read as English (${shown})`,
+  });
   trace.push({ source: translation.language, effect: `read as "${translation.text.replace(/\s+/g, ' ').trim()}"` });
 }
 

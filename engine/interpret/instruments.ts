@@ -18,11 +18,31 @@ const RHYTHM_ROLES: readonly Role[] = ['drums', 'bass'];
 /** Synthesizer colour: what an acoustic request drops unless it names it ("sad piano ballad" has no synth pad). */
 const SYNTHS: ReadonlySet<Patch> = new Set<Patch>(PATCHES.filter(isSynth));
 /** Patches that say nothing about an acoustic request: synthesizers, electronic kits and textures. */
-const NOT_ACOUSTIC: ReadonlySet<Patch> = new Set<Patch>([...SYNTHS, 'electronicKit', 'lofiKit', 'trapKit', 'chipKit', 'rain', 'vinyl', 'ocean', 'wind']);
+const NOT_ACOUSTIC: ReadonlySet<Patch> = new Set<Patch>([
+  ...SYNTHS,
+  'electronicKit',
+  'lofiKit',
+  'trapKit',
+  'chipKit',
+  'rain',
+  'vinyl',
+  'ocean',
+  'wind',
+]);
 /** The acoustic instrument that does a synthesizer's job, by what the synthesizer imitates (a square wave is a clarinet's tone). */
 const ACOUSTIC_COUNTERPART: Record<string, Patch> = {
-  warmPad: 'slowStrings', synthPad: 'strings', pluck: 'harp', bells: 'glockenspiel', fmBell: 'vibraphone', sawLead: 'violin', squareLead: 'clarinet',
-  subBass: 'fingerBass', tr808Bass: 'fingerBass', synthBass: 'fingerBass', acidBass: 'fingerBass', reeseBass: 'fingerBass',
+  warmPad: 'slowStrings',
+  synthPad: 'strings',
+  pluck: 'harp',
+  bells: 'glockenspiel',
+  fmBell: 'vibraphone',
+  sawLead: 'violin',
+  squareLead: 'clarinet',
+  subBass: 'fingerBass',
+  tr808Bass: 'fingerBass',
+  synthBass: 'fingerBass',
+  acidBass: 'fingerBass',
+  reeseBass: 'fingerBass',
 };
 /** Words that ask for an acoustic sound in any style, and words that do so together with a named acoustic instrument. */
 export const ACOUSTIC_WORDS: ReadonlySet<string> = new Set(['acoustic', 'unplugged']);
@@ -33,7 +53,9 @@ const sameAs = (entry: InstrumentEntry): Patch[] => [entry.patch, ...(entry.alik
 
 /** A style is electronic when synthesizers play at least half of its pitched roles (house, trap, pop; not lofi or jazz). */
 export function isElectronic(preset: Preset): boolean {
-  const pitched = Object.entries(preset.instruments).filter(([role]) => role !== 'drums' && role !== 'texture' && role !== 'vocal').map(([, patch]) => patch);
+  const pitched = Object.entries(preset.instruments)
+    .filter(([role]) => role !== 'drums' && role !== 'texture' && role !== 'vocal')
+    .map(([, patch]) => patch);
   return pitched.length > 0 && pitched.filter((p) => SYNTHS.has(p)).length * 2 >= pitched.length;
 }
 
@@ -74,7 +96,12 @@ function playEnsembles(words: readonly InstrumentWord[]): InstrumentWord[] {
   return words.flatMap((w) => {
     if (w.negated) return [w];
     if (!w.entry.ensemble) return [{ ...w, only: true }];
-    return Object.entries(w.entry.ensemble).map(([role, patch]) => ({ phrase: w.phrase, entry: { patch, roles: [role as Role] }, negated: false, only: true }));
+    return Object.entries(w.entry.ensemble).map(([role, patch]) => ({
+      phrase: w.phrase,
+      entry: { patch, roles: [role as Role] },
+      negated: false,
+      only: true,
+    }));
   });
 }
 
@@ -123,11 +150,17 @@ export function arrange(input: ArrangementInput): Arrangement {
     if (alike !== undefined) {
       const present = holds(alike)!;
       locked.add(present);
-      trace.push({ source: word.phrase, effect: `${alike} already plays ${present}${alike === entry.patch ? note : ''}` });
+      trace.push({
+        source: word.phrase,
+        effect: `${alike} already plays ${present}${alike === entry.patch ? note : ''}`,
+      });
       continue;
     }
     // An empty preferred role first ("strings" in lofi becomes the pad, keeping the Rhodes), then any unlocked one.
-    const role = entry.roles.find((r) => !roles.has(r) && !locked.has(r)) ?? entry.roles.find((r) => !locked.has(r)) ?? entry.roles[0]!;
+    const role =
+      entry.roles.find((r) => !roles.has(r) && !locked.has(r)) ??
+      entry.roles.find((r) => !locked.has(r)) ??
+      entry.roles[0]!;
     roles.set(role, entry.patch);
     locked.add(role);
     trace.push({ source: word.phrase, effect: `${role} = ${entry.patch}${note}` });
@@ -151,7 +184,10 @@ export function arrange(input: ArrangementInput): Arrangement {
     }
     roles.clear();
     for (const [role, patch] of kept) roles.set(role, patch);
-    trace.push({ source: [...new Set(onlyWords.map((w) => w.phrase))].join(', '), effect: `only ${[...new Set(kept.values())].join(' and ')}: other roles excluded` });
+    trace.push({
+      source: [...new Set(onlyWords.map((w) => w.phrase))].join(', '),
+      effect: `only ${[...new Set(kept.values())].join(' and ')}: other roles excluded`,
+    });
   }
 
   acousticRule(input, words, roles, trace);
@@ -161,7 +197,10 @@ export function arrange(input: ArrangementInput): Arrangement {
     const refused = sameAs(word.entry);
     const hit = rhythm ? [word.entry.roles[0]!] : [...roles].filter(([, p]) => refused.includes(p)).map(([r]) => r);
     for (const role of hit) excluded.add(role);
-    trace.push({ source: word.phrase, effect: hit.length > 0 ? `excluded ${hit.join(', ')}` : `${word.entry.patch} was not in the arrangement` });
+    trace.push({
+      source: word.phrase,
+      effect: hit.length > 0 ? `excluded ${hit.join(', ')}` : `${word.entry.patch} was not in the arrangement`,
+    });
   }
   for (const { phrase, role } of input.excludedRoles) {
     excluded.add(role);
@@ -174,7 +213,8 @@ export function arrange(input: ArrangementInput): Arrangement {
   if (![...roles.keys()].some((r) => r !== 'drums' && r !== 'texture')) {
     const fallbackRole: Role = excluded.has('pad') ? (excluded.has('chords') ? 'lead' : 'chords') : 'pad';
     const refused = new Set(words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
-    const acoustic: Patch = fallbackRole === 'pad' || refused.has('piano') ? (refused.has('strings') ? 'piano' : 'strings') : 'piano';
+    const acoustic: Patch =
+      fallbackRole === 'pad' || refused.has('piano') ? (refused.has('strings') ? 'piano' : 'strings') : 'piano';
     const patch: Patch = isElectronic(input.preset) ? 'warmPad' : acoustic;
     if (!excluded.has(fallbackRole)) {
       roles.set(fallbackRole, patch);
@@ -192,14 +232,20 @@ export function arrange(input: ArrangementInput): Arrangement {
  * asked for gives its role back to the style's own acoustic patch, or to its acoustic counterpart, or is dropped
  * when that counterpart already plays elsewhere.
  */
-function acousticRule(input: ArrangementInput, words: readonly InstrumentWord[], roles: Map<Role, Patch>, trace: TraceEntry[]): void {
+function acousticRule(
+  input: ArrangementInput,
+  words: readonly InstrumentWord[],
+  roles: Map<Role, Patch>,
+  trace: TraceEntry[],
+): void {
   const asked = words.filter((w) => !w.negated);
   const named = asked.filter((w) => !w.entry.generic && !NOT_ACOUSTIC.has(w.entry.patch));
   const said = input.acousticCues.filter((w) => ACOUSTIC_WORDS.has(w));
   const ballad = input.acousticCues.some((w) => BALLAD_WORDS.has(w));
   let cause: string;
   if (said.length > 0) cause = said.join(', ');
-  else if (named.length > 0 && (!isElectronic(input.preset) || ballad)) cause = [...new Set(named.map((w) => w.phrase))].join(', ');
+  else if (named.length > 0 && (!isElectronic(input.preset) || ballad))
+    cause = [...new Set(named.map((w) => w.phrase))].join(', ');
   else return;
 
   const wanted = new Set(asked.map((w) => w.entry.patch));

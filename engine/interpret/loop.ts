@@ -14,7 +14,10 @@ export function loopLength(seconds: number, bpm: number, beatsPerBar: number): {
 /** The spec as a seamless loop: its duration a whole number of bars, said so in its trace. */
 export function asLoop(spec: SongSpec): SongSpec {
   const { bars, seconds } = loopLength(spec.duration, spec.bpm, spec.meter.beatsPerBar);
-  const entry: TraceEntry = { source: 'loop', effect: `a seamless loop of ${bars} bar${bars === 1 ? '' : 's'}: ${round3(seconds)} s (asked ${spec.duration} s), no intro or ending` };
+  const entry: TraceEntry = {
+    source: 'loop',
+    effect: `a seamless loop of ${bars} bar${bars === 1 ? '' : 's'}: ${round3(seconds)} s (asked ${spec.duration} s), no intro or ending`,
+  };
   return { ...spec, duration: seconds, loop: true, trace: [...spec.trace, entry] };
 }
 

@@ -7,7 +7,29 @@ import type { GenreEntry, Hints, HintLexicon, InstrumentEntry, Lexicon } from '.
 import { BOUNDARY } from './tokenize.ts';
 
 /** Words that ask for a singer. */
-export const VOCAL_WORDS = new Set(['song', 'songs', 'vocals', 'vocal', 'voice', 'voices', 'singer', 'singers', 'singing', 'sung', 'sing', 'sings', 'lyrics', 'lyric', 'ballad', 'duet', 'chorus', 'shanty', 'shanties', 'carol', 'carols']);
+export const VOCAL_WORDS = new Set([
+  'song',
+  'songs',
+  'vocals',
+  'vocal',
+  'voice',
+  'voices',
+  'singer',
+  'singers',
+  'singing',
+  'sung',
+  'sing',
+  'sings',
+  'lyrics',
+  'lyric',
+  'ballad',
+  'duet',
+  'chorus',
+  'shanty',
+  'shanties',
+  'carol',
+  'carols',
+]);
 /** Words that only ask for no singer. */
 export const NO_VOCAL_WORDS = new Set(['instrumental', 'instrumentals', 'acapella']);
 /** Marks "solo piano", "just guitar", "only strings", "piano only", "piano alone". */
@@ -16,11 +38,25 @@ export const ONLY_AFTER = new Set(['only', 'solo', 'alone']);
 /** After instruments, a duet or duo is those instruments alone ("a violin and viola duet"), not a singer's duet. */
 const ENSEMBLE_OF_NAMED = new Set(['duet', 'duo']);
 /** One-word exclusions. */
-export const EXCLUDING_WORDS: Record<string, 'drums' | 'bass'> = { drumless: 'drums', beatless: 'drums', percussionless: 'drums', bassless: 'bass' };
+export const EXCLUDING_WORDS: Record<string, 'drums' | 'bass'> = {
+  drumless: 'drums',
+  beatless: 'drums',
+  percussionless: 'drums',
+  bassless: 'bass',
+};
 
 export type Content =
   | { kind: 'genre'; phrase: string; entry: GenreEntry; index: number; negated: boolean }
-  | { kind: 'hint'; lexicon: HintLexicon; phrase: string; hints: Hints; index: number; factor: number; negated: boolean; intensifier: string | null }
+  | {
+      kind: 'hint';
+      lexicon: HintLexicon;
+      phrase: string;
+      hints: Hints;
+      index: number;
+      factor: number;
+      negated: boolean;
+      intensifier: string | null;
+    }
   | { kind: 'instrument'; phrase: string; entry: InstrumentEntry; index: number; negated: boolean; only: boolean }
   | { kind: 'vocal'; phrase: string; index: number; negated: boolean }
   | { kind: 'noVocal'; phrase: string; index: number }
@@ -52,7 +88,11 @@ function lookup(phrase: string, lexicon: Lexicon, index: number): Raw | null {
   const items: Bare[] = [];
   const genre = lexicon.genres.get(phrase);
   if (genre) items.push({ kind: 'genre', phrase, entry: genre, index });
-  for (const [lexiconName, map] of [['mood', lexicon.moods], ['scene', lexicon.scenes], ['production', lexicon.production]] as const) {
+  for (const [lexiconName, map] of [
+    ['mood', lexicon.moods],
+    ['scene', lexicon.scenes],
+    ['production', lexicon.production],
+  ] as const) {
     const hints = map.get(phrase);
     if (hints) items.push({ kind: 'hint', lexicon: lexiconName, phrase, hints, index });
   }
@@ -60,9 +100,11 @@ function lookup(phrase: string, lexicon: Lexicon, index: number): Raw | null {
   if (instrument) items.push({ kind: 'instrument', phrase, entry: instrument, index });
   const words = phrase.split(' ');
   // A vocal word inside a longer phrase ("pop song") still asks for a singer.
-  if ((items.length > 0 || words.length === 1) && words.some((w) => VOCAL_WORDS.has(w))) items.push({ kind: 'vocal', phrase, index });
+  if ((items.length > 0 || words.length === 1) && words.some((w) => VOCAL_WORDS.has(w)))
+    items.push({ kind: 'vocal', phrase, index });
   if (words.length === 1 && NO_VOCAL_WORDS.has(phrase)) items.push({ kind: 'noVocal', phrase, index });
-  if (words.length === 1 && EXCLUDING_WORDS[phrase]) items.push({ kind: 'exclude', phrase, role: EXCLUDING_WORDS[phrase]!, index });
+  if (words.length === 1 && EXCLUDING_WORDS[phrase])
+    items.push({ kind: 'exclude', phrase, role: EXCLUDING_WORDS[phrase]!, index });
   if (items.length > 0) return { kind: 'content', items, phrase, index, words: words.length };
   const factor = lexicon.intensifiers.get(phrase);
   if (factor !== undefined) return { kind: 'intensifier', factor, phrase, index, words: words.length };
@@ -85,8 +127,10 @@ function scan(tokens: readonly string[], lexicon: Lexicon): Raw[] {
       if (slice.includes(BOUNDARY)) continue;
       found = lookup(slice.join(' '), lexicon, i);
     }
-    if (!found && (ONLY_BEFORE.has(tokens[i]!) || ONLY_AFTER.has(tokens[i]!))) found = { kind: 'only', phrase: tokens[i]!, index: i, words: 1 };
-    if (ENSEMBLE_OF_NAMED.has(tokens[i]!) && isInstrument(raws[raws.length - 1])) found = { kind: 'only', phrase: tokens[i]!, index: i, words: 1 };
+    if (!found && (ONLY_BEFORE.has(tokens[i]!) || ONLY_AFTER.has(tokens[i]!)))
+      found = { kind: 'only', phrase: tokens[i]!, index: i, words: 1 };
+    if (ENSEMBLE_OF_NAMED.has(tokens[i]!) && isInstrument(raws[raws.length - 1]))
+      found = { kind: 'only', phrase: tokens[i]!, index: i, words: 1 };
     raws.push(found ?? { kind: 'unknown', phrase: tokens[i]!, index: i, words: 1 });
     i += found ? found.words : 1;
   }
@@ -152,7 +196,11 @@ export function matchPrompt(tokens: readonly string[], lexicon: Lexicon): MatchR
         break;
       case 'intensifier':
         recognised += raw.words;
-        intensity = { factor: (intensity?.factor ?? 1) * raw.factor, phrase: intensity ? `${intensity.phrase} ${raw.phrase}` : raw.phrase, index: raw.index };
+        intensity = {
+          factor: (intensity?.factor ?? 1) * raw.factor,
+          phrase: intensity ? `${intensity.phrase} ${raw.phrase}` : raw.phrase,
+          index: raw.index,
+        };
         break;
       case 'only':
         // Counted as recognised only when it sits next to an instrument (checked below).
@@ -163,7 +211,12 @@ export function matchPrompt(tokens: readonly string[], lexicon: Lexicon): MatchR
         const only = onlyMarked.has(r);
         for (const item of raw.items) {
           if (item.kind === 'hint') {
-            content.push({ ...item, factor: intensity?.factor ?? 1, intensifier: intensity?.phrase ?? null, negated } as Content);
+            content.push({
+              ...item,
+              factor: intensity?.factor ?? 1,
+              intensifier: intensity?.phrase ?? null,
+              negated,
+            } as Content);
           } else if (item.kind === 'instrument') {
             content.push({ ...item, negated, only: only && !negated } as Content);
           } else if (item.kind === 'genre' || item.kind === 'vocal') {

@@ -11,10 +11,19 @@ export const round2 = (x: number): number => Math.round(x * 100) / 100;
  * Tempo inside the genre's range. The preset's default sits at the genre's own arousal; more arousal
  * moves towards max, less towards min, and tempo words ("slow", "fast") shift further.
  */
-export function bpmFromArousal(preset: Preset, arousal: number, priorArousal: number, tempoShift: number, jitter: number): number {
+export function bpmFromArousal(
+  preset: Preset,
+  arousal: number,
+  priorArousal: number,
+  tempoShift: number,
+  jitter: number,
+): number {
   const { min, max, default: def } = preset.bpm;
   const delta = arousal - priorArousal;
-  let bpm = delta >= 0 ? def + ((max - def) * delta) / Math.max(0.01, 1 - priorArousal) : def + ((def - min) * delta) / Math.max(0.01, 1 + priorArousal);
+  let bpm =
+    delta >= 0
+      ? def + ((max - def) * delta) / Math.max(0.01, 1 - priorArousal)
+      : def + ((def - min) * delta) / Math.max(0.01, 1 + priorArousal);
   bpm += clamp(tempoShift, -1, 1) * (max - min) * 0.5 + jitter;
   return Math.round(clamp(bpm, min, max));
 }
@@ -36,7 +45,11 @@ export function modeBand(valence: number): readonly Mode[] {
  * darkish valence, "dreamy" -> lydian a brightish one), else the genre's most typical mode in the band,
  * else the band's plain mode.
  */
-export function modeFromValence(valence: number, genreModes: readonly Mode[], hinted: Mode | null): { mode: Mode; why: string } {
+export function modeFromValence(
+  valence: number,
+  genreModes: readonly Mode[],
+  hinted: Mode | null,
+): { mode: Mode; why: string } {
   if (hinted) {
     const darkHint = hinted === 'harmonicMinor' || hinted === 'phrygian' || hinted === 'minor' || hinted === 'dorian';
     if ((darkHint && valence < 0.15) || (!darkHint && valence >= 0.15)) return { mode: hinted, why: 'mood word' };
@@ -59,7 +72,12 @@ export function brightnessFrom(preset: Preset, valence: number, arousal: number,
 }
 
 /** Reverb send and decay grow as arousal falls below the genre's own. */
-export function reverbFrom(preset: Preset, arousal: number, sendNudge: number, decayNudge: number): { reverb: number; reverbDecay: number } {
+export function reverbFrom(
+  preset: Preset,
+  arousal: number,
+  sendNudge: number,
+  decayNudge: number,
+): { reverb: number; reverbDecay: number } {
   const calmer = preset.arousal - arousal;
   return {
     reverb: round2(clamp(preset.effects.reverb + 0.15 * calmer + sendNudge, 0, 1)),

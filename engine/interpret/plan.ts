@@ -26,7 +26,12 @@ interface Frame {
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
-export function resolvePlan(sections: readonly PlanSection[], frame: Frame, lexicon: Lexicon, warnings: string[]): ResolvedPlan {
+export function resolvePlan(
+  sections: readonly PlanSection[],
+  frame: Frame,
+  lexicon: Lexicon,
+  warnings: string[],
+): ResolvedPlan {
   if (sections.length === 0) throw new RequestError('A composition plan needs at least one section.');
   const secondsPerBar = (frame.beatsPerBar * 60) / frame.bpm;
   const asked = sections.map((section, i) => {
@@ -34,7 +39,9 @@ export function resolvePlan(sections: readonly PlanSection[], frame: Frame, lexi
     if (section.seconds === undefined) return undefined;
     const bars = Math.max(1, Math.round(section.seconds / secondsPerBar));
     if (Math.abs(bars * secondsPerBar - section.seconds) > 0.005) {
-      warnings.push(`Section ${i + 1} (${section.kind}): ${section.seconds} s is played as ${bars} bars, ${round2(bars * secondsPerBar)} s at this tempo (sections end on bar lines).`);
+      warnings.push(
+        `Section ${i + 1} (${section.kind}): ${section.seconds} s is played as ${bars} bars, ${round2(bars * secondsPerBar)} s at this tempo (sections end on bar lines).`,
+      );
     }
     return bars;
   });
@@ -53,7 +60,10 @@ export function resolvePlan(sections: readonly PlanSection[], frame: Frame, lexi
       kind: section.kind,
       bars,
       energy: section.energy ?? planKindEnergy(section.kind),
-      roles: section.instruments === undefined ? null : rolesOf(section.instruments, frame.instruments, lexicon, i, warnings),
+      roles:
+        section.instruments === undefined
+          ? null
+          : rolesOf(section.instruments, frame.instruments, lexicon, i, warnings),
       lyrics: section.lyrics?.trim() ? section.lyrics : null,
     };
   });
@@ -62,7 +72,13 @@ export function resolvePlan(sections: readonly PlanSection[], frame: Frame, lexi
 }
 
 /** Role words name their role; an instrument word names the role it plays in the arrangement (or would prefer). */
-function rolesOf(names: readonly string[], arrangement: readonly InstrumentChoice[], lexicon: Lexicon, index: number, warnings: string[]): Role[] {
+function rolesOf(
+  names: readonly string[],
+  arrangement: readonly InstrumentChoice[],
+  lexicon: Lexicon,
+  index: number,
+  warnings: string[],
+): Role[] {
   const roles = new Set<Role>();
   for (const name of names) {
     const role = roleWord(name);
@@ -71,11 +87,17 @@ function rolesOf(names: readonly string[], arrangement: readonly InstrumentChoic
       continue;
     }
     const entry = instrumentWord(lexicon, name);
-    if (!entry) throw new RequestError(`Section ${index + 1}: "${name}" is not an instrument or role the engine knows.`);
-    const playing = arrangement.find((choice) => choice.instrument === entry.patch || entry.alike?.includes(choice.instrument as Patch));
+    if (!entry)
+      throw new RequestError(`Section ${index + 1}: "${name}" is not an instrument or role the engine knows.`);
+    const playing = arrangement.find(
+      (choice) => choice.instrument === entry.patch || entry.alike?.includes(choice.instrument as Patch),
+    );
     const preferred = playing?.role ?? entry.roles.find((r) => arrangement.some((choice) => choice.role === r));
     if (preferred) roles.add(preferred);
-    else warnings.push(`Section ${index + 1}: "${name}" is not in this track's arrangement, so it cannot play there (add it to "instruments").`);
+    else
+      warnings.push(
+        `Section ${index + 1}: "${name}" is not in this track's arrangement, so it cannot play there (add it to "instruments").`,
+      );
   }
   return [...roles];
 }

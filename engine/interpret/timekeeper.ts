@@ -16,7 +16,11 @@ export function withTimekeeper(
   trace: TraceEntry[],
 ): SongSpec['instruments'] {
   if (bpm === undefined || preset.drums !== null || preset.chords !== 'sustain') return instruments;
-  if (excluded.includes('arp') || instruments.some((choice) => choice.role === 'arp' || choice.role === 'drums')) return instruments;
-  trace.push({ source: 'bpm field', effect: `arp ${TIMEKEEPER}: ${preset.name} has no beat, so a soft arpeggio keeps the asked ${bpm} bpm` });
+  if (excluded.includes('arp') || instruments.some((choice) => choice.role === 'arp' || choice.role === 'drums'))
+    return instruments;
+  trace.push({
+    source: 'bpm field',
+    effect: `arp ${TIMEKEEPER}: ${preset.name} has no beat, so a soft arpeggio keeps the asked ${bpm} bpm`,
+  });
   return [...instruments, { role: 'arp', instrument: TIMEKEEPER }];
 }

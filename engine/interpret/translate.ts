@@ -22,10 +22,77 @@ export interface Translation {
 
 /** Latin-script words an English prompt uses; a foreign word spelled the same never counts as evidence for its language. */
 const ENGLISH_WORDS = new Set([
-  'a', 'an', 'the', 'and', 'or', 'with', 'for', 'of', 'to', 'in', 'on', 'at', 'by', 'from', 'about', 'my', 'our', 'your', 'me', 'i', 'we', 'you', 'it',
-  'is', 'be', 'no', 'not', 'so', 'do', 'come', 'die', 'fest', 'man', 'son', 'pie', 'red', 'solo', 'alto', 'tempo', 'piano', 'bass', 'base', 'sole',
-  'song', 'music', 'beat', 'party', 'sport', 'training', 'workout', 'meditation', 'cello', 'viola', 'tuba', 'oboe', 'banjo', 'ukulele', 'synth', 'synthesizer',
-  'funeral', 'orchestra', 'orchestral', 'intense', 'horn', 'winter', 'studio', 'lento', 'allegro', 'cafe', 'coda', 'forte',
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'with',
+  'for',
+  'of',
+  'to',
+  'in',
+  'on',
+  'at',
+  'by',
+  'from',
+  'about',
+  'my',
+  'our',
+  'your',
+  'me',
+  'i',
+  'we',
+  'you',
+  'it',
+  'is',
+  'be',
+  'no',
+  'not',
+  'so',
+  'do',
+  'come',
+  'die',
+  'fest',
+  'man',
+  'son',
+  'pie',
+  'red',
+  'solo',
+  'alto',
+  'tempo',
+  'piano',
+  'bass',
+  'base',
+  'sole',
+  'song',
+  'music',
+  'beat',
+  'party',
+  'sport',
+  'training',
+  'workout',
+  'meditation',
+  'cello',
+  'viola',
+  'tuba',
+  'oboe',
+  'banjo',
+  'ukulele',
+  'synth',
+  'synthesizer',
+  'funeral',
+  'orchestra',
+  'orchestral',
+  'intense',
+  'horn',
+  'winter',
+  'studio',
+  'lento',
+  'allegro',
+  'cafe',
+  'coda',
+  'forte',
 ]);
 
 /** Scripts the engine cannot read: a prompt in one of them gets a warning rather than a confident default. */
@@ -50,7 +117,12 @@ const HIRAGANA = /\p{Script=Hiragana}/u;
 
 /** Lower case, accents off, ß as ss: how phrases and prompt words are compared. */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').normalize('NFC').toLowerCase().replace(/ß/g, 'ss');
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
 }
 
 /** A table phrase's key: folded words joined by single spaces ("Canción de cuna" -> "cancion de cuna"). */
@@ -71,21 +143,33 @@ const ENGLISH: Omit<Translation, 'text'> = { language: 'en', name: 'English', re
  * outnumber the English words it does not also claim ("lo-fi" stays English although "lo" is an Italian article;
  * "lamento lento per violoncello solo" is Italian although "solo" and "violoncello" are English too).
  */
-export function translatePrompt(prompt: string, tables: readonly LanguageTable[], englishWords: (text: string) => readonly string[]): Translation {
+export function translatePrompt(
+  prompt: string,
+  tables: readonly LanguageTable[],
+  englishWords: (text: string) => readonly string[],
+): Translation {
   const japanese = tables.find((t) => t.substring);
   // Kana is Japanese; Han alone could be Chinese, so it counts only where the Japanese table knows its words and
   // no simplified Chinese character says otherwise.
   if (japanese && (KANA.test(prompt) || (HAN.test(prompt) && !SIMPLIFIED_CHINESE.test(prompt)))) {
     const read = translateJapanese(prompt, japanese);
-    if (KANA.test(prompt) || read.replaced.length > 0) return { ...read, language: japanese.code, name: japanese.name, unsupported: null };
+    if (KANA.test(prompt) || read.replaced.length > 0)
+      return { ...read, language: japanese.code, name: japanese.name, unsupported: null };
   }
   for (const [script, pattern] of UNSUPPORTED_SCRIPTS) {
     if (pattern.test(prompt)) return { ...ENGLISH, text: prompt, unsupported: script };
   }
   if (HAN.test(prompt)) return { ...ENGLISH, text: prompt, unsupported: 'Han (Chinese)' };
 
-  const words: Word[] = [...prompt.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ folded: fold(m[0]), start: m.index, end: m.index + m[0].length }));
-  const english = [...englishWords(prompt).map(fold), ...words.filter((w) => ENGLISH_WORDS.has(w.folded)).map((w) => w.folded)];
+  const words: Word[] = [...prompt.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
+    folded: fold(m[0]),
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+  const english = [
+    ...englishWords(prompt).map(fold),
+    ...words.filter((w) => ENGLISH_WORDS.has(w.folded)).map((w) => w.folded),
+  ];
   const englishSet = new Set(english);
   let best: { table: LanguageTable; score: number } | null = null;
   for (const table of tables) {
@@ -108,7 +192,12 @@ const joined = (prompt: string, a: Word, b: Word): boolean => /^[\s'’-]*$/.tes
  * A greedy longest-phrase rewrite of the prompt with one table. `evidence` counts the rewritten words: strong
  * when English does not know them, weak when it does ("sombre"); English function words count for nothing.
  */
-function scan(prompt: string, words: readonly Word[], table: LanguageTable, english: ReadonlySet<string>): { text: string; replaced: Translation['replaced']; evidence: { strong: number; weak: number } } {
+function scan(
+  prompt: string,
+  words: readonly Word[],
+  table: LanguageTable,
+  english: ReadonlySet<string>,
+): { text: string; replaced: Translation['replaced']; evidence: { strong: number; weak: number } } {
   let text = '';
   let at = 0;
   const evidence = { strong: 0, weak: 0 };
@@ -152,10 +241,18 @@ function scan(prompt: string, words: readonly Word[], table: LanguageTable, engl
 }
 
 /** The longest phrase of the table starting at word i. */
-function longest(prompt: string, words: readonly Word[], i: number, table: LanguageTable): { n: number; key: string; english: string } | null {
+function longest(
+  prompt: string,
+  words: readonly Word[],
+  i: number,
+  table: LanguageTable,
+): { n: number; key: string; english: string } | null {
   for (let n = Math.min(table.maxWords, words.length - i); n >= 1; n--) {
     if (n > 1 && !joined(prompt, words[i + n - 2]!, words[i + n - 1]!)) continue;
-    const key = words.slice(i, i + n).map((w) => w.folded).join(' ');
+    const key = words
+      .slice(i, i + n)
+      .map((w) => w.folded)
+      .join(' ');
     const english = table.phrases.get(key);
     if (english !== undefined) return { n, key, english };
   }
@@ -208,7 +305,8 @@ function translateJapanese(prompt: string, table: LanguageTable): Pick<Translati
       continue;
     }
     const char = source[i]!;
-    text += HIRAGANA.test(char) || char === '、' || char === '。' ? (char === '、' || char === '。' ? ', ' : ' ') : char;
+    text +=
+      HIRAGANA.test(char) || char === '、' || char === '。' ? (char === '、' || char === '。' ? ', ' : ' ') : char;
     i += 1;
   }
   return { text: text.replace(/\s+/g, ' ').trim(), replaced };

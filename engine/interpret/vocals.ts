@@ -7,14 +7,66 @@ import type { Random } from '../random.ts';
 import type { Preset, TraceEntry } from '../types.ts';
 import { BOUNDARY } from './tokenize.ts';
 
-export const FEMALE = new Set(['female', 'woman', 'women', 'girl', 'girls', 'she', 'her', 'soprano', 'alto', 'diva', 'feminine']);
-export const MALE = new Set(['male', 'man', 'men', 'boy', 'boys', 'he', 'his', 'him', 'baritone', 'tenor', 'masculine', 'guy', 'guys']);
+export const FEMALE = new Set([
+  'female',
+  'woman',
+  'women',
+  'girl',
+  'girls',
+  'she',
+  'her',
+  'soprano',
+  'alto',
+  'diva',
+  'feminine',
+]);
+export const MALE = new Set([
+  'male',
+  'man',
+  'men',
+  'boy',
+  'boys',
+  'he',
+  'his',
+  'him',
+  'baritone',
+  'tenor',
+  'masculine',
+  'guy',
+  'guys',
+]);
 /** Words that describe music made to sit under something else: no singer unless asked. */
-export const INSTRUMENTAL_NATURE = new Set(['beat', 'beats', 'soundscape', 'soundscapes', 'loop', 'loops', 'background', 'bgm', 'backing', 'theme', 'underscore', 'ambience', 'score', 'cue', 'sound', 'sounds']);
+export const INSTRUMENTAL_NATURE = new Set([
+  'beat',
+  'beats',
+  'soundscape',
+  'soundscapes',
+  'loop',
+  'loops',
+  'background',
+  'bgm',
+  'backing',
+  'theme',
+  'underscore',
+  'ambience',
+  'score',
+  'cue',
+  'sound',
+  'sounds',
+]);
 /** "music to study to", "to sleep to". */
 const TO_X_TO = /\bto\s+(?:study|work|sleep|relax|focus|read|code|chill|meditate)\s+to\b/;
 /** Chance of a female voice per style when the prompt does not say (keeps voices varied by seed). */
-const FEMALE_SHARE: Record<string, number> = { pop: 0.6, soul: 0.6, rock: 0.35, folk: 0.5, jazz: 0.6, reggae: 0.3, hiphop: 0.3, trap: 0.3 };
+const FEMALE_SHARE: Record<string, number> = {
+  pop: 0.6,
+  soul: 0.6,
+  rock: 0.35,
+  folk: 0.5,
+  jazz: 0.6,
+  reggae: 0.3,
+  hiphop: 0.3,
+  trap: 0.3,
+};
 
 export interface VocalSignals {
   requestInstrumental: boolean;
@@ -27,7 +79,11 @@ export interface VocalSignals {
   tokens: readonly string[];
 }
 
-export function decideVocals(signals: VocalSignals, preset: Preset, random: Random): { enabled: boolean; gender: 'female' | 'male'; excluded: boolean; trace: TraceEntry[] } {
+export function decideVocals(
+  signals: VocalSignals,
+  preset: Preset,
+  random: Random,
+): { enabled: boolean; gender: 'female' | 'male'; excluded: boolean; trace: TraceEntry[] } {
   const trace: TraceEntry[] = [];
   const gender = chooseGender(signals.tokens, preset, random, trace);
   const refused = signals.asked.filter((a) => a.negated);
@@ -40,7 +96,8 @@ export function decideVocals(signals: VocalSignals, preset: Preset, random: Rand
 
   if (signals.requestInstrumental) return done(false, 'request', 'instrumental requested', true);
   if (refused.length > 0) return done(false, refused.map((r) => r.phrase).join(', '), 'the prompt excludes them', true);
-  if (signals.noVocalWords.length > 0) return done(false, signals.noVocalWords.join(', '), 'the prompt asks for an instrumental', true);
+  if (signals.noVocalWords.length > 0)
+    return done(false, signals.noVocalWords.join(', '), 'the prompt asks for an instrumental', true);
   if (hasLyrics) return done(true, 'lyrics', 'lyrics were given');
   if (wanted.length > 0) return done(true, wanted.map((w) => w.phrase).join(', '), 'the prompt asks for a song');
   if (signals.about) return done(true, `about ${signals.about}`, 'a song about something');
@@ -51,7 +108,12 @@ export function decideVocals(signals: VocalSignals, preset: Preset, random: Rand
   return done(true, preset.name, `${preset.name} is sung by default`);
 }
 
-function chooseGender(tokens: readonly string[], preset: Preset, random: Random, trace: TraceEntry[]): 'female' | 'male' {
+function chooseGender(
+  tokens: readonly string[],
+  preset: Preset,
+  random: Random,
+  trace: TraceEntry[],
+): 'female' | 'male' {
   const female = tokens.find((t) => FEMALE.has(t));
   const male = tokens.find((t) => MALE.has(t));
   // Drawn even when a word decides, so the seed stream does not depend on the wording.

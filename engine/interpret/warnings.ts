@@ -10,7 +10,11 @@ import { BOUNDARY } from './tokenize.ts';
 const MAX_WORDS = 3;
 
 /** Instrument words no patch plays ("kazoo", "hurdy gurdy"), each reported once. */
-export function unplayableWarnings(tokens: readonly string[], unplayable: ReadonlyMap<string, string>, trace: TraceEntry[]): string[] {
+export function unplayableWarnings(
+  tokens: readonly string[],
+  unplayable: ReadonlyMap<string, string>,
+  trace: TraceEntry[],
+): string[] {
   const warnings: string[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < tokens.length; i++) {
@@ -39,7 +43,10 @@ interface NamedInstrument {
 }
 
 /** A stand-in is reported ("erhu played by the violin"); a named instrument missing from the arrangement too. */
-export function instrumentWarnings(named: readonly NamedInstrument[], instruments: readonly InstrumentChoice[]): string[] {
+export function instrumentWarnings(
+  named: readonly NamedInstrument[],
+  instruments: readonly InstrumentChoice[],
+): string[] {
   const warnings: string[] = [];
   const playing = new Set(instruments.map((i) => i.instrument));
   const said = new Set<string>();
@@ -55,6 +62,11 @@ export function instrumentWarnings(named: readonly NamedInstrument[], instrument
 }
 
 /** A music with no style of its own ("mariachi") is played by the nearest style (salsa): said when that style plays. */
-export function genreWarnings(named: readonly { phrase: string; entry: GenreEntry; negated: boolean }[], playing: readonly string[]): string[] {
-  return named.filter(({ entry, negated }) => !negated && entry.note && playing.includes(entry.genre)).map(({ phrase, entry }) => `"${phrase}" has no style of its own: ${entry.note}.`);
+export function genreWarnings(
+  named: readonly { phrase: string; entry: GenreEntry; negated: boolean }[],
+  playing: readonly string[],
+): string[] {
+  return named
+    .filter(({ entry, negated }) => !negated && entry.note && playing.includes(entry.genre))
+    .map(({ phrase, entry }) => `"${phrase}" has no style of its own: ${entry.note}.`);
 }

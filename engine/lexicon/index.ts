@@ -99,17 +99,42 @@ export interface LanguageTable {
 
 export class InvalidLexiconError extends EngineError {
   override name = 'InvalidLexiconError' as const;
-  constructor(readonly file: string, readonly problem: string) {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
     super(`Lexicon ${file} is invalid: ${problem}`);
   }
 }
 
 const MODES: readonly Mode[] = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', 'harmonicMinor'];
 const ROLES: readonly Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'];
-const HINT_FIELDS = ['valence', 'arousal', 'tempo', 'mode', 'genres', 'instruments', 'rain', 'lofi', 'reverb', 'reverbDecay', 'delay', 'density', 'swing', 'brightness'];
+const HINT_FIELDS = [
+  'valence',
+  'arousal',
+  'tempo',
+  'mode',
+  'genres',
+  'instruments',
+  'rain',
+  'lofi',
+  'reverb',
+  'reverbDecay',
+  'delay',
+  'density',
+  'swing',
+  'brightness',
+];
 const RANGES: Record<string, [number, number]> = {
-  valence: [-1, 1], arousal: [-1, 1], tempo: [-1, 1], reverb: [-1, 1], reverbDecay: [-5, 10], delay: [-1, 1],
-  density: [-1, 1], swing: [-1, 1], brightness: [0.1, 4],
+  valence: [-1, 1],
+  arousal: [-1, 1],
+  tempo: [-1, 1],
+  reverb: [-1, 1],
+  reverbDecay: [-5, 10],
+  delay: [-1, 1],
+  density: [-1, 1],
+  swing: [-1, 1],
+  brightness: [0.1, 4],
 };
 
 const DEFAULT_FOLDER = new URL('./', import.meta.url);
@@ -126,14 +151,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function validateHints(entry: Record<string, unknown>, extraFields: string[], where: string, fail: (m: string) => never, genreNames: ReadonlySet<string>): void {
+function validateHints(
+  entry: Record<string, unknown>,
+  extraFields: string[],
+  where: string,
+  fail: (m: string) => never,
+  genreNames: ReadonlySet<string>,
+): void {
   for (const [field, value] of Object.entries(entry)) {
     if (!HINT_FIELDS.includes(field) && !extraFields.includes(field)) fail(`${where}: unknown field "${field}"`);
     const range = RANGES[field];
     if (range) {
-      if (typeof value !== 'number' || value < range[0] || value > range[1]) fail(`${where}: ${field} must be a number in ${range[0]}…${range[1]}`);
+      if (typeof value !== 'number' || value < range[0] || value > range[1])
+        fail(`${where}: ${field} must be a number in ${range[0]}…${range[1]}`);
     }
-    if ((field === 'rain' || field === 'lofi') && typeof value !== 'boolean') fail(`${where}: ${field} must be a boolean`);
+    if ((field === 'rain' || field === 'lofi') && typeof value !== 'boolean')
+      fail(`${where}: ${field} must be a boolean`);
     if (field === 'mode' && !MODES.includes(value as Mode)) fail(`${where}: mode "${String(value)}" is not a mode`);
     if (field === 'genres') {
       if (!isRecord(value)) fail(`${where}: genres must be an object`);
@@ -146,13 +179,20 @@ function validateHints(entry: Record<string, unknown>, extraFields: string[], wh
       if (!isRecord(value)) fail(`${where}: instruments must be an object`);
       for (const [role, patch] of Object.entries(value as Record<string, unknown>)) {
         if (!ROLES.includes(role as Role)) fail(`${where}: "${role}" is not a role`);
-        if (!(PATCHES as readonly string[]).includes(patch as string)) fail(`${where}: "${String(patch)}" is not a patch`);
+        if (!(PATCHES as readonly string[]).includes(patch as string))
+          fail(`${where}: "${String(patch)}" is not a patch`);
       }
     }
   }
 }
 
-function loadHintFile(folder: URL, file: string, genreNames: ReadonlySet<string>, requireVA: boolean, seen: Map<string, string>): Map<string, Hints> {
+function loadHintFile(
+  folder: URL,
+  file: string,
+  genreNames: ReadonlySet<string>,
+  requireVA: boolean,
+  seen: Map<string, string>,
+): Map<string, Hints> {
   const raw = readJson(folder, file);
   const fail = (problem: string): never => {
     throw new InvalidLexiconError(file, problem);
@@ -167,7 +207,10 @@ function loadHintFile(folder: URL, file: string, genreNames: ReadonlySet<string>
     if (!isRecord(entry)) fail(`"${phrase}" must map to an object`);
     const e = entry as Record<string, unknown>;
     validateHints(e, [], `"${phrase}"`, fail, genreNames);
-    if (requireVA && (typeof e.valence !== 'number' || typeof e.arousal !== 'number' || (e.valence === 0 && e.arousal === 0))) {
+    if (
+      requireVA &&
+      (typeof e.valence !== 'number' || typeof e.arousal !== 'number' || (e.valence === 0 && e.arousal === 0))
+    ) {
       fail(`"${phrase}" needs a valence and an arousal, not both 0`);
     }
     if (Object.keys(e).length === 0) fail(`"${phrase}" has no effect`);
@@ -196,14 +239,29 @@ export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FO
     seen.set(key, 'instruments.json');
     if (!isRecord(entry)) failInstrument(`"${phrase}" must map to an object`);
     const e = entry as Record<string, unknown>;
-    validateHints(e, ['patch', 'roles', 'generic', 'alike', 'ensemble', 'note'], `"${phrase}"`, failInstrument, genreNames);
-    if (!(PATCHES as readonly string[]).includes(e.patch as string)) failInstrument(`"${phrase}": patch "${String(e.patch)}" is unknown`);
-    if (e.alike !== undefined && (!Array.isArray(e.alike) || !e.alike.every((p) => (PATCHES as readonly string[]).includes(p as string)))) {
+    validateHints(
+      e,
+      ['patch', 'roles', 'generic', 'alike', 'ensemble', 'note'],
+      `"${phrase}"`,
+      failInstrument,
+      genreNames,
+    );
+    if (!(PATCHES as readonly string[]).includes(e.patch as string))
+      failInstrument(`"${phrase}": patch "${String(e.patch)}" is unknown`);
+    if (
+      e.alike !== undefined &&
+      (!Array.isArray(e.alike) || !e.alike.every((p) => (PATCHES as readonly string[]).includes(p as string)))
+    ) {
       failInstrument(`"${phrase}": alike must be a list of patches`);
     }
     if (e.ensemble !== undefined) {
       const members = isRecord(e.ensemble) ? Object.entries(e.ensemble) : [];
-      if (members.length === 0 || !members.every(([role, patch]) => ROLES.includes(role as Role) && (PATCHES as readonly string[]).includes(patch as string))) {
+      if (
+        members.length === 0 ||
+        !members.every(
+          ([role, patch]) => ROLES.includes(role as Role) && (PATCHES as readonly string[]).includes(patch as string),
+        )
+      ) {
         failInstrument(`"${phrase}": ensemble must map roles to patches`);
       }
     }
@@ -221,23 +279,41 @@ export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FO
   if (!isRecord(rawGenres)) failGenre('must be an object');
   for (const [phrase, entry] of Object.entries(rawGenres as Record<string, unknown>)) {
     const e = entry as GenreEntry;
-    if (!isRecord(entry) || !genreNames.has(e.genre)) failGenre(`"${phrase}": genre "${String(e?.genre)}" has no preset`);
-    if (typeof e.weight !== 'number' || e.weight <= 0 || e.weight > 1) failGenre(`"${phrase}": weight must be in (0, 1]`);
+    if (!isRecord(entry) || !genreNames.has(e.genre))
+      failGenre(`"${phrase}": genre "${String(e?.genre)}" has no preset`);
+    if (typeof e.weight !== 'number' || e.weight <= 0 || e.weight > 1)
+      failGenre(`"${phrase}": weight must be in (0, 1]`);
     if (e.note !== undefined && typeof e.note !== 'string') failGenre(`"${phrase}": note must be a string`);
     genres.set(normalizePhrase(phrase), e);
   }
   // Preset aliases are the strongest genre words; they win over an extra word spelled the same.
   for (const preset of presets) {
-    for (const alias of [preset.name, ...preset.aliases]) genres.set(normalizePhrase(alias), { genre: preset.name, weight: 1 });
+    for (const alias of [preset.name, ...preset.aliases])
+      genres.set(normalizePhrase(alias), { genre: preset.name, weight: 1 });
   }
 
-  const rawModifiers = readJson(folder, 'modifiers.json') as { intensifiers?: Record<string, number>; negators?: string[] };
+  const rawModifiers = readJson(folder, 'modifiers.json') as {
+    intensifiers?: Record<string, number>;
+    negators?: string[];
+  };
   if (!isRecord(rawModifiers.intensifiers) || !Array.isArray(rawModifiers.negators)) {
     throw new InvalidLexiconError('modifiers.json', 'needs "intensifiers" (object) and "negators" (list)');
   }
-  const intensifiers = new Map(Object.entries(rawModifiers.intensifiers).map(([k, v]) => [normalizePhrase(k), v] as const));
+  const intensifiers = new Map(
+    Object.entries(rawModifiers.intensifiers).map(([k, v]) => [normalizePhrase(k), v] as const),
+  );
   const negators = new Set(rawModifiers.negators.map(normalizePhrase));
-  return { moods, scenes, production, instruments, genres, intensifiers, negators, unplayable: loadUnplayable(folder, seen), languages: loadLanguages(folder) };
+  return {
+    moods,
+    scenes,
+    production,
+    instruments,
+    genres,
+    intensifiers,
+    negators,
+    unplayable: loadUnplayable(folder, seen),
+    languages: loadLanguages(folder),
+  };
 }
 
 /** Optional: a folder without the file has no unplayable words. */
@@ -266,7 +342,13 @@ export function loadLanguages(folder: URL): LanguageTable[] {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((file) => {
-      const raw = readJson(dir, file) as { name?: unknown; phrases?: unknown; substring?: unknown; compounds?: unknown; endings?: unknown };
+      const raw = readJson(dir, file) as {
+        name?: unknown;
+        phrases?: unknown;
+        substring?: unknown;
+        compounds?: unknown;
+        endings?: unknown;
+      };
       const fail = (problem: string): never => {
         throw new InvalidLexiconError(`languages/${file}`, problem);
       };
@@ -277,7 +359,8 @@ export function loadLanguages(folder: URL): LanguageTable[] {
         const key = substring ? phrase.normalize('NFKC').toLowerCase().trim() : phraseKey(phrase);
         if (key === '') fail(`"${phrase}" has no words`);
         if (typeof english !== 'string' || english.trim() === '') fail(`"${phrase}" must map to an English phrase`);
-        if (phrases.has(key) && phrases.get(key) !== english) fail(`"${phrase}" is listed twice with different meanings`);
+        if (phrases.has(key) && phrases.get(key) !== english)
+          fail(`"${phrase}" is listed twice with different meanings`);
         phrases.set(key, english as string);
       }
       const keys = [...phrases.keys()];

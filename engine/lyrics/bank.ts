@@ -55,9 +55,16 @@ export function loadBanks(): Banks {
 }
 
 /** Theme names found in the prompt, in the order they appear; the mood's themes when there are none. */
-export function chooseThemes(prompt: string, valence: number, arousal: number): { themes: string[]; fromPrompt: boolean } {
+export function chooseThemes(
+  prompt: string,
+  valence: number,
+  arousal: number,
+): { themes: string[]; fromPrompt: boolean } {
   const { themes, moods } = loadBanks();
-  const tokens = prompt.toLowerCase().split(/[^a-z']+/).filter(Boolean);
+  const tokens = prompt
+    .toLowerCase()
+    .split(/[^a-z']+/)
+    .filter(Boolean);
   const found: string[] = [];
   for (const token of tokens) {
     for (const [name, theme] of Object.entries(themes)) {

@@ -14,7 +14,12 @@ let dictionary: Dictionary | null = null;
 function load(): Dictionary {
   if (dictionary !== null) return dictionary;
   const source = readFileSync(createRequire(import.meta.url).resolve('cmu-pronouncing-dictionary'), 'utf8');
-  dictionary = JSON.parse(source.slice(source.indexOf('= {') + 2).trim().replace(/;$/, '')) as Dictionary;
+  dictionary = JSON.parse(
+    source
+      .slice(source.indexOf('= {') + 2)
+      .trim()
+      .replace(/;$/, ''),
+  ) as Dictionary;
   return dictionary;
 }
 

@@ -1,12 +1,34 @@
 /** Digits in lyrics are sung as words: "2" -> "two", "1999" -> "one thousand nine hundred ninety-nine". */
 
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const ONES = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
 /** Spelled words for a string of digits; beyond a million, digit by digit ("007" is sung "zero zero seven"). */
 export function spellNumber(digits: string): string[] {
   if (!/^\d+$/.test(digits)) throw new RangeError(`Not a number: "${digits}"`);
-  if (digits.length > 6 || (digits.length > 1 && digits.startsWith('0'))) return [...digits].map((d) => ONES[Number(d)]);
+  if (digits.length > 6 || (digits.length > 1 && digits.startsWith('0')))
+    return [...digits].map((d) => ONES[Number(d)]);
   return belowMillion(Number(digits));
 }
 

@@ -35,7 +35,9 @@ export function parseLyrics(text: string): Lyrics {
   // Characters are Unicode code points, as the API counts them (an emoji is one, not two UTF-16 units).
   const characters = [...text].length;
   if (characters > MAX_LYRICS_CHARS) {
-    throw new InvalidLyricsError(`Lyrics are ${characters} characters long; the limit is ${MAX_LYRICS_CHARS}. Shorten them or leave some sections out.`);
+    throw new InvalidLyricsError(
+      `Lyrics are ${characters} characters long; the limit is ${MAX_LYRICS_CHARS}. Shorten them or leave some sections out.`,
+    );
   }
   const sections: LyricSection[] = [];
   let untagged: string[][] = [[]];
@@ -75,30 +77,49 @@ export function parseLyrics(text: string): Lyrics {
   closeSection();
   closeUntagged();
   if (sections.length === 0) {
-    throw new InvalidLyricsError('The lyrics have no words to sing. Write at least one line with letters, or leave lyrics out to have them written.');
+    throw new InvalidLyricsError(
+      'The lyrics have no words to sing. Write at least one line with letters, or leave lyrics out to have them written.',
+    );
   }
   return { source: 'given', sections };
 }
 
 function readTag(inside: string, lineNumber: number): { kind: LyricSectionKind; repeat: number } {
-  const words = inside.toLowerCase().replace(/[-_\s]+/g, ' ').trim();
+  const words = inside
+    .toLowerCase()
+    .replace(/[-_\s]+/g, ' ')
+    .trim();
   const match = /^([a-z ]+?)\s*(\d+)?\s*(?:x\s*(\d+))?\s*(?::.*)?$/.exec(words);
   const name = match?.[1].replace(/\s+/g, '') ?? '';
   const kind = TAGS[name];
   if (match === null || kind === undefined) {
     const known = ['Verse', 'Chorus', 'Pre-Chorus', 'Bridge', 'Intro', 'Outro'].map((t) => `[${t}]`).join(', ');
-    throw new InvalidLyricsError(`Line ${lineNumber}: unknown section tag "[${inside}]". Use one of ${known}, optionally numbered ("[Verse 2]") or repeated ("[Chorus x2]").`);
+    throw new InvalidLyricsError(
+      `Line ${lineNumber}: unknown section tag "[${inside}]". Use one of ${known}, optionally numbered ("[Verse 2]") or repeated ("[Chorus x2]").`,
+    );
   }
   const repeat = match[3] === undefined ? 1 : Number(match[3]);
-  if (repeat < 1 || repeat > 8) throw new InvalidLyricsError(`Line ${lineNumber}: "[${inside}]" repeats ${repeat} times; use x1 to x8.`);
+  if (repeat < 1 || repeat > 8)
+    throw new InvalidLyricsError(`Line ${lineNumber}: "[${inside}]" repeats ${repeat} times; use x1 to x8.`);
   return { kind, repeat };
 }
 
 /** Blank-line separated blocks: one sung verbatim more than once is the chorus, the rest are verses. */
 function blocksToSections(blocks: readonly string[][]): LyricSection[] {
   const filled = blocks.filter((b) => b.length > 0);
-  const key = (block: readonly string[]) => block.map((l) => l.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()).join('\n');
+  const key = (block: readonly string[]) =>
+    block
+      .map((l) =>
+        l
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}]+/gu, ' ')
+          .trim(),
+      )
+      .join('\n');
   const counts = new Map<string, number>();
   for (const block of filled) counts.set(key(block), (counts.get(key(block)) ?? 0) + 1);
-  return filled.map((block) => ({ kind: (counts.get(key(block)) ?? 0) > 1 ? 'chorus' : 'verse', lines: block.map(parseLine) }));
+  return filled.map((block) => ({
+    kind: (counts.get(key(block)) ?? 0) > 1 ? 'chorus' : 'verse',
+    lines: block.map(parseLine),
+  }));
 }

@@ -44,20 +44,84 @@ export function parsePhones(text: string): StressedPhone[] {
  */
 const ONSETS: ReadonlySet<string> = new Set([
   // singles: every consonant but NG (never starts an English syllable)
-  'B', 'CH', 'D', 'DH', 'F', 'G', 'HH', 'JH', 'K', 'L', 'M', 'N', 'P', 'R', 'S', 'SH', 'T', 'TH', 'V', 'W', 'Y', 'Z', 'ZH',
+  'B',
+  'CH',
+  'D',
+  'DH',
+  'F',
+  'G',
+  'HH',
+  'JH',
+  'K',
+  'L',
+  'M',
+  'N',
+  'P',
+  'R',
+  'S',
+  'SH',
+  'T',
+  'TH',
+  'V',
+  'W',
+  'Y',
+  'Z',
+  'ZH',
   // stop or fricative + liquid
-  'P R', 'P L', 'B R', 'B L', 'T R', 'D R', 'K R', 'K L', 'G R', 'G L', 'F R', 'F L', 'TH R', 'SH R',
+  'P R',
+  'P L',
+  'B R',
+  'B L',
+  'T R',
+  'D R',
+  'K R',
+  'K L',
+  'G R',
+  'G L',
+  'F R',
+  'F L',
+  'TH R',
+  'SH R',
   // + W
-  'T W', 'D W', 'K W', 'G W', 'TH W', 'S W',
+  'T W',
+  'D W',
+  'K W',
+  'G W',
+  'TH W',
+  'S W',
   // + Y (cute, music, few, view, huge)
-  'P Y', 'B Y', 'F Y', 'V Y', 'M Y', 'K Y', 'G Y', 'HH Y', 'N Y', 'L Y',
+  'P Y',
+  'B Y',
+  'F Y',
+  'V Y',
+  'M Y',
+  'K Y',
+  'G Y',
+  'HH Y',
+  'N Y',
+  'L Y',
   // S + consonant
-  'S P', 'S T', 'S K', 'S M', 'S N', 'S L', 'S F',
+  'S P',
+  'S T',
+  'S K',
+  'S M',
+  'S N',
+  'S L',
+  'S F',
   // three-consonant onsets
-  'S P R', 'S P L', 'S T R', 'S K R', 'S K W', 'S K L', 'S P Y', 'S K Y', 'S M Y',
+  'S P R',
+  'S P L',
+  'S T R',
+  'S K R',
+  'S K W',
+  'S K L',
+  'S P Y',
+  'S K Y',
+  'S M Y',
 ]);
 
-export const isLegalOnset = (cluster: readonly Phone[]): boolean => cluster.length === 0 || ONSETS.has(cluster.join(' '));
+export const isLegalOnset = (cluster: readonly Phone[]): boolean =>
+  cluster.length === 0 || ONSETS.has(cluster.join(' '));
 
 /** Splits a phone sequence into syllables, one per vowel. A sequence without a vowel yields no syllables. */
 export function syllabifyPhones(phones: readonly StressedPhone[]): PhoneSyllable[] {
@@ -66,8 +130,10 @@ export function syllabifyPhones(phones: readonly StressedPhone[]): PhoneSyllable
   return vowelAt.map((v, k) => {
     const previousVowel = k === 0 ? -1 : vowelAt[k - 1];
     const nextVowel = k === vowelAt.length - 1 ? phones.length : vowelAt[k + 1];
-    const onsetStart = k === 0 ? 0 : previousVowel + 1 + codaLength(phones.slice(previousVowel + 1, v).map((p) => p.phone));
-    const codaEnd = k === vowelAt.length - 1 ? phones.length : v + 1 + codaLength(phones.slice(v + 1, nextVowel).map((p) => p.phone));
+    const onsetStart =
+      k === 0 ? 0 : previousVowel + 1 + codaLength(phones.slice(previousVowel + 1, v).map((p) => p.phone));
+    const codaEnd =
+      k === vowelAt.length - 1 ? phones.length : v + 1 + codaLength(phones.slice(v + 1, nextVowel).map((p) => p.phone));
     return {
       onset: phones.slice(onsetStart, v).map((p) => p.phone),
       nucleus: phones[v].phone,
@@ -94,7 +160,11 @@ export function rhymePart(phones: readonly StressedPhone[]): string {
       break;
     }
   }
-  if (start === -1) start = Math.max(0, phones.findLastIndex((p) => p.stress !== null));
+  if (start === -1)
+    start = Math.max(
+      0,
+      phones.findLastIndex((p) => p.stress !== null),
+    );
   return phones
     .slice(start)
     .map((p) => p.phone)

@@ -12,11 +12,86 @@ import { sliceLetters } from './spelling.ts';
 
 /** One-syllable words that carry no stress in a sung line, so they can sit on weak beats. */
 export const FUNCTION_WORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'the', 'to', 'of', 'and', 'or', 'but', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'as', 'if', 'so', 'than',
-  'that', 'my', 'your', 'his', 'her', 'its', 'our', 'their', 'i', 'you', 'he', 'she', 'it', 'we', 'they', 'me', 'him', 'us',
-  'them', 'is', 'am', 'are', 'was', 'were', 'be', 'been', 'can', 'will', 'would', 'could', 'should', 'do', 'does', 'did',
-  'has', 'have', 'had', 'not', 'no', 'nor', 'up', 'out', 'when', 'where', 'what', 'who', 'this', 'these', 'those', 'there',
-  "i'm", "it's", "i'll", "we're", "you're", 'just', 'like', 'through', 'till', "'til", 'oh',
+  'a',
+  'an',
+  'the',
+  'to',
+  'of',
+  'and',
+  'or',
+  'but',
+  'in',
+  'on',
+  'at',
+  'by',
+  'for',
+  'from',
+  'with',
+  'as',
+  'if',
+  'so',
+  'than',
+  'that',
+  'my',
+  'your',
+  'his',
+  'her',
+  'its',
+  'our',
+  'their',
+  'i',
+  'you',
+  'he',
+  'she',
+  'it',
+  'we',
+  'they',
+  'me',
+  'him',
+  'us',
+  'them',
+  'is',
+  'am',
+  'are',
+  'was',
+  'were',
+  'be',
+  'been',
+  'can',
+  'will',
+  'would',
+  'could',
+  'should',
+  'do',
+  'does',
+  'did',
+  'has',
+  'have',
+  'had',
+  'not',
+  'no',
+  'nor',
+  'up',
+  'out',
+  'when',
+  'where',
+  'what',
+  'who',
+  'this',
+  'these',
+  'those',
+  'there',
+  "i'm",
+  "it's",
+  "i'll",
+  "we're",
+  "you're",
+  'just',
+  'like',
+  'through',
+  'till',
+  "'til",
+  'oh',
 ]);
 
 /** Suffixes tried on an unknown word whose stem is known ("tunesmiths", "zooming"). */
@@ -45,7 +120,8 @@ export function pronounceWord(word: string): LyricWord {
 
   // Hyphenated words go part by part even when listed ("rock-and-roll"), so each part keeps its own letters.
   const whole = plain.includes('-') ? undefined : lookupPhones(plain.toLowerCase());
-  const parts: (Part | string)[] = whole !== undefined ? [{ text: cleaned, phones: parsePhones(whole), guessed: false }] : splitParts(plain);
+  const parts: (Part | string)[] =
+    whole !== undefined ? [{ text: cleaned, phones: parsePhones(whole), guessed: false }] : splitParts(plain);
   const syllables: Syllable[] = [];
   for (const part of parts) {
     if (typeof part === 'string') {
@@ -101,14 +177,16 @@ function fromKnownPieces(word: string): StressedPhone[] | null {
     if (!word.endsWith(suffix.letters) || word.length - suffix.letters.length < 3) continue;
     const stem = word.slice(0, -suffix.letters.length);
     const stemPhones = lookupPhones(stem) ?? (suffix.stemE === true ? lookupPhones(`${stem}e`) : undefined);
-    if (stemPhones !== undefined) return [...parsePhones(stemPhones), ...parsePhones(suffixPhones(suffix.phones, stemPhones))];
+    if (stemPhones !== undefined)
+      return [...parsePhones(stemPhones), ...parsePhones(suffixPhones(suffix.phones, stemPhones))];
   }
   let best: { first: string; second: string; balance: number } | null = null;
   for (let cut = 3; cut <= word.length - 3; cut++) {
     const first = lookupPhones(word.slice(0, cut));
     const second = lookupPhones(word.slice(cut));
     const balance = Math.min(cut, word.length - cut);
-    if (first !== undefined && second !== undefined && (best === null || balance > best.balance)) best = { first, second, balance };
+    if (first !== undefined && second !== undefined && (best === null || balance > best.balance))
+      best = { first, second, balance };
   }
   if (best === null) return null;
   // The second half of a compound takes secondary stress ("TUNE-smith").
@@ -119,8 +197,14 @@ function fromKnownPieces(word: string): StressedPhone[] | null {
 /** Voicing agreement for -s and -ed after the stem's last sound ("cats" S, "wished" T, "tuned" D). */
 function suffixPhones(phones: string, stem: string): string {
   const last = stem.split(' ').pop() ?? '';
-  if (phones === 'Z') return ['S', 'Z', 'SH', 'ZH', 'CH', 'JH'].includes(last) ? 'IH0 Z' : ['P', 'T', 'K', 'F', 'TH'].includes(last) ? 'S' : 'Z';
-  if (phones === 'D') return ['T', 'D'].includes(last) ? 'IH0 D' : ['P', 'K', 'F', 'TH', 'S', 'SH', 'CH'].includes(last) ? 'T' : 'D';
+  if (phones === 'Z')
+    return ['S', 'Z', 'SH', 'ZH', 'CH', 'JH'].includes(last)
+      ? 'IH0 Z'
+      : ['P', 'T', 'K', 'F', 'TH'].includes(last)
+        ? 'S'
+        : 'Z';
+  if (phones === 'D')
+    return ['T', 'D'].includes(last) ? 'IH0 D' : ['P', 'K', 'F', 'TH', 'S', 'SH', 'CH'].includes(last) ? 'T' : 'D';
   return phones;
 }
 

@@ -50,7 +50,8 @@ function reconcile(word: string, initial: [number, number][], n: number): [numbe
   if (groups.length > n && groups.length > 1) {
     const last = groups[groups.length - 1];
     const tail = word.slice(last[0]);
-    if (last[1] - last[0] === 1 && word[last[0]] === 'e' && /^e(s|d)?$/.test(tail.replace(/'/g, ''))) groups = groups.slice(0, -1);
+    if (last[1] - last[0] === 1 && word[last[0]] === 'e' && /^e(s|d)?$/.test(tail.replace(/'/g, '')))
+      groups = groups.slice(0, -1);
   }
   while (groups.length > n) {
     // Merge the two groups with the fewest letters between them ("every": e-v-e -> one syllable "eve").
@@ -91,5 +92,7 @@ function onsetLetters(word: string, gapStart: number, gapEnd: number, onsetPhone
 
 /** Last resort: n pieces of nearly equal length. */
 function evenSlices(word: string, n: number): string[] {
-  return Array.from({ length: n }, (_, k) => word.slice(Math.round((k * word.length) / n), Math.round(((k + 1) * word.length) / n)));
+  return Array.from({ length: n }, (_, k) =>
+    word.slice(Math.round((k * word.length) / n), Math.round(((k + 1) * word.length) / n)),
+  );
 }

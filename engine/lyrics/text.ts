@@ -14,7 +14,8 @@ const TAG_NAMES: Readonly<Record<LyricSectionKind, string>> = {
 export function lyricsText(lyrics: Lyrics): string {
   return lyrics.sections
     .filter((section) => section.lines.length > 0)
-    .map((section) => [`[${TAG_NAMES[section.kind]}]`, ...section.lines.map((line) => line.text)].join('\n')).join('\n\n');
+    .map((section) => [`[${TAG_NAMES[section.kind]}]`, ...section.lines.map((line) => line.text)].join('\n'))
+    .join('\n\n');
 }
 
 export function countSyllables(line: LyricLine): number {

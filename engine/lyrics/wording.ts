@@ -50,13 +50,24 @@ export function createWording(banks: Banks, valence: number, arousal: number): W
   }
   // A clearly sad song never sings bright words and the other way round; in between, both, but never in one line.
   const suits = (word: string): boolean =>
-    !(valence < -0.25 && bright.has(word)) && !(valence > 0.25 && dark.has(word)) && !(arousal > 0.5 && calm.has(word)) && !(arousal < -0.5 && lively.has(word));
+    !(valence < -0.25 && bright.has(word)) &&
+    !(valence > 0.25 && dark.has(word)) &&
+    !(arousal > 0.5 && calm.has(word)) &&
+    !(arousal < -0.5 && lively.has(word));
   const contradicts = (words: readonly string[]): boolean => {
     const plain = words.map(plainWord);
     if (plain.some((w) => bright.has(w)) && plain.some((w) => dark.has(w))) return true;
     return plain.some((w) => plain.some((v) => opposite.get(w)?.has(v) === true));
   };
-  return { suits, isMass: (word) => mass.has(word), isBare: (word) => bare.has(word), isWeakEnd: (word) => weak.has(word), canFeel: (word) => !unfelt.has(word), contradicts, echoes };
+  return {
+    suits,
+    isMass: (word) => mass.has(word),
+    isBare: (word) => bare.has(word),
+    isWeakEnd: (word) => weak.has(word),
+    canFeel: (word) => !unfelt.has(word),
+    contradicts,
+    echoes,
+  };
 }
 
 function echoes(words: readonly string[]): boolean {
@@ -64,7 +75,11 @@ function echoes(words: readonly string[]): boolean {
   for (let i = 0; i < content.length; i++) {
     for (let j = i + 1; j < content.length; j++) {
       const [a, b] = [content[i], content[j]];
-      if (a !== b && (a.startsWith(b) || b.startsWith(a) || (a.length >= 4 && b.length >= 4 && a.slice(0, 4) === b.slice(0, 4)))) return true;
+      if (
+        a !== b &&
+        (a.startsWith(b) || b.startsWith(a) || (a.length >= 4 && b.length >= 4 && a.slice(0, 4) === b.slice(0, 4)))
+      )
+        return true;
     }
   }
   return false;
@@ -92,7 +107,10 @@ export function nounNeeds(template: string): { slots: NounNeed[]; end: NounNeed 
 
 /** Which person a template or opener speaks in: "I", "we", or nobody in particular (imperatives, "the road is long"). */
 export function personOf(template: string): Person {
-  const tokens = template.toLowerCase().replace(/[?,.!]/g, '').split(' ');
+  const tokens = template
+    .toLowerCase()
+    .replace(/[?,.!]/g, '')
+    .split(' ');
   if (tokens.some((t) => FIRST_PERSON.has(t))) return 'I';
   if (tokens.some((t) => PLURAL_PERSON.has(t))) return 'we';
   return 'none';
@@ -104,4 +122,10 @@ export function isFeeling(template: string): boolean {
   return tokens.includes('feel') || tokens.includes('heart') || /^(?:we|you|i) (?:are|am)\b/.test(tokens.join(' '));
 }
 
-export const opensWithFiller = (line: string): boolean => FILLER_OPENINGS.has(line.split(' ')[0].toLowerCase().replace(/[^a-z]/g, ''));
+export const opensWithFiller = (line: string): boolean =>
+  FILLER_OPENINGS.has(
+    line
+      .split(' ')[0]
+      .toLowerCase()
+      .replace(/[^a-z]/g, ''),
+  );

@@ -14,7 +14,16 @@ import { lookupPhones } from './dictionary.ts';
 import { parseLine } from './parse.ts';
 import { parsePhones, rhymePart } from './phones.ts';
 import { FUNCTION_WORDS, pronounceWord } from './pronounce.ts';
-import { createWording, isFeeling, nounNeeds, opensWithFiller, personOf, type NounNeed, type Person, type Wording } from './wording.ts';
+import {
+  createWording,
+  isFeeling,
+  nounNeeds,
+  opensWithFiller,
+  personOf,
+  type NounNeed,
+  type Person,
+  type Wording,
+} from './wording.ts';
 
 export interface LyricPlan {
   sections: { kind: LyricSectionKind; lines: number; syllables: { min: number; max: number } }[];
@@ -95,7 +104,16 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   const choruses = input.plan.sections.filter((s) => s.kind === 'chorus' && s.lines > 0);
   const chorusRandom = random.fork('chorus');
   const chorusSyllables = chorusRange(choruses.map((s) => s.syllables));
-  const chorus = choruses.length === 0 ? [] : writeChorus(choruses[0].lines, chorusSyllables, palette, chorusRandom, newNarrator(choruses[0].lines, palette, chorusRandom));
+  const chorus =
+    choruses.length === 0
+      ? []
+      : writeChorus(
+          choruses[0].lines,
+          chorusSyllables,
+          palette,
+          chorusRandom,
+          newNarrator(choruses[0].lines, palette, chorusRandom),
+        );
   const dedication = input.subjects ? dedicationLines(input.subjects) : [];
   // The dedication is sung in every chorus: the line after the hook, so the hook still opens and closes it.
   if (dedication.length > 0 && chorus.length > 0) {
@@ -105,15 +123,29 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   const sections: LyricSection[] = input.plan.sections.map((spec, index) => {
     if (spec.kind === 'chorus') {
       // Every chorus sings the same lines; a chorus planned shorter or longer cycles through them.
-      return { kind: 'chorus', lines: Array.from({ length: spec.lines }, (_, i) => chorus[i % Math.max(1, chorus.length)]).filter(Boolean) };
+      return {
+        kind: 'chorus',
+        lines: Array.from({ length: spec.lines }, (_, i) => chorus[i % Math.max(1, chorus.length)]).filter(Boolean),
+      };
     }
     const sectionRandom = random.fork(`${spec.kind}-${index}`);
-    return { kind: spec.kind, lines: writeSection(spec.lines, spec.syllables, palette, sectionRandom, newNarrator(spec.lines, palette, sectionRandom)) };
+    return {
+      kind: spec.kind,
+      lines: writeSection(
+        spec.lines,
+        spec.syllables,
+        palette,
+        sectionRandom,
+        newNarrator(spec.lines, palette, sectionRandom),
+      ),
+    };
   });
   // A place opens the first verse; with no chorus the dedication opens the first section instead.
   const places = input.subjects ? placeLines(input.subjects) : [];
   const opening = [...(chorus.length === 0 ? [dedication] : []), places].filter((list) => list.length > 0);
-  const verses = input.plan.sections.map((spec, index) => ({ spec, index })).filter(({ spec }) => spec.kind !== 'chorus' && spec.lines > 0);
+  const verses = input.plan.sections
+    .map((spec, index) => ({ spec, index }))
+    .filter(({ spec }) => spec.kind !== 'chorus' && spec.lines > 0);
   opening.forEach((variants, k) => {
     const target = verses[k];
     if (target === undefined) return;
@@ -125,15 +157,36 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
 
 /** How an occasion is greeted, with the name (N) and without. */
 const OCCASION_LINES: Record<string, { named: string[]; plain: string[] }> = {
-  birthday: { named: ['Happy birthday, dear N', 'Happy birthday, N', 'N, happy birthday'], plain: ['Happy birthday to you', 'Happy birthday'] },
-  wedding: { named: ['N, on your wedding day', 'On your wedding day, N'], plain: ['On your wedding day', 'Our wedding day'] },
-  anniversary: { named: ['Happy anniversary, N', 'Another year with you, N'], plain: ['Happy anniversary', 'Another year with you'] },
-  christmas: { named: ['Merry Christmas, N', 'Merry Christmas, dear N'], plain: ['Merry Christmas to you', 'Merry Christmas'] },
-  'new year': { named: ['Happy new year, N', 'A happy new year, N'], plain: ['Happy new year to you', 'Happy new year'] },
-  graduation: { named: ['N, on your graduation day', 'Graduation day, N'], plain: ['On graduation day', 'Graduation day'] },
+  birthday: {
+    named: ['Happy birthday, dear N', 'Happy birthday, N', 'N, happy birthday'],
+    plain: ['Happy birthday to you', 'Happy birthday'],
+  },
+  wedding: {
+    named: ['N, on your wedding day', 'On your wedding day, N'],
+    plain: ['On your wedding day', 'Our wedding day'],
+  },
+  anniversary: {
+    named: ['Happy anniversary, N', 'Another year with you, N'],
+    plain: ['Happy anniversary', 'Another year with you'],
+  },
+  christmas: {
+    named: ['Merry Christmas, N', 'Merry Christmas, dear N'],
+    plain: ['Merry Christmas to you', 'Merry Christmas'],
+  },
+  'new year': {
+    named: ['Happy new year, N', 'A happy new year, N'],
+    plain: ['Happy new year to you', 'Happy new year'],
+  },
+  graduation: {
+    named: ['N, on your graduation day', 'Graduation day, N'],
+    plain: ['On graduation day', 'Graduation day'],
+  },
   valentine: { named: ['Be my valentine, N', 'N, my valentine'], plain: ['Be my valentine', 'My valentine'] },
   retirement: { named: ['Happy retirement, N', 'Enjoy the days, N'], plain: ['Happy retirement', 'Enjoy the days'] },
-  funeral: { named: ['N, we will remember you', 'We remember you, N'], plain: ['We will remember you', 'Remember you'] },
+  funeral: {
+    named: ['N, we will remember you', 'We remember you, N'],
+    plain: ['We will remember you', 'Remember you'],
+  },
 };
 
 /** Variants of the line that names the person and the occasion, best first; none when the prompt names neither. */
@@ -141,9 +194,14 @@ export function dedicationLines(subjects: Subjects): string[] {
   const name = subjects.names.length >= 2 ? `${subjects.names[0]} and ${subjects.names[1]}` : subjects.names[0];
   const occasion = subjects.occasion ? OCCASION_LINES[subjects.occasion] : undefined;
   const plainFor = subjects.relation ? [`This song is for ${subjects.relation}`, `For ${subjects.relation}`] : [];
-  if (occasion && name) return [...occasion.named.map((l) => l.replace('N', name)), ...occasion.named.map((l) => l.replace('N', subjects.names[0]!))];
+  if (occasion && name)
+    return [
+      ...occasion.named.map((l) => l.replace('N', name)),
+      ...occasion.named.map((l) => l.replace('N', subjects.names[0]!)),
+    ];
   if (occasion) return [...occasion.plain, ...plainFor];
-  if (name) return [`This song is for you, ${name}`, `This one is for ${name}`, `${name}, this is for you`, `For ${name}`];
+  if (name)
+    return [`This song is for you, ${name}`, `This one is for ${name}`, `${name}, this is for you`, `For ${name}`];
   return plainFor;
 }
 
@@ -151,11 +209,35 @@ export function dedicationLines(subjects: Subjects): string[] {
 export function placeLines(subjects: Subjects): string[] {
   const place = subjects.places[0];
   if (!place) return [];
-  return [`Take me back to ${place} again`, `Back in ${place} again`, `${place}, I can see your lights`, `Take me to ${place}`, `Back in ${place}`, `${place}`];
+  return [
+    `Take me back to ${place} again`,
+    `Back in ${place} again`,
+    `${place}, I can see your lights`,
+    `Take me to ${place}`,
+    `Back in ${place}`,
+    `${place}`,
+  ];
 }
 
 /** First words of the dedication and place lines, lower-cased after a filler. */
-const OWN_WORDS = new Set(['Happy', 'Merry', 'Take', 'Back', 'This', 'On', 'For', 'Be', 'Another', 'Graduation', 'We', 'Remember', 'Enjoy', 'My', 'Our', 'A']);
+const OWN_WORDS = new Set([
+  'Happy',
+  'Merry',
+  'Take',
+  'Back',
+  'This',
+  'On',
+  'For',
+  'Be',
+  'Another',
+  'Graduation',
+  'We',
+  'Remember',
+  'Enjoy',
+  'My',
+  'Our',
+  'A',
+]);
 
 /** The first variant that fits the range, padded with fillers when short; the shortest when none fits; null when even that is too long. */
 function fitLine(variants: readonly string[], range: Range, palette: Palette, random: Random): string | null {
@@ -187,7 +269,8 @@ function newNarrator(lines: number, palette: Palette, random: Random): Narrator 
 
 function validatePlan(plan: LyricPlan): void {
   for (const s of plan.sections) {
-    if (!Number.isInteger(s.lines) || s.lines < 0) throw new RangeError(`A lyric section needs a whole number of lines, got ${s.lines}`);
+    if (!Number.isInteger(s.lines) || s.lines < 0)
+      throw new RangeError(`A lyric section needs a whole number of lines, got ${s.lines}`);
     if (!(s.syllables.min >= 1 && s.syllables.max >= s.syllables.min)) {
       throw new RangeError(`A lyric line needs 1 <= min <= max syllables, got ${s.syllables.min}..${s.syllables.max}`);
     }
@@ -198,15 +281,28 @@ function buildPalette(input: WriteInput): Palette {
   const banks = loadBanks();
   const wording = createWording(banks, input.valence, input.arousal);
   const { themes } = chooseThemes(input.prompt, input.valence, input.arousal);
-  const themed = themes.map((name) => banks.themes[name]).filter((t) => t !== undefined).map((set) => forMoodWords(set, wording));
+  const themed = themes
+    .map((name) => banks.themes[name])
+    .filter((t) => t !== undefined)
+    .map((set) => forMoodWords(set, wording));
   const general = forMoodWords(banks.general, wording);
   // A song leans one way: happy-marked templates only above zero valence, sad-marked ones only below, so a
   // middling song never has "After it all" and "we are young and loud" in one line.
-  const allowed = (template: string) => !(template.startsWith('-|') && input.valence >= 0) && !(template.startsWith('+|') && input.valence <= 0);
+  const allowed = (template: string) =>
+    !(template.startsWith('-|') && input.valence >= 0) && !(template.startsWith('+|') && input.valence <= 0);
   const forMood = (list: readonly string[]): Template[] =>
-    list.filter(allowed).map((t) => t.replace(/^[+-]\|/, '')).map((text) => ({ text, person: personOf(text), needs: nounNeeds(text), feeling: isFeeling(text) }));
-  const templates = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.templates[kind])])) as Record<EndKind, Template[]>;
-  const hooks = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.hooks[kind])])) as Record<EndKind, Template[]>;
+    list
+      .filter(allowed)
+      .map((t) => t.replace(/^[+-]\|/, ''))
+      .map((text) => ({ text, person: personOf(text), needs: nounNeeds(text), feeling: isFeeling(text) }));
+  const templates = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.templates[kind])])) as Record<
+    EndKind,
+    Template[]
+  >;
+  const hooks = Object.fromEntries(END_KINDS.map((kind) => [kind, forMood(banks.hooks[kind])])) as Record<
+    EndKind,
+    Template[]
+  >;
   const groups = new Map<string, Ending[]>();
   const add = (set: WordSet, isThemed: boolean) => {
     for (const kind of END_KINDS) {
@@ -225,15 +321,28 @@ function buildPalette(input: WriteInput): Palette {
   themed.forEach((set) => add(set, true));
   add(general, false);
   return {
-    themed, general, templates, hooks, openers: forMood(banks.openers), fillers: banks.fillers, wording, valence: input.valence,
-    groups, usedEnds: new Set(), usedLines: new Set(), templateUses: new Map(),
+    themed,
+    general,
+    templates,
+    hooks,
+    openers: forMood(banks.openers),
+    fillers: banks.fillers,
+    wording,
+    valence: input.valence,
+    groups,
+    usedEnds: new Set(),
+    usedLines: new Set(),
+    templateUses: new Map(),
   };
 }
 
 /** The words of a set that suit the mood; a list the mood would empty keeps its words rather than none. */
 function forMoodWords(set: WordSet, wording: Wording): WordSet {
-  const keep = (list: readonly string[]) => (list.some((w) => wording.suits(lastWord(w))) ? list.filter((w) => wording.suits(lastWord(w))) : [...list]);
-  const ends = Object.fromEntries(END_KINDS.map((kind) => [kind, set.ends[kind].filter((w) => wording.suits(lastWord(w)))])) as Record<EndKind, string[]>;
+  const keep = (list: readonly string[]) =>
+    list.some((w) => wording.suits(lastWord(w))) ? list.filter((w) => wording.suits(lastWord(w))) : [...list];
+  const ends = Object.fromEntries(
+    END_KINDS.map((kind) => [kind, set.ends[kind].filter((w) => wording.suits(lastWord(w)))]),
+  ) as Record<EndKind, string[]>;
   return { N: keep(set.N), P: keep(set.P), A: keep(set.A), V: keep(set.V), G: keep(set.G), ends };
 }
 
@@ -251,8 +360,13 @@ function writeChorus(count: number, range: Range, palette: Palette, random: Rand
   // The hook carries the song's theme: its rhyme group holds a theme word whenever the prompt has themes.
   // A different end word for the hook and each middle line where the group has them, two at least, so the
   // chorus rhymes rather than repeating one word.
-  const ranked = [3, 2, 1].filter((need) => need <= Math.max(1, count - 1)).flatMap((need) => rankedGroups(palette, random, need));
-  const themedFirst = [...ranked.filter((g) => g.some((e) => e.themed)), ...ranked.filter((g) => !g.some((e) => e.themed))];
+  const ranked = [3, 2, 1]
+    .filter((need) => need <= Math.max(1, count - 1))
+    .flatMap((need) => rankedGroups(palette, random, need));
+  const themedFirst = [
+    ...ranked.filter((g) => g.some((e) => e.themed)),
+    ...ranked.filter((g) => !g.some((e) => e.themed)),
+  ];
   for (const group of themedFirst) {
     const endings = orderEndings(group, palette, random);
     const hookEnding = endings.find((e) => e.themed) ?? endings[0];
@@ -326,7 +440,9 @@ function linesForSlot(count: number, range: Range, palette: Palette, random: Ran
 /** Rhyme groups with at least `need` unused words, in a seeded order that favours the prompt's themes. */
 function rankedGroups(palette: Palette, random: Random, need: number): Ending[][] {
   const all = [...palette.groups.values()];
-  const fresh = all.filter((g) => new Set(g.filter((e) => !palette.usedEnds.has(e.word)).map((e) => e.word)).size >= need);
+  const fresh = all.filter(
+    (g) => new Set(g.filter((e) => !palette.usedEnds.has(e.word)).map((e) => e.word)).size >= need,
+  );
   const pool = fresh.length > 0 ? fresh : all.filter((g) => new Set(g.map((e) => e.word)).size >= need);
   const weight = (g: Ending[]) => 1 + 6 * g.filter((e) => e.themed && !palette.usedEnds.has(e.word)).length;
   const ranked: Ending[][] = [];
@@ -365,7 +481,8 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
   // "Home" goes without "the": "take me home", "you are my home", never "waiting for the home".
   const articleless = ending.kind === 'n' && palette.wording.isBare(ending.word);
   const fits = (t: Template) =>
-    (t.person === 'none' || t.person === narrator.person) && !(massEnd && t.needs.end === 'count') &&
+    (t.person === 'none' || t.person === narrator.person) &&
+    !(massEnd && t.needs.end === 'count') &&
     !(t.feeling && ending.kind === 'a' && !palette.wording.canFeel(ending.word)) &&
     !(articleless && !HOMEWARD.test(t.text) && !/\bmy E\b/.test(t.text)) &&
     !t.text.split(' ').some((w) => endTokens.includes(w.replace(/[?,]/g, '')));
@@ -385,11 +502,19 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
     // (Nor before a template that opens on a bare slot: "When the rain is gentle, day so old".)
     // One opener at most: "Look at the road, in the sweet heart, the kiss is true" stacks two scenes.
     let opener: Template | null = null;
-    if (words.length >= 3 && !template.text.startsWith('{') && !opensWithFiller(words[0]) && syllablesOf(words) < range.min - 1) {
+    if (
+      words.length >= 3 &&
+      !template.text.startsWith('{') &&
+      !opensWithFiller(words[0]) &&
+      syllablesOf(words) < range.min - 1
+    ) {
       const candidate = random.pick(openers);
       const phrase = fillTemplate(candidate, '', taken, palette, random).split(' ');
       // "Under the fire, under the hand" says one thing twice.
-      if (candidate.text.split(' ')[0] !== words[0].toLowerCase() && syllablesOf(phrase) + syllablesOf(words) <= range.max) {
+      if (
+        candidate.text.split(' ')[0] !== words[0].toLowerCase() &&
+        syllablesOf(phrase) + syllablesOf(words) <= range.max
+      ) {
         phrase[phrase.length - 1] += ',';
         words = [...phrase, ...words];
         opener = candidate;
@@ -398,7 +523,13 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
     const opened = opener !== null;
     words = widenEnd(words, ending, range, palette, random, taken);
     const fitted = padToRange(fixArticles(words), range, palette, random, 1);
-    if (fitted === null || palette.usedLines.has(fitted.join(' ')) || palette.wording.contradicts(fitted) || palette.wording.echoes(fitted)) continue;
+    if (
+      fitted === null ||
+      palette.usedLines.has(fitted.join(' ')) ||
+      palette.wording.contradicts(fitted) ||
+      palette.wording.echoes(fitted)
+    )
+      continue;
     const filler = opensWithFiller(fitted[0]);
     // Past the section's allowance a filler opening is not an option: another template or end word is.
     const fillersAllowed = narrator.hook !== true && narrator.fillersLeft > 0;
@@ -414,11 +545,15 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
       (opener === null ? 0 : 0.75 + (palette.templateUses.get(opener.text) ?? 0) / 2) +
       0.4 * fitted.filter((w) => narrator.words.has(contentWord(w))).length +
       // A hook is short and plain: the title line people remember.
-      (narrator.hook === true ? (opened ? 3 : 0) + (hooks.includes(template) ? 0 : 1) + (syllablesOf(fitted) - range.min) * 0.3 : 0);
-    if (best === null || score < best.score) best = { words: fitted, score, template: template.text, opener: opener?.text ?? null };
+      (narrator.hook === true
+        ? (opened ? 3 : 0) + (hooks.includes(template) ? 0 : 1) + (syllablesOf(fitted) - range.min) * 0.3
+        : 0);
+    if (best === null || score < best.score)
+      best = { words: fitted, score, template: template.text, opener: opener?.text ?? null };
   }
   if (best !== null) {
-    for (const used of [best.template, best.opener]) if (used !== null) palette.templateUses.set(used, (palette.templateUses.get(used) ?? 0) + 1);
+    for (const used of [best.template, best.opener])
+      if (used !== null) palette.templateUses.set(used, (palette.templateUses.get(used) ?? 0) + 1);
     for (const word of best.words) if (contentWord(word) !== '') narrator.words.add(contentWord(word));
     const line = capitalize(best.words.join(' '));
     if (opensWithFiller(line)) narrator.fillersLeft--;
@@ -432,12 +567,22 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
 }
 
 /** A line a syllable or two short gets an adjective before its end noun ("the open road") rather than a filler. */
-function widenEnd(words: string[], ending: Ending, range: Range, palette: Palette, random: Random, taken: Set<string>): string[] {
+function widenEnd(
+  words: string[],
+  ending: Ending,
+  range: Range,
+  palette: Palette,
+  random: Random,
+  taken: Set<string>,
+): string[] {
   const deficit = range.min - syllablesOf(words);
   const at = words.length - ending.word.split(' ').length;
-  if (ending.kind !== 'n' || deficit < 1 || deficit > 2 || at < 1 || !DETERMINERS.has(words[at - 1].toLowerCase())) return words;
+  if (ending.kind !== 'n' || deficit < 1 || deficit > 2 || at < 1 || !DETERMINERS.has(words[at - 1].toLowerCase()))
+    return words;
   const sources = [...palette.themed, palette.general];
-  const choices = [...new Set(sources.flatMap((set) => set.A))].filter((a) => !taken.has(a) && syllablesOf([a]) === deficit);
+  const choices = [...new Set(sources.flatMap((set) => set.A))].filter(
+    (a) => !taken.has(a) && syllablesOf([a]) === deficit,
+  );
   if (choices.length === 0) return words;
   const adjective = random.pick(choices);
   taken.add(adjective);
@@ -454,12 +599,15 @@ function fillTemplate(template: Template, end: string, taken: Set<string>, palet
     if (slot === undefined) return end;
     const countable = (slot === 'N' || slot === 'P') && template.needs.slots[noun++] === 'count';
     const usable = (w: string) =>
-      !taken.has(w) && !(countable && palette.wording.isMass(lastWord(w))) && !(slot === 'A' && template.feeling && !palette.wording.canFeel(w));
+      !taken.has(w) &&
+      !(countable && palette.wording.isMass(lastWord(w))) &&
+      !(slot === 'A' && template.feeling && !palette.wording.canFeel(w));
     // Mostly the prompt's theme words, sometimes the general ones, never a word already in the line.
     const source = palette.themed.length > 0 && random.chance(0.8) ? random.pick(palette.themed) : palette.general;
     const choices = source[slot].filter(usable);
     const fallback = palette.general[slot].filter(usable);
-    const word = choices.length > 0 ? random.pick(choices) : random.pick(fallback.length > 0 ? fallback : palette.general[slot]);
+    const word =
+      choices.length > 0 ? random.pick(choices) : random.pick(fallback.length > 0 ? fallback : palette.general[slot]);
     taken.add(word);
     return word;
   });
@@ -469,7 +617,13 @@ function fillTemplate(template: Template, end: string, taken: Set<string>, palet
  * Adds unstressed fillers ("oh", "and", "so") in front of a short line; null when it is too long or would
  * need more than `maxFillers` (stacked fillers read badly, another template usually fits better).
  */
-function padToRange(words: string[], range: Range, palette: Palette, random: Random, maxFillers: number): string[] | null {
+function padToRange(
+  words: string[],
+  range: Range,
+  palette: Palette,
+  random: Random,
+  maxFillers: number,
+): string[] | null {
   let count = syllablesOf(words);
   if (count > range.max || range.min - count > maxFillers) return null;
   // "Oh E" padded again would stack fillers ("and oh all day").
@@ -496,10 +650,13 @@ function stressScore(words: readonly string[]): number {
 
 /** "a open road" -> "an open road", by the next word's first sound, not its spelling. */
 function fixArticles(words: string[]): string[] {
-  return words.map((w, i) => (w === 'a' && i + 1 < words.length && pronounced(words[i + 1]).syllables[0]?.onset.length === 0 ? 'an' : w));
+  return words.map((w, i) =>
+    w === 'a' && i + 1 < words.length && pronounced(words[i + 1]).syllables[0]?.onset.length === 0 ? 'an' : w,
+  );
 }
 
-const syllablesOf = (words: readonly string[]): number => words.reduce((sum, w) => sum + pronounced(w).syllables.length, 0);
+const syllablesOf = (words: readonly string[]): number =>
+  words.reduce((sum, w) => sum + pronounced(w).syllables.length, 0);
 
 /** Bank words repeat across thousands of candidates: pronounce each once. */
 const pronunciations = new Map<string, ReturnType<typeof pronounceWord>>();
@@ -514,7 +671,9 @@ function pronounced(word: string): ReturnType<typeof pronounceWord> {
 
 /** Only reached when the range is too tight for every template: the shortest end words, padded. */
 function fallbackLines(count: number, range: Range, palette: Palette): string[] {
-  const endings = [...palette.groups.values()].flat().sort((a, b) => syllablesOf(a.word.split(' ')) - syllablesOf(b.word.split(' ')));
+  const endings = [...palette.groups.values()]
+    .flat()
+    .sort((a, b) => syllablesOf(a.word.split(' ')) - syllablesOf(b.word.split(' ')));
   const shortest = endings[0];
   const words = shortest.word.split(' ');
   while (syllablesOf(words) < range.min) words.unshift('oh');

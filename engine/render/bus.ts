@@ -17,7 +17,13 @@ const DELAY_DAMPING_HZ = 3000;
 const DELAY_RETURN = 0.7;
 const REVERB_RETURN_CUTOFF = 4500;
 
-interface BiquadCoefficients { b0: number; b1: number; b2: number; a1: number; a2: number }
+interface BiquadCoefficients {
+  b0: number;
+  b1: number;
+  b2: number;
+  a1: number;
+  a2: number;
+}
 
 /** RBJ cookbook low/high-pass coefficients. */
 export function biquad(type: 'lowpass' | 'highpass', frequency: number, q: number): BiquadCoefficients {
@@ -33,11 +39,17 @@ export function biquad(type: 'lowpass' | 'highpass', frequency: number, q: numbe
 export function filterInPlace(data: Float32Array, c: BiquadCoefficients): void {
   // Coefficients in locals: read from the object inside the loop they cost a third of the time.
   const { b0, b1, b2, a1, a2 } = c;
-  let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+  let x1 = 0,
+    x2 = 0,
+    y1 = 0,
+    y2 = 0;
   for (let i = 0; i < data.length; i++) {
     const x = data[i]!;
     const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
-    x2 = x1; x1 = x; y2 = y1; y1 = y;
+    x2 = x1;
+    x1 = x;
+    y2 = y1;
+    y1 = y;
     data[i] = y;
   }
 }
@@ -46,15 +58,24 @@ export function filterInPlace(data: Float32Array, c: BiquadCoefficients): void {
 function addReverb(left: Float32Array, right: Float32Array, wet: [Float32Array, Float32Array], rate: number): void {
   const step = rate / SAMPLE_RATE;
   const smooth = biquad('lowpass', REVERB_RETURN_CUTOFF, 0.7);
-  for (const [target, source] of [[left, wet[0]], [right, wet[1]]] as const) {
-    let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+  for (const [target, source] of [
+    [left, wet[0]],
+    [right, wet[1]],
+  ] as const) {
+    let x1 = 0,
+      x2 = 0,
+      y1 = 0,
+      y2 = 0;
     for (let i = 0; i < target.length; i++) {
       const position = i * step;
       const i0 = position | 0;
       const a = source[i0] ?? 0;
       const x = a + ((source[i0 + 1] ?? 0) - a) * (position - i0);
       const y = smooth.b0 * x + smooth.b1 * x1 + smooth.b2 * x2 - smooth.a1 * y1 - smooth.a2 * y2;
-      x2 = x1; x1 = x; y2 = y1; y1 = y;
+      x2 = x1;
+      x1 = x;
+      y2 = y1;
+      y1 = y;
       target[i]! += y;
     }
   }
@@ -103,7 +124,13 @@ function wowInPlace(data: Float32Array, period: number | null): void {
   }
 }
 
-export interface CompressorOptions { thresholdDb: number; ratio: number; kneeDb: number; attack: number; release: number }
+export interface CompressorOptions {
+  thresholdDb: number;
+  ratio: number;
+  kneeDb: number;
+  attack: number;
+  release: number;
+}
 
 /**
  * A stereo-linked peak compressor with a soft knee. The detector works on 16-frame blocks (the block's peak,
@@ -114,7 +141,12 @@ export interface CompressorOptions { thresholdDb: number; ratio: number; kneeDb:
  * `gains`, when given, receives the gain applied to each frame, so other signals (stems) can be given exactly the
  * same treatment with applyGains.
  */
-export function compress(left: Float32Array, right: Float32Array, options: CompressorOptions, gains: Float32Array | null = null): void {
+export function compress(
+  left: Float32Array,
+  right: Float32Array,
+  options: CompressorOptions,
+  gains: Float32Array | null = null,
+): void {
   const block = 16;
   const attack = Math.exp(-block / (options.attack * SAMPLE_RATE));
   const release = Math.exp(-block / (options.release * SAMPLE_RATE));
@@ -127,7 +159,8 @@ export function compress(left: Float32Array, right: Float32Array, options: Compr
     const end = Math.min(left.length, start + block);
     let peak = 0;
     for (let i = start; i < end; i++) {
-      const l = Math.abs(left[i]!), r = Math.abs(right[i]!);
+      const l = Math.abs(left[i]!),
+        r = Math.abs(right[i]!);
       if (l > peak) peak = l;
       if (r > peak) peak = r;
     }
@@ -172,7 +205,12 @@ export interface SendBuses {
 }
 
 /** Adds the reverb return (`reverb` at `reverbRate`, or null) and the delay's echoes of the delay send to the buses. */
-export function addReturns(score: Score, buses: SendBuses, reverb: [Float32Array, Float32Array] | null, reverbRate: number): void {
+export function addReturns(
+  score: Score,
+  buses: SendBuses,
+  reverb: [Float32Array, Float32Array] | null,
+  reverbRate: number,
+): void {
   const { left, right, delay } = buses;
   const { effects } = score.spec;
   if (reverb) addReverb(left, right, reverb, reverbRate);
@@ -215,7 +253,8 @@ export function busChain(score: Score, left: Float32Array, right: Float32Array, 
   // The bus arrives at about −18 LUFS; peaks well above that are tamed here so the final limiter, which must
   // add several dB to reach −14 LUFS, has less to do.
   const { dynamics } = options;
-  if (dynamics.kind === 'compress') compress(left, right, { thresholdDb: -12, ratio: 2.5, kneeDb: 6, attack: 0.005, release: 0.12 }, dynamics.gains);
+  if (dynamics.kind === 'compress')
+    compress(left, right, { thresholdDb: -12, ratio: 2.5, kneeDb: 6, attack: 0.005, release: 0.12 }, dynamics.gains);
   else applyGains(left, right, dynamics.gains);
   const cutoff = Math.min(effects.brightness, effects.lofi ? LOFI_CUTOFF : Infinity);
   if (cutoff < 19000) {

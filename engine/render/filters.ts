@@ -8,7 +8,11 @@ export class StateVariableFilter {
   private a2 = 0;
   private a3 = 0;
 
-  constructor(private readonly sampleRate: number, frequency: number, private q: number) {
+  constructor(
+    private readonly sampleRate: number,
+    frequency: number,
+    private q: number,
+  ) {
     this.setFrequency(frequency);
   }
 
@@ -98,5 +102,11 @@ export function peaking(frequency: number, q: number, gainDb: number, sampleRate
   const w = (2 * Math.PI * frequency) / sampleRate;
   const alpha = Math.sin(w) / (2 * q);
   const a0 = 1 + alpha / amp;
-  return Float64Array.of((1 + alpha * amp) / a0, (-2 * Math.cos(w)) / a0, (1 - alpha * amp) / a0, (-2 * Math.cos(w)) / a0, (1 - alpha / amp) / a0);
+  return Float64Array.of(
+    (1 + alpha * amp) / a0,
+    (-2 * Math.cos(w)) / a0,
+    (1 - alpha * amp) / a0,
+    (-2 * Math.cos(w)) / a0,
+    (1 - alpha / amp) / a0,
+  );
 }

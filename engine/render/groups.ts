@@ -19,9 +19,22 @@ import type { StemSet } from './stems.ts';
 export type MixGroup = 'drums' | 'bass' | 'harmony' | 'lead';
 
 /** The group of each role, in the order the groups are mixed; null: straight into the dry buses. */
-const GROUP_OF: Record<Role, MixGroup | null> = { drums: 'drums', bass: 'bass', chords: 'harmony', pad: 'harmony', arp: 'harmony', lead: 'lead', texture: null, vocal: null };
+const GROUP_OF: Record<Role, MixGroup | null> = {
+  drums: 'drums',
+  bass: 'bass',
+  chords: 'harmony',
+  pad: 'harmony',
+  arp: 'harmony',
+  lead: 'lead',
+  texture: null,
+  vocal: null,
+};
 const ORDER: readonly (MixGroup | null)[] = ['drums', 'bass', 'harmony', 'lead', null];
-const ROLES_OF = Object.fromEntries(ORDER.flatMap((group) => (group === null ? [] : [[group, (Object.keys(GROUP_OF) as Role[]).filter((role) => GROUP_OF[role] === group)]]))) as Record<MixGroup, Role[]>;
+const ROLES_OF = Object.fromEntries(
+  ORDER.flatMap((group) =>
+    group === null ? [] : [[group, (Object.keys(GROUP_OF) as Role[]).filter((role) => GROUP_OF[role] === group)]],
+  ),
+) as Record<MixGroup, Role[]>;
 
 export interface Stereo {
   left: Float32Array;
@@ -37,7 +50,10 @@ export function peaking(frequency: number, q: number, gainDb: number): Coefficie
 }
 
 /** A 4th-order Butterworth high-pass as two biquads (24 dB per octave). */
-const steepHighPass = (frequency: number): Coefficients[] => [biquad('highpass', frequency, 0.5412), biquad('highpass', frequency, 1.3066)];
+const steepHighPass = (frequency: number): Coefficients[] => [
+  biquad('highpass', frequency, 0.5412),
+  biquad('highpass', frequency, 1.3066),
+];
 
 interface Chain {
   filters: Coefficients[];
@@ -53,7 +69,10 @@ export function groupChain(group: MixGroup, hasBass: boolean): Chain {
       return { filters: [], compressor: { overLevelDb: 6, ratio: 2, attack: 0.01, release: 0.15 } };
     case 'bass':
       // Even notes, and nothing above what a bass amp would carry.
-      return { filters: [biquad('lowpass', 6000, 0.707)], compressor: { overLevelDb: 2, ratio: 3, attack: 0.006, release: 0.1 } };
+      return {
+        filters: [biquad('lowpass', 6000, 0.707)],
+        compressor: { overLevelDb: 2, ratio: 3, attack: 0.006, release: 0.1 },
+      };
     case 'harmony':
       return { filters: [...(hasBass ? steepHighPass(100) : [biquad('highpass', 35, 0.707)]), peaking(300, 1, -2.5)] };
     case 'lead':
@@ -68,16 +87,37 @@ export function groupChain(group: MixGroup, hasBass: boolean): Chain {
 function cascadeStereo(left: Float32Array, right: Float32Array, first: Coefficients, second: Coefficients): void {
   const { b0: p0, b1: p1, b2: p2, a1: pa1, a2: pa2 } = first;
   const { b0: q0, b1: q1, b2: q2, a1: qa1, a2: qa2 } = second;
-  let lx1 = 0, lx2 = 0, ly1 = 0, ly2 = 0, lz1 = 0, lz2 = 0;
-  let rx1 = 0, rx2 = 0, ry1 = 0, ry2 = 0, rz1 = 0, rz2 = 0;
+  let lx1 = 0,
+    lx2 = 0,
+    ly1 = 0,
+    ly2 = 0,
+    lz1 = 0,
+    lz2 = 0;
+  let rx1 = 0,
+    rx2 = 0,
+    ry1 = 0,
+    ry2 = 0,
+    rz1 = 0,
+    rz2 = 0;
   for (let i = 0; i < left.length; i++) {
-    const lx = left[i]!, rx = right[i]!;
+    const lx = left[i]!,
+      rx = right[i]!;
     const ly = p0 * lx + p1 * lx1 + p2 * lx2 - pa1 * ly1 - pa2 * ly2;
     const ry = p0 * rx + p1 * rx1 + p2 * rx2 - pa1 * ry1 - pa2 * ry2;
     const lz = q0 * ly + q1 * ly1 + q2 * ly2 - qa1 * lz1 - qa2 * lz2;
     const rz = q0 * ry + q1 * ry1 + q2 * ry2 - qa1 * rz1 - qa2 * rz2;
-    lx2 = lx1; lx1 = lx; ly2 = ly1; ly1 = ly; lz2 = lz1; lz1 = lz;
-    rx2 = rx1; rx1 = rx; ry2 = ry1; ry1 = ry; rz2 = rz1; rz1 = rz;
+    lx2 = lx1;
+    lx1 = lx;
+    ly2 = ly1;
+    ly1 = ly;
+    lz2 = lz1;
+    lz1 = lz;
+    rx2 = rx1;
+    rx1 = rx;
+    ry2 = ry1;
+    ry1 = ry;
+    rz2 = rz1;
+    rz1 = rz;
     left[i] = lz;
     right[i] = rz;
   }
@@ -86,13 +126,27 @@ function cascadeStereo(left: Float32Array, right: Float32Array, first: Coefficie
 /** One biquad on both channels in one loop. */
 function biquadStereo(left: Float32Array, right: Float32Array, c: Coefficients): void {
   const { b0, b1, b2, a1, a2 } = c;
-  let lx1 = 0, lx2 = 0, ly1 = 0, ly2 = 0, rx1 = 0, rx2 = 0, ry1 = 0, ry2 = 0;
+  let lx1 = 0,
+    lx2 = 0,
+    ly1 = 0,
+    ly2 = 0,
+    rx1 = 0,
+    rx2 = 0,
+    ry1 = 0,
+    ry2 = 0;
   for (let i = 0; i < left.length; i++) {
-    const lx = left[i]!, rx = right[i]!;
+    const lx = left[i]!,
+      rx = right[i]!;
     const ly = b0 * lx + b1 * lx1 + b2 * lx2 - a1 * ly1 - a2 * ly2;
     const ry = b0 * rx + b1 * rx1 + b2 * rx2 - a1 * ry1 - a2 * ry2;
-    lx2 = lx1; lx1 = lx; ly2 = ly1; ly1 = ly;
-    rx2 = rx1; rx1 = rx; ry2 = ry1; ry1 = ry;
+    lx2 = lx1;
+    lx1 = lx;
+    ly2 = ly1;
+    ly1 = ly;
+    rx2 = rx1;
+    rx1 = rx;
+    ry2 = ry1;
+    ry1 = ry;
     left[i] = ly;
     right[i] = ry;
   }
@@ -143,7 +197,12 @@ function energyOf(submix: Stereo): number {
  * with (after compression, so it leaves as loud as it came; 1 without a compressor). `gains`, when given,
  * receives the compressor's gain per frame; the return says whether the compressor ran.
  */
-export function processGroup(group: MixGroup, submix: Stereo, hasBass: boolean, gains: Float32Array | null = null): { makeUp: number; compressed: boolean } {
+export function processGroup(
+  group: MixGroup,
+  submix: Stereo,
+  hasBass: boolean,
+  gains: Float32Array | null = null,
+): { makeUp: number; compressed: boolean } {
   const chain = groupChain(group, hasBass);
   filterStereo(submix, chain.filters);
   if (!chain.compressor) return { makeUp: 1, compressed: false };
@@ -156,7 +215,13 @@ export function processGroup(group: MixGroup, submix: Stereo, hasBass: boolean, 
 }
 
 /** A role's share of a group, given the group's treatment: the same filters, the group's compressor gains and make-up. */
-function followGroup(group: MixGroup, member: Stereo, hasBass: boolean, gains: Float32Array | null, makeUp: number): void {
+function followGroup(
+  group: MixGroup,
+  member: Stereo,
+  hasBass: boolean,
+  gains: Float32Array | null,
+  makeUp: number,
+): void {
   filterStereo(member, groupChain(group, hasBass).filters);
   if (gains) applyGains(member.left, member.right, gains);
   if (makeUp === 1) return;
@@ -181,7 +246,11 @@ export class GroupRouter {
   private readonly hasBass: boolean;
 
   /** `stems`: each role's stem, given its group's treatment whenever the group is. */
-  constructor(private readonly target: Stereo & { dry: Stereo }, score: Score, private readonly stems: StemSet | null = null) {
+  constructor(
+    private readonly target: Stereo & { dry: Stereo },
+    score: Score,
+    private readonly stems: StemSet | null = null,
+  ) {
     this.hasBass = score.parts.some((part) => part.role === 'bass' && part.notes.length > 0);
   }
 

@@ -74,7 +74,8 @@ interface MixRecord {
 }
 
 export async function renderScore(score: Score, options: RenderOptions = {}): Promise<RenderedAudio> {
-  if (!(score.duration > 0) || !Number.isFinite(score.duration)) throw new RangeError(`Score duration must be a positive number of seconds, got: ${score.duration}`);
+  if (!(score.duration > 0) || !Number.isFinite(score.duration))
+    throw new RangeError(`Score duration must be a positive number of seconds, got: ${score.duration}`);
   const share = options.stems === true ? MIX_SHARE_WITH_STEMS : 1;
   const report = (fraction: number) => options.onProgress?.(Math.min(1, Math.max(0, fraction * share)));
   await setupWebAudioGlobals();
@@ -94,7 +95,13 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   const dryLoudness = integratedLoudness(buses.left, buses.right, SAMPLE_RATE);
   const inputGain = Number.isFinite(dryLoudness) ? 10 ** ((BUS_LUFS - dryLoudness) / 20) : 1;
   const busFrames = shape ? shape.period + 2 * shape.wrap : frames;
-  const record: MixRecord | null = stems ? { inputGain, compressor: new Float32Array(busFrames), master: { dcRemoved: [false, false], gains: null, fadeFrames: 0 } } : null;
+  const record: MixRecord | null = stems
+    ? {
+        inputGain,
+        compressor: new Float32Array(busFrames),
+        master: { dcRemoved: [false, false], gains: null, fadeFrames: 0 },
+      }
+    : null;
   const mix = toMaster(score, buses, reverb, shape, inputGain, { kind: 'compress', gains: record?.compressor ?? null });
   report(PHASES.effects);
 
@@ -102,13 +109,23 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   const { left, right } = unwrap(mix, shape);
   const audio: RenderedAudio = { left, right, sampleRate: SAMPLE_RATE };
   if (taps) audio.taps = taps;
-  if (stems && record) audio.stems = await renderStems(score, stems, space, shape, record, (done) => options.onProgress?.(share + (1 - share) * done));
+  if (stems && record)
+    audio.stems = await renderStems(score, stems, space, shape, record, (done) =>
+      options.onProgress?.(share + (1 - share) * done),
+    );
   options.onProgress?.(1);
   return audio;
 }
 
 /** The returns, the loop's tail carried round (with its wrap) and the bus chain: a signal from its buses to the master's input. */
-function toMaster(score: Score, signal: SendBuses, reverb: [Float32Array, Float32Array] | null, shape: LoopShape | null, inputGain: number, dynamics: BusDynamics): { left: Float32Array; right: Float32Array } {
+function toMaster(
+  score: Score,
+  signal: SendBuses,
+  reverb: [Float32Array, Float32Array] | null,
+  shape: LoopShape | null,
+  inputGain: number,
+  dynamics: BusDynamics,
+): { left: Float32Array; right: Float32Array } {
   addReturns(score, signal, reverb, REVERB_RATE);
   let { left, right } = signal;
   if (shape) {
@@ -119,7 +136,10 @@ function toMaster(score: Score, signal: SendBuses, reverb: [Float32Array, Float3
   return { left, right };
 }
 
-function unwrap(signal: { left: Float32Array; right: Float32Array }, shape: LoopShape | null): { left: Float32Array; right: Float32Array } {
+function unwrap(
+  signal: { left: Float32Array; right: Float32Array },
+  shape: LoopShape | null,
+): { left: Float32Array; right: Float32Array } {
   if (!shape) return signal;
   return { left: withoutWrap(signal.left, shape.wrap), right: withoutWrap(signal.right, shape.wrap) };
 }
@@ -128,7 +148,14 @@ function unwrap(signal: { left: Float32Array; right: Float32Array }, shape: Loop
  * Each stem through its own reverb and delay and the mix's bus and master, with the mix's compressor and limiter
  * gains (never its own): the stems then add up to the mastered mix. One stem at a time, each dropped when done.
  */
-async function renderStems(score: Score, stems: StemSet, space: ReverbSpace, shape: LoopShape | null, record: MixRecord, onStem: (done: number) => void): Promise<RenderedStem[]> {
+async function renderStems(
+  score: Score,
+  stems: StemSet,
+  space: ReverbSpace,
+  shape: LoopShape | null,
+  record: MixRecord,
+  onStem: (done: number) => void,
+): Promise<RenderedStem[]> {
   const out: RenderedStem[] = [];
   const count = stems.entries().length;
   for (const [role, stem] of stems.drain()) {

@@ -44,6 +44,7 @@ export function unrolled(sample: RootSample, frames: number): Float32Array {
   if (!loop || frames <= data.length) return data;
   const out = new Float32Array(frames);
   out.set(data, 0);
-  for (let at = data.length; at < frames; at += loop.length) out.set(loop.subarray(0, Math.min(loop.length, frames - at)), at);
+  for (let at = data.length; at < frames; at += loop.length)
+    out.set(loop.subarray(0, Math.min(loop.length, frames - at)), at);
   return out;
 }

@@ -9,7 +9,14 @@ import { createRandom } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { noteNeed, prerenderKit, prerenderPitched } from './prerender.ts';
 import { unrolled } from './loop.ts';
-import { SAMPLED_INSTRUMENTS, SAMPLED_KITS, type SampledInstrument, type SampledInstrumentName, type SampledKit, type SampledKitName } from './sampled/catalogue.ts';
+import {
+  SAMPLED_INSTRUMENTS,
+  SAMPLED_KITS,
+  type SampledInstrument,
+  type SampledInstrumentName,
+  type SampledKit,
+  type SampledKitName,
+} from './sampled/catalogue.ts';
 import { playSampled, playSampledKit, type PlayedNote } from './sampled/notes.ts';
 import { UnknownInstrumentError } from '../errors.ts';
 import { pitchClassOf } from '../theory/pitch.ts';
@@ -35,17 +42,57 @@ export interface MixBuses {
 
 /** Default level of each role in dB, before Part.gainDb. */
 // Balanced by measuring each role's RMS over the presets' own arrangements (drums sat 12 dB over the rest).
-const ROLE_GAIN_DB: Record<Role, number> = { drums: -6, bass: 1, chords: -4, pad: -8, lead: -1, arp: -6, texture: -22, vocal: 0 };
+const ROLE_GAIN_DB: Record<Role, number> = {
+  drums: -6,
+  bass: 1,
+  chords: -4,
+  pad: -8,
+  lead: -1,
+  arp: -6,
+  texture: -22,
+  vocal: 0,
+};
 /** Reverb send per role, multiplied by spec.effects.reverb. */
-const ROLE_REVERB: Record<Role, number> = { drums: 0.12, bass: 0.02, chords: 0.55, pad: 0.8, lead: 0.5, arp: 0.55, texture: 0.25, vocal: 0.45 };
+const ROLE_REVERB: Record<Role, number> = {
+  drums: 0.12,
+  bass: 0.02,
+  chords: 0.55,
+  pad: 0.8,
+  lead: 0.5,
+  arp: 0.55,
+  texture: 0.25,
+  vocal: 0.45,
+};
 /** Delay send per role, multiplied by spec.effects.delay. */
-const ROLE_DELAY: Record<Role, number> = { drums: 0, bass: 0, chords: 0.2, pad: 0.1, lead: 0.8, arp: 0.6, texture: 0, vocal: 0.4 };
+const ROLE_DELAY: Record<Role, number> = {
+  drums: 0,
+  bass: 0,
+  chords: 0.2,
+  pad: 0.1,
+  lead: 0.8,
+  arp: 0.6,
+  texture: 0,
+  vocal: 0.4,
+};
 /** Roles whose notes are spread across the stereo field by pitch (a wide keyboard or section). */
 const SPREAD_ROLES: ReadonlySet<Role> = new Set(['chords', 'pad', 'arp']);
 const MIDI_TO_DRUM = new Map<number, Drum>([
   ...Object.entries(DRUM_MIDI).map(([drum, midi]) => [midi, drum as Drum] as const),
-  [35, 'kick'], [40, 'snare'], [44, 'hat'], [41, 'tomLow'], [43, 'tomLow'], [47, 'tomHigh'], [48, 'tomHigh'],
-  [57, 'crash'], [52, 'crash'], [55, 'crash'], [59, 'ride'], [53, 'ride'], [69, 'shaker'], [54, 'shaker'], [82, 'shaker'],
+  [35, 'kick'],
+  [40, 'snare'],
+  [44, 'hat'],
+  [41, 'tomLow'],
+  [43, 'tomLow'],
+  [47, 'tomHigh'],
+  [48, 'tomHigh'],
+  [57, 'crash'],
+  [52, 'crash'],
+  [55, 'crash'],
+  [59, 'ride'],
+  [53, 'ride'],
+  [69, 'shaker'],
+  [54, 'shaker'],
+  [82, 'shaker'],
 ]);
 
 export function drumOf(midi: number): Drum {
@@ -69,7 +116,8 @@ export function resolveInstrument(part: Pick<Part, 'role' | 'instrument'>): Kind
     if (Object.hasOwn(SAMPLED_KITS, name)) return { kind: 'sampledKit', kit: SAMPLED_KITS[name as SampledKitName] };
     if (KITS[name]) return { kind: 'kit', name };
   } else {
-    if (Object.hasOwn(SAMPLED_INSTRUMENTS, name)) return { kind: 'sampled', instrument: SAMPLED_INSTRUMENTS[name as SampledInstrumentName] };
+    if (Object.hasOwn(SAMPLED_INSTRUMENTS, name))
+      return { kind: 'sampled', instrument: SAMPLED_INSTRUMENTS[name as SampledInstrumentName] };
     const pitched = PITCHED_PATCHES[name];
     if (pitched) return { kind: 'pitched', patch: pitched };
     if (isTexture(name)) return { kind: 'texture', texture: name };
@@ -124,7 +172,10 @@ function addNote(target: NoteTarget, note: PlayedNote, start: number, gain: numb
   const { left, right, reverb } = target;
   const delay = target.delay ?? target.reverb;
   const length = sample.length;
-  const gl = at.gainLeft * gain, gr = at.gainRight * gain, gv = at.reverb * gain, gd = at.delay * gain;
+  const gl = at.gainLeft * gain,
+    gr = at.gainRight * gain,
+    gv = at.reverb * gain,
+    gd = at.delay * gain;
   const sendDelay = gd !== 0 && target.delay !== null;
   const end = Math.min(total, frames - start);
   for (let j = Math.max(0, -start); j < end; j++) {
@@ -152,16 +203,35 @@ function velocityGain(velocity: number): number {
 }
 
 /** Cymbals and hats sit a little off-centre, like a drum kit seen from the audience. */
-const DRUM_PAN: Partial<Record<Drum, number>> = { hat: 0.25, openHat: 0.25, ride: -0.3, crash: -0.2, tomHigh: 0.2, tomLow: -0.25, shaker: 0.35 };
+const DRUM_PAN: Partial<Record<Drum, number>> = {
+  hat: 0.25,
+  openHat: 0.25,
+  ride: -0.3,
+  crash: -0.2,
+  tomHigh: 0.2,
+  tomLow: -0.25,
+  shaker: 0.35,
+};
 
 /** Places a part's played notes: pitched parts spread by pitch where the role is wide, drums by the drum. */
-function placeNotes(buses: MixBuses, part: Part, score: Score, played: readonly PlayedNote[], stem: StemBuses | null): void {
+function placeNotes(
+  buses: MixBuses,
+  part: Part,
+  score: Score,
+  played: readonly PlayedNote[],
+  stem: StemBuses | null,
+): void {
   const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
   const target = mixTarget(buses);
   part.notes.forEach((note, index) => {
-    const pan = part.role === 'drums' ? part.pan + (DRUM_PAN[drumOf(note.midi)] ?? 0) : part.pan + spread * ((note.midi % 12) / 11 - 0.5);
+    const pan =
+      part.role === 'drums'
+        ? part.pan + (DRUM_PAN[drumOf(note.midi)] ?? 0)
+        : part.pan + spread * ((note.midi % 12) / 11 - 0.5);
     const one = played[index]!;
-    const start = Math.round(note.time * SAMPLE_RATE), gain = velocityGain(note.velocity) * one.gain, at = placement(part, score, pan);
+    const start = Math.round(note.time * SAMPLE_RATE),
+      gain = velocityGain(note.velocity) * one.gain,
+      at = placement(part, score, pan);
     addNote(target, one, start, gain, at);
     if (stem) addNote(stemTarget(stem, at), one, start, gain, at);
   });
@@ -175,15 +245,29 @@ async function playPitched(part: Part, patch: PitchedPatch, score: Score): Promi
   const needs = part.notes.map((note) => noteNeed(note, patch));
   // Frames each root must provide, its loop unrolled that far once rather than wrapped per sample per note.
   const longest = new Map<number, number>();
-  for (const need of needs) longest.set(need.root, Math.max(longest.get(need.root) ?? 0, Math.ceil((need.hold + patch.release) * need.ratio * SAMPLE_RATE) + 2));
+  for (const need of needs)
+    longest.set(
+      need.root,
+      Math.max(longest.get(need.root) ?? 0, Math.ceil((need.hold + patch.release) * need.ratio * SAMPLE_RATE) + 2),
+    );
   const ready = new Map([...samples].map(([root, sample]) => [root, unrolled(sample, longest.get(root) ?? 0)]));
-  return needs.map((need) => ({ sample: ready.get(need.root)!, ratio: need.ratio, holdFrames: Math.round(need.hold * SAMPLE_RATE), releaseFrames, gain: 1 }));
+  return needs.map((need) => ({
+    sample: ready.get(need.root)!,
+    ratio: need.ratio,
+    holdFrames: Math.round(need.hold * SAMPLE_RATE),
+    releaseFrames,
+    gain: 1,
+  }));
 }
 
 /** A synthesized kit's hits: one prerendered hit per drum, velocity as gain. */
 async function playKit(part: Part, kitName: string, score: Score): Promise<PlayedNote[]> {
   const kit = KITS[kitName]!;
-  const samples = await prerenderKit(kit, new Set(part.notes.map((note) => drumOf(note.midi))), createRandom(score.spec.seed, `kit/${kitName}`));
+  const samples = await prerenderKit(
+    kit,
+    new Set(part.notes.map((note) => drumOf(note.midi))),
+    createRandom(score.spec.seed, `kit/${kitName}`),
+  );
   return part.notes.map((note) => {
     const sample = samples.get(drumOf(note.midi))!;
     return { sample, ratio: 1, holdFrames: sample.length, releaseFrames: 0, gain: 1 };
@@ -217,17 +301,22 @@ function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score,
     const x = offset / crossfade;
     return channel[offset]! * Math.sqrt(x) + channel[offset + period]! * Math.sqrt(1 - x);
   };
-  const spans: Note[] = part.notes.length > 0 ? part.notes : [{ time: 0, duration: score.duration, midi: 60, velocity: 0.8, beat: 0 }];
+  const spans: Note[] =
+    part.notes.length > 0 ? part.notes : [{ time: 0, duration: score.duration, midi: 60, velocity: 0.8, beat: 0 }];
   const at = placement(part, score, part.pan);
   const fade = BED_FADE_SECONDS * SAMPLE_RATE;
   for (const span of spans) {
     const start = Math.max(0, Math.round(span.time * SAMPLE_RATE));
     const toEnd = score.spec.loop === true && span.time + span.duration >= score.duration - LOOP_END_REACH_SECONDS;
-    const end = Math.min(frames, Math.round((span.time + span.duration + (toEnd ? BED_FADE_SECONDS : 0)) * SAMPLE_RATE));
+    const end = Math.min(
+      frames,
+      Math.round((span.time + span.duration + (toEnd ? BED_FADE_SECONDS : 0)) * SAMPLE_RATE),
+    );
     const gain = velocityGain(span.velocity);
     for (let i = start; i < end; i++) {
       const envelope = Math.min(1, (i - start) / fade, (end - i) / fade) * gain;
-      const l = sampleAt(bed.left, i) * envelope, r = sampleAt(bed.right, i) * envelope;
+      const l = sampleAt(bed.left, i) * envelope,
+        r = sampleAt(bed.right, i) * envelope;
       buses.left[i]! += l * at.gainLeft;
       buses.right[i]! += r * at.gainRight;
       buses.reverb[i]! += (l + r) * 0.5 * at.reverb;
@@ -247,10 +336,19 @@ function effectBed(role: Role, instrument: string, gainDb: number): Part {
 
 function play(kind: Exclude<Kind, { kind: 'texture' }>, part: Part, score: Score): Promise<PlayedNote[]> {
   switch (kind.kind) {
-    case 'sampled': return playSampled(kind.instrument, part.notes);
-    case 'sampledKit': return playSampledKit(kind.kit, part.notes, createRandom(score.spec.seed, `kit/${part.instrument}`), pitchClassOf(score.spec.key.tonic));
-    case 'pitched': return playPitched(part, kind.patch, score);
-    case 'kit': return playKit(part, kind.name, score);
+    case 'sampled':
+      return playSampled(kind.instrument, part.notes);
+    case 'sampledKit':
+      return playSampledKit(
+        kind.kit,
+        part.notes,
+        createRandom(score.spec.seed, `kit/${part.instrument}`),
+        pitchClassOf(score.spec.key.tonic),
+      );
+    case 'pitched':
+      return playPitched(part, kind.patch, score);
+    case 'kit':
+      return playKit(part, kind.name, score);
   }
 }
 
@@ -258,9 +356,21 @@ function play(kind: Exclude<Kind, { kind: 'texture' }>, part: Part, score: Score
  * All parts of the score plus effect beds, mixed into stereo dry buses and mono sends; with `stems`, also into
  * each role's stem (the mix is the same either way).
  */
-export async function mixScore(score: Score, frames: number, onPart?: (done: number, total: number) => void, stems: StemSet | null = null): Promise<MixBuses> {
-  const left = new Float32Array(frames), right = new Float32Array(frames);
-  const buses: MixBuses = { left, right, reverb: new Float32Array(frames), delay: new Float32Array(frames), dry: { left, right } };
+export async function mixScore(
+  score: Score,
+  frames: number,
+  onPart?: (done: number, total: number) => void,
+  stems: StemSet | null = null,
+): Promise<MixBuses> {
+  const left = new Float32Array(frames),
+    right = new Float32Array(frames);
+  const buses: MixBuses = {
+    left,
+    right,
+    reverb: new Float32Array(frames),
+    delay: new Float32Array(frames),
+    dry: { left, right },
+  };
   const parts = [...score.parts];
   const textures = new Set(parts.filter((part) => part.role === 'texture').map((part) => part.instrument));
   if (score.spec.effects.rain && !textures.has('rain')) parts.push(effectBed('texture', 'rain', 2));

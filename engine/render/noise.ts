@@ -13,7 +13,9 @@ export function whiteNoise(random: Random, length: number): Float32Array {
 /** Pink (−3 dB/octave) noise: Paul Kellet's economy filter over white noise. */
 export function pinkNoise(random: Random, length: number): Float32Array {
   const out = new Float32Array(length);
-  let b0 = 0, b1 = 0, b2 = 0;
+  let b0 = 0,
+    b1 = 0,
+    b2 = 0;
   for (let i = 0; i < length; i++) {
     const white = random.next() * 2 - 1;
     b0 = 0.99765 * b0 + white * 0.099046;

@@ -49,7 +49,10 @@ export function frequencyOf(midi: number): number {
  * How a note uses its root: the resampling ratio, how long it is held (bounded by a decaying patch's natural
  * length) and how many seconds of the root's sample must be rendered for it.
  */
-export function noteNeed(note: Note, patch: PitchedPatch): { root: number; ratio: number; hold: number; seconds: number } {
+export function noteNeed(
+  note: Note,
+  patch: PitchedPatch,
+): { root: number; ratio: number; hold: number; seconds: number } {
   const root = rootOf(note.midi);
   const ratio = 2 ** ((note.midi - root) / 12);
   const limit = patch.hold === 'loop' ? MAX_NOTE_SECONDS : patch.hold;
@@ -66,9 +69,12 @@ function noiseBuffer(Tone: ToneLib, random: Random, seconds = 3): ToneAudioBuffe
   return new Tone.ToneAudioBuffer().fromArray(whiteNoise(random, Math.ceil(seconds * SAMPLE_RATE)));
 }
 
-
 /** Renders one sample per root used by `notes`, level-calibrated so patches sit at comparable loudness. */
-export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note[], random: Random): Promise<Map<number, RootSample>> {
+export async function prerenderPitched(
+  patch: PitchedPatch,
+  notes: readonly Note[],
+  random: Random,
+): Promise<Map<number, RootSample>> {
   const needs = new Map<number, number>();
   for (const note of notes) {
     const { root, seconds } = noteNeed(note, patch);
@@ -96,13 +102,20 @@ export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note
     const from = Math.round(slot.start * SAMPLE_RATE);
     byRoot.set(slot.root, rendered!.slice(from, from + Math.ceil(slot.seconds * SAMPLE_RATE)));
   }
-  const levels = [...byRoot.values()].map((data) => rmsOf(data.subarray(0, Math.round(0.5 * SAMPLE_RATE)))).filter((level) => level > 1e-6);
+  const levels = [...byRoot.values()]
+    .map((data) => rmsOf(data.subarray(0, Math.round(0.5 * SAMPLE_RATE))))
+    .filter((level) => level > 1e-6);
   const mean = levels.reduce((sum, level) => sum + level, 0) / Math.max(1, levels.length);
   const scale = mean > 0 ? (TARGET_RMS / mean) * 10 ** (patch.trimDb / 20) : 1;
   const samples = new Map<number, RootSample>();
   for (const [root, data] of byRoot) {
     for (let i = 0; i < data.length; i++) data[i]! *= scale;
-    samples.set(root, patch.hold === 'loop' ? withLoop(data, { start: loopStartOf(patch), seconds: LOOP_SECONDS, fade: LOOP_FADE_SECONDS }) : { data, loop: null });
+    samples.set(
+      root,
+      patch.hold === 'loop'
+        ? withLoop(data, { start: loopStartOf(patch), seconds: LOOP_SECONDS, fade: LOOP_FADE_SECONDS })
+        : { data, loop: null },
+    );
   }
   return samples;
 }
@@ -112,7 +125,11 @@ export async function prerenderPitched(patch: PitchedPatch, notes: readonly Note
  * drum): one context instead of eleven, and each hit is a single trigger, so no finished nodes pile up.
  * Velocity becomes gain in the mixer.
  */
-export async function prerenderKit(kit: Kit, drums: ReadonlySet<Drum>, random: Random): Promise<Map<Drum, Float32Array>> {
+export async function prerenderKit(
+  kit: Kit,
+  drums: ReadonlySet<Drum>,
+  random: Random,
+): Promise<Map<Drum, Float32Array>> {
   const used = DRUMS.filter((drum) => drums.has(drum));
   const samples = new Map<Drum, Float32Array>();
   if (used.length === 0) return samples;

@@ -42,8 +42,30 @@ export function impulseResponse(random: Random, decaySeconds: number, rate: numb
  * (electronic, lo-fi, pop production) keep the smooth diffuse tail of impulseResponse.
  */
 const ACOUSTIC_GENRES: ReadonlySet<string> = new Set([
-  'orchestral', 'waltz', 'jazz', 'folk', 'piano', 'soul', 'rock', 'reggae', 'hiphop',
-  'country', 'metal', 'punk', 'blues', 'gospel', 'salsa', 'samba', 'tango', 'afrobeat', 'celtic', 'disco', 'funk', 'cinematic', 'lullaby', 'kids',
+  'orchestral',
+  'waltz',
+  'jazz',
+  'folk',
+  'piano',
+  'soul',
+  'rock',
+  'reggae',
+  'hiphop',
+  'country',
+  'metal',
+  'punk',
+  'blues',
+  'gospel',
+  'salsa',
+  'samba',
+  'tango',
+  'afrobeat',
+  'celtic',
+  'disco',
+  'funk',
+  'cinematic',
+  'lullaby',
+  'kids',
 ]);
 
 export interface ReverbSpace {
@@ -86,29 +108,40 @@ export function roomImpulse(random: Random, decaySeconds: number, rate: number):
   const direct = Math.hypot(source[0] - listener[0], source[1] - listener[1], source[2] - listener[2]);
   const early: [Float32Array, Float32Array] = [new Float32Array(length), new Float32Array(length)];
   const spacing = 0.3 + 0.5 * size;
-  for (const [channel, side] of [[0, -1], [1, 1]] as const) {
+  for (const [channel, side] of [
+    [0, -1],
+    [1, 1],
+  ] as const) {
     const mic = [listener[0], listener[1] + (side * spacing) / 2, listener[2]];
     const out = early[channel];
     // Image sources: along each axis, 2nL ± s; reflections off that axis |2n| (same sign) or |2n − 1| (mirrored).
-    for (let nx = -2; nx <= 2; nx++) for (const px of [1, -1]) for (let ny = -2; ny <= 2; ny++) for (const py of [1, -1]) for (let nz = -1; nz <= 1; nz++) for (const pz of [1, -1]) {
-      const order = Math.abs(px > 0 ? 2 * nx : 2 * nx - 1) + Math.abs(py > 0 ? 2 * ny : 2 * ny - 1) + Math.abs(pz > 0 ? 2 * nz : 2 * nz - 1);
-      if (order === 0 || order > 3) continue;
-      const x = 2 * nx * room[0] + px * source[0] - mic[0]!;
-      const y = 2 * ny * room[1] + py * source[1] - mic[1]!;
-      const z = 2 * nz * room[2] + pz * source[2] - mic[2]!;
-      const distance = Math.hypot(x, y, z);
-      const at = (preDelay + (distance - direct) / SOUND_SPEED) * rate;
-      if (at / rate > preDelay + mixing * 1.5 || at + 2 >= length) continue;
-      // The microphone on this side hears reflections from its side louder (a wide cardioid aimed sideways).
-      const facing = 0.6 + 0.4 * ((side * y) / distance);
-      const amplitude = (reflectivity ** order * direct * facing * random.range(0.8, 1.2)) / distance;
-      // Spread over neighbouring samples: a real surface scatters, and the arrival falls between samples.
-      const i0 = Math.floor(at);
-      const fraction = at - i0;
-      out[i0]! += amplitude * (1 - fraction) * 0.75;
-      out[i0 + 1]! += amplitude * (fraction * 0.75 + 0.25 * (1 - fraction));
-      out[i0 + 2]! += amplitude * 0.25 * fraction;
-    }
+    for (let nx = -2; nx <= 2; nx++)
+      for (const px of [1, -1])
+        for (let ny = -2; ny <= 2; ny++)
+          for (const py of [1, -1])
+            for (let nz = -1; nz <= 1; nz++)
+              for (const pz of [1, -1]) {
+                const order =
+                  Math.abs(px > 0 ? 2 * nx : 2 * nx - 1) +
+                  Math.abs(py > 0 ? 2 * ny : 2 * ny - 1) +
+                  Math.abs(pz > 0 ? 2 * nz : 2 * nz - 1);
+                if (order === 0 || order > 3) continue;
+                const x = 2 * nx * room[0] + px * source[0] - mic[0]!;
+                const y = 2 * ny * room[1] + py * source[1] - mic[1]!;
+                const z = 2 * nz * room[2] + pz * source[2] - mic[2]!;
+                const distance = Math.hypot(x, y, z);
+                const at = (preDelay + (distance - direct) / SOUND_SPEED) * rate;
+                if (at / rate > preDelay + mixing * 1.5 || at + 2 >= length) continue;
+                // The microphone on this side hears reflections from its side louder (a wide cardioid aimed sideways).
+                const facing = 0.6 + 0.4 * ((side * y) / distance);
+                const amplitude = (reflectivity ** order * direct * facing * random.range(0.8, 1.2)) / distance;
+                // Spread over neighbouring samples: a real surface scatters, and the arrival falls between samples.
+                const i0 = Math.floor(at);
+                const fraction = at - i0;
+                out[i0]! += amplitude * (1 - fraction) * 0.75;
+                out[i0 + 1]! += amplitude * (fraction * 0.75 + 0.25 * (1 - fraction));
+                out[i0 + 2]! += amplitude * 0.25 * fraction;
+              }
   }
   const start = Math.round(preDelay * rate);
   const tail: [Float32Array, Float32Array] = [new Float32Array(length), new Float32Array(length)];
@@ -118,7 +151,11 @@ export function roomImpulse(random: Random, decaySeconds: number, rate: number):
   const envelopeStep = Math.exp(-6.9 / (decay * rate));
   const cutoffStep = Math.exp((-3 * 32) / (decay * rate));
   for (const out of tail) {
-    let low1 = 0, low2 = 0, envelope = 1, cutoff = 0.42 * rate, a = 0;
+    let low1 = 0,
+      low2 = 0,
+      envelope = 1,
+      cutoff = 0.42 * rate,
+      a = 0;
     for (let i = start; i < length; i++) {
       const t = (i - start) / rate;
       if (((i - start) & 31) === 0) {
@@ -153,7 +190,9 @@ export function roomImpulse(random: Random, decaySeconds: number, rate: number):
 
 /** The impulse of a space. */
 export function spaceImpulse(space: ReverbSpace, random: Random, rate: number): [Float32Array, Float32Array] {
-  return space.kind === 'acoustic' ? roomImpulse(random, space.decay, rate) : impulseResponse(random, space.decay, rate);
+  return space.kind === 'acoustic'
+    ? roomImpulse(random, space.decay, rate)
+    : impulseResponse(random, space.decay, rate);
 }
 
 /**
@@ -172,9 +211,17 @@ function decimate(send: Float32Array): Float32Array {
 }
 
 /** The reverb's wet signal at REVERB_RATE, or null when the send is silent. */
-export async function renderReverb(send: Float32Array, random: Random, space: ReverbSpace): Promise<[Float32Array, Float32Array] | null> {
+export async function renderReverb(
+  send: Float32Array,
+  random: Random,
+  space: ReverbSpace,
+): Promise<[Float32Array, Float32Array] | null> {
   let any = false;
-  for (let i = 0; i < send.length; i += 64) if (send[i] !== 0) { any = true; break; }
+  for (let i = 0; i < send.length; i += 64)
+    if (send[i] !== 0) {
+      any = true;
+      break;
+    }
   if (!any) return null;
   const input = decimate(send);
   const context = new webAudio.OfflineAudioContext(2, input.length, REVERB_RATE);

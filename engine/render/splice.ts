@@ -69,7 +69,13 @@ export function levelMatch(source: StereoPcm, rendered: StereoPcm, region: Splic
  * inside come from `rendered` scaled by `gain`, with equal-power crossfades from and back to the source at the
  * region's edges where the source has samples (an extension's region runs to the end, so it has no closing fade).
  */
-export function splice(source: StereoPcm, rendered: StereoPcm, region: SpliceRegion, sampleRate: number, gain = levelMatch(source, rendered, region)): StereoPcm {
+export function splice(
+  source: StereoPcm,
+  rendered: StereoPcm,
+  region: SpliceRegion,
+  sampleRate: number,
+  gain = levelMatch(source, rendered, region),
+): StereoPcm {
   const frames = rendered.left.length;
   if (rendered.right.length !== frames) throw new RangeError('The rendered channels differ in length');
   if (!(region.start >= 0 && region.start <= region.end && region.end <= frames)) {
@@ -117,9 +123,16 @@ export interface ReportedSection {
  * The frames a redo of section `index` replaces: its reported start and end, as frames. A bad index is a
  * RangeError whose message a person can act on (the API maps it to 400).
  */
-export function remixRegion(sections: ReportedSection[], index: number, sampleRate: number, frames: number): SpliceRegion {
+export function remixRegion(
+  sections: ReportedSection[],
+  index: number,
+  sampleRate: number,
+  frames: number,
+): SpliceRegion {
   if (!Number.isInteger(index) || index < 0 || index >= sections.length) {
-    throw new RangeError(`section must be an index from 0 to ${sections.length - 1} into the source's sections, got: ${index}`);
+    throw new RangeError(
+      `section must be an index from 0 to ${sections.length - 1} into the source's sections, got: ${index}`,
+    );
   }
   const section = sections[index]!;
   return { start: Math.round(section.start * sampleRate), end: Math.min(frames, Math.round(section.end * sampleRate)) };

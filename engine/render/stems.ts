@@ -31,7 +31,12 @@ export class StemSet {
     let stem = this.stems.get(role);
     if (!stem) {
       const frames = this.frames;
-      stem = { left: new Float32Array(frames), right: new Float32Array(frames), reverb: new Float32Array(frames), delay: null };
+      stem = {
+        left: new Float32Array(frames),
+        right: new Float32Array(frames),
+        reverb: new Float32Array(frames),
+        delay: null,
+      };
       this.stems.set(role, stem);
     }
     return stem;

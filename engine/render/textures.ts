@@ -53,7 +53,12 @@ function rain(random: Random, frames: number, sampleRate: number): StereoBed {
     highPassInPlace(channel, 400, sampleRate);
     lowPassInPlace(channel, 6000, sampleRate);
   }
-  scatter(random.fork('drops'), bed, sampleRate, { perSecond: 30, frequency: [1800, 6000], decay: [0.002, 0.008], amplitude: [0.05, 0.35] });
+  scatter(random.fork('drops'), bed, sampleRate, {
+    perSecond: 30,
+    frequency: [1800, 6000],
+    decay: [0.002, 0.008],
+    amplitude: [0.05, 0.35],
+  });
   return bed;
 }
 
@@ -70,8 +75,18 @@ function vinyl(random: Random, frames: number, sampleRate: number): StereoBed {
     right[i] = mono;
   }
   const bed = { left, right };
-  scatter(random.fork('crackle'), bed, sampleRate, { perSecond: 12, frequency: [2500, 9000], decay: [0.0002, 0.0007], amplitude: [0.2, 1] });
-  scatter(random.fork('pops'), bed, sampleRate, { perSecond: 0.6, frequency: [600, 1500], decay: [0.001, 0.003], amplitude: [0.8, 1.5] });
+  scatter(random.fork('crackle'), bed, sampleRate, {
+    perSecond: 12,
+    frequency: [2500, 9000],
+    decay: [0.0002, 0.0007],
+    amplitude: [0.2, 1],
+  });
+  scatter(random.fork('pops'), bed, sampleRate, {
+    perSecond: 0.6,
+    frequency: [600, 1500],
+    decay: [0.001, 0.003],
+    amplitude: [0.8, 1.5],
+  });
   return bed;
 }
 
@@ -79,9 +94,15 @@ function vinyl(random: Random, frames: number, sampleRate: number): StereoBed {
 function swept(random: Random, frames: number, sampleRate: number, kind: 'ocean' | 'wind'): StereoBed {
   const bed = { left: new Float32Array(frames), right: new Float32Array(frames) };
   const out = { low: 0, band: 0 };
-  const channels: [Float32Array, number][] = [[bed.left, 0], [bed.right, 1.7]];
+  const channels: [Float32Array, number][] = [
+    [bed.left, 0],
+    [bed.right, 1.7],
+  ];
   for (const [channel, phaseOffset] of channels) {
-    const source = kind === 'ocean' ? pinkNoise(random.fork(`noise${phaseOffset}`), frames) : whiteNoise(random.fork(`noise${phaseOffset}`), frames);
+    const source =
+      kind === 'ocean'
+        ? pinkNoise(random.fork(`noise${phaseOffset}`), frames)
+        : whiteNoise(random.fork(`noise${phaseOffset}`), frames);
     const filter = new StateVariableFilter(sampleRate, 500, kind === 'ocean' ? 0.6 : 4);
     const period1 = random.range(7, 11);
     const period2 = random.range(13, 19);
@@ -105,9 +126,11 @@ function swept(random: Random, frames: number, sampleRate: number, kind: 'ocean'
 /** A stereo bed of `frames` samples, normalised to a common RMS so the part gain sets its level. */
 export function renderTexture(name: Texture, random: Random, frames: number, sampleRate: number): StereoBed {
   const bed =
-    name === 'rain' ? rain(random, frames, sampleRate)
-    : name === 'vinyl' ? vinyl(random, frames, sampleRate)
-    : swept(random, frames, sampleRate, name);
+    name === 'rain'
+      ? rain(random, frames, sampleRate)
+      : name === 'vinyl'
+        ? vinyl(random, frames, sampleRate)
+        : swept(random, frames, sampleRate, name);
   const level = (rmsOf(bed.left) + rmsOf(bed.right)) / 2;
   const scale = level > 0 ? BED_RMS / level : 0;
   for (const channel of [bed.left, bed.right]) for (let i = 0; i < channel.length; i++) channel[i]! *= scale;

@@ -24,7 +24,11 @@ export function copyChannel(buffer: AudioBuffer, channel: number): Float32Array 
 /** The tail of the queue of Tone renders in this thread: each waits for the previous one to finish. */
 let queue: Promise<unknown> = Promise.resolve();
 
-export function renderWithTone(seconds: number, channels: number, build: (Tone: ToneLib, outputs: ToneAudioNode[]) => void): Promise<Float32Array[]> {
+export function renderWithTone(
+  seconds: number,
+  channels: number,
+  build: (Tone: ToneLib, outputs: ToneAudioNode[]) => void,
+): Promise<Float32Array[]> {
   // Callers that overlap (two renders in one thread, concurrent tests) are serialised here, because Tone's
   // global context may only point at one offline context at a time.
   const result = queue.then(() => renderNow(seconds, channels, build));
@@ -32,7 +36,11 @@ export function renderWithTone(seconds: number, channels: number, build: (Tone: 
   return result;
 }
 
-async function renderNow(seconds: number, channels: number, build: (Tone: ToneLib, outputs: ToneAudioNode[]) => void): Promise<Float32Array[]> {
+async function renderNow(
+  seconds: number,
+  channels: number,
+  build: (Tone: ToneLib, outputs: ToneAudioNode[]) => void,
+): Promise<Float32Array[]> {
   const Tone = await setupWebAudioGlobals();
   const frames = Math.max(1, Math.ceil(seconds * SAMPLE_RATE));
   const raw = new webAudio.OfflineAudioContext(channels, frames, SAMPLE_RATE);

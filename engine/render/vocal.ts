@@ -46,14 +46,26 @@ interface Span {
 function spanOf(notes: readonly { time: number; duration: number }[], frames: number): Span {
   const first = Math.min(...notes.map((n) => n.time));
   const last = Math.max(...notes.map((n) => n.time + n.duration));
-  return { from: Math.max(0, Math.round((first - 0.5) * SAMPLE_RATE)), to: Math.min(frames, Math.round((last + 0.4) * SAMPLE_RATE)) };
+  return {
+    from: Math.max(0, Math.round((first - 0.5) * SAMPLE_RATE)),
+    to: Math.min(frames, Math.round((last + 0.4) * SAMPLE_RATE)),
+  };
 }
 
 /**
  * Adds to `target` a copy of `source` delayed by `base` seconds whose delay swings slowly by `depth` seconds: the
  * moving delay bends the pitch by a few cents and smears the timing, as a second take would.
  */
-function addDouble(target: Float32Array, source: Float32Array, span: Span, gain: number, base: number, depth: number, rate: number, phase: number): void {
+function addDouble(
+  target: Float32Array,
+  source: Float32Array,
+  span: Span,
+  gain: number,
+  base: number,
+  depth: number,
+  rate: number,
+  phase: number,
+): void {
   const lfo = new SineLfo(rate, SAMPLE_RATE, (2 * Math.PI * rate * span.from) / SAMPLE_RATE + phase);
   const end = Math.min(target.length, span.to + Math.ceil((base + depth) * SAMPLE_RATE));
   for (let i = span.from; i < end; i++) {
@@ -105,7 +117,12 @@ function duckUnder(voice: Float32Array, span: Span, depth: number, channels: rea
  * Sings the score's vocal and mixes it into the buses (and, with `stems`, ducks every stem and makes the voice's
  * own); returns the taps when asked. Does nothing without a vocal.
  */
-export function mixVocal(score: Score, buses: MixBuses, keepTaps: boolean, stems: StemSet | null = null): VocalTaps | null {
+export function mixVocal(
+  score: Score,
+  buses: MixBuses,
+  keepTaps: boolean,
+  stems: StemSet | null = null,
+): VocalTaps | null {
   const vocal = score.vocal;
   if (!vocal || vocal.notes.length === 0) return null;
   const frames = buses.left.length;
@@ -119,7 +136,13 @@ export function mixVocal(score: Score, buses: MixBuses, keepTaps: boolean, stems
   // Outside its span the voice is silent, so the filter only needs to run inside it.
   filterInPlace(left.subarray(leadSpan.from, leadSpan.to), biquad('highpass', 100, 0.7));
   const right = left.slice();
-  compress(left.subarray(leadSpan.from, leadSpan.to), right.subarray(leadSpan.from, leadSpan.to), { thresholdDb: -20, ratio: 3, kneeDb: 6, attack: 0.008, release: 0.15 });
+  compress(left.subarray(leadSpan.from, leadSpan.to), right.subarray(leadSpan.from, leadSpan.to), {
+    thresholdDb: -20,
+    ratio: 3,
+    kneeDb: 6,
+    attack: 0.008,
+    release: 0.15,
+  });
   const dry = right.slice();
   const doubleGain = dbToGain(DOUBLE_DB);
   addDouble(left, dry, leadSpan, doubleGain, 0.019, 0.0025, 0.31, 0);
@@ -137,14 +160,20 @@ export function mixVocal(score: Score, buses: MixBuses, keepTaps: boolean, stems
   duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB), [buses.left, buses.right, ...accompaniment]);
 
   // Level: the voice sits VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
-  const spans = vocal.lines.map((line) => [Math.round(line.start * SAMPLE_RATE), Math.min(frames, Math.round(line.end * SAMPLE_RATE))] as const).filter(([a, b]) => b > a);
+  const spans = vocal.lines
+    .map(
+      (line) => [Math.round(line.start * SAMPLE_RATE), Math.min(frames, Math.round(line.end * SAMPLE_RATE))] as const,
+    )
+    .filter(([a, b]) => b > a);
   const band = integratedLoudness(sungFrames(buses.left, spans), sungFrames(buses.right, spans), SAMPLE_RATE);
   const voice = integratedLoudness(sungFrames(left, spans), sungFrames(right, spans), SAMPLE_RATE);
   const gain = Number.isFinite(band) && Number.isFinite(voice) ? dbToGain(band + VOICE_OVER_BAND_LU - voice) : 1;
   const { effects } = score.spec;
   const reverbSend = REVERB_SEND * effects.reverb;
   const delaySend = DELAY_SEND * effects.delay;
-  const taps: VocalTaps | null = keepTaps ? { lead: tapLead, vocal: { left, right }, accompaniment: { left: buses.left.slice(), right: buses.right.slice() } } : null;
+  const taps: VocalTaps | null = keepTaps
+    ? { lead: tapLead, vocal: { left, right }, accompaniment: { left: buses.left.slice(), right: buses.right.slice() } }
+    : null;
   const stem = stems?.of('vocal') ?? null;
   const stemDelay = stem && delaySend !== 0 ? delaySendOf(stem) : null;
   // Only where the voice (with its doubles' delay) has sound: outside it the buffers are silent.
@@ -152,7 +181,8 @@ export function mixVocal(score: Score, buses: MixBuses, keepTaps: boolean, stems
   const to = Math.min(frames, Math.max(leadSpan.to, backingSpan?.to ?? 0) + Math.ceil(0.03 * SAMPLE_RATE));
   const { left: busLeft, right: busRight, reverb, delay } = buses;
   for (let i = from; i < to; i++) {
-    const l = left[i]! * gain, r = right[i]! * gain;
+    const l = left[i]! * gain,
+      r = right[i]! * gain;
     left[i] = l;
     right[i] = r;
     busLeft[i]! += l;

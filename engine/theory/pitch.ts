@@ -1,7 +1,20 @@
 /** Pitch-class arithmetic shared by the theory and compose modules. */
 import type { PitchClass } from '../types.ts';
 
-export const PITCH_CLASS_NAMES: readonly PitchClass[] = ['C', 'C#', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'];
+export const PITCH_CLASS_NAMES: readonly PitchClass[] = [
+  'C',
+  'C#',
+  'D',
+  'Eb',
+  'E',
+  'F',
+  'F#',
+  'G',
+  'Ab',
+  'A',
+  'Bb',
+  'B',
+];
 
 /** Euclidean modulo: -1 mod 12 is 11, not -1. */
 export function mod(value: number, divisor: number): number {

@@ -25,17 +25,28 @@ const SYMBOL = /^(b|#)?(VII|VI|V|IV|III|II|I|vii|vi|v|iv|iii|ii|i)(7|maj7|9|add9
 function intervalsFor(suffix: string, upper: boolean): number[] {
   const third = upper ? 4 : 3;
   switch (suffix) {
-    case '': return [0, third, 7];
-    case '7': return [0, third, 7, 10];
-    case 'maj7': return [0, third, 7, 11];
-    case '9': return [0, third, 7, 10, 14];
-    case 'add9': return [0, third, 7, 14];
-    case 'sus2': return [0, 2, 7];
-    case 'sus4': return [0, 5, 7];
-    case 'dim': return [0, 3, 6];
-    case 'aug': return [0, 4, 8];
-    case 'm7b5': return [0, 3, 6, 10];
-    default: throw new RangeError(`Unknown chord suffix "${suffix}"`);
+    case '':
+      return [0, third, 7];
+    case '7':
+      return [0, third, 7, 10];
+    case 'maj7':
+      return [0, third, 7, 11];
+    case '9':
+      return [0, third, 7, 10, 14];
+    case 'add9':
+      return [0, third, 7, 14];
+    case 'sus2':
+      return [0, 2, 7];
+    case 'sus4':
+      return [0, 5, 7];
+    case 'dim':
+      return [0, 3, 6];
+    case 'aug':
+      return [0, 4, 8];
+    case 'm7b5':
+      return [0, 3, 6, 10];
+    default:
+      throw new RangeError(`Unknown chord suffix "${suffix}"`);
   }
 }
 

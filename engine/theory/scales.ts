@@ -34,7 +34,11 @@ function largestGap(pcs: readonly number[]): number {
  * against it. The altered neighbour is the one whose removal leaves the smoothest scale; on a tie the tonic
  * and the fifth (the key's anchors) stay. Returned sorted ascending by pitch class.
  */
-export function chordScale(scale: readonly number[], chordPcs: readonly number[], tonic: number = scale[0] ?? 0): readonly number[] {
+export function chordScale(
+  scale: readonly number[],
+  chordPcs: readonly number[],
+  tonic: number = scale[0] ?? 0,
+): readonly number[] {
   // Pure and called for every melody note: memoized on the (immutable) input arrays themselves.
   let byChord = chordScaleCache.get(scale);
   if (!byChord) chordScaleCache.set(scale, (byChord = new WeakMap()));
@@ -46,7 +50,10 @@ export function chordScale(scale: readonly number[], chordPcs: readonly number[]
 }
 
 /** Callers never mutate scales or chord pitch-class lists, so the arrays can key the cache. */
-const chordScaleCache = new WeakMap<readonly number[], WeakMap<readonly number[], { tonic: number; tones: readonly number[] }>>();
+const chordScaleCache = new WeakMap<
+  readonly number[],
+  WeakMap<readonly number[], { tonic: number; tones: readonly number[] }>
+>();
 
 function computeChordScale(scale: readonly number[], chordPcs: readonly number[], tonic: number): number[] {
   const result = new Set(scale);

@@ -37,7 +37,9 @@ export function candidateVoicings(pitchClasses: readonly number[], low: number, 
 export function movementCost(from: readonly number[], to: readonly number[]): number {
   if (from.length === to.length) return from.reduce((sum, note, i) => sum + Math.abs(note - to[i]!), 0);
   const nearest = (note: number, others: readonly number[]) => Math.min(...others.map((o) => Math.abs(o - note)));
-  return to.reduce((sum, note) => sum + nearest(note, from), 0) + from.reduce((sum, note) => sum + nearest(note, to), 0) / 2;
+  return (
+    to.reduce((sum, note) => sum + nearest(note, from), 0) + from.reduce((sum, note) => sum + nearest(note, to), 0) / 2
+  );
 }
 
 /** Parallel fifths or octaves (incl. unisons/compound) between two lines moving in the same direction. */

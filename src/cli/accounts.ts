@@ -14,7 +14,11 @@ Moves the account to the plan. Enterprise accounts may have custom figures:
   --monthly N        generations per month (Enterprise default unlimited)
   -h, --help         show this help`,
   async run(args, io) {
-    const parsed = parse(args, { rpm: { type: 'string' }, monthly: { type: 'string' } }, { min: 2, max: 2, names: 'ACCOUNT_ID and PLAN' });
+    const parsed = parse(
+      args,
+      { rpm: { type: 'string' }, monthly: { type: 'string' } },
+      { min: 2, max: 2, names: 'ACCOUNT_ID and PLAN' },
+    );
     if (parsed === 'help') return printHelp(io, this.help);
     const [accountId, plan] = parsed.positionals as [string, string];
     if (!isPlanName(plan)) throw new UsageError(`Unknown plan "${plan}". Use ${PLAN_NAMES.join(', ')}.`);
@@ -23,8 +27,16 @@ Moves the account to the plan. Enterprise accounts may have custom figures:
     if ((rpm !== undefined || monthly !== undefined) && plan !== 'enterprise') {
       throw new UsageError('--rpm and --monthly are Enterprise figures; use them with the enterprise plan.');
     }
-    const row = (await runOnDataDir(loadConfig(io.env), { command: 'accounts.set-plan', accountId, plan, rpm, monthly })) as AccountRow;
-    io.out(`Account ${row.account_id} is on the ${row.plan} plan: ${row.monthly ?? 'unlimited'} generations/month, ${row.rpm} requests/min.`);
+    const row = (await runOnDataDir(loadConfig(io.env), {
+      command: 'accounts.set-plan',
+      accountId,
+      plan,
+      rpm,
+      monthly,
+    })) as AccountRow;
+    io.out(
+      `Account ${row.account_id} is on the ${row.plan} plan: ${row.monthly ?? 'unlimited'} generations/month, ${row.rpm} requests/min.`,
+    );
     return 0;
   },
 };
@@ -41,8 +53,15 @@ forgotten password (once signed in, the Overview page sets a new one). Run "tune
     const parsed = parse(args, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'ACCOUNT_ID' });
     if (parsed === 'help') return printHelp(io, this.help);
     const publicUrlGiven = ['TUNESMITH_PUBLIC_URL', 'PORT', 'HOST'].some((name) => (io.env[name] ?? '').trim() !== '');
-    const link = (await runOnDataDir({ ...loadConfig(io.env), publicUrlGiven }, { command: 'accounts.signin-link', accountId: parsed.positionals[0]! })) as SignInLink;
-    io.out(parsed.values.json ? JSON.stringify(link) : `Sign in to the dashboard as ${link.account_id} (one time, until ${link.expires_at}):\n\n  ${link.url}\n`);
+    const link = (await runOnDataDir(
+      { ...loadConfig(io.env), publicUrlGiven },
+      { command: 'accounts.signin-link', accountId: parsed.positionals[0]! },
+    )) as SignInLink;
+    io.out(
+      parsed.values.json
+        ? JSON.stringify(link)
+        : `Sign in to the dashboard as ${link.account_id} (one time, until ${link.expires_at}):\n\n  ${link.url}\n`,
+    );
     return 0;
   },
 };

@@ -62,7 +62,13 @@ async function answer(context: AdminContext, line: string): Promise<Reply> {
     return { ok: true, result: await runAdminCommand(context, JSON.parse(line) as AdminRequest) };
   } catch (error) {
     const known = error instanceof AdminCommandError;
-    return { ok: false, error: { name: known ? error.name : 'Error', message: known ? error.message : `The server could not run the command: ${(error as Error).message}` } };
+    return {
+      ok: false,
+      error: {
+        name: known ? error.name : 'Error',
+        message: known ? error.message : `The server could not run the command: ${(error as Error).message}`,
+      },
+    };
   }
 }
 
@@ -77,7 +83,9 @@ export function callAdmin(dataDir: string, request: AdminRequest, timeoutMs = 10
     let buffered = '';
     let connected = false;
     socket.setEncoding('utf8');
-    socket.setTimeout(timeoutMs, () => socket.destroy(new Error('The server did not answer the admin command in time.')));
+    socket.setTimeout(timeoutMs, () =>
+      socket.destroy(new Error('The server did not answer the admin command in time.')),
+    );
     socket.on('connect', () => {
       connected = true;
       socket.write(`${JSON.stringify(request)}\n`);
@@ -86,7 +94,11 @@ export function callAdmin(dataDir: string, request: AdminRequest, timeoutMs = 10
       buffered += chunk;
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      reject(!connected && (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') ? new AdminUnavailableError(error.message) : error);
+      reject(
+        !connected && (error.code === 'ENOENT' || error.code === 'ECONNREFUSED')
+          ? new AdminUnavailableError(error.message)
+          : error,
+      );
     });
     socket.on('end', () => {
       try {

@@ -74,7 +74,9 @@ export async function runAdminCommand(context: AdminContext, request: AdminReque
       case 'accounts.signin-link':
         return await signInLink(context, request.accountId);
       default:
-        throw new AdminCommandError(`Unknown admin command ${JSON.stringify((request as { command: unknown }).command)}.`);
+        throw new AdminCommandError(
+          `Unknown admin command ${JSON.stringify((request as { command: unknown }).command)}.`,
+        );
     }
   } catch (error) {
     if (error instanceof NotFoundError) throw new AdminCommandError(error.message);
@@ -82,12 +84,20 @@ export async function runAdminCommand(context: AdminContext, request: AdminReque
   }
 }
 
-async function createKey(store: Repository, request: Extract<AdminRequest, { command: 'keys.create' }>): Promise<CreatedKey> {
+async function createKey(
+  store: Repository,
+  request: Extract<AdminRequest, { command: 'keys.create' }>,
+): Promise<CreatedKey> {
   let account = request.account === undefined ? undefined : await store.getAccount(request.account);
   if (request.account !== undefined && !account) throw new AdminCommandError(`No account with id ${request.account}.`);
   if (!account) {
-    if (!isPlanName(request.plan)) throw new AdminCommandError('A new key needs --plan starter, developer or enterprise (or --account ACCOUNT_ID).');
-    account = await store.createAccount({ plan: request.plan, email: request.email ?? null, name: request.name ?? null });
+    if (!isPlanName(request.plan))
+      throw new AdminCommandError('A new key needs --plan starter, developer or enterprise (or --account ACCOUNT_ID).');
+    account = await store.createAccount({
+      plan: request.plan,
+      email: request.email ?? null,
+      name: request.name ?? null,
+    });
   }
   const { key, record } = await store.createKey(account.id, request.name ?? null);
   return { key, key_id: record.id, account_id: account.id, plan: account.plan };
@@ -111,11 +121,24 @@ async function listKeys(store: Repository): Promise<KeyRow[]> {
 
 async function revokeKey(store: Repository, keyId: string): Promise<KeyRow> {
   const key = await store.revokeKey(keyId);
-  return { key_id: key.id, prefix: key.prefix, account_id: key.account_id, plan: (await store.getAccount(key.account_id))?.plan ?? null, name: key.name, created_at: key.created_at, last_used_at: key.last_used_at, revoked_at: key.revoked_at };
+  return {
+    key_id: key.id,
+    prefix: key.prefix,
+    account_id: key.account_id,
+    plan: (await store.getAccount(key.account_id))?.plan ?? null,
+    name: key.name,
+    created_at: key.created_at,
+    last_used_at: key.last_used_at,
+    revoked_at: key.revoked_at,
+  };
 }
 
-async function setPlan(store: Repository, request: Extract<AdminRequest, { command: 'accounts.set-plan' }>): Promise<AccountRow> {
-  if (!isPlanName(request.plan)) throw new AdminCommandError(`Unknown plan "${String(request.plan)}". Use starter, developer or enterprise.`);
+async function setPlan(
+  store: Repository,
+  request: Extract<AdminRequest, { command: 'accounts.set-plan' }>,
+): Promise<AccountRow> {
+  if (!isPlanName(request.plan))
+    throw new AdminCommandError(`Unknown plan "${String(request.plan)}". Use starter, developer or enterprise.`);
   const custom = request.rpm != null || request.monthly != null;
   if (custom && request.plan !== 'enterprise') {
     throw new AdminCommandError('--rpm and --monthly are Enterprise figures; use them with the enterprise plan.');
@@ -138,5 +161,9 @@ async function signInLink({ repository, publicUrl }: AdminContext, accountId: st
   if (!(await repository.getAccount(accountId))) throw new AdminCommandError(`No account with id ${accountId}.`);
   const now = new Date();
   const token = await repository.credentials.issueSignInToken(accountId, now, SIGN_IN_LINK_TTL_MS);
-  return { account_id: accountId, url: `${publicUrl}/signin/${token}`, expires_at: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS).toISOString() };
+  return {
+    account_id: accountId,
+    url: `${publicUrl}/signin/${token}`,
+    expires_at: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS).toISOString(),
+  };
 }

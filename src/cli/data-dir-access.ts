@@ -13,7 +13,8 @@ const RETRY_MS = 100;
 /** Where the data dir's server was last reached (each server start keeps it as a setting), if it ever started. */
 async function lastServerUrl(repository: Repository): Promise<string | undefined> {
   try {
-    const value = ((await repository.settings.get('last-public-url')) as { public_url?: unknown } | undefined)?.public_url;
+    const value = ((await repository.settings.get('last-public-url')) as { public_url?: unknown } | undefined)
+      ?.public_url;
     return typeof value === 'string' && /^https?:\/\//.test(value) ? value : undefined;
   } catch {
     return undefined;
@@ -61,12 +62,18 @@ export async function runOnDataDir(
   }
 }
 
-async function runOnDatabase(url: string, config: Pick<Config, 'publicUrl'> & { publicUrlGiven?: boolean }, request: AdminRequest): Promise<unknown> {
+async function runOnDatabase(
+  url: string,
+  config: Pick<Config, 'publicUrl'> & { publicUrlGiven?: boolean },
+  request: AdminRequest,
+): Promise<unknown> {
   // Loaded here: the PostgreSQL client is only for a database, and every CLI command starts through this file.
   const { openPostgresRepository } = await import('../store/postgres/index.ts');
   const repository = await openPostgresRepository({ url, poolSize: 2 });
   try {
-    const publicUrl = config.publicUrlGiven ? config.publicUrl : ((await lastServerUrl(repository)) ?? config.publicUrl);
+    const publicUrl = config.publicUrlGiven
+      ? config.publicUrl
+      : ((await lastServerUrl(repository)) ?? config.publicUrl);
     return await runAdminCommand({ repository, publicUrl }, request);
   } finally {
     await repository.close();

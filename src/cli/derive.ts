@@ -34,11 +34,24 @@ Options:
   --plan FILE        instead: the sections to play after the source's bars (JSON, as render --plan takes)
 ${COMMON_HELP}`,
   async run(args, io) {
-    const parsed = parse(args, { from: { type: 'string' }, seconds: { type: 'string' }, plan: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } }, { min: 1, max: 1, names: 'the source WAV' });
+    const parsed = parse(
+      args,
+      {
+        from: { type: 'string' },
+        seconds: { type: 'string' },
+        plan: { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      { min: 1, max: 1, names: 'the source WAV' },
+    );
     if (parsed === 'help') return printHelp(io, this.help);
     const seconds = text(parsed.values.seconds);
     const plan = await readPlanOption(text(parsed.values.plan));
-    const body = { ...(seconds !== undefined ? { seconds: Number(seconds) } : {}), ...(plan ? { sections: plan } : {}) };
+    const body = {
+      ...(seconds !== undefined ? { seconds: Number(seconds) } : {}),
+      ...(plan ? { sections: plan } : {}),
+    };
     return derive(io, 'extend', parsed.positionals[0]!, parsed.values, body);
   },
 };
@@ -60,7 +73,16 @@ ${COMMON_HELP}`,
   async run(args, io) {
     const parsed = parse(
       args,
-      { from: { type: 'string' }, section: { type: 'string' }, energy: { type: 'string' }, instruments: { type: 'string' }, lyrics: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } },
+      {
+        from: { type: 'string' },
+        section: { type: 'string' },
+        energy: { type: 'string' },
+        instruments: { type: 'string' },
+        lyrics: { type: 'string' },
+        seed: { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean' },
+      },
       { min: 1, max: 1, names: 'the source WAV' },
     );
     if (parsed === 'help') return printHelp(io, this.help);
@@ -71,38 +93,65 @@ ${COMMON_HELP}`,
       ...number('section'),
       ...number('energy'),
       ...number('seed'),
-      ...(text(v['instruments']) !== undefined ? { instruments: text(v['instruments'])!.split(',').map((s) => s.trim()).filter((s) => s !== '') } : {}),
+      ...(text(v['instruments']) !== undefined
+        ? {
+            instruments: text(v['instruments'])!
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== ''),
+          }
+        : {}),
       ...(lyricsPath !== undefined ? { lyrics: await readText(lyricsPath, '--lyrics') } : {}),
     };
     return derive(io, 'remix', parsed.positionals[0]!, v, body);
   },
 };
 
-async function derive(io: Io, operation: Operation, wavPath: string, values: Record<string, string | boolean | undefined>, body: Record<string, unknown>): Promise<number> {
+async function derive(
+  io: Io,
+  operation: Operation,
+  wavPath: string,
+  values: Record<string, string | boolean | undefined>,
+  body: Record<string, unknown>,
+): Promise<number> {
   const fromPath = text(values['from']);
-  if (fromPath === undefined) throw new UsageError(`--from is required: the generation (GET /v1/generation/{id} body or render --json line) that ${wavPath} is.`);
+  if (fromPath === undefined)
+    throw new UsageError(
+      `--from is required: the generation (GET /v1/generation/{id} body or render --json line) that ${wavPath} is.`,
+    );
   let derivation: Derivation;
   let source: Generation;
   let input;
   try {
     derivation = operation === 'extend' ? parseExtend(body) : parseRemix(body);
     source = sourceOf(JSON.parse(await readText(fromPath, '--from')) as unknown, fromPath);
-    input = derivedInput(source, assertDerivable(source, operation), derivation, { min: LIMITS.minDuration, max: LIMITS.maxDuration });
+    input = derivedInput(source, assertDerivable(source, operation), derivation, {
+      min: LIMITS.minDuration,
+      max: LIMITS.maxDuration,
+    });
   } catch (error) {
     // The API's 400 and 409 sentences, with the flag for the field.
-    if (error instanceof ValidationError || error instanceof GenerationStateError) throw new UsageError(flagged(error.message));
+    if (error instanceof ValidationError || error instanceof GenerationStateError)
+      throw new UsageError(flagged(error.message));
     if (error instanceof SyntaxError) throw new UsageError(`--from: ${fromPath} is not valid JSON.`);
     throw error;
   }
-  const wav = new Uint8Array(await readFile(resolve(wavPath)).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`Cannot read ${wavPath} (${error.code ?? 'error'}).`);
-  }));
+  const wav = new Uint8Array(
+    await readFile(resolve(wavPath)).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`Cannot read ${wavPath} (${error.code ?? 'error'}).`);
+    }),
+  );
   const format = wavFormat(wav, wavPath);
-  const generation: Generation = { ...source, ...input, encoding: { sample_rate: format.sampleRate, bit_depth: format.bitDepth, bitrate: null } };
+  const generation: Generation = {
+    ...source,
+    ...input,
+    encoding: { sample_rate: format.sampleRate, bit_depth: format.bitDepth, bitrate: null },
+  };
   const played = assertDerivable(source, operation);
-  const splice = operation === 'extend'
-    ? { kind: 'extend' as const, wav, sections: played.plan }
-    : { kind: 'remix' as const, wav, sections: played.plan, section: input.source!.section ?? 0 };
+  const splice =
+    operation === 'extend'
+      ? { kind: 'extend' as const, wav, sections: played.plan }
+      : { kind: 'remix' as const, wav, sections: played.plan, section: input.source!.section ?? 0 };
   let track;
   try {
     track = await renderTrack(requestOf(generation), { splice });
@@ -110,18 +159,45 @@ async function derive(io: Io, operation: Operation, wavPath: string, values: Rec
     if (error instanceof EngineError || error instanceof RangeError) throw new UsageError(error.message);
     throw error;
   }
-  const out = resolve(text(values['out']) ?? wavPath.replace(/\.wav$/i, '') + (operation === 'extend' ? '-extended.wav' : '-remixed.wav'));
+  const out = resolve(
+    text(values['out']) ?? wavPath.replace(/\.wav$/i, '') + (operation === 'extend' ? '-extended.wav' : '-remixed.wav'),
+  );
   const midi = out.replace(/\.wav$/i, '') + '.mid';
   await writeFile(out, track.wav);
   await writeFile(midi, track.midi);
-  const request = { prompt: generation.prompt, duration: generation.duration, style: generation.style, instrumental: generation.instrumental, seed: generation.seed, lyrics: generation.lyrics, music: generation.music, plan: generation.plan };
+  const request = {
+    prompt: generation.prompt,
+    duration: generation.duration,
+    style: generation.style,
+    instrumental: generation.instrumental,
+    seed: generation.seed,
+    lyrics: generation.lyrics,
+    music: generation.music,
+    plan: generation.plan,
+  };
   if (values['json']) {
-    io.out(JSON.stringify({ wav: out, midi, title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), source: input.source, request, metadata: track.metadata }));
+    io.out(
+      JSON.stringify({
+        wav: out,
+        midi,
+        title: track.title,
+        seed: track.seed,
+        render_ms: Math.round(track.renderMs),
+        source: input.source,
+        request,
+        metadata: track.metadata,
+      }),
+    );
     return 0;
   }
-  const what = operation === 'extend' ? `Extended to ${Math.round(track.audioSeconds * 10) / 10} s` : `Redid section ${input.source!.section}`;
+  const what =
+    operation === 'extend'
+      ? `Extended to ${Math.round(track.audioSeconds * 10) / 10} s`
+      : `Redid section ${input.source!.section}`;
   io.out(`${what}: "${track.title}", ${track.metadata.bpm} bpm, ${track.metadata.key}, ${track.metadata.meter}`);
-  io.out(`Form: ${track.metadata.plan.map((section) => `${section.kind} ${section.bars} bars @ ${section.start} s`).join(' → ')}`);
+  io.out(
+    `Form: ${track.metadata.plan.map((section) => `${section.kind} ${section.bars} bars @ ${section.start} s`).join(' → ')}`,
+  );
   io.out(`Wrote ${out}\n      ${midi}`);
   return 0;
 }
@@ -132,7 +208,9 @@ function sourceOf(json: unknown, path: string): Generation {
   const request = (typeof o['request'] === 'object' && o['request'] !== null ? o['request'] : o) as Record<string, any>;
   const metadata = o['metadata'] as Record<string, unknown> | undefined;
   if (typeof request['prompt'] !== 'string' || typeof metadata !== 'object' || metadata === null) {
-    throw new UsageError(`--from: ${path} is neither a completed generation (GET /v1/generation/{id}) nor a render --json line: it has no prompt or no metadata.`);
+    throw new UsageError(
+      `--from: ${path} is neither a completed generation (GET /v1/generation/{id}) nor a render --json line: it has no prompt or no metadata.`,
+    );
   }
   const given = metadata['lyrics_source'] === 'given';
   return {
@@ -163,7 +241,11 @@ function sourceOf(json: unknown, path: string): Generation {
 function wavFormat(bytes: Uint8Array, path: string): { sampleRate: 44100 | 48000; bitDepth: 16 | 24 } {
   try {
     const fmt = new wavefile.WaveFile(bytes).fmt as { sampleRate: number; bitsPerSample: number; numChannels: number };
-    if ((fmt.sampleRate === 44100 || fmt.sampleRate === 48000) && (fmt.bitsPerSample === 16 || fmt.bitsPerSample === 24) && fmt.numChannels === 2) {
+    if (
+      (fmt.sampleRate === 44100 || fmt.sampleRate === 48000) &&
+      (fmt.bitsPerSample === 16 || fmt.bitsPerSample === 24) &&
+      fmt.numChannels === 2
+    ) {
       return { sampleRate: fmt.sampleRate, bitDepth: fmt.bitsPerSample };
     }
   } catch {
@@ -182,5 +264,8 @@ async function readText(path: string, flag: string): Promise<string> {
 
 /** The API's messages name JSON fields ("seconds"); on the command line they are flags (--seconds). */
 function flagged(message: string): string {
-  return message.replace(/"(seconds|sections|section|energy|instruments|lyrics|seed)"/g, (_, name: string) => `--${name === 'sections' ? 'plan' : name}`);
+  return message.replace(
+    /"(seconds|sections|section|energy|instruments|lyrics|seed)"/g,
+    (_, name: string) => `--${name === 'sections' ? 'plan' : name}`,
+  );
 }

@@ -24,17 +24,29 @@ Options:
   async run(args, io) {
     const parsed = parse(
       args,
-      { plan: { type: 'string' }, account: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
+      {
+        plan: { type: 'string' },
+        account: { type: 'string' },
+        email: { type: 'string' },
+        name: { type: 'string' },
+        json: { type: 'boolean' },
+      },
       { min: 0, max: 0, names: '' },
     );
     if (parsed === 'help') return printHelp(io, this.help);
     const plan = text(parsed.values.plan);
     const account = text(parsed.values.account);
-    if (plan === undefined && account === undefined) throw new UsageError(`Choose a plan with --plan ${PLAN_NAMES.join('|')} (or add to an account with --account ID).`);
-    if (plan !== undefined && account !== undefined) throw new UsageError('Use --plan for a new account or --account for an existing one, not both.');
-    if (plan !== undefined && !isPlanName(plan)) throw new UsageError(`Unknown plan "${plan}". Use ${PLAN_NAMES.join(', ')}.`);
+    if (plan === undefined && account === undefined)
+      throw new UsageError(
+        `Choose a plan with --plan ${PLAN_NAMES.join('|')} (or add to an account with --account ID).`,
+      );
+    if (plan !== undefined && account !== undefined)
+      throw new UsageError('Use --plan for a new account or --account for an existing one, not both.');
+    if (plan !== undefined && !isPlanName(plan))
+      throw new UsageError(`Unknown plan "${plan}". Use ${PLAN_NAMES.join(', ')}.`);
     const email = text(parsed.values.email);
-    if (email !== undefined && !isEmailAddress(email)) throw new UsageError(`--email expects an address like name@example.com, got "${email}".`);
+    if (email !== undefined && !isEmailAddress(email))
+      throw new UsageError(`--email expects an address like name@example.com, got "${email}".`);
     const created = (await runOnDataDir(loadConfig(io.env), {
       command: 'keys.create',
       ...(plan !== undefined && { plan: plan as CreatedKey['plan'] }),
@@ -45,7 +57,9 @@ Options:
     if (parsed.values.json) {
       io.out(JSON.stringify({ key: created.key, key_id: created.key_id, account_id: created.account_id }));
     } else {
-      io.out(`Created key ${created.key_id} for account ${created.account_id} (${created.plan} plan):\n\n  ${created.key}\n\nKeep it safe: it is shown only this once.`);
+      io.out(
+        `Created key ${created.key_id} for account ${created.account_id} (${created.plan} plan):\n\n  ${created.key}\n\nKeep it safe: it is shown only this once.`,
+      );
     }
     return 0;
   },
@@ -91,8 +105,20 @@ Options:
 
 function table(rows: KeyRow[]): string {
   const header = ['KEY ID', 'PREFIX', 'ACCOUNT', 'PLAN', 'CREATED', 'LAST USED', 'REVOKED'];
-  const cells = rows.map((row) => [row.key_id, `${row.prefix}…`, row.account_id, row.plan ?? '?', row.created_at, row.last_used_at ?? '-', row.revoked_at ?? '-']);
+  const cells = rows.map((row) => [
+    row.key_id,
+    `${row.prefix}…`,
+    row.account_id,
+    row.plan ?? '?',
+    row.created_at,
+    row.last_used_at ?? '-',
+    row.revoked_at ?? '-',
+  ]);
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)));
-  const format = (line: string[]) => line.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  const format = (line: string[]) =>
+    line
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   return [format(header), ...cells.map(format)].join('\n');
 }

@@ -5,7 +5,7 @@ import type { CopyCounts } from '../store/postgres/copy-from-files.ts';
 import { UsageError, parse, printHelp, text, type Command } from './usage.ts';
 
 export const migrateCommand: Command = {
-  summary: 'Copy the data dir\'s records into an empty PostgreSQL database',
+  summary: "Copy the data dir's records into an empty PostgreSQL database",
   help: `Usage: tunesmith migrate --to postgres://user:password@host:5432/database [--json]
 
 Copies the data dir's (TUNESMITH_DATA_DIR) accounts, API keys, dashboard sign-ins, generations, webhook endpoints,
@@ -22,8 +22,12 @@ Options:
     const parsed = parse(args, { to: { type: 'string' }, json: { type: 'boolean' } }, { min: 0, max: 0, names: '' });
     if (parsed === 'help') return printHelp(io, this.help);
     const to = text(parsed.values.to);
-    if (to === undefined) throw new UsageError('Name the target database with --to postgres://user:password@host:5432/database.');
-    if (!/^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(to)) throw new UsageError('--to expects a PostgreSQL URL naming a database, like postgres://user:password@host:5432/tunesmith.');
+    if (to === undefined)
+      throw new UsageError('Name the target database with --to postgres://user:password@host:5432/database.');
+    if (!/^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(to))
+      throw new UsageError(
+        '--to expects a PostgreSQL URL naming a database, like postgres://user:password@host:5432/tunesmith.',
+      );
     const { dataDir } = loadConfig(io.env);
     // Loaded here, not at the top: the other commands must not pay for the PostgreSQL client.
     const { copyDataDirToPostgres } = await import('../store/postgres/copy-from-files.ts');

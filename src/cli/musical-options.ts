@@ -17,12 +17,14 @@ export function readMusicalOptions(values: Record<string, unknown>): MusicalFiel
   const bpmText = text(values['bpm'] as string | undefined);
   if (bpmText !== undefined) {
     const bpm = Number(bpmText);
-    if (!Number.isFinite(bpm) || bpm < MIN_BPM || bpm > MAX_BPM) throw new UsageError(`--bpm expects a number from ${MIN_BPM} to ${MAX_BPM}, got "${bpmText}".`);
+    if (!Number.isFinite(bpm) || bpm < MIN_BPM || bpm > MAX_BPM)
+      throw new UsageError(`--bpm expects a number from ${MIN_BPM} to ${MAX_BPM}, got "${bpmText}".`);
     music.bpm = bpm;
   }
   const key = text(values['key'] as string | undefined);
   if (key !== undefined) {
-    if (!parseKeyName(key)) throw new UsageError(`--key expects a tonic and a mode such as "F# minor" or "D dorian", got "${key}".`);
+    if (!parseKeyName(key))
+      throw new UsageError(`--key expects a tonic and a mode such as "F# minor" or "D dorian", got "${key}".`);
     music.key = key;
   }
   const meter = text(values['time-signature'] as string | undefined);

@@ -19,11 +19,17 @@ export async function readPlanOption(path: string | undefined): Promise<PlanSect
   try {
     parsed = JSON.parse(await readFile(resolve(path), 'utf8'));
   } catch (error) {
-    const why = error instanceof SyntaxError ? 'it is not valid JSON' : (error as NodeJS.ErrnoException).code ?? 'error';
+    const why =
+      error instanceof SyntaxError ? 'it is not valid JSON' : ((error as NodeJS.ErrnoException).code ?? 'error');
     throw new UsageError(`--plan: cannot read ${path} (${why}).`);
   }
-  const sections = Array.isArray(parsed) ? parsed : typeof parsed === 'object' && parsed !== null ? ((parsed as Record<string, unknown>)['sections'] ?? (parsed as Record<string, unknown>)['plan']) : undefined;
-  if (sections === undefined) throw new UsageError(`--plan: ${path} holds no sections (give an array, or an object with "sections" or "plan").`);
+  const sections = Array.isArray(parsed)
+    ? parsed
+    : typeof parsed === 'object' && parsed !== null
+      ? ((parsed as Record<string, unknown>)['sections'] ?? (parsed as Record<string, unknown>)['plan'])
+      : undefined;
+  if (sections === undefined)
+    throw new UsageError(`--plan: ${path} holds no sections (give an array, or an object with "sections" or "plan").`);
   try {
     return readSections({ sections });
   } catch (error) {
@@ -33,4 +39,5 @@ export async function readPlanOption(path: string | undefined): Promise<PlanSect
 }
 
 /** Whether every section sets its own length, so --duration could only disagree with it. */
-export const fullySized = (plan: readonly PlanSection[]): boolean => plan.every((s) => s.bars !== undefined || s.seconds !== undefined);
+export const fullySized = (plan: readonly PlanSection[]): boolean =>
+  plan.every((s) => s.bars !== undefined || s.seconds !== undefined);

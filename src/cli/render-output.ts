@@ -10,7 +10,11 @@ export interface RenderOutput {
   options: OutputOptions;
 }
 
-function choice<T extends string | number>(flag: string, value: string | boolean | undefined, allowed: readonly T[]): T | undefined {
+function choice<T extends string | number>(
+  flag: string,
+  value: string | boolean | undefined,
+  allowed: readonly T[],
+): T | undefined {
   const given = text(value);
   if (given === undefined) return undefined;
   const match = allowed.find((option) => String(option) === given);
@@ -24,7 +28,9 @@ export function readRenderOutput(values: Record<string, string | boolean | undef
   const bitDepth = choice('--bit-depth', values['bit-depth'], [16, 24] as const);
   const bitrate = choice('--bitrate', values['bitrate'], MP3_BITRATES);
   if ((sampleRate !== undefined || bitDepth !== undefined) && (format === 'mp3' || format === 'opus')) {
-    throw new UsageError(`--sample-rate and --bit-depth apply to wav and flac; ${format} is always ${format === 'mp3' ? '44.1 kHz' : '48 kHz'}.`);
+    throw new UsageError(
+      `--sample-rate and --bit-depth apply to wav and flac; ${format} is always ${format === 'mp3' ? '44.1 kHz' : '48 kHz'}.`,
+    );
   }
   if (bitrate !== undefined && format !== 'mp3') throw new UsageError('--bitrate applies to --format mp3 only.');
   return {

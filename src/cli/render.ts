@@ -70,28 +70,40 @@ and never when stderr is a pipe or a file).`,
       return 0;
     }
     const prompt = parsed.positionals[0];
-    if (prompt === undefined || prompt.trim() === '') throw new UsageError('Missing a prompt: tunesmith render "melancholic lo-fi with rainy piano".');
+    if (prompt === undefined || prompt.trim() === '')
+      throw new UsageError('Missing a prompt: tunesmith render "melancholic lo-fi with rainy piano".');
     const duration = positiveInteger('--duration', parsed.values.duration) ?? 60;
     if (duration > 600) throw new UsageError(`--duration expects 1 to 600 seconds, got ${duration}.`);
     const seedText = text(parsed.values.seed);
     const seed = seedText === undefined ? Math.floor(Math.random() * MAX_SEED) : Number(seedText);
-    if (!/^\d+$/.test(seedText ?? '0') || seed > MAX_SEED) throw new UsageError(`--seed expects a whole number from 0 to ${MAX_SEED}, got "${seedText}".`);
+    if (!/^\d+$/.test(seedText ?? '0') || seed > MAX_SEED)
+      throw new UsageError(`--seed expects a whole number from 0 to ${MAX_SEED}, got "${seedText}".`);
 
     const output = readRenderOutput(parsed.values);
     const lyrics = await readLyrics(text(parsed.values.lyrics));
-    if (lyrics !== null && parsed.values.instrumental) throw new UsageError('--lyrics cannot be used with --instrumental. Drop one of them.');
+    if (lyrics !== null && parsed.values.instrumental)
+      throw new UsageError('--lyrics cannot be used with --instrumental. Drop one of them.');
 
     const stemsDir = text(parsed.values.stems);
     if (stemsDir !== undefined && stemsDir.trim() === '') throw new UsageError('--stems expects a directory.');
     const music = readMusicalOptions(parsed.values);
     const plan = await readPlanOption(text(parsed.values.plan));
     if (plan && fullySized(plan) && parsed.values.duration !== undefined) {
-      throw new UsageError('--duration cannot be given with a plan whose every section has bars or seconds: the plan sets the length. Drop --duration.');
+      throw new UsageError(
+        '--duration cannot be given with a plan whose every section has bars or seconds: the plan sets the length. Drop --duration.',
+      );
     }
-    if (plan && parsed.values.loop === true) throw new UsageError('--plan cannot be used with --loop (a loop has no intro or ending). Drop one of them.');
+    if (plan && parsed.values.loop === true)
+      throw new UsageError('--plan cannot be used with --loop (a loop has no intro or ending). Drop one of them.');
 
     const request = {
-      prompt: prompt.trim(), duration, style: text(parsed.values.style) ?? null, instrumental: parsed.values.instrumental === true, seed, lyrics, output: output.options,
+      prompt: prompt.trim(),
+      duration,
+      style: text(parsed.values.style) ?? null,
+      instrumental: parsed.values.instrumental === true,
+      seed,
+      lyrics,
+      output: output.options,
       ...(parsed.values.loop === true ? { loop: true } : {}),
       ...(stemsDir !== undefined ? { stems: true } : {}),
       ...(music ? { music } : {}),
@@ -126,19 +138,40 @@ and never when stderr is a pipe or a file).`,
     if (parsed.values.json) {
       // `request`: what a re-render needs, so this line can be given to `tunesmith extend/remix --from`.
       const { output: _output, stems: _stems, ...asked } = request;
-      io.out(JSON.stringify({ [ext]: audioPath, midi: midiPath, ...(stems ? { stems } : {}), title: track.title, seed: track.seed, render_ms: Math.round(track.renderMs), request: asked, metadata }));
+      io.out(
+        JSON.stringify({
+          [ext]: audioPath,
+          midi: midiPath,
+          ...(stems ? { stems } : {}),
+          title: track.title,
+          seed: track.seed,
+          render_ms: Math.round(track.renderMs),
+          request: asked,
+          metadata,
+        }),
+      );
       return 0;
     }
-    io.out(`"${track.title}" — ${metadata.genre}, ${metadata.bpm} bpm, ${metadata.key}, ${metadata.meter}, seed ${track.seed}`);
+    io.out(
+      `"${track.title}" — ${metadata.genre}, ${metadata.bpm} bpm, ${metadata.key}, ${metadata.meter}, seed ${track.seed}`,
+    );
     io.out(`Instruments: ${metadata.instruments.join(', ')}`);
-    io.out(`Form: ${metadata.plan.map((section) => `${section.kind} ${section.bars} bars @ ${section.start} s`).join(' → ')}`);
-    if (metadata.loop) io.out(`Loop: ${metadata.loop.bars} bars, ${metadata.loop.seconds} s (asked ${metadata.loop.requested_seconds} s)`);
-    if (metadata.lyrics !== null) io.out(`Lyrics (${metadata.vocals ? 'sung' : 'not sung'}):\n${indent(metadata.lyrics)}`);
+    io.out(
+      `Form: ${metadata.plan.map((section) => `${section.kind} ${section.bars} bars @ ${section.start} s`).join(' → ')}`,
+    );
+    if (metadata.loop)
+      io.out(
+        `Loop: ${metadata.loop.bars} bars, ${metadata.loop.seconds} s (asked ${metadata.loop.requested_seconds} s)`,
+      );
+    if (metadata.lyrics !== null)
+      io.out(`Lyrics (${metadata.vocals ? 'sung' : 'not sung'}):\n${indent(metadata.lyrics)}`);
     io.out('Why:');
     for (const entry of metadata.trace) io.out(`  ${entry.source.padEnd(18)} ${entry.effect}`);
     if (metadata.warnings.length > 0) io.out(`Warnings:\n${metadata.warnings.map((w) => `  ${w}`).join('\n')}`);
     const seconds = Math.round(track.audioSeconds * 100) / 100;
-    io.out(`Rendered ${seconds} s in ${(track.renderMs / 1000).toFixed(2)} s (${(seconds / (track.renderMs / 1000)).toFixed(1)}× real time)`);
+    io.out(
+      `Rendered ${seconds} s in ${(track.renderMs / 1000).toFixed(2)} s (${(seconds / (track.renderMs / 1000)).toFixed(1)}× real time)`,
+    );
     io.out(`Wrote ${[audioPath, midiPath, ...(stems ?? []).map((stem) => stem.path)].join('\n      ')}`);
     return 0;
   },
@@ -147,11 +180,13 @@ and never when stderr is a pipe or a file).`,
 /** Writes each stem as DIR/<role>.wav (making DIR); returns what was written where. */
 async function writeStems(dir: string, track: RenderedTrack): Promise<{ role: string; path: string }[]> {
   await mkdir(dir, { recursive: true });
-  return Promise.all((track.stems ?? []).map(async (stem) => {
-    const path = join(dir, `${stem.role}.wav`);
-    await writeFile(path, stem.wav);
-    return { role: stem.role, path };
-  }));
+  return Promise.all(
+    (track.stems ?? []).map(async (stem) => {
+      const path = join(dir, `${stem.role}.wav`);
+      await writeFile(path, stem.wav);
+      return { role: stem.role, path };
+    }),
+  );
 }
 
 /** The file's text; its length and content are checked by the engine (checkLyrics), as for the API. */
@@ -168,9 +203,17 @@ async function readLyrics(path: string | undefined): Promise<string | null> {
 }
 
 function indent(block: string): string {
-  return block.split('\n').map((line) => `  ${line}`).join('\n');
+  return block
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }
 
 function slug(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'track';
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'track'
+  );
 }

@@ -29,10 +29,19 @@ export interface Parsed {
 }
 
 /** parseArgs with clear messages: unknown flags, missing values and wrong positional counts are UsageErrors. */
-export function parse(args: string[], options: Options, positionals: { min: number; max: number; names: string }): Parsed | 'help' {
+export function parse(
+  args: string[],
+  options: Options,
+  positionals: { min: number; max: number; names: string },
+): Parsed | 'help' {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
   }
@@ -46,11 +55,13 @@ export function parse(args: string[], options: Options, positionals: { min: numb
 export function positiveInteger(flag: string, value: string | boolean | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < 1) throw new UsageError(`${flag} expects a whole number of at least 1, got "${String(value)}".`);
+  if (!Number.isSafeInteger(number) || number < 1)
+    throw new UsageError(`${flag} expects a whole number of at least 1, got "${String(value)}".`);
   return number;
 }
 
-export const text = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+export const text = (value: string | boolean | undefined): string | undefined =>
+  typeof value === 'string' ? value : undefined;
 
 export function printHelp(io: Pick<Io, 'out'>, help: string): number {
   io.out(help);

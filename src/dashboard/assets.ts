@@ -3,7 +3,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '../http/types.ts';
 
-const TYPES: Record<string, string> = { 'app.css': 'text/css; charset=utf-8', 'app.js': 'text/javascript; charset=utf-8', 'icon.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  'app.css': 'text/css; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'icon.svg': 'image/svg+xml',
+};
 
 const ASSETS = new Map(
   Object.entries(TYPES).map(([name, type]) => {

@@ -55,7 +55,14 @@ function cookieOptions(ctx: AppContext, deps: DashboardDeps, maxAge?: number) {
   const secure = ctx.secure || deps.services.config.publicUrl.startsWith('https:');
   // Koa's cookie jar refuses a Secure cookie on a connection it thinks is plain unless told otherwise.
   if (secure) ctx.cookies.secure = true;
-  return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/', overwrite: true, ...(maxAge === undefined ? {} : { maxAge }) };
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure,
+    path: '/',
+    overwrite: true,
+    ...(maxAge === undefined ? {} : { maxAge }),
+  };
 }
 
 export async function viewerOf(ctx: AppContext, deps: DashboardDeps): Promise<Viewer | undefined> {
@@ -73,7 +80,11 @@ export async function startSession(ctx: AppContext, deps: DashboardDeps, account
   const previous = await viewerOf(ctx, deps);
   if (previous) await deps.credentials.endSession(previous.sessionId);
   const session = await deps.credentials.createSession(accountId, deps.services.now(), SESSION_TTL_MS);
-  ctx.cookies.set(SESSION_COOKIE, signSessionCookie(deps.keys.cookie, session.id, session.expires_at), cookieOptions(ctx, deps, SESSION_TTL_MS));
+  ctx.cookies.set(
+    SESSION_COOKIE,
+    signSessionCookie(deps.keys.cookie, session.id, session.expires_at),
+    cookieOptions(ctx, deps, SESSION_TTL_MS),
+  );
   ctx.cookies.set(PRE_SESSION_COOKIE, null, cookieOptions(ctx, deps));
 }
 
@@ -105,7 +116,11 @@ function isOwnOrigin(ctx: AppContext, publicUrl: string, origin: string): boolea
 }
 
 /** Reads an urlencoded form and checks its CSRF token against the session (or pre-session) binding. */
-export async function readCheckedForm(ctx: AppContext, deps: DashboardDeps, viewer: Viewer | undefined): Promise<URLSearchParams> {
+export async function readCheckedForm(
+  ctx: AppContext,
+  deps: DashboardDeps,
+  viewer: Viewer | undefined,
+): Promise<URLSearchParams> {
   const origin = ctx.get('Origin');
   if (origin !== '' && !isOwnOrigin(ctx, deps.services.config.publicUrl, origin)) throw new CsrfError();
   const form = await readForm(ctx);
@@ -116,7 +131,10 @@ export async function readCheckedForm(ctx: AppContext, deps: DashboardDeps, view
 
 async function readForm(ctx: AppContext): Promise<URLSearchParams> {
   if (!ctx.is('application/x-www-form-urlencoded')) {
-    throw new MalformedBodyError('unsupported_media_type', 'Dashboard forms are sent as application/x-www-form-urlencoded.');
+    throw new MalformedBodyError(
+      'unsupported_media_type',
+      'Dashboard forms are sent as application/x-www-form-urlencoded.',
+    );
   }
   const chunks: Buffer[] = [];
   let size = 0;

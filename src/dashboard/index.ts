@@ -14,11 +14,26 @@ import { html } from './html.ts';
 import { sendHtml, setSecurityHeaders, viewerOf, type Viewer } from './http.ts';
 import { setCredentials, showSignIn, showSignUp, signIn, signInWithLink, signOut, signUp } from './pages/auth.ts';
 import { showDocs } from './pages/docs.ts';
-import { cancelGeneration, deleteGeneration, deriveFromTrack, generationStatus, showGenerations, showTrack, waveform } from './pages/generations.ts';
+import {
+  cancelGeneration,
+  deleteGeneration,
+  deriveFromTrack,
+  generationStatus,
+  showGenerations,
+  showTrack,
+  waveform,
+} from './pages/generations.ts';
 import { createKey, revokeKey, showKeys } from './pages/keys.ts';
 import { showOverview } from './pages/overview.ts';
 import { generateFromPlayground, showPlayground } from './pages/playground.ts';
-import { addEndpoint, deleteEndpoint, enableEndpoint, resendDelivery, rotateSecret, showWebhooks } from './pages/webhooks.ts';
+import {
+  addEndpoint,
+  deleteEndpoint,
+  enableEndpoint,
+  resendDelivery,
+  rotateSecret,
+  showWebhooks,
+} from './pages/webhooks.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
 import { deriveKeys } from './tokens.ts';
 import { plainPage } from './views/layout.ts';
@@ -110,9 +125,12 @@ function errorPage(ctx: AppContext, error: unknown): void {
   if (described.status >= 500) ctx.app.emit('error', error, ctx);
   sendHtml(
     ctx,
-    plainPage('Something went wrong', html`<h1>${described.status >= 500 ? 'Something went wrong' : 'That did not work'}</h1>
+    plainPage(
+      'Something went wrong',
+      html`<h1>${described.status >= 500 ? 'Something went wrong' : 'That did not work'}</h1>
 <p>${described.message}</p>
-<p><a class="button" href="/">Back to the dashboard</a></p>`),
+<p><a class="button" href="/">Back to the dashboard</a></p>`,
+    ),
     described.status,
   );
 }

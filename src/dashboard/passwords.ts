@@ -46,7 +46,13 @@ function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise
   return withSlot(
     () =>
       new Promise<Buffer>((resolve, reject) =>
-        scryptCallback(password.normalize('NFC'), salt, KEY_BYTES, { ...options, maxmem: 256 * options.N! * options.r! }, (err, key) => (err ? reject(err) : resolve(key))),
+        scryptCallback(
+          password.normalize('NFC'),
+          salt,
+          KEY_BYTES,
+          { ...options, maxmem: 256 * options.N! * options.r! },
+          (err, key) => (err ? reject(err) : resolve(key)),
+        ),
       ),
   );
 }

@@ -72,7 +72,8 @@ export class SignInThrottle {
   }
 
   #sweep(nowMs: number): void {
-    for (const [key, entry] of this.#entries) if (nowMs - entry.lastFailure > FORGET_AFTER_MS) this.#entries.delete(key);
+    for (const [key, entry] of this.#entries)
+      if (nowMs - entry.lastFailure > FORGET_AFTER_MS) this.#entries.delete(key);
     if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
   }
 }

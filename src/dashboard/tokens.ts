@@ -15,7 +15,8 @@ export interface DashboardKeys {
 }
 
 export function deriveKeys(signingSecret: string): DashboardKeys {
-  const derive = (purpose: string) => createHmac('sha256', signingSecret).update(`tunesmith dashboard ${purpose} v1`).digest();
+  const derive = (purpose: string) =>
+    createHmac('sha256', signingSecret).update(`tunesmith dashboard ${purpose} v1`).digest();
   return { cookie: derive('session cookie'), csrf: derive('csrf') };
 }
 

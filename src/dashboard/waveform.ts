@@ -23,8 +23,10 @@ export function wavPeaks(bytes: Uint8Array, bars = WAVEFORM_BARS): number[] {
       bits = view.getUint16(body + 14, true);
     } else if (tag(at) === 'data') {
       const end = Math.min(bytes.length, body + size);
-      if (format === 1 && bits === 16) return slicePeaks((end - body) >> 1, bars, (i) => Math.abs(view.getInt16(body + 2 * i, true)) / 32768);
-      if (format === 3 && bits === 32) return slicePeaks((end - body) >> 2, bars, (i) => Math.min(1, Math.abs(view.getFloat32(body + 4 * i, true))));
+      if (format === 1 && bits === 16)
+        return slicePeaks((end - body) >> 1, bars, (i) => Math.abs(view.getInt16(body + 2 * i, true)) / 32768);
+      if (format === 3 && bits === 32)
+        return slicePeaks((end - body) >> 2, bars, (i) => Math.min(1, Math.abs(view.getFloat32(body + 4 * i, true))));
       throw new Error(`unsupported WAV encoding (format ${format}, ${bits} bits)`);
     }
     at = body + size + (size & 1);

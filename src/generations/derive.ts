@@ -33,7 +33,14 @@ export interface Played {
 /** The played facts of a completed generation; undefined for records made before plans were reported. */
 export function playedOf(source: Generation): Played | undefined {
   const m = source.metadata;
-  if (!m || typeof m['bpm'] !== 'number' || typeof m['key'] !== 'string' || typeof m['meter'] !== 'string' || !Array.isArray(m['plan'])) return undefined;
+  if (
+    !m ||
+    typeof m['bpm'] !== 'number' ||
+    typeof m['key'] !== 'string' ||
+    typeof m['meter'] !== 'string' ||
+    !Array.isArray(m['plan'])
+  )
+    return undefined;
   const timing = Array.isArray(m['lyrics_timing']) ? (m['lyrics_timing'] as { text: string; start: number }[]) : null;
   return { bpm: m['bpm'], key: m['key'], meter: m['meter'], plan: m['plan'] as PlayedSection[], lyricsTiming: timing };
 }
@@ -43,7 +50,8 @@ export function assertDerivable(source: Generation, operation: Derivation['opera
   if (source.status !== 'completed') throw new GenerationStateError('source_not_completed', source.status, operation);
   if (source.loop === true) throw new GenerationStateError('source_is_loop', source.status, operation);
   const played = playedOf(source);
-  if (!played || played.plan.length === 0 || typeof source.files?.wav !== 'string') throw new GenerationStateError('source_without_plan', source.status, operation);
+  if (!played || played.plan.length === 0 || typeof source.files?.wav !== 'string')
+    throw new GenerationStateError('source_without_plan', source.status, operation);
   return played;
 }
 
@@ -63,23 +71,42 @@ const EXTENSION_KIND: PlanKind = 'chorus';
  * The new task's fields: the source's request with its tempo, key, meter and plan pinned, changed as asked, and
  * its length measured by the engine at that tempo (a 400 naming the limits for this source when outside them).
  */
-export function derivedInput(source: Generation, played: Played, derivation: Derivation, limits: { min: number; max: number }): GenerationInput {
-  const from: GenerationSource = { id: source.id, operation: derivation.operation, ...(derivation.operation === 'remix' ? { section: derivation.section } : {}) };
+export function derivedInput(
+  source: Generation,
+  played: Played,
+  derivation: Derivation,
+  limits: { min: number; max: number },
+): GenerationInput {
+  const from: GenerationSource = {
+    id: source.id,
+    operation: derivation.operation,
+    ...(derivation.operation === 'remix' ? { section: derivation.section } : {}),
+  };
   let plan = played.plan.map(asPlanSection);
   let lyrics = source.lyrics;
   let seed = source.seed;
   if (derivation.operation === 'extend') {
     // The source's ending is replaced: its bars before it stay, then the new material, then an ending again.
     const ending = plan[plan.length - 1]!;
-    const added = 'seconds' in derivation ? [{ kind: EXTENSION_KIND, seconds: derivation.seconds }, ending] : derivation.sections;
+    const added =
+      'seconds' in derivation ? [{ kind: EXTENSION_KIND, seconds: derivation.seconds }, ending] : derivation.sections;
     plan = [...plan.slice(0, -1), ...added];
   } else {
     const { section, changes } = derivation;
     if (section >= plan.length) {
-      throw new ValidationError('section', `"section" must be the index of one of this generation's ${plan.length} sections: 0 to ${plan.length - 1}, not ${section}.`, 'out_of_range');
+      throw new ValidationError(
+        'section',
+        `"section" must be the index of one of this generation's ${plan.length} sections: 0 to ${plan.length - 1}, not ${section}.`,
+        'out_of_range',
+      );
     }
     if (changes.lyrics !== undefined) {
-      if (source.instrumental) throw new ValidationError('lyrics', 'This generation is instrumental, so a section of it cannot be sung. Leave out "lyrics".', 'conflicting_fields');
+      if (source.instrumental)
+        throw new ValidationError(
+          'lyrics',
+          'This generation is instrumental, so a section of it cannot be sung. Leave out "lyrics".',
+          'conflicting_fields',
+        );
       // Section lyrics and a whole song's lyrics cannot be given together: every sung line goes to its section.
       plan = withSectionLyrics(plan, played);
       lyrics = null;
@@ -103,7 +130,8 @@ export function derivedInput(source: Generation, played: Played, derivation: Der
   // A redo is the source's length whatever its plan measures (the splice keeps the source's frames); its plan is
   // still measured, which refuses lyrics its section cannot hold.
   const seconds = playable(input, derivation);
-  const duration = derivation.operation === 'remix' ? source.duration : withinLimits(seconds, played, derivation, limits);
+  const duration =
+    derivation.operation === 'remix' ? source.duration : withinLimits(seconds, played, derivation, limits);
   return { ...input, duration };
 }
 
@@ -116,7 +144,8 @@ const TIMING_TOLERANCE = 0.001;
 /** The played plan with each sung line of the source in the section where it starts. */
 function withSectionLyrics(plan: PlanSection[], played: Played): PlanSection[] {
   const lines = played.lyricsTiming ?? [];
-  const sectionOf = (start: number) => played.plan.findLastIndex((section) => section.start <= start + TIMING_TOLERANCE);
+  const sectionOf = (start: number) =>
+    played.plan.findLastIndex((section) => section.start <= start + TIMING_TOLERANCE);
   return plan.map((section, i) => {
     const sung = lines.filter((line) => sectionOf(line.start) === i).map((line) => line.text);
     const { lyrics: _dropped, ...rest } = section;
@@ -130,12 +159,22 @@ function playable(input: GenerationInput, derivation: Derivation): number {
     return planDuration({ ...input, plan: input.plan! });
   } catch (error) {
     // A plan the engine cannot play (lyrics with more lines than their section holds, say) says why.
-    if (error instanceof EngineError) throw new ValidationError(derivation.operation === 'remix' ? 'lyrics' : 'sections', error.message, 'invalid_value');
+    if (error instanceof EngineError)
+      throw new ValidationError(
+        derivation.operation === 'remix' ? 'lyrics' : 'sections',
+        error.message,
+        'invalid_value',
+      );
     throw error;
   }
 }
 
-function withinLimits(seconds: number, played: Played, derivation: Derivation, limits: { min: number; max: number }): number {
+function withinLimits(
+  seconds: number,
+  played: Played,
+  derivation: Derivation,
+  limits: { min: number; max: number },
+): number {
   if (seconds >= limits.min - 1e-6 && seconds <= limits.max + 1e-6) return seconds;
   const was = Math.round((played.plan.at(-1)?.end ?? seconds) * 10) / 10;
   const now = Math.round(seconds * 10) / 10;

@@ -40,7 +40,8 @@ export function availableKinds(files: GenerationFiles): DownloadKind[] {
 type Owner = Pick<Generation, 'id' | 'account_id'>;
 
 /** The blob key of a generation's file of `kind`. */
-export const blobKey = (generation: Owner, kind: DownloadKind): string => `audio/${generation.account_id}/${generation.id}.${DOWNLOADS[kind].ext}`;
+export const blobKey = (generation: Owner, kind: DownloadKind): string =>
+  `audio/${generation.account_id}/${generation.id}.${DOWNLOADS[kind].ext}`;
 
 /** A stem's file name after the generation id in its link and its key (`<id>.stem-drums.wav`), and the zip of them all. */
 export const stemFile = (role: string): string => `stem-${role}.wav`;
@@ -48,7 +49,8 @@ export const STEMS_ZIP = 'stems.zip';
 export const STEM_CONTENT_TYPE = DOWNLOADS.wav.contentType;
 
 /** The blob key of a generation's stem of `role`, beside the mix's. */
-export const stemKey = (generation: Owner, role: string): string => `audio/${generation.account_id}/${generation.id}.${stemFile(role)}`;
+export const stemKey = (generation: Owner, role: string): string =>
+  `audio/${generation.account_id}/${generation.id}.${stemFile(role)}`;
 
 /** The role of a stem's link name (`stem-drums.wav` -> drums), or undefined when it is not one. */
 export function roleOfStemFile(name: string): string | undefined {
@@ -59,7 +61,10 @@ export function roleOfStemFile(name: string): string | undefined {
 export const allKeys = (generation: Owner): string[] => DOWNLOAD_KINDS.map((kind) => blobKey(generation, kind));
 
 /** The files of a rendered track, as the record lists them and as blobs to store (stems included). */
-export function trackFiles(generation: Owner, track: RenderedTrack): { files: GenerationFiles; puts: { key: string; bytes: Uint8Array; contentType: string }[] } {
+export function trackFiles(
+  generation: Owner,
+  track: RenderedTrack,
+): { files: GenerationFiles; puts: { key: string; bytes: Uint8Array; contentType: string }[] } {
   const bytes: Partial<Record<DownloadKind, Uint8Array>> = { wav: track.wav, midi: track.midi, ...track.outputs };
   const files: GenerationFiles = { wav: blobKey(generation, 'wav'), midi: blobKey(generation, 'midi') };
   const puts: { key: string; bytes: Uint8Array; contentType: string }[] = [];

@@ -57,7 +57,11 @@ export class Generations {
   }
 
   /** Checks the plan's rules, reserves a unit of quota and saves the task (one atomic step), then queues it. */
-  async create(account: Account, request: GenerationInput, options: CreateOptions = {}): Promise<{ generation: Generation; replayed: boolean }> {
+  async create(
+    account: Account,
+    request: GenerationInput,
+    options: CreateOptions = {},
+  ): Promise<{ generation: Generation; replayed: boolean }> {
     await this.#check(account, request);
     const result = await this.#o.repository.createGeneration(
       { account_id: account.id, ...request, request_id: options.requestId ?? null },
@@ -71,15 +75,28 @@ export class Generations {
    * `variations`: the same request with each variation's seed, saved as one batch (the quota takes all of them
    * or none is made), then queued. Each request is checked as `create` checks one.
    */
-  async createBatch(account: Account, requests: readonly GenerationInput[], options: CreateOptions = {}): Promise<{ batchId: string; generations: Generation[]; replayed: boolean }> {
+  async createBatch(
+    account: Account,
+    requests: readonly GenerationInput[],
+    options: CreateOptions = {},
+  ): Promise<{ batchId: string; generations: Generation[]; replayed: boolean }> {
     for (const request of requests) await this.#check(account, request);
     const id = newBatchId();
     const result = await this.#o.repository.createGenerations(
-      requests.map((request, index) => ({ account_id: account.id, ...request, request_id: options.requestId ?? null, batch: { id, index, size: requests.length } })),
+      requests.map((request, index) => ({
+        account_id: account.id,
+        ...request,
+        request_id: options.requestId ?? null,
+        batch: { id, index, size: requests.length },
+      })),
       { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
     );
     if (!result.replayed) for (const generation of result.generations) this.#o.jobs.enqueue(generation);
-    return { batchId: result.generations[0]?.batch?.id ?? id, generations: result.generations, replayed: result.replayed };
+    return {
+      batchId: result.generations[0]?.batch?.id ?? id,
+      generations: result.generations,
+      replayed: result.replayed,
+    };
   }
 
   /**
@@ -87,7 +104,13 @@ export class Generations {
    * the source cannot be spliced, a 400 when the result would be outside the duration limits; then created as any
    * task is (quota, idempotency, queue). Its render reads the source's audio (src/jobs/splice-source.ts).
    */
-  async derive(account: Account, source: Generation, derivation: Derivation, limits: { min: number; max: number }, options: CreateOptions = {}): Promise<{ generation: Generation; replayed: boolean }> {
+  async derive(
+    account: Account,
+    source: Generation,
+    derivation: Derivation,
+    limits: { min: number; max: number },
+    options: CreateOptions = {},
+  ): Promise<{ generation: Generation; replayed: boolean }> {
     const played = assertDerivable(source, derivation.operation);
     return this.create(account, derivedInput(source, played, derivation, limits), options);
   }
@@ -97,7 +120,8 @@ export class Generations {
     if (request.lyrics !== null) this.#o.checkLyrics(request);
     const limits = limitsFor(account);
     if (request.callback_url !== null) {
-      if (!limits.webhooks) throw new PlanForbiddenError('callback_url', PLAN_LABELS[account.plan], 'Webhooks (callback_url)');
+      if (!limits.webhooks)
+        throw new PlanForbiddenError('callback_url', PLAN_LABELS[account.plan], 'Webhooks (callback_url)');
       // Refused where nothing would send it (the same 503 as /v1/webhooks), and checked by the webhooks' own rules.
       if (!this.#o.checkCallbackUrl) throw new ServiceUnavailableError('Webhooks are not running on this server.');
       await this.#o.checkCallbackUrl(request.callback_url, 'callback_url');
@@ -146,7 +170,11 @@ export class Generations {
    * `present` for a page of generations (or one), reading the queue once for all of them: in PostgreSQL mode the
    * queue is in the database, and only this way do queue_position and estimated_time come from it.
    */
-  async presentAll(generations: readonly Generation[], leaveOut: readonly Expandable[] = [], now = this.#o.now()): Promise<GenerationObject[]> {
+  async presentAll(
+    generations: readonly Generation[],
+    leaveOut: readonly Expandable[] = [],
+    now = this.#o.now(),
+  ): Promise<GenerationObject[]> {
     const live = await this.#o.jobs.liveMany(generations);
     return generations.map((g) => presentGeneration(g, live.get(g.id), this.#o.signer, now, leaveOut));
   }
@@ -170,7 +198,10 @@ export class Generations {
    * Every stem of a completed generation, opened (role -> its bytes), so a missing one is known before an answer
    * starts; undefined when it has none or one is gone. The caller reads or destroys every stream.
    */
-  async openStems(accountId: string, id: string): Promise<{ generation: Generation; stems: { role: string; stream: Readable }[] } | undefined> {
+  async openStems(
+    accountId: string,
+    id: string,
+  ): Promise<{ generation: Generation; stems: { role: string; stream: Readable }[] } | undefined> {
     const generation = await this.find(accountId, id);
     const stems = generation?.status === 'completed' ? generation.files?.stems : undefined;
     if (!generation || !stems || Object.keys(stems).length === 0) return undefined;

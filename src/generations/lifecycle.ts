@@ -35,12 +35,20 @@ export class GenerationLifecycle {
    * when it does not or is gone. What keeps a re-run of a task whose first worker was thought dead from saving a
    * second completion or causing a second event: the state it expects (its own attempt, still processing) is gone.
    */
-  transitionIf(id: string, expected: (current: Generation) => boolean, patch: GenerationPatch): Promise<Generation | undefined> {
+  transitionIf(
+    id: string,
+    expected: (current: Generation) => boolean,
+    patch: GenerationPatch,
+  ): Promise<Generation | undefined> {
     return this.#apply(id, expected, patch);
   }
 
   /** `expected` null: unconditional (an unknown id is the repository's error). */
-  async #apply(id: string, expected: ((current: Generation) => boolean) | null, patch: GenerationPatch): Promise<Generation | undefined> {
+  async #apply(
+    id: string,
+    expected: ((current: Generation) => boolean) | null,
+    patch: GenerationPatch,
+  ): Promise<Generation | undefined> {
     let evented = false;
     try {
       return await this.#repository.transaction(async (tx) => {

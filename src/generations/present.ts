@@ -98,18 +98,25 @@ export function presentGeneration(
     // Until the track is done, the lyrics that will be sung are the ones given.
     object.lyrics = g.lyrics;
   }
-  if (g.status === 'completed' && g.files) Object.assign(object, signer.links(g.account_id, g.id, now, availableKinds(g.files), Object.keys(g.files.stems ?? {})));
+  if (g.status === 'completed' && g.files)
+    Object.assign(
+      object,
+      signer.links(g.account_id, g.id, now, availableKinds(g.files), Object.keys(g.files.stems ?? {})),
+    );
   if (g.status === 'failed' && g.error) object.error = g.error;
   return object;
 }
 
 /** bpm, key, time signature, sections and loudness from the stored metadata (loudness is null on older records). */
-function trackData(metadata: Record<string, unknown>): Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'plan' | 'loudness'> {
+function trackData(
+  metadata: Record<string, unknown>,
+): Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'plan' | 'loudness'> {
   const data: Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'plan' | 'loudness'> = {};
   if (typeof metadata['bpm'] === 'number') data.bpm = metadata['bpm'];
   if (typeof metadata['key'] === 'string') data.key = metadata['key'];
   if (typeof metadata['meter'] === 'string') data.time_signature = metadata['meter'];
-  if (Array.isArray(metadata['sections'])) data.sections = metadata['sections'] as NonNullable<GenerationObject['sections']>;
+  if (Array.isArray(metadata['sections']))
+    data.sections = metadata['sections'] as NonNullable<GenerationObject['sections']>;
   // Absent on records made before plans existed.
   if (Array.isArray(metadata['plan'])) data.plan = metadata['plan'] as NonNullable<GenerationObject['plan']>;
   data.loudness = (metadata['loudness'] as GenerationObject['loudness'] | undefined) ?? null;

@@ -26,13 +26,22 @@ export async function recordTransitionEvent(tx: Transaction, generation: Generat
     return true;
   }
   const targets: { endpoint_id: string | null; url: string }[] = [];
-  if (generation.callback_url !== null && DEFAULT_EVENTS.includes(type)) targets.push({ endpoint_id: null, url: generation.callback_url });
+  if (generation.callback_url !== null && DEFAULT_EVENTS.includes(type))
+    targets.push({ endpoint_id: null, url: generation.callback_url });
   for (const endpoint of await tx.listEndpoints(account.id)) {
-    if (endpoint.disabled_at === null && endpoint.events.includes(type)) targets.push({ endpoint_id: endpoint.id, url: endpoint.url });
+    if (endpoint.disabled_at === null && endpoint.events.includes(type))
+      targets.push({ endpoint_id: endpoint.id, url: endpoint.url });
   }
   if (targets.length === 0) return false;
   const at = now.toISOString();
-  const event = { id: randomId('evt_'), type, account_id: account.id, generation_id: generation.id, created_at: at, transition_at: transitionAt };
+  const event = {
+    id: randomId('evt_'),
+    type,
+    account_id: account.id,
+    generation_id: generation.id,
+    created_at: at,
+    transition_at: transitionAt,
+  };
   const deliveries: WebhookDelivery[] = targets.map((target) => ({
     id: randomId('whd_'),
     event_id: event.id,

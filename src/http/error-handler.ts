@@ -68,14 +68,54 @@ const namedRule = <E extends Error>(name: E['name'], map: (err: E) => ErrorRespo
 });
 
 const RULES: Rule[] = [
-  rule(ValidationError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message, param: e.param })),
+  rule(ValidationError, (e) => ({
+    status: 400,
+    type: 'invalid_request_error',
+    code: e.code,
+    message: e.message,
+    param: e.param,
+  })),
   rule(MalformedBodyError, (e) => ({ status: 400, type: 'invalid_request_error', code: e.code, message: e.message })),
-  rule(MissingHostError, (e) => ({ status: 400, type: 'invalid_request_error', code: 'missing_host', message: e.message })),
-  rule(UnsafeUrlError, (e) => ({ status: 400, type: 'invalid_request_error', code: 'unsafe_url', message: e.message, param: e.param })),
-  rule(WebhookLimitError, (e) => ({ status: 400, type: 'invalid_request_error', code: 'too_many_endpoints', message: e.message })),
-  namedRule<UnknownStyleError>('UnknownStyleError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'unknown_style', message: e.message, param: 'style' })),
-  namedRule<LyricsTooLongError>('LyricsTooLongError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'lyrics_too_long', message: e.message, param: 'lyrics' })),
-  namedRule<Error>('InvalidLyricsError', (e) => ({ status: 400, type: 'invalid_request_error', code: 'invalid_lyrics', message: e.message, param: 'lyrics' })),
+  rule(MissingHostError, (e) => ({
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'missing_host',
+    message: e.message,
+  })),
+  rule(UnsafeUrlError, (e) => ({
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'unsafe_url',
+    message: e.message,
+    param: e.param,
+  })),
+  rule(WebhookLimitError, (e) => ({
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'too_many_endpoints',
+    message: e.message,
+  })),
+  namedRule<UnknownStyleError>('UnknownStyleError', (e) => ({
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'unknown_style',
+    message: e.message,
+    param: 'style',
+  })),
+  namedRule<LyricsTooLongError>('LyricsTooLongError', (e) => ({
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'lyrics_too_long',
+    message: e.message,
+    param: 'lyrics',
+  })),
+  namedRule<Error>('InvalidLyricsError', (e) => ({
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'invalid_lyrics',
+    message: e.message,
+    param: 'lyrics',
+  })),
   rule(BodyTooLargeError, (e) => ({
     status: 413,
     type: 'invalid_request_error',
@@ -91,9 +131,20 @@ const RULES: Rule[] = [
     message: e.message,
     headers: { 'WWW-Authenticate': 'Bearer realm="tunesmith"' },
   })),
-  rule(SessionRequiredError, (e) => ({ status: 401, type: 'authentication_error', code: 'not_signed_in', message: e.message })),
+  rule(SessionRequiredError, (e) => ({
+    status: 401,
+    type: 'authentication_error',
+    code: 'not_signed_in',
+    message: e.message,
+  })),
   rule(CsrfError, (e) => ({ status: 403, type: 'permission_error', code: 'csrf_failed', message: e.message })),
-  rule(PlanForbiddenError, (e) => ({ status: 403, type: 'permission_error', code: 'plan_forbidden', message: e.message, param: e.param })),
+  rule(PlanForbiddenError, (e) => ({
+    status: 403,
+    type: 'permission_error',
+    code: 'plan_forbidden',
+    message: e.message,
+    param: e.param,
+  })),
   rule(DownloadLinkError, (e) => ({ status: 403, type: 'permission_error', code: e.code, message: e.message })),
   rule(QuotaExceededError, (e) => ({
     status: 402,
@@ -102,10 +153,32 @@ const RULES: Rule[] = [
     message: e.message,
     details: { limit: e.limit, resets_at: e.resetsAt.toISOString() },
   })),
-  rule(ResourceNotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: e.code, message: e.message, param: e.param })),
-  rule(WebhookNotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: `${e.what}_not_found`, message: e.message, param: 'id' })),
-  rule(NotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: `${e.what}_not_found`, message: e.message })),
-  rule(RouteNotFoundError, (e) => ({ status: 404, type: 'not_found_error', code: 'route_not_found', message: e.message })),
+  rule(ResourceNotFoundError, (e) => ({
+    status: 404,
+    type: 'not_found_error',
+    code: e.code,
+    message: e.message,
+    param: e.param,
+  })),
+  rule(WebhookNotFoundError, (e) => ({
+    status: 404,
+    type: 'not_found_error',
+    code: `${e.what}_not_found`,
+    message: e.message,
+    param: 'id',
+  })),
+  rule(NotFoundError, (e) => ({
+    status: 404,
+    type: 'not_found_error',
+    code: `${e.what}_not_found`,
+    message: e.message,
+  })),
+  rule(RouteNotFoundError, (e) => ({
+    status: 404,
+    type: 'not_found_error',
+    code: 'route_not_found',
+    message: e.message,
+  })),
   rule(MethodNotAllowedError, (e) => ({
     status: 405,
     type: 'invalid_request_error',
@@ -113,7 +186,13 @@ const RULES: Rule[] = [
     message: e.message,
     headers: { Allow: e.allowed.join(', ') },
   })),
-  rule(GenerationStateError, (e) => ({ status: 409, type: 'conflict_error', code: e.code, message: e.message, param: 'id' })),
+  rule(GenerationStateError, (e) => ({
+    status: 409,
+    type: 'conflict_error',
+    code: e.code,
+    message: e.message,
+    param: 'id',
+  })),
   rule(IdempotencyConflictError, (e) => ({
     status: 409,
     type: 'conflict_error',
@@ -148,9 +227,15 @@ const RULES: Rule[] = [
     status: 503,
     type: 'service_unavailable_error',
     code: 'service_unavailable',
-    message: 'This server no longer accepts changes: another Tunesmith server took over its data. Its operator must stop one of them.',
+    message:
+      'This server no longer accepts changes: another Tunesmith server took over its data. Its operator must stop one of them.',
   })),
-  rule(ServiceUnavailableError, (e) => ({ status: 503, type: 'service_unavailable_error', code: 'service_unavailable', message: e.message })),
+  rule(ServiceUnavailableError, (e) => ({
+    status: 503,
+    type: 'service_unavailable_error',
+    code: 'service_unavailable',
+    message: e.message,
+  })),
   // The data dir's disk is full, or the PostgreSQL database is full or cannot be reached: nothing is wrong with
   // the request, and it goes through once space is freed or the database is back (no restart of ours needed).
   {
@@ -173,14 +258,25 @@ const INTERNAL: ErrorResponse = {
 };
 
 /** Statuses other middleware (Koa, the router) may raise as http-errors with `expose` set. */
-const EXPOSED_TYPES: Record<number, ErrorType> = { 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 409: 'conflict_error', 429: 'rate_limit_error' };
+const EXPOSED_TYPES: Record<number, ErrorType> = {
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'conflict_error',
+  429: 'rate_limit_error',
+};
 
 export function describeError(err: unknown): ErrorResponse {
   if (err instanceof Error) {
     for (const { matches, map } of RULES) if (matches(err)) return map(err);
     const status = (err as { status?: unknown }).status;
     if ((err as { expose?: unknown }).expose === true && typeof status === 'number' && status >= 400 && status < 500) {
-      return { status, type: EXPOSED_TYPES[status] ?? 'invalid_request_error', code: 'invalid_request', message: err.message };
+      return {
+        status,
+        type: EXPOSED_TYPES[status] ?? 'invalid_request_error',
+        code: 'invalid_request',
+        message: err.message,
+      };
     }
   }
   return INTERNAL;

@@ -88,7 +88,10 @@ export class MissingHostError extends Error {
 /** Nothing is routed at this path. */
 export class RouteNotFoundError extends Error {
   override name = 'RouteNotFoundError' as const;
-  constructor(readonly method: string, readonly path: string) {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+  ) {
     super(`There is no route ${method} ${path}. See GET /v1/openapi.json for the routes.`);
   }
 }
@@ -96,7 +99,10 @@ export class RouteNotFoundError extends Error {
 /** The path exists but not for this method. */
 export class MethodNotAllowedError extends Error {
   override name = 'MethodNotAllowedError' as const;
-  constructor(readonly method: string, readonly allowed: readonly string[]) {
+  constructor(
+    readonly method: string,
+    readonly allowed: readonly string[],
+  ) {
     super(`${method} is not allowed here. Use ${allowed.join(' or ')}.`);
   }
 }
@@ -116,18 +122,31 @@ export class DownloadLinkError extends Error {
 /** A requested resource (generation, file) does not exist or is not the caller's. */
 export class ResourceNotFoundError extends Error {
   override name = 'ResourceNotFoundError' as const;
-  constructor(readonly code: 'generation_not_found' | 'file_not_found', message: string, readonly param?: string) {
+  constructor(
+    readonly code: 'generation_not_found' | 'file_not_found',
+    message: string,
+    readonly param?: string,
+  ) {
     super(message);
   }
 }
 
 /** Cancel asked of a finished generation, or delete of one still waiting or rendering. */
-export type GenerationStateCode = 'generation_finished' | 'generation_not_finished' | 'source_not_completed' | 'source_is_loop' | 'source_without_plan';
+export type GenerationStateCode =
+  | 'generation_finished'
+  | 'generation_not_finished'
+  | 'source_not_completed'
+  | 'source_is_loop'
+  | 'source_without_plan';
 
 export class GenerationStateError extends Error {
   override name = 'GenerationStateError' as const;
   /** `operation`: for the source codes, what was asked of the source (extend or remix). */
-  constructor(readonly code: GenerationStateCode, status: string, operation = 'extend') {
+  constructor(
+    readonly code: GenerationStateCode,
+    status: string,
+    operation = 'extend',
+  ) {
     super(stateMessage(code, status, operation));
   }
 }

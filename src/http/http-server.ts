@@ -57,7 +57,14 @@ function closeIdle(socket: Socket): void {
 }
 
 function answerExpectationFailed(_req: IncomingMessage, res: ServerResponse): void {
-  const body = errorBody('expectation_failed', 'The Expect header can only be 100-continue. Send the request without it.');
-  res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': newRequestId() });
+  const body = errorBody(
+    'expectation_failed',
+    'The Expect header can only be 100-continue. Send the request without it.',
+  );
+  res.writeHead(417, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': newRequestId(),
+  });
   res.end(body);
 }

@@ -9,7 +9,11 @@ export function readIdempotencyKey(ctx: AppContext): string | undefined {
   const raw = ctx.req.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   if (Array.isArray(raw) || !KEY.test(raw)) {
-    throw new ValidationError('Idempotency-Key', 'The Idempotency-Key header must be one value of 1–255 printable ASCII characters (a UUID is a good choice).', 'invalid_idempotency_key');
+    throw new ValidationError(
+      'Idempotency-Key',
+      'The Idempotency-Key header must be one value of 1–255 printable ASCII characters (a UUID is a good choice).',
+      'invalid_idempotency_key',
+    );
   }
   return raw;
 }
@@ -25,7 +29,9 @@ export function bodyHash(body: unknown): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value);

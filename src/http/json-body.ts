@@ -24,7 +24,10 @@ export async function readJsonObject(ctx: AppContext, limitBytes = BODY_LIMIT_BY
   }
   if (text.trim() === '') throw emptyBody();
   if (exceedsDepth(text, MAX_JSON_DEPTH)) {
-    throw new MalformedBodyError('too_deep', `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep. Send a flat object.`);
+    throw new MalformedBodyError(
+      'too_deep',
+      `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep. Send a flat object.`,
+    );
   }
   let value: unknown;
   try {
@@ -34,24 +37,43 @@ export async function readJsonObject(ctx: AppContext, limitBytes = BODY_LIMIT_BY
     throw new MalformedBodyError('invalid_json', `The request body is not valid JSON${detail}. Send a JSON object.`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ValidationError(undefined, 'The request body must be a JSON object, like {"prompt": "..."}.', 'invalid_type');
+    throw new ValidationError(
+      undefined,
+      'The request body must be a JSON object, like {"prompt": "..."}.',
+      'invalid_type',
+    );
   }
   return value as Record<string, unknown>;
 }
 
 function emptyBody(): MalformedBodyError {
-  return new MalformedBodyError('body_required', 'The request body is empty. Send a JSON object, like {"prompt": "..."}.');
+  return new MalformedBodyError(
+    'body_required',
+    'The request body is empty. Send a JSON object, like {"prompt": "..."}.',
+  );
 }
 
 function assertJsonContentType(ctx: AppContext): void {
-  const [mediaType = '', ...params] = ctx.get('Content-Type').split(';').map((part) => part.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const [mediaType = '', ...params] = ctx
+    .get('Content-Type')
+    .split(';')
+    .map((part) => part.trim().toLowerCase());
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   if (mediaType !== 'application/json' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
-    throw new MalformedBodyError('unsupported_media_type', 'The body must be JSON: send it with "Content-Type: application/json".');
+    throw new MalformedBodyError(
+      'unsupported_media_type',
+      'The body must be JSON: send it with "Content-Type: application/json".',
+    );
   }
   const encoding = ctx.get('Content-Encoding').toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {
-    throw new MalformedBodyError('unsupported_media_type', `Compressed bodies (Content-Encoding: ${encoding}) are not accepted. Send the JSON uncompressed.`);
+    throw new MalformedBodyError(
+      'unsupported_media_type',
+      `Compressed bodies (Content-Encoding: ${encoding}) are not accepted. Send the JSON uncompressed.`,
+    );
   }
 }
 
@@ -83,7 +105,13 @@ function readCapped(ctx: AppContext, limitBytes: number): Promise<Buffer> {
     };
     const onError = () => {
       cleanup();
-      reject(new ValidationError(undefined, 'The request body could not be read to its end. Send it again.', 'body_incomplete'));
+      reject(
+        new ValidationError(
+          undefined,
+          'The request body could not be read to its end. Send it again.',
+          'body_incomplete',
+        ),
+      );
     };
     const onAborted = onError;
     req.on('data', onData);

@@ -8,25 +8,48 @@ export function readQuery(querystring: string, allowed: readonly string[]): Map<
   const values = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(querystring)) {
     if (!allowed.includes(name)) {
-      throw new ValidationError(name, `Unknown query parameter "${name}". Allowed: ${allowed.join(', ')}.`, 'unknown_parameter');
+      throw new ValidationError(
+        name,
+        `Unknown query parameter "${name}". Allowed: ${allowed.join(', ')}.`,
+        'unknown_parameter',
+      );
     }
-    if (values.has(name)) throw new ValidationError(name, `The query parameter "${name}" is given more than once. Give it once.`, 'duplicate_parameter');
+    if (values.has(name))
+      throw new ValidationError(
+        name,
+        `The query parameter "${name}" is given more than once. Give it once.`,
+        'duplicate_parameter',
+      );
     values.set(name, value);
   }
   return values;
 }
 
 /** A plain decimal integer in [min, max] (no sign, no exponent, no fraction). */
-export function readQueryInteger(values: Map<string, string>, name: string, rule: { min: number; max: number; fallback: number }): number {
+export function readQueryInteger(
+  values: Map<string, string>,
+  name: string,
+  rule: { min: number; max: number; fallback: number },
+): number {
   const raw = values.get(name);
   if (raw === undefined) return rule.fallback;
-  if (!/^\d{1,15}$/.test(raw)) throw new ValidationError(name, `"${name}" must be a whole number from ${rule.min} to ${rule.max}.`, 'invalid_type');
+  if (!/^\d{1,15}$/.test(raw))
+    throw new ValidationError(
+      name,
+      `"${name}" must be a whole number from ${rule.min} to ${rule.max}.`,
+      'invalid_type',
+    );
   const value = Number(raw);
-  if (value < rule.min || value > rule.max) throw new ValidationError(name, `"${name}" must be from ${rule.min} to ${rule.max}, not ${value}.`, 'out_of_range');
+  if (value < rule.min || value > rule.max)
+    throw new ValidationError(name, `"${name}" must be from ${rule.min} to ${rule.max}, not ${value}.`, 'out_of_range');
   return value;
 }
 
-export function readQueryEnum<T extends string>(values: Map<string, string>, name: string, allowed: readonly T[]): T | undefined {
+export function readQueryEnum<T extends string>(
+  values: Map<string, string>,
+  name: string,
+  allowed: readonly T[],
+): T | undefined {
   const raw = values.get(name);
   if (raw === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(raw)) {

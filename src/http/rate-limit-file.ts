@@ -24,7 +24,9 @@ export async function openPersistentLimiter(
     clearTimeout(timer);
     timer = undefined;
     const spent = Object.fromEntries(limiter.spent(options.now()));
-    writing = writing.then(() => settings.put('rate-limits', spent)).catch((error: Error) => options.warn(`Could not save the rate limits: ${error.message}`));
+    writing = writing
+      .then(() => settings.put('rate-limits', spent))
+      .catch((error: Error) => options.warn(`Could not save the rate limits: ${error.message}`));
     return writing;
   };
   const limiter = new TokenBucketLimiter({
@@ -57,5 +59,10 @@ async function readBuckets(settings: Settings, warn: (line: string) => void): Pr
 
 function isBucket(value: unknown): value is Bucket {
   const bucket = value as Partial<Bucket> | null;
-  return typeof bucket === 'object' && bucket !== null && [bucket.tokens, bucket.at, bucket.capacity].every((n) => typeof n === 'number' && Number.isFinite(n)) && bucket.capacity! > 0;
+  return (
+    typeof bucket === 'object' &&
+    bucket !== null &&
+    [bucket.tokens, bucket.at, bucket.capacity].every((n) => typeof n === 'number' && Number.isFinite(n)) &&
+    bucket.capacity! > 0
+  );
 }

@@ -14,7 +14,13 @@ const SECRET_IN_PATH = /^(\/signin\/)[^/]+$/;
 export const loggedPath = (path: string): string => path.replace(SECRET_IN_PATH, '$1[redacted]');
 
 /** Errors that mean the client closed the connection before the answer was through (an aborted download). */
-const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_DESTROYED']);
+const CLIENT_GONE = new Set([
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_DESTROYED',
+]);
 
 /** Right after requestId(): every request, whatever answers it, gets its line. */
 export function logRequests(logger: Logger): AppMiddleware {

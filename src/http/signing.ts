@@ -34,13 +34,20 @@ export class DownloadSigner {
   }
 
   /** `kinds`: the files the generation has (wav and midi are always linked); `stemRoles`: its stems, if any. */
-  links(accountId: string, generationId: string, now: Date, kinds: readonly DownloadKind[] = ['wav', 'midi'], stemRoles: readonly string[] = []): DownloadLinks {
+  links(
+    accountId: string,
+    generationId: string,
+    now: Date,
+    kinds: readonly DownloadKind[] = ['wav', 'midi'],
+    stemRoles: readonly string[] = [],
+  ): DownloadLinks {
     // Rounded up to the minute so repeated polls get the same URLs (and a player's cache keeps working).
     const expires = Math.ceil((now.getTime() / 1000 + this.#ttlSeconds) / 60) * 60;
     const cacheKey = `${accountId}/${generationId}/${expires}/${kinds.join(',')}/${stemRoles.join(',')}`;
     let links = this.#cache.get(cacheKey);
     if (!links) {
-      const url = (ext: string) => `${this.#publicUrl}/files/${accountId}/${generationId}.${ext}?expires=${expires}&sig=${this.#sign(accountId, generationId, ext, expires)}`;
+      const url = (ext: string) =>
+        `${this.#publicUrl}/files/${accountId}/${generationId}.${ext}?expires=${expires}&sig=${this.#sign(accountId, generationId, ext, expires)}`;
       const urls: DownloadLinks['download_urls'] = { wav: url('wav'), midi: url('midi') };
       for (const kind of kinds) urls[kind] = url(DOWNLOADS[kind].ext);
       links = { download_urls: urls, download_expires_at: new Date(expires * 1000).toISOString() };
@@ -52,20 +59,30 @@ export class DownloadSigner {
       this.#cache.set(cacheKey, links);
     }
     // Copies, so a caller changing its object cannot change the next caller's.
-    return { download_urls: { ...links.download_urls }, download_expires_at: links.download_expires_at, ...(links.stem_urls ? { stem_urls: { ...links.stem_urls } } : {}) };
+    return {
+      download_urls: { ...links.download_urls },
+      download_expires_at: links.download_expires_at,
+      ...(links.stem_urls ? { stem_urls: { ...links.stem_urls } } : {}),
+    };
   }
 
   /** Throws DownloadLinkError unless the signature matches and the link has not expired. */
   /** `ext`: what follows the generation id in the file name (a format's extension, a stem's `stem-{role}.wav`, `stems.zip`). */
-  verify(link: { accountId: string; generationId: string; ext: string; expires: string; sig: string }, now: Date): void {
+  verify(
+    link: { accountId: string; generationId: string; ext: string; expires: string; sig: string },
+    now: Date,
+  ): void {
     if (!/^\d{1,12}$/.test(link.expires)) throw new DownloadLinkError('invalid_signature');
     const expires = Number(link.expires);
-    if (!safeEqual(link.sig, this.#sign(link.accountId, link.generationId, link.ext, expires))) throw new DownloadLinkError('invalid_signature');
+    if (!safeEqual(link.sig, this.#sign(link.accountId, link.generationId, link.ext, expires)))
+      throw new DownloadLinkError('invalid_signature');
     // Checked after the signature, so an expiry cannot be probed on a forged link.
     if (expires * 1000 <= now.getTime()) throw new DownloadLinkError('link_expired');
   }
 
   #sign(accountId: string, generationId: string, ext: string, expires: number): string {
-    return createHmac('sha256', this.#secret).update(`${accountId}/${generationId}.${ext}.${expires}`).digest('base64url');
+    return createHmac('sha256', this.#secret)
+      .update(`${accountId}/${generationId}.${ext}.${expires}`)
+      .digest('base64url');
   }
 }

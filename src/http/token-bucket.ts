@@ -72,13 +72,17 @@ export class TokenBucketLimiter implements RequestLimiter {
 
   /** The buckets not yet full again at `nowMs`: all a restart needs to carry on where this one stopped. */
   spent(nowMs: number): [string, Bucket][] {
-    return [...this.#buckets].filter(([, bucket]) => bucket.tokens + ((nowMs - bucket.at) * bucket.capacity) / this.#windowMs < bucket.capacity);
+    return [...this.#buckets].filter(
+      ([, bucket]) => bucket.tokens + ((nowMs - bucket.at) * bucket.capacity) / this.#windowMs < bucket.capacity,
+    );
   }
 
   /** The state without consuming anything. */
   peek(key: string, capacity: number, nowMs: number): TakeResult {
     // Unknown keys are full: answer without creating an entry for every caller that is only looked at.
-    const bucket = this.#buckets.has(key) ? this.#refilled(key, capacity, nowMs) : { tokens: capacity, at: nowMs, capacity };
+    const bucket = this.#buckets.has(key)
+      ? this.#refilled(key, capacity, nowMs)
+      : { tokens: capacity, at: nowMs, capacity };
     return this.#describe(bucket, bucket.tokens >= 1);
   }
 

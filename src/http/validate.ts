@@ -9,7 +9,11 @@ type Body = Record<string, unknown>;
 export function rejectUnknownFields(body: Body, allowed: readonly string[]): void {
   for (const name of Object.keys(body)) {
     if (!allowed.includes(name)) {
-      throw new ValidationError(name, `Unknown field "${name}". Allowed fields: ${allowed.join(', ')}.`, 'unknown_field');
+      throw new ValidationError(
+        name,
+        `Unknown field "${name}". Allowed fields: ${allowed.join(', ')}.`,
+        'unknown_field',
+      );
     }
   }
 }
@@ -49,15 +53,29 @@ export function readText(body: Body, name: string, rule: TextRule): string | und
   }
   const value = body[name];
   if (typeof value !== 'string') throw wrongType(name, 'a string', value);
-  if (LONE_SURROGATE.test(value)) throw new ValidationError(name, `"${name}" contains an unpaired UTF-16 surrogate. Send valid Unicode text.`, 'invalid_encoding');
+  if (LONE_SURROGATE.test(value))
+    throw new ValidationError(
+      name,
+      `"${name}" contains an unpaired UTF-16 surrogate. Send valid Unicode text.`,
+      'invalid_encoding',
+    );
   if (FORBIDDEN_CONTROL.test(value)) {
-    throw new ValidationError(name, `"${name}" contains a control character. Only tab and line breaks are allowed.`, 'invalid_characters');
+    throw new ValidationError(
+      name,
+      `"${name}" contains a control character. Only tab and line breaks are allowed.`,
+      'invalid_characters',
+    );
   }
   const text = value.trim();
   const chars = countChars(text);
   const min = rule.minChars ?? 1;
   if (chars < min) throw new ValidationError(name, `"${name}" must not be empty.`, 'out_of_range');
-  if (chars > rule.maxChars) throw new ValidationError(name, `"${name}" is ${chars} characters long; the limit is ${rule.maxChars}.`, 'out_of_range');
+  if (chars > rule.maxChars)
+    throw new ValidationError(
+      name,
+      `"${name}" is ${chars} characters long; the limit is ${rule.maxChars}.`,
+      'out_of_range',
+    );
   return text;
 }
 
@@ -80,22 +98,36 @@ export function readNumber(body: Body, name: string, rule: NumberRule): number |
   const value = body[name];
   const kind = rule.integer ? 'an integer' : 'a number';
   if (typeof value !== 'number' || !Number.isFinite(value)) throw wrongType(name, kind, value);
-  if (rule.integer && !Number.isInteger(value)) throw new ValidationError(name, `"${name}" must be an integer, not ${value}.`, 'invalid_type');
+  if (rule.integer && !Number.isInteger(value))
+    throw new ValidationError(name, `"${name}" must be an integer, not ${value}.`, 'invalid_type');
   if (value < rule.min || value > rule.max) {
     const unit = rule.unit ? ` ${rule.unit}` : '';
-    throw new ValidationError(name, `"${name}" must be between ${rule.min} and ${rule.max}${unit}, not ${value}.`, 'out_of_range');
+    throw new ValidationError(
+      name,
+      `"${name}" must be between ${rule.min} and ${rule.max}${unit}, not ${value}.`,
+      'out_of_range',
+    );
   }
   return value;
 }
 
 /** A number from a short list ("sample_rate": 44100 or 48000). */
-export function readChoice<T extends number>(body: Body, name: string, allowed: readonly T[], unit?: string): T | undefined {
+export function readChoice<T extends number>(
+  body: Body,
+  name: string,
+  allowed: readonly T[],
+  unit?: string,
+): T | undefined {
   if (!present(body, name)) return undefined;
   const value = body[name];
   if (typeof value !== 'number' || !Number.isFinite(value)) throw wrongType(name, 'a number', value);
   if (!allowed.includes(value as T)) {
     const suffix = unit ? ` ${unit}` : '';
-    throw new ValidationError(name, `"${name}" must be one of ${allowed.join(', ')}${suffix}, not ${value}.`, 'out_of_range');
+    throw new ValidationError(
+      name,
+      `"${name}" must be one of ${allowed.join(', ')}${suffix}, not ${value}.`,
+      'out_of_range',
+    );
   }
   return value as T;
 }
@@ -115,10 +147,18 @@ export function readHttpUrl(body: Body, name: string, maxChars: number): string 
   try {
     url = new URL(text);
   } catch {
-    throw new ValidationError(name, `"${name}" is not a valid absolute URL. Send one like https://example.com/hook.`, 'invalid_url');
+    throw new ValidationError(
+      name,
+      `"${name}" is not a valid absolute URL. Send one like https://example.com/hook.`,
+      'invalid_url',
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ValidationError(name, `"${name}" must be an http or https URL, not ${url.protocol.slice(0, -1)}.`, 'invalid_url');
+    throw new ValidationError(
+      name,
+      `"${name}" must be an http or https URL, not ${url.protocol.slice(0, -1)}.`,
+      'invalid_url',
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new ValidationError(name, `"${name}" must not contain a user name or password.`, 'invalid_url');

@@ -77,7 +77,8 @@ interface Running {
  */
 async function readSpeed(repository: Repository): Promise<number | undefined> {
   try {
-    const value = ((await repository.settings.get('render-speed')) as { per_audio_second?: unknown } | undefined)?.per_audio_second;
+    const value = ((await repository.settings.get('render-speed')) as { per_audio_second?: unknown } | undefined)
+      ?.per_audio_second;
     return typeof value === 'number' && value > 0 && value < 100 ? value : undefined;
   } catch {
     return undefined;
@@ -118,7 +119,10 @@ class RenderQueue implements JobQueueHandle {
     this.#maxAttempts = options.maxAttempts ?? 3;
     this.#logger = options.logger ?? silentLogger();
     const prior = options.speedPrior ?? DEFAULT_SPEED;
-    this.#speed = new RenderSpeed(learned === undefined ? prior : { ...prior, perAudioSecond: learned }, learned !== undefined);
+    this.#speed = new RenderSpeed(
+      learned === undefined ? prior : { ...prior, perAudioSecond: learned },
+      learned !== undefined,
+    );
   }
 
   get speed(): number {
@@ -138,7 +142,9 @@ class RenderQueue implements JobQueueHandle {
           await this.#fail(generation, INTERRUPTED_TOO_OFTEN);
           return;
         }
-        resumed.push(generation.status === 'pending' ? generation : await this.#transition(generation, { status: 'pending' }));
+        resumed.push(
+          generation.status === 'pending' ? generation : await this.#transition(generation, { status: 'pending' }),
+        );
       }),
     );
     resumed.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
@@ -149,7 +155,10 @@ class RenderQueue implements JobQueueHandle {
 
   enqueue(generation: Generation): void {
     if (this.#closing || this.#running.has(generation.id) || this.#waiting.has(generation.id)) return;
-    this.#logger.info({ ...ids(generation), duration: generation.duration, queue_length: this.#waiting.size + 1 }, 'task queued');
+    this.#logger.info(
+      { ...ids(generation), duration: generation.duration, queue_length: this.#waiting.size + 1 },
+      'task queued',
+    );
     this.#waiting.push(generation);
     this.#pump();
   }
@@ -165,7 +174,9 @@ class RenderQueue implements JobQueueHandle {
     return {
       queue_position: position + 1,
       progress: 0,
-      estimated_time: roundSeconds(this.#startsIn(order.slice(0, position)) + this.#speed.estimate(order[position]!.duration)),
+      estimated_time: roundSeconds(
+        this.#startsIn(order.slice(0, position)) + this.#speed.estimate(order[position]!.duration),
+      ),
     };
   }
 
@@ -182,7 +193,8 @@ class RenderQueue implements JobQueueHandle {
     } else {
       this.#waiting.remove(generation.id);
       const current = await this.#repository.getGeneration(generation.account_id, generation.id);
-      if (current && (current.status === 'pending' || current.status === 'processing')) await this.#fail(current, { code: 'cancelled', message: CANCELLED });
+      if (current && (current.status === 'pending' || current.status === 'processing'))
+        await this.#fail(current, { code: 'cancelled', message: CANCELLED });
       this.#settleIdle();
     }
     return (await this.#repository.getGeneration(generation.account_id, generation.id)) ?? generation;
@@ -218,9 +230,13 @@ class RenderQueue implements JobQueueHandle {
       await finished;
     }
     await Promise.all(
-      this.#waiting.drain().map((generation) =>
-        generation.status === 'pending' ? undefined : this.#transition(generation, { status: 'pending' }).catch(() => undefined),
-      ),
+      this.#waiting
+        .drain()
+        .map((generation) =>
+          generation.status === 'pending'
+            ? undefined
+            : this.#transition(generation, { status: 'pending' }).catch(() => undefined),
+        ),
     );
     this.#settleIdle();
   }
@@ -282,10 +298,16 @@ class RenderQueue implements JobQueueHandle {
       await this.#completionFailed(started, error);
       return;
     }
-    this.#logger.info({ ...ids(started), render_ms: Math.round(renderSeconds * 1000), audio_seconds: track.audioSeconds }, 'task completed');
+    this.#logger.info(
+      { ...ids(started), render_ms: Math.round(renderSeconds * 1000), audio_seconds: track.audioSeconds },
+      'task completed',
+    );
     // Only a better estimate for the next start: not worth failing anything over.
     await this.#repository.settings
-      .put('render-speed', { per_audio_second: this.#speed.perAudioSecond, overhead_seconds: this.#speed.overheadSeconds })
+      .put('render-speed', {
+        per_audio_second: this.#speed.perAudioSecond,
+        overhead_seconds: this.#speed.overheadSeconds,
+      })
       .catch((error: unknown) => this.#logger.warn({ err: error }, 'could not save the render speed'));
   }
 
@@ -314,7 +336,10 @@ class RenderQueue implements JobQueueHandle {
     }
     if (error instanceof WorkerCrashedError) {
       if (generation.attempts < this.#maxAttempts) {
-        this.#logger.warn({ ...ids(generation), attempt: generation.attempts, err: error }, 'render worker crashed; the task will be retried');
+        this.#logger.warn(
+          { ...ids(generation), attempt: generation.attempts, err: error },
+          'render worker crashed; the task will be retried',
+        );
         const pending = await this.#transition(generation, { status: 'pending' });
         if (this.#closing === null) this.#waiting.pushFront(pending);
         return;

@@ -51,7 +51,9 @@ export class RenderSpeed {
     if (!(wallSeconds > 0) || !(audioSeconds > 0)) return;
     // A render faster than the overhead alone still says the per-second cost is small, never negative.
     const sample = Math.max(0.001, (wallSeconds - this.overheadSeconds) / audioSeconds);
-    this.#perAudioSecond = this.#learned ? this.#perAudioSecond + this.weight * (sample - this.#perAudioSecond) : sample;
+    this.#perAudioSecond = this.#learned
+      ? this.#perAudioSecond + this.weight * (sample - this.#perAudioSecond)
+      : sample;
     this.#learned = true;
   }
 

@@ -12,10 +12,15 @@ import { outputOf } from './output-options.ts';
 import { SourceUnavailableError } from './splice-source.ts';
 
 /** What was really thrown, for the log: a render worker's error is the cause the pool kept. */
-export const thrownBy = (error: unknown): unknown => (error instanceof Error && error.cause instanceof Error ? error.cause : error);
+export const thrownBy = (error: unknown): unknown =>
+  error instanceof Error && error.cause instanceof Error ? error.cause : error;
 
 /** The ids every task line carries, so one task (and the request that made it) can be followed. */
-export const taskIds = (generation: Generation) => ({ gen_id: generation.id, account_id: generation.account_id, req_id: generation.request_id ?? undefined });
+export const taskIds = (generation: Generation) => ({
+  gen_id: generation.id,
+  account_id: generation.account_id,
+  req_id: generation.request_id ?? undefined,
+});
 
 export const requestOf = (generation: Generation): GenerationRequest => ({
   prompt: generation.prompt,
@@ -72,7 +77,11 @@ export function renderFailure(generation: Generation, error: unknown): TaskFailu
   if (error instanceof SourceUnavailableError) return { code: 'source_unavailable', message: error.message };
   // Not written for the caller: they get the request id to quote, the log gets everything under it.
   const requestId = generation.request_id ?? null;
-  return { code: 'render_failed', message: `The render failed${requestId ? ` (request id ${requestId})` : ''}. Please try again.`, internal: error };
+  return {
+    code: 'render_failed',
+    message: `The render failed${requestId ? ` (request id ${requestId})` : ''}. Please try again.`,
+    internal: error,
+  };
 }
 
 /** The render worker crashed on every attempt the task had. */
@@ -82,7 +91,10 @@ export const crashedTooOften = (generation: Generation): TaskFailure => ({
 });
 
 /** A task found mid-render as often as it may start: the render itself is the likely cause. */
-export const INTERRUPTED_TOO_OFTEN: TaskFailure = { code: 'render_interrupted', message: 'The render was interrupted too many times. Please try again.' };
+export const INTERRUPTED_TOO_OFTEN: TaskFailure = {
+  code: 'render_interrupted',
+  message: 'The render was interrupted too many times. Please try again.',
+};
 
 /**
  * A failure after the render (writing its audio, saving the record as completed): a full disk says so; anything
@@ -91,8 +103,16 @@ export const INTERRUPTED_TOO_OFTEN: TaskFailure = { code: 'render_interrupted', 
 export function completionFailure(generation: Generation, error: unknown): TaskFailure {
   const requestId = generation.request_id ?? null;
   return isStorageFull(error)
-    ? { code: 'storage_full', message: 'The server ran out of storage while saving the track. Please try again later.', internal: error }
-    : { code: 'internal_error', message: `The track could not be saved${requestId ? ` (request id ${requestId})` : ''}. Please try again.`, internal: error };
+    ? {
+        code: 'storage_full',
+        message: 'The server ran out of storage while saving the track. Please try again later.',
+        internal: error,
+      }
+    : {
+        code: 'internal_error',
+        message: `The track could not be saved${requestId ? ` (request id ${requestId})` : ''}. Please try again.`,
+        internal: error,
+      };
 }
 
 /** The log line of a task that ended failed: in full, with the stack, when something was thrown. */

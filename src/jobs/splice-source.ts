@@ -13,11 +13,17 @@ import type { Generation } from '../store/types.ts';
 export class SourceUnavailableError extends Error {
   override name = 'SourceUnavailableError';
   constructor(readonly sourceId: string) {
-    super(`The generation this one was made from (${sourceId}) was deleted, or its audio is gone, before this render started, so there is nothing to splice into. Make it again from a generation you keep.`);
+    super(
+      `The generation this one was made from (${sourceId}) was deleted, or its audio is gone, before this render started, so there is nothing to splice into. Make it again from a generation you keep.`,
+    );
   }
 }
 
-export async function spliceSourceOf(generation: Generation, repository: Repository, blobs: BlobStore): Promise<SpliceSource | undefined> {
+export async function spliceSourceOf(
+  generation: Generation,
+  repository: Repository,
+  blobs: BlobStore,
+): Promise<SpliceSource | undefined> {
   const from = generation.source;
   if (!from) return undefined;
   const source = await repository.getGeneration(generation.account_id, from.id);

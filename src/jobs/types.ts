@@ -32,7 +32,10 @@ export interface JobQueue {
 }
 
 /** liveMany for a queue that holds its tasks in memory: each one's `live`, no I/O. */
-export function liveOneByOne(queue: Pick<JobQueue, 'live'>, generations: readonly Generation[]): Promise<Map<string, LiveState>> {
+export function liveOneByOne(
+  queue: Pick<JobQueue, 'live'>,
+  generations: readonly Generation[],
+): Promise<Map<string, LiveState>> {
   const states = new Map<string, LiveState>();
   for (const generation of generations) {
     const state = queue.live(generation.id);

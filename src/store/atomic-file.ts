@@ -27,9 +27,14 @@ export interface WriteOptions {
   backup?: boolean;
 }
 
-const tempPath = (path: string): string => join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+const tempPath = (path: string): string =>
+  join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
 
-export async function atomicWriteFile(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+export async function atomicWriteFile(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteOptions = {},
+): Promise<void> {
   const temp = tempPath(path);
   try {
     const file = await (options.open ?? open)(temp, 'wx', options.mode ?? 0o644);

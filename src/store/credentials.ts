@@ -146,7 +146,11 @@ export class CredentialStore implements CredentialRecords {
   async issueSignInToken(accountId: string, now: Date, ttlMs: number): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     this.#prune(now);
-    this.#data.sign_in_links.push({ token_hash: hashSecret(token), account_id: accountId, expires_at: new Date(now.getTime() + ttlMs).toISOString() });
+    this.#data.sign_in_links.push({
+      token_hash: hashSecret(token),
+      account_id: accountId,
+      expires_at: new Date(now.getTime() + ttlMs).toISOString(),
+    });
     await this.#save();
     return token;
   }
@@ -190,7 +194,19 @@ function readData(path: string): CredentialsData {
     throw error;
   }
   const parsed = parseDataFile<Partial<CredentialsData>>(path, text, (value) =>
-    recordOfArrays(value, { credentials: ['account_id', 'email', 'created_at'], sessions: ['id_hash', 'account_id', 'expires_at'], sign_in_links: ['token_hash', 'account_id', 'expires_at'] }, true),
+    recordOfArrays(
+      value,
+      {
+        credentials: ['account_id', 'email', 'created_at'],
+        sessions: ['id_hash', 'account_id', 'expires_at'],
+        sign_in_links: ['token_hash', 'account_id', 'expires_at'],
+      },
+      true,
+    ),
   );
-  return { credentials: parsed.credentials ?? [], sessions: parsed.sessions ?? [], sign_in_links: parsed.sign_in_links ?? [] };
+  return {
+    credentials: parsed.credentials ?? [],
+    sessions: parsed.sessions ?? [],
+    sign_in_links: parsed.sign_in_links ?? [],
+  };
 }

@@ -35,11 +35,14 @@ export class DamagedFileError extends Error {
 export class StorageFullError extends Error {
   override name = 'StorageFullError' as const;
   constructor(readonly dataDir: string) {
-    super(`The disk holding the data dir ${dataDir} is full, so the server cannot start: free some space, then start again.`);
+    super(
+      `The disk holding the data dir ${dataDir} is full, so the server cannot start: free some space, then start again.`,
+    );
   }
 }
 
-export const isStorageFull = (error: unknown): boolean => ['ENOSPC', 'EDQUOT'].includes(String((error as NodeJS.ErrnoException | undefined)?.code));
+export const isStorageFull = (error: unknown): boolean =>
+  ['ENOSPC', 'EDQUOT'].includes(String((error as NodeJS.ErrnoException | undefined)?.code));
 
 /** No blob under the key asked for (never stored, deleted, or refused as a key outside the store). */
 export class BlobNotFoundError extends Error {

@@ -25,7 +25,14 @@ import { FileBlobStore } from './file-blob-store.ts';
 import { FileTransaction, embedEvents, type StagedWrites } from './file-transaction.ts';
 import { AccountGenerations, newestFirst } from './generation-index.ts';
 import { GenerationWatchers } from './generation-watchers.ts';
-import { isDeleted, loadGenerationFiles, type DeletedGeneration, type IdempotencyRecord, type StoredEvent, type StoredGeneration } from './generation-files.ts';
+import {
+  isDeleted,
+  loadGenerationFiles,
+  type DeletedGeneration,
+  type IdempotencyRecord,
+  type StoredEvent,
+  type StoredGeneration,
+} from './generation-files.ts';
 import { acquireLock, readLiveLock, type DataDirLock, type LockOwner } from './lock.ts';
 import type { GenerationPatch, Repository, Transaction } from './repository.ts';
 import { SettingsFile } from './settings-file.ts';
@@ -80,7 +87,13 @@ export async function openStore(options: OpenStoreOptions): Promise<FileReposito
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = acquireLock(dataDir, options.owner ?? 'server');
   try {
-    const store = new FileRepository(dataDir, lock, options.clock ?? (() => new Date()), options.open, options.warn ?? (() => undefined));
+    const store = new FileRepository(
+      dataDir,
+      lock,
+      options.clock ?? (() => new Date()),
+      options.open,
+      options.warn ?? (() => undefined),
+    );
     await store.load();
     return store;
   } catch (error) {
@@ -125,7 +138,13 @@ export class FileRepository implements Repository {
   #touchTimer: NodeJS.Timeout | null = null;
   #closed = false;
 
-  constructor(dataDir: string, lock: DataDirLock, clock: () => Date, open: OpenFile | undefined, warn: (message: string) => void) {
+  constructor(
+    dataDir: string,
+    lock: DataDirLock,
+    clock: () => Date,
+    open: OpenFile | undefined,
+    warn: (message: string) => void,
+  ) {
     this.dataDir = dataDir;
     this.#lock = lock;
     this.#clock = clock;
@@ -137,9 +156,17 @@ export class FileRepository implements Repository {
     };
     this.#disk = new DiskState(dataDir, openChecked);
     this.#writer = new CoalescingWriter({ open: openChecked, onSettled: this.#disk.noteWrite });
-    this.blobs = new FileBlobStore({ root: dataDir, realRoot: realpathSync(dataDir), open: openChecked, onWrite: this.#disk.noteWrite, beforeChange: () => this.#assertWritable() });
+    this.blobs = new FileBlobStore({
+      root: dataDir,
+      realRoot: realpathSync(dataDir),
+      open: openChecked,
+      onWrite: this.#disk.noteWrite,
+      beforeChange: () => this.#assertWritable(),
+    });
     this.settings = new SettingsFile(dataDir, this.#writer);
-    const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, { check: checkAccounts });
+    const file = new AtomicJsonFile<AccountsData>(join(dataDir, 'accounts.json'), this.#writer, {
+      check: checkAccounts,
+    });
     this.#db = new Low<AccountsData>(file, { accounts: [], keys: [] });
   }
 
@@ -147,7 +174,8 @@ export class FileRepository implements Repository {
     const warn = this.#warn;
     // Temp files of writes a crash or a full disk cut short: their targets are still whole (generations/ is swept as it loads).
     sweepTempFiles(this.dataDir);
-    for (const accountDir of listDirs(join(this.dataDir, 'audio'))) sweepTempFiles(join(this.dataDir, 'audio', accountDir));
+    for (const accountDir of listDirs(join(this.dataDir, 'audio')))
+      sweepTempFiles(join(this.dataDir, 'audio', accountDir));
     await this.#db.read();
     for (const account of this.#db.data.accounts) this.#accounts.set(account.id, account);
     for (const key of this.#db.data.keys) {
@@ -159,7 +187,11 @@ export class FileRepository implements Repository {
     const now = this.#clock().getTime();
     const recentIdempotency: PendingIdempotency[] = [];
     let adopted = false;
-    for (const stored of loadGenerationFiles(join(this.dataDir, 'generations'), join(this.dataDir, 'quarantine'), warn)) {
+    for (const stored of loadGenerationFiles(
+      join(this.dataDir, 'generations'),
+      join(this.dataDir, 'quarantine'),
+      warn,
+    )) {
       if (isDeleted(stored)) {
         this.#accountIndex(stored.account_id).countDeleted(stored);
         continue;
@@ -168,7 +200,9 @@ export class FileRepository implements Repository {
       this.#generations.set(generation.id, generation);
       if (events && events.length > 0) {
         this.#eventsOf.set(generation.id, events);
-        for (const event of events) if (now - Date.parse(event.created_at) < RETAIN_MS) adopted = this.webhooks.adopt(...eventAndDeliveries(event)) || adopted;
+        for (const event of events)
+          if (now - Date.parse(event.created_at) < RETAIN_MS)
+            adopted = this.webhooks.adopt(...eventAndDeliveries(event)) || adopted;
       }
       this.#accountIndex(generation.account_id).push(generation);
       if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
@@ -176,7 +210,12 @@ export class FileRepository implements Repository {
         this.#idempotencyOf.set(generation.id, idempotency);
         const createdAt = Date.parse(generation.created_at);
         if (now - createdAt < IDEMPOTENCY_WINDOW_MS) {
-          recentIdempotency.push({ ...idempotency, generationId: generation.id, createdAt, persisted: Promise.resolve() });
+          recentIdempotency.push({
+            ...idempotency,
+            generationId: generation.id,
+            createdAt,
+            persisted: Promise.resolve(),
+          });
         }
       }
     }
@@ -218,11 +257,15 @@ export class FileRepository implements Repository {
     return [...this.#accounts.values()].map(copy);
   }
 
-  async updateAccount(id: string, patch: Partial<Pick<Account, 'email' | 'plan' | 'rpm' | 'monthly'>>): Promise<Account> {
+  async updateAccount(
+    id: string,
+    patch: Partial<Pick<Account, 'email' | 'plan' | 'rpm' | 'monthly'>>,
+  ): Promise<Account> {
     this.#assertWritable();
     const account = this.#accounts.get(id);
     if (!account) throw new NotFoundError('account', id);
-    if (patch.plan !== undefined && !isPlanName(patch.plan)) throw new TypeError(`Unknown plan "${String(patch.plan)}".`);
+    if (patch.plan !== undefined && !isPlanName(patch.plan))
+      throw new TypeError(`Unknown plan "${String(patch.plan)}".`);
     if (patch.email !== undefined) account.email = patch.email;
     if (patch.plan !== undefined) account.plan = patch.plan;
     if (patch.rpm !== undefined) account.rpm = patch.rpm;
@@ -295,11 +338,17 @@ export class FileRepository implements Repository {
 
   // Generations
 
-  async createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }> {
+  async createGeneration(
+    input: NewGeneration,
+    options: CreateGenerationOptions,
+  ): Promise<{ generation: Generation; replayed: boolean }> {
     return createOne(this, input, options);
   }
 
-  async createGenerations(inputs: readonly NewGeneration[], options: CreateGenerationOptions): Promise<{ generations: Generation[]; replayed: boolean }> {
+  async createGenerations(
+    inputs: readonly NewGeneration[],
+    options: CreateGenerationOptions,
+  ): Promise<{ generations: Generation[]; replayed: boolean }> {
     this.#assertWritable();
     const first = batchLead(inputs);
     // Everything up to the first await runs as one synchronous step: concurrent creates cannot
@@ -318,35 +367,37 @@ export class FileRepository implements Repository {
     const month = quotaMonth(now);
     const index = this.#accountIndex(first.account_id);
     assertQuotaRoom(index.usage(month), inputs.length, options, now);
-    const generations = inputs.map((input): Generation => ({
-      id: newGenerationId(),
-      account_id: input.account_id,
-      status: 'processing',
-      prompt: input.prompt,
-      duration: input.duration,
-      style: input.style,
-      instrumental: input.instrumental,
-      seed: input.seed,
-      lyrics: input.lyrics,
-      callback_url: input.callback_url,
-      created_at: now.toISOString(),
-      started_at: null,
-      completed_at: null,
-      attempts: 0,
-      title: null,
-      metadata: null,
-      files: null,
-      error: null,
-      quota_month: month,
-      request_id: input.request_id ?? null,
-      ...(input.encoding ? { encoding: input.encoding } : {}),
-      ...(input.stems === true ? { stems: true } : {}),
-      ...(input.loop === true ? { loop: true } : {}),
-      ...(input.music ? { music: input.music } : {}),
-      ...(input.plan ? { plan: input.plan } : {}),
-      ...(input.batch ? { batch: input.batch } : {}),
-      ...(input.source ? { source: input.source } : {}),
-    }));
+    const generations = inputs.map(
+      (input): Generation => ({
+        id: newGenerationId(),
+        account_id: input.account_id,
+        status: 'processing',
+        prompt: input.prompt,
+        duration: input.duration,
+        style: input.style,
+        instrumental: input.instrumental,
+        seed: input.seed,
+        lyrics: input.lyrics,
+        callback_url: input.callback_url,
+        created_at: now.toISOString(),
+        started_at: null,
+        completed_at: null,
+        attempts: 0,
+        title: null,
+        metadata: null,
+        files: null,
+        error: null,
+        quota_month: month,
+        request_id: input.request_id ?? null,
+        ...(input.encoding ? { encoding: input.encoding } : {}),
+        ...(input.stems === true ? { stems: true } : {}),
+        ...(input.loop === true ? { loop: true } : {}),
+        ...(input.music ? { music: input.music } : {}),
+        ...(input.plan ? { plan: input.plan } : {}),
+        ...(input.batch ? { batch: input.batch } : {}),
+        ...(input.source ? { source: input.source } : {}),
+      }),
+    );
     for (const generation of generations) {
       this.#generations.set(generation.id, generation);
       index.insert(generation);
@@ -354,7 +405,9 @@ export class FileRepository implements Repository {
     }
     // The key is remembered on the batch's first task; a replay finds the others by their batch id.
     if (idem) this.#idempotencyOf.set(generations[0]!.id, { key: idem.key, bodyHash: idem.bodyHash });
-    const persisted = Promise.all(generations.map((generation) => this.#persistGeneration(generation))).then(() => undefined);
+    const persisted = Promise.all(generations.map((generation) => this.#persistGeneration(generation))).then(
+      () => undefined,
+    );
     if (idem) this.#rememberIdempotency(first.account_id, idem, generations[0]!, now.getTime(), persisted);
     try {
       await persisted;
@@ -383,7 +436,9 @@ export class FileRepository implements Repository {
   async listGenerations(accountId: string, options: ListOptions): Promise<{ items: Generation[]; total: number }> {
     const index = this.#byAccount.get(accountId);
     if (!index) return { items: [], total: 0 };
-    const { items, total } = options.search ? index.search(options.search, options.status, options.offset, options.limit) : index.page(options.status, options.offset, options.limit);
+    const { items, total } = options.search
+      ? index.search(options.search, options.status, options.offset, options.limit)
+      : index.page(options.status, options.offset, options.limit);
     return { items: items.map(copy), total };
   }
 
@@ -412,7 +467,8 @@ export class FileRepository implements Repository {
     this.#assertWritable();
     const generation = this.#generations.get(id);
     if (!generation) throw new NotFoundError('generation', id);
-    if (generation.status !== 'completed' && generation.status !== 'failed') throw new TypeError(`Generation ${id} is ${generation.status}: only finished generations can be deleted.`);
+    if (generation.status !== 'completed' && generation.status !== 'failed')
+      throw new TypeError(`Generation ${id} is ${generation.status}: only finished generations can be deleted.`);
     const idempotency = this.#idempotencyOf.get(id);
     this.#forget(generation, idempotency?.key, { keepUsage: true });
     const tombstone: DeletedGeneration = {
@@ -493,7 +549,11 @@ export class FileRepository implements Repository {
       const known = this.#eventsOf.get(generationId)?.find((e) => e.id === eventId);
       if (known) known.transition_at = transitionAt;
     }
-    const ids = new Set([...staged.generations.keys(), ...staged.events.map((e) => e.event.generation_id), ...staged.stamps.map((s) => s.generationId)]);
+    const ids = new Set([
+      ...staged.generations.keys(),
+      ...staged.events.map((e) => e.event.generation_id),
+      ...staged.stamps.map((s) => s.generationId),
+    ]);
     // An event of a generation deleted meanwhile has no file to travel in: webhooks.json alone holds it (it is void anyway).
     const touched = [...ids].flatMap((id) => this.#generations.get(id) ?? []);
     try {
@@ -503,7 +563,13 @@ export class FileRepository implements Repository {
       for (const id of staged.generations.keys()) this.#notify(id, this.#generations.get(id));
     }
     if (staged.events.length + staged.stamps.length > 0) {
-      await this.webhooks.save().catch((error: Error) => this.#warn(`Could not save ${WEBHOOK_FILE} (${error.message}); its new events are kept with their generations and recovered at the next start.`));
+      await this.webhooks
+        .save()
+        .catch((error: Error) =>
+          this.#warn(
+            `Could not save ${WEBHOOK_FILE} (${error.message}); its new events are kept with their generations and recovered at the next start.`,
+          ),
+        );
     }
   }
 
@@ -588,7 +654,11 @@ export class FileRepository implements Repository {
     }
   }
 
-  #forget(generation: Generation, idempotencyKeyValue: string | undefined, options: { keepUsage?: boolean } = {}): void {
+  #forget(
+    generation: Generation,
+    idempotencyKeyValue: string | undefined,
+    options: { keepUsage?: boolean } = {},
+  ): void {
     this.#generations.delete(generation.id);
     if (options.keepUsage) this.#accountIndex(generation.account_id).delete(generation);
     else this.#accountIndex(generation.account_id).remove(generation);
@@ -621,16 +691,18 @@ const idempotencyKey = (accountId: string, key: string): string => `${accountId}
 /** An event as its generation's file keeps it, back to the event and its (pending) deliveries. */
 function eventAndDeliveries(stored: StoredEvent): [WebhookEvent, WebhookDelivery[]] {
   const { deliveries: targets, ...event } = stored;
-  const deliveries = targets.map((target): WebhookDelivery => ({
-    ...target,
-    event_id: event.id,
-    account_id: event.account_id,
-    state: 'pending',
-    attempts: [],
-    round_attempts: 0,
-    next_attempt_at: event.created_at,
-    created_at: event.created_at,
-    updated_at: event.created_at,
-  }));
+  const deliveries = targets.map(
+    (target): WebhookDelivery => ({
+      ...target,
+      event_id: event.id,
+      account_id: event.account_id,
+      state: 'pending',
+      attempts: [],
+      round_attempts: 0,
+      next_attempt_at: event.created_at,
+      created_at: event.created_at,
+      updated_at: event.created_at,
+    }),
+  );
   return [event, deliveries];
 }

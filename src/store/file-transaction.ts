@@ -47,7 +47,13 @@ export class FileTransaction implements Transaction {
   async updateGeneration(id: string, patch: GenerationPatch): Promise<Generation> {
     if (!this.#committed.generation(id)) throw new NotFoundError('generation', id);
     // Who a task belongs to and which month it counts against never change, whatever a patch says.
-    const { id: _id, account_id: _account, created_at: _created, quota_month: _month, ...allowed } = patch as Partial<Generation>;
+    const {
+      id: _id,
+      account_id: _account,
+      created_at: _created,
+      quota_month: _month,
+      ...allowed
+    } = patch as Partial<Generation>;
     this.#staged.generations.set(id, { ...this.#staged.generations.get(id), ...allowed });
     return (await this.getGeneration(id))!;
   }
@@ -57,7 +63,9 @@ export class FileTransaction implements Transaction {
   }
 
   async eventFor(generationId: string, type: EventType): Promise<WebhookEvent | undefined> {
-    const staged = this.#staged.events.find((e) => e.event.generation_id === generationId && e.event.type === type)?.event;
+    const staged = this.#staged.events.find(
+      (e) => e.event.generation_id === generationId && e.event.type === type,
+    )?.event;
     const event = staged ?? this.#committed.eventFor(generationId, type);
     if (!event) return undefined;
     const stamp = this.#staged.stamps.findLast((s) => s.eventId === event.id);
@@ -65,10 +73,16 @@ export class FileTransaction implements Transaction {
   }
 
   async addEvent(event: WebhookEvent, deliveries: WebhookDelivery[]): Promise<void> {
-    this.#staged.events.push({ event: { ...event }, deliveries: deliveries.map((d) => ({ ...d, attempts: [...d.attempts] })) });
+    this.#staged.events.push({
+      event: { ...event },
+      deliveries: deliveries.map((d) => ({ ...d, attempts: [...d.attempts] })),
+    });
   }
 
-  async setEventTransition(event: Pick<WebhookEvent, 'id' | 'generation_id'>, transitionAt: string | null): Promise<void> {
+  async setEventTransition(
+    event: Pick<WebhookEvent, 'id' | 'generation_id'>,
+    transitionAt: string | null,
+  ): Promise<void> {
     const staged = this.#staged.events.find((e) => e.event.id === event.id);
     if (staged) staged.event.transition_at = transitionAt;
     else this.#staged.stamps.push({ eventId: event.id, generationId: event.generation_id, transitionAt });
@@ -76,7 +90,14 @@ export class FileTransaction implements Transaction {
 }
 
 /** A generation's stored events with `event` added, each with where its deliveries go. */
-export function embedEvents(existing: readonly StoredEvent[] | undefined, event: WebhookEvent, deliveries: readonly WebhookDelivery[]): StoredEvent[] {
-  const stored: StoredEvent = { ...event, deliveries: deliveries.map((d) => ({ id: d.id, endpoint_id: d.endpoint_id, url: d.url })) };
+export function embedEvents(
+  existing: readonly StoredEvent[] | undefined,
+  event: WebhookEvent,
+  deliveries: readonly WebhookDelivery[],
+): StoredEvent[] {
+  const stored: StoredEvent = {
+    ...event,
+    deliveries: deliveries.map((d) => ({ id: d.id, endpoint_id: d.endpoint_id, url: d.url })),
+  };
   return [...(existing ?? []).filter((e) => e.id !== event.id), stored];
 }

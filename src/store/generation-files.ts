@@ -47,7 +47,8 @@ export interface DeletedGeneration {
   deleted_at: string;
 }
 
-export const isDeleted = (stored: StoredGeneration | DeletedGeneration): stored is DeletedGeneration => 'deleted_at' in stored;
+export const isDeleted = (stored: StoredGeneration | DeletedGeneration): stored is DeletedGeneration =>
+  'deleted_at' in stored;
 
 function listDir(dir: string): string[] {
   try {
@@ -64,15 +65,26 @@ const COMMON_FIELDS = ['id', 'account_id', 'status', 'quota_month', 'created_at'
 /** The fields the store's indexes rely on, and the file's own name and folder agreeing with its ids. */
 function checkGeneration(value: unknown, accountDir: string, name: string): Problem {
   if (!isRecord(value)) return `it holds ${value === null ? 'null' : typeof value} instead of a generation`;
-  const problem = stringFields(value, 'deleted_at' in value ? [...COMMON_FIELDS, 'deleted_at'] : [...COMMON_FIELDS, 'prompt'], 'the record');
+  const problem = stringFields(
+    value,
+    'deleted_at' in value ? [...COMMON_FIELDS, 'deleted_at'] : [...COMMON_FIELDS, 'prompt'],
+    'the record',
+  );
   if (problem) return problem;
-  if (!STATUSES.includes(value['status'] as GenerationStatus)) return `its status "${String(value['status'])}" is unknown`;
-  if (`${String(value['id'])}.json` !== name || value['account_id'] !== accountDir) return 'its id or account does not match where it is';
+  if (!STATUSES.includes(value['status'] as GenerationStatus))
+    return `its status "${String(value['status'])}" is unknown`;
+  if (`${String(value['id'])}.json` !== name || value['account_id'] !== accountDir)
+    return 'its id or account does not match where it is';
   return null;
 }
 
 /** The record, or what is wrong with the file; undefined when it could not be read at all (it stays put). */
-function parse(path: string, accountDir: string, name: string, warn: (message: string) => void): StoredGeneration | DeletedGeneration | string | undefined {
+function parse(
+  path: string,
+  accountDir: string,
+  name: string,
+  warn: (message: string) => void,
+): StoredGeneration | DeletedGeneration | string | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -89,7 +101,11 @@ function parse(path: string, accountDir: string, name: string, warn: (message: s
   return checkGeneration(value, accountDir, name) ?? (value as StoredGeneration | DeletedGeneration);
 }
 
-export function loadGenerationFiles(root: string, quarantine: string, warn: (message: string) => void): (StoredGeneration | DeletedGeneration)[] {
+export function loadGenerationFiles(
+  root: string,
+  quarantine: string,
+  warn: (message: string) => void,
+): (StoredGeneration | DeletedGeneration)[] {
   const loaded: (StoredGeneration | DeletedGeneration)[] = [];
   for (const accountDir of listDir(root)) {
     for (const name of listDir(join(root, accountDir))) {
@@ -108,7 +124,9 @@ export function loadGenerationFiles(root: string, quarantine: string, warn: (mes
       const aside = join(quarantine, accountDir, name);
       mkdirSync(join(quarantine, accountDir), { recursive: true });
       renameSync(path, aside);
-      warn(`Moved the damaged generation file ${path} to ${aside} (${record}); its task is left out, and its audio, if any, stays in audio/${accountDir}/.`);
+      warn(
+        `Moved the damaged generation file ${path} to ${aside} (${record}); its task is left out, and its audio, if any, stays in audio/${accountDir}/.`,
+      );
     }
   }
   return loaded;

@@ -63,7 +63,8 @@ export class AccountGenerations {
 
   /** At load: a task deleted earlier, which still counts against its month's quota. */
   countDeleted(generation: Pick<Generation, 'status' | 'quota_month'>): void {
-    if (generation.status !== 'failed') this.#usage.set(generation.quota_month, (this.#usage.get(generation.quota_month) ?? 0) + 1);
+    if (generation.status !== 'failed')
+      this.#usage.set(generation.quota_month, (this.#usage.get(generation.quota_month) ?? 0) + 1);
   }
 
   /** Call after a record's status changed from `previous`. */
@@ -94,9 +95,16 @@ export class AccountGenerations {
   }
 
   /** Like page(), for the generations whose prompt contains `text` (any case): a scan, as counts cannot help. */
-  search(text: string, status: GenerationStatus | undefined, offset: number, limit: number): { items: Generation[]; total: number } {
+  search(
+    text: string,
+    status: GenerationStatus | undefined,
+    offset: number,
+    limit: number,
+  ): { items: Generation[]; total: number } {
     const needle = text.toLowerCase();
-    const matches = this.#items.filter((g) => (status === undefined || g.status === status) && g.prompt.toLowerCase().includes(needle));
+    const matches = this.#items.filter(
+      (g) => (status === undefined || g.status === status) && g.prompt.toLowerCase().includes(needle),
+    );
     return { items: matches.slice(offset, offset + limit), total: matches.length };
   }
 

@@ -10,7 +10,17 @@
  * good, and every write after that is refused.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  fsyncSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DataDirLockLostError, DataDirLockedError } from './types.ts';

@@ -29,15 +29,25 @@ export async function openBlobStore(options: {
 }): Promise<OpenedBlobStore> {
   const { location } = options;
   if (location === undefined || (location.kind === 'file' && resolve(location.root) === resolve(options.dataDir))) {
-    return { blobs: options.dataDirBlobs, description: `the data dir (${options.dataDir})`, close: async () => undefined };
+    return {
+      blobs: options.dataDirBlobs,
+      description: `the data dir (${options.dataDir})`,
+      close: async () => undefined,
+    };
   }
   if (location.kind === 'file') {
     try {
       await mkdir(location.root, { recursive: true });
       const realRoot = await realpath(location.root);
-      return { blobs: new FileBlobStore({ root: location.root, realRoot }), description: location.root, close: async () => undefined };
+      return {
+        blobs: new FileBlobStore({ root: location.root, realRoot }),
+        description: location.root,
+        close: async () => undefined,
+      };
     } catch (error) {
-      throw new StorageUnreachableError(`TUNESMITH_STORAGE_URL: cannot use ${location.root} for audio (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): make the directory and let this user write to it.`);
+      throw new StorageUnreachableError(
+        `TUNESMITH_STORAGE_URL: cannot use ${location.root} for audio (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): make the directory and let this user write to it.`,
+      );
     }
   }
   // Loaded only here: the SDK is large, and a server on the data dir should not pay for it at every start.
@@ -58,7 +68,8 @@ export async function openBlobStore(options: {
   } catch (error) {
     client.destroy();
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    const reason = status === 404 ? 'it does not exist' : status === 403 ? 'access denied' : ((error as Error).name || 'no answer');
+    const reason =
+      status === 404 ? 'it does not exist' : status === 403 ? 'access denied' : (error as Error).name || 'no answer';
     throw new StorageUnreachableError(
       `TUNESMITH_STORAGE_URL: cannot reach ${where} (${reason}): check the bucket name, AWS_ENDPOINT_URL, AWS_REGION and the credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.`,
     );

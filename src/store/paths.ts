@@ -26,7 +26,12 @@ function realpathOfExisting(path: string): string {
 
 /** `realRoot` is the data dir's realpath, computed once by the caller. */
 export function resolveInside(root: string, realRoot: string, relativePath: string): string {
-  if (typeof relativePath !== 'string' || relativePath === '' || relativePath.includes('\0') || isAbsolute(relativePath)) {
+  if (
+    typeof relativePath !== 'string' ||
+    relativePath === '' ||
+    relativePath.includes('\0') ||
+    isAbsolute(relativePath)
+  ) {
     throw new UnsafePathError(String(relativePath));
   }
   const candidate = resolve(root, relativePath);

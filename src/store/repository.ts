@@ -13,7 +13,14 @@ import type {
   NewGeneration,
   PlanName,
 } from './types.ts';
-import type { AccountSecret, DeliveryState, EventType, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './webhook-types.ts';
+import type {
+  AccountSecret,
+  DeliveryState,
+  EventType,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEvent,
+} from './webhook-types.ts';
 
 /** The fields of a generation that change after its creation. */
 export type GenerationPatch = Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>;
@@ -36,12 +43,18 @@ export interface Repository {
   touchKey(keyId: string, at: Date): Promise<void>;
 
   /** Checks the quota, reserves one unit and persists the new task (status processing), atomically. */
-  createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }>;
+  createGeneration(
+    input: NewGeneration,
+    options: CreateGenerationOptions,
+  ): Promise<{ generation: Generation; replayed: boolean }>;
   /**
    * Several tasks from one request (`variations`), all or none: the quota must take every one. An Idempotency-Key
    * replays the whole batch (tasks carry `batch`, so a replay after a restart finds them all).
    */
-  createGenerations(inputs: readonly NewGeneration[], options: CreateGenerationOptions): Promise<{ generations: Generation[]; replayed: boolean }>;
+  createGenerations(
+    inputs: readonly NewGeneration[],
+    options: CreateGenerationOptions,
+  ): Promise<{ generations: Generation[]; replayed: boolean }>;
   getGeneration(accountId: string, id: string): Promise<Generation | undefined>;
   /** Newest first, ties broken by id. */
   listGenerations(accountId: string, options: ListOptions): Promise<{ items: Generation[]; total: number }>;
@@ -157,7 +170,10 @@ export interface WebhookRecords {
    */
   claimDelivery(id: string, owner: string, until: Date, now: Date): Promise<WebhookDelivery | undefined>;
   /** Also ends the delivery's lease, if any. */
-  updateDelivery(id: string, patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>): Promise<WebhookDelivery>;
+  updateDelivery(
+    id: string,
+    patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>,
+  ): Promise<WebhookDelivery>;
   /** Drops settled deliveries older than the retention, and events left without deliveries. */
   prune(now: Date): Promise<void>;
 }

@@ -33,17 +33,28 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, bytes: Uint8Array, options: { contentType: string }): Promise<void> {
     await this.#o.client.send(
-      new PutObjectCommand({ Bucket: this.#o.bucket, Key: this.#keyToChange(key), Body: bytes, ContentType: options.contentType, ContentLength: bytes.byteLength }),
+      new PutObjectCommand({
+        Bucket: this.#o.bucket,
+        Key: this.#keyToChange(key),
+        Body: bytes,
+        ContentType: options.contentType,
+        ContentLength: bytes.byteLength,
+      }),
     );
   }
 
   async open(key: string, range?: BlobRange): Promise<Readable> {
     try {
       const answer = await this.#o.client.send(
-        new GetObjectCommand({ Bucket: this.#o.bucket, Key: this.#key(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+        new GetObjectCommand({
+          Bucket: this.#o.bucket,
+          Key: this.#key(key),
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
       );
       // In Node the SDK's body is a Readable (an IncomingMessage) already.
-      if (!(answer.Body instanceof Readable)) throw new Error('The S3 client returned a body that is not a Node stream.');
+      if (!(answer.Body instanceof Readable))
+        throw new Error('The S3 client returned a body that is not a Node stream.');
       return answer.Body;
     } catch (error) {
       if (isMissing(error)) throw new BlobNotFoundError(key);

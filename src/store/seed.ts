@@ -17,7 +17,12 @@ export interface SeedOptions {
 
 const PARALLEL_WRITES = 64;
 
-export async function seedGenerations(dataDir: string, accountId: string, count: number, options: SeedOptions = {}): Promise<void> {
+export async function seedGenerations(
+  dataDir: string,
+  accountId: string,
+  count: number,
+  options: SeedOptions = {},
+): Promise<void> {
   const dir = join(dataDir, 'generations', accountId);
   await mkdir(dir, { recursive: true });
   let next = 0;

@@ -15,7 +15,12 @@ export function stringFields(value: unknown, fields: readonly string[], what: st
 }
 
 /** `data[field]` must be an array (or absent, when `optional`) of records that pass `check`. */
-export function arrayOf(data: Record<string, unknown>, field: string, check: (item: unknown, what: string) => Problem, optional = false): Problem {
+export function arrayOf(
+  data: Record<string, unknown>,
+  field: string,
+  check: (item: unknown, what: string) => Problem,
+  optional = false,
+): Problem {
   const items = data[field];
   if (items === undefined && optional) return null;
   if (!Array.isArray(items)) return `"${field}" is not a list`;

@@ -24,20 +24,29 @@ export function parseStorageUrl(raw: string): StorageLocation {
   }
   if (url.search !== '' || url.hash !== '') throw new Error(`expected a URL without query or fragment, got "${raw}".`);
   if (url.protocol === 'file:') {
-    if (url.host !== '' && url.host !== 'localhost') throw new Error(`a file: URL names a path on this machine (file:///path), got host "${url.host}".`);
+    if (url.host !== '' && url.host !== 'localhost')
+      throw new Error(`a file: URL names a path on this machine (file:///path), got host "${url.host}".`);
     const root = decodeURIComponent(url.pathname).replace(/\/+$/, '');
     if (root === '' || root.includes('\0')) throw new Error(`expected a directory path after file://, got "${raw}".`);
     return { kind: 'file', root };
   }
   if (url.protocol === 's3:') {
-    if (url.username !== '' || url.password !== '') throw new Error('put the S3 credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL.');
+    if (url.username !== '' || url.password !== '')
+      throw new Error('put the S3 credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL.');
     const bucket = url.hostname;
     // Bucket names: 3–63 lower-case letters, digits, dots and hyphens (what S3 and its compatibles accept).
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`expected s3://bucket/prefix with a bucket name of 3–63 lower-case letters, digits, dots and hyphens, got "${raw}".`);
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+      throw new Error(
+        `expected s3://bucket/prefix with a bucket name of 3–63 lower-case letters, digits, dots and hyphens, got "${raw}".`,
+      );
     const path = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
     // Read from the raw text: the URL parser quietly resolves "a/../b" to "b".
     const rawPath = raw.slice(raw.indexOf(bucket) + bucket.length).replace(/^\/+|\/+$/g, '');
-    if (rawPath.split('/').some((part) => part === '.' || part === '..' || /^%2e(%2e)?$/i.test(part)) || path.includes('//')) throw new Error(`the prefix after the bucket cannot have empty, "." or ".." parts, got "${raw}".`);
+    if (
+      rawPath.split('/').some((part) => part === '.' || part === '..' || /^%2e(%2e)?$/i.test(part)) ||
+      path.includes('//')
+    )
+      throw new Error(`the prefix after the bucket cannot have empty, "." or ".." parts, got "${raw}".`);
     return { kind: 's3', bucket, prefix: path === '' ? '' : `${path}/` };
   }
   throw new Error(`expected a file:// or s3:// URL, got "${raw}".`);

@@ -54,7 +54,10 @@ export interface GenerationFiles {
 export function storedFiles(files: GenerationFiles | null): string[] {
   if (!files) return [];
   const { stems, ...formats } = files;
-  return [...Object.values(formats).filter((path): path is string => typeof path === 'string'), ...Object.values(stems ?? {})];
+  return [
+    ...Object.values(formats).filter((path): path is string => typeof path === 'string'),
+    ...Object.values(stems ?? {}),
+  ];
 }
 
 /** The request's audio options: the WAV/FLAC sample rate and bit depth, and an MP3 constant bitrate (null: VBR). */
@@ -115,7 +118,22 @@ export interface GenerationSource {
 /** What a caller supplies for a new task; the store fills in status, timestamps and the rest. */
 export type NewGeneration = Pick<
   Generation,
-  'account_id' | 'prompt' | 'duration' | 'style' | 'instrumental' | 'seed' | 'lyrics' | 'callback_url' | 'request_id' | 'encoding' | 'stems' | 'loop' | 'music' | 'plan' | 'batch' | 'source'
+  | 'account_id'
+  | 'prompt'
+  | 'duration'
+  | 'style'
+  | 'instrumental'
+  | 'seed'
+  | 'lyrics'
+  | 'callback_url'
+  | 'request_id'
+  | 'encoding'
+  | 'stems'
+  | 'loop'
+  | 'music'
+  | 'plan'
+  | 'batch'
+  | 'source'
 >;
 
 export interface CreateGenerationOptions {
@@ -141,7 +159,9 @@ export class QuotaExceededError extends Error {
     readonly limit: number,
     readonly resetsAt: Date,
   ) {
-    super(`The monthly quota of ${limit} generations is used up; it resets on ${resetsAt.toISOString().slice(0, 10)} at ${resetsAt.toISOString().slice(11, 16)} UTC.`);
+    super(
+      `The monthly quota of ${limit} generations is used up; it resets on ${resetsAt.toISOString().slice(0, 10)} at ${resetsAt.toISOString().slice(11, 16)} UTC.`,
+    );
   }
 }
 
@@ -156,7 +176,10 @@ export class IdempotencyConflictError extends Error {
 /** Thrown when a record to change does not exist. */
 export class NotFoundError extends Error {
   override name = 'NotFoundError' as const;
-  constructor(readonly what: string, readonly id: string) {
+  constructor(
+    readonly what: string,
+    readonly id: string,
+  ) {
     super(`No ${what} with id ${id}.`);
   }
 }
@@ -164,8 +187,13 @@ export class NotFoundError extends Error {
 /** Thrown at open when another live server owns the data dir. */
 export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError' as const;
-  constructor(readonly dataDir: string, readonly pid: number) {
-    super(`The data dir ${dataDir} is in use by another Tunesmith server (pid ${pid}). Stop it, or set TUNESMITH_DATA_DIR to another directory.`);
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data dir ${dataDir} is in use by another Tunesmith server (pid ${pid}). Stop it, or set TUNESMITH_DATA_DIR to another directory.`,
+    );
   }
 }
 
@@ -176,6 +204,8 @@ export class DataDirLockedError extends Error {
 export class DataDirLockLostError extends Error {
   override name = 'DataDirLockLostError' as const;
   constructor(readonly dataDir: string) {
-    super(`This server no longer holds the lock on its data dir ${dataDir} (server.lock was replaced by another process): it refuses every change. Stop the other server or this one, then restart one.`);
+    super(
+      `This server no longer holds the lock on its data dir ${dataDir} (server.lock was replaced by another process): it refuses every change. Stop the other server or this one, then restart one.`,
+    );
   }
 }

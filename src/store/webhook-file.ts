@@ -9,7 +9,14 @@
 import { AtomicJsonFile, type CoalescingWriter } from './atomic-file.ts';
 import type { DeliveryQuery, WebhookRecords } from './repository.ts';
 import { recordOfArrays, type Problem } from './shape.ts';
-import type { AccountSecret, EventType, WebhookData, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './webhook-types.ts';
+import type {
+  AccountSecret,
+  EventType,
+  WebhookData,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEvent,
+} from './webhook-types.ts';
 
 export const WEBHOOK_FILE = 'webhooks.json';
 
@@ -88,7 +95,10 @@ export class WebhookFile implements WebhookRecords {
     await this.save();
   }
 
-  async updateEndpoint(id: string, patch: Partial<Omit<WebhookEndpoint, 'id' | 'account_id'>>): Promise<WebhookEndpoint> {
+  async updateEndpoint(
+    id: string,
+    patch: Partial<Omit<WebhookEndpoint, 'id' | 'account_id'>>,
+  ): Promise<WebhookEndpoint> {
     const endpoint = this.#endpoint(id);
     if (!endpoint) throw new Error(`No webhook endpoint ${id}.`);
     Object.assign(endpoint, patch);
@@ -167,7 +177,10 @@ export class WebhookFile implements WebhookRecords {
     return copyDelivery(delivery);
   }
 
-  async updateDelivery(id: string, patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>): Promise<WebhookDelivery> {
+  async updateDelivery(
+    id: string,
+    patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>,
+  ): Promise<WebhookDelivery> {
     const delivery = this.#deliveries.get(id);
     if (!delivery) throw new Error(`No webhook delivery ${id}.`);
     this.#leases.delete(id);

@@ -40,7 +40,8 @@ function v4Reason(value: number): string | null {
   return null;
 }
 
-const numberToV4 = (value: number): string => [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
+const numberToV4 = (value: number): string =>
+  [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
 
 /** The eight 16-bit groups of an IPv6 address (zone id dropped, a trailing dotted IPv4 part converted). */
 function v6Groups(address: string): number[] {

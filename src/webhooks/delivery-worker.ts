@@ -139,7 +139,12 @@ export class DeliveryWorker {
       const busy = this.#perReceiver.get(receiver) ?? 0;
       if (busy >= this.#o.perReceiver) continue;
       // Another node may be sending it (or just has): the lease says who sends, the claim re-reads its state.
-      const claimed = await this.#o.repository.webhooks.claimDelivery(delivery.id, this.#owner, new Date(now + this.#leaseMs()), new Date(now));
+      const claimed = await this.#o.repository.webhooks.claimDelivery(
+        delivery.id,
+        this.#owner,
+        new Date(now + this.#leaseMs()),
+        new Date(now),
+      );
       if (!claimed || this.#closed) continue;
       this.#perReceiver.set(receiver, (this.#perReceiver.get(receiver) ?? 0) + 1);
       this.#inFlight.add(delivery.id);
@@ -149,7 +154,9 @@ export class DeliveryWorker {
   }
 
   #launch(delivery: WebhookDelivery, receiver: string): void {
-    const run = this.#attempt(delivery).catch((error: unknown) => this.#o.log(`Webhook delivery ${delivery.id}: ${(error as Error).message}`));
+    const run = this.#attempt(delivery).catch((error: unknown) =>
+      this.#o.log(`Webhook delivery ${delivery.id}: ${(error as Error).message}`),
+    );
     this.#running.add(run);
     void run.finally(() => {
       this.#running.delete(run);
@@ -175,7 +182,10 @@ export class DeliveryWorker {
     if (this.#closed || (earliest === Number.POSITIVE_INFINITY && poll === Number.POSITIVE_INFINITY)) return;
     // A retry due later is looked at again at least each MAX_SLEEP_MS; with nothing pending, the poll alone says
     // when (an hour-long floor poll in PostgreSQL mode is an hour: other nodes' events wake us by notification).
-    const sleep = earliest === Number.POSITIVE_INFINITY ? Math.min(poll, MAX_TIMER_MS) : Math.min(MAX_SLEEP_MS, poll, Math.max(0, earliest - now));
+    const sleep =
+      earliest === Number.POSITIVE_INFINITY
+        ? Math.min(poll, MAX_TIMER_MS)
+        : Math.min(MAX_SLEEP_MS, poll, Math.max(0, earliest - now));
     this.#timer = setTimeout(() => void this.#tick(), sleep);
     this.#timer.unref();
   }
@@ -198,7 +208,10 @@ export class DeliveryWorker {
     const result = await this.#send(delivery, event, announcedState(event, current));
     if (this.#closed) return;
     const at = this.#o.now();
-    const attempts = [...delivery.attempts, { at: at.toISOString(), status_code: result.statusCode, latency_ms: result.latencyMs, error: result.error }].slice(-MAX_LOGGED_ATTEMPTS);
+    const attempts = [
+      ...delivery.attempts,
+      { at: at.toISOString(), status_code: result.statusCode, latency_ms: result.latencyMs, error: result.error },
+    ].slice(-MAX_LOGGED_ATTEMPTS);
     const logged = { attempts, round_attempts: delivery.round_attempts + 1 };
     if (result.error === null) {
       await records.updateDelivery(delivery.id, { ...logged, ...settle('delivered', at) });
@@ -206,7 +219,10 @@ export class DeliveryWorker {
       return;
     }
     const wait = retryDelay(logged.round_attempts, this.#o.schedule, this.#o.jitter, this.#o.random);
-    await records.updateDelivery(delivery.id, { ...logged, ...settle(wait === null ? 'failed' : 'pending', at, wait === null ? null : new Date(at.getTime() + wait)) });
+    await records.updateDelivery(delivery.id, {
+      ...logged,
+      ...settle(wait === null ? 'failed' : 'pending', at, wait === null ? null : new Date(at.getTime() + wait)),
+    });
     if (endpoint) await this.#endpointFailed(endpoint.id, at);
   }
 
@@ -214,10 +230,18 @@ export class DeliveryWorker {
   async #send(delivery: WebhookDelivery, event: WebhookEvent, generation: Generation): Promise<AttemptResult> {
     const started = performance.now();
     try {
-      const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: this.#present!(generation) });
+      const body = JSON.stringify({
+        id: event.id,
+        type: event.type,
+        created_at: event.created_at,
+        data: this.#present!(generation),
+      });
       const secrets = await this.#o.secretsOf(delivery.account_id);
       const timestamp = Math.floor(this.#o.now().getTime() / 1000);
-      const address = await resolveForSend(delivery.url, { allowPrivate: this.#o.allowPrivate, resolve: this.#o.resolve });
+      const address = await resolveForSend(delivery.url, {
+        allowPrivate: this.#o.allowPrivate,
+        resolve: this.#o.resolve,
+      });
       return await sendAttempt({
         url: delivery.url,
         address,
@@ -257,8 +281,16 @@ export class DeliveryWorker {
 }
 
 /** A delivery's move to `state`; a pending one is due at `nextAt`. */
-function settle(state: DeliveryState, at: Date, nextAt: Date | null = null): Pick<WebhookDelivery, 'state' | 'next_attempt_at' | 'updated_at'> {
-  return { state, next_attempt_at: state === 'pending' && nextAt ? nextAt.toISOString() : null, updated_at: at.toISOString() };
+function settle(
+  state: DeliveryState,
+  at: Date,
+  nextAt: Date | null = null,
+): Pick<WebhookDelivery, 'state' | 'next_attempt_at' | 'updated_at'> {
+  return {
+    state,
+    next_attempt_at: state === 'pending' && nextAt ? nextAt.toISOString() : null,
+    updated_at: at.toISOString(),
+  };
 }
 
 /** Deliveries to one scheme://host:port share a small concurrency budget. */

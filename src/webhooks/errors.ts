@@ -10,14 +10,19 @@ export class UnsafeUrlError extends Error {
     /** Why, in a few words: "127.0.0.1 is a loopback address". */
     readonly reason: string,
   ) {
-    super(`${param === undefined ? 'The URL' : `"${param}"`} is refused: ${reason}. Webhooks go only to public http(s) addresses.`);
+    super(
+      `${param === undefined ? 'The URL' : `"${param}"`} is refused: ${reason}. Webhooks go only to public http(s) addresses.`,
+    );
   }
 }
 
 /** A webhook endpoint or delivery that does not exist in the caller's account. */
 export class WebhookNotFoundError extends Error {
   override name = 'WebhookNotFoundError' as const;
-  constructor(readonly what: 'webhook_endpoint' | 'webhook_delivery', readonly id: string) {
+  constructor(
+    readonly what: 'webhook_endpoint' | 'webhook_delivery',
+    readonly id: string,
+  ) {
     super(
       what === 'webhook_endpoint'
         ? `No webhook endpoint with id ${id} exists in your account. List them with GET /v1/webhooks.`

@@ -13,7 +13,14 @@ import { WebhookService } from './service.ts';
 import type { Resolver } from './url-safety.ts';
 
 export { WebhookService, type DeliveryView, type NewEndpoint, type SecretView } from './service.ts';
-export { EVENT_TYPES, DEFAULT_EVENTS, type EventType, type WebhookEndpoint, type WebhookDelivery, type DeliveryState } from './types.ts';
+export {
+  EVENT_TYPES,
+  DEFAULT_EVENTS,
+  type EventType,
+  type WebhookEndpoint,
+  type WebhookDelivery,
+  type DeliveryState,
+} from './types.ts';
 
 export interface WebhooksOptions {
   repository: Repository;
@@ -64,7 +71,13 @@ export function openWebhooks(options: WebhooksOptions): Webhooks {
     log: options.log ?? (() => undefined),
     pollMs: options.pollMs,
   });
-  service = new WebhookService({ worker, repository: options.repository, allowPrivate: options.allowPrivate, resolve: options.resolve, now });
+  service = new WebhookService({
+    worker,
+    repository: options.repository,
+    allowPrivate: options.allowPrivate,
+    resolve: options.resolve,
+    now,
+  });
   return {
     service,
     wake: () => worker.wake(),

@@ -87,7 +87,9 @@ export function sendAttempt(options: SendOptions): Promise<AttemptResult> {
       req.destroy();
     };
     options.signal?.addEventListener('abort', onAbort);
-    req.on('error', (error: NodeJS.ErrnoException) => finish(null, error.code ? `${error.code}: ${error.message}` : error.message));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish(null, error.code ? `${error.code}: ${error.message}` : error.message),
+    );
     req.end(options.body);
   });
 }

@@ -12,7 +12,13 @@ import type { Account } from '../store/types.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { WebhookLimitError, WebhookNotFoundError } from './errors.ts';
 import { newWebhookSecret } from './signature.ts';
-import { DEFAULT_EVENTS, type AccountSecret, type EventType, type WebhookDelivery, type WebhookEndpoint } from './types.ts';
+import {
+  DEFAULT_EVENTS,
+  type AccountSecret,
+  type EventType,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from './types.ts';
 import { checkWebhookUrl, type Resolver } from './url-safety.ts';
 
 /** How long the secret before a rotation keeps signing (both signatures are sent meanwhile). */
@@ -88,7 +94,8 @@ export class WebhookService {
   async createEndpoint(account: Account, input: NewEndpoint): Promise<WebhookEndpoint> {
     this.assertAllowed(account);
     await this.checkUrl(input.url, 'url');
-    if ((await this.#records.listEndpoints(account.id)).length >= MAX_ENDPOINTS) throw new WebhookLimitError(MAX_ENDPOINTS);
+    if ((await this.#records.listEndpoints(account.id)).length >= MAX_ENDPOINTS)
+      throw new WebhookLimitError(MAX_ENDPOINTS);
     const endpoint: WebhookEndpoint = {
       id: randomId('we_'),
       account_id: account.id,
@@ -144,12 +151,18 @@ export class WebhookService {
   /** The secrets that sign the account's webhooks now: the current one, and the previous one during a rotation. */
   readonly signingSecrets = async (accountId: string): Promise<string[]> => {
     const record = await this.#secretRecord(accountId);
-    const previousValid = record.previous !== null && record.previous_expires_at !== null && Date.parse(record.previous_expires_at) > this.#now().getTime();
+    const previousValid =
+      record.previous !== null &&
+      record.previous_expires_at !== null &&
+      Date.parse(record.previous_expires_at) > this.#now().getTime();
     return previousValid ? [record.secret, record.previous!] : [record.secret];
   };
 
   /** The delivery log, newest first. */
-  async listDeliveries(account: Account, options: DeliveryListOptions): Promise<{ items: DeliveryView[]; total: number }> {
+  async listDeliveries(
+    account: Account,
+    options: DeliveryListOptions,
+  ): Promise<{ items: DeliveryView[]; total: number }> {
     this.assertAllowed(account);
     const { items, total } = await this.#records.listDeliveries(account.id, options);
     return { items: await Promise.all(items.map((delivery) => this.#view(delivery))), total };
@@ -165,7 +178,12 @@ export class WebhookService {
     this.assertAllowed(account);
     const delivery = await this.#ownDelivery(account, id);
     const at = this.#now().toISOString();
-    const resent = await this.#records.updateDelivery(delivery.id, { round_attempts: 0, state: 'pending', next_attempt_at: at, updated_at: at });
+    const resent = await this.#records.updateDelivery(delivery.id, {
+      round_attempts: 0,
+      state: 'pending',
+      next_attempt_at: at,
+      updated_at: at,
+    });
     this.#worker.wake();
     return this.#view(resent);
   }
@@ -186,12 +204,23 @@ export class WebhookService {
     const existing = await this.#records.getSecret(accountId);
     if (existing) return existing;
     // Two first uses at once must agree on one secret: whichever is stored first is the account's.
-    return this.#records.addSecretIfAbsent({ account_id: accountId, secret: newWebhookSecret(), previous: null, previous_expires_at: null, created_at: this.#now().toISOString() });
+    return this.#records.addSecretIfAbsent({
+      account_id: accountId,
+      secret: newWebhookSecret(),
+      previous: null,
+      previous_expires_at: null,
+      created_at: this.#now().toISOString(),
+    });
   }
 
   #secretView(record: AccountSecret): SecretView {
-    const previousValid = record.previous_expires_at !== null && Date.parse(record.previous_expires_at) > this.#now().getTime();
-    return { secret: record.secret, created_at: record.created_at, previous_expires_at: previousValid ? record.previous_expires_at : null };
+    const previousValid =
+      record.previous_expires_at !== null && Date.parse(record.previous_expires_at) > this.#now().getTime();
+    return {
+      secret: record.secret,
+      created_at: record.created_at,
+      previous_expires_at: previousValid ? record.previous_expires_at : null,
+    };
   }
 
   async #view(delivery: WebhookDelivery): Promise<DeliveryView> {

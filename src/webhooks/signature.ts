@@ -16,7 +16,12 @@ export function signPayload(secret: string, id: string, timestamp: number, body:
 }
 
 /** The three headers of one attempt, signed with every secret still valid (two during a rotation). */
-export function webhookHeaders(secrets: readonly string[], id: string, timestamp: number, body: string): Record<string, string> {
+export function webhookHeaders(
+  secrets: readonly string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),

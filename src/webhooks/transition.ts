@@ -42,5 +42,14 @@ export function stillTrue(event: WebhookEvent, current: Generation | undefined):
  */
 export function announcedState(event: WebhookEvent, current: Generation): Generation {
   if (event.type !== 'generation.processing') return current;
-  return { ...current, status: 'processing', started_at: event.transition_at, completed_at: null, title: null, metadata: null, files: null, error: null };
+  return {
+    ...current,
+    status: 'processing',
+    started_at: event.transition_at,
+    completed_at: null,
+    title: null,
+    metadata: null,
+    files: null,
+    error: null,
+  };
 }

@@ -18,7 +18,10 @@ export interface ResolvedAddress {
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
+    address,
+    family: family === 6 ? 6 : 4,
+  }));
 
 export interface UrlSafetyOptions {
   allowPrivate: boolean;
@@ -38,14 +41,20 @@ const isLocalhostName = (host: string): boolean => {
 };
 
 function checkScheme(url: URL, param: string | undefined): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UnsafeUrlError(param, `only http and https are allowed, not ${url.protocol.slice(0, -1)}`);
-  if (url.username !== '' || url.password !== '') throw new UnsafeUrlError(param, 'it contains a user name or password');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UnsafeUrlError(param, `only http and https are allowed, not ${url.protocol.slice(0, -1)}`);
+  if (url.username !== '' || url.password !== '')
+    throw new UnsafeUrlError(param, 'it contains a user name or password');
 }
 
 function checkAddresses(host: string, addresses: readonly ResolvedAddress[], param: string | undefined): void {
   for (const { address } of addresses) {
     const reason = forbiddenAddressReason(address);
-    if (reason !== null) throw new UnsafeUrlError(param, address === host ? `${address} is ${reason}` : `${host} resolves to ${address}, ${reason}`);
+    if (reason !== null)
+      throw new UnsafeUrlError(
+        param,
+        address === host ? `${address} is ${reason}` : `${host} resolves to ${address}, ${reason}`,
+      );
   }
 }
 
@@ -53,7 +62,11 @@ function checkAddresses(host: string, addresses: readonly ResolvedAddress[], par
  * Refuses a URL given at registration (a callback_url, an endpoint). A name that cannot be resolved
  * right now is accepted: DNS may be down for a moment, and every send checks again anyway.
  */
-export async function checkWebhookUrl(text: string, param: string | undefined, options: UrlSafetyOptions): Promise<void> {
+export async function checkWebhookUrl(
+  text: string,
+  param: string | undefined,
+  options: UrlSafetyOptions,
+): Promise<void> {
   const url = new URL(text);
   checkScheme(url, param);
   if (options.allowPrivate) return;
@@ -78,10 +91,14 @@ export async function resolveForSend(text: string, options: UrlSafetyOptions): P
   checkScheme(url, undefined);
   const host = hostOf(url);
   const literal = isIP(host);
-  const addresses: ResolvedAddress[] = literal !== 0 ? [{ address: host, family: literal === 6 ? 6 : 4 }] : await (options.resolve ?? systemResolver)(host);
+  const addresses: ResolvedAddress[] =
+    literal !== 0
+      ? [{ address: host, family: literal === 6 ? 6 : 4 }]
+      : await (options.resolve ?? systemResolver)(host);
   if (addresses.length === 0) throw new Error(`${host} did not resolve to any address`);
   if (!options.allowPrivate) {
-    if (literal === 0 && isLocalhostName(host.toLowerCase())) throw new UnsafeUrlError(undefined, `${host} is a loopback name`);
+    if (literal === 0 && isLocalhostName(host.toLowerCase()))
+      throw new UnsafeUrlError(undefined, `${host} is a loopback name`);
     checkAddresses(host, addresses, undefined);
   }
   return addresses[0]!;

@@ -12,13 +12,24 @@ import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
 import { startServer, type ServerHandle } from '../../src/server.ts';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** `env` adds settings, e.g. TUNESMITH_WEBHOOK_ALLOW_PRIVATE for a receiver on this machine. */
 export async function startRealServer(t: ExecutionContext, env: Record<string, string> = {}): Promise<ServerHandle> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-browser-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-  const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1', ...env }), { logger: silentLogger(), print: () => undefined });
+  const server = await startServer(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1', ...env }),
+    { logger: silentLogger(), print: () => undefined },
+  );
   t.teardown(() => server.close());
   return server;
 }
@@ -35,7 +46,8 @@ export async function newPage(browser: Browser, t: ExecutionContext): Promise<Pa
   // Any script error or CSP violation on a page fails the test.
   page.on('pageerror', (error) => t.fail(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/.test(message.text())) t.fail(`console: ${message.text()}`);
+    if (message.type() === 'error' && /Content Security Policy|Refused to/.test(message.text()))
+      t.fail(`console: ${message.text()}`);
   });
   return page;
 }

@@ -60,7 +60,11 @@ test('sign up → key → API call in the history → playground track plays →
   t.false(await page.getByLabel(/^Lyrics/).isVisible());
   await page.getByLabel('Instrumental (no vocals)').uncheck();
   await page.getByRole('button', { name: 'Generate' }).click();
-  t.regex((await page.locator('#duration-error').textContent())!, /between 30 and 180 seconds/, 'the error sits next to its field');
+  t.regex(
+    (await page.locator('#duration-error').textContent())!,
+    /between 30 and 180 seconds/,
+    'the error sits next to its field',
+  );
   t.is(await page.getByLabel(/^Lyrics/).inputValue(), LYRICS);
   await shot(page, '07-playground-error');
   await page.getByLabel('Duration (seconds)').fill('30');
@@ -71,20 +75,42 @@ test('sign up → key → API call in the history → playground track plays →
   const player = page.locator('.result audio');
   await player.waitFor({ timeout: RENDER_TIMEOUT_MS });
   // The browser really loads the track: its duration comes from the WAV it fetched through the signed link.
-  await page.waitForFunction(() => (document.querySelector('.result audio') as HTMLAudioElement | null)?.duration! > 29, undefined, { timeout: 15_000 });
+  await page.waitForFunction(
+    () => (document.querySelector('.result audio') as HTMLAudioElement | null)?.duration! > 29,
+    undefined,
+    { timeout: 15_000 },
+  );
   // The picture is drawn from the WAV on first request and loads lazily: wait for it, then check it has pixels.
-  await page.waitForFunction(() => (document.querySelector('.result img.waveform') as HTMLImageElement | null)?.complete === true, undefined, { timeout: 30_000 });
-  t.true((await page.locator('.result img.waveform').evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0, 'the waveform picture loads');
+  await page.waitForFunction(
+    () => (document.querySelector('.result img.waveform') as HTMLImageElement | null)?.complete === true,
+    undefined,
+    { timeout: 30_000 },
+  );
+  t.true(
+    (await page.locator('.result img.waveform').evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0,
+    'the waveform picture loads',
+  );
   // Karaoke: clicking the first sung line plays from there; the lit line follows the audio to the next one.
   const lines = page.locator('.result .lyric-line');
-  t.deepEqual(await page.locator('.result .lyric-text').allTextContents(), LYRICS.split('\n').filter((l) => !l.startsWith('[')));
+  t.deepEqual(
+    await page.locator('.result .lyric-text').allTextContents(),
+    LYRICS.split('\n').filter((l) => !l.startsWith('[')),
+  );
   await lines.nth(0).click();
   await page.locator('.result .lyric-line.is-current').first().waitFor({ timeout: 10_000 });
-  await page.waitForFunction(() => document.querySelector('.result .lyric-line:nth-child(2)')?.classList.contains('is-current'), undefined, { timeout: 20_000 });
+  await page.waitForFunction(
+    () => document.querySelector('.result .lyric-line:nth-child(2)')?.classList.contains('is-current'),
+    undefined,
+    { timeout: 20_000 },
+  );
   t.is(await page.locator('.result .lyric-line.is-current').count(), 1, 'one line is lit at a time');
-  const [time, start, end] = await page.locator('.result .lyric-line.is-current').evaluate((li: HTMLElement) => [
-    (document.querySelector('.result audio') as HTMLAudioElement).currentTime, Number(li.dataset['start']), Number(li.dataset['end']),
-  ]);
+  const [time, start, end] = await page
+    .locator('.result .lyric-line.is-current')
+    .evaluate((li: HTMLElement) => [
+      (document.querySelector('.result audio') as HTMLAudioElement).currentTime,
+      Number(li.dataset['start']),
+      Number(li.dataset['end']),
+    ]);
   t.true(time! >= start! - 0.5 && time! <= end! + 0.5, `the lit line (${start}–${end} s) is the one at ${time} s`);
   await page.locator('.result audio').evaluate((audio: HTMLAudioElement) => audio.pause());
   await shot(page, '09-playground-done');

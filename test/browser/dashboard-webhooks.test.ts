@@ -11,7 +11,11 @@ import { newPage, openBrowser, shot, startRealServer } from './browser.ts';
 const RENDER_TIMEOUT_MS = 90_000;
 
 test('a Developer registers an endpoint and sees a signed generation.completed delivered, resent and the secret rotated', async (t) => {
-  const [server, browser, receiver] = await Promise.all([startRealServer(t, { TUNESMITH_WEBHOOK_ALLOW_PRIVATE: '1' }), openBrowser(t), startReceiver(t)]);
+  const [server, browser, receiver] = await Promise.all([
+    startRealServer(t, { TUNESMITH_WEBHOOK_ALLOW_PRIVATE: '1' }),
+    openBrowser(t),
+    startReceiver(t),
+  ]);
   const page = await newPage(browser, t);
   const base = server.url;
   await page.goto(server.firstSignInUrl!);
@@ -21,7 +25,11 @@ test('a Developer registers an endpoint and sees a signed generation.completed d
 
   await page.getByLabel('URL').fill('ftp://files.example.com/hook');
   await page.getByRole('button', { name: 'Add endpoint' }).click();
-  t.regex((await page.locator('#url-error').textContent())!, /must be an http or https URL/, 'the refusal sits next to the field');
+  t.regex(
+    (await page.locator('#url-error').textContent())!,
+    /must be an http or https URL/,
+    'the refusal sits next to the field',
+  );
   await shot(page, 'webhooks-02-refused');
   await page.getByLabel('URL').fill(receiver.url);
   await page.getByLabel('Description (optional)').fill('local receiver');
@@ -49,11 +57,18 @@ test('a Developer registers an endpoint and sees a signed generation.completed d
 
   // The receiver has the event a moment before the delivery's result is saved, and the page shows what is
   // saved: load it once the API says the delivery is settled, not before.
-  await eventually(async () => {
-    const res = await fetch(`${base}/v1/webhooks/deliveries?limit=10`, { headers: { Authorization: `Bearer ${server.firstKey}` } });
-    const { data } = (await res.json()) as { data: { status: string }[] };
-    return data.some((delivery) => delivery.status === 'delivered') ? true : undefined;
-  }, 30_000, 'the delivery to be saved as delivered', 200);
+  await eventually(
+    async () => {
+      const res = await fetch(`${base}/v1/webhooks/deliveries?limit=10`, {
+        headers: { Authorization: `Bearer ${server.firstKey}` },
+      });
+      const { data } = (await res.json()) as { data: { status: string }[] };
+      return data.some((delivery) => delivery.status === 'delivered') ? true : undefined;
+    },
+    30_000,
+    'the delivery to be saved as delivered',
+    200,
+  );
   await page.goto(`${base}/webhooks`);
   const row = page.locator('tr[data-delivery]');
   await row.locator('.badge', { hasText: 'Delivered' }).waitFor();
@@ -70,7 +85,10 @@ test('a Developer registers an endpoint and sees a signed generation.completed d
   await shot(page, 'webhooks-04-rotate-confirm');
   await page.getByRole('button', { name: 'Yes, rotate' }).click();
   await page.waitForURL(/done=rotated/);
-  t.regex((await page.locator('#secret .alert-warn').textContent())!, /previous secret also signs every webhook until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+  t.regex(
+    (await page.locator('#secret .alert-warn').textContent())!,
+    /previous secret also signs every webhook until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+  );
   t.not((await secret.textContent())!.trim(), secretText);
   await shot(page, 'webhooks-05-rotated');
 });

@@ -59,15 +59,22 @@ export function blobStoreContract(test: TestFn, backend: string, factory: BlobSt
     const blobs = await setup(t);
     const large = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7919) % 251);
     await blobs.put(KEY, large, { contentType: 'audio/wav' });
-    t.deepEqual(await bytesOf(await blobs.open(KEY, { start: large.length - 1, end: large.length - 1 })), [large.at(-1)!]);
+    t.deepEqual(await bytesOf(await blobs.open(KEY, { start: large.length - 1, end: large.length - 1 })), [
+      large.at(-1)!,
+    ]);
     t.true(Buffer.from(large).equals(Buffer.from(await bytesOf(await blobs.open(KEY)))));
   });
 
-  test(title('a key that would climb out of the store ("..") is refused when written and names nothing when read'), async (t) => {
-    const blobs = await setup(t);
-    const unsafe = '../escape.wav';
-    await t.throwsAsync(blobs.put(unsafe, new Uint8Array([1]), { contentType: 'audio/wav' }), { instanceOf: UnsafePathError });
-    t.is(await blobs.stat(unsafe), undefined);
-    await t.throwsAsync(blobs.open(unsafe), { instanceOf: BlobNotFoundError });
-  });
+  test(
+    title('a key that would climb out of the store ("..") is refused when written and names nothing when read'),
+    async (t) => {
+      const blobs = await setup(t);
+      const unsafe = '../escape.wav';
+      await t.throwsAsync(blobs.put(unsafe, new Uint8Array([1]), { contentType: 'audio/wav' }), {
+        instanceOf: UnsafePathError,
+      });
+      t.is(await blobs.stat(unsafe), undefined);
+      await t.throwsAsync(blobs.open(unsafe), { instanceOf: BlobNotFoundError });
+    },
+  );
 }

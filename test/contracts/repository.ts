@@ -5,7 +5,12 @@
 import type { ExecutionContext, TestFn } from 'ava';
 import { EmailTakenError } from '../../src/store/credentials.ts';
 import type { Repository } from '../../src/store/repository.ts';
-import { IdempotencyConflictError, NotFoundError, QuotaExceededError, type NewGeneration } from '../../src/store/types.ts';
+import {
+  IdempotencyConflictError,
+  NotFoundError,
+  QuotaExceededError,
+  type NewGeneration,
+} from '../../src/store/types.ts';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../src/store/webhook-types.ts';
 
 /** Makes a fresh, empty repository for a test (the test's context lets a factory register its own teardowns). */
@@ -35,12 +40,35 @@ const endpoint = (accountId: string, id = 'we_1'): WebhookEndpoint => ({
   disabled_reason: null,
 });
 
-function eventOf(accountId: string, generationId: string, id = 'evt_1'): { event: WebhookEvent; deliveries: WebhookDelivery[] } {
+function eventOf(
+  accountId: string,
+  generationId: string,
+  id = 'evt_1',
+): { event: WebhookEvent; deliveries: WebhookDelivery[] } {
   const at = '2026-03-15T12:00:00.000Z';
   return {
-    event: { id, type: 'generation.completed', account_id: accountId, generation_id: generationId, created_at: at, transition_at: at },
+    event: {
+      id,
+      type: 'generation.completed',
+      account_id: accountId,
+      generation_id: generationId,
+      created_at: at,
+      transition_at: at,
+    },
     deliveries: [
-      { id: `whd_${id}`, event_id: id, account_id: accountId, endpoint_id: 'we_1', url: 'https://hooks.example.com/a', state: 'pending', attempts: [], round_attempts: 0, next_attempt_at: at, created_at: at, updated_at: at },
+      {
+        id: `whd_${id}`,
+        event_id: id,
+        account_id: accountId,
+        endpoint_id: 'we_1',
+        url: 'https://hooks.example.com/a',
+        state: 'pending',
+        attempts: [],
+        round_attempts: 0,
+        next_attempt_at: at,
+        created_at: at,
+        updated_at: at,
+      },
     ],
   };
 }
@@ -87,38 +115,80 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
 
   test(title('parallel creates never pass the quota'), async (t) => {
     const { repository, account } = await setup(t);
-    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, seed) => repository.createGeneration(request(account.id, { seed }), { monthlyQuota: 5 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, seed) =>
+        repository.createGeneration(request(account.id, { seed }), { monthlyQuota: 5 }),
+      ),
+    );
     t.is(results.filter((r) => r.status === 'fulfilled').length, 5);
     t.true(results.every((r) => r.status === 'fulfilled' || r.reason instanceof QuotaExceededError));
   });
 
-  test(title('the same idempotency key and body replays the first generation; another body is a conflict'), async (t) => {
-    const { repository, account } = await setup(t);
-    const first = await repository.createGeneration(request(account.id), { monthlyQuota: null, idempotency: { key: 'k', bodyHash: 'h1' } });
-    const again = await repository.createGeneration(request(account.id), { monthlyQuota: null, idempotency: { key: 'k', bodyHash: 'h1' } });
-    t.true(again.replayed);
-    t.is(again.generation.id, first.generation.id);
-    await t.throwsAsync(repository.createGeneration(request(account.id), { monthlyQuota: null, idempotency: { key: 'k', bodyHash: 'h2' } }), { instanceOf: IdempotencyConflictError });
-  });
+  test(
+    title('the same idempotency key and body replays the first generation; another body is a conflict'),
+    async (t) => {
+      const { repository, account } = await setup(t);
+      const first = await repository.createGeneration(request(account.id), {
+        monthlyQuota: null,
+        idempotency: { key: 'k', bodyHash: 'h1' },
+      });
+      const again = await repository.createGeneration(request(account.id), {
+        monthlyQuota: null,
+        idempotency: { key: 'k', bodyHash: 'h1' },
+      });
+      t.true(again.replayed);
+      t.is(again.generation.id, first.generation.id);
+      await t.throwsAsync(
+        repository.createGeneration(request(account.id), {
+          monthlyQuota: null,
+          idempotency: { key: 'k', bodyHash: 'h2' },
+        }),
+        { instanceOf: IdempotencyConflictError },
+      );
+    },
+  );
 
   test(title('a batch is created whole or not at all: the quota must take every task of it'), async (t) => {
     const { repository, account } = await setup(t);
-    const batch = (index: number) => ({ ...request(account.id, { seed: index }), batch: { id: 'batch_1', index, size: 3 } });
+    const batch = (index: number) => ({
+      ...request(account.id, { seed: index }),
+      batch: { id: 'batch_1', index, size: 3 },
+    });
     await repository.createGeneration(request(account.id), { monthlyQuota: 3 });
-    await t.throwsAsync(repository.createGenerations([batch(0), batch(1), batch(2)], { monthlyQuota: 3 }), { instanceOf: QuotaExceededError });
+    await t.throwsAsync(repository.createGenerations([batch(0), batch(1), batch(2)], { monthlyQuota: 3 }), {
+      instanceOf: QuotaExceededError,
+    });
     t.is((await repository.listGenerations(account.id, { limit: 10, offset: 0 })).total, 1);
     const { generations } = await repository.createGenerations([batch(0), batch(1)], { monthlyQuota: 3 });
-    t.deepEqual(generations.map((g) => g.batch), [{ id: 'batch_1', index: 0, size: 3 }, { id: 'batch_1', index: 1, size: 3 }]);
+    t.deepEqual(
+      generations.map((g) => g.batch),
+      [
+        { id: 'batch_1', index: 0, size: 3 },
+        { id: 'batch_1', index: 1, size: 3 },
+      ],
+    );
     t.is(await repository.usage(account.id, generations[0]!.quota_month), 3);
   });
 
   test(title('the same idempotency key replays a whole batch, in its order'), async (t) => {
     const { repository, account } = await setup(t);
-    const inputs = [0, 1, 2].map((index) => ({ ...request(account.id, { seed: index }), batch: { id: 'batch_2', index, size: 3 } }));
-    const first = await repository.createGenerations(inputs, { monthlyQuota: null, idempotency: { key: 'b', bodyHash: 'h' } });
-    const again = await repository.createGenerations(inputs, { monthlyQuota: null, idempotency: { key: 'b', bodyHash: 'h' } });
+    const inputs = [0, 1, 2].map((index) => ({
+      ...request(account.id, { seed: index }),
+      batch: { id: 'batch_2', index, size: 3 },
+    }));
+    const first = await repository.createGenerations(inputs, {
+      monthlyQuota: null,
+      idempotency: { key: 'b', bodyHash: 'h' },
+    });
+    const again = await repository.createGenerations(inputs, {
+      monthlyQuota: null,
+      idempotency: { key: 'b', bodyHash: 'h' },
+    });
     t.true(again.replayed);
-    t.deepEqual(again.generations.map((g) => g.id), first.generations.map((g) => g.id));
+    t.deepEqual(
+      again.generations.map((g) => g.id),
+      first.generations.map((g) => g.id),
+    );
   });
 
   test(title('a transaction reads its own writes and commits them when it returns'), async (t) => {
@@ -158,17 +228,26 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
       await tx.updateGeneration(generation.id, { status: 'completed' });
       const { event, deliveries } = eventOf(account.id, generation.id);
       await tx.addEvent(event, deliveries);
-      t.is((await tx.eventFor(generation.id, 'generation.completed'))?.id, 'evt_1', 'the transaction sees its own event');
+      t.is(
+        (await tx.eventFor(generation.id, 'generation.completed'))?.id,
+        'evt_1',
+        'the transaction sees its own event',
+      );
     });
     t.is((await repository.getGeneration(account.id, generation.id))?.status, 'completed');
     t.like(await repository.webhooks.getEvent('evt_1'), { generation_id: generation.id, type: 'generation.completed' });
-    t.deepEqual((await repository.webhooks.pendingDeliveries()).map((d) => d.id), ['whd_evt_1']);
+    t.deepEqual(
+      (await repository.webhooks.pendingDeliveries()).map((d) => d.id),
+      ['whd_evt_1'],
+    );
   });
 
   test(title('an update in a transaction cannot move a generation to another account'), async (t) => {
     const { repository, account } = await setup(t);
     const { generation } = await repository.createGeneration(request(account.id), { monthlyQuota: null });
-    const updated = await repository.transaction((tx) => tx.updateGeneration(generation.id, { account_id: 'acct_other' } as never));
+    const updated = await repository.transaction((tx) =>
+      tx.updateGeneration(generation.id, { account_id: 'acct_other' } as never),
+    );
     t.is(updated.account_id, account.id);
   });
 
@@ -198,9 +277,20 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
     const b = (await repository.createGeneration(request(account.id, { seed: 2 }), at(2))).generation;
     const c = (await repository.createGeneration(request(account.id, { seed: 3 }), at(3))).generation;
     await repository.transaction((tx) => tx.updateGeneration(b.id, { status: 'completed' }));
-    t.deepEqual((await repository.listGenerations(account.id, { limit: 10, offset: 0 })).items.map((g) => g.id), [c.id, b.id, a.id]);
-    t.deepEqual((await repository.listGenerations(account.id, { status: 'processing', limit: 10, offset: 0 })).items.map((g) => g.id), [c.id, a.id]);
-    t.deepEqual((await repository.unfinishedGenerations()).map((g) => g.id), [a.id, c.id]);
+    t.deepEqual(
+      (await repository.listGenerations(account.id, { limit: 10, offset: 0 })).items.map((g) => g.id),
+      [c.id, b.id, a.id],
+    );
+    t.deepEqual(
+      (await repository.listGenerations(account.id, { status: 'processing', limit: 10, offset: 0 })).items.map(
+        (g) => g.id,
+      ),
+      [c.id, a.id],
+    );
+    t.deepEqual(
+      (await repository.unfinishedGenerations()).map((g) => g.id),
+      [a.id, c.id],
+    );
   });
 
   test(title('a watcher hears of a committed change and of the delete'), async (t) => {
@@ -218,16 +308,30 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
     const { repository, account } = await setup(t);
     await repository.webhooks.addEndpoint(endpoint(account.id));
     await repository.webhooks.addEndpoint(endpoint('acct_other', 'we_2'));
-    t.deepEqual((await repository.webhooks.listEndpoints(account.id)).map((e) => e.id), ['we_1']);
-    t.like(await repository.webhooks.updateEndpoint('we_1', { failing_since: '2026-03-15T12:00:00.000Z' }), { failing_since: '2026-03-15T12:00:00.000Z' });
+    t.deepEqual(
+      (await repository.webhooks.listEndpoints(account.id)).map((e) => e.id),
+      ['we_1'],
+    );
+    t.like(await repository.webhooks.updateEndpoint('we_1', { failing_since: '2026-03-15T12:00:00.000Z' }), {
+      failing_since: '2026-03-15T12:00:00.000Z',
+    });
     await repository.webhooks.deleteEndpoint('we_1');
     t.is(await repository.webhooks.getEndpoint('we_1'), undefined);
   });
 
   test(title('the first secret stored for an account is the one it keeps'), async (t) => {
     const { repository, account } = await setup(t);
-    const secret = (value: string) => ({ account_id: account.id, secret: value, previous: null, previous_expires_at: null, created_at: '2026-03-15T12:00:00.000Z' });
-    const [first, second] = await Promise.all([repository.webhooks.addSecretIfAbsent(secret('whsec_a')), repository.webhooks.addSecretIfAbsent(secret('whsec_b'))]);
+    const secret = (value: string) => ({
+      account_id: account.id,
+      secret: value,
+      previous: null,
+      previous_expires_at: null,
+      created_at: '2026-03-15T12:00:00.000Z',
+    });
+    const [first, second] = await Promise.all([
+      repository.webhooks.addSecretIfAbsent(secret('whsec_a')),
+      repository.webhooks.addSecretIfAbsent(secret('whsec_b')),
+    ]);
     t.is(first.secret, second.secret);
     t.is((await repository.webhooks.getSecret(account.id))?.secret, first.secret);
   });
@@ -241,7 +345,11 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
     });
     await repository.webhooks.updateDelivery('whd_evt_1', { state: 'delivered', next_attempt_at: null });
     t.deepEqual(await repository.webhooks.pendingDeliveries(), []);
-    const { items, total } = await repository.webhooks.listDeliveries(account.id, { limit: 10, offset: 0, state: 'delivered' });
+    const { items, total } = await repository.webhooks.listDeliveries(account.id, {
+      limit: 10,
+      offset: 0,
+      state: 'delivered',
+    });
     t.is(total, 1);
     t.is(items[0]?.id, 'whd_evt_1');
   });
@@ -273,20 +381,42 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
     t.is(await repository.credentials.redeemSignInToken(token, now), undefined);
   });
 
-  test(title('a pending delivery is leased to one sender at a time, until its update or until the lease runs out'), async (t) => {
-    const { repository, account } = await setup(t);
-    await repository.webhooks.addEndpoint(endpoint(account.id));
-    const { generation } = await repository.createGeneration(request(account.id), { monthlyQuota: null });
-    const { event, deliveries } = eventOf(account.id, generation.id);
-    await repository.transaction((tx) => tx.addEvent(event, deliveries));
-    const at = new Date('2026-03-15T12:00:00.000Z');
-    const later = (ms: number) => new Date(at.getTime() + ms);
-    t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-a', later(60_000), at))?.id, 'whd_evt_1');
-    t.is(await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(60_000), later(1_000)), undefined, 'node a holds it');
-    t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(120_000), later(60_001)))?.id, 'whd_evt_1', 'node a\'s lease ran out');
-    await repository.webhooks.updateDelivery('whd_evt_1', { round_attempts: 1, next_attempt_at: later(61_000).toISOString() });
-    t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-a', later(120_000), later(62_000)))?.round_attempts, 1, 'the update ended node b\'s lease');
-    await repository.webhooks.updateDelivery('whd_evt_1', { state: 'delivered', next_attempt_at: null });
-    t.is(await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(180_000), later(63_000)), undefined, 'a settled delivery is not sent again');
-  });
+  test(
+    title('a pending delivery is leased to one sender at a time, until its update or until the lease runs out'),
+    async (t) => {
+      const { repository, account } = await setup(t);
+      await repository.webhooks.addEndpoint(endpoint(account.id));
+      const { generation } = await repository.createGeneration(request(account.id), { monthlyQuota: null });
+      const { event, deliveries } = eventOf(account.id, generation.id);
+      await repository.transaction((tx) => tx.addEvent(event, deliveries));
+      const at = new Date('2026-03-15T12:00:00.000Z');
+      const later = (ms: number) => new Date(at.getTime() + ms);
+      t.is((await repository.webhooks.claimDelivery('whd_evt_1', 'node-a', later(60_000), at))?.id, 'whd_evt_1');
+      t.is(
+        await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(60_000), later(1_000)),
+        undefined,
+        'node a holds it',
+      );
+      t.is(
+        (await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(120_000), later(60_001)))?.id,
+        'whd_evt_1',
+        "node a's lease ran out",
+      );
+      await repository.webhooks.updateDelivery('whd_evt_1', {
+        round_attempts: 1,
+        next_attempt_at: later(61_000).toISOString(),
+      });
+      t.is(
+        (await repository.webhooks.claimDelivery('whd_evt_1', 'node-a', later(120_000), later(62_000)))?.round_attempts,
+        1,
+        "the update ended node b's lease",
+      );
+      await repository.webhooks.updateDelivery('whd_evt_1', { state: 'delivered', next_attempt_at: null });
+      t.is(
+        await repository.webhooks.claimDelivery('whd_evt_1', 'node-b', later(180_000), later(63_000)),
+        undefined,
+        'a settled delivery is not sent again',
+      );
+    },
+  );
 }

@@ -45,8 +45,14 @@ export const LOFI_LIKE: Preset = {
   arousal: -0.4,
   form: 'loop',
   progressions: {
-    major: [['ii7', 'V7', 'Imaj7', 'vi7'], ['Imaj7', 'IVmaj7']],
-    minor: [['i7', 'iv7', 'bVIImaj7', 'bIIImaj7'], ['i7', 'bVImaj7', 'iv7', 'V7']],
+    major: [
+      ['ii7', 'V7', 'Imaj7', 'vi7'],
+      ['Imaj7', 'IVmaj7'],
+    ],
+    minor: [
+      ['i7', 'iv7', 'bVIImaj7', 'bIIImaj7'],
+      ['i7', 'bVImaj7', 'iv7', 'V7'],
+    ],
   },
   harmonicRhythm: 1,
   drums: {
@@ -75,7 +81,13 @@ export const EDM_LIKE: Preset = {
   valence: 0.1,
   arousal: 0.6,
   form: 'electronic',
-  progressions: { major: [['vi', 'IV', 'I', 'V']], minor: [['i', 'bVI', 'bIII', 'bVII'], ['i', 'iv']] },
+  progressions: {
+    major: [['vi', 'IV', 'I', 'V']],
+    minor: [
+      ['i', 'bVI', 'bIII', 'bVII'],
+      ['i', 'iv'],
+    ],
+  },
   harmonicRhythm: 1,
   drums: {
     stepsPerBar: 12,
@@ -86,7 +98,14 @@ export const EDM_LIKE: Preset = {
   bass: 'acid',
   chords: 'stabs',
   melody: { low: 64, high: 84, density: 0.55 },
-  instruments: { drums: 'electronicKit', bass: 'acidBass', chords: 'pluck', pad: 'synthPad', lead: 'sawLead', arp: 'pluck' },
+  instruments: {
+    drums: 'electronicKit',
+    bass: 'acidBass',
+    chords: 'pluck',
+    pad: 'synthPad',
+    lead: 'sawLead',
+    arp: 'pluck',
+  },
   effects: { reverb: 0.25, reverbDecay: 1.5, delay: 0.2, lofi: false, brightness: 16000 },
   vocal: false,
 };

@@ -21,7 +21,10 @@ function scoreOf(style: string, overrides: Parameters<typeof specFor>[1] = {}): 
 function withInstrument(style: string, role: Role, instrument: string): Score {
   const preset = getPreset(style);
   const spec = specFor(preset, { duration: 90, seed: 7 });
-  return composeWith({ ...spec, instruments: [...spec.instruments.filter((c) => c.role !== role), { role, instrument }] }, preset);
+  return composeWith(
+    { ...spec, instruments: [...spec.instruments.filter((c) => c.role !== role), { role, instrument }] },
+    preset,
+  );
 }
 
 const secondsPerQuarter = (score: Score) => (60 / score.bpm) * (score.spec.meter.beatUnit / 4);
@@ -78,7 +81,10 @@ test('a guitar chord is a guitar shape: up to six notes, one per string, within 
   const score = scoreOf('folk');
   for (const stroke of strokes(m.part(score, 'chords')!)) {
     t.true(stroke.length <= 6);
-    t.true(stroke.every((n) => n.midi >= 40 && n.midi <= 40 + 24 + 12), `${stroke.map((n) => n.midi)}`);
+    t.true(
+      stroke.every((n) => n.midi >= 40 && n.midi <= 40 + 24 + 12),
+      `${stroke.map((n) => n.midi)}`,
+    );
     t.is(new Set(stroke.map((n) => n.midi)).size, stroke.length);
   }
 });
@@ -95,8 +101,9 @@ test('overdriven rock guitars chug palm-muted eighths in verses and ring open in
   t.true(m.mean(chorusNotes.map((n) => n.duration)) > m.mean(verseNotes.map((n) => n.duration)) * 1.5);
   // Steady eighths: every eighth of a verse bar is struck, downstrokes only (the lowest string leads).
   const onsets = new Set(verseNotes.map((n) => n.beat));
-  t.true(onsets.size >= (verse.bars * score.beatsPerBar * 2) * 0.9);
-  for (const stroke of strokes({ ...guitar, notes: verseNotes })) t.is(stroke[0]!.midi, Math.min(...stroke.map((n) => n.midi)));
+  t.true(onsets.size >= verse.bars * score.beatsPerBar * 2 * 0.9);
+  for (const stroke of strokes({ ...guitar, notes: verseNotes }))
+    t.is(stroke[0]!.midi, Math.min(...stroke.map((n) => n.midi)));
 });
 
 /** Snare hits (below 0.3) away from the grid's snare steps, outside builds (whose roll starts soft). */
@@ -104,10 +111,13 @@ function ghostNotes(score: Score): Note[] {
   const grid = getPreset(score.spec.genre).drums!;
   const stepQuarters = (score.beatsPerBar * (4 / score.spec.meter.beatUnit)) / grid.stepsPerBar;
   const barQuarters = score.beatsPerBar * (4 / score.spec.meter.beatUnit);
-  const gridSnare = new Set([grid.main, grid.half, grid.fill].flatMap((g) => [...(g.snare ?? '')].flatMap((c, i) => (c === '.' ? [] : [i]))));
+  const gridSnare = new Set(
+    [grid.main, grid.half, grid.fill].flatMap((g) => [...(g.snare ?? '')].flatMap((c, i) => (c === '.' ? [] : [i]))),
+  );
   return m.part(score, 'drums')!.notes.filter((n) => {
     if (n.midi !== SNARE || n.velocity >= 0.3) return false;
-    if (score.sections.some((s) => s.kind === 'build' && n.beat >= s.beat && n.beat < sectionEnd(score, s))) return false;
+    if (score.sections.some((s) => s.kind === 'build' && n.beat >= s.beat && n.beat < sectionEnd(score, s)))
+      return false;
     const step = Math.round((n.beat % barQuarters) / stepQuarters);
     return !gridSnare.has(step) || Math.abs((n.beat % barQuarters) / stepQuarters - step) > 1e-6;
   });
@@ -115,7 +125,12 @@ function ghostNotes(score: Score): Note[] {
 
 test('drummers ghost soft snare notes between the backbeats in rock and soul grooves, a techno grid never does', (t) => {
   // Swung grooves (jazz) ghost only on the swung eighths, so fewer.
-  for (const [style, perBar] of [['rock', 0.5], ['soul', 0.5], ['hiphop', 0.5], ['jazz', 0.2]] as const) {
+  for (const [style, perBar] of [
+    ['rock', 0.5],
+    ['soul', 0.5],
+    ['hiphop', 0.5],
+    ['jazz', 0.2],
+  ] as const) {
     const score = scoreOf(style);
     const ghosts = ghostNotes(score);
     const bars = score.sections.reduce((sum, s) => sum + s.bars, 0);
@@ -125,7 +140,7 @@ test('drummers ghost soft snare notes between the backbeats in rock and soul gro
   for (const style of ['techno', 'house']) t.is(ghostNotes(scoreOf(style)).length, 0, style);
 });
 
-test('time-keeping hats never repeat a bar\'s velocities: accented on the beat, varied from bar to bar', (t) => {
+test("time-keeping hats never repeat a bar's velocities: accented on the beat, varied from bar to bar", (t) => {
   for (const style of ['rock', 'house']) {
     const score = scoreOf(style);
     const barQuarters = score.beatsPerBar * (4 / score.spec.meter.beatUnit);
@@ -153,14 +168,22 @@ test('a piano holds its chord notes with the pedal until the chord changes, neve
     score.chords.slice(0, -1).forEach((chord, i) => {
       const change = score.chords[i + 1]!.beat * secondsPerQuarter(score);
       const inside = piano.notes.filter((n) => n.beat >= chord.beat - 1e-6 && n.beat < chord.beat + chord.beats - 1e-6);
-      const nextOnset = Math.min(...piano.notes.filter((n) => Math.abs(n.beat - score.chords[i + 1]!.beat) < 1e-6).map((n) => n.time));
+      const nextOnset = Math.min(
+        ...piano.notes.filter((n) => Math.abs(n.beat - score.chords[i + 1]!.beat) < 1e-6).map((n) => n.time),
+      );
       for (const note of inside) {
         const end = note.time + note.duration;
-        t.true(end <= Math.min(change, nextOnset) + 1e-6, `${style}: note at ${note.beat} ends ${end}, after the change at ${change}`);
+        t.true(
+          end <= Math.min(change, nextOnset) + 1e-6,
+          `${style}: note at ${note.beat} ends ${end}, after the change at ${change}`,
+        );
         // Unless its key is struck again in the chord, it rings to the pedal lift just before the change.
         const restruck = inside.some((o) => o.midi === note.midi && o.time > note.time);
         if (!restruck && inside.length > 0) {
-          t.true(end >= change - 0.05, `${style}: note at ${note.beat} ends ${end}, ${change - end}s before the change`);
+          t.true(
+            end >= change - 0.05,
+            `${style}: note at ${note.beat} ends ${end}, ${change - end}s before the change`,
+          );
           held++;
         }
       }
@@ -194,7 +217,11 @@ test('sustained string chords under an orchestral climax are bowed tremolo; else
   for (const section of score.sections) {
     const notes = notesIn(score, pad, section);
     if (section.kind === 'climax') t.true(notes.length > 0 && notes.every((n) => n.articulation === 'tremolo'));
-    else t.true(notes.every((n) => n.articulation !== 'tremolo'), section.kind);
+    else
+      t.true(
+        notes.every((n) => n.articulation !== 'tremolo'),
+        section.kind,
+      );
   }
   const soul = scoreOf('soul');
   t.is(m.part(soul, 'pad')!.instrument, 'strings');
@@ -208,7 +235,10 @@ test('each instrument has its own feel: the bass sits behind the beat, drums are
   t.true(m.mean(offsets('bass')) > 0.003, `bass ${m.mean(offsets('bass'))}`);
   t.true(Math.abs(m.mean(offsets('drums'))) < 0.002);
   t.true(rms(offsets('drums')) > 0.001, 'drums are not quantized');
-  t.true(rms(offsets('pad')) > rms(offsets('drums')) * 1.5, `pad ${rms(offsets('pad'))} vs drums ${rms(offsets('drums'))}`);
+  t.true(
+    rms(offsets('pad')) > rms(offsets('drums')) * 1.5,
+    `pad ${rms(offsets('pad'))} vs drums ${rms(offsets('drums'))}`,
+  );
 });
 
 test('the same seed plays the same strums, ghosts, pedalling and articulations', (t) => {
@@ -222,8 +252,15 @@ test('the same seed plays the same strums, ghosts, pedalling and articulations',
 test('MIDI export keeps every played note (strummed, muted, plucked) and leaves the articulation to the audio', (t) => {
   for (const style of ['rock', 'orchestral']) {
     const score = scoreOf(style, { duration: 30 });
-    t.true(score.parts.some((p) => p.notes.some((n) => n.articulation !== undefined)), style);
+    t.true(
+      score.parts.some((p) => p.notes.some((n) => n.articulation !== undefined)),
+      style,
+    );
     const midi = new tonejsMidi.Midi(encodeMidi(score));
-    t.deepEqual(midi.tracks.map((track) => track.notes.length), score.parts.map((p) => p.notes.length), style);
+    t.deepEqual(
+      midi.tracks.map((track) => track.notes.length),
+      score.parts.map((p) => p.notes.length),
+      style,
+    );
   }
 });

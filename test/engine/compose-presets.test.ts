@@ -16,7 +16,10 @@ for (const { name } of listStyles()) {
   test(`style "${name}" composes scores that pass the symbolic gates in each of its modes`, (t) => {
     const preset = getPreset(name);
     preset.modes.forEach((mode, i) => {
-      for (const [duration, seed] of [[30, 11], [180, 12]] as const) {
+      for (const [duration, seed] of [
+        [30, 11],
+        [180, 12],
+      ] as const) {
         const spec = specFor(preset, { duration, seed: seed + i, key: { tonic: TONICS[i % TONICS.length]!, mode } });
         const score: Score = composeWith(spec, preset);
         const where = `${name} ${mode} ${duration}s`;
@@ -32,7 +35,10 @@ for (const { name } of listStyles()) {
         if (last) t.true(final.pitchClasses.includes(last.midi % 12), where);
         const roles = [...new Set(spec.instruments.map((c) => c.role).filter((r) => r !== 'vocal'))].sort();
         t.deepEqual(score.parts.map((p) => p.role).sort(), roles, where);
-        t.true(score.parts.every((p) => p.notes.length > 0), `${where}: a part is silent`);
+        t.true(
+          score.parts.every((p) => p.notes.length > 0),
+          `${where}: a part is silent`,
+        );
       }
     });
   });

@@ -10,7 +10,11 @@ import type { Preset, Score, Section } from '../../engine/types.ts';
 import * as m from '../helpers/score-metrics.ts';
 import { EDM_LIKE, LOFI_LIKE, specFor } from './compose-fixtures.ts';
 
-const STYLES: Preset[] = [LOFI_LIKE, EDM_LIKE, ...['lofi', 'pop', 'house', 'orchestral', 'ambient', 'jazz', 'waltz', 'piano'].map(getPreset)];
+const STYLES: Preset[] = [
+  LOFI_LIKE,
+  EDM_LIKE,
+  ...['lofi', 'pop', 'house', 'orchestral', 'ambient', 'jazz', 'waltz', 'piano'].map(getPreset),
+];
 const DURATIONS = [30, 60, 180];
 const SEEDS = [1, 2];
 
@@ -26,7 +30,9 @@ const CASES: Case[] = STYLES.flatMap((preset) =>
       name: `${preset.name} ${duration}s seed ${seed}`,
       preset,
       score: composeWith(specFor(preset, { duration, seed }), preset),
-    }))));
+    })),
+  ),
+);
 
 const hasLead = (score: Score) => (m.part(score, 'lead')?.notes.length ?? 0) > 0;
 /** Melody comparisons stop before the cadence into the final chord (the ending may vary a repeat). */
@@ -44,15 +50,21 @@ test('every score lasts exactly the requested duration and its sections tile eve
       t.true(Math.abs(s.time - (s.startBar * score.beatsPerBar * 60) / score.bpm) < 1e-9, name);
     });
     const lastChord = score.chords[score.chords.length - 1]!;
-    const quarterBeats = (score.duration * score.bpm) / 60 * (4 / score.spec.meter.beatUnit);
-    t.true(Math.abs(lastChord.beat + lastChord.beats - quarterBeats) < 1e-9, `${name}: the last chord rings to the end`);
+    const quarterBeats = ((score.duration * score.bpm) / 60) * (4 / score.spec.meter.beatUnit);
+    t.true(
+      Math.abs(lastChord.beat + lastChord.beats - quarterBeats) < 1e-9,
+      `${name}: the last chord rings to the end`,
+    );
   }
 });
 
 test('no note starts before 0 or ends later than 50 ms before the end', (t) => {
   for (const { name, score } of CASES) {
     t.true(m.latestNoteEnd(score) <= score.duration - 0.05 + 1e-9, `${name}: ${m.latestNoteEnd(score)}`);
-    t.true(score.parts.every((p) => p.notes.every((n) => n.time >= 0 && n.duration > 0)), name);
+    t.true(
+      score.parts.every((p) => p.notes.every((n) => n.time >= 0 && n.duration > 0)),
+      name,
+    );
   }
 });
 
@@ -64,7 +76,8 @@ test('the score keeps the tempo and meter of the spec', (t) => {
 });
 
 test('at least 95% of pitched notes are in the key or on the sounding chord', (t) => {
-  for (const { name, score } of CASES) t.true(m.inKeyOrChordRatio(score) >= 0.95, `${name}: ${m.inKeyOrChordRatio(score)}`);
+  for (const { name, score } of CASES)
+    t.true(m.inKeyOrChordRatio(score) >= 0.95, `${name}: ${m.inKeyOrChordRatio(score)}`);
 });
 
 test('at least 70% of melody notes on strong beats are chord tones', (t) => {
@@ -79,7 +92,12 @@ test('repeats of a section play the same melody (similarity >= 0.8 when equally 
   for (const { name, score } of CASES.filter((c) => hasLead(c.score))) {
     for (const [i, a] of score.sections.entries()) {
       for (const b of score.sections.slice(i + 1)) {
-        if (a.label !== b.label || sectionLength(a) !== sectionLength(b) || !a.kind.match(/verse|chorus|drop|theme|climax|build|prechorus/)) continue;
+        if (
+          a.label !== b.label ||
+          sectionLength(a) !== sectionLength(b) ||
+          !a.kind.match(/verse|chorus|drop|theme|climax|build|prechorus/)
+        )
+          continue;
         const similarity = m.sectionMelodySimilarity(score, a, b, comparableUntil(score));
         t.true(similarity >= 0.8, `${name} ${a.label}@${a.startBar} vs @${b.startBar}: ${similarity}`);
         pairs++;
@@ -148,7 +166,10 @@ test('a spec without drums gets no drums part', (t) => {
 test('parts use the instruments of the spec and leave the vocal role to the vocal stage', (t) => {
   const preset = getPreset('pop');
   const spec = specFor(preset);
-  const score = composeWith({ ...spec, instruments: [...spec.instruments, { role: 'vocal', instrument: 'voice' }] }, preset);
+  const score = composeWith(
+    { ...spec, instruments: [...spec.instruments, { role: 'vocal', instrument: 'voice' }] },
+    preset,
+  );
   t.false(score.parts.some((p) => p.role === 'vocal'));
   for (const p of score.parts) t.is(p.instrument, spec.instruments.find((c) => c.role === p.role)!.instrument);
 });
@@ -168,7 +189,11 @@ test('compose() takes the preset named by spec.genre', (t) => {
 test('other seeds give other melodies and, mostly, other progressions', (t) => {
   for (const preset of [getPreset('pop'), getPreset('lofi'), getPreset('house')]) {
     const base = composeWith(specFor(preset, { seed: 100 }), preset);
-    const melody = (s: Score) => m.part(s, 'lead')?.notes.map((n) => n.midi).join(',') ?? '';
+    const melody = (s: Score) =>
+      m
+        .part(s, 'lead')
+        ?.notes.map((n) => n.midi)
+        .join(',') ?? '';
     const progression = (s: Score) => s.chords.map((c) => c.symbol).join(' ');
     let otherMelodies = 0;
     let otherProgressions = 0;
@@ -242,7 +267,10 @@ test('a blended genre lends its progressions', (t) => {
   const minor = { tonic: 'A' as const, mode: 'minor' as const };
   const houseOnly = new Set(house.progressions.minor.flat().filter((s) => !lofi.progressions.minor.flat().includes(s)));
   const symbols = (score: Score) => score.chords.map((c) => c.symbol);
-  const blended = composeWith(specFor(lofi, { key: minor, blend: { genre: 'house', weight: 1 } }), lofi, { preset: house, weight: 1 });
+  const blended = composeWith(specFor(lofi, { key: minor, blend: { genre: 'house', weight: 1 } }), lofi, {
+    preset: house,
+    weight: 1,
+  });
   const plain = composeWith(specFor(lofi, { key: minor }), lofi);
   t.true(symbols(blended).some((s) => houseOnly.has(s)));
   t.false(symbols(plain).some((s) => houseOnly.has(s)));
@@ -251,7 +279,10 @@ test('a blended genre lends its progressions', (t) => {
 test('every melody note stays inside the style range', (t) => {
   for (const { name, preset, score } of CASES) {
     const notes = m.part(score, 'lead')?.notes ?? [];
-    t.true(notes.every((n) => n.midi >= preset.melody.low && n.midi <= preset.melody.high), name);
+    t.true(
+      notes.every((n) => n.midi >= preset.melody.low && n.midi <= preset.melody.high),
+      name,
+    );
   }
 });
 
@@ -259,7 +290,8 @@ test('a denser spec gives a busier melody', (t) => {
   for (const preset of [getPreset('pop'), LOFI_LIKE]) {
     const count = (density: number) => {
       let notes = 0;
-      for (const seed of [1, 2, 3, 4]) notes += m.part(composeWith(specFor(preset, { density, seed }), preset), 'lead')!.notes.length;
+      for (const seed of [1, 2, 3, 4])
+        notes += m.part(composeWith(specFor(preset, { density, seed }), preset), 'lead')!.notes.length;
       return notes;
     };
     t.true(count(0.9) > count(0.1) * 1.2, preset.name);
@@ -269,7 +301,11 @@ test('a denser spec gives a busier melody', (t) => {
 test('higher arousal plays louder', (t) => {
   const preset = getPreset('pop');
   const loudness = (arousal: number) =>
-    m.mean(composeWith(specFor(preset, { arousal }), preset).parts.filter((p) => p.role !== 'texture').flatMap((p) => p.notes.map((n) => n.velocity)));
+    m.mean(
+      composeWith(specFor(preset, { arousal }), preset)
+        .parts.filter((p) => p.role !== 'texture')
+        .flatMap((p) => p.notes.map((n) => n.velocity)),
+    );
   t.true(loudness(0.8) > loudness(-0.8) + 0.1);
 });
 
@@ -278,7 +314,10 @@ test('without swing, humanizing moves notes at most 12 ms, and electronic styles
     const preset = getPreset(name);
     const score = composeWith(specFor(preset, { swing: 0 }), preset);
     const offsets = score.parts.filter((p) => p.role !== 'texture').flatMap((p) => m.timingOffsets(score, p.notes));
-    t.true(offsets.every((o) => Math.abs(o) <= 0.012 + 1e-6), name);
+    t.true(
+      offsets.every((o) => Math.abs(o) <= 0.012 + 1e-6),
+      name,
+    );
     return Math.sqrt(m.mean(offsets.map((o) => o * o)));
   };
   const pop = spread('pop');
@@ -297,7 +336,15 @@ test('voice leading is smooth: voices move on average at most 3 semitones per ch
 test('odd meters, extreme tempos, every mode and lengths from 1 s to 10 min keep the rules', (t) => {
   const random = createRandom(42, 'compose-test-properties');
   const modes = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', 'harmonicMinor'] as const;
-  const meters = [[4, 4], [3, 4], [6, 8], [5, 4], [7, 8], [2, 4], [12, 8]] as const;
+  const meters = [
+    [4, 4],
+    [3, 4],
+    [6, 8],
+    [5, 4],
+    [7, 8],
+    [2, 4],
+    [12, 8],
+  ] as const;
   const names = listStyles().map((s) => s.name);
   for (let i = 0; i < 80; i++) {
     const preset = getPreset(random.pick(names));
@@ -316,7 +363,12 @@ test('odd meters, extreme tempos, every mode and lengths from 1 s to 10 min keep
     const score = composeWith(spec, preset);
     t.is(score.duration, spec.duration, where);
     t.true(m.latestNoteEnd(score) <= spec.duration - 0.05 + 1e-9, where);
-    t.true(score.parts.every((p) => p.notes.every((n) => n.time >= 0 && n.duration > 0 && n.velocity > 0 && n.velocity <= 1)), where);
+    t.true(
+      score.parts.every((p) =>
+        p.notes.every((n) => n.time >= 0 && n.duration > 0 && n.velocity > 0 && n.velocity <= 1),
+      ),
+      where,
+    );
     t.true(m.inKeyOrChordRatio(score) >= 0.95, where);
     t.is(m.parallelPerfectCount(score), 0, where);
     t.is(score.chords[score.chords.length - 1]!.root, score.scale[0], where);

@@ -19,8 +19,20 @@ const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
 /** Fixed requests: one with a named style, one inferred from the prompt with drums excluded, one sung. */
 const FIXED: Record<string, GenerationRequest> = {
   'lofi-style-seed-1': { prompt: 'rainy night study beats', duration: 8, style: 'lofi', instrumental: true, seed: 1 },
-  'prompt-only-seed-2024': { prompt: 'happy upbeat pop song in G major at 120 bpm, no drums', duration: 8, style: null, instrumental: true, seed: 2024 },
-  'sung-folk-seed-9': { prompt: 'a happy folk song about summer with a female singer', duration: 16, style: null, instrumental: false, seed: 9 },
+  'prompt-only-seed-2024': {
+    prompt: 'happy upbeat pop song in G major at 120 bpm, no drums',
+    duration: 8,
+    style: null,
+    instrumental: true,
+    seed: 2024,
+  },
+  'sung-folk-seed-9': {
+    prompt: 'a happy folk song about summer with a female singer',
+    duration: 16,
+    style: null,
+    instrumental: false,
+    seed: 9,
+  },
 };
 
 interface GoldenFile {
@@ -56,7 +68,10 @@ for (const [name, request] of Object.entries(FIXED)) {
 
 test('another seed gives a different WAV', async (t) => {
   const [name, request] = Object.entries(FIXED)[0]!;
-  const [a, b] = await Promise.all([renderer.render(`${name}-a`, request), renderer.render(`${name}-reseeded`, { ...request, seed: request.seed + 1 })]);
+  const [a, b] = await Promise.all([
+    renderer.render(`${name}-a`, request),
+    renderer.render(`${name}-reseeded`, { ...request, seed: request.seed + 1 }),
+  ]);
   t.not(a.sha256, b.sha256);
 });
 
@@ -74,10 +89,15 @@ test.serial('the fixed requests still render to their golden sha256 (UPDATE_GOLD
     t.log(`rewrote ${GOLDEN_FILE.pathname}`);
   }
   const golden = await readGolden();
-  if (!golden) return t.fail(`no ${GOLDEN_FILE.pathname}: create it with UPDATE_GOLDEN=1 npx ava test/engine/determinism.test.ts`);
+  if (!golden)
+    return t.fail(`no ${GOLDEN_FILE.pathname}: create it with UPDATE_GOLDEN=1 npx ava test/engine/determinism.test.ts`);
   for (const [name, { request, sha256 }] of Object.entries(actual)) {
     const stored = golden.hashes[name];
-    t.deepEqual(stored?.request, request, `golden entry for ${name} was made for another request: regenerate with UPDATE_GOLDEN=1`);
+    t.deepEqual(
+      stored?.request,
+      request,
+      `golden entry for ${name} was made for another request: regenerate with UPDATE_GOLDEN=1`,
+    );
     t.is(
       sha256,
       stored?.sha256,

@@ -13,13 +13,47 @@ function sine(frames: number, frequency: number, amplitude: number): Float32Arra
 
 function scoreWith(parts: Part[], bpm = 96, meter = { beatsPerBar: 3, beatUnit: 4 }): Score {
   const spec = { title: 'Encode test', meter, bpm } as unknown as SongSpec;
-  return { spec, bpm, beatsPerBar: meter.beatsPerBar, duration: 8, sections: [], chords: [], parts, scale: [0, 2, 4, 5, 7, 9, 11], vocal: null };
+  return {
+    spec,
+    bpm,
+    beatsPerBar: meter.beatsPerBar,
+    duration: 8,
+    sections: [],
+    chords: [],
+    parts,
+    scale: [0, 2, 4, 5, 7, 9, 11],
+    vocal: null,
+  };
 }
 
 const PARTS: Part[] = [
-  { role: 'chords', instrument: 'rhodes', gainDb: 0, pan: 0, notes: [{ time: 0, duration: 1, midi: 60, velocity: 0.7, beat: 0 }, { time: 0, duration: 1, midi: 64, velocity: 0.7, beat: 0 }] },
-  { role: 'bass', instrument: 'fingerBass', gainDb: 0, pan: 0, notes: [{ time: 0.625, duration: 0.5, midi: 36, velocity: 0.9, beat: 1 }] },
-  { role: 'drums', instrument: 'acousticKit', gainDb: 0, pan: 0, notes: [{ time: 0, duration: 0.1, midi: 36, velocity: 1, beat: 0 }, { time: 0.625, duration: 0.1, midi: 38, velocity: 0.8, beat: 1 }] },
+  {
+    role: 'chords',
+    instrument: 'rhodes',
+    gainDb: 0,
+    pan: 0,
+    notes: [
+      { time: 0, duration: 1, midi: 60, velocity: 0.7, beat: 0 },
+      { time: 0, duration: 1, midi: 64, velocity: 0.7, beat: 0 },
+    ],
+  },
+  {
+    role: 'bass',
+    instrument: 'fingerBass',
+    gainDb: 0,
+    pan: 0,
+    notes: [{ time: 0.625, duration: 0.5, midi: 36, velocity: 0.9, beat: 1 }],
+  },
+  {
+    role: 'drums',
+    instrument: 'acousticKit',
+    gainDb: 0,
+    pan: 0,
+    notes: [
+      { time: 0, duration: 0.1, midi: 36, velocity: 1, beat: 0 },
+      { time: 0.625, duration: 0.1, midi: 38, velocity: 0.8, beat: 1 },
+    ],
+  },
 ];
 
 test('a WAV is 16-bit PCM stereo at 44.1 kHz with every frame present', (t) => {
@@ -61,14 +95,20 @@ test('MIDI parses back with the tempo, meter and one track per part', (t) => {
   t.is(Math.round(midi.header.tempos[0]!.bpm), 96);
   t.deepEqual(midi.header.timeSignatures[0]!.timeSignature, [3, 4]);
   t.is(midi.tracks.length, PARTS.length);
-  t.deepEqual(midi.tracks.map((track) => track.notes.length), PARTS.map((part) => part.notes.length));
+  t.deepEqual(
+    midi.tracks.map((track) => track.notes.length),
+    PARTS.map((part) => part.notes.length),
+  );
 });
 
 test('MIDI drums are on channel 10 with their GM keys; pitched parts get GM programs', (t) => {
   const midi = new Midi(encodeMidi(scoreWith(PARTS)));
   const drums = midi.tracks[2]!;
   t.is(drums.channel, 9);
-  t.deepEqual(drums.notes.map((n) => n.midi), [36, 38]);
+  t.deepEqual(
+    drums.notes.map((n) => n.midi),
+    [36, 38],
+  );
   t.is(midi.tracks[0]!.instrument.number, 4);
   t.is(midi.tracks[1]!.instrument.number, 33);
   t.not(midi.tracks[0]!.channel, 9);

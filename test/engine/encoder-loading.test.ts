@@ -24,7 +24,11 @@ test.serial('MP3, Opus and FLAC encode without calling fetch and without adding 
   const left = Float32Array.from({ length: 44100 }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 440 * i) / 44100));
   const right = left.slice();
   const pcm = Int32Array.from(left, (v) => Math.round(v * 32767));
-  const [mp3, opus, flac] = await Promise.all([encodeMp3(left, right, 44100), encodeOpus(left, right, 44100), encodeFlac([pcm, pcm.slice()], 44100, 16)]);
+  const [mp3, opus, flac] = await Promise.all([
+    encodeMp3(left, right, 44100),
+    encodeOpus(left, right, 44100),
+    encodeFlac([pcm, pcm.slice()], 44100, 16),
+  ]);
   t.true(mp3.byteLength > 1000 && opus.byteLength > 1000 && flac.byteLength > 1000);
   t.deepEqual(fetched, []);
   t.deepEqual(hooks(), before);

@@ -26,7 +26,10 @@ const SEEDS = [4242, 777];
 const KEYED = styleCases(STYLES, SEEDS);
 const KEY_ONLY = styleCases(KEY_STYLES, SEEDS).filter((c) => !KEYED.some((k) => k.name === c.name));
 /** Ambient as the bench asks it (97 bpm): a beatless style, kept in time by the arpeggio an explicit bpm brings in. */
-const BEATLESS = styleCases(listStyles().map((s) => s.name), SEEDS).filter((c) => c.request.style === 'ambient');
+const BEATLESS = styleCases(
+  listStyles().map((s) => s.name),
+  SEEDS,
+).filter((c) => c.request.style === 'ambient');
 /** Each meter on the style whose instruments carry it: the kit's pulse, a strum, a bass on strong beats. */
 const METERED: FieldCase[] = [
   ...meterCases(['folk'], 4242).filter((c) => /-(3-4|5-4|6-8|7-8)-/.test(c.name)),
@@ -46,7 +49,10 @@ test(`an explicit bpm is heard within 1 bpm (or its double or half) on ${KEYED.l
   const figures = await Promise.all(KEYED.map((entry) => measureFields(renderer, entry)));
   for (const f of figures) t.log(describeFigures(f));
   const missed = figures.filter((f) => f.tempoError === null || f.tempoError > 1);
-  t.deepEqual(missed.map((f) => f.name), []);
+  t.deepEqual(
+    missed.map((f) => f.name),
+    [],
+  );
 });
 
 test(`an explicit key is heard: MIREX averages >= 0.9 over ${KEY_STYLES.length} styles × 2 seeds`, async (t) => {
@@ -60,7 +66,10 @@ test(`an explicit key is heard: MIREX averages >= 0.9 over ${KEY_STYLES.length} 
 test('a beatless style (ambient) with an explicit bpm is heard at that bpm on both seeds', async (t) => {
   const figures = await Promise.all(BEATLESS.map((entry) => measureFields(renderer, entry)));
   for (const f of figures) t.log(describeFigures(f));
-  t.deepEqual(figures.filter((f) => f.tempoError === null || f.tempoError > 1).map((f) => f.name), []);
+  t.deepEqual(
+    figures.filter((f) => f.tempoError === null || f.tempoError > 1).map((f) => f.name),
+    [],
+  );
 });
 
 for (const entry of METERED) {

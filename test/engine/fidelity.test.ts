@@ -41,13 +41,21 @@ const KEYED: { name: string; request: GenerationRequest; key: string; bpm?: numb
   { name: 'techno-128-a-minor', request: request('dark techno at 128 bpm in A minor'), key: 'A minor', bpm: 128 },
   { name: 'lofi-90-eb-major', request: request('chill lofi beat, 90 bpm, in Eb major'), key: 'Eb major', bpm: 90 },
   { name: 'rock-140-d-minor', request: request('driving rock anthem in D minor at 140 bpm'), key: 'D minor', bpm: 140 },
-  { name: 'piano-f#-minor-47s', request: request('melancholic piano piece in F# minor', { duration: 47 }), key: 'F# minor' },
+  {
+    name: 'piano-f#-minor-47s',
+    request: request('melancholic piano piece in F# minor', { duration: 47 }),
+    key: 'F# minor',
+  },
   { name: 'folk-g-major', request: request('bright acoustic folk song in G major'), key: 'G major' },
   { name: 'orchestral-c-major', request: request('uplifting orchestral theme in C major'), key: 'C major' },
 ];
 
 /** The keyed prompts again with another seed, so the key verdict does not rest on one composition each. */
-const KEYED_RESEEDED = KEYED.map((e) => ({ ...e, name: `${e.name}-seed-${OTHER_SEED}`, request: { ...e.request, seed: OTHER_SEED } }));
+const KEYED_RESEEDED = KEYED.map((e) => ({
+  ...e,
+  name: `${e.name}-seed-${OTHER_SEED}`,
+  request: { ...e.request, seed: OTHER_SEED },
+}));
 
 const SAD = { name: 'sad-piano', request: request('sad slow piano ballad') };
 const HAPPY = { name: 'happy-piano', request: request('happy upbeat piano') };
@@ -62,8 +70,14 @@ function varietyStyles(): string[] {
   for (const s of available) if (chosen.length < 5 && !chosen.includes(s)) chosen.push(s);
   return chosen;
 }
-const STYLED = varietyStyles().map((style) => ({ name: `style-${style}`, request: request('an instrumental track', { style }) }));
-const RESEEDED = { name: 'style-lofi-other-seed', request: request('an instrumental track', { style: STYLED[0]!.request.style, seed: OTHER_SEED }) };
+const STYLED = varietyStyles().map((style) => ({
+  name: `style-${style}`,
+  request: request('an instrumental track', { style }),
+}));
+const RESEEDED = {
+  name: 'style-lofi-other-seed',
+  request: request('an instrumental track', { style: STYLED[0]!.request.style, seed: OTHER_SEED }),
+};
 
 const ALL = [...KEYED, ...KEYED_RESEEDED, SAD, HAPPY, DRUMLESS, DRUMMED, ...STYLED, RESEEDED];
 
@@ -77,7 +91,8 @@ test.after.always(async () => {
   await renderer?.close();
 });
 
-const rendered = (entry: { name: string; request: GenerationRequest }): Promise<RenderedFile> => renderer.render(entry.name, entry.request);
+const rendered = (entry: { name: string; request: GenerationRequest }): Promise<RenderedFile> =>
+  renderer.render(entry.name, entry.request);
 
 function parseKey(text: string): { tonic: number; mode: KeyMode } {
   const [tonic, mode] = text.split(' ');
@@ -90,7 +105,9 @@ for (const entry of KEYED.filter((e) => e.bpm !== undefined)) {
   test(`"${entry.request.prompt}" plays at ${entry.bpm} bpm by at least one independent estimator (3%, octave errors allowed)`, async (t) => {
     const file = await rendered(entry);
     const est = await tempo(file.path);
-    t.log(`bpm-tools ${est.bpmTools?.toFixed(2)}, aubiotrack ${est.aubio?.toFixed(2)}, metadata ${file.track.metadata.bpm}`);
+    t.log(
+      `bpm-tools ${est.bpmTools?.toFixed(2)}, aubiotrack ${est.aubio?.toFixed(2)}, metadata ${file.track.metadata.bpm}`,
+    );
     t.true(tempoMatches(est, entry.bpm!), `measured bpm-tools ${est.bpmTools}, aubio ${est.aubio}; asked ${entry.bpm}`);
   });
 }
@@ -103,7 +120,9 @@ test(`prompts with an explicit key are heard in that key: MIREX weighted score a
       const file = await rendered(entry);
       const detected = await key(file.path);
       const score = mirexKeyScore(detected, parseKey(entry.key));
-      t.log(`${entry.name}: asked ${entry.key}, heard ${keyName(detected)} (r=${detected.score.toFixed(2)}), metadata ${file.track.metadata.key} ${file.track.metadata.mode} -> ${score}`);
+      t.log(
+        `${entry.name}: asked ${entry.key}, heard ${keyName(detected)} (r=${detected.score.toFixed(2)}), metadata ${file.track.metadata.key} ${file.track.metadata.mode} -> ${score}`,
+      );
       return score;
     }),
   );
@@ -119,8 +138,12 @@ test(`prompts with an explicit key are heard in that key: MIREX weighted score a
 test('"happy upbeat piano" is faster than "sad slow piano ballad", and each plays at its stated tempo', async (t) => {
   const [sad, happy] = await Promise.all([rendered(SAD), rendered(HAPPY)]);
   const [sadTempo, happyTempo] = await Promise.all([tempo(sad.path), tempo(happy.path)]);
-  t.log(`sad: metadata ${sad.track.metadata.bpm}, bpm-tools ${sadTempo.bpmTools?.toFixed(1)}, aubio ${sadTempo.aubio?.toFixed(1)}`);
-  t.log(`happy: metadata ${happy.track.metadata.bpm}, bpm-tools ${happyTempo.bpmTools?.toFixed(1)}, aubio ${happyTempo.aubio?.toFixed(1)}`);
+  t.log(
+    `sad: metadata ${sad.track.metadata.bpm}, bpm-tools ${sadTempo.bpmTools?.toFixed(1)}, aubio ${sadTempo.aubio?.toFixed(1)}`,
+  );
+  t.log(
+    `happy: metadata ${happy.track.metadata.bpm}, bpm-tools ${happyTempo.bpmTools?.toFixed(1)}, aubio ${happyTempo.aubio?.toFixed(1)}`,
+  );
   t.true(happy.track.metadata.bpm > sad.track.metadata.bpm * 1.1, 'happy should be at least 10% faster');
   // The audio must really be at those tempi (octave-tolerant, 4%), or the ordering would be on paper only.
   t.true(tempoMatches(sadTempo, sad.track.metadata.bpm, 0.04), 'sad track tempo not heard');
@@ -130,7 +153,9 @@ test('"happy upbeat piano" is faster than "sad slow piano ballad", and each play
 test('"sad slow piano ballad" is heard in a minor key and "happy upbeat piano" in a major key', async (t) => {
   const [sad, happy] = await Promise.all([rendered(SAD), rendered(HAPPY)]);
   const [sadKey, happyKey] = await Promise.all([key(sad.path), key(happy.path)]);
-  t.log(`sad: ${keyName(sadKey)} (metadata ${sad.track.metadata.key} ${sad.track.metadata.mode}); happy: ${keyName(happyKey)} (metadata ${happy.track.metadata.key} ${happy.track.metadata.mode})`);
+  t.log(
+    `sad: ${keyName(sadKey)} (metadata ${sad.track.metadata.key} ${sad.track.metadata.mode}); happy: ${keyName(happyKey)} (metadata ${happy.track.metadata.key} ${happy.track.metadata.mode})`,
+  );
   t.is(sadKey.mode, 'minor');
   t.is(happyKey.mode, 'major');
 });
@@ -139,9 +164,17 @@ test('"sad slow piano ballad" is heard in a minor key and "happy upbeat piano" i
 
 test('"no drums" leaves far fewer percussive hits than the same prompt with drums, and fewer than the drumless threshold', async (t) => {
   const [without, withDrums] = await Promise.all([rendered(DRUMLESS), rendered(DRUMMED)]);
-  const [rateWithout, rateWith] = await Promise.all([percussiveOnsetRate(without.path), percussiveOnsetRate(withDrums.path)]);
-  t.log(`percussive hits/s: no drums ${rateWithout.toFixed(2)}, with drums ${rateWith.toFixed(2)} (threshold ${DRUMLESS_MAX_PERCUSSIVE_RATE})`);
-  t.true(rateWith > DRUMLESS_MAX_PERCUSSIVE_RATE, 'the drummed version should be heard as drummed, or the comparison proves nothing');
+  const [rateWithout, rateWith] = await Promise.all([
+    percussiveOnsetRate(without.path),
+    percussiveOnsetRate(withDrums.path),
+  ]);
+  t.log(
+    `percussive hits/s: no drums ${rateWithout.toFixed(2)}, with drums ${rateWith.toFixed(2)} (threshold ${DRUMLESS_MAX_PERCUSSIVE_RATE})`,
+  );
+  t.true(
+    rateWith > DRUMLESS_MAX_PERCUSSIVE_RATE,
+    'the drummed version should be heard as drummed, or the comparison proves nothing',
+  );
   t.true(rateWithout < rateWith * 0.5, 'drumless rate should be under half the drummed rate');
   t.true(rateWithout < DRUMLESS_MAX_PERCUSSIVE_RATE);
 });
@@ -164,7 +197,9 @@ for (const entry of ALL) {
   test(`${entry.name} is at -14 LUFS ±1 with true peak <= -1 dBTP, no clipping and no DC`, async (t) => {
     const file = await rendered(entry);
     const [l, s] = await Promise.all([loudness(file.path), stats(file.path)]);
-    t.log(`I ${l.integratedLufs} LUFS, TP ${l.truePeakDbtp} dBTP, LRA ${l.lra} LU, sample peak ${s.peakDb} dBFS, DC ${s.dcOffset}`);
+    t.log(
+      `I ${l.integratedLufs} LUFS, TP ${l.truePeakDbtp} dBTP, LRA ${l.lra} LU, sample peak ${s.peakDb} dBFS, DC ${s.dcOffset}`,
+    );
     t.true(Math.abs(l.integratedLufs - -14) <= 1, `integrated ${l.integratedLufs} LUFS`);
     t.true(l.truePeakDbtp <= -1, `true peak ${l.truePeakDbtp} dBTP`);
     t.true(s.peakDb < 0, `sample peak ${s.peakDb} dBFS`);
@@ -192,12 +227,17 @@ test(`${STYLED.length} styles differ pairwise in tempo (>5%), onset density (>20
       return { style: entry.request.style!, bpm: file.track.metadata.bpm, onsetsPerSecond, centroidHz };
     }),
   );
-  for (const p of profiles) t.log(`${p.style}: ${p.bpm} bpm, ${p.onsetsPerSecond.toFixed(2)} onsets/s, centroid ${p.centroidHz.toFixed(0)} Hz`);
+  for (const p of profiles)
+    t.log(`${p.style}: ${p.bpm} bpm, ${p.onsetsPerSecond.toFixed(2)} onsets/s, centroid ${p.centroidHz.toFixed(0)} Hz`);
   for (let i = 0; i < profiles.length; i++) {
     for (let j = i + 1; j < profiles.length; j++) {
       const a = profiles[i]!;
       const b = profiles[j]!;
-      const [dBpm, dOnsets, dCentroid] = [relDiff(a.bpm, b.bpm), relDiff(a.onsetsPerSecond, b.onsetsPerSecond), relDiff(a.centroidHz, b.centroidHz)];
+      const [dBpm, dOnsets, dCentroid] = [
+        relDiff(a.bpm, b.bpm),
+        relDiff(a.onsetsPerSecond, b.onsetsPerSecond),
+        relDiff(a.centroidHz, b.centroidHz),
+      ];
       const margins = `tempo ${(dBpm * 100).toFixed(1)}%, onsets ${(dOnsets * 100).toFixed(1)}%, centroid ${(dCentroid * 100).toFixed(1)}%`;
       if (dBpm <= 0.05 && dCentroid <= 0.15) t.log(`${a.style} vs ${b.style} differ only in onset density: ${margins}`);
       t.true(dBpm > 0.05 || dOnsets > 0.2 || dCentroid > 0.15, `${a.style} and ${b.style} are too alike: ${margins}`);
@@ -216,7 +256,10 @@ function melodyOf(score: Score): string {
 test('the same style with another seed gives different audio and a different melody', async (t) => {
   const [a, b] = await Promise.all([rendered(STYLED[0]!), rendered(RESEEDED)]);
   t.not(a.sha256, b.sha256);
-  const [scoreA, scoreB] = await Promise.all([compose(await interpret(a.request)), compose(await interpret(b.request))]);
+  const [scoreA, scoreB] = await Promise.all([
+    compose(await interpret(a.request)),
+    compose(await interpret(b.request)),
+  ]);
   const [melodyA, melodyB] = [melodyOf(scoreA), melodyOf(scoreB)];
   t.true(melodyA.length > 0, 'no melody notes composed');
   t.not(melodyA, melodyB);

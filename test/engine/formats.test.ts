@@ -63,7 +63,7 @@ test('the WAV is byte-identical whether or not the other formats are made', asyn
   t.is(sha256(all.track.wav), sha256(plain.track.wav));
 });
 
-test('the MP3 decodes to exactly the WAV\'s frames, stereo 44.1 kHz (its info frame trims the encoder delay)', async (t) => {
+test("the MP3 decodes to exactly the WAV's frames, stereo 44.1 kHz (its info frame trims the encoder delay)", async (t) => {
   const { path } = await sung();
   const info = await probe(path('mp3'));
   t.like(info, { codec: 'mp3', sampleRate: 44100, channels: 2 });
@@ -72,13 +72,13 @@ test('the MP3 decodes to exactly the WAV\'s frames, stereo 44.1 kHz (its info fr
   t.true(info.bitRate > 128_000 && info.bitRate < 256_000, String(info.bitRate));
 });
 
-test('the Opus decodes to exactly the WAV\'s length at 48 kHz, stereo', async (t) => {
+test("the Opus decodes to exactly the WAV's length at 48 kHz, stereo", async (t) => {
   const { path } = await sung();
   t.like(await probe(path('opus')), { codec: 'opus', sampleRate: 48000, channels: 2 });
   t.is((await decode(path('opus'))).frames, frames48);
 });
 
-test('the FLAC decodes to exactly the WAV\'s samples', async (t) => {
+test("the FLAC decodes to exactly the WAV's samples", async (t) => {
   const { path } = await sung();
   t.like(await probe(path('flac')), { codec: 'flac', sampleRate: 44100, channels: 2, bits: 16 });
   const [flac, wav] = await Promise.all([decode(path('flac')), decode(path('wav'))]);
@@ -99,12 +99,23 @@ test('the loudness in the metadata agrees with ffmpeg ebur128 on the WAV', async
   const { path, track } = await sung();
   const measured = await loudness(path('wav'));
   t.truthy(track.metadata.loudness);
-  t.true(Math.abs(track.metadata.loudness!.integrated - measured.integratedLufs) <= 0.5, `${track.metadata.loudness!.integrated} vs ${measured.integratedLufs}`);
-  t.true(Math.abs(track.metadata.loudness!.true_peak - measured.truePeakDbtp) <= 0.5, `${track.metadata.loudness!.true_peak} vs ${measured.truePeakDbtp}`);
+  t.true(
+    Math.abs(track.metadata.loudness!.integrated - measured.integratedLufs) <= 0.5,
+    `${track.metadata.loudness!.integrated} vs ${measured.integratedLufs}`,
+  );
+  t.true(
+    Math.abs(track.metadata.loudness!.true_peak - measured.truePeakDbtp) <= 0.5,
+    `${track.metadata.loudness!.true_peak} vs ${measured.truePeakDbtp}`,
+  );
 });
 
 test('sample_rate 48000 and bit_depth 24 make a 24-bit 48 kHz WAV and FLAC of the same length; a set bitrate makes a CBR MP3; the Opus keeps its length', async (t) => {
-  const { path } = await rendered('hi-res', { ...SUNG, lyrics: null, instrumental: true, output: { formats: ['flac', 'mp3', 'opus'], sampleRate: 48000, bitDepth: 24, mp3Bitrate: 128 } });
+  const { path } = await rendered('hi-res', {
+    ...SUNG,
+    lyrics: null,
+    instrumental: true,
+    output: { formats: ['flac', 'mp3', 'opus'], sampleRate: 48000, bitDepth: 24, mp3Bitrate: 128 },
+  });
   for (const ext of ['wav', 'flac']) {
     t.like(await probe(path(ext)), { sampleRate: 48000, channels: 2, bits: 24 }, ext);
     t.is((await decode(path(ext))).frames, frames48, ext);
@@ -121,27 +132,49 @@ test('the LRC has the title and one timed line per sung line, at its start', asy
   const timing = track.metadata.lyrics_timing!;
   const lrc = parseLrc(Buffer.from(track.outputs.lrc!).toString('utf8'));
   t.is(lrc.tags['ti'], track.title);
-  t.deepEqual(lrc.lines.map((line) => line.text), timing.map((line) => line.text));
+  t.deepEqual(
+    lrc.lines.map((line) => line.text),
+    timing.map((line) => line.text),
+  );
   lrc.lines.forEach((line, i) => t.true(Math.abs(line.start - timing[i]!.start) <= 0.005));
 });
 
-test('the WebVTT has one cue per sung line with its start and end, and each later word\'s start inside it', async (t) => {
+test("the WebVTT has one cue per sung line with its start and end, and each later word's start inside it", async (t) => {
   const { track } = await sung();
   const timing = track.metadata.lyrics_timing!;
   const cues = parseVtt(Buffer.from(track.outputs.vtt!).toString('utf8'));
-  t.deepEqual(cues.map((cue) => cue.text), timing.map((line) => line.text));
+  t.deepEqual(
+    cues.map((cue) => cue.text),
+    timing.map((line) => line.text),
+  );
   cues.forEach((cue, i) => {
     const line = timing[i]!;
     t.true(Math.abs(cue.start - line.start) <= 0.0005 && Math.abs(cue.end - line.end) <= 0.0005);
-    const inside = line.words.filter((word) => word.start > line.start && word.start < line.end).map((word) => word.start);
-    t.deepEqual(cue.stamps.map((s) => Math.round(s * 1000)), inside.map((s) => Math.round(s * 1000)));
+    const inside = line.words
+      .filter((word) => word.start > line.start && word.start < line.end)
+      .map((word) => word.start);
+    t.deepEqual(
+      cue.stamps.map((s) => Math.round(s * 1000)),
+      inside.map((s) => Math.round(s * 1000)),
+    );
   });
 });
 
 test('an instrumental track has no lyrics files', async (t) => {
-  const { track } = await rendered('hi-res', { ...SUNG, lyrics: null, instrumental: true, output: { formats: ['flac', 'mp3', 'opus'], sampleRate: 48000, bitDepth: 24, mp3Bitrate: 128 } });
+  const { track } = await rendered('hi-res', {
+    ...SUNG,
+    lyrics: null,
+    instrumental: true,
+    output: { formats: ['flac', 'mp3', 'opus'], sampleRate: 48000, bitDepth: 24, mp3Bitrate: 128 },
+  });
   t.is(track.outputs.lrc, undefined);
   t.is(track.outputs.vtt, undefined);
-  const withAll = await rendered('instrumental-all', { ...SUNG, duration: 8, lyrics: null, instrumental: true, output: ALL });
+  const withAll = await rendered('instrumental-all', {
+    ...SUNG,
+    duration: 8,
+    lyrics: null,
+    instrumental: true,
+    output: ALL,
+  });
   t.deepEqual(Object.keys(withAll.track.outputs).sort(), ['flac', 'mp3', 'opus']);
 });

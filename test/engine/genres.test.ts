@@ -24,7 +24,10 @@ test('"heavy metal with screaming vocals" is sung metal on distorted guitars, wi
   t.is(s.genre, 'metal');
   t.true(s.vocals.enabled);
   t.true(patches(s).includes('distGuitar'));
-  t.false(patches(s).some((p) => p.endsWith('rgan')), patches(s).join(','));
+  t.false(
+    patches(s).some((p) => p.endsWith('rgan')),
+    patches(s).join(','),
+  );
   t.true(MINORISH.includes(s.key.mode), s.key.mode);
 });
 
@@ -39,7 +42,10 @@ test('"reggaeton" is reggaeton at 88–100 bpm for any seed', (t) => {
 test('the reggaeton groove is the dembow: kick on every beat, snare on the "a" of one and the "and" of two', (t) => {
   const drums = getPreset('reggaeton').drums!;
   t.is(drums.main.kick, '9...9...9...9...');
-  t.deepEqual([...drums.main.snare!].flatMap((c, i) => (c === '.' ? [] : [i])), [3, 6, 11, 14]);
+  t.deepEqual(
+    [...drums.main.snare!].flatMap((c, i) => (c === '.' ? [] : [i])),
+    [3, 6, 11, 14],
+  );
 });
 
 test('"afrobeat" and "afrobeats" are afrobeat with horns and guitar, not reggae', (t) => {
@@ -68,7 +74,10 @@ test('the blues progressions are twelve bars of seventh chords', (t) => {
   t.is(harmonicRhythm, 1);
   for (const progression of [...progressions.major, ...progressions.minor]) {
     t.is(progression.length, 12);
-    t.true(progression.every((symbol) => symbol.endsWith('7')), progression.join(' '));
+    t.true(
+      progression.every((symbol) => symbol.endsWith('7')),
+      progression.join(' '),
+    );
   }
 });
 
@@ -105,17 +114,25 @@ test('tango chords are marcato: struck short on every beat of a full bar', (t) =
   const secondsPerBeat = 60 / score.bpm;
   const busiest = score.sections.reduce((a, b) => (b.energy > a.energy ? b : a));
   const bar = busiest.beat + 4;
-  const beats = new Set(chords.notes.filter((n) => n.beat >= bar && n.beat < bar + 4).map((n) => Math.round(n.beat - bar)));
+  const beats = new Set(
+    chords.notes.filter((n) => n.beat >= bar && n.beat < bar + 4).map((n) => Math.round(n.beat - bar)),
+  );
   t.deepEqual([...beats].sort(), [0, 1, 2, 3]);
   const inBar = chords.notes.filter((n) => n.beat >= bar && n.beat < bar + 4);
-  t.true(inBar.every((n) => n.duration < 0.6 * secondsPerBeat), inBar.map((n) => n.duration.toFixed(2)).join(','));
+  t.true(
+    inBar.every((n) => n.duration < 0.6 * secondsPerBeat),
+    inBar.map((n) => n.duration.toFixed(2)).join(','),
+  );
 });
 
 test('"gospel choir with organ" is gospel with a choir and an organ', (t) => {
   const s = spec('gospel choir with organ');
   t.is(s.genre, 'gospel');
   t.true(patches(s).includes('choir'));
-  t.true(patches(s).some((p) => ['organ', 'rockOrgan', 'churchOrgan'].includes(p)), patches(s).join(','));
+  t.true(
+    patches(s).some((p) => ['organ', 'rockOrgan', 'churchOrgan'].includes(p)),
+    patches(s).join(','),
+  );
 });
 
 test('"bluegrass banjo" is country with a banjo', (t) => {
@@ -191,28 +208,77 @@ test('"jazzy hip hop" is still hip hop with jazz blended in', (t) => {
   t.is(s.blend?.genre, 'jazz');
 });
 
-const SYNTHS = ['pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead', 'subBass', 'tr808Bass', 'acidBass', 'reeseBass', 'synthBass'];
+const SYNTHS = [
+  'pluck',
+  'bells',
+  'fmBell',
+  'warmPad',
+  'synthPad',
+  'sawLead',
+  'squareLead',
+  'subBass',
+  'tr808Bass',
+  'acidBass',
+  'reeseBass',
+  'synthBass',
+];
 
 test('the new acoustic styles play sampled instruments and no synth by default', (t) => {
-  for (const style of ['country', 'metal', 'punk', 'blues', 'gospel', 'salsa', 'samba', 'tango', 'afrobeat', 'celtic', 'disco', 'funk', 'cinematic', 'lullaby', 'kids']) {
-    t.deepEqual(patches(spec('', { style })).filter((p) => SYNTHS.includes(p)), [], style);
+  for (const style of [
+    'country',
+    'metal',
+    'punk',
+    'blues',
+    'gospel',
+    'salsa',
+    'samba',
+    'tango',
+    'afrobeat',
+    'celtic',
+    'disco',
+    'funk',
+    'cinematic',
+    'lullaby',
+    'kids',
+  ]) {
+    t.deepEqual(
+      patches(spec('', { style })).filter((p) => SYNTHS.includes(p)),
+      [],
+      style,
+    );
   }
 });
 
 test('a 6/8 preset counts its tempo in eighths: 330 is allowed there and refused in 4/4', async (t) => {
   const celtic = JSON.parse(await readFile(new URL('../../presets/celtic.json', import.meta.url), 'utf8'));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tunesmith-genres-'));
-  await writeFile(path.join(dir, 'celtic.json'), JSON.stringify({ ...celtic, bpm: { min: 240, max: 372, default: 330 } }));
+  await writeFile(
+    path.join(dir, 'celtic.json'),
+    JSON.stringify({ ...celtic, bpm: { min: 240, max: 372, default: 330 } }),
+  );
   t.notThrows(() => loadPresetFolder(dir));
-  const straight = { ...celtic, meter: { beatsPerBar: 4, beatUnit: 4 }, drums: null, instruments: { ...celtic.instruments, drums: undefined } };
+  const straight = {
+    ...celtic,
+    meter: { beatsPerBar: 4, beatUnit: 4 },
+    drums: null,
+    instruments: { ...celtic.instruments, drums: undefined },
+  };
   await writeFile(path.join(dir, 'celtic.json'), JSON.stringify(straight));
   const error = t.throws(() => loadPresetFolder(dir), { instanceOf: InvalidPresetError });
   t.regex(error!.problem, /bpm\.min must be within 40–220/);
 });
 
 test('"dance" after a genre names that genre\'s dance, not dance music: no house blended in', (t) => {
-  for (const [prompt, genre] of [['a salsa dance in a minor key', 'salsa'], ['a tango dance', 'tango'], ['swing dance', 'jazz'], ['irish dance music', 'celtic'],
-    ['ballroom dance', 'waltz'], ['a samba dance for carnival', 'samba'], ['hip hop dance battle', 'hiphop'], ['a line dance tune', 'country']] as const) {
+  for (const [prompt, genre] of [
+    ['a salsa dance in a minor key', 'salsa'],
+    ['a tango dance', 'tango'],
+    ['swing dance', 'jazz'],
+    ['irish dance music', 'celtic'],
+    ['ballroom dance', 'waltz'],
+    ['a samba dance for carnival', 'samba'],
+    ['hip hop dance battle', 'hiphop'],
+    ['a line dance tune', 'country'],
+  ] as const) {
     const s = spec(prompt);
     t.is(s.genre, genre, prompt);
     t.is(s.blend, null, prompt);
@@ -223,11 +289,19 @@ test('"dance" after a genre names that genre\'s dance, not dance music: no house
 });
 
 test('a music with no style of its own is played by the nearest one, and a warning says so', (t) => {
-  for (const [prompt, genre, word] of [['a mariachi band with trumpets', 'salsa', 'mariachi'], ['a cumbia for a party', 'salsa', 'cumbia'],
-    ['a polka', 'celtic', 'polka'], ['a march for a parade', 'orchestral', 'march'], ['a marching band at a football game', 'orchestral', 'marching band']] as const) {
+  for (const [prompt, genre, word] of [
+    ['a mariachi band with trumpets', 'salsa', 'mariachi'],
+    ['a cumbia for a party', 'salsa', 'cumbia'],
+    ['a polka', 'celtic', 'polka'],
+    ['a march for a parade', 'orchestral', 'march'],
+    ['a marching band at a football game', 'orchestral', 'marching band'],
+  ] as const) {
     const s = spec(prompt);
     t.is(s.genre, genre, prompt);
-    t.true(s.warnings.some((w) => w.startsWith(`"${word}" has no style of its own: `)), `${prompt}: ${s.warnings.join(' / ')}`);
+    t.true(
+      s.warnings.some((w) => w.startsWith(`"${word}" has no style of its own: `)),
+      `${prompt}: ${s.warnings.join(' / ')}`,
+    );
   }
   t.deepEqual(spec('a salsa track').warnings, []);
 });
@@ -266,15 +340,25 @@ test('a hymn is gospel, sung, with church organ and choir; the highlands are Cel
 test('occasions are heard: a tribute to a late grandfather is slow and minor, a baby shower gentle, a Christmas carol sung with a choir', (t) => {
   const tribute = spec('a tribute song for my late grandfather', { instrumental: false });
   t.true(tribute.valence < 0 && tribute.bpm <= 80, `valence ${tribute.valence}, ${tribute.bpm} bpm`);
-  t.not(spec('music for a baby shower').warnings.some((w) => /Nothing in the prompt was recognised/.test(w)), true);
+  t.not(
+    spec('music for a baby shower').warnings.some((w) => /Nothing in the prompt was recognised/.test(w)),
+    true,
+  );
   const carol = spec('a christmas carol', { instrumental: false });
   t.true(carol.vocals.enabled);
   t.true(carol.instruments.some((c) => c.instrument === 'choir'));
-  t.true(spec('a song to propose to my girlfriend', { instrumental: false }).bpm < spec('a song for my girlfriend', { instrumental: false }).bpm);
+  t.true(
+    spec('a song to propose to my girlfriend', { instrumental: false }).bpm <
+      spec('a song for my girlfriend', { instrumental: false }).bpm,
+  );
 });
 
 test('jangly guitars are clean guitars; a string piece is strings; Vivaldi and Mozart are orchestral', (t) => {
-  t.true(spec('an indie rock song with jangly guitars').instruments.some((c) => c.role === 'chords' && c.instrument === 'cleanGuitar'));
+  t.true(
+    spec('an indie rock song with jangly guitars').instruments.some(
+      (c) => c.role === 'chords' && c.instrument === 'cleanGuitar',
+    ),
+  );
   t.true(spec('a classical string piece').instruments.some((c) => c.instrument === 'strings'));
   t.is(spec('in the style of Vivaldi').genre, 'orchestral');
   t.is(spec('something like mozart').genre, 'orchestral');

@@ -22,7 +22,8 @@ function noise(length: number, seed: number): Float32Array {
 function shareBelow80(signal: Float32Array): number {
   const size = 8192;
   const power = powerSpectrum(signal, size);
-  let low = 0, total = 0;
+  let low = 0,
+    total = 0;
   for (let k = 0; k < power.length; k++) {
     const hz = (k * SAMPLE_RATE) / size;
     if (hz < 20) continue;
@@ -33,7 +34,8 @@ function shareBelow80(signal: Float32Array): number {
 }
 
 test('with a bass in the arrangement, the harmony submix keeps under a tenth of its energy below 80 Hz', (t) => {
-  const left = noise(4 * SAMPLE_RATE, 1), right = noise(4 * SAMPLE_RATE, 2);
+  const left = noise(4 * SAMPLE_RATE, 1),
+    right = noise(4 * SAMPLE_RATE, 2);
   const before = shareBelow80(left);
   processGroup('harmony', { left, right }, true);
   for (const channel of [left, right]) {

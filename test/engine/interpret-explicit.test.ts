@@ -81,9 +81,23 @@ for (const [prompt, meter] of METER_CASES) {
 
 test('spellTonic maps every sharp and flat spelling onto the PitchClass union', (t) => {
   const expected: Record<string, string> = {
-    'C#': 'C#', Db: 'C#', 'D#': 'Eb', Eb: 'Eb', 'F#': 'F#', Gb: 'F#', 'G#': 'Ab', Ab: 'Ab', 'A#': 'Bb', Bb: 'Bb', Cb: 'B', 'E#': 'F', Fb: 'E', 'B#': 'C',
+    'C#': 'C#',
+    Db: 'C#',
+    'D#': 'Eb',
+    Eb: 'Eb',
+    'F#': 'F#',
+    Gb: 'F#',
+    'G#': 'Ab',
+    Ab: 'Ab',
+    'A#': 'Bb',
+    Bb: 'Bb',
+    Cb: 'B',
+    'E#': 'F',
+    Fb: 'E',
+    'B#': 'C',
   };
-  for (const [written, pc] of Object.entries(expected)) t.is<string, string>(spellTonic(written[0]!, written.slice(1)), pc, written);
+  for (const [written, pc] of Object.entries(expected))
+    t.is<string, string>(spellTonic(written[0]!, written.slice(1)), pc, written);
 });
 
 test('an explicit bpm wins over the genre range', (t) => {

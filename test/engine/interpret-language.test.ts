@@ -24,7 +24,8 @@ test('folding drops accents and case: "CANCIÓN" and "cancion" meet', (t) => {
 
 test('accents and case do not change what a Spanish prompt gives', (t) => {
   const expected = understood(spec('canción de cuna suave'));
-  for (const prompt of ['CANCIÓN DE CUNA SUAVE', 'cancion de cuna suave', 'Canción De Cuna Suave']) t.deepEqual(understood(spec(prompt)), expected, prompt);
+  for (const prompt of ['CANCIÓN DE CUNA SUAVE', 'cancion de cuna suave', 'Canción De Cuna Suave'])
+    t.deepEqual(understood(spec(prompt)), expected, prompt);
 });
 
 test('a French prompt is read as French, and the trace shows the English it was read as', (t) => {
@@ -47,7 +48,8 @@ test('an English prompt is read as English and not rewritten', (t) => {
 });
 
 test('English words that are also foreign words keep an English prompt English ("lo-fi", "etude", "sombre")', (t) => {
-  for (const prompt of ['lo-fi', 'etude', 'sombre', 'd&b', 'solo piano']) t.is(language(spec(prompt)), 'English', prompt);
+  for (const prompt of ['lo-fi', 'etude', 'sombre', 'd&b', 'solo piano'])
+    t.is(language(spec(prompt)), 'English', prompt);
 });
 
 test('Japanese is recognised by its script and matched without spaces', (t) => {
@@ -61,7 +63,14 @@ test('Japanese "ボーカルなし" asks for no vocals', (t) => {
 });
 
 test('"no vocals" in every language makes a sung style instrumental', (t) => {
-  for (const prompt of ['pop sin voz', 'pop sans voix', 'Pop ohne Gesang', 'pop sem voz', 'pop senza voce', 'ボーカルなしのポップ']) {
+  for (const prompt of [
+    'pop sin voz',
+    'pop sans voix',
+    'Pop ohne Gesang',
+    'pop sem voz',
+    'pop senza voce',
+    'ボーカルなしのポップ',
+  ]) {
     t.false(spec(prompt).vocals.enabled, prompt);
   }
 });
@@ -107,7 +116,9 @@ test('a sung foreign prompt says its lyrics are written in English, in the trace
 });
 
 test('a foreign prompt with its own lyrics has no lyrics-language warning', (t) => {
-  t.false(spec('canción alegre de verano', { lyrics: 'la la la\nsol y mar' }).warnings.some((w) => w.includes('lyrics')));
+  t.false(
+    spec('canción alegre de verano', { lyrics: 'la la la\nsol y mar' }).warnings.some((w) => w.includes('lyrics')),
+  );
 });
 
 test('an instrumental foreign prompt has no lyrics-language warning', (t) => {
@@ -189,7 +200,8 @@ test('"with X" adds X: a banjo joins a rock band', (t) => {
   t.true(spec('rock with banjo').instruments.some((i) => i.instrument === 'banjo'));
 });
 
-const known = (word: string) => lexicon.moods.has(word) || lexicon.scenes.has(word) || lexicon.instruments.has(word) || lexicon.genres.has(word);
+const known = (word: string) =>
+  lexicon.moods.has(word) || lexicon.scenes.has(word) || lexicon.instruments.has(word) || lexicon.genres.has(word);
 
 test('subjects: "for my daughter Emma" names Emma and the relation', (t) => {
   const s = extractSubjects('happy birthday song for my daughter Emma', known);

@@ -38,7 +38,15 @@ interface Row {
 }
 
 export const PROMPT_TABLE: Row[] = JSON.parse(readFileSync(new URL('./prompt-table.json', import.meta.url), 'utf8'));
-const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish', fr: 'French', de: 'German', pt: 'Portuguese', it: 'Italian', ja: 'Japanese' };
+const LANGUAGE_NAMES: Record<string, string> = {
+  en: 'English',
+  es: 'Spanish',
+  fr: 'French',
+  de: 'German',
+  pt: 'Portuguese',
+  it: 'Italian',
+  ja: 'Japanese',
+};
 const DARK: readonly Mode[] = ['minor', 'harmonicMinor', 'phrygian', 'dorian'];
 const BRIGHT: readonly Mode[] = ['major', 'mixolydian', 'lydian'];
 
@@ -59,12 +67,14 @@ const lyricsOf = (s: SongSpec): string | null => {
 
 test('the table holds at least 60 prompts, 10 or more in each language', (t) => {
   t.true(PROMPT_TABLE.length >= 60, String(PROMPT_TABLE.length));
-  for (const code of Object.keys(LANGUAGE_NAMES)) t.true(PROMPT_TABLE.filter((r) => r.language === code).length >= 10, code);
+  for (const code of Object.keys(LANGUAGE_NAMES))
+    t.true(PROMPT_TABLE.filter((r) => r.language === code).length >= 10, code);
 });
 
 test('the table expects only genres that have a preset', (t) => {
   const today = listStyles().map((style) => style.name);
-  for (const row of PROMPT_TABLE) for (const genre of [row.genre ?? []].flat()) t.true(today.includes(genre), `${row.prompt}: ${genre}`);
+  for (const row of PROMPT_TABLE)
+    for (const genre of [row.genre ?? []].flat()) t.true(today.includes(genre), `${row.prompt}: ${genre}`);
 });
 
 for (const row of PROMPT_TABLE) {
@@ -136,7 +146,10 @@ for (const row of PROMPT_TABLE) {
   for (const word of row.warnings ?? []) {
     test(`${name} warns about ${word}`, (t) => {
       const { warnings } = spec(row.prompt);
-      t.true(warnings.some((w) => w.includes(word)), warnings.join(' | '));
+      t.true(
+        warnings.some((w) => w.includes(word)),
+        warnings.join(' | '),
+      );
     });
   }
   if (row.subject) {

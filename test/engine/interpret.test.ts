@@ -5,7 +5,12 @@ import { getPreset, presetNames } from '../../engine/presets.ts';
 import { PATCHES, type GenerationRequest, type SongSpec } from '../../engine/types.ts';
 
 const request = (prompt: string, extra: Partial<GenerationRequest> = {}): GenerationRequest => ({
-  prompt, duration: 45, style: null, instrumental: false, seed: 42, ...extra,
+  prompt,
+  duration: 45,
+  style: null,
+  instrumental: false,
+  seed: 42,
+  ...extra,
 });
 const spec = (prompt: string, extra: Partial<GenerationRequest> = {}): SongSpec => interpret(request(prompt, extra));
 const roles = (s: SongSpec) => s.instruments.map((i) => i.role);
@@ -122,14 +127,28 @@ for (const phrase of ['solo piano', 'piano only', 'just piano']) {
 }
 
 test('excluded roles are never in the instruments, across many prompts', (t) => {
-  for (const p of ['lofi no drums', 'solo guitar', 'orchestral without brass', 'techno no bass no drums', 'jazz piano only', 'instrumental pop']) {
+  for (const p of [
+    'lofi no drums',
+    'solo guitar',
+    'orchestral without brass',
+    'techno no bass no drums',
+    'jazz piano only',
+    'instrumental pop',
+  ]) {
     const s = spec(p);
     for (const role of s.excluded) t.false(roles(s).includes(role), `${p}: ${role}`);
   }
 });
 
 test('every instrument chosen is a known patch and no role appears twice', (t) => {
-  for (const p of ['lofi', 'jazzy house with saxophone', 'rainy piano', 'epic choir and taiko', 'neon synth arpeggios', '']) {
+  for (const p of [
+    'lofi',
+    'jazzy house with saxophone',
+    'rainy piano',
+    'epic choir and taiko',
+    'neon synth arpeggios',
+    '',
+  ]) {
     const s = spec(p);
     for (const i of s.instruments) t.true((PATCHES as readonly string[]).includes(i.instrument), i.instrument);
     t.is(new Set(roles(s)).size, s.instruments.length);
@@ -302,8 +321,27 @@ test('the trace explains explicit bpm, mood words and the style', (t) => {
 });
 
 test('the trace covers every decided value', (t) => {
-  const effects = spec('dreamy synthwave').trace.map((e) => e.effect).join('\n');
-  for (const what of ['genre =', 'bpm =', 'meter =', 'swing =', 'key =', 'mode =', 'valence =', 'density =', 'reverb =', 'lo-fi treatment', 'rain', 'brightness =', 'vocals', 'instruments:', 'title =', 'form =']) {
+  const effects = spec('dreamy synthwave')
+    .trace.map((e) => e.effect)
+    .join('\n');
+  for (const what of [
+    'genre =',
+    'bpm =',
+    'meter =',
+    'swing =',
+    'key =',
+    'mode =',
+    'valence =',
+    'density =',
+    'reverb =',
+    'lo-fi treatment',
+    'rain',
+    'brightness =',
+    'vocals',
+    'instruments:',
+    'title =',
+    'form =',
+  ]) {
     t.true(effects.includes(what), what);
   }
 });
@@ -403,16 +441,32 @@ test('"no vinyl" switches the lo-fi treatment off even in lofi', (t) => {
   t.false(patches(s).includes('vinyl'));
 });
 
-const SYNTHS = ['pluck', 'bells', 'fmBell', 'warmPad', 'synthPad', 'sawLead', 'squareLead', 'subBass', 'tr808Bass', 'acidBass', 'reeseBass', 'synthBass'];
+const SYNTHS = [
+  'pluck',
+  'bells',
+  'fmBell',
+  'warmPad',
+  'synthPad',
+  'sawLead',
+  'squareLead',
+  'subBass',
+  'tr808Bass',
+  'acidBass',
+  'reeseBass',
+  'synthBass',
+];
 const synths = (s: SongSpec) => patches(s).filter((p) => SYNTHS.includes(p));
 
 test('"sad slow piano ballad" is piano, perhaps with strings, and no synth pad or pluck', (t) => {
   const s = spec('sad slow piano ballad');
   t.true(patches(s).includes('piano'));
-  t.deepEqual(patches(s).filter((p) => p !== 'piano' && p !== 'strings'), []);
+  t.deepEqual(
+    patches(s).filter((p) => p !== 'piano' && p !== 'strings'),
+    [],
+  );
 });
 
-test('the piano ballad\'s trace says which synths the acoustic arrangement replaced', (t) => {
+test("the piano ballad's trace says which synths the acoustic arrangement replaced", (t) => {
   const s = spec('sad slow piano ballad');
   t.true(s.trace.some((e) => e.effect === 'lead = piano instead of pluck (an acoustic arrangement)'));
   t.true(s.trace.some((e) => e.effect === 'pad = strings instead of synthPad (an acoustic arrangement)'));
@@ -459,7 +513,7 @@ test('a string quartet named in another genre joins it as strings instead of rep
   t.true(patches(s).includes('electronicKit'));
 });
 
-test('a named instrument in an electronic style keeps the style\'s synths', (t) => {
+test("a named instrument in an electronic style keeps the style's synths", (t) => {
   const s = spec('synthwave with saxophone');
   t.true(patches(s).includes('tenorSax'));
   t.true(patches(s).includes('synthPad'));
@@ -498,7 +552,10 @@ test('with every melodic role excluded, an acoustic style falls back to strings,
 
 test('with every melodic role excluded, an electronic style still falls back to the warm pad', (t) => {
   const s = spec('techno, no acid bass, no synths, no square lead');
-  t.deepEqual(s.instruments, [{ role: 'drums', instrument: 'electronicKit' }, { role: 'chords', instrument: 'warmPad' }]);
+  t.deepEqual(s.instruments, [
+    { role: 'drums', instrument: 'electronicKit' },
+    { role: 'chords', instrument: 'warmPad' },
+  ]);
 });
 
 test('"guitar" in rock is satisfied by the style\'s own guitars rather than an acoustic one', (t) => {
@@ -509,7 +566,10 @@ test('"guitar" in rock is satisfied by the style\'s own guitars rather than an a
 
 test('"no guitars" removes every kind of guitar', (t) => {
   const s = spec('rock without guitars');
-  t.false(patches(s).some((p) => /Guitar$/.test(p)), patches(s).join(','));
+  t.false(
+    patches(s).some((p) => /Guitar$/.test(p)),
+    patches(s).join(','),
+  );
 });
 
 test('"without timpani" does not take the bass away from an orchestra', (t) => {
@@ -518,7 +578,7 @@ test('"without timpani" does not take the bass away from an orchestra', (t) => {
   t.false(s.excluded.includes('bass'));
 });
 
-test('a named bass instrument replaces the style\'s synth bass', (t) => {
+test("a named bass instrument replaces the style's synth bass", (t) => {
   const s = spec('house with slap bass');
   t.is(s.instruments.find((i) => i.role === 'bass')?.instrument, 'slapBass');
 });

@@ -18,14 +18,29 @@ function scoreOf(style: string, seed: number, mode: Mode, tonic: PitchClass = 'F
   return composeWith(specFor(preset, { duration: 30, seed, key: { tonic, mode }, ...(bpm ? { bpm } : {}) }), preset);
 }
 
-test('punk\'s minor progressions never repeat a chord, and a half cadence does not make one repeat (bVII bVI -> bVI bVII)', (t) => {
+test("punk's minor progressions never repeat a chord, and a half cadence does not make one repeat (bVII bVI -> bVI bVII)", (t) => {
   const preset = getPreset('punk');
-  for (const progression of preset.progressions.minor) t.true(progression.every((s, i) => i === 0 || s !== progression[i - 1]), progression.join(' '));
+  for (const progression of preset.progressions.minor)
+    t.true(
+      progression.every((s, i) => i === 0 || s !== progression[i - 1]),
+      progression.join(' '),
+    );
   for (const seed of SEEDS) {
     const { chords, sections } = scoreOf('punk', seed, 'minor', 'F#', 72);
-    const sectionOf = (beat: number) => sections.findIndex((s, i) => beat >= s.beat && beat < (sections[i + 1]?.beat ?? Infinity));
-    const repeats = chords.filter((c, i) => i > 0 && c.symbol === chords[i - 1]!.symbol && sectionOf(c.beat) === sectionOf(chords[i - 1]!.beat) && c.symbol !== 'i');
-    t.deepEqual(repeats.map((c) => `${c.symbol}@${c.beat}`), [], `seed ${seed}: ${chords.map((c) => c.symbol).join(' ')}`);
+    const sectionOf = (beat: number) =>
+      sections.findIndex((s, i) => beat >= s.beat && beat < (sections[i + 1]?.beat ?? Infinity));
+    const repeats = chords.filter(
+      (c, i) =>
+        i > 0 &&
+        c.symbol === chords[i - 1]!.symbol &&
+        sectionOf(c.beat) === sectionOf(chords[i - 1]!.beat) &&
+        c.symbol !== 'i',
+    );
+    t.deepEqual(
+      repeats.map((c) => `${c.symbol}@${c.beat}`),
+      [],
+      `seed ${seed}: ${chords.map((c) => c.symbol).join(' ')}`,
+    );
   }
 });
 
@@ -37,7 +52,10 @@ test('a minor tonic triad in the pad doubles its third, never as the lowest voic
     const pad = score.parts.find((p) => p.role === 'pad')!;
     for (const chord of score.chords) {
       if (chord.root !== score.scale[0] || chord.pitchClasses.length !== 3) continue;
-      const notes = pad.notes.filter((n) => Math.abs(n.beat - chord.beat) < 1e-6).map((n) => n.midi).sort((a, b) => a - b);
+      const notes = pad.notes
+        .filter((n) => Math.abs(n.beat - chord.beat) < 1e-6)
+        .map((n) => n.midi)
+        .sort((a, b) => a - b);
       if (notes.length === 0) continue;
       tonicTriads++;
       const third = chord.pitchClasses[1]!;
@@ -60,7 +78,9 @@ test('a guitar chop on a seventh chord does not stand on the seventh (afrobeat F
       if (chord.beat >= endingBeat) continue;
       const seventh = chord.pitchClasses.find((pc) => [10, 11].includes(mod(pc - chord.root, 12)));
       if (seventh === undefined) continue;
-      const chop = guitar.notes.filter((n) => n.beat >= chord.beat && n.beat < chord.beat + chord.beats).map((n) => n.midi);
+      const chop = guitar.notes
+        .filter((n) => n.beat >= chord.beat && n.beat < chord.beat + chord.beats)
+        .map((n) => n.midi);
       if (chop.length === 0) continue;
       t.not(mod(Math.min(...chop), 12), seventh, `seed ${seed} ${chord.symbol}@${chord.beat}`);
     }

@@ -18,8 +18,37 @@ import { getPreset, presetNames } from '../../engine/presets.ts';
 const lexicon = loadLexicon(presetNames().map(getPreset));
 /** Words read by other parts of the interpreter than the lexicon: joiners, "about", voices, relations, "tempo". */
 const STRUCTURAL = new Set([
-  'with', 'and', 'or', 'for', 'of', 'the', 'a', 'an', 'in', 'on', 'under', 'to', 'my', 'our', 'your', 'that', 'like', 'style', 'only', 'some', 'about', 'named',
-  'piece', 'melody', 'music', 'songs', 'tempo', ...FEMALE, ...MALE, ...INSTRUMENTAL_NATURE, ...RELATIONS,
+  'with',
+  'and',
+  'or',
+  'for',
+  'of',
+  'the',
+  'a',
+  'an',
+  'in',
+  'on',
+  'under',
+  'to',
+  'my',
+  'our',
+  'your',
+  'that',
+  'like',
+  'style',
+  'only',
+  'some',
+  'about',
+  'named',
+  'piece',
+  'melody',
+  'music',
+  'songs',
+  'tempo',
+  ...FEMALE,
+  ...MALE,
+  ...INSTRUMENTAL_NATURE,
+  ...RELATIONS,
 ]);
 /** Genres whose presets are on the genres branch: the word passes through untranslated until then. */
 const PENDING_GENRES = new Set<string>();
@@ -65,7 +94,7 @@ async function languagesWith(file: string, content: unknown): Promise<URL> {
 }
 
 test('a phrase listed twice with different meanings is rejected', async (t) => {
-  const folder = await languagesWith('xx.json', { name: 'Test', phrases: { 'Canción': 'song', cancion: 'piece' } });
+  const folder = await languagesWith('xx.json', { name: 'Test', phrases: { Canción: 'song', cancion: 'piece' } });
   const error = t.throws(() => loadLanguages(folder), { instanceOf: InvalidLexiconError });
   t.regex(error!.problem, /listed twice/);
 });
@@ -82,5 +111,6 @@ test('a lexicon folder without languages reads English alone', async (t) => {
 });
 
 test('an unplayable word may not also be a lexicon word', (t) => {
-  for (const phrase of lexicon.unplayable.keys()) t.false(lexicon.instruments.has(phrase) || lexicon.moods.has(phrase), phrase);
+  for (const phrase of lexicon.unplayable.keys())
+    t.false(lexicon.instruments.has(phrase) || lexicon.moods.has(phrase), phrase);
 });

@@ -22,7 +22,8 @@ async function lexiconWith(file: string, edit: (data: any) => void): Promise<URL
 
 test('the shipped lexicon loads and holds hundreds of entries', (t) => {
   const lexicon = loadLexicon(presets());
-  const total = lexicon.moods.size + lexicon.scenes.size + lexicon.production.size + lexicon.instruments.size + lexicon.genres.size;
+  const total =
+    lexicon.moods.size + lexicon.scenes.size + lexicon.production.size + lexicon.instruments.size + lexicon.genres.size;
   t.true(lexicon.moods.size >= 200, String(lexicon.moods.size));
   t.true(total >= 500, String(total));
 });

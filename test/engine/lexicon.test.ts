@@ -11,7 +11,8 @@ import { getPreset, presetNames } from '../../engine/presets.ts';
 import type { GenreEntry, Hints, InstrumentEntry } from '../../engine/lexicon/index.ts';
 import { PATCHES, type GenerationRequest, type SongSpec } from '../../engine/types.ts';
 
-const read = <T>(file: string): T => JSON.parse(readFileSync(new URL(`../../engine/lexicon/${file}`, import.meta.url), 'utf8')) as T;
+const read = <T>(file: string): T =>
+  JSON.parse(readFileSync(new URL(`../../engine/lexicon/${file}`, import.meta.url), 'utf8')) as T;
 const moods = read<Record<string, Hints>>('moods.json');
 const scenes = read<Record<string, Hints>>('scenes.json');
 const production = read<Record<string, Hints>>('production.json');
@@ -22,7 +23,8 @@ const modifiers = read<{ intensifiers: Record<string, number>; negators: string[
 const spec = (prompt: string, style: string | null = null, extra: Partial<GenerationRequest> = {}): SongSpec =>
   interpret({ prompt, duration: 60, style, instrumental: false, seed: 11, ...extra });
 const patches = (s: SongSpec): string[] => s.instruments.map((i) => i.instrument);
-const topGenre = (votes: Record<string, number>): string => Object.entries(votes).reduce((best, e) => (e[1] > best[1] ? e : best))[0];
+const topGenre = (votes: Record<string, number>): string =>
+  Object.entries(votes).reduce((best, e) => (e[1] > best[1] ? e : best))[0];
 const direction = (x: number): string => (x > 0 ? 'up' : 'down');
 
 /** Checks every declared hint field against a pop baseline (lofi for swing, which pop has at 0). */
@@ -39,9 +41,12 @@ function checkHints(t: import('ava').ExecutionContext, phrase: string, hints: Hi
   if (hints.reverbDecay) t.true(got.effects.reverbDecay > base.effects.reverbDecay, 'reverbDecay');
   if (hints.delay) t.is(Math.sign(got.effects.delay - base.effects.delay), Math.sign(hints.delay), 'delay');
   if (hints.density) t.is(Math.sign(got.density - base.density), Math.sign(hints.density), 'density');
-  if (hints.brightness) t.is(Math.sign(got.effects.brightness - base.effects.brightness), Math.sign(hints.brightness - 1), 'brightness');
-  if (hints.swing) t.is(Math.sign(spec(phrase, 'lofi').swing - spec('', 'lofi').swing), Math.sign(hints.swing), 'swing');
-  for (const patch of Object.values(hints.instruments ?? {})) t.true(patches(got).includes(patch), `instrument ${patch}`);
+  if (hints.brightness)
+    t.is(Math.sign(got.effects.brightness - base.effects.brightness), Math.sign(hints.brightness - 1), 'brightness');
+  if (hints.swing)
+    t.is(Math.sign(spec(phrase, 'lofi').swing - spec('', 'lofi').swing), Math.sign(hints.swing), 'swing');
+  for (const patch of Object.values(hints.instruments ?? {}))
+    t.true(patches(got).includes(patch), `instrument ${patch}`);
   if (hints.genres) t.is(spec(phrase).genre, topGenre(hints.genres), 'genre');
 }
 
@@ -66,13 +71,29 @@ for (const [word, hints] of Object.entries(production)) {
 
 for (const [word, entry] of Object.entries(instruments)) {
   const kinds = [entry.patch, ...(entry.alike ?? [])];
-  const played = entry.generic ? `a ${entry.roles[0]} role` : entry.ensemble ? `the ensemble ${Object.values(entry.ensemble).join(', ')}` : `the ${kinds.join(' or ')} patch`;
+  const played = entry.generic
+    ? `a ${entry.roles[0]} role`
+    : entry.ensemble
+      ? `the ensemble ${Object.values(entry.ensemble).join(', ')}`
+      : `the ${kinds.join(' or ')} patch`;
   test(`instrument "${word}" puts ${played} in the arrangement`, (t) => {
     const got = spec(word);
     if (entry.generic) t.true(got.instruments.some((i) => i.role === entry.roles[0]));
-    else if (entry.ensemble) t.deepEqual(got.instruments, Object.entries(entry.ensemble).map(([role, instrument]) => ({ role, instrument })));
-    else t.true(kinds.some((k) => patches(got).includes(k)), `${patches(got).join(',')}`);
-    if (entry.note) t.true(got.trace.some((e) => e.source === word && e.effect.includes(entry.note!)), 'note traced');
+    else if (entry.ensemble)
+      t.deepEqual(
+        got.instruments,
+        Object.entries(entry.ensemble).map(([role, instrument]) => ({ role, instrument })),
+      );
+    else
+      t.true(
+        kinds.some((k) => patches(got).includes(k)),
+        `${patches(got).join(',')}`,
+      );
+    if (entry.note)
+      t.true(
+        got.trace.some((e) => e.source === word && e.effect.includes(entry.note!)),
+        'note traced',
+      );
     if (entry.genres) t.is(got.genre, topGenre(entry.genres), 'genre');
     if (entry.rain) t.true(got.effects.rain, 'rain');
   });
@@ -86,7 +107,8 @@ test('a word that is the name of a patch is played by that patch, not a stand-in
   for (const [word, entry] of Object.entries(instruments)) {
     const name = camel(word);
     if ((PATCHES as readonly string[]).includes(name)) t.is(entry.patch as string, name, word);
-    if (entry.note) t.false((PATCHES as readonly string[]).includes(name), `"${word}" has a stand-in note but a patch of its own`);
+    if (entry.note)
+      t.false((PATCHES as readonly string[]).includes(name), `"${word}" has a stand-in note but a patch of its own`);
   }
 });
 

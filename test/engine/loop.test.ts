@@ -9,7 +9,14 @@ import { decodeWav, monoMix } from '../helpers/analysis.ts';
 import { createTrackRenderer, type RenderedFile, type TrackRenderer } from '../helpers/analysis/renders.ts';
 import { seamFigures, type SeamFigures } from '../helpers/analysis/seam.ts';
 
-const loopOf = (style: string, prompt: string): GenerationRequest => ({ prompt, duration: 30, style, instrumental: true, seed: 7, loop: true });
+const loopOf = (style: string, prompt: string): GenerationRequest => ({
+  prompt,
+  duration: 30,
+  style,
+  instrumental: true,
+  seed: 7,
+  loop: true,
+});
 
 /** Drums on the downbeat (lofi, house, rock, jazz), a room's tail (orchestral), a long pad wash (ambient). */
 const LOOPS: Record<string, GenerationRequest> = {
@@ -49,7 +56,10 @@ test('a loop is the whole number of bars nearest the duration asked, and says so
 test('a loop has no intro and no outro', async (t) => {
   for (const name of ['lofi', 'house']) {
     const { metadata } = (await renderer.render(name, LOOPS[name]!)).track;
-    t.false(metadata.sections.some((section) => section.kind === 'intro' || section.kind === 'outro'), `${name}: ${metadata.sections.map((s) => s.kind).join(' ')}`);
+    t.false(
+      metadata.sections.some((section) => section.kind === 'intro' || section.kind === 'outro'),
+      `${name}: ${metadata.sections.map((s) => s.kind).join(' ')}`,
+    );
   }
 });
 
@@ -57,14 +67,18 @@ for (const name of Object.keys(LOOPS)) {
   test(`${name}: the level step at the seam is no larger than at the loop's own bar lines`, async (t) => {
     const file = await renderer.render(name, LOOPS[name]!);
     const figures = await figuresOf(file, file.track.metadata.loop!.bars);
-    t.log(`${name}: seam ${figures.seamStep.toFixed(2)} dB; bar lines ${fmt(figures.barSteps)}; median frame step ${figures.medianStep.toFixed(2)} dB`);
+    t.log(
+      `${name}: seam ${figures.seamStep.toFixed(2)} dB; bar lines ${fmt(figures.barSteps)}; median frame step ${figures.medianStep.toFixed(2)} dB`,
+    );
     t.true(figures.seamStep <= Math.max(...figures.barSteps));
   });
 
   test(`${name}: the spectral flux at the seam peaks no higher than at the loop's own bar lines`, async (t) => {
     const file = await renderer.render(name, LOOPS[name]!);
     const figures = await figuresOf(file, file.track.metadata.loop!.bars);
-    t.log(`${name}: seam ${figures.seamFlux.toFixed(0)}; bar lines ${figures.barFlux.map((v) => v.toFixed(0)).join(' ')}`);
+    t.log(
+      `${name}: seam ${figures.seamFlux.toFixed(0)}; bar lines ${figures.barFlux.map((v) => v.toFixed(0)).join(' ')}`,
+    );
     t.true(figures.seamFlux <= Math.max(...figures.barFlux));
   });
 }
@@ -74,6 +88,8 @@ test('an ordinary track of the same length, played as a loop, fails the level te
   const { bars, seconds } = loop.track.metadata.loop!;
   const plain = await renderer.render('rock-plain', { ...LOOPS['rock']!, loop: false, duration: seconds });
   const figures = await figuresOf(plain, bars);
-  t.log(`ordinary track: seam ${figures.seamStep.toFixed(1)} dB; bar lines at most ${Math.max(...figures.barSteps).toFixed(1)} dB`);
+  t.log(
+    `ordinary track: seam ${figures.seamStep.toFixed(1)} dB; bar lines at most ${Math.max(...figures.barSteps).toFixed(1)} dB`,
+  );
   t.true(figures.seamStep > Math.max(...figures.barSteps));
 });

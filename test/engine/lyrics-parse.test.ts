@@ -7,10 +7,13 @@ import { InvalidLyricsError } from '../../engine/errors.ts';
 import { countSyllables, lyricsText, parseLyrics } from '../../engine/lyrics/index.ts';
 import type { Lyrics } from '../../engine/types.ts';
 
-const shape = (lyrics: Lyrics): string[] => lyrics.sections.map((s) => `${s.kind}:${s.lines.map((l) => l.text).join('/')}`);
+const shape = (lyrics: Lyrics): string[] =>
+  lyrics.sections.map((s) => `${s.kind}:${s.lines.map((l) => l.text).join('/')}`);
 
 test('tagged lyrics become sections of those kinds, tags read case-insensitively with numbers', (t) => {
-  const lyrics = parseLyrics('[Verse 1]\nWalking down the road\nSinging all the way\n\n[PRE-CHORUS]\nHere it comes\n[chorus]\nOh la la\n\n[Bridge]\nQuiet now\n[Intro]\nHey\n[Outro]\nBye now');
+  const lyrics = parseLyrics(
+    '[Verse 1]\nWalking down the road\nSinging all the way\n\n[PRE-CHORUS]\nHere it comes\n[chorus]\nOh la la\n\n[Bridge]\nQuiet now\n[Intro]\nHey\n[Outro]\nBye now',
+  );
   t.is(lyrics.source, 'given');
   t.deepEqual(shape(lyrics), [
     'verse:Walking down the road/Singing all the way',
@@ -32,7 +35,8 @@ test('"[Chorus x2]" sings the chorus twice and a bare "[Chorus]" repeats the las
 });
 
 test('untagged blocks become verses and a block that repeats verbatim is the chorus', (t) => {
-  const text = 'The morning sun is here\nIt wakes the sleepy town\n\nSing it out, sing it out\nLet the world hear\n\nThe evening falls again\nThe lights come on\n\nSing it out, sing it out\nLet the world hear\n';
+  const text =
+    'The morning sun is here\nIt wakes the sleepy town\n\nSing it out, sing it out\nLet the world hear\n\nThe evening falls again\nThe lights come on\n\nSing it out, sing it out\nLet the world hear\n';
   t.deepEqual(
     parseLyrics(text).sections.map((s) => s.kind),
     ['verse', 'chorus', 'verse', 'chorus'],
@@ -42,7 +46,10 @@ test('untagged blocks become verses and a block that repeats verbatim is the cho
 test('blank lines and punctuation-only lines are dropped, punctuation stays in the shown text', (t) => {
   const lyrics = parseLyrics('\n\n[Verse]\n\nHello, world!\n  ...  \n\nSecond line\n\n');
   t.deepEqual(shape(lyrics), ['verse:Hello, world!/Second line']);
-  t.deepEqual(lyrics.sections[0].lines[0].words.map((w) => w.text), ['Hello', 'world']);
+  t.deepEqual(
+    lyrics.sections[0].lines[0].words.map((w) => w.text),
+    ['Hello', 'world'],
+  );
   t.is(countSyllables(lyrics.sections[0].lines[0]), 3);
 });
 
@@ -54,7 +61,9 @@ test('lyricsText shows tags and lines, and parses back to the same sections', (t
 });
 
 test('an unknown tag is refused with the line and the tags that work', (t) => {
-  const error = t.throws(() => parseLyrics('[Verse]\nHello\n[Guitar Solo]\nNo words'), { instanceOf: InvalidLyricsError });
+  const error = t.throws(() => parseLyrics('[Verse]\nHello\n[Guitar Solo]\nNo words'), {
+    instanceOf: InvalidLyricsError,
+  });
   t.regex(error.message, /Line 3: unknown section tag "\[Guitar Solo\]"/);
   t.regex(error.message, /\[Verse\], \[Chorus\]/);
 });

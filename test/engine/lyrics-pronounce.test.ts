@@ -9,8 +9,10 @@ import { lettersToPhones } from '../../engine/lyrics/letter-to-sound.ts';
 import { isLegalOnset } from '../../engine/lyrics/phones.ts';
 import { CONSONANTS, VOWELS, type LyricWord } from '../../engine/types.ts';
 
-const phonesOf = (word: LyricWord): string => word.syllables.flatMap((s) => [...s.onset, s.nucleus, ...s.coda]).join(' ');
-const split = (word: LyricWord): string[] => word.syllables.map((s) => `${s.onset.join(' ')}-${s.nucleus}-${s.coda.join(' ')}`);
+const phonesOf = (word: LyricWord): string =>
+  word.syllables.flatMap((s) => [...s.onset, s.nucleus, ...s.coda]).join(' ');
+const split = (word: LyricWord): string[] =>
+  word.syllables.map((s) => `${s.onset.join(' ')}-${s.nucleus}-${s.coda.join(' ')}`);
 const KNOWN_PHONES = new Set<string>([...VOWELS, ...CONSONANTS]);
 /** Every 211th plain dictionary word: a fixed, spread-out sample of ~600 words. */
 const SAMPLE = Object.keys(dictionary)
@@ -22,7 +24,11 @@ test('dictionary words keep CMU phones, and stress digits move to the syllables'
     const word = pronounceWord(w);
     t.false(word.guessed, w);
     t.is(phonesOf(word), dictionary[w].replace(/\d/g, ''), w);
-    t.deepEqual(word.syllables.map((s) => s.stress), [...dictionary[w].matchAll(/\d/g)].map((m) => Number(m[0])), w);
+    t.deepEqual(
+      word.syllables.map((s) => s.stress),
+      [...dictionary[w].matchAll(/\d/g)].map((m) => Number(m[0])),
+      w,
+    );
   }
 });
 
@@ -45,10 +51,22 @@ test('syllables split by maximal onset within legal English onsets', (t) => {
 });
 
 test('syllable letters join back into the word and split where a reader would', (t) => {
-  t.deepEqual(pronounceWord('summer').syllables.map((s) => s.text), ['sum', 'mer']);
-  t.deepEqual(pronounceWord('happy').syllables.map((s) => s.text), ['hap', 'py']);
-  t.deepEqual(pronounceWord('beautiful').syllables.map((s) => s.text), ['beau', 'ti', 'ful']);
-  t.deepEqual(pronounceWord('Tomorrow').syllables.map((s) => s.text), ['To', 'mor', 'row']);
+  t.deepEqual(
+    pronounceWord('summer').syllables.map((s) => s.text),
+    ['sum', 'mer'],
+  );
+  t.deepEqual(
+    pronounceWord('happy').syllables.map((s) => s.text),
+    ['hap', 'py'],
+  );
+  t.deepEqual(
+    pronounceWord('beautiful').syllables.map((s) => s.text),
+    ['beau', 'ti', 'ful'],
+  );
+  t.deepEqual(
+    pronounceWord('Tomorrow').syllables.map((s) => s.text),
+    ['To', 'mor', 'row'],
+  );
   for (const w of [...SAMPLE, 'zorbify', 'Tunesmith', 'blorp', 'rock-and-roll', "don't", 'rhythm', 'idea']) {
     const word = pronounceWord(w);
     t.is(word.syllables.map((s) => s.text).join(''), word.text, w);
@@ -57,7 +75,8 @@ test('syllable letters join back into the word and split where a reader would', 
 });
 
 test('one-syllable function words are unstressed, content words keep their stress', (t) => {
-  for (const w of ['the', 'a', 'an', 'to', 'of', 'and', 'in', 'on', 'my', 'your', 'I', 'we']) t.is(pronounceWord(w).syllables[0].stress, 0, w);
+  for (const w of ['the', 'a', 'an', 'to', 'of', 'and', 'in', 'on', 'my', 'your', 'I', 'we'])
+    t.is(pronounceWord(w).syllables[0].stress, 0, w);
   for (const w of ['sun', 'light', 'run', "don't"]) t.is(pronounceWord(w).syllables[0].stress, 1, w);
 });
 
@@ -74,18 +93,25 @@ test('made-up words are spelled by rules with plausible phones', (t) => {
   const tunesmith = pronounceWord('Tunesmith');
   t.true(tunesmith.guessed);
   t.is(phonesOf(tunesmith), 'T UW N S M IH TH');
-  t.deepEqual(tunesmith.syllables.map((s) => s.stress), [1, 2]);
+  t.deepEqual(
+    tunesmith.syllables.map((s) => s.stress),
+    [1, 2],
+  );
   for (const w of ['glimmerous', 'kwazzle', 'flurbington', 'shmoo', 'brr', 'xyzzy', 'QQ']) {
     const word = pronounceWord(w);
     t.true(word.syllables.length >= 1, w);
-    for (const p of word.syllables.flatMap((s) => [...s.onset, s.nucleus, ...s.coda])) t.true(KNOWN_PHONES.has(p), `${w}: ${p}`);
+    for (const p of word.syllables.flatMap((s) => [...s.onset, s.nucleus, ...s.coda]))
+      t.true(KNOWN_PHONES.has(p), `${w}: ${p}`);
     t.true(VOWELS.includes(word.syllables[0].nucleus as (typeof VOWELS)[number]), w);
   }
 });
 
 test('letter-to-sound rules get the syllable count of most dictionary words right', (t) => {
-  const vowels = (phones: readonly string[]) => phones.filter((p) => KNOWN_PHONES.has(p) && (VOWELS as readonly string[]).includes(p)).length;
-  const agree = SAMPLE.filter((w) => vowels(lettersToPhones(w)) === vowels(dictionary[w].replace(/\d/g, '').split(' '))).length;
+  const vowels = (phones: readonly string[]) =>
+    phones.filter((p) => KNOWN_PHONES.has(p) && (VOWELS as readonly string[]).includes(p)).length;
+  const agree = SAMPLE.filter(
+    (w) => vowels(lettersToPhones(w)) === vowels(dictionary[w].replace(/\d/g, '').split(' ')),
+  ).length;
   // Measured 0.91 on a wider sample; names and loan words make up most of the misses.
   t.true(agree / SAMPLE.length > 0.8, `${agree}/${SAMPLE.length}`);
 });
@@ -98,7 +124,10 @@ test('digits are spelled, contractions and hyphenated words are pronounced', (t)
   t.is(phonesOf(pronounceWord("don't")), 'D OW N T');
   t.false(pronounceWord("don't").guessed);
   const rock = pronounceWord('rock-and-roll');
-  t.deepEqual(rock.syllables.map((s) => s.text), ['rock-', 'and-', 'roll']);
+  t.deepEqual(
+    rock.syllables.map((s) => s.text),
+    ['rock-', 'and-', 'roll'],
+  );
   t.false(rock.guessed);
   t.is(pronounceWord('“Summer!”').text, 'Summer');
 });
@@ -106,7 +135,10 @@ test('digits are spelled, contractions and hyphenated words are pronounced', (t)
 test('a line keeps its punctuation in the text and never drops a word', (t) => {
   const line = parseLine('Hello, zorbify the qwrtz at 42!');
   t.is(line.text, 'Hello, zorbify the qwrtz at 42!');
-  t.deepEqual(line.words.map((w) => w.text), ['Hello', 'zorbify', 'the', 'qwrtz', 'at', 'forty two']);
+  t.deepEqual(
+    line.words.map((w) => w.text),
+    ['Hello', 'zorbify', 'the', 'qwrtz', 'at', 'forty two'],
+  );
   t.true(line.words.every((w) => w.syllables.length > 0));
   t.deepEqual(parseLine('  -- !! ').words, []);
 });

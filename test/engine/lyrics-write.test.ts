@@ -31,7 +31,9 @@ const PROMPTS = [
 const write = (prompt: string, seed: number, plan = SONG, valence = 0.5, arousal = 0.3): Lyrics =>
   writeLyrics({ prompt, valence, arousal, plan }, createRandom(seed, 'lyrics'));
 /** Many songs across prompts, seeds and moods, written once for the property tests. */
-const SONGS = PROMPTS.flatMap((prompt, p) => [1, 2, 3].map((seed) => write(prompt, seed, SONG, ((p % 3) - 1) * 0.7, (seed - 2) * 0.6)));
+const SONGS = PROMPTS.flatMap((prompt, p) =>
+  [1, 2, 3].map((seed) => write(prompt, seed, SONG, ((p % 3) - 1) * 0.7, (seed - 2) * 0.6)),
+);
 
 /** CMU rhyme part: the last vowel with stress 1 or 2, to the end, digits dropped. */
 function rhymePart(word: string): string {
@@ -42,7 +44,8 @@ function rhymePart(word: string): string {
 }
 const endRhyme = (line: LyricLine): string => rhymePart(line.words[line.words.length - 1].text);
 const rhymes = (a: LyricLine, b: LyricLine): boolean => endRhyme(a) === endRhyme(b);
-const words = (lyrics: Lyrics): string[] => lyrics.sections.flatMap((s) => s.lines.flatMap((l) => l.words.map((w) => w.text.toLowerCase())));
+const words = (lyrics: Lyrics): string[] =>
+  lyrics.sections.flatMap((s) => s.lines.flatMap((l) => l.words.map((w) => w.text.toLowerCase())));
 const bank = JSON.parse(readFileSync(new URL('../../engine/lyrics/banks.json', import.meta.url), 'utf8')) as {
   themes: Record<string, { N: string[]; A: string[]; ends: Record<string, string[]> }>;
 };
@@ -57,13 +60,19 @@ test('the same seed writes the same lyrics; other seeds write others', (t) => {
 test('written lyrics follow the plan: sections, line counts and syllables per line in range', (t) => {
   for (const lyrics of SONGS) {
     t.is(lyrics.source, 'written');
-    t.deepEqual(lyrics.sections.map((s) => s.kind), SONG.sections.map((s) => s.kind));
+    t.deepEqual(
+      lyrics.sections.map((s) => s.kind),
+      SONG.sections.map((s) => s.kind),
+    );
     lyrics.sections.forEach((section, i) => {
       const { lines, syllables } = SONG.sections[i];
       t.is(section.lines.length, lines);
       for (const line of section.lines) {
         const n = countSyllables(line);
-        t.true(n >= syllables.min && n <= syllables.max, `${line.text}: ${n} not in ${syllables.min}..${syllables.max}`);
+        t.true(
+          n >= syllables.min && n <= syllables.max,
+          `${line.text}: ${n} not in ${syllables.min}..${syllables.max}`,
+        );
       }
     });
   }
@@ -89,7 +98,8 @@ test('tight and loose ranges and odd line counts are met too', (t) => {
     });
     t.false(lyricsText(lyrics).includes('[Outro]'), 'an empty section is not shown');
     // Long lines are written out, not padded: never three fillers in a row.
-    for (const line of lyrics.sections.flatMap((s) => s.lines)) t.notRegex(line.text.toLowerCase(), /\b(?:(?:oh|and|so|now),? ){3}/, line.text);
+    for (const line of lyrics.sections.flatMap((s) => s.lines))
+      t.notRegex(line.text.toLowerCase(), /\b(?:(?:oh|and|so|now),? ){3}/, line.text);
   }
 });
 
@@ -97,7 +107,10 @@ test('line ends rhyme in pairs (AABB or ABAB) by the CMU rhyme part', (t) => {
   for (const lyrics of SONGS) {
     for (const section of lyrics.sections) {
       const [a, b, c, d] = section.lines;
-      t.true((rhymes(a, b) && rhymes(c, d)) || (rhymes(a, c) && rhymes(b, d)), section.lines.map((l) => l.text).join(' / '));
+      t.true(
+        (rhymes(a, b) && rhymes(c, d)) || (rhymes(a, c) && rhymes(b, d)),
+        section.lines.map((l) => l.text).join(' / '),
+      );
     }
   }
 });
@@ -112,7 +125,10 @@ test('the chorus is the same in every chorus section, and its hook line opens an
     t.is(choruses[0][choruses[0].length - 1], hook);
     t.true(choruses[0].filter((line) => line === hook).length >= 2);
     // The chorus rhymes with different words, not one word four times.
-    t.true(new Set(lyrics.sections[1].lines.map((l) => l.words[l.words.length - 1].text.toLowerCase())).size >= 2, choruses[0].join(' / '));
+    t.true(
+      new Set(lyrics.sections[1].lines.map((l) => l.words[l.words.length - 1].text.toLowerCase())).size >= 2,
+      choruses[0].join(' / '),
+    );
   }
 });
 
@@ -126,7 +142,8 @@ test('choruses planned with different ranges get lines that fit all of them', (t
   };
   for (const seed of [1, 2, 3]) {
     const lyrics = write('city lights', seed, plan);
-    for (const line of lyrics.sections[0].lines) t.true(countSyllables(line) >= 6 && countSyllables(line) <= 8, line.text);
+    for (const line of lyrics.sections[0].lines)
+      t.true(countSyllables(line) >= 6 && countSyllables(line) <= 8, line.text);
     t.deepEqual(lyrics.sections[2].lines, lyrics.sections[0].lines);
   }
 });
@@ -155,7 +172,8 @@ test('stress mostly alternates: few stressed syllables side by side', (t) => {
 });
 
 test("the prompt's theme shows up in the words, and another theme gives other words", (t) => {
-  const themeWords = (name: string) => new Set([...bank.themes[name].N, ...bank.themes[name].A, ...Object.values(bank.themes[name].ends).flat()]);
+  const themeWords = (name: string) =>
+    new Set([...bank.themes[name].N, ...bank.themes[name].A, ...Object.values(bank.themes[name].ends).flat()]);
   const summer = themeWords('summer');
   const ocean = themeWords('ocean');
   for (const seed of [1, 2, 3]) {
@@ -192,13 +210,41 @@ test('every word in the banks is in the pronouncing dictionary', (t) => {
     else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) walk(v, k);
   };
   walk(raw);
-  const bankWords = strings.flatMap((s) => s.replace(/^[+-]\|/, '').replace(/\{[NPAVG]\}|\bE\b|[?,]/g, ' ').toLowerCase().split(/\s+/).filter(Boolean));
+  const bankWords = strings.flatMap((s) =>
+    s
+      .replace(/^[+-]\|/, '')
+      .replace(/\{[NPAVG]\}|\bE\b|[?,]/g, ' ')
+      .toLowerCase()
+      .split(/\s+/)
+      .filter(Boolean),
+  );
   t.true(bankWords.length > 500);
   for (const word of bankWords) t.true(Object.hasOwn(dictionary, word), word);
 });
 
 test('lyrics are family-friendly', (t) => {
-  const blocked = ['kill', 'killed', 'die', 'dead', 'death', 'blood', 'hate', 'damn', 'hell', 'sex', 'sexy', 'drug', 'drugs', 'drunk', 'gun', 'guns', 'beer', 'whiskey', 'suicide', 'naked'];
+  const blocked = [
+    'kill',
+    'killed',
+    'die',
+    'dead',
+    'death',
+    'blood',
+    'hate',
+    'damn',
+    'hell',
+    'sex',
+    'sexy',
+    'drug',
+    'drugs',
+    'drunk',
+    'gun',
+    'guns',
+    'beer',
+    'whiskey',
+    'suicide',
+    'naked',
+  ];
   const all = new Set(SONGS.flatMap(words));
   const bankText = readFileSync(new URL('../../engine/lyrics/banks.json', import.meta.url), 'utf8').toLowerCase();
   for (const word of blocked) {
@@ -208,14 +254,36 @@ test('lyrics are family-friendly', (t) => {
 });
 
 test('a plan with impossible syllable ranges is a programming error', (t) => {
-  t.throws(() => write('summer', 1, { sections: [{ kind: 'verse', lines: 2, syllables: { min: 8, max: 4 } }] }), { instanceOf: RangeError });
-  t.throws(() => write('summer', 1, { sections: [{ kind: 'verse', lines: 1.5, syllables: { min: 4, max: 8 } }] }), { instanceOf: RangeError });
+  t.throws(() => write('summer', 1, { sections: [{ kind: 'verse', lines: 2, syllables: { min: 8, max: 4 } }] }), {
+    instanceOf: RangeError,
+  });
+  t.throws(() => write('summer', 1, { sections: [{ kind: 'verse', lines: 1.5, syllables: { min: 4, max: 8 } }] }), {
+    instanceOf: RangeError,
+  });
 });
 
 /** Nouns that cannot be counted: never after "a", "an", "every" or "each", with or without an adjective between. */
-const MASS = ['sand', 'sunshine', 'music', 'water', 'laughter', 'silence', 'snow', 'rain', 'love', 'freedom', 'heat', 'coffee', 'thunder', 'moonlight', 'gold'];
+const MASS = [
+  'sand',
+  'sunshine',
+  'music',
+  'water',
+  'laughter',
+  'silence',
+  'snow',
+  'rain',
+  'love',
+  'freedom',
+  'heat',
+  'coffee',
+  'thunder',
+  'moonlight',
+  'gold',
+];
 const lines = (lyrics: Lyrics): string[] => lyrics.sections.flatMap((s) => s.lines.map((l) => l.text.toLowerCase()));
-const MOODS = [-0.7, 0, 0.7].flatMap((valence) => PROMPTS.flatMap((prompt) => [4, 5].map((seed) => ({ valence, lyrics: write(prompt, seed, SONG, valence, 0) }))));
+const MOODS = [-0.7, 0, 0.7].flatMap((valence) =>
+  PROMPTS.flatMap((prompt) => [4, 5].map((seed) => ({ valence, lyrics: write(prompt, seed, SONG, valence, 0) }))),
+);
 
 test('nouns agree with their articles: no "every sand", and "a"/"an" by the next sound', (t) => {
   const massAfterCounting = new RegExp(`\\b(?:a|an|every|each) (?:[a-z]+ )?(?:${MASS.join('|')})\\b`);
@@ -233,18 +301,75 @@ test('nouns agree with their articles: no "every sand", and "a"/"an" by the next
 });
 
 test('words follow the mood: no bright adjectives in a sad song, no gloomy ones in a happy song', (t) => {
-  const bright = ['happy', 'sunny', 'bright', 'golden', 'sweet', 'lovely', 'electric', 'colorful', 'hopeful', 'fearless', 'proud', 'warm', 'laughing'];
-  const gloomy = ['lonely', 'gray', 'cold', 'empty', 'broken', 'faded', 'dark', 'gone', 'alone', 'lost', 'heavy', 'frozen', 'crying', 'cry'];
+  const bright = [
+    'happy',
+    'sunny',
+    'bright',
+    'golden',
+    'sweet',
+    'lovely',
+    'electric',
+    'colorful',
+    'hopeful',
+    'fearless',
+    'proud',
+    'warm',
+    'laughing',
+  ];
+  const gloomy = [
+    'lonely',
+    'gray',
+    'cold',
+    'empty',
+    'broken',
+    'faded',
+    'dark',
+    'gone',
+    'alone',
+    'lost',
+    'heavy',
+    'frozen',
+    'crying',
+    'cry',
+  ];
   for (const { valence, lyrics } of MOODS) {
     const sung = new Set(words(lyrics));
     const wrong = valence < -0.5 ? bright : valence > 0.5 ? gloomy : [];
-    for (const word of wrong) t.false(sung.has(word), `${word} in a song of valence ${valence}: ${lines(lyrics).join(' / ')}`);
+    for (const word of wrong)
+      t.false(sung.has(word), `${word} in a song of valence ${valence}: ${lines(lyrics).join(' / ')}`);
   }
 });
 
 test('adjectives joined in one line never contradict each other ("gentle and cold", "warm and gray")', (t) => {
-  const positive = new Set(['happy', 'sunny', 'bright', 'golden', 'sweet', 'lovely', 'warm', 'gentle', 'tender', 'young', 'new', 'free', 'alive']);
-  const negative = new Set(['lonely', 'gray', 'cold', 'empty', 'broken', 'faded', 'dark', 'gone', 'lost', 'heavy', 'old', 'frozen']);
+  const positive = new Set([
+    'happy',
+    'sunny',
+    'bright',
+    'golden',
+    'sweet',
+    'lovely',
+    'warm',
+    'gentle',
+    'tender',
+    'young',
+    'new',
+    'free',
+    'alive',
+  ]);
+  const negative = new Set([
+    'lonely',
+    'gray',
+    'cold',
+    'empty',
+    'broken',
+    'faded',
+    'dark',
+    'gone',
+    'lost',
+    'heavy',
+    'old',
+    'frozen',
+  ]);
   for (const { lyrics } of MOODS) {
     for (const line of lines(lyrics)) {
       for (const [, a, b] of line.matchAll(/([a-z]+) and ([a-z]+)/g)) {
@@ -266,12 +391,16 @@ test('at most one line in four of a section opens with a filler ("oh", "so", "no
 test('a section keeps one voice: "I" lines and "we" lines are not mixed', (t) => {
   for (const { lyrics } of MOODS) {
     for (const section of lyrics.sections) {
-      const voices = new Set(section.lines.map((l) => l.text.toLowerCase()).flatMap((l) => {
-        const tokens = l.replace(/[^a-z' ]/g, '').split(' ');
-        if (tokens.some((w) => ['i', 'me', 'my', "i'm"].includes(w))) return ['I'];
-        if (tokens.some((w) => ['we', 'us', 'our', "let's"].includes(w))) return ['we'];
-        return [];
-      }));
+      const voices = new Set(
+        section.lines
+          .map((l) => l.text.toLowerCase())
+          .flatMap((l) => {
+            const tokens = l.replace(/[^a-z' ]/g, '').split(' ');
+            if (tokens.some((w) => ['i', 'me', 'my', "i'm"].includes(w))) return ['I'];
+            if (tokens.some((w) => ['we', 'us', 'our', "let's"].includes(w))) return ['we'];
+            return [];
+          }),
+      );
       t.true(voices.size <= 1, section.lines.map((l) => l.text).join(' / '));
     }
   }
@@ -287,7 +416,10 @@ test('rhyme-filler nouns ("sign", "floor", "line") do not end lines in songs who
 
 const EMMA = { names: ['Emma'], relation: 'my daughter', occasion: 'birthday', places: [] };
 const writeFor = (subjects: typeof EMMA, seed = 1): Lyrics =>
-  writeLyrics({ prompt: 'happy birthday song', valence: 0.6, arousal: 0.4, plan: SONG, subjects }, createRandom(seed, 'lyrics'));
+  writeLyrics(
+    { prompt: 'happy birthday song', valence: 0.6, arousal: 0.4, plan: SONG, subjects },
+    createRandom(seed, 'lyrics'),
+  );
 
 test('a name and an occasion are sung in every chorus: "Happy birthday, dear Emma"', (t) => {
   const lyrics = writeFor(EMMA);
@@ -315,12 +447,22 @@ test('a name without an occasion is sung too', (t) => {
 test('subject lines fit the section syllable range', (t) => {
   const lyrics = writeFor(EMMA, 2);
   SONG.sections.forEach((plan, i) => {
-    for (const line of lyrics.sections[i]!.lines) t.true(countSyllables(line) >= plan.syllables.min && countSyllables(line) <= plan.syllables.max, line.text);
+    for (const line of lyrics.sections[i]!.lines)
+      t.true(countSyllables(line) >= plan.syllables.min && countSyllables(line) <= plan.syllables.max, line.text);
   });
 });
 
 test('without subjects the lyrics are as before (no dedication line)', (t) => {
   const plain = write('a happy acoustic folk song about summer', 4);
-  const empty = writeLyrics({ prompt: 'a happy acoustic folk song about summer', valence: 0.5, arousal: 0.3, plan: SONG, subjects: { names: [], relation: null, occasion: null, places: [] } }, createRandom(4, 'lyrics'));
+  const empty = writeLyrics(
+    {
+      prompt: 'a happy acoustic folk song about summer',
+      valence: 0.5,
+      arousal: 0.3,
+      plan: SONG,
+      subjects: { names: [], relation: null, occasion: null, places: [] },
+    },
+    createRandom(4, 'lyrics'),
+  );
   t.deepEqual(empty, plain);
 });

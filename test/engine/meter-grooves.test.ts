@@ -17,7 +17,16 @@ const PULSES: Record<string, { barQuarters: number; grid: number; kicks: number[
 };
 
 function score(style: string, meter: string): Score {
-  return compose(interpret({ prompt: `an instrumental ${style} track`, duration: 40, style, instrumental: true, seed: 11, music: { timeSignature: meter, energy: 0.8 } }));
+  return compose(
+    interpret({
+      prompt: `an instrumental ${style} track`,
+      duration: 40,
+      style,
+      instrumental: true,
+      seed: 11,
+      music: { timeSignature: meter, energy: 0.8 },
+    }),
+  );
 }
 
 const near = (value: number, grid: number) => Math.abs(value / grid - Math.round(value / grid)) < 1e-6;
@@ -29,15 +38,24 @@ for (const style of ['folk', 'rock', 'house']) {
       const drums = score(style, meter).parts.find((p) => p.role === 'drums');
       t.truthy(drums);
       const off = drums!.notes.filter((n) => !near(n.beat, shape.grid));
-      t.deepEqual(off.map((n) => n.beat), []);
+      t.deepEqual(
+        off.map((n) => n.beat),
+        [],
+      );
       const kicks = drums!.notes.filter((n) => n.midi === 36).map((n) => inBar(n.beat, shape.barQuarters));
       t.true(kicks.length > 0);
-      t.deepEqual(kicks.filter((k) => !shape.kicks.some((p) => Math.abs(k - p) < 1e-6)), []);
+      t.deepEqual(
+        kicks.filter((k) => !shape.kicks.some((p) => Math.abs(k - p) < 1e-6)),
+        [],
+      );
     });
   }
 }
 
 test('a 3/4 bass lands on the downbeat, not on "two-and" where half a bar would put it', (t) => {
   const bass = score('folk', '3/4').parts.find((p) => p.role === 'bass')!;
-  t.deepEqual(bass.notes.filter((n) => !near(n.beat, 1)).map((n) => n.beat), []);
+  t.deepEqual(
+    bass.notes.filter((n) => !near(n.beat, 1)).map((n) => n.beat),
+    [],
+  );
 });

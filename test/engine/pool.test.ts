@@ -1,6 +1,12 @@
 import test from 'ava';
 import { createRenderPool } from '../../engine/pool.ts';
-import { InvalidLyricsError, RenderAbortedError, RenderFailedError, UnknownStyleError, WorkerCrashedError } from '../../engine/errors.ts';
+import {
+  InvalidLyricsError,
+  RenderAbortedError,
+  RenderFailedError,
+  UnknownStyleError,
+  WorkerCrashedError,
+} from '../../engine/errors.ts';
 import type { GenerationRequest } from '../../engine/types.ts';
 
 const fakeWorker = new URL('../fixtures/fake-worker.ts', import.meta.url);
@@ -31,7 +37,10 @@ test('progress reported by the worker reaches the caller', async (t) => {
 test('more jobs than threads wait their turn and all complete', async (t) => {
   const renderPool = pool(t, 2);
   const renders = await Promise.all(Array.from({ length: 7 }, (_, i) => renderPool.render(request(`job${i}`))));
-  t.deepEqual(renders.map((track) => track.title), ['job0', 'job1', 'job2', 'job3', 'job4', 'job5', 'job6']);
+  t.deepEqual(
+    renders.map((track) => track.title),
+    ['job0', 'job1', 'job2', 'job3', 'job4', 'job5', 'job6'],
+  );
 });
 
 test('a crashed thread rejects its job with WorkerCrashedError and is replaced', async (t) => {

@@ -33,15 +33,33 @@ test('every preset file in presets/ passes the validator', async (t) => {
 test('listStyles gives at least 12 styles sorted by name, each with a name and a description', (t) => {
   const styles = listStyles();
   t.true(styles.length >= 12);
-  t.deepEqual(styles.map((s) => s.name), [...styles.map((s) => s.name)].sort());
+  t.deepEqual(
+    styles.map((s) => s.name),
+    [...styles.map((s) => s.name)].sort(),
+  );
   for (const style of styles) {
     t.true(style.name.length > 0);
     t.true(style.description.trim().length > 10, style.name);
   }
 });
 
-test('the brief\'s core genres all exist as presets', (t) => {
-  for (const name of ['lofi', 'hiphop', 'trap', 'house', 'techno', 'synthwave', 'orchestral', 'ambient', 'pop', 'rock', 'dnb', 'jazz', 'reggae', 'chiptune']) {
+test("the brief's core genres all exist as presets", (t) => {
+  for (const name of [
+    'lofi',
+    'hiphop',
+    'trap',
+    'house',
+    'techno',
+    'synthwave',
+    'orchestral',
+    'ambient',
+    'pop',
+    'rock',
+    'dnb',
+    'jazz',
+    'reggae',
+    'chiptune',
+  ]) {
     t.is(getPreset(name).name, name);
   }
 });
@@ -64,7 +82,8 @@ test('presets are frozen so no request can change them for the next one', (t) =>
 
 test('every instrument named by a preset is a known patch', (t) => {
   for (const name of presetNames()) {
-    for (const patch of Object.values(getPreset(name).instruments)) t.true((PATCHES as readonly string[]).includes(patch), `${name}: ${patch}`);
+    for (const patch of Object.values(getPreset(name).instruments))
+      t.true((PATCHES as readonly string[]).includes(patch), `${name}: ${patch}`);
   }
 });
 

@@ -17,21 +17,63 @@ type Effects = SongSpec['effects'];
 
 function specFor(duration: number, bpm: number, effects: Partial<Effects>): SongSpec {
   return {
-    prompt: 'test', duration, seed: 11, genre: 'pop', blend: null, bpm, meter: { beatsPerBar: 4, beatUnit: 4 }, swing: 0,
-    key: { tonic: 'C', mode: 'major' }, valence: 0, arousal: 0, density: 0.5, form: 'song', instruments: [], excluded: [],
+    prompt: 'test',
+    duration,
+    seed: 11,
+    genre: 'pop',
+    blend: null,
+    bpm,
+    meter: { beatsPerBar: 4, beatUnit: 4 },
+    swing: 0,
+    key: { tonic: 'C', mode: 'major' },
+    valence: 0,
+    arousal: 0,
+    density: 0.5,
+    form: 'song',
+    instruments: [],
+    excluded: [],
     effects: { reverb: 0.35, reverbDecay: 2, delay: 0.25, lofi: false, rain: false, brightness: 20000, ...effects },
-    vocals: { enabled: false, gender: 'female' }, lyrics: null, title: 'Test', trace: [], warnings: [],
+    vocals: { enabled: false, gender: 'female' },
+    lyrics: null,
+    title: 'Test',
+    trace: [],
+    warnings: [],
   };
 }
 
-const note = (time: number, duration: number, midi: number, velocity: number): Note => ({ time, duration, midi, velocity, beat: time });
+const note = (time: number, duration: number, midi: number, velocity: number): Note => ({
+  time,
+  duration,
+  midi,
+  velocity,
+  beat: time,
+});
 
 /** A pop-ish band: chords on every bar, a bass on beats, a lead in eighths, a backbeat with hats. */
-function bandScore(duration: number, instruments: Partial<Record<Role, string>>, effects: Partial<Effects> = {}, bpm = 110): Score {
+function bandScore(
+  duration: number,
+  instruments: Partial<Record<Role, string>>,
+  effects: Partial<Effects> = {},
+  bpm = 110,
+): Score {
   const beat = 60 / bpm;
   const bars = Math.floor((duration - 1.5) / (4 * beat));
-  const progression = [[60, 64, 67], [57, 60, 64], [53, 57, 60], [55, 59, 62]];
-  const notes: Record<Role, Note[]> = { chords: [], pad: [], bass: [], lead: [], arp: [], drums: [], texture: [], vocal: [] };
+  const progression = [
+    [60, 64, 67],
+    [57, 60, 64],
+    [53, 57, 60],
+    [55, 59, 62],
+  ];
+  const notes: Record<Role, Note[]> = {
+    chords: [],
+    pad: [],
+    bass: [],
+    lead: [],
+    arp: [],
+    drums: [],
+    texture: [],
+    vocal: [],
+  };
   for (let bar = 0; bar < bars; bar++) {
     const chord = progression[bar % 4]!;
     const t = bar * 4 * beat;
@@ -45,17 +87,44 @@ function bandScore(duration: number, instruments: Partial<Record<Role, string>>,
       notes.arp.push(note(t + (k * beat) / 2, 0.4 * beat, chord[k % 3]! + 12, 0.6));
       notes.drums.push(note(t + (k * beat) / 2, 0.1, k % 2 === 0 ? 42 : 46, 0.6));
     }
-    for (const [k, midi] of [[0, 36], [1, 38], [2, 36], [3, 38]] as const) notes.drums.push(note(t + k * beat, 0.1, midi, 0.9));
+    for (const [k, midi] of [
+      [0, 36],
+      [1, 38],
+      [2, 36],
+      [3, 38],
+    ] as const)
+      notes.drums.push(note(t + k * beat, 0.1, midi, 0.9));
   }
   // Every drum of the kit at least once, so every drum sound is exercised.
   [49, 51, 45, 50, 70, 37, 39].forEach((midi, k) => notes.drums.push(note(0.2 + k * 0.15, 0.1, midi, 0.8)));
   const parts: Part[] = Object.entries(instruments).map(([role, instrument]) => ({
-    role: role as Role, instrument, notes: role === 'texture' ? [] : notes[role as Role], gainDb: 0, pan: role === 'lead' ? 0.2 : 0,
+    role: role as Role,
+    instrument,
+    notes: role === 'texture' ? [] : notes[role as Role],
+    gainDb: 0,
+    pan: role === 'lead' ? 0.2 : 0,
   }));
-  return { spec: specFor(duration, bpm, effects), bpm, beatsPerBar: 4, duration, sections: [], chords: [], parts, scale: [0, 2, 4, 5, 7, 9, 11], vocal: null };
+  return {
+    spec: specFor(duration, bpm, effects),
+    bpm,
+    beatsPerBar: 4,
+    duration,
+    sections: [],
+    chords: [],
+    parts,
+    scale: [0, 2, 4, 5, 7, 9, 11],
+    vocal: null,
+  };
 }
 
-const FULL_BAND = { chords: 'rhodes', pad: 'warmPad', bass: 'fingerBass', lead: 'sawLead', drums: 'acousticKit', texture: 'vinyl' } as const;
+const FULL_BAND = {
+  chords: 'rhodes',
+  pad: 'warmPad',
+  bass: 'fingerBass',
+  lead: 'sawLead',
+  drums: 'acousticKit',
+  texture: 'vinyl',
+} as const;
 
 let shared: Promise<{ score: Score; wav: Uint8Array }> | null = null;
 /** One 8 s full-band render (lo-fi and rain on) shared by the tests that only inspect its output. */
@@ -84,7 +153,14 @@ function rms(data: Float32Array): number {
 
 for (const patch of PATCHES) {
   test(`patch ${patch} renders finite, audible audio`, async (t) => {
-    const role: Role = patch.endsWith('Kit') || patch === 'orchestralPerc' ? 'drums' : ['rain', 'vinyl', 'ocean', 'wind'].includes(patch) ? 'texture' : patch.endsWith('Bass') ? 'bass' : 'chords';
+    const role: Role =
+      patch.endsWith('Kit') || patch === 'orchestralPerc'
+        ? 'drums'
+        : ['rain', 'vinyl', 'ocean', 'wind'].includes(patch)
+          ? 'texture'
+          : patch.endsWith('Bass')
+            ? 'bass'
+            : 'chords';
     const score = bandScore(4, { [role]: patch }, { reverb: 0, delay: 0 });
     const buses = await mixScore(score, Math.round(score.duration * SAMPLE_RATE));
     for (const channel of [buses.left, buses.right]) {
@@ -115,12 +191,15 @@ test('the master lands on −14 ±1 LUFS and at most −1 dBTP (ffmpeg ebur128)'
   t.true(measured.truePeakDbtp <= -1, `true peak ${measured.truePeakDbtp} dBTP`);
 });
 
-test('the engine\'s own BS.1770 meter agrees with ffmpeg ebur128 within 0.3 LU', async (t) => {
+test("the engine's own BS.1770 meter agrees with ffmpeg ebur128 within 0.3 LU", async (t) => {
   const { wav } = await sharedRender();
   const measured = await measure(t, wav);
   const audio = decodeWav(wav);
   const ours = integratedLoudness(audio.channelData[0]!, audio.channelData[1]!, audio.sampleRate);
-  t.true(Math.abs(ours - measured.integratedLufs) <= 0.3, `ours ${ours.toFixed(2)} vs ffmpeg ${measured.integratedLufs}`);
+  t.true(
+    Math.abs(ours - measured.integratedLufs) <= 0.3,
+    `ours ${ours.toFixed(2)} vs ffmpeg ${measured.integratedLufs}`,
+  );
 });
 
 test('a sparse, peaky arrangement (soft solo piano) still meets −14 LUFS and −1 dBTP', async (t) => {
@@ -156,7 +235,9 @@ test('the first and last 2 ms are near silent, so the file starts and ends witho
 
 test('progress is reported in order from 0 to 1', async (t) => {
   const fractions: number[] = [];
-  await renderScore(bandScore(2, { chords: 'organ', drums: 'chipKit' }), { onProgress: (fraction) => fractions.push(fraction) });
+  await renderScore(bandScore(2, { chords: 'organ', drums: 'chipKit' }), {
+    onProgress: (fraction) => fractions.push(fraction),
+  });
   t.is(fractions[0], 0);
   t.is(fractions.at(-1), 1);
   t.true(fractions.every((fraction, i) => i === 0 || fraction >= fractions[i - 1]!));

@@ -8,7 +8,10 @@ const tone = (frequency: number, rate: number, frames: number, amplitude = 0.5) 
 test('a 1 kHz and a 10 kHz tone come out as the same tones at 48 kHz, errors 80 dB down, each channel its own', (t) => {
   const [left, right] = resampleStereo(tone(1000, 44100, 44100), tone(10000, 44100, 44100), 44100, 48000);
   t.is(left.length, 48000);
-  for (const [out, frequency] of [[left, 1000], [right, 10000]] as const) {
+  for (const [out, frequency] of [
+    [left, 1000],
+    [right, 10000],
+  ] as const) {
     const expected = tone(frequency, 48000, 48000);
     let error = 0;
     // Away from the ends, where the filter sees silence beyond the signal.

@@ -21,11 +21,15 @@ function bandDb(impulse: Float32Array, from: number, seconds: number, lowHz: num
   return 10 * Math.log10(sum);
 }
 
-test('an orchestral hall\'s impulse loses its highs (2–5 kHz) at least 10 dB sooner than its lows (150–600 Hz)', (t) => {
+test("an orchestral hall's impulse loses its highs (2–5 kHz) at least 10 dB sooner than its lows (150–600 Hz)", (t) => {
   const decay = 3.5;
-  const space = reverbSpaceOf({ genre: 'orchestral', effects: { reverb: 0.5, reverbDecay: decay, delay: 0, lofi: false, rain: false, brightness: 14000 } });
+  const space = reverbSpaceOf({
+    genre: 'orchestral',
+    effects: { reverb: 0.5, reverbDecay: decay, delay: 0, lofi: false, rain: false, brightness: 14000 },
+  });
   for (const impulse of spaceImpulse(space, createRandom(1, 'reverb'), REVERB_RATE)) {
-    const drop = (lowHz: number, highHz: number) => bandDb(impulse, 0.05, 0.4, lowHz, highHz) - bandDb(impulse, 0.6 * decay, 0.4, lowHz, highHz);
+    const drop = (lowHz: number, highHz: number) =>
+      bandDb(impulse, 0.05, 0.4, lowHz, highHz) - bandDb(impulse, 0.6 * decay, 0.4, lowHz, highHz);
     const lows = drop(150, 600);
     const highs = drop(2000, 5000);
     t.true(highs - lows >= 10, `highs fell ${highs.toFixed(1)} dB, lows ${lows.toFixed(1)} dB`);

@@ -10,7 +10,7 @@ test('a tail longer than the loop goes round as often as it takes', (t) => {
   t.deepEqual([...foldTail(Float32Array.from([1, 1, 1, 1, 1, 1, 1]), 2)], [4, 3]);
 });
 
-test('the wrap puts the loop\'s end before it and its start after it, and comes off again', (t) => {
+test("the wrap puts the loop's end before it and its start after it, and comes off again", (t) => {
   const loop = Float32Array.from([1, 2, 3]);
   const wrapped = withWrap(loop, 2);
   t.deepEqual([...wrapped], [2, 3, 1, 2, 3, 1, 2]);

@@ -28,7 +28,12 @@ test.after.always(async () => {
 });
 
 function render(notes: SungNote[], gender: Gender, seconds: number, seed = 7): Float32Array {
-  return sing(notes, { gender, sampleRate: RATE, frames: Math.round(seconds * RATE), random: createRandom(seed, 'voice') });
+  return sing(notes, {
+    gender,
+    sampleRate: RATE,
+    frames: Math.round(seconds * RATE),
+    random: createRandom(seed, 'voice'),
+  });
 }
 
 async function wavOf(name: string, audio: Float32Array): Promise<string> {
@@ -37,7 +42,8 @@ async function wavOf(name: string, audio: Float32Array): Promise<string> {
   return path;
 }
 
-const slice = (audio: Float32Array, from: number, to: number) => audio.subarray(Math.round(from * RATE), Math.round(to * RATE));
+const slice = (audio: Float32Array, from: number, to: number) =>
+  audio.subarray(Math.round(from * RATE), Math.round(to * RATE));
 
 function rms(audio: Float32Array): number {
   let sum = 0;
@@ -61,7 +67,11 @@ const SUSTAIN_MIDI: Record<Gender, number> = { male: 48, female: 57 };
 for (const gender of ['male', 'female'] as const) {
   test(`sustained ${gender} /a/, /i/, /u/ have F1 and F2 within 15% of Peterson & Barney`, (t) => {
     for (const vowel of ['AA', 'IY', 'UW'] as const) {
-      const audio = render(sungLine([{ time: 0.1, duration: 1, midi: SUSTAIN_MIDI[gender], nucleus: vowel }]), gender, 1.3);
+      const audio = render(
+        sungLine([{ time: 0.1, duration: 1, midi: SUSTAIN_MIDI[gender], nucleus: vowel }]),
+        gender,
+        1.3,
+      );
       const [f1, f2] = formantsOf(slice(audio, 0.25, 1.05), RATE);
       const [e1, e2] = PETERSON_BARNEY[gender][vowel];
       t.log(`${vowel}: F1 ${f1.toFixed(0)} (P&B ${e1}), F2 ${f2.toFixed(0)} (P&B ${e2})`);
@@ -116,7 +126,9 @@ for (const gender of ['female', 'male'] as const) {
     });
     const sorted = [...errors].sort((a, b) => a - b);
     const within50 = errors.filter((e) => e < 50).length / errors.length;
-    t.log(`cents: median ${median(errors).toFixed(1)}, max ${sorted[sorted.length - 1]!.toFixed(1)}, within 50: ${(within50 * 100).toFixed(0)}%`);
+    t.log(
+      `cents: median ${median(errors).toFixed(1)}, max ${sorted[sorted.length - 1]!.toFixed(1)}, within 50: ${(within50 * 100).toFixed(0)}%`,
+    );
     t.true(median(errors) < 30);
     t.true(within50 >= 0.95);
   });
@@ -145,14 +157,18 @@ test('vowel onsets after unvoiced consonants land within 20 ms of their notes', 
     const onset = note.syllable.onset;
     if (onset.length === 0 || !unvoiced.has(onset[onset.length - 1]!)) continue;
     // The vowel's level: median low-band energy over its first 100 ms after the onset settles.
-    const level = median(envelope.filter((p) => p.time > note.time + 0.03 && p.time < note.time + 0.13).map((p) => p.energy));
+    const level = median(
+      envelope.filter((p) => p.time > note.time + 0.03 && p.time < note.time + 0.13).map((p) => p.energy),
+    );
     // The consonant is the trough before the note; the vowel onset is the first rise out of it.
     const window = envelope.filter((p) => p.time > note.time - 0.1 && p.time < note.time + 0.01);
     const trough = window.reduce((min, p) => (p.energy < min.energy ? p : min));
     const rise = envelope.find((p) => p.time > trough.time && p.energy > 0.25 * level);
     t.truthy(rise, `note at ${note.time} has a vowel`);
     const error = (rise!.time - note.time) * 1000;
-    t.log(`${onset.join(' ')}-${note.syllable.nucleus} at ${note.time}s: vowel onset ${error >= 0 ? '+' : ''}${error.toFixed(1)} ms`);
+    t.log(
+      `${onset.join(' ')}-${note.syllable.nucleus} at ${note.time}s: vowel onset ${error >= 0 ? '+' : ''}${error.toFixed(1)} ms`,
+    );
     t.true(Math.abs(error) <= 20);
     checked++;
   }
@@ -188,7 +204,9 @@ test('/s/ is hiss above 4 kHz and /sh/ is lower, 2.5–5 kHz', (t) => {
   const sHigh = bandShare(middleOf(s.audio, sEvent), RATE, 4000, 20000);
   const shMid = bandShare(middleOf(sh.audio, shEvent), RATE, 2500, 5000);
   const sMid = bandShare(middleOf(s.audio, sEvent), RATE, 2500, 5000);
-  t.log(`/s/ above 4 kHz ${(sHigh * 100).toFixed(0)}%, 2.5–5 kHz ${(sMid * 100).toFixed(0)}%; /sh/ 2.5–5 kHz ${(shMid * 100).toFixed(0)}%`);
+  t.log(
+    `/s/ above 4 kHz ${(sHigh * 100).toFixed(0)}%, 2.5–5 kHz ${(sMid * 100).toFixed(0)}%; /sh/ 2.5–5 kHz ${(shMid * 100).toFixed(0)}%`,
+  );
   t.true(sHigh > 0.6);
   t.true(shMid > 0.5);
   t.true(shMid > sMid);
@@ -205,7 +223,9 @@ test('/p/ is a silence then a burst, 20–40 ms in all', (t) => {
   // the burst cross-fades in.
   const silence = rms(slice(audio, (closure.start + closure.end) / 2, closure.end - 0.004));
   const pop = rms(slice(audio, burst.start, burst.end));
-  t.log(`vowel ${(20 * Math.log10(vowel)).toFixed(1)} dB, closure ${(20 * Math.log10(silence)).toFixed(1)} dB, burst ${(20 * Math.log10(pop)).toFixed(1)} dB`);
+  t.log(
+    `vowel ${(20 * Math.log10(vowel)).toFixed(1)} dB, closure ${(20 * Math.log10(silence)).toFixed(1)} dB, burst ${(20 * Math.log10(pop)).toFixed(1)} dB`,
+  );
   t.true(silence < vowel / 10, 'closure at least 20 dB under the vowel');
   t.true(pop > silence * 3, 'burst at least 10 dB over the closure');
 });
@@ -217,7 +237,8 @@ test('a phrase after a rest starts with a soft, audible breath', (t) => {
     const breath = phonemeTimeline(notes, gender).find((e) => e.kind === 'breath');
     t.truthy(breath, 'a breath is planned');
     t.true(breath!.end < 1 && breath!.end - breath!.start >= 0.15);
-    const level = 20 * Math.log10(rms(slice(audio, breath!.start + 0.08, breath!.end - 0.04)) / rms(slice(audio, 1.1, 1.5)));
+    const level =
+      20 * Math.log10(rms(slice(audio, breath!.start + 0.08, breath!.end - 0.04)) / rms(slice(audio, 1.1, 1.5)));
     const noisy = bandShare(slice(audio, breath!.start + 0.08, breath!.end - 0.04), RATE, 1000, 8000);
     t.log(`${gender}: breath ${level.toFixed(1)} dB under the vowel, ${(noisy * 100).toFixed(0)}% of it 1–8 kHz`);
     t.true(level > -40 && level < -18);
@@ -234,7 +255,9 @@ test('/m/ and /n/ are low-heavy murmurs with weak highs', (t) => {
     const low = bandShare(murmur, RATE, 50, 500);
     const highNasal = bandShare(murmur, RATE, 1000, 20000);
     const highVowel = bandShare(vowel, RATE, 1000, 20000);
-    t.log(`/${nasal.toLowerCase()}/: below 500 Hz ${(low * 100).toFixed(1)}%, above 1 kHz ${db(highNasal)} dB (vowel /a/ ${db(highVowel)} dB)`);
+    t.log(
+      `/${nasal.toLowerCase()}/: below 500 Hz ${(low * 100).toFixed(1)}%, above 1 kHz ${db(highNasal)} dB (vowel /a/ ${db(highVowel)} dB)`,
+    );
     t.true(low > 0.7);
     t.true(highNasal < highVowel / 10, 'highs at least 10 dB weaker than in the vowel');
   }
@@ -246,12 +269,19 @@ test('portamento into a slurred note glides and is on pitch 45 ms after the onse
     { time: 0.8, duration: 1.4, midi: 67, nucleus: 'AA' },
   ]);
   const track = await aubioPitch(await wavOf('portamento', render(notes, 'female', 2.5)));
-  const at = (from: number, to: number) => track.filter((p) => p.time >= from && p.time < to && p.midi > 0).map((p) => p.midi);
+  const at = (from: number, to: number) =>
+    track.filter((p) => p.time >= from && p.time < to && p.midi > 0).map((p) => p.midi);
   const settled = at(0.845, 0.95);
-  t.true(settled.length > 5 && settled.every((m) => Math.abs(m - 67) < 0.35), `after the glide: ${settled.map((m) => m.toFixed(2))}`);
+  t.true(
+    settled.length > 5 && settled.every((m) => Math.abs(m - 67) < 0.35),
+    `after the glide: ${settled.map((m) => m.toFixed(2))}`,
+  );
   const between = at(0.75, 0.85).filter((m) => m > 60.5 && m < 66.5);
   t.true(between.length >= 2, 'passes through the pitches in between (a glide, not a jump)');
-  t.true(at(0.55, 0.7).every((m) => Math.abs(m - 60) < 0.15), 'the short note before it: steady, no vibrato');
+  t.true(
+    at(0.55, 0.7).every((m) => Math.abs(m - 60) < 0.15),
+    'the short note before it: steady, no vibrato',
+  );
 
   const sustain = at(1.4, 2.1);
   const centre = median(sustain);
@@ -337,7 +367,8 @@ test('the onset consonants come before the note and the vowel starts on it', (t)
 
 test('a 60 s line sings fast enough to render three times per track (logged, not asserted)', (t) => {
   const notes: SungNote[] = [];
-  for (let rep = 0; rep < 6; rep++) for (const n of melodyFor('female')) notes.push({ ...n, time: n.time + rep * LINE_SECONDS });
+  for (let rep = 0; rep < 6; rep++)
+    for (const n of melodyFor('female')) notes.push({ ...n, time: n.time + rep * LINE_SECONDS });
   const times: number[] = [];
   let audio: Float32Array = new Float32Array(0);
   for (let run = 0; run < 3; run++) {
@@ -345,6 +376,8 @@ test('a 60 s line sings fast enough to render three times per track (logged, not
     audio = render(notes, 'female', 60);
     times.push(performance.now() - started);
   }
-  t.log(`${notes.length} notes, 60 s: ${times.map((ms) => ms.toFixed(0)).join(', ')} ms (first run includes JIT warm-up)`);
+  t.log(
+    `${notes.length} notes, 60 s: ${times.map((ms) => ms.toFixed(0)).join(', ')} ms (first run includes JIT warm-up)`,
+  );
   t.is(audio.length, 60 * RATE);
 });

@@ -2,12 +2,23 @@
 import test from 'ava';
 import wavefile from 'wavefile';
 import { encodeWav, to16, to24 } from '../../engine/encode/wav.ts';
-import { CROSSFADE_SECONDS, extendRegion, fromPcm, pcmToFloat, remixRegion, splice, type StereoPcm } from '../../engine/render/splice.ts';
+import {
+  CROSSFADE_SECONDS,
+  extendRegion,
+  fromPcm,
+  pcmToFloat,
+  remixRegion,
+  splice,
+  type StereoPcm,
+} from '../../engine/render/splice.ts';
 
 const RATE = 44100;
 
 function tone(frames: number, frequency: number, amplitude: number): StereoPcm {
-  const left = Float32Array.from({ length: frames }, (_, i) => amplitude * Math.sin((2 * Math.PI * frequency * i) / RATE));
+  const left = Float32Array.from(
+    { length: frames },
+    (_, i) => amplitude * Math.sin((2 * Math.PI * frequency * i) / RATE),
+  );
   return { left, right: Float32Array.from(left, (v) => -v) };
 }
 
@@ -45,7 +56,9 @@ for (const bitDepth of [16, 24] as const) {
     const out = splice(source, rendered, region, RATE);
     const outWav = encodeWav(out.left, out.right, RATE, bitDepth);
     t.true(sampleBytes(outWav, bitDepth, 0, region.start).equals(sampleBytes(sourceWav, bitDepth, 0, region.start)));
-    t.true(sampleBytes(outWav, bitDepth, region.end, frames).equals(sampleBytes(sourceWav, bitDepth, region.end, frames)));
+    t.true(
+      sampleBytes(outWav, bitDepth, region.end, frames).equals(sampleBytes(sourceWav, bitDepth, region.end, frames)),
+    );
     // Inside, past the crossfade, the new material is there and the source is not.
     const fade = CROSSFADE_SECONDS * RATE;
     const mid = sampleBytes(outWav, bitDepth, region.start + fade, region.end - fade);
@@ -89,14 +102,22 @@ test('a region outside the render is refused', (t) => {
 });
 
 test('a redo region is the section on the bar grid, and a bad index says which are allowed', (t) => {
-  const sections = [{ start: 0, end: 8 }, { start: 8, end: 16 }, { start: 16, end: 30 }];
+  const sections = [
+    { start: 0, end: 8 },
+    { start: 8, end: 16 },
+    { start: 16, end: 30 },
+  ];
   t.deepEqual(remixRegion(sections, 1, RATE, 30 * RATE), { start: 8 * RATE, end: 16 * RATE });
   const error = t.throws(() => remixRegion(sections, 3, RATE, 30 * RATE), { instanceOf: RangeError });
   t.regex(error!.message, /from 0 to 2/);
 });
 
-test('an extension starts at the bar line of the source\'s ending and runs to the end of the new render', (t) => {
-  const sections = [{ start: 0, end: 8 }, { start: 8, end: 24 }, { start: 24, end: 30 }];
+test("an extension starts at the bar line of the source's ending and runs to the end of the new render", (t) => {
+  const sections = [
+    { start: 0, end: 8 },
+    { start: 8, end: 24 },
+    { start: 24, end: 30 },
+  ];
   t.deepEqual(extendRegion(sections, RATE, 45 * RATE), { start: 24 * RATE, end: 45 * RATE });
   t.throws(() => extendRegion([], RATE, 45 * RATE), { instanceOf: RangeError });
 });

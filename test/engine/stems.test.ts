@@ -11,7 +11,13 @@ import { createTrackRenderer, sha256, type RenderedFile, type TrackRenderer } fr
 import { residualDb } from '../helpers/analysis/sum.ts';
 
 const request = (style: string, prompt: string, extra: Partial<GenerationRequest> = {}): GenerationRequest => ({
-  prompt, duration: 14, style, instrumental: true, seed: 5, stems: true, ...extra,
+  prompt,
+  duration: 14,
+  style,
+  instrumental: true,
+  seed: 5,
+  stems: true,
+  ...extra,
 });
 
 /** Several styles: drums and bass through their compressors, keys split from pads, lo-fi wow, rooms and halls, a singer, a loop. */
@@ -21,7 +27,11 @@ const TRACKS: Record<string, GenerationRequest> = {
   orchestral: request('orchestral', 'heroic orchestral theme'),
   house: request('house', 'deep house groove'),
   jazz: request('jazz', 'late night jazz trio'),
-  'sung folk': request('folk', 'a happy folk song about summer with a female singer', { instrumental: false, duration: 16, seed: 9 }),
+  'sung folk': request('folk', 'a happy folk song about summer with a female singer', {
+    instrumental: false,
+    duration: 16,
+    seed: 9,
+  }),
   'lofi loop': request('lofi', 'rainy night study beats', { loop: true }),
 };
 
@@ -39,11 +49,13 @@ test.after.always(async () => {
 /** The track and its stems written beside its WAV. */
 async function rendered(name: string): Promise<{ file: RenderedFile; stems: { role: Role; path: string }[] }> {
   const file = await renderer.render(name, TRACKS[name]!);
-  const stems = await Promise.all((file.track.stems ?? []).map(async (stem) => {
-    const path = join(dirname(file.path), `${name.replace(/\W+/g, '_')}-${stem.role}.wav`);
-    await writeFile(path, stem.wav);
-    return { role: stem.role, path };
-  }));
+  const stems = await Promise.all(
+    (file.track.stems ?? []).map(async (stem) => {
+      const path = join(dirname(file.path), `${name.replace(/\W+/g, '_')}-${stem.role}.wav`);
+      await writeFile(path, stem.wav);
+      return { role: stem.role, path };
+    }),
+  );
   return { file, stems };
 }
 
@@ -51,18 +63,25 @@ for (const name of Object.keys(TRACKS)) {
   test(`${name}: the stems add up to the mix within ${MAX_RESIDUAL_DB} dB`, async (t) => {
     const { file, stems } = await rendered(name);
     t.true(stems.length >= 3, `only ${stems.length} stems`);
-    const residual = await residualDb(file.path, stems.map((stem) => stem.path));
+    const residual = await residualDb(
+      file.path,
+      stems.map((stem) => stem.path),
+    );
     t.log(`${name}: ${stems.map((stem) => stem.role).join(', ')}: residual ${residual.toFixed(1)} dB`);
     t.true(residual <= MAX_RESIDUAL_DB, `residual ${residual.toFixed(1)} dB`);
   });
 }
 
-test('every stem has the mix\'s frames, rate and channels', async (t) => {
+test("every stem has the mix's frames, rate and channels", async (t) => {
   const { file } = await rendered('rock');
   const mix = parseWavHeader(file.track.wav);
   for (const stem of file.track.stems!) {
     const header = parseWavHeader(stem.wav);
-    t.deepEqual([header.frames, header.sampleRate, header.channels], [mix.frames, mix.sampleRate, mix.channels], stem.role);
+    t.deepEqual(
+      [header.frames, header.sampleRate, header.channels],
+      [mix.frames, mix.sampleRate, mix.channels],
+      stem.role,
+    );
   }
 });
 
@@ -72,7 +91,10 @@ test('a sung track has a vocal stem', async (t) => {
 });
 
 test('asking for stems leaves the mix byte-identical', async (t) => {
-  const [a, b] = await Promise.all([renderer.render('lofi', TRACKS['lofi']!), renderer.render('lofi-plain', { ...TRACKS['lofi']!, stems: false })]);
+  const [a, b] = await Promise.all([
+    renderer.render('lofi', TRACKS['lofi']!),
+    renderer.render('lofi-plain', { ...TRACKS['lofi']!, stems: false }),
+  ]);
   t.is(b.track.stems, undefined);
   t.is(a.sha256, sha256(b.track.wav));
 });
@@ -85,7 +107,11 @@ const LEAD_IN_SECONDS = 0.6;
 const SILENT_PEAK = 10 ** (-60 / 20);
 
 /** Stretches (seconds) where a role has not sounded for a while and will not for a while. */
-function rests(notes: readonly { time: number; duration: number }[], duration: number, ring: number): [number, number][] {
+function rests(
+  notes: readonly { time: number; duration: number }[],
+  duration: number,
+  ring: number,
+): [number, number][] {
   const sorted = [...notes].sort((a, b) => a.time - b.time);
   const out: [number, number][] = [];
   let quietFrom = 0;
@@ -107,12 +133,24 @@ test('each stem is silent where its part rests', async (t) => {
     const ring = spec.effects.reverbDecay + RING_SECONDS;
     for (const stem of file.track.stems!) {
       if (stem.role === 'texture') continue; // beds are not notes: they play all along or section by section
-      const notes = stem.role === 'vocal' ? [...score.vocal!.notes, ...score.vocal!.backing] : score.parts.filter((part) => part.role === stem.role).flatMap((part) => part.notes);
+      const notes =
+        stem.role === 'vocal'
+          ? [...score.vocal!.notes, ...score.vocal!.backing]
+          : score.parts.filter((part) => part.role === stem.role).flatMap((part) => part.notes);
       const audio = decodeWav(stem.wav);
       for (const [from, to] of rests(notes, score.duration, ring)) {
         let peak = 0;
-        for (const channel of audio.channelData) for (let i = Math.round(from * audio.sampleRate); i < Math.min(audio.frames, Math.round(to * audio.sampleRate)); i++) peak = Math.max(peak, Math.abs(channel[i]!));
-        t.true(peak <= SILENT_PEAK, `${name} ${stem.role}: ${(20 * Math.log10(peak)).toFixed(1)} dBFS from ${from.toFixed(2)} s to ${to.toFixed(2)} s`);
+        for (const channel of audio.channelData)
+          for (
+            let i = Math.round(from * audio.sampleRate);
+            i < Math.min(audio.frames, Math.round(to * audio.sampleRate));
+            i++
+          )
+            peak = Math.max(peak, Math.abs(channel[i]!));
+        t.true(
+          peak <= SILENT_PEAK,
+          `${name} ${stem.role}: ${(20 * Math.log10(peak)).toFixed(1)} dBFS from ${from.toFixed(2)} s to ${to.toFixed(2)} s`,
+        );
         checked++;
       }
     }

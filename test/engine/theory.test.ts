@@ -2,7 +2,12 @@ import test from 'ava';
 import { parseRoman } from '../../engine/theory/roman.ts';
 import { chordScale, isMinorMode, scaleOf } from '../../engine/theory/scales.ts';
 import { nearestWithPitchClass, pitchClassOf } from '../../engine/theory/pitch.ts';
-import { candidateVoicings, isParallelPerfect, movementCost, playedPitchClasses } from '../../engine/theory/voicings.ts';
+import {
+  candidateVoicings,
+  isParallelPerfect,
+  movementCost,
+  playedPitchClasses,
+} from '../../engine/theory/voicings.ts';
 import { CHORD_SYMBOL } from '../../engine/presets.ts';
 
 const C = 0;
@@ -89,7 +94,10 @@ test('candidate voicings contain every chord tone once and stay in the register'
   const voicings = candidateVoicings([0, 4, 7, 11], 48, 76);
   t.true(voicings.length >= 4);
   for (const v of voicings) {
-    t.deepEqual([...new Set(v.map((m) => m % 12))].sort((a, b) => a - b), [0, 4, 7, 11]);
+    t.deepEqual(
+      [...new Set(v.map((m) => m % 12))].sort((a, b) => a - b),
+      [0, 4, 7, 11],
+    );
     t.true(v[0]! >= 48 && v[v.length - 1]! <= 76);
   }
 });

@@ -4,18 +4,42 @@
  * Checked on the composed notes against rules computed here, not against the composer's own bookkeeping.
  */
 import test from 'ava';
-import { checkLyrics, compose, interpret, LyricsTooLongError, type GenerationRequest, type Score } from '../../engine/index.ts';
+import {
+  checkLyrics,
+  compose,
+  interpret,
+  LyricsTooLongError,
+  type GenerationRequest,
+  type Score,
+} from '../../engine/index.ts';
 import { trackMetadata } from '../../engine/track.ts';
 import { VOCAL_RANGE } from '../../engine/compose/vocal/index.ts';
 
-const request = (prompt: string, extra: Partial<GenerationRequest> = {}): GenerationRequest => ({ prompt, duration: 60, style: null, instrumental: false, seed: 7, ...extra });
-const scoreOf = (prompt: string, extra: Partial<GenerationRequest> = {}): Score => compose(interpret(request(prompt, extra)));
+const request = (prompt: string, extra: Partial<GenerationRequest> = {}): GenerationRequest => ({
+  prompt,
+  duration: 60,
+  style: null,
+  instrumental: false,
+  seed: 7,
+  ...extra,
+});
+const scoreOf = (prompt: string, extra: Partial<GenerationRequest> = {}): Score =>
+  compose(interpret(request(prompt, extra)));
 
 const FOLK = scoreOf('a happy acoustic folk song about summer');
 const POP = scoreOf('an upbeat pop song about the city at night', { duration: 90, seed: 3 });
-const SCORES = [FOLK, POP, scoreOf('a sad slow piano ballad about rain', { seed: 11 }), scoreOf('female vocals over a house groove', { seed: 4 })];
+const SCORES = [
+  FOLK,
+  POP,
+  scoreOf('a sad slow piano ballad about rain', { seed: 11 }),
+  scoreOf('female vocals over a house groove', { seed: 4 }),
+];
 
-const words = (text: string): string[] => text.toLowerCase().replace(/\[[^\]]*\]/g, ' ').match(/[a-z0-9']+/g) ?? [];
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .replace(/\[[^\]]*\]/g, ' ')
+    .match(/[a-z0-9']+/g) ?? [];
 
 test('a song prompt is sung: a vocal part, lyrics and timing in the metadata', (t) => {
   t.truthy(FOLK.vocal);
@@ -54,7 +78,11 @@ test('one syllable per note: every syllable of every sung line has its own note,
       if (!previous || previous.line !== note.line || previous.word !== note.word) sungWords.push('');
       sungWords[sungWords.length - 1] += note.syllable.text.toLowerCase();
     });
-    t.deepEqual(sungWords.map((w) => w.replace(/[^a-z0-9']/g, '')), expected, score.spec.prompt);
+    t.deepEqual(
+      sungWords.map((w) => w.replace(/[^a-z0-9']/g, '')),
+      expected,
+      score.spec.prompt,
+    );
     vocal.notes.forEach((note, i) => {
       if (!note.continuation) return;
       const next = vocal.notes[i + 1];
@@ -77,19 +105,29 @@ test('stressed syllables fall on beats: at least 75% of stressed syllables of mu
     const multi = new Set<string>();
     for (const note of vocal.notes) if (!note.continuation) multi.add(`${note.line}/${note.word}`);
     const counts = new Map<string, number>();
-    for (const note of vocal.notes) if (!note.continuation) counts.set(`${note.line}/${note.word}`, (counts.get(`${note.line}/${note.word}`) ?? 0) + 1);
-    const stressed = vocal.notes.filter((n) => !n.continuation && n.syllable.stress === 1 && (counts.get(`${n.line}/${n.word}`) ?? 0) > 1);
+    for (const note of vocal.notes)
+      if (!note.continuation)
+        counts.set(`${note.line}/${note.word}`, (counts.get(`${note.line}/${note.word}`) ?? 0) + 1);
+    const stressed = vocal.notes.filter(
+      (n) => !n.continuation && n.syllable.stress === 1 && (counts.get(`${n.line}/${n.word}`) ?? 0) > 1,
+    );
     // note.beat counts quarter notes; on a beat of the meter means a whole number of meter beats.
-    const onBeat = stressed.filter((n) => Math.abs(n.beat / quarterPerBeat - Math.round(n.beat / quarterPerBeat)) < 1e-6);
+    const onBeat = stressed.filter(
+      (n) => Math.abs(n.beat / quarterPerBeat - Math.round(n.beat / quarterPerBeat)) < 1e-6,
+    );
     t.true(stressed.length >= 3, `${score.spec.prompt}: ${stressed.length} stressed syllables`);
-    t.true(onBeat.length / stressed.length >= 0.75, `${score.spec.prompt}: ${onBeat.length}/${stressed.length} on the beat (quarter/beat ${quarterPerBeat})`);
+    t.true(
+      onBeat.length / stressed.length >= 0.75,
+      `${score.spec.prompt}: ${onBeat.length}/${stressed.length} on the beat (quarter/beat ${quarterPerBeat})`,
+    );
   }
 });
 
 test('the voice stays in its range: male A2–E4, female A3–D5', (t) => {
   for (const score of SCORES) {
     const { low, high } = VOCAL_RANGE[score.vocal!.gender];
-    for (const note of [...score.vocal!.notes, ...score.vocal!.backing]) t.true(note.midi >= low && note.midi <= high, `${note.midi} outside ${low}–${high}`);
+    for (const note of [...score.vocal!.notes, ...score.vocal!.backing])
+      t.true(note.midi >= low && note.midi <= high, `${note.midi} outside ${low}–${high}`);
   }
   t.is(scoreOf('a pop song with a male singer').vocal!.gender, 'male');
   t.is(scoreOf('a pop song with female vocals').vocal!.gender, 'female');
@@ -115,8 +153,12 @@ test('lyric timing: lines in order, each word inside its line, matching the note
     lines.forEach((line, index) => {
       t.true(line.end > line.start);
       if (index > 0) t.true(line.start >= lines[index - 1]!.end - 1e-6);
-      t.deepEqual(line.words.map((w) => words(w.text)[0]), words(line.text));
-      for (const word of line.words) t.true(word.start >= line.start - 1e-6 && word.end <= line.end + 1e-6 && word.end > word.start);
+      t.deepEqual(
+        line.words.map((w) => words(w.text)[0]),
+        words(line.text),
+      );
+      for (const word of line.words)
+        t.true(word.start >= line.start - 1e-6 && word.end <= line.end + 1e-6 && word.end > word.start);
       const own = notes.filter((n) => n.line === index);
       t.is(Math.round(line.start * 1000), Math.round(own[0]!.time * 1000));
     });
@@ -145,10 +187,16 @@ test('given lyrics are sung word for word, in order, with their section tags', (
   const score = scoreOf('a folk song', { lyrics: GIVEN });
   const vocal = score.vocal!;
   t.is(vocal.lyrics.source, 'given');
-  t.deepEqual(vocal.lines.flatMap((line) => words(line.text)), words(GIVEN));
+  t.deepEqual(
+    vocal.lines.flatMap((line) => words(line.text)),
+    words(GIVEN),
+  );
   t.deepEqual([...new Set(vocal.lines.map((line) => line.section))], ['verse', 'chorus']);
   const metadata = trackMetadata(score.spec, score);
-  t.regex(metadata.lyrics!, /\[Verse\][\s\S]*Morning light upon the window[\s\S]*\[Chorus\][\s\S]*Dancing in the summer crowd/);
+  t.regex(
+    metadata.lyrics!,
+    /\[Verse\][\s\S]*Morning light upon the window[\s\S]*\[Chorus\][\s\S]*Dancing in the summer crowd/,
+  );
 });
 
 test('a given line too long for one phrase is split in two, never dropped', (t) => {
@@ -156,16 +204,24 @@ test('a given line too long for one phrase is split in two, never dropped', (t) 
   const score = scoreOf('a pop song', { lyrics: long });
   const lines = score.vocal!.lines;
   t.true(lines.length >= 2);
-  t.deepEqual(lines.flatMap((line) => words(line.text)), words(long));
+  t.deepEqual(
+    lines.flatMap((line) => words(line.text)),
+    words(long),
+  );
 });
 
 test('lyrics too long for the duration are refused, saying how many lines fit; a longer track takes them', (t) => {
   const lyrics = Array.from({ length: 40 }, (_, i) => `This is the line number ${i + 1} of my song`).join('\n');
-  const error = t.throws(() => checkLyrics(request('a pop song', { lyrics, duration: 30 })), { instanceOf: LyricsTooLongError });
+  const error = t.throws(() => checkLyrics(request('a pop song', { lyrics, duration: 30 })), {
+    instanceOf: LyricsTooLongError,
+  });
   t.is(error!.lines, 40);
   t.true(error!.linesThatFit > 0 && error!.linesThatFit < 40);
   t.true(error!.message.includes(`room for ${error!.linesThatFit}`));
-  const fits = Array.from({ length: error!.linesThatFit }, (_, i) => `This is the line number ${i + 1} of my song`).join('\n');
+  const fits = Array.from(
+    { length: error!.linesThatFit },
+    (_, i) => `This is the line number ${i + 1} of my song`,
+  ).join('\n');
   t.notThrows(() => checkLyrics(request('a pop song', { lyrics: fits, duration: 30 })));
 });
 
@@ -173,5 +229,8 @@ test('the same request composes the same vocal; another seed writes other lyrics
   const again = scoreOf('a happy acoustic folk song about summer');
   t.deepEqual(again.vocal, FOLK.vocal);
   const other = scoreOf('a happy acoustic folk song about summer', { seed: 8 });
-  t.notDeepEqual(other.vocal!.lines.map((l) => l.text), FOLK.vocal!.lines.map((l) => l.text));
+  t.notDeepEqual(
+    other.vocal!.lines.map((l) => l.text),
+    FOLK.vocal!.lines.map((l) => l.text),
+  );
 });

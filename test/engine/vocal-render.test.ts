@@ -30,12 +30,15 @@ const rendered = new Map<string, Promise<Rendered>>();
 function song(prompt: string, seed: number): Promise<Rendered> {
   const key = `${prompt}/${seed}`;
   if (!rendered.has(key)) {
-    rendered.set(key, (async () => {
-      const score = compose(interpret({ prompt, duration: 30, style: null, instrumental: false, seed }));
-      const audio = await renderScore(score, { voiceTaps: true });
-      const dir = await mkdtemp(join(tmpdir(), 'tunesmith-vocal-'));
-      return { score, audio, dir };
-    })());
+    rendered.set(
+      key,
+      (async () => {
+        const score = compose(interpret({ prompt, duration: 30, style: null, instrumental: false, seed }));
+        const audio = await renderScore(score, { voiceTaps: true });
+        const dir = await mkdtemp(join(tmpdir(), 'tunesmith-vocal-'));
+        return { score, audio, dir };
+      })(),
+    );
   }
   return rendered.get(key)!;
 }
@@ -43,14 +46,46 @@ function song(prompt: string, seed: number): Promise<Rendered> {
 const SONGS = [
   // Vowel identification floors: measured 98–100% (male) and 66% (female, whose high f0 leaves LPC few harmonics
   // to find formants between) on 60 s songs; the floors leave room for seeds, not for a broken vowel table.
-  { name: 'male folk', prompt: 'a happy acoustic folk song about summer with a male singer', seed: 21, vowelsIdentified: 0.85 },
-  { name: 'female pop', prompt: 'an upbeat pop song about the city at night with female vocals', seed: 4, vowelsIdentified: 0.5 },
+  {
+    name: 'male folk',
+    prompt: 'a happy acoustic folk song about summer with a male singer',
+    seed: 21,
+    vowelsIdentified: 0.85,
+  },
+  {
+    name: 'female pop',
+    prompt: 'an upbeat pop song about the city at night with female vocals',
+    seed: 4,
+    vowelsIdentified: 0.5,
+  },
 ];
 
 /** Peterson & Barney (1952) average F1/F2 of the ten American English monophthongs, men and women. */
 const PETERSON_BARNEY: Record<'male' | 'female', Record<string, [number, number]>> = {
-  male: { IY: [270, 2290], IH: [390, 1990], EH: [530, 1840], AE: [660, 1720], AH: [640, 1190], AA: [730, 1090], AO: [570, 840], UH: [440, 1020], UW: [300, 870], ER: [490, 1350] },
-  female: { IY: [310, 2790], IH: [430, 2480], EH: [610, 2330], AE: [860, 2050], AH: [760, 1400], AA: [850, 1220], AO: [590, 920], UH: [470, 1160], UW: [370, 950], ER: [500, 1640] },
+  male: {
+    IY: [270, 2290],
+    IH: [390, 1990],
+    EH: [530, 1840],
+    AE: [660, 1720],
+    AH: [640, 1190],
+    AA: [730, 1090],
+    AO: [570, 840],
+    UH: [440, 1020],
+    UW: [300, 870],
+    ER: [490, 1350],
+  },
+  female: {
+    IY: [310, 2790],
+    IH: [430, 2480],
+    EH: [610, 2330],
+    AE: [860, 2050],
+    AH: [760, 1400],
+    AA: [850, 1220],
+    AO: [590, 920],
+    UH: [470, 1160],
+    UW: [370, 950],
+    ER: [500, 1640],
+  },
 };
 const bark = (hz: number) => (26.81 * hz) / (1960 + hz) - 0.53;
 
@@ -77,7 +112,10 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
       const from = note.time + 0.04;
       const to = note.time + note.duration - Math.min(0.15, note.syllable.coda.length * 0.07) - 0.03;
       if (to - from < 0.12) continue;
-      const [f1, f2] = formantsOf(audio.taps!.lead.subarray(Math.round(from * SAMPLE_RATE), Math.round(to * SAMPLE_RATE)), SAMPLE_RATE);
+      const [f1, f2] = formantsOf(
+        audio.taps!.lead.subarray(Math.round(from * SAMPLE_RATE), Math.round(to * SAMPLE_RATE)),
+        SAMPLE_RATE,
+      );
       if (!Number.isFinite(f1) || !Number.isFinite(f2)) continue;
       const nearest = Object.entries(reference)
         .map(([name, [r1, r2]]) => ({ name, distance: Math.hypot(bark(f1) - bark(r1), bark(f2) - bark(r2)) }))
@@ -86,7 +124,9 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
       else confusions.push(`${vowel}→${nearest}`);
     }
     const measured = identified + confusions.length;
-    t.log(`${identified}/${measured} vowels identified (${((identified / measured) * 100).toFixed(0)}%); confusions: ${confusions.join(' ') || 'none'}`);
+    t.log(
+      `${identified}/${measured} vowels identified (${((identified / measured) * 100).toFixed(0)}%); confusions: ${confusions.join(' ') || 'none'}`,
+    );
     t.true(measured >= 10);
     t.true(identified / measured >= vowelsIdentified);
   });
@@ -106,8 +146,13 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
     }
     const sorted = [...errors].sort((a, b) => a - b);
     const within50 = errors.filter((e) => e <= 50).length / errors.length;
-    t.log(`${errors.length} notes measured of ${score.vocal!.notes.length}; median error ${median(errors).toFixed(1)} cents; ${(within50 * 100).toFixed(0)}% within 50; worst ${sorted.at(-1)!.toFixed(0)}`);
-    t.true(errors.length >= 0.6 * score.vocal!.notes.length, `only ${errors.length} of ${score.vocal!.notes.length} notes were long enough to measure`);
+    t.log(
+      `${errors.length} notes measured of ${score.vocal!.notes.length}; median error ${median(errors).toFixed(1)} cents; ${(within50 * 100).toFixed(0)}% within 50; worst ${sorted.at(-1)!.toFixed(0)}`,
+    );
+    t.true(
+      errors.length >= 0.6 * score.vocal!.notes.length,
+      `only ${errors.length} of ${score.vocal!.notes.length} notes were long enough to measure`,
+    );
     t.true(median(errors) < 30);
     t.true(within50 >= 0.95);
   });
@@ -123,10 +168,16 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
       const previous = score.vocal!.notes[i - 1];
       const afterRest = !previous || note.time - (previous.time + previous.duration) > 0.15;
       const onset = note.syllable.onset;
-      const measurable = !note.continuation && note.duration >= 0.2 && (onset.length > 0 ? onset.every((p) => UNVOICED.has(p)) : afterRest);
+      const measurable =
+        !note.continuation &&
+        note.duration >= 0.2 &&
+        (onset.length > 0 ? onset.every((p) => UNVOICED.has(p)) : afterRest);
       if (!measurable) return;
       // The vowel's level: the median over its steady part; its onset: where the level first reaches half of it.
-      const steady = Array.from({ length: Math.max(1, Math.round((Math.min(note.duration, 0.3) - 0.08) / hop)) }, (_, k) => level[Math.round((note.time + 0.06) / hop) + k] ?? 0);
+      const steady = Array.from(
+        { length: Math.max(1, Math.round((Math.min(note.duration, 0.3) - 0.08) / hop)) },
+        (_, k) => level[Math.round((note.time + 0.06) / hop) + k] ?? 0,
+      );
       const target = median(steady) * 0.5;
       // Search from the quietest point of the consonant (or rest) before the note, so the previous vowel's tail
       // is not taken for this one's start.
@@ -137,27 +188,39 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
       offsets.push(at * hop - note.time);
     });
     const worst = Math.max(...offsets.map(Math.abs));
-    t.log(`${offsets.length} vowel onsets measured; mean offset ${(offsets.reduce((a, b) => a + b, 0) / offsets.length * 1000).toFixed(1)} ms, worst ${(worst * 1000).toFixed(1)} ms`);
+    t.log(
+      `${offsets.length} vowel onsets measured; mean offset ${((offsets.reduce((a, b) => a + b, 0) / offsets.length) * 1000).toFixed(1)} ms, worst ${(worst * 1000).toFixed(1)} ms`,
+    );
     t.true(offsets.length >= 5);
     const late = offsets.filter((o) => Math.abs(o) > 0.02);
-    t.true(late.length <= Math.floor(offsets.length * 0.05), `${late.length} onsets off by more than 20 ms: ${late.map((o) => (o * 1000).toFixed(0)).join(', ')} ms`);
+    t.true(
+      late.length <= Math.floor(offsets.length * 0.05),
+      `${late.length} onsets off by more than 20 ms: ${late.map((o) => (o * 1000).toFixed(0)).join(', ')} ms`,
+    );
   });
 
   test(`${name}: the voice is audible but not on top (stem 0–6 LU over the accompaniment where it sings) and the master lands on −14 LUFS, ≤ −1 dBTP`, async (t) => {
     const { score, audio, dir } = await song(prompt, seed);
-    const spans = score.vocal!.lines.map((line) => [Math.round(line.start * SAMPLE_RATE), Math.round(line.end * SAMPLE_RATE)] as const);
+    const spans = score.vocal!.lines.map(
+      (line) => [Math.round(line.start * SAMPLE_RATE), Math.round(line.end * SAMPLE_RATE)] as const,
+    );
     const join2 = (channel: Float32Array) => {
       const parts = spans.map(([a, b]) => channel.subarray(a, b));
       const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
       let at = 0;
-      for (const part of parts) { out.set(part, at); at += part.length; }
+      for (const part of parts) {
+        out.set(part, at);
+        at += part.length;
+      }
       return out;
     };
     const { vocal, accompaniment } = audio.taps!;
     const voice = await loudness(await wav(dir, 'voice-sung', join2(vocal.left), join2(vocal.right)));
     const band = await loudness(await wav(dir, 'band-sung', join2(accompaniment.left), join2(accompaniment.right)));
     const difference = voice.integratedLufs - band.integratedLufs;
-    t.log(`voice ${voice.integratedLufs} LUFS, accompaniment ${band.integratedLufs} LUFS over the sung lines: ${difference.toFixed(1)} LU`);
+    t.log(
+      `voice ${voice.integratedLufs} LUFS, accompaniment ${band.integratedLufs} LUFS over the sung lines: ${difference.toFixed(1)} LU`,
+    );
     t.true(difference >= 0 && difference <= 6);
     const master = await loudness(await wav(dir, 'master', audio.left, audio.right));
     t.true(Math.abs(master.integratedLufs + 14) <= 1, `master ${master.integratedLufs} LUFS`);
@@ -179,7 +242,9 @@ function lowBandLevel(signal: Float32Array): Float32Array {
   const out = new Float32Array(Math.floor(signal.length / hop));
   // Two one-pole low-passes at 1 kHz, then a 10 ms RMS.
   const a = Math.exp((-2 * Math.PI * 1000) / SAMPLE_RATE);
-  let s1 = 0, s2 = 0, power = 0;
+  let s1 = 0,
+    s2 = 0,
+    power = 0;
   const smooth = Math.exp(-1 / (0.004 * SAMPLE_RATE));
   for (let i = 0; i < signal.length; i++) {
     s1 = signal[i]! + a * (s1 - signal[i]!);

@@ -46,7 +46,18 @@ function buzz(f0: number, formants: [number, number][]): Float32Array {
 const within = (measured: number, expected: number, share: number) => Math.abs(measured - expected) <= share * expected;
 
 test('LPC formant estimator finds known formants of a 130 Hz buzz (male-like)', (t) => {
-  for (const formants of [[[700, 80], [1100, 90], [2500, 150]], [[300, 70], [2300, 100], [3000, 150]]] as [number, number][][]) {
+  for (const formants of [
+    [
+      [700, 80],
+      [1100, 90],
+      [2500, 150],
+    ],
+    [
+      [300, 70],
+      [2300, 100],
+      [3000, 150],
+    ],
+  ] as [number, number][][]) {
     const [f1, f2] = formantsOf(buzz(130, formants), RATE, { order: 12 });
     t.log(`expected ${formants[0]![0]}/${formants[1]![0]}, measured ${f1.toFixed(0)}/${f2.toFixed(0)}`);
     // A low F1 between two harmonics pulls LPC toward one of them: ±8% is this estimator's honest accuracy there.
@@ -56,7 +67,11 @@ test('LPC formant estimator finds known formants of a 130 Hz buzz (male-like)', 
 });
 
 test('LPC formant estimator finds known formants of a 220 Hz buzz (female-like)', (t) => {
-  const formants: [number, number][] = [[850, 90], [1220, 110], [2800, 170]];
+  const formants: [number, number][] = [
+    [850, 90],
+    [1220, 110],
+    [2800, 170],
+  ];
   const [f1, f2] = formantsOf(buzz(220, formants), RATE, { order: 10 });
   t.log(`measured ${f1.toFixed(0)}/${f2.toFixed(0)}`);
   t.true(within(f1, 850, 0.08), `F1 ${f1}`);

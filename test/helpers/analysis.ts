@@ -4,7 +4,14 @@
  * (fft.js) — never with the engine's own numbers. Each analyser is validated on synthetic sox-made
  * signals in test/analysis.test.ts.
  */
-export { loudness, stats, parseEbur128Summary, parseSoxStats, type Loudness, type SampleStats } from './analysis/loudness.ts';
+export {
+  loudness,
+  stats,
+  parseEbur128Summary,
+  parseSoxStats,
+  type Loudness,
+  type SampleStats,
+} from './analysis/loudness.ts';
 export {
   tempo,
   tempoMatches,
@@ -16,7 +23,17 @@ export {
   TEMPO_FACTORS,
   type TempoEstimates,
 } from './analysis/tempo.ts';
-export { key, mirexKeyScore, chromaOf, rankKeys, keyName, pitchClassOf, PITCH_NAMES, type KeyEstimate, type KeyMode } from './analysis/key.ts';
+export {
+  key,
+  mirexKeyScore,
+  chromaOf,
+  rankKeys,
+  keyName,
+  pitchClassOf,
+  PITCH_NAMES,
+  type KeyEstimate,
+  type KeyMode,
+} from './analysis/key.ts';
 export {
   onsets,
   onsetDensity,
@@ -29,4 +46,16 @@ export {
   type PercussiveOnsets,
 } from './analysis/onsets.ts';
 export { spectralCentroid, spectralCentroidOf } from './analysis/spectrum.ts';
-export { readWav, readWavHeader, decodeWav, parseWavHeader, monoMix, frames, sampleRate, channels, WavFormatError, type WavAudio, type WavHeader } from './analysis/wav.ts';
+export {
+  readWav,
+  readWavHeader,
+  decodeWav,
+  parseWavHeader,
+  monoMix,
+  frames,
+  sampleRate,
+  channels,
+  WavFormatError,
+  type WavAudio,
+  type WavHeader,
+} from './analysis/wav.ts';

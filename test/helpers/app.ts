@@ -93,7 +93,10 @@ export class FakeJobQueue implements JobQueue {
   /** Writes a one-second 440 Hz WAV and a one-note MIDI file and marks the task completed (`metadata` adds to what it reports). */
   async complete(id: string, title = 'Rainy Night Lo-Fi', metadata: Record<string, unknown> = {}): Promise<Generation> {
     const { blobs, lifecycle } = this.#take(id);
-    const generation = this.queued.splice(this.queued.findIndex((g) => g.id === id), 1)[0]!;
+    const generation = this.queued.splice(
+      this.queued.findIndex((g) => g.id === id),
+      1,
+    )[0]!;
     const files = { wav: `audio/${generation.account_id}/${id}.wav`, midi: `audio/${generation.account_id}/${id}.mid` };
     await blobs.put(files.wav, sineWav(), { contentType: 'audio/wav' });
     await blobs.put(files.midi, oneNoteMidi(), { contentType: 'audio/midi' });
@@ -104,14 +107,28 @@ export class FakeJobQueue implements JobQueue {
       completed_at: at,
       title,
       files,
-      metadata: { genre: 'lofi', bpm: 80, key: 'C', mode: 'minor', meter: '4/4', instruments: ['rhodes'], sections: [], vocals: false, trace: [], ...metadata },
+      metadata: {
+        genre: 'lofi',
+        bpm: 80,
+        key: 'C',
+        mode: 'minor',
+        meter: '4/4',
+        instruments: ['rhodes'],
+        sections: [],
+        vocals: false,
+        trace: [],
+        ...metadata,
+      },
     });
   }
 
   /** A cancel, as the real queue saves it: failed with code "cancelled". */
   async cancel(generation: Generation): Promise<Generation> {
     const { lifecycle } = this.#take(generation.id);
-    this.queued.splice(this.queued.findIndex((g) => g.id === generation.id), 1);
+    this.queued.splice(
+      this.queued.findIndex((g) => g.id === generation.id),
+      1,
+    );
     return lifecycle.transition(generation.id, {
       status: 'failed',
       completed_at: this.#clock().toISOString(),
@@ -121,7 +138,10 @@ export class FakeJobQueue implements JobQueue {
 
   async fail(id: string): Promise<Generation> {
     const { lifecycle } = this.#take(id);
-    this.queued.splice(this.queued.findIndex((g) => g.id === id), 1);
+    this.queued.splice(
+      this.queued.findIndex((g) => g.id === id),
+      1,
+    );
     return lifecycle.transition(id, {
       status: 'failed',
       completed_at: this.#clock().toISOString(),
@@ -145,7 +165,8 @@ export interface QueueDeps {
 
 export function sineWav(seconds = 1, sampleRate = 8000): Uint8Array {
   const samples = new Int16Array(seconds * sampleRate);
-  for (let i = 0; i < samples.length; i++) samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / sampleRate));
+  for (let i = 0; i < samples.length; i++)
+    samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / sampleRate));
   const wav = new wavefile.WaveFile();
   wav.fromScratch(1, sampleRate, '16', samples);
   return wav.toBuffer();
@@ -190,7 +211,10 @@ export interface TestApp<J extends JobQueue = FakeJobQueue> {
   koa: Koa<AppState>;
   dataDir: string;
   /** An account with one key; `overrides` sets Enterprise's custom figures. */
-  account(plan?: PlanName, overrides?: { rpm?: number | null; monthly?: number | null }): Promise<{ account: Account; key: string }>;
+  account(
+    plan?: PlanName,
+    overrides?: { rpm?: number | null; monthly?: number | null },
+  ): Promise<{ account: Account; key: string }>;
   /** fetch against the app with the key as Bearer. */
   call(key: string | null, path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
 }
@@ -226,19 +250,38 @@ export interface StartOptions {
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
 
-export function startApp<J extends JobQueue>(t: ExecutionContext, options: StartOptions & { jobs: JobsFactory<J> }): Promise<TestApp<J>>;
+export function startApp<J extends JobQueue>(
+  t: ExecutionContext,
+  options: StartOptions & { jobs: JobsFactory<J> },
+): Promise<TestApp<J>>;
 export function startApp(t: ExecutionContext, options?: StartOptions): Promise<TestApp>;
-export async function startApp(t: ExecutionContext, options: StartOptions & { jobs?: JobsFactory<JobQueue> } = {}): Promise<TestApp<JobQueue>> {
+export async function startApp(
+  t: ExecutionContext,
+  options: StartOptions & { jobs?: JobsFactory<JobQueue> } = {},
+): Promise<TestApp<JobQueue>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-api-'));
   const clock = options.clock ?? new ManualClock();
   const backend = options.backend ?? (options.databaseUrl ? 'postgres' : defaultBackend);
   const { store: realStore, accountLimiter } = await openTestStore(t, backend, dataDir, clock, options);
   const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
   // Before the job queue, as in server.ts: the queue's transitions wake its delivery worker.
-  const webhooks = options.webhooks === false ? null : openWebhooks({ repository: store, allowPrivate: true, schedule: [40, 40, 40, 40], jitter: 0, ...options.webhooks });
+  const webhooks =
+    options.webhooks === false
+      ? null
+      : openWebhooks({
+          repository: store,
+          allowPrivate: true,
+          schedule: [40, 40, 40, 40],
+          jitter: 0,
+          ...options.webhooks,
+        });
   // Events are dated by the webhooks' clock, as their deliveries are scheduled by it.
   const eventClock = (options.webhooks && options.webhooks.now) || clock.now;
-  const lifecycle = new GenerationLifecycle({ repository: store, now: eventClock, ...(webhooks ? { onEvent: webhooks.wake } : {}) });
+  const lifecycle = new GenerationLifecycle({
+    repository: store,
+    now: eventClock,
+    ...(webhooks ? { onEvent: webhooks.wake } : {}),
+  });
   const queueDeps: QueueDeps = { repository: store, blobs: realStore.blobs, lifecycle };
   const jobs = options.jobs ? await options.jobs(queueDeps) : fakeJobQueue(queueDeps, clock);
 
@@ -296,7 +339,8 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
     dataDir,
     async account(plan = 'developer', overrides = {}) {
       let account = await store.createAccount({ plan, email: `${plan}@example.com` });
-      if (overrides.rpm !== undefined || overrides.monthly !== undefined) account = await store.updateAccount(account.id, overrides);
+      if (overrides.rpm !== undefined || overrides.monthly !== undefined)
+        account = await store.updateAccount(account.id, overrides);
       const { key } = await store.createKey(account.id, 'test');
       return { account, key };
     },
@@ -305,13 +349,23 @@ export async function startApp(t: ExecutionContext, options: StartOptions & { jo
       const merged = new Headers(headers);
       if (key !== null) merged.set('Authorization', `Bearer ${key}`);
       if (json !== undefined) merged.set('Content-Type', 'application/json');
-      return fetch(url + path, { ...rest, headers: merged, ...(json === undefined ? {} : { body: JSON.stringify(json), method: rest.method ?? 'POST' }) });
+      return fetch(url + path, {
+        ...rest,
+        headers: merged,
+        ...(json === undefined ? {} : { body: JSON.stringify(json), method: rest.method ?? 'POST' }),
+      });
     },
   };
 }
 
 /** The files: the data dir's store. PostgreSQL: the repository on a database, the audio in the temp dir, the shared limiter. */
-async function openTestStore(t: ExecutionContext, backend: Backend, dataDir: string, clock: ManualClock, options: StartOptions): Promise<{ store: TestStore; accountLimiter?: RequestLimiter }> {
+async function openTestStore(
+  t: ExecutionContext,
+  backend: Backend,
+  dataDir: string,
+  clock: ManualClock,
+  options: StartOptions,
+): Promise<{ store: TestStore; accountLimiter?: RequestLimiter }> {
   if (backend === 'files') return { store: await openStore({ dataDir, clock: clock.now, open: options.open }) };
   const url = options.databaseUrl ?? (await freshDatabase(t));
   const repository = await openPostgresRepository({ url, clock: clock.now, poolSize: 4 });
@@ -329,9 +383,16 @@ function fakeJobQueue(deps: QueueDeps, clock: ManualClock): FakeJobQueue {
 }
 
 /** The error object of a response, after checking the one error shape. */
-export async function errorOf(res: Response): Promise<{ type: string; code: string; message: string; param?: string; [k: string]: unknown }> {
+export async function errorOf(
+  res: Response,
+): Promise<{ type: string; code: string; message: string; param?: string; [k: string]: unknown }> {
   const body = (await res.json()) as { error?: { type: string; code: string; message: string; param?: string } };
-  if (!body.error || typeof body.error.type !== 'string' || typeof body.error.code !== 'string' || typeof body.error.message !== 'string') {
+  if (
+    !body.error ||
+    typeof body.error.type !== 'string' ||
+    typeof body.error.code !== 'string' ||
+    typeof body.error.message !== 'string'
+  ) {
     throw new Error(`not an error body: ${JSON.stringify(body)}`);
   }
   return body.error;
@@ -347,19 +408,39 @@ export interface RawResponse {
 /** A request exactly as written: no URL normalisation, any header, any bytes. */
 export function rawRequest(
   baseUrl: string,
-  options: { method?: string; path: string; headers?: Record<string, string | number | string[]>; body?: Uint8Array | string },
+  options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string | number | string[]>;
+    body?: Uint8Array | string;
+  },
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
-      });
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      {
+        host: hostname,
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body.toString('utf8')),
+          });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

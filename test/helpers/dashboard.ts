@@ -20,10 +20,21 @@ export class DashboardClient {
   }
 
   /** Posts a form with the last page's CSRF token unless `_csrf` is given; pairs repeat a field (checkboxes). */
-  async post(path: string, fields: Record<string, string> | [string, string][], headers: Record<string, string> = {}): Promise<Page> {
+  async post(
+    path: string,
+    fields: Record<string, string> | [string, string][],
+    headers: Record<string, string> = {},
+  ): Promise<Page> {
     const pairs = Array.isArray(fields) ? fields : Object.entries(fields);
-    const body = new URLSearchParams([...(pairs.some(([name]) => name === '_csrf') ? [] : [['_csrf', this.csrf]]), ...pairs]).toString();
-    return this.#send(path, { method: 'POST', body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers } });
+    const body = new URLSearchParams([
+      ...(pairs.some(([name]) => name === '_csrf') ? [] : [['_csrf', this.csrf]]),
+      ...pairs,
+    ]).toString();
+    return this.#send(path, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    });
   }
 
   async signUp(email: string, password = 'a long enough password'): Promise<Page> {
@@ -38,7 +49,11 @@ export class DashboardClient {
 
   async #send(path: string, init: RequestInit): Promise<Page> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const res = await fetch(this.base + path, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) } });
+    const res = await fetch(this.base + path, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) },
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const name = pair.slice(0, pair.indexOf('='));

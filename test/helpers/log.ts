@@ -6,7 +6,10 @@ export type LogLine = Record<string, any> & { level: number; msg: string };
 
 export function captureLogger(level: 'debug' | 'info' = 'debug'): { logger: Logger; lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const logger = pino({ level, base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  const logger = pino(
+    { level, base: undefined },
+    { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) },
+  );
   return { logger, lines };
 }
 

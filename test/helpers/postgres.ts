@@ -47,7 +47,10 @@ export async function freshDatabase(t: ExecutionContext): Promise<string> {
 
 async function start(): Promise<PostgresServer> {
   const bin = postgresBinDir();
-  if (!bin) throw new Error('PostgreSQL server binaries not found: install Debian\'s `postgresql` package (npm test does this as root).');
+  if (!bin)
+    throw new Error(
+      "PostgreSQL server binaries not found: install Debian's `postgresql` package (npm test does this as root).",
+    );
   const root = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'tunesmith-pg-'));
   const data = join(dir, 'data');
@@ -55,7 +58,10 @@ async function start(): Promise<PostgresServer> {
     chmodSync(dir, 0o755);
     chownSync(dir, uid('postgres'), gid('postgres'));
   }
-  const as = (command: string, args: string[]) => (root ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] as const : [join(bin, command), args] as const);
+  const as = (command: string, args: string[]) =>
+    root
+      ? (['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] as const)
+      : ([join(bin, command), args] as const);
   const run = (command: string, args: string[]) => {
     const [file, argv] = as(command, args);
     const result = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });

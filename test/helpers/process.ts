@@ -62,7 +62,11 @@ export interface ServerProcess {
  * Starts `tunesmith serve` on an ephemeral port and resolves once it prints where it listens, or once
  * it exits (a refused start). Killed with SIGKILL at teardown if still running.
  */
-export function startServerProcess(t: ExecutionContext, dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+export function startServerProcess(
+  t: ExecutionContext,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   return startCliProcess(t, 'serve', dataDir, env, /Tunesmith listening on (http:\/\/\S+)/);
 }
 
@@ -70,12 +74,22 @@ export function startServerProcess(t: ExecutionContext, dataDir: string, env: Re
  * Starts `tunesmith worker` and resolves once it says it takes jobs (its `url` is then "worker"), or once it exits.
  * Killed with SIGKILL at teardown if still running.
  */
-export function startWorkerProcess(t: ExecutionContext, dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+export function startWorkerProcess(
+  t: ExecutionContext,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   return startCliProcess(t, 'worker', dataDir, env, /Tunesmith worker (taking) render jobs/);
 }
 
 /** A long-running CLI command; `ready` matches its start line, and its first group is the handle's `url`. */
-async function startCliProcess(t: ExecutionContext, command: string, dataDir: string, env: Record<string, string>, ready: RegExp): Promise<ServerProcess> {
+async function startCliProcess(
+  t: ExecutionContext,
+  command: string,
+  dataDir: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, command], {
     cwd: repo,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1', ...env },
@@ -117,7 +131,12 @@ async function startCliProcess(t: ExecutionContext, command: string, dataDir: st
 }
 
 /** Polls `check` every `intervalMs` until it returns a value, for at most `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string, intervalMs = 200): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  what: string,
+  intervalMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -22,7 +22,13 @@ export interface TestS3 {
 
 export async function startS3(t: ExecutionContext, bucket = 'tunesmith-test'): Promise<TestS3> {
   const directory = await mkdtemp(join(tmpdir(), 'tunesmith-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const clients: S3Client[] = [];
@@ -37,7 +43,12 @@ export async function startS3(t: ExecutionContext, bucket = 'tunesmith-test'): P
     endpoint,
     bucket,
     directory,
-    env: { AWS_ENDPOINT_URL: endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey },
+    env: {
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    },
     client: () => {
       const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
       clients.push(client);

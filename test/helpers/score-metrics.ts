@@ -30,7 +30,9 @@ export function chordAtBeat(score: Score, beat: number): ChordEvent {
 export function inKeyOrChordRatio(score: Score): number {
   const notes = pitchedParts(score).flatMap((p) => p.notes);
   if (notes.length === 0) return 1;
-  const ok = notes.filter((n) => score.scale.includes(mod12(n.midi)) || chordAtBeat(score, n.beat).pitchClasses.includes(mod12(n.midi)));
+  const ok = notes.filter(
+    (n) => score.scale.includes(mod12(n.midi)) || chordAtBeat(score, n.beat).pitchClasses.includes(mod12(n.midi)),
+  );
   return ok.length / notes.length;
 }
 
@@ -73,7 +75,7 @@ export function leadPitchesBetween(score: Score, from: number, to: number): numb
 function sectionSpan(score: Score, section: Section): [number, number] {
   const index = score.sections.indexOf(section);
   const next = score.sections[index + 1];
-  const end = next ? next.beat : (score.duration * score.bpm) / 60 * quarterPerMeterBeat(score);
+  const end = next ? next.beat : ((score.duration * score.bpm) / 60) * quarterPerMeterBeat(score);
   return [section.beat, end];
 }
 
@@ -104,7 +106,10 @@ export function sectionMelodySimilarity(score: Score, a: Section, b: Section, en
   const [aStart, aEnd] = sectionSpan(score, a);
   const [bStart, bEnd] = sectionSpan(score, b);
   const length = Math.min(aEnd - aStart, bEnd - bStart, endBeat - aStart, endBeat - bStart);
-  return sequenceSimilarity(leadPitchesBetween(score, aStart, aStart + length), leadPitchesBetween(score, bStart, bStart + length));
+  return sequenceSimilarity(
+    leadPitchesBetween(score, aStart, aStart + length),
+    leadPitchesBetween(score, bStart, bStart + length),
+  );
 }
 
 /**
@@ -192,7 +197,7 @@ export function maxLeap(score: Score): number {
 
 /** Seconds from the grid position to the played time, per note: swing plus humanizing. */
 export function timingOffsets(score: Score, notes: readonly Note[]): number[] {
-  const secondsPerQuarter = (60 / score.bpm) / quarterPerMeterBeat(score);
+  const secondsPerQuarter = 60 / score.bpm / quarterPerMeterBeat(score);
   return notes.map((n) => n.time - n.beat * secondsPerQuarter);
 }
 
@@ -212,7 +217,10 @@ export function meanVoiceMovement(score: Score): number {
   // Without a bass part the chords part's lowest note is the bass line (a left hand), not an upper voice.
   const bassInside = !part(score, 'bass') && upper.role === 'chords';
   const voicings = score.chords.map((c) => {
-    const notes = upper.notes.filter((n) => Math.abs(n.beat - c.beat) < EPS).map((n) => n.midi).sort((a, b) => a - b);
+    const notes = upper.notes
+      .filter((n) => Math.abs(n.beat - c.beat) < EPS)
+      .map((n) => n.midi)
+      .sort((a, b) => a - b);
     return bassInside ? notes.slice(1) : notes;
   });
   const moves: number[] = [];

@@ -12,7 +12,8 @@ export function parseLrc(text: string): { tags: Record<string, string>; lines: T
   for (const line of text.split('\n')) {
     const timed = /^\[(\d+):(\d{2})\.(\d{2})\](.*)$/.exec(line);
     if (timed) {
-      if (timed[4]!.trim() !== '') lines.push({ start: Number(timed[1]) * 60 + Number(timed[2]) + Number(timed[3]) / 100, text: timed[4]! });
+      if (timed[4]!.trim() !== '')
+        lines.push({ start: Number(timed[1]) * 60 + Number(timed[2]) + Number(timed[3]) / 100, text: timed[4]! });
       continue;
     }
     const tag = /^\[([a-z]+):(.*)\]$/.exec(line);
@@ -47,7 +48,11 @@ export function parseVtt(text: string): Cue[] {
     if (!start || !end) throw new Error(`bad cue timing: ${lines[timing]}`);
     const body = lines.slice(timing + 1).join('\n');
     const stamps = [...body.matchAll(/<(\d{2}:\d{2}:\d{2}\.\d{3})>/g)].map((m) => seconds(m[1]!));
-    const plain = body.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const plain = body
+      .replace(/<[^>]*>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
     cues.push({ start: seconds(start), end: seconds(end), text: plain, stamps });
   }
   return cues;

@@ -84,7 +84,12 @@ export async function startReceiver(t: ExecutionContext, answer: Answer = () => 
 }
 
 /** The README's verification recipe, copied as a receiver would copy it. */
-export function verifyWebhook(secret: string, headers: Record<string, string | string[] | undefined>, body: string, toleranceSeconds = 300): boolean {
+export function verifyWebhook(
+  secret: string,
+  headers: Record<string, string | string[] | undefined>,
+  body: string,
+  toleranceSeconds = 300,
+): boolean {
   const id = String(headers['webhook-id']);
   const timestamp = String(headers['webhook-timestamp']);
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) return false; // stale or replayed
@@ -106,13 +111,26 @@ function instantPool(): RenderPoolLike {
     healthy: () => true,
     async render(request) {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      if (request.prompt === 'fail') throw new RenderFailedError('RangeError', { cause: new RangeError('The engine could not render this.') });
+      if (request.prompt === 'fail')
+        throw new RenderFailedError('RangeError', { cause: new RangeError('The engine could not render this.') });
       const track: RenderedTrack = {
         wav: sineWav(),
         midi: new Uint8Array([0x4d, 0x54, 0x68, 0x64]),
         outputs: {},
         title: `Track for ${request.prompt}`,
-        metadata: { genre: 'lofi', bpm: 80, key: 'C', mode: 'minor', meter: '4/4', instruments: [], sections: [], vocals: false, lyrics: null, lyrics_timing: null, trace: [] } as unknown as RenderedTrack['metadata'],
+        metadata: {
+          genre: 'lofi',
+          bpm: 80,
+          key: 'C',
+          mode: 'minor',
+          meter: '4/4',
+          instruments: [],
+          sections: [],
+          vocals: false,
+          lyrics: null,
+          lyrics_timing: null,
+          trace: [],
+        } as unknown as RenderedTrack['metadata'],
         seed: request.seed ?? 1,
         audioSeconds: request.duration,
         renderMs: 5,
@@ -139,6 +157,10 @@ export async function startWebhookApp(t: ExecutionContext, options: WebhookAppOp
 }
 
 /** Polls until `check` returns a value (for state the worker reaches asynchronously), every 25 ms. */
-export function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+export function until<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   return eventually(check, timeoutMs, what, 25);
 }

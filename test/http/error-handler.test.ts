@@ -4,7 +4,14 @@ import { ValidationError } from '../../src/http/errors.ts';
 import { QuotaExceededError } from '../../src/store/types.ts';
 
 test('thrown non-errors and plain errors become a bare 500', (t) => {
-  for (const thrown of ['a string', null, undefined, 42, new Error('/etc/secret at line 3'), new TypeError('x is undefined')]) {
+  for (const thrown of [
+    'a string',
+    null,
+    undefined,
+    42,
+    new Error('/etc/secret at line 3'),
+    new TypeError('x is undefined'),
+  ]) {
     const described = describeError(thrown);
     t.is(described.status, 500);
     t.is(described.code, 'internal_error');

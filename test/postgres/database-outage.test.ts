@@ -20,10 +20,18 @@ test('with its database stopped a node answers 503 storage_unavailable and /heal
   const account = await repository.createAccount({ plan: 'enterprise', name: 'outage' });
   const { key } = await repository.createKey(account.id, 'outage test');
   await repository.close();
-  const node = await startServerProcess(t, await tempDataDir(t), { TUNESMITH_DATABASE_URL: url, TUNESMITH_WORKERS: '0' });
+  const node = await startServerProcess(t, await tempDataDir(t), {
+    TUNESMITH_DATABASE_URL: url,
+    TUNESMITH_WORKERS: '0',
+  });
   t.truthy(node.url, node.output());
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const generate = () => fetch(`${node.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'a calm piano piece', duration: 30 }) });
+  const generate = () =>
+    fetch(`${node.url}/v1/generate`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ prompt: 'a calm piano piece', duration: 30 }),
+    });
   t.is((await fetch(`${node.url}/healthz`)).status, 200);
 
   cluster.stop();
@@ -38,12 +46,21 @@ test('with its database stopped a node answers 503 storage_unavailable and /heal
     t.is(response.headers.get('retry-after'), '60');
     const body = (await response.json()) as ErrorBody;
     t.deepEqual(body, {
-      error: { type: 'service_unavailable_error', code: 'storage_unavailable', message: 'The server cannot save anything right now: its storage is unreachable. Retry later.' },
+      error: {
+        type: 'service_unavailable_error',
+        code: 'storage_unavailable',
+        message: 'The server cannot save anything right now: its storage is unreachable. Retry later.',
+      },
     });
   }
   const health = await fetch(`${node.url}/healthz`);
   t.is(health.status, 503);
-  t.like(await health.json(), { error: { code: 'service_unavailable', message: 'Tunesmith is not ready: the store (its PostgreSQL database) is unreachable. Check the server log.' } });
+  t.like(await health.json(), {
+    error: {
+      code: 'service_unavailable',
+      message: 'Tunesmith is not ready: the store (its PostgreSQL database) is unreachable. Check the server log.',
+    },
+  });
 
   cluster.start();
   stopped = false;

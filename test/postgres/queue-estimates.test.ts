@@ -23,7 +23,10 @@ async function apiOnlyNode(t: ExecutionContext) {
   const env = { TUNESMITH_DATABASE_URL: databaseUrl, TUNESMITH_WORKERS: '0' };
   const node = await startServerProcess(t, await tempDataDir(t), env);
   t.truthy(node.url, node.output());
-  const made = await runCli(['keys', 'create', '--plan', 'developer', '--json'], { ...env, TUNESMITH_DATA_DIR: await tempDataDir(t) });
+  const made = await runCli(['keys', 'create', '--plan', 'developer', '--json'], {
+    ...env,
+    TUNESMITH_DATA_DIR: await tempDataDir(t),
+  });
   t.is(made.code, 0, made.stderr);
   const { key } = JSON.parse(made.stdout) as { key: string };
   return { databaseUrl, node, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
@@ -34,7 +37,11 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
 
   const ids: string[] = [];
   for (const prompt of ['a calm piano piece', 'a fast drum groove', 'a slow ambient pad']) {
-    const res = await fetch(`${node.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify({ prompt, duration: 60 }) });
+    const res = await fetch(`${node.url}/v1/generate`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ prompt, duration: 60 }),
+    });
     t.is(res.status, 202, await res.clone().text());
     const created = (await res.json()) as Live;
     // The create's own answer already has its place in the queue.
@@ -46,24 +53,39 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
     t.is(res.status, 200);
     return (await res.json()) as Live;
   };
-  const list = async () => new Map(((await (await fetch(`${node.url}/v1/generations`, { headers })).json()) as { data: Live[] }).data.map((g) => [g.id, g]));
+  const list = async () =>
+    new Map(
+      ((await (await fetch(`${node.url}/v1/generations`, { headers })).json()) as { data: Live[] }).data.map((g) => [
+        g.id,
+        g,
+      ]),
+    );
 
   const boss = await openRenderQueue({ databaseUrl, supervise: false, poolSize: 1 });
   t.teardown(() => boss.stop({ graceful: false }));
 
   // Nothing taken yet: all three wait, in the order they were posted.
   const before = await Promise.all(ids.map(get));
-  t.deepEqual(before.map((g) => g.queue_position), [1, 2, 3]);
+  t.deepEqual(
+    before.map((g) => g.queue_position),
+    [1, 2, 3],
+  );
 
   const [first] = await boss.fetch<RenderJob>(RENDER_QUEUE);
   t.is(first?.data.id, ids[0]);
   const busy = await Promise.all(ids.map(get));
-  t.deepEqual(busy.map((g) => g.queue_position), [0, 1, 2]);
+  t.deepEqual(
+    busy.map((g) => g.queue_position),
+    [0, 1, 2],
+  );
   for (const g of busy) t.true(typeof g.estimated_time === 'number' && g.estimated_time > 0, JSON.stringify(g));
   t.true(busy[2]!.estimated_time! > busy[1]!.estimated_time!);
   // The list reads the same queue in one go and says the same.
   const listed = await list();
-  t.deepEqual(ids.map((id) => listed.get(id)?.queue_position), [0, 1, 2]);
+  t.deepEqual(
+    ids.map((id) => listed.get(id)?.queue_position),
+    [0, 1, 2],
+  );
   for (const id of ids) t.true(listed.get(id)!.estimated_time! > 0);
 
   // The first render done and the second taken: the third is next, and sooner than before.
@@ -71,16 +93,27 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
   const [second] = await boss.fetch<RenderJob>(RENDER_QUEUE);
   t.is(second?.data.id, ids[1]);
   const drained = await Promise.all(ids.slice(1).map(get));
-  t.deepEqual(drained.map((g) => g.queue_position), [0, 1]);
+  t.deepEqual(
+    drained.map((g) => g.queue_position),
+    [0, 1],
+  );
   t.true(drained[1]!.estimated_time! > 0);
-  t.true(drained[1]!.estimated_time! < busy[2]!.estimated_time!, `${drained[1]!.estimated_time} < ${busy[2]!.estimated_time}`);
+  t.true(
+    drained[1]!.estimated_time! < busy[2]!.estimated_time!,
+    `${drained[1]!.estimated_time} < ${busy[2]!.estimated_time}`,
+  );
 });
 
-test('a running task shows the progress its worker recorded, and a superseded attempt\'s progress is not written', async (t) => {
+test("a running task shows the progress its worker recorded, and a superseded attempt's progress is not written", async (t) => {
   const { databaseUrl, node, headers } = await apiOnlyNode(t);
-  const res = await fetch(`${node.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'a calm piano piece', duration: 60 }) });
+  const res = await fetch(`${node.url}/v1/generate`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ prompt: 'a calm piano piece', duration: 60 }),
+  });
   const { id } = (await res.json()) as Live;
-  const get = async () => (await (await fetch(`${node.url}/v1/generation/${id}`, { headers })).json()) as Live & { progress: number };
+  const get = async () =>
+    (await (await fetch(`${node.url}/v1/generation/${id}`, { headers })).json()) as Live & { progress: number };
 
   // A worker takes the job and starts the task's first attempt, as render-worker.ts does.
   const boss = await openRenderQueue({ databaseUrl, supervise: false, poolSize: 1 });

@@ -8,7 +8,10 @@ import { freshDatabase } from '../helpers/postgres.ts';
 import { startServerProcess, tempDataDir, type ServerProcess } from '../helpers/process.ts';
 
 /** A Starter account (and key) on a fresh database, then two API-only nodes on it. */
-async function twoNodes(t: ExecutionContext, rpm?: number): Promise<{ nodes: [ServerProcess, ServerProcess]; key: string }> {
+async function twoNodes(
+  t: ExecutionContext,
+  rpm?: number,
+): Promise<{ nodes: [ServerProcess, ServerProcess]; key: string }> {
   const url = await freshDatabase(t);
   const repository = await openPostgresRepository({ url });
   const account = await repository.createAccount({ plan: 'starter', name: 'limits' });
@@ -16,7 +19,10 @@ async function twoNodes(t: ExecutionContext, rpm?: number): Promise<{ nodes: [Se
   const { key } = await repository.createKey(account.id);
   await repository.close();
   const env = { TUNESMITH_DATABASE_URL: url, TUNESMITH_WORKERS: '0' };
-  const nodes = await Promise.all([startServerProcess(t, await tempDataDir(t), env), startServerProcess(t, await tempDataDir(t), env)]);
+  const nodes = await Promise.all([
+    startServerProcess(t, await tempDataDir(t), env),
+    startServerProcess(t, await tempDataDir(t), env),
+  ]);
   for (const node of nodes) t.truthy(node.url, node.output());
   return { nodes: nodes as [ServerProcess, ServerProcess], key };
 }
@@ -27,29 +33,39 @@ test('30 parallel creates on a Starter key split over two nodes: exactly 10 acce
   // The rate limit raised out of the way, so the monthly quota of 10 is what decides.
   const { nodes, key } = await twoNodes(t, 1000);
   // Each node serves a request first (pools open, code loaded), so neither starts the race seconds behind.
-  for (const node of nodes) t.is((await fetch(`${node.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
-  const responses = await Promise.all(Array.from({ length: 30 }, (_, i) =>
-    fetch(`${nodes[i % 2]!.url}/v1/generate`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ prompt: `a short piano piece number ${i}`, duration: 30 }),
-    })));
+  for (const node of nodes)
+    t.is((await fetch(`${node.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
+  const responses = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      fetch(`${nodes[i % 2]!.url}/v1/generate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: `a short piano piece number ${i}`, duration: 30 }),
+      }),
+    ),
+  );
   const statuses = responses.map((res) => res.status);
   t.is(count(statuses, 202), 10, statuses.join(' '));
   t.is(count(statuses, 402), 20, statuses.join(' '));
-  t.true([0, 1].every((n) => responses.some((res, i) => i % 2 === n && res.status === 202)), 'both nodes accepted some');
+  t.true(
+    [0, 1].every((n) => responses.some((res, i) => i % 2 === n && res.status === 202)),
+    'both nodes accepted some',
+  );
   const refused = (await responses.find((res) => res.status === 402)!.json()) as { error: { code: string } };
   t.is(refused.error.code, 'quota_exceeded');
-  const listed = (await (await fetch(`${nodes[1].url}/v1/generations?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: unknown[] };
+  const listed = (await (
+    await fetch(`${nodes[1].url}/v1/generations?limit=100`, { headers: { authorization: `Bearer ${key}` } })
+  ).json()) as { data: unknown[] };
   t.is(listed.data.length, 10, 'the accepted ten, and nothing else, are stored');
 });
 
-test('a Starter key\'s 10 requests a minute are one limit over two nodes: 20 requests split between them, 10 answered and 10 refused with the headers', async (t) => {
+test("a Starter key's 10 requests a minute are one limit over two nodes: 20 requests split between them, 10 answered and 10 refused with the headers", async (t) => {
   const { nodes, key } = await twoNodes(t);
   const responses: Response[] = [];
   const started = Date.now();
   // One after another, alternating, so the count is not a race but the shared bucket.
-  for (let i = 0; i < 20; i++) responses.push(await fetch(`${nodes[i % 2]!.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } }));
+  for (let i = 0; i < 20; i++)
+    responses.push(await fetch(`${nodes[i % 2]!.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } }));
   // The bucket refills one request every 6 s: on a slow machine the run may earn one back, never more.
   const refilled = Math.floor((Date.now() - started) / 6000);
   const statuses = responses.map((res) => res.status);

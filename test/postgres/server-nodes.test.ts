@@ -29,7 +29,10 @@ test('two nodes starting together on an empty database make one first account, s
   const [linkNode, otherNode] = firstKey(a.output()) ? [a, b] : [b, a];
   const signIn = await fetch(signInLink(linkNode.output()), { redirect: 'manual' });
   t.is(signIn.status, 303);
-  const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const overview = await fetch(`${otherNode.url}/`, { headers: { cookie }, redirect: 'manual' });
   t.is(overview.status, 200);
 
@@ -38,17 +41,27 @@ test('two nodes starting together on an empty database make one first account, s
 });
 
 test('a node whose database URL points nowhere stops with one sentence naming the database, not the password', async (t) => {
-  const server = await startServerProcess(t, await tempDataDir(t), { TUNESMITH_DATABASE_URL: 'postgres://tunesmith:hunter2@127.0.0.1:1/tunesmith' });
+  const server = await startServerProcess(t, await tempDataDir(t), {
+    TUNESMITH_DATABASE_URL: 'postgres://tunesmith:hunter2@127.0.0.1:1/tunesmith',
+  });
   t.is(server.url, '');
   t.is((await server.exited).code, 1);
-  t.true(server.output().includes('Cannot use the PostgreSQL database tunesmith on 127.0.0.1:1: nothing accepts connections there.'), server.output());
+  t.true(
+    server
+      .output()
+      .includes('Cannot use the PostgreSQL database tunesmith on 127.0.0.1:1: nothing accepts connections there.'),
+    server.output(),
+  );
   t.false(server.output().includes('hunter2'));
 });
 
 test('with TUNESMITH_DATABASE_URL the CLI makes keys in the database, and a running node accepts them at once', async (t) => {
   const env = { TUNESMITH_DATABASE_URL: await freshDatabase(t) };
   const node = await startServerProcess(t, await tempDataDir(t), env);
-  const made = await runCli(['keys', 'create', '--plan', 'starter', '--json'], { ...env, TUNESMITH_DATA_DIR: await tempDataDir(t) });
+  const made = await runCli(['keys', 'create', '--plan', 'starter', '--json'], {
+    ...env,
+    TUNESMITH_DATA_DIR: await tempDataDir(t),
+  });
   t.is(made.code, 0, made.stderr);
   const { key } = JSON.parse(made.stdout) as { key: string };
   const res = await fetch(`${node.url}/v1/account`, { headers: { authorization: `Bearer ${key}` } });

@@ -14,7 +14,9 @@ test('30 parallel creates on a Starter key split across two nodes accept exactly
   const [a, b] = await twoNodes(t);
   // The rate limit raised out of the way, so only the quota can refuse.
   const { key, account } = await a.account('starter', { rpm: 1000 });
-  const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).call(key, '/v1/generate', { json: { prompt: `track ${i}` } })));
+  const responses = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).call(key, '/v1/generate', { json: { prompt: `track ${i}` } })),
+  );
   const statuses = responses.map((r) => r.status);
   t.is(statuses.filter((s) => s === 202).length, 10);
   t.is(statuses.filter((s) => s === 402).length, 20);
@@ -53,7 +55,9 @@ test('a generation created on one node is read, and its completion heard by a lo
 
 test('parallel sign-ups with one email split across both nodes make one account; the others are told the email is taken', async (t) => {
   const [a, b] = await twoNodes(t);
-  const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => new DashboardClient((i % 2 ? a : b).url).signUp('race@example.com')));
+  const answers = await Promise.all(
+    Array.from({ length: 4 }, (_, i) => new DashboardClient((i % 2 ? a : b).url).signUp('race@example.com')),
+  );
   t.deepEqual(answers.map((answer) => answer.status).sort(), [303, 409, 409, 409]);
   t.is((await a.store.listAccounts()).filter((account) => account.email === 'race@example.com').length, 1);
 });

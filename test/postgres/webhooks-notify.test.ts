@@ -18,7 +18,11 @@ test("a worker process's completion wakes the API node's webhook sender at once,
   const { key } = await repository.createKey(account.id, 'notify test');
   await repository.close();
   const dataDir = await tempDataDir(t);
-  const env = { TUNESMITH_DATABASE_URL: url, TUNESMITH_WEBHOOK_ALLOW_PRIVATE: '1', TUNESMITH_WEBHOOK_POLL_SECONDS: '3600' };
+  const env = {
+    TUNESMITH_DATABASE_URL: url,
+    TUNESMITH_WEBHOOK_ALLOW_PRIVATE: '1',
+    TUNESMITH_WEBHOOK_POLL_SECONDS: '3600',
+  };
   const api = await startServerProcess(t, dataDir, { ...env, TUNESMITH_WORKERS: '0' });
   t.truthy(api.url, api.output());
 

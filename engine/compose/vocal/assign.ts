@@ -26,7 +26,10 @@ export function splitLine(line: LyricLine): [LyricLine, LyricLine] {
   for (let w = 0; w < line.words.length - 1; w++) {
     running += line.words[w]!.syllables.length;
     const distance = Math.abs(running - total / 2);
-    if (distance < bestDistance) { bestDistance = distance; best = w + 1; }
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = w + 1;
+    }
   }
   const part = (words: LyricLine['words']): LyricLine => ({ text: words.map((w) => w.text).join(' '), words });
   return [part(line.words.slice(0, best)), part(line.words.slice(best))];

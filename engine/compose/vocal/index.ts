@@ -25,9 +25,33 @@ export const VOCAL_RANGE: Record<'female' | 'male', { low: number; high: number 
 };
 
 /** Styles whose choruses get backing "oohs". */
-const BACKING_STYLES = new Set(['pop', 'rock', 'folk', 'soul', 'reggae', 'synthwave', 'house', 'jazz', 'country', 'gospel', 'disco', 'kpop', 'jpop', 'afrobeat', 'salsa', 'kids']);
+const BACKING_STYLES = new Set([
+  'pop',
+  'rock',
+  'folk',
+  'soul',
+  'reggae',
+  'synthwave',
+  'house',
+  'jazz',
+  'country',
+  'gospel',
+  'disco',
+  'kpop',
+  'jpop',
+  'afrobeat',
+  'salsa',
+  'kids',
+]);
 /** Where in the range each kind of section sits (0 bottom … 1 top): the chorus lifts. */
-const REGISTER: Record<LyricSectionKind, number> = { intro: 0.4, verse: 0.4, prechorus: 0.5, chorus: 0.62, bridge: 0.55, outro: 0.4 };
+const REGISTER: Record<LyricSectionKind, number> = {
+  intro: 0.4,
+  verse: 0.4,
+  prechorus: 0.5,
+  chorus: 0.62,
+  bridge: 0.55,
+  outro: 0.4,
+};
 /** Lines a written section holds at most, however long the form makes it. */
 const MAX_WRITTEN_LINES = 8;
 const OOH: Syllable = { text: 'ooh', onset: [], nucleus: 'UW', coda: [], stress: 0 };
@@ -42,7 +66,8 @@ export interface VocalTiming {
 /** The lyric source of the spec: the request's lyrics when given, else written for the form's slots. */
 function chooseLines(ctx: ComposeContext, slots: LineSlot[], random: Random): { lyrics: Lyrics; lines: SungLine[] } {
   const { spec } = ctx;
-  if (ctx.sections.some((section) => section.lyrics !== undefined)) return sectionLyricLines(slots, ctx.sections, spec.duration);
+  if (ctx.sections.some((section) => section.lyrics !== undefined))
+    return sectionLyricLines(slots, ctx.sections, spec.duration);
   if (spec.lyrics !== null && spec.lyrics.trim() !== '') {
     const lyrics = parseLyrics(spec.lyrics);
     return { lyrics, lines: assignGiven(lyrics, slots, spec.duration) };
@@ -51,12 +76,28 @@ function chooseLines(ctx: ComposeContext, slots: LineSlot[], random: Random): { 
   for (const slot of slots) bySection.set(slot.section, [...(bySection.get(slot.section) ?? []), slot]);
   const groups = [...bySection.values()].map((group) => group.slice(0, MAX_WRITTEN_LINES));
   // Every chorus has the same lines, so they all hold as many as the shortest.
-  const chorusLines = Math.min(...groups.filter((g) => g[0]!.kind === 'chorus').map((g) => g.length), MAX_WRITTEN_LINES);
+  const chorusLines = Math.min(
+    ...groups.filter((g) => g[0]!.kind === 'chorus').map((g) => g.length),
+    MAX_WRITTEN_LINES,
+  );
   const sized = groups.map((g) => (g[0]!.kind === 'chorus' ? g.slice(0, chorusLines) : g));
   const plan: LyricPlan = {
-    sections: sized.map((g) => ({ kind: g[0]!.kind, lines: g.length, syllables: syllableRange(Math.min(...g.map((s) => s.slots)), g[0]!.slotBeats) })),
+    sections: sized.map((g) => ({
+      kind: g[0]!.kind,
+      lines: g.length,
+      syllables: syllableRange(Math.min(...g.map((s) => s.slots)), g[0]!.slotBeats),
+    })),
   };
-  const lyrics = writeLyrics({ prompt: spec.englishPrompt ?? spec.prompt, subjects: spec.subjects, valence: spec.valence, arousal: spec.arousal, plan }, random.fork('lyrics'));
+  const lyrics = writeLyrics(
+    {
+      prompt: spec.englishPrompt ?? spec.prompt,
+      subjects: spec.subjects,
+      valence: spec.valence,
+      arousal: spec.arousal,
+      plan,
+    },
+    random.fork('lyrics'),
+  );
   return { lyrics, lines: assignWritten(lyrics, sized) };
 }
 
@@ -94,12 +135,18 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
       const steps = placeSyllables(stresses, grid) ?? stresses.map((_, k) => k);
       const onsets = steps.map((step) => slot.beat + step * slot.slotBeats);
       const accented = steps.map((step, k) => stresses[k]! >= 1 || metricWeight(step, grid) >= 3);
-      const center = Math.round(range.low + REGISTER[sung.kind] * (range.high - range.low) + spec.valence + spec.arousal);
+      const center = Math.round(
+        range.low + REGISTER[sung.kind] * (range.high - range.low) + spec.valence + spec.arousal,
+      );
       const lineRandom = random.fork(key);
       const closesSection = lines[lineIndex + 1]?.slot.section !== slot.section;
       const pitches = linePitches(ctx, { onsets, accented, center, range, closesSection }, lineRandom);
       const lastSteps = slot.slots - steps[steps.length - 1]!;
-      shape = { offsets: steps.map((step) => step * slot.slotBeats), pitches, melisma: lastSteps * slot.slotBeats >= 1.5 && lineRandom.chance(0.45) };
+      shape = {
+        offsets: steps.map((step) => step * slot.slotBeats),
+        pitches,
+        melisma: lastSteps * slot.slotBeats >= 1.5 && lineRandom.chance(0.45),
+      };
       placed.set(key, shape);
     }
     const end = slot.beat + slot.slots * slot.slotBeats;
@@ -114,7 +161,9 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
       if (last && shape.melisma) {
         const split = beat + (nextBeat - beat) * 0.6;
         lineNotes.push(sungNote(timing, beat, split, shape.pitches[k]!, syllable, false, base));
-        lineNotes.push(sungNote(timing, split, nextBeat, melismaPitch(ctx, split, shape.pitches[k]!, range), syllable, true, base));
+        lineNotes.push(
+          sungNote(timing, split, nextBeat, melismaPitch(ctx, split, shape.pitches[k]!, range), syllable, true, base),
+        );
       } else {
         lineNotes.push(sungNote(timing, beat, nextBeat, shape.pitches[k]!, syllable, false, base));
       }
@@ -125,14 +174,28 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
       note.legato = next !== undefined && (next.continuation || next.syllable.onset.length === 0);
     });
     notes.push(...lineNotes);
-    timings.push(lineTiming(sung, line.words.map((w) => w.text), lineNotes));
+    timings.push(
+      lineTiming(
+        sung,
+        line.words.map((w) => w.text),
+        lineNotes,
+      ),
+    );
   });
 
   const backing = BACKING_STYLES.has(ctx.preset.name) ? composeBacking(ctx, lines, timing, range) : [];
   return { gender: spec.vocals.gender, lyrics, notes, backing, lines: timings };
 }
 
-function sungNote(timing: VocalTiming, beat: number, endBeat: number, midi: number, syllable: Syllable, continuation: boolean, base: { velocity: number; line: number; word: number }): SungNote {
+function sungNote(
+  timing: VocalTiming,
+  beat: number,
+  endBeat: number,
+  midi: number,
+  syllable: Syllable,
+  continuation: boolean,
+  base: { velocity: number; line: number; word: number },
+): SungNote {
   const time = round(timing.seconds(beat));
   return {
     time,
@@ -165,24 +228,41 @@ function lineTiming(sung: SungLine, words: string[], notes: readonly SungNote[])
 }
 
 /** Two sustained chord tones on "ooh" under each chorus line, changing with the chords. */
-function composeBacking(ctx: ComposeContext, lines: readonly SungLine[], timing: VocalTiming, range: { low: number; high: number }): SungNote[] {
+function composeBacking(
+  ctx: ComposeContext,
+  lines: readonly SungLine[],
+  timing: VocalTiming,
+  range: { low: number; high: number },
+): SungNote[] {
   const notes: SungNote[] = [];
   lines.forEach((sung, lineIndex) => {
     if (sung.kind !== 'chorus') return;
     const start = sung.slot.beat;
     const end = sung.slot.beat + sung.slot.beats;
     const velocity = 0.28 + 0.12 * ctx.sections[sung.slot.section]!.energy;
-    for (let beat = start; beat < end - 1e-6;) {
+    for (let beat = start; beat < end - 1e-6; ) {
       const slot = chordAt(ctx.chords, beat);
       const until = Math.min(end, slot.beat + slot.beats);
       const pcs = slot.chord.pitchClasses;
       const lowTone = nearestChordTone(range.low + 4, pcs, 1);
-      const highTone = nearestChordTone(lowTone + 3, pcs.filter((pc) => pc !== ((lowTone % 12) + 12) % 12), 1);
+      const highTone = nearestChordTone(
+        lowTone + 3,
+        pcs.filter((pc) => pc !== ((lowTone % 12) + 12) % 12),
+        1,
+      );
       for (const midi of [lowTone, highTone]) {
         const time = round(timing.seconds(beat));
         notes.push({
-          time, duration: round(Math.max(0.1, timing.seconds(until) - time - 0.06)), midi, velocity: round(velocity), beat: beat * timing.quarterPerBeat,
-          syllable: OOH, continuation: false, legato: false, line: lineIndex, word: 0,
+          time,
+          duration: round(Math.max(0.1, timing.seconds(until) - time - 0.06)),
+          midi,
+          velocity: round(velocity),
+          beat: beat * timing.quarterPerBeat,
+          syllable: OOH,
+          continuation: false,
+          legato: false,
+          line: lineIndex,
+          word: 0,
         });
       }
       beat = until;

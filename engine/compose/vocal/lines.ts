@@ -8,8 +8,15 @@ import type { ComposeContext, PlannedSection } from '../model.ts';
 
 /** How a section of the form is sung; kinds absent here (intro, outro) are instrumental. */
 const SUNG_AS: Partial<Record<SectionKind, LyricSectionKind>> = {
-  verse: 'verse', theme: 'verse', prechorus: 'prechorus', build: 'prechorus',
-  chorus: 'chorus', drop: 'chorus', climax: 'chorus', bridge: 'bridge', breakdown: 'bridge',
+  verse: 'verse',
+  theme: 'verse',
+  prechorus: 'prechorus',
+  build: 'prechorus',
+  chorus: 'chorus',
+  drop: 'chorus',
+  climax: 'chorus',
+  bridge: 'bridge',
+  breakdown: 'bridge',
 };
 
 /** A line should last at least this long, so it holds a singable phrase. */
@@ -50,7 +57,9 @@ export function slotBeatsFor(bpm: number): number {
 }
 
 /** Every line slot of the form's sung sections, in time order. */
-export function planLineSlots(ctx: Pick<ComposeContext, 'bpm' | 'beatsPerBar' | 'sections' | 'endingBeat'>): LineSlot[] {
+export function planLineSlots(
+  ctx: Pick<ComposeContext, 'bpm' | 'beatsPerBar' | 'sections' | 'endingBeat'>,
+): LineSlot[] {
   const bars = lineBars(ctx);
   const beats = bars * ctx.beatsPerBar;
   const slotBeats = slotBeatsFor(ctx.bpm);
@@ -66,7 +75,16 @@ export function planLineSlots(ctx: Pick<ComposeContext, 'bpm' | 'beatsPerBar' | 
       const beat = section.beat + line * beats;
       // Nothing is sung over the final held chord.
       if (beat + beats > ctx.endingBeat + 1e-6) break;
-      slots.push({ section: index, kind, label: section.label, index: line, beat, beats, slotBeats, slots: Math.round((beats - BREATH_BEATS) / slotBeats) });
+      slots.push({
+        section: index,
+        kind,
+        label: section.label,
+        index: line,
+        beat,
+        beats,
+        slotBeats,
+        slots: Math.round((beats - BREATH_BEATS) / slotBeats),
+      });
     }
   });
   return slots;

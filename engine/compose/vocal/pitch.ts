@@ -22,7 +22,11 @@ export interface LinePitchInput {
 /** Semitones of the arch: how far the middle of a line rises above its ends. */
 const ARCH = 4;
 
-export function linePitches(ctx: Pick<ComposeContext, 'chords' | 'scale' | 'tonic'>, input: LinePitchInput, random: Random): number[] {
+export function linePitches(
+  ctx: Pick<ComposeContext, 'chords' | 'scale' | 'tonic'>,
+  input: LinePitchInput,
+  random: Random,
+): number[] {
   const { onsets, accented, center, range } = input;
   const count = onsets.length;
   // Lines vary: an arch, a rise or a fall, around a centre shifted a little per line.
@@ -30,7 +34,8 @@ export function linePitches(ctx: Pick<ComposeContext, 'chords' | 'scale' | 'toni
   const offset = random.int(-2, 2);
   const target = (k: number): number => {
     const x = count === 1 ? 0.5 : k / (count - 1);
-    const curve = shape === 'arch' ? Math.sin(Math.PI * x) * ARCH : shape === 'rise' ? (x - 0.3) * ARCH : (0.7 - x) * ARCH;
+    const curve =
+      shape === 'arch' ? Math.sin(Math.PI * x) * ARCH : shape === 'rise' ? (x - 0.3) * ARCH : (0.7 - x) * ARCH;
     return center + offset + curve;
   };
   const pitches: number[] = [];
@@ -50,7 +55,12 @@ export function linePitches(ctx: Pick<ComposeContext, 'chords' | 'scale' | 'toni
         pitch = moveInScale(previous, -Math.sign(lastInterval), tones);
       } else {
         const direction = Math.sign(goal - previous);
-        pitch = direction === 0 ? (random.chance(0.5) ? previous : moveInScale(previous, random.chance(0.5) ? 1 : -1, tones)) : moveInScale(previous, direction, tones);
+        pitch =
+          direction === 0
+            ? random.chance(0.5)
+              ? previous
+              : moveInScale(previous, random.chance(0.5) ? 1 : -1, tones)
+            : moveInScale(previous, direction, tones);
       }
       if (accented[k] || last) pitch = nearestChordTone(pitch, chord.pitchClasses, Math.sign(goal - pitch));
     }
@@ -66,7 +76,12 @@ export function linePitches(ctx: Pick<ComposeContext, 'chords' | 'scale' | 'toni
 }
 
 /** A melisma's second note: a scale step below the held note (above when at the bottom of the range). */
-export function melismaPitch(ctx: Pick<ComposeContext, 'chords' | 'scale'>, beat: number, from: number, range: { low: number; high: number }): number {
+export function melismaPitch(
+  ctx: Pick<ComposeContext, 'chords' | 'scale'>,
+  beat: number,
+  from: number,
+  range: { low: number; high: number },
+): number {
   const chord = chordAt(ctx.chords, beat).chord;
   const tones = chordScale(ctx.scale, chord.pitchClasses);
   const below = moveInScale(from, -1, tones);

@@ -69,7 +69,10 @@ export function placeSyllables(stresses: readonly number[], grid: RhythmGrid): n
         const previous = cost[i - 1]![k]!;
         if (previous === Infinity) continue;
         const total = previous + lengthCost((j - k) * stepSeconds);
-        if (total < best) { best = total; arg = k; }
+        if (total < best) {
+          best = total;
+          arg = k;
+        }
       }
       cost[i]![j] = best + own;
       from[i]![j] = arg;
@@ -80,7 +83,10 @@ export function placeSyllables(stresses: readonly number[], grid: RhythmGrid): n
   // The last syllable is held at least two steps.
   for (let j = n - 1; j <= slots - 2; j++) {
     const total = cost[n - 1]![j]! + lastLengthCost((slots - j) * stepSeconds);
-    if (total < best) { best = total; end = j; }
+    if (total < best) {
+      best = total;
+      end = j;
+    }
   }
   if (end < 0) return null;
   const onsets = new Array<number>(n);

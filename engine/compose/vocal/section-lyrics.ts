@@ -8,7 +8,11 @@ import type { PlannedSection } from '../model.ts';
 import { assignGiven, type SungLine } from './assign.ts';
 import type { LineSlot } from './lines.ts';
 
-export function sectionLyricLines(slots: readonly LineSlot[], sections: readonly PlannedSection[], duration: number): { lyrics: Lyrics; lines: SungLine[] } {
+export function sectionLyricLines(
+  slots: readonly LineSlot[],
+  sections: readonly PlannedSection[],
+  duration: number,
+): { lyrics: Lyrics; lines: SungLine[] } {
   const lyrics: Lyrics = { source: 'given', sections: [] };
   const lines: SungLine[] = [];
   sections.forEach((section, index) => {

@@ -8,7 +8,14 @@ export type HitTools = PatchTools;
 export type Hit = (tools: HitTools, time: number, velocity: number) => void;
 
 /** A pitched membrane whose pitch falls (kick, toms, 808, timpani). */
-export function membrane(options: { note: number; octaves: number; pitchDecay: number; decay: number; level?: number; wave?: 'sine' | 'triangle' | 'square' }): Hit {
+export function membrane(options: {
+  note: number;
+  octaves: number;
+  pitchDecay: number;
+  decay: number;
+  level?: number;
+  wave?: 'sine' | 'triangle' | 'square';
+}): Hit {
   return (tools, time, velocity) => {
     const synth = new tools.Tone.MembraneSynth({
       pitchDecay: options.pitchDecay,
@@ -22,10 +29,20 @@ export function membrane(options: { note: number; octaves: number; pitchDecay: n
 }
 
 /** Filtered noise with an exponential decay (snare wires, hats, shaker, brushes). */
-export function noise(options: { type: BiquadFilterType; frequency: number; q?: number; decay: number; attack?: number; level?: number; offset?: number }): Hit {
+export function noise(options: {
+  type: BiquadFilterType;
+  frequency: number;
+  q?: number;
+  decay: number;
+  attack?: number;
+  level?: number;
+  offset?: number;
+}): Hit {
   return (tools, time, velocity) => {
     const { Tone } = tools;
-    const filter = new Tone.Filter({ type: options.type, frequency: options.frequency, Q: options.q ?? 0.7 }).connect(tools.output);
+    const filter = new Tone.Filter({ type: options.type, frequency: options.frequency, Q: options.q ?? 0.7 }).connect(
+      tools.output,
+    );
     const gain = new Tone.Gain(0).connect(filter);
     const player = new Tone.Player(tools.noise).connect(gain);
     const attack = options.attack ?? 0.001;
@@ -87,7 +104,12 @@ export function metal(options: { frequency: number; decay: number; resonance?: n
 }
 
 /** A short pitched click (rim shot, chip blips). */
-export function click(options: { frequency: number; decay: number; wave?: 'square' | 'triangle' | 'sine'; level?: number }): Hit {
+export function click(options: {
+  frequency: number;
+  decay: number;
+  wave?: 'square' | 'triangle' | 'sine';
+  level?: number;
+}): Hit {
   return (tools, time, velocity) => {
     const synth = new tools.Tone.Synth({
       oscillator: { type: options.wave ?? 'triangle' },

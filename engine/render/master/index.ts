@@ -61,7 +61,12 @@ export interface MasterRecord {
  * Limiting lowers loudness, and by more the harder it works, so the gain is found by a secant search on the
  * loudness the limited signal actually reaches (each try limits a fresh copy of the unlimited signal).
  */
-export function masterInPlace(left: Float32Array, right: Float32Array, sampleRate: number, record?: MasterRecord): MasterReport {
+export function masterInPlace(
+  left: Float32Array,
+  right: Float32Array,
+  sampleRate: number,
+  record?: MasterRecord,
+): MasterReport {
   const dcRemoved: [boolean, boolean] = [removeDc(left), removeDc(right)];
   const ceiling = 10 ** (CEILING_DBTP / 20);
   const initial = integratedLoudness(left, right, sampleRate);

@@ -10,7 +10,14 @@ import { truePeakEnvelope } from './true-peak.ts';
  * Applies `gain` to the stereo signal in place and limits its true peak to `ceiling` (linear). `gains`, when
  * given, receives the total gain applied to each frame (so stems can follow the mix exactly).
  */
-export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: number, sampleRate: number, gain = 1, gains: Float32Array | null = null): void {
+export function limitTruePeak(
+  left: Float32Array,
+  right: Float32Array,
+  ceiling: number,
+  sampleRate: number,
+  gain = 1,
+  gains: Float32Array | null = null,
+): void {
   const n = left.length;
   const lookahead = Math.max(1, Math.round(0.002 * sampleRate));
   const release = 1 - Math.exp(-1 / (0.08 * sampleRate));
@@ -23,7 +30,11 @@ export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: 
   }
   if (!any) {
     gains?.fill(gain);
-    if (gain !== 1) for (let i = 0; i < n; i++) { left[i]! *= gain; right[i]! *= gain; }
+    if (gain !== 1)
+      for (let i = 0; i < n; i++) {
+        left[i]! *= gain;
+        right[i]! *= gain;
+      }
     return;
   }
 
@@ -32,7 +43,8 @@ export function limitTruePeak(left: Float32Array, right: Float32Array, ceiling: 
   // before the start count as 1). Rings instead of full-length arrays keep memory flat for long tracks.
   const ringSize = lookahead + 2;
   const deque = new Int32Array(ringSize);
-  let head = 0, tail = 0;
+  let head = 0,
+    tail = 0;
   let next = 0;
   let released = 1;
   const window = lookahead + 1;

@@ -4,7 +4,13 @@
  * an absolute gate at −70 LUFS and a relative gate 10 LU below the ungated mean.
  */
 
-interface Biquad { b0: number; b1: number; b2: number; a1: number; a2: number }
+interface Biquad {
+  b0: number;
+  b1: number;
+  b2: number;
+  a1: number;
+  a2: number;
+}
 
 function kWeighting(sampleRate: number): [Biquad, Biquad] {
   let f0 = 1681.974450955533;
@@ -33,17 +39,25 @@ function kWeighting(sampleRate: number): [Biquad, Biquad] {
 function segmentEnergies(channel: Float32Array, sampleRate: number, segment: number): Float64Array {
   const [s, h] = kWeighting(sampleRate);
   const out = new Float64Array(Math.floor(channel.length / segment));
-  let x1 = 0, x2 = 0, y1 = 0, y2 = 0, z1 = 0, z2 = 0;
+  let x1 = 0,
+    x2 = 0,
+    y1 = 0,
+    y2 = 0,
+    z1 = 0,
+    z2 = 0;
   for (let seg = 0; seg < out.length; seg++) {
     let sum = 0;
     const end = (seg + 1) * segment;
     for (let i = seg * segment; i < end; i++) {
       const x = channel[i]!;
       const y = s.b0 * x + s.b1 * x1 + s.b2 * x2 - s.a1 * y1 - s.a2 * y2;
-      x2 = x1; x1 = x;
+      x2 = x1;
+      x1 = x;
       const z = h.b0 * y + h.b1 * y1 + h.b2 * y2 - h.a1 * z1 - h.a2 * z2;
-      y2 = y1; y1 = y;
-      z2 = z1; z1 = z;
+      y2 = y1;
+      y1 = y;
+      z2 = z1;
+      z1 = z;
       sum += z * z;
     }
     out[seg] = sum;
@@ -58,7 +72,8 @@ export function integratedLoudness(left: Float32Array, right: Float32Array, samp
   const r = segmentEnergies(right, sampleRate, segment);
   const blocks: number[] = [];
   for (let i = 0; i + 4 <= l.length; i++) {
-    const energy = (l[i]! + l[i + 1]! + l[i + 2]! + l[i + 3]! + r[i]! + r[i + 1]! + r[i + 2]! + r[i + 3]!) / (4 * segment);
+    const energy =
+      (l[i]! + l[i + 1]! + l[i + 2]! + l[i + 3]! + r[i]! + r[i + 1]! + r[i + 2]! + r[i + 3]!) / (4 * segment);
     blocks.push(energy);
   }
   const loudness = (energy: number) => -0.691 + 10 * Math.log10(energy);

@@ -9,10 +9,18 @@ import { sawLead, squareLead } from './leads.ts';
 import { subBass, tr808Bass, acidBass, reeseBass, synthBass } from './basses.ts';
 
 export const PITCHED_PATCHES: Readonly<Record<string, PitchedPatch>> = {
-  pluck, bells, fmBell,
-  warmPad, synthPad,
-  sawLead, squareLead,
-  subBass, tr808Bass, acidBass, reeseBass, synthBass,
+  pluck,
+  bells,
+  fmBell,
+  warmPad,
+  synthPad,
+  sawLead,
+  squareLead,
+  subBass,
+  tr808Bass,
+  acidBass,
+  reeseBass,
+  synthBass,
 };
 
 export type { PitchedPatch, PatchInstance, PatchTools } from './types.ts';

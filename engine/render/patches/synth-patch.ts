@@ -15,14 +15,24 @@ interface PatchShape extends Omit<PitchedPatch, 'build'> {
   transient?: Parameters<typeof noiseBurst>[1];
 }
 
-function patchFrom(shape: PatchShape, build: (tools: PatchTools) => { detune: Parameters<InstanceType<ToneLib['LFO']>['connect']>[0]; instrument: Parameters<typeof instrumentInstance>[0] }): PitchedPatch {
+function patchFrom(
+  shape: PatchShape,
+  build: (tools: PatchTools) => {
+    detune: Parameters<InstanceType<ToneLib['LFO']>['connect']>[0];
+    instrument: Parameters<typeof instrumentInstance>[0];
+  },
+): PitchedPatch {
   const { vibrato, transient, ...metadata } = shape;
   return {
     ...metadata,
     build(tools) {
       const { detune, instrument } = build(tools);
       if (vibrato) {
-        const lfo = new tools.Tone.LFO({ frequency: vibrato.frequency, min: -vibrato.cents, max: vibrato.cents }).connect(detune);
+        const lfo = new tools.Tone.LFO({
+          frequency: vibrato.frequency,
+          min: -vibrato.cents,
+          max: vibrato.cents,
+        }).connect(detune);
         lfo.start(vibrato.start ?? 0);
       }
       return instrumentInstance(instrument, transient ? [noiseBurst(tools, transient)] : []);
@@ -40,7 +50,12 @@ export function monoSynthPatch(shape: PatchShape & { synth: MonoSynthOptions }):
 }
 
 /** A Synth into the output, or through a fixed low-pass filter (created first) when `lowpass` is given. */
-export function synthPatch(shape: PatchShape & { synth: SynthOptions; lowpass?: { frequency: number; Q: number; rolloff: -12 | -24 | -48 | -96 } }): PitchedPatch {
+export function synthPatch(
+  shape: PatchShape & {
+    synth: SynthOptions;
+    lowpass?: { frequency: number; Q: number; rolloff: -12 | -24 | -48 | -96 };
+  },
+): PitchedPatch {
   const { synth: options, lowpass, ...rest } = shape;
   return patchFrom(rest, (tools) => {
     const { Tone } = tools;

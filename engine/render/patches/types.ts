@@ -36,7 +36,10 @@ export interface PitchedPatch {
 
 /** An instance built from one Tone monophonic instrument plus optional extra layers started together. */
 export function instrumentInstance(
-  instrument: { triggerAttack(note: number, time: number, velocity?: number): unknown; triggerRelease(time: number): unknown },
+  instrument: {
+    triggerAttack(note: number, time: number, velocity?: number): unknown;
+    triggerRelease(time: number): unknown;
+  },
   layers: ((frequency: number, time: number) => void)[] = [],
 ): PatchInstance {
   return {
@@ -56,7 +59,9 @@ export function noiseBurst(
   options: { type: BiquadFilterType; frequency: number; q: number; level: number; decay: number; offset: number },
 ): (frequency: number, time: number) => void {
   const { Tone } = tools;
-  const filter = new Tone.Filter({ type: options.type, frequency: options.frequency, Q: options.q }).connect(tools.output);
+  const filter = new Tone.Filter({ type: options.type, frequency: options.frequency, Q: options.q }).connect(
+    tools.output,
+  );
   const gain = new Tone.Gain(0).connect(filter);
   const player = new Tone.Player(tools.noise).connect(gain);
   return (_frequency, time) => {

@@ -54,8 +54,14 @@ export function soundBank(): Promise<NoteRenderer> {
 
 async function load(file: string): Promise<NoteRenderer> {
   const bytes = readFileSync(file);
-  const bank = SoundBankLoader.fromArrayBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-  const synth = new SpessaSynthProcessor(SAMPLE_RATE, { effectsEnabled: false, eventsEnabled: false, maxBufferSize: BLOCK });
+  const bank = SoundBankLoader.fromArrayBuffer(
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+  );
+  const synth = new SpessaSynthProcessor(SAMPLE_RATE, {
+    effectsEnabled: false,
+    eventsEnabled: false,
+    maxBufferSize: BLOCK,
+  });
   synth.soundBankManager.addSoundBank(bank, 'main');
   await synth.processorInitialized;
   // A preset the catalogue names but the bank lacks must fail, not fall back to a piano (the synthesizer's default).
@@ -78,7 +84,10 @@ async function load(file: string): Promise<NoteRenderer> {
       return decoded;
     },
     render(preset, percussion, key, velocity, seconds) {
-      if (!hasPreset(bank, preset, percussion)) throw new Error(`The sound bank has no ${percussion ? 'drum kit' : 'preset'} at bank ${preset.bank}, program ${preset.program}.`);
+      if (!hasPreset(bank, preset, percussion))
+        throw new Error(
+          `The sound bank has no ${percussion ? 'drum kit' : 'preset'} at bank ${preset.bank}, program ${preset.program}.`,
+        );
       const channel = percussion ? PERCUSSION_CHANNEL : MELODIC_CHANNEL;
       synth.stopAllChannels(true);
       synth.controllerChange(channel, CC_BANK_SELECT, percussion ? 0 : preset.bank);
@@ -100,5 +109,9 @@ async function load(file: string): Promise<NoteRenderer> {
 }
 
 function hasPreset(bank: BasicSoundBank, preset: BankPreset, percussion: boolean): boolean {
-  return bank.presets.some((p) => p.program === preset.program && (percussion ? p.isGMGSDrum : !p.isGMGSDrum && p.bankMSB === preset.bank && p.bankLSB === 0));
+  return bank.presets.some(
+    (p) =>
+      p.program === preset.program &&
+      (percussion ? p.isGMGSDrum : !p.isGMGSDrum && p.bankMSB === preset.bank && p.bankLSB === 0),
+  );
 }

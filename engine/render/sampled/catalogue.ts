@@ -41,11 +41,32 @@ export interface SampledKit extends BankPreset {
 
 const gm = (program: number, bank = 0): BankPreset => ({ bank, program });
 
-const decaying = (program: number, hold: number, release: number, centre: number, extra: Partial<SampledInstrument> = {}): SampledInstrument => ({
-  ...gm(program), hold, release, trimDb: 0, centre, ...extra,
+const decaying = (
+  program: number,
+  hold: number,
+  release: number,
+  centre: number,
+  extra: Partial<SampledInstrument> = {},
+): SampledInstrument => ({
+  ...gm(program),
+  hold,
+  release,
+  trimDb: 0,
+  centre,
+  ...extra,
 });
-const sustaining = (program: number, release: number, centre: number, extra: Partial<SampledInstrument> = {}): SampledInstrument => ({
-  ...gm(program), hold: 'loop', release, trimDb: 0, centre, ...extra,
+const sustaining = (
+  program: number,
+  release: number,
+  centre: number,
+  extra: Partial<SampledInstrument> = {},
+): SampledInstrument => ({
+  ...gm(program),
+  hold: 'loop',
+  release,
+  trimDb: 0,
+  centre,
+  ...extra,
 });
 
 /** Pizzicato and tremolo of a string section; bank 0 is the full section, 20/30/40/50 violins … basses alone. */

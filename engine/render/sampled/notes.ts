@@ -87,7 +87,6 @@ class RenderedNotes {
 
   constructor(readonly renderer: NoteRenderer) {}
 
-
   get(preset: BankPreset, percussion: boolean, key: number, velocity: number, seconds: number): Float32Array {
     const id = `${percussion ? 'kit' : 'preset'}/${preset.bank}/${preset.program}/${key}/${velocity}`;
     const frames = Math.ceil(seconds * SAMPLE_RATE);
@@ -170,9 +169,18 @@ export async function playSampled(base: SampledInstrument, notes: readonly Note[
   const samples = new Map<string, { data: Float32Array; gain: number }>();
   for (const [key, { plan, seconds }] of groups) {
     const looping = plan.instrument.hold === 'loop';
-    const rendered = cache.get(plan.instrument, false, plan.root, plan.layer, looping ? Math.min(seconds, loopedLength(LOOP)) : seconds);
+    const rendered = cache.get(
+      plan.instrument,
+      false,
+      plan.root,
+      plan.layer,
+      looping ? Math.min(seconds, loopedLength(LOOP)) : seconds,
+    );
     const sample: RootSample = looping ? withLoop(rendered, LOOP) : { data: rendered, loop: null };
-    samples.set(key, { data: unrolled(sample, Math.ceil(seconds * SAMPLE_RATE) + 2), gain: calibration(cache, plan.instrument, plan.layer) });
+    samples.set(key, {
+      data: unrolled(sample, Math.ceil(seconds * SAMPLE_RATE) + 2),
+      gain: calibration(cache, plan.instrument, plan.layer),
+    });
   }
   cache.renderer.trim(DECODED_BYTES);
   return plans.map((plan) => {
@@ -213,7 +221,12 @@ function kitKey(kit: SampledKit, key: number, tonic: number): number {
  * each one is tuned and levelled a little differently (a drummer never strikes the same spot twice), from the
  * part's seeded random.
  */
-export async function playSampledKit(kit: SampledKit, notes: readonly Note[], random: Random, tonic: number): Promise<PlayedNote[]> {
+export async function playSampledKit(
+  kit: SampledKit,
+  notes: readonly Note[],
+  random: Random,
+  tonic: number,
+): Promise<PlayedNote[]> {
   const cache = await renderedNotes();
   const levels = new Map<number, number>();
   const levelAt = (layer: number) => {
@@ -243,7 +256,13 @@ export async function playSampledKit(kit: SampledKit, notes: readonly Note[], ra
     const gain = levelAt(layer) * (1 + (random.next() - 0.5) * 0.1);
     // The last few milliseconds fade: a cymbal may still ring where its rendered hit ends.
     const releaseFrames = Math.round(0.02 * SAMPLE_RATE);
-    return { sample, ratio, holdFrames: Math.max(0, Math.floor((sample.length - 2) / ratio) - releaseFrames), releaseFrames, gain };
+    return {
+      sample,
+      ratio,
+      holdFrames: Math.max(0, Math.floor((sample.length - 2) / ratio) - releaseFrames),
+      releaseFrames,
+      gain,
+    };
   });
   cache.renderer.trim(DECODED_BYTES);
   return played;

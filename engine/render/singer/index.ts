@@ -68,7 +68,15 @@ export function phonemeTimeline(notes: readonly SungNote[], gender: 'female' | '
 export function sing(notes: readonly SungNote[], options: SingOptions): Float32Array {
   const out = new Float32Array(options.frames);
   const voices = splitVoices(notes);
-  voices.forEach((voice, i) => renderVoice(planVoice(voice, options.gender), options.gender, options.sampleRate, options.random.fork(`voice${i}`), out));
+  voices.forEach((voice, i) =>
+    renderVoice(
+      planVoice(voice, options.gender),
+      options.gender,
+      options.sampleRate,
+      options.random.fork(`voice${i}`),
+      out,
+    ),
+  );
   let peak = 0;
   for (let i = 0; i < out.length; i++) peak = Math.max(peak, Math.abs(out[i]!));
   if (peak === 0) return out;

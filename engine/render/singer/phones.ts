@@ -32,22 +32,74 @@ type Formants = readonly [number, number, number];
 
 const VOWEL_FORMANTS: Record<Gender, Record<string, Formants>> = {
   male: {
-    IY: [270, 2290, 3010], IH: [390, 1990, 2550], EH: [530, 1840, 2480], AE: [660, 1720, 2410], AA: [730, 1090, 2440],
-    AO: [570, 840, 2410], UH: [440, 1020, 2240], UW: [300, 870, 2240], AH: [640, 1190, 2390], ER: [490, 1350, 1690],
+    IY: [270, 2290, 3010],
+    IH: [390, 1990, 2550],
+    EH: [530, 1840, 2480],
+    AE: [660, 1720, 2410],
+    AA: [730, 1090, 2440],
+    AO: [570, 840, 2410],
+    UH: [440, 1020, 2240],
+    UW: [300, 870, 2240],
+    AH: [640, 1190, 2390],
+    ER: [490, 1350, 1690],
   },
   female: {
-    IY: [310, 2790, 3310], IH: [430, 2480, 3070], EH: [610, 2330, 2990], AE: [860, 2050, 2850], AA: [850, 1220, 2810],
-    AO: [590, 920, 2710], UH: [470, 1160, 2680], UW: [370, 950, 2670], AH: [760, 1400, 2780], ER: [500, 1640, 1960],
+    IY: [310, 2790, 3310],
+    IH: [430, 2480, 3070],
+    EH: [610, 2330, 2990],
+    AE: [860, 2050, 2850],
+    AA: [850, 1220, 2810],
+    AO: [590, 920, 2710],
+    UH: [470, 1160, 2680],
+    UW: [370, 950, 2670],
+    AH: [760, 1400, 2780],
+    ER: [500, 1640, 1960],
   },
 };
 
 /** Diphthongs: a start and an end target, each a mix of monophthongs (weights sum to 1). */
 const DIPHTHONGS: Record<string, { from: [string, number][]; to: [string, number][] }> = {
-  AY: { from: [['AA', 1]], to: [['IH', 0.6], ['IY', 0.4]] },
-  AW: { from: [['AA', 0.7], ['AE', 0.3]], to: [['UH', 1]] },
-  EY: { from: [['EH', 0.5], ['IH', 0.5]], to: [['IY', 0.7], ['IH', 0.3]] },
-  OW: { from: [['AO', 0.5], ['UH', 0.5]], to: [['UH', 0.6], ['UW', 0.4]] },
-  OY: { from: [['AO', 1]], to: [['IH', 0.7], ['IY', 0.3]] },
+  AY: {
+    from: [['AA', 1]],
+    to: [
+      ['IH', 0.6],
+      ['IY', 0.4],
+    ],
+  },
+  AW: {
+    from: [
+      ['AA', 0.7],
+      ['AE', 0.3],
+    ],
+    to: [['UH', 1]],
+  },
+  EY: {
+    from: [
+      ['EH', 0.5],
+      ['IH', 0.5],
+    ],
+    to: [
+      ['IY', 0.7],
+      ['IH', 0.3],
+    ],
+  },
+  OW: {
+    from: [
+      ['AO', 0.5],
+      ['UH', 0.5],
+    ],
+    to: [
+      ['UH', 0.6],
+      ['UW', 0.4],
+    ],
+  },
+  OY: {
+    from: [['AO', 1]],
+    to: [
+      ['IH', 0.7],
+      ['IY', 0.3],
+    ],
+  },
 };
 
 const UPPER: Record<Gender, { f: [number, number]; b: readonly number[] }> = {
@@ -152,7 +204,9 @@ function baseParams(gender: Gender, formants: Formants): Float64Array {
 /** A vowel's targets: [start] or [start, end] for diphthongs. Voiced, with a touch of aspiration. */
 export function vowelTargets(phone: Phone, gender: Gender): Float64Array[] {
   const diphthong = DIPHTHONGS[phone];
-  const shapes = diphthong ? [mixFormants(diphthong.from, gender), mixFormants(diphthong.to, gender)] : [monophthong(phone, gender)];
+  const shapes = diphthong
+    ? [mixFormants(diphthong.from, gender), mixFormants(diphthong.to, gender)]
+    : [monophthong(phone, gender)];
   return shapes.map((formants) => {
     const p = baseParams(gender, formants);
     p[AV] = 1;

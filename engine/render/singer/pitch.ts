@@ -23,9 +23,14 @@ export class PitchContour {
   private cursor = 0;
   private readonly vibrato: (Vibrato | null)[];
 
-  constructor(private readonly notes: readonly PitchNote[], random: Random) {
+  constructor(
+    private readonly notes: readonly PitchNote[],
+    random: Random,
+  ) {
     this.vibrato = notes.map((n) =>
-      n.duration > VIBRATO_MIN_NOTE ? { rate: random.range(...VIBRATO_RATE), depth: random.range(...VIBRATO_DEPTH) } : null,
+      n.duration > VIBRATO_MIN_NOTE
+        ? { rate: random.range(...VIBRATO_RATE), depth: random.range(...VIBRATO_DEPTH) }
+        : null,
     );
   }
 

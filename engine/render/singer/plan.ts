@@ -5,7 +5,14 @@
  */
 import type { Phone, SungNote } from '../../types.ts';
 import { isVowel } from '../../lyrics/phones.ts';
-import { breathTarget, consonantSpec, consonantTargets, vowelTargets, type ConsonantSpec, type Gender } from './phones.ts';
+import {
+  breathTarget,
+  consonantSpec,
+  consonantTargets,
+  vowelTargets,
+  type ConsonantSpec,
+  type Gender,
+} from './phones.ts';
 
 export type PhoneKind = 'vowel' | 'consonant' | 'breath' | 'silence';
 
@@ -135,7 +142,11 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
       headCoda = note.syllable.coda;
     }
     const end = Math.min(note.time + note.duration, next ? onsetStart[k + 1]! : Infinity);
-    const codaPhones = next?.continuation ? [] : continuation && note.syllable.coda.length === 0 ? headCoda : note.syllable.coda;
+    const codaPhones = next?.continuation
+      ? []
+      : continuation && note.syllable.coda.length === 0
+        ? headCoda
+        : note.syllable.coda;
     const coda = consonants(codaPhones, CODA_SECONDS);
     const codaNatural = span(coda);
     const codaRoom = Math.min(MAX_CODA_SECONDS, MAX_CODA_SHARE * Math.max(0, end - note.time));
@@ -151,14 +162,32 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
       const breathStart = Math.max(k === 0 ? 0 : prevEnd + BREATH_GAP, breathEnd - BREATH_SECONDS);
       if (breathEnd - breathStart >= 0.1) {
         const target = breathTarget(gender);
-        push(segments, { phone: 'HH', kind: 'breath', start: breathStart, end: breathEnd, midi: note.midi, velocity: note.velocity, from: target, to: null });
+        push(segments, {
+          phone: 'HH',
+          kind: 'breath',
+          start: breathStart,
+          end: breathEnd,
+          midi: note.midi,
+          velocity: note.velocity,
+          from: target,
+          to: null,
+        });
       }
     }
 
     let t = onsetStart[k]!;
     for (const c of onsets[k]!) t = pushConsonant(segments, c, t, note, gender, vowel[0]!);
     const vowelEnd = end - codaNatural * codaScale;
-    push(segments, { phone: headNucleus, kind: 'vowel', start: note.time, end: vowelEnd, midi: note.midi, velocity: note.velocity, from: vowel[0]!, to: vowel[1] ?? null });
+    push(segments, {
+      phone: headNucleus,
+      kind: 'vowel',
+      start: note.time,
+      end: vowelEnd,
+      midi: note.midi,
+      velocity: note.velocity,
+      from: vowel[0]!,
+      to: vowel[1] ?? null,
+    });
     t = vowelEnd;
     for (const c of coda) {
       c.closure *= codaScale;
@@ -184,11 +213,25 @@ function push(segments: Segment[], segment: Segment): void {
 }
 
 /** Appends a consonant's closure and release from `t`; returns where it ends. `vowel` shapes an /h/. */
-function pushConsonant(segments: Segment[], c: PlacedConsonant, t: number, note: SungNote, gender: Gender, vowel: Float64Array): number {
+function pushConsonant(
+  segments: Segment[],
+  c: PlacedConsonant,
+  t: number,
+  note: SungNote,
+  gender: Gender,
+  vowel: Float64Array,
+): number {
   const targets = consonantTargets(c.spec, gender);
   const base = { phone: c.phone, midi: note.midi, velocity: note.velocity, to: null };
-  if (targets.closure && c.closure > 0) push(segments, { ...base, kind: 'silence', start: t, end: t + c.closure, from: targets.closure });
+  if (targets.closure && c.closure > 0)
+    push(segments, { ...base, kind: 'silence', start: t, end: t + c.closure, from: targets.closure });
   if (c.spec.cls === 'aspirate') targets.release.set(vowel.subarray(0, 10));
-  push(segments, { ...base, kind: 'consonant', start: t + c.closure, end: t + c.closure + c.release, from: targets.release });
+  push(segments, {
+    ...base,
+    kind: 'consonant',
+    start: t + c.closure,
+    end: t + c.closure + c.release,
+    from: targets.release,
+  });
   return t + c.closure + c.release;
 }

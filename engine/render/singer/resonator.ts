@@ -7,7 +7,13 @@
  */
 
 /** Writes [A, B, C] of a Klatt resonator with unity gain at 0 Hz (the cascade branch) at `out[at]`. */
-export function resonator(frequency: number, bandwidth: number, sampleRate: number, out: Float64Array, at: number): void {
+export function resonator(
+  frequency: number,
+  bandwidth: number,
+  sampleRate: number,
+  out: Float64Array,
+  at: number,
+): void {
   const r = Math.exp((-Math.PI * bandwidth) / sampleRate);
   const c = -r * r;
   const b = 2 * r * Math.cos((2 * Math.PI * Math.min(frequency, sampleRate * 0.45)) / sampleRate);
@@ -17,7 +23,13 @@ export function resonator(frequency: number, bandwidth: number, sampleRate: numb
 }
 
 /** Writes [A', B', C'] of Klatt's antiresonator (unity gain at 0 Hz): with the same F and BW it cancels a resonator. */
-export function antiResonator(frequency: number, bandwidth: number, sampleRate: number, out: Float64Array, at: number): void {
+export function antiResonator(
+  frequency: number,
+  bandwidth: number,
+  sampleRate: number,
+  out: Float64Array,
+  at: number,
+): void {
   resonator(frequency, bandwidth, sampleRate, out, at);
   const a = out[at]!;
   out[at] = 1 / a;
@@ -29,7 +41,13 @@ export function antiResonator(frequency: number, bandwidth: number, sampleRate: 
  * Writes [b0, a1, a2] of a band-pass with 0 dB peak (b1 = 0, b2 = -b0): it falls 6 dB/octave on both sides,
  * so fricative noise has no energy left at 0 Hz or at Nyquist.
  */
-export function bandPass(frequency: number, bandwidth: number, sampleRate: number, out: Float64Array, at: number): void {
+export function bandPass(
+  frequency: number,
+  bandwidth: number,
+  sampleRate: number,
+  out: Float64Array,
+  at: number,
+): void {
   const w = (2 * Math.PI * Math.min(frequency, sampleRate * 0.45)) / sampleRate;
   const alpha = (Math.sin(w) * Math.min(bandwidth, frequency * 2)) / (2 * frequency);
   const a0 = 1 + alpha;

@@ -83,7 +83,13 @@ const S_NOISE_SEED = 37; // xorshift32 state of the noise source: never reset (a
 const S_COUNT = 38;
 
 /** Sings one voice's plan, adding into `out` (which covers 0 s … out.length / sampleRate). */
-export function renderVoice(plan: VoicePlan, gender: Gender, sampleRate: number, random: Random, out: Float32Array): void {
+export function renderVoice(
+  plan: VoicePlan,
+  gender: Gender,
+  sampleRate: number,
+  random: Random,
+  out: Float32Array,
+): void {
   if (plan.segments.length === 0) return;
   const style = SOURCE[gender];
   const pitch = new PitchContour(plan.notes, random.fork('vibrato'));
@@ -124,7 +130,8 @@ export function renderVoice(plan: VoicePlan, gender: Gender, sampleRate: number,
       resonator(params[F1 + f]!, params[B1 + f]!, sampleRate, k, K_FORMANT + 3 * f);
     }
     const nasal = Math.abs(params[FNZ]! - NASAL_POLE) > 1;
-    if (nasal && params[FNZ] !== shape[10]) antiResonator(params[FNZ]!, NASAL_ZERO_BANDWIDTH, sampleRate, k, K_NASAL_ZERO);
+    if (nasal && params[FNZ] !== shape[10])
+      antiResonator(params[FNZ]!, NASAL_ZERO_BANDWIDTH, sampleRate, k, K_NASAL_ZERO);
     if (nasal && Math.abs(shape[10]! - NASAL_POLE) <= 1) {
       // Entering a nasal: the pole and zero start from equal (silent) histories, so they still cancel exactly.
       state.fill(0, S_NASAL, S_NASAL + 4);
@@ -149,18 +156,55 @@ export function renderVoice(plan: VoicePlan, gender: Gender, sampleRate: number,
 
 /** The per-sample synthesizer over out[from, to): reads coefficients from `k`, carries filter state in `s`. */
 function renderBlock(
-  out: Float32Array, from: number, to: number, k: Float64Array, s: Float64Array, style: SourceStyle,
-  cycle: Random, nasal: boolean, noisy: boolean,
+  out: Float32Array,
+  from: number,
+  to: number,
+  k: Float64Array,
+  s: Float64Array,
+  style: SourceStyle,
+  cycle: Random,
+  nasal: boolean,
+  noisy: boolean,
 ): void {
-  const a1 = k[0]!, b1 = k[1]!, c1 = k[2]!, a2 = k[3]!, b2 = k[4]!, c2 = k[5]!, a3 = k[6]!, b3 = k[7]!, c3 = k[8]!;
-  const a4 = k[9]!, b4 = k[10]!, c4 = k[11]!, a5 = k[12]!, b5 = k[13]!, c5 = k[14]!;
-  const pa = k[K_NASAL_POLE]!, pb = k[K_NASAL_POLE + 1]!, pc = k[K_NASAL_POLE + 2]!;
-  const za = k[K_NASAL_ZERO]!, zb = k[K_NASAL_ZERO + 1]!, zc = k[K_NASAL_ZERO + 2]!;
-  const q0 = k[K_BAND1]!, q1 = k[K_BAND1 + 1]!, q2 = k[K_BAND1 + 2]!;
-  const u0 = k[K_BAND2]!, u1 = k[K_BAND2 + 1]!, u2 = k[K_BAND2 + 2]!;
-  const w0 = k[K_AIR]!, w1 = k[K_AIR + 1]!, w2 = k[K_AIR + 2]!;
-  const e0 = k[K_EQ]!, e1 = k[K_EQ + 1]!, e2 = k[K_EQ + 2]!, ea1 = k[K_EQ + 3]!, ea2 = k[K_EQ + 4]!;
-  const g1 = k[K_GAIN1]!, g2 = k[K_GAIN2]!, bypass = k[K_BYPASS]!, inc = k[K_INC]!;
+  const a1 = k[0]!,
+    b1 = k[1]!,
+    c1 = k[2]!,
+    a2 = k[3]!,
+    b2 = k[4]!,
+    c2 = k[5]!,
+    a3 = k[6]!,
+    b3 = k[7]!,
+    c3 = k[8]!;
+  const a4 = k[9]!,
+    b4 = k[10]!,
+    c4 = k[11]!,
+    a5 = k[12]!,
+    b5 = k[13]!,
+    c5 = k[14]!;
+  const pa = k[K_NASAL_POLE]!,
+    pb = k[K_NASAL_POLE + 1]!,
+    pc = k[K_NASAL_POLE + 2]!;
+  const za = k[K_NASAL_ZERO]!,
+    zb = k[K_NASAL_ZERO + 1]!,
+    zc = k[K_NASAL_ZERO + 2]!;
+  const q0 = k[K_BAND1]!,
+    q1 = k[K_BAND1 + 1]!,
+    q2 = k[K_BAND1 + 2]!;
+  const u0 = k[K_BAND2]!,
+    u1 = k[K_BAND2 + 1]!,
+    u2 = k[K_BAND2 + 2]!;
+  const w0 = k[K_AIR]!,
+    w1 = k[K_AIR + 1]!,
+    w2 = k[K_AIR + 2]!;
+  const e0 = k[K_EQ]!,
+    e1 = k[K_EQ + 1]!,
+    e2 = k[K_EQ + 2]!,
+    ea1 = k[K_EQ + 3]!,
+    ea2 = k[K_EQ + 4]!;
+  const g1 = k[K_GAIN1]!,
+    g2 = k[K_GAIN2]!,
+    bypass = k[K_BYPASS]!,
+    inc = k[K_INC]!;
   const oq = style.openQuotient;
   const tiltGain = 1 - style.tilt;
   const steps = to - from;
@@ -168,16 +212,44 @@ function renderBlock(
   let soft = s[S_SOFT]!;
   let gate = s[S_GATE]!;
   const dGate = (k[K_GATE]! - gate) / steps;
-  let phase = s[S_PHASE]!, jitter = s[S_JITTER]!, shimmer = s[S_SHIMMER]!;
-  let av = s[S_AV]!, asp = s[S_ASP]!, fric = s[S_FRIC]!, tilt = s[S_TILT]!;
-  const dAv = (k[K_AV]! - av) / steps, dAsp = (k[K_ASP]! - asp) / steps, dFric = (k[K_FRIC]! - fric) / steps;
-  let np1 = s[S_NASAL]!, np2 = s[S_NASAL + 1]!, nz1 = s[S_NASAL + 2]!, nz2 = s[S_NASAL + 3]!;
-  let r11 = s[S_FORMANT]!, r12 = s[S_FORMANT + 1]!, r21 = s[S_FORMANT + 2]!, r22 = s[S_FORMANT + 3]!;
-  let r31 = s[S_FORMANT + 4]!, r32 = s[S_FORMANT + 5]!, r41 = s[S_FORMANT + 6]!, r42 = s[S_FORMANT + 7]!;
-  let r51 = s[S_FORMANT + 8]!, r52 = s[S_FORMANT + 9]!;
-  let nx1 = s[S_NOISE]!, nx2 = s[S_NOISE + 1]!, b11 = s[S_NOISE + 2]!, b12 = s[S_NOISE + 3]!, b21 = s[S_NOISE + 4]!, b22 = s[S_NOISE + 5]!;
-  let ax1 = s[S_AIR]!, ax2 = s[S_AIR + 1]!, ay1 = s[S_AIR + 2]!, ay2 = s[S_AIR + 3]!;
-  let ex1 = s[S_EQ]!, ex2 = s[S_EQ + 1]!, ey1 = s[S_EQ + 2]!, ey2 = s[S_EQ + 3]!;
+  let phase = s[S_PHASE]!,
+    jitter = s[S_JITTER]!,
+    shimmer = s[S_SHIMMER]!;
+  let av = s[S_AV]!,
+    asp = s[S_ASP]!,
+    fric = s[S_FRIC]!,
+    tilt = s[S_TILT]!;
+  const dAv = (k[K_AV]! - av) / steps,
+    dAsp = (k[K_ASP]! - asp) / steps,
+    dFric = (k[K_FRIC]! - fric) / steps;
+  let np1 = s[S_NASAL]!,
+    np2 = s[S_NASAL + 1]!,
+    nz1 = s[S_NASAL + 2]!,
+    nz2 = s[S_NASAL + 3]!;
+  let r11 = s[S_FORMANT]!,
+    r12 = s[S_FORMANT + 1]!,
+    r21 = s[S_FORMANT + 2]!,
+    r22 = s[S_FORMANT + 3]!;
+  let r31 = s[S_FORMANT + 4]!,
+    r32 = s[S_FORMANT + 5]!,
+    r41 = s[S_FORMANT + 6]!,
+    r42 = s[S_FORMANT + 7]!;
+  let r51 = s[S_FORMANT + 8]!,
+    r52 = s[S_FORMANT + 9]!;
+  let nx1 = s[S_NOISE]!,
+    nx2 = s[S_NOISE + 1]!,
+    b11 = s[S_NOISE + 2]!,
+    b12 = s[S_NOISE + 3]!,
+    b21 = s[S_NOISE + 4]!,
+    b22 = s[S_NOISE + 5]!;
+  let ax1 = s[S_AIR]!,
+    ax2 = s[S_AIR + 1]!,
+    ay1 = s[S_AIR + 2]!,
+    ay2 = s[S_AIR + 3]!;
+  let ex1 = s[S_EQ]!,
+    ex2 = s[S_EQ + 1]!,
+    ey1 = s[S_EQ + 2]!,
+    ey2 = s[S_EQ + 3]!;
 
   for (let i = from; i < to; i++) {
     av += dAv;
@@ -266,13 +338,39 @@ function renderBlock(
   s[S_NOISE_SEED] = seed;
   s[S_SOFT] = soft;
   s[S_GATE] = gate;
-  s[S_PHASE] = phase; s[S_JITTER] = jitter; s[S_SHIMMER] = shimmer;
-  s[S_AV] = av; s[S_ASP] = asp; s[S_FRIC] = fric; s[S_TILT] = tilt;
-  s[S_NASAL] = np1; s[S_NASAL + 1] = np2; s[S_NASAL + 2] = nz1; s[S_NASAL + 3] = nz2;
-  s[S_FORMANT] = r11; s[S_FORMANT + 1] = r12; s[S_FORMANT + 2] = r21; s[S_FORMANT + 3] = r22;
-  s[S_FORMANT + 4] = r31; s[S_FORMANT + 5] = r32; s[S_FORMANT + 6] = r41; s[S_FORMANT + 7] = r42;
-  s[S_FORMANT + 8] = r51; s[S_FORMANT + 9] = r52;
-  s[S_NOISE] = nx1; s[S_NOISE + 1] = nx2; s[S_NOISE + 2] = b11; s[S_NOISE + 3] = b12; s[S_NOISE + 4] = b21; s[S_NOISE + 5] = b22;
-  s[S_AIR] = ax1; s[S_AIR + 1] = ax2; s[S_AIR + 2] = ay1; s[S_AIR + 3] = ay2;
-  s[S_EQ] = ex1; s[S_EQ + 1] = ex2; s[S_EQ + 2] = ey1; s[S_EQ + 3] = ey2;
+  s[S_PHASE] = phase;
+  s[S_JITTER] = jitter;
+  s[S_SHIMMER] = shimmer;
+  s[S_AV] = av;
+  s[S_ASP] = asp;
+  s[S_FRIC] = fric;
+  s[S_TILT] = tilt;
+  s[S_NASAL] = np1;
+  s[S_NASAL + 1] = np2;
+  s[S_NASAL + 2] = nz1;
+  s[S_NASAL + 3] = nz2;
+  s[S_FORMANT] = r11;
+  s[S_FORMANT + 1] = r12;
+  s[S_FORMANT + 2] = r21;
+  s[S_FORMANT + 3] = r22;
+  s[S_FORMANT + 4] = r31;
+  s[S_FORMANT + 5] = r32;
+  s[S_FORMANT + 6] = r41;
+  s[S_FORMANT + 7] = r42;
+  s[S_FORMANT + 8] = r51;
+  s[S_FORMANT + 9] = r52;
+  s[S_NOISE] = nx1;
+  s[S_NOISE + 1] = nx2;
+  s[S_NOISE + 2] = b11;
+  s[S_NOISE + 3] = b12;
+  s[S_NOISE + 4] = b21;
+  s[S_NOISE + 5] = b22;
+  s[S_AIR] = ax1;
+  s[S_AIR + 1] = ax2;
+  s[S_AIR + 2] = ay1;
+  s[S_AIR + 3] = ay2;
+  s[S_EQ] = ex1;
+  s[S_EQ + 1] = ex2;
+  s[S_EQ + 2] = ey1;
+  s[S_EQ + 3] = ey2;
 }

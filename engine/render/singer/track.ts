@@ -2,7 +2,18 @@
  * The synthesis parameters over time: each phone's targets, with formants gliding across phone boundaries
  * (coarticulation), source amplitudes cross-fading quickly, and attacks/releases where a phrase starts or ends.
  */
-import { AMPLITUDE_PARAMS, BYPASS, F1, FNZ, FORMANT_PARAMS, FRIC, GATE, PARAM_COUNT, PF1, SOURCE_PARAMS } from './phones.ts';
+import {
+  AMPLITUDE_PARAMS,
+  BYPASS,
+  F1,
+  FNZ,
+  FORMANT_PARAMS,
+  FRIC,
+  GATE,
+  PARAM_COUNT,
+  PF1,
+  SOURCE_PARAMS,
+} from './phones.ts';
 import type { Segment } from './plan.ts';
 
 /** Formants glide over this long across a phone boundary; source amplitudes cross-fade faster. */
@@ -99,4 +110,3 @@ function targetAt(s: Segment, t: number, out: Float64Array): void {
   const level = 0.25 + 0.75 * s.velocity;
   for (const p of SOURCE_PARAMS) out[p]! *= level;
 }
-

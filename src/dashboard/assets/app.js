@@ -23,7 +23,9 @@ function setUpCopyButtons() {
       copyText(source.textContent.trim()).then(() => {
         const label = button.textContent;
         button.textContent = 'Copied';
-        setTimeout(() => { button.textContent = label; }, 1500);
+        setTimeout(() => {
+          button.textContent = label;
+        }, 1500);
       });
     });
   }

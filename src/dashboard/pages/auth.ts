@@ -4,7 +4,16 @@ import { html } from '../html.ts';
 import type { AppContext } from '../../http/types.ts';
 import { EmailTakenError, normalizeEmail } from '../../store/credentials.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { endSession, preSessionCsrf, readCheckedForm, seeOther, sendHtml, startSession, viewerOf, type Viewer } from '../http.ts';
+import {
+  endSession,
+  preSessionCsrf,
+  readCheckedForm,
+  seeOther,
+  sendHtml,
+  startSession,
+  viewerOf,
+  type Viewer,
+} from '../http.ts';
 import { showOverview } from './overview.ts';
 import { decoyHash, hashPassword, PasswordChecksBusyError, verifyPassword } from '../passwords.ts';
 import { plainPage } from '../views/layout.ts';
@@ -54,7 +63,8 @@ export function signIn(deps: DashboardDeps) {
     const form = await readCheckedForm(ctx, deps, undefined);
     const email = normalizeEmail(form.get('email') ?? '').slice(0, EMAIL_MAX_CHARS);
     const password = form.get('password') ?? '';
-    const again = (status: number, message: string) => sendHtml(ctx, authForm('signin', preSessionCsrf(ctx, deps), email, { '': message }), status);
+    const again = (status: number, message: string) =>
+      sendHtml(ctx, authForm('signin', preSessionCsrf(ctx, deps), email, { '': message }), status);
     const nowMs = deps.services.now().getTime();
     const wait = deps.throttle.begin(email, ctx.ip, nowMs);
     if (wait > 0) return again(429, `Too many failed sign-ins. Wait ${wait} s, then try again.`);
@@ -63,12 +73,16 @@ export function signIn(deps: DashboardDeps) {
     let matches: boolean;
     try {
       // An unknown email costs the same hash as a known one, so timing does not tell which emails exist.
-      matches = await verifyPassword(password.slice(0, PASSWORD_CHARS.max), credential?.password ?? (await decoyHash()));
+      matches = await verifyPassword(
+        password.slice(0, PASSWORD_CHARS.max),
+        credential?.password ?? (await decoyHash()),
+      );
     } catch (error) {
       if (error instanceof PasswordChecksBusyError) return again(429, error.message);
       throw error;
     }
-    if (!credential || !matches) return again(401, 'That email and password do not match an account. Check both and try again.');
+    if (!credential || !matches)
+      return again(401, 'That email and password do not match an account. Check both and try again.');
     deps.throttle.succeeded(email, ctx.ip);
     await startSession(ctx, deps, credential.account_id);
     seeOther(ctx, '/');
@@ -81,7 +95,8 @@ export function signUp(deps: DashboardDeps) {
     const email = normalizeEmail(form.get('email') ?? '');
     const password = form.get('password') ?? '';
     const errors = credentialProblems(email, password);
-    const again = (status: number, found: FieldErrors) => sendHtml(ctx, authForm('signup', preSessionCsrf(ctx, deps), email.slice(0, EMAIL_MAX_CHARS), found), status);
+    const again = (status: number, found: FieldErrors) =>
+      sendHtml(ctx, authForm('signup', preSessionCsrf(ctx, deps), email.slice(0, EMAIL_MAX_CHARS), found), status);
     if (Object.keys(errors).length > 0) return again(400, errors);
     if (!deps.signUps.take(ctx.ip, SIGN_UPS_PER_HOUR, deps.services.now().getTime()).allowed) {
       return again(429, { '': 'Too many accounts were created from this address in the last hour. Try again later.' });
@@ -99,7 +114,12 @@ export function signUp(deps: DashboardDeps) {
     try {
       const account = await deps.services.repository.createAccount({ email, plan: 'starter' });
       try {
-        await deps.credentials.addCredential({ account_id: account.id, email, password: passwordHash, created_at: account.created_at });
+        await deps.credentials.addCredential({
+          account_id: account.id,
+          email,
+          password: passwordHash,
+          created_at: account.created_at,
+        });
       } catch (error) {
         // Without its credential nobody could ever sign in to the account, and it would hold the email.
         await deps.services.repository.deleteAccount(account.id).catch(() => undefined);
@@ -129,8 +149,10 @@ async function hashUnlessBusy(password: string) {
 export function credentialProblems(email: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
   if (!isEmailAddress(email)) errors['email'] = 'Enter an email address like you@example.com.';
-  if ([...password].length < PASSWORD_CHARS.min) errors['password'] = `Choose a password of at least ${PASSWORD_CHARS.min} characters.`;
-  else if ([...password].length > PASSWORD_CHARS.max) errors['password'] = `Choose a password of at most ${PASSWORD_CHARS.max} characters.`;
+  if ([...password].length < PASSWORD_CHARS.min)
+    errors['password'] = `Choose a password of at least ${PASSWORD_CHARS.min} characters.`;
+  else if ([...password].length > PASSWORD_CHARS.max)
+    errors['password'] = `Choose a password of at most ${PASSWORD_CHARS.max} characters.`;
   return errors;
 }
 
@@ -156,9 +178,15 @@ export function setCredentials(deps: DashboardDeps) {
         errors['email'] = error.message;
       }
     }
-    if (!release || !passwordHash) return showOverview(deps, { email: email.slice(0, EMAIL_MAX_CHARS), errors })(ctx, viewer);
+    if (!release || !passwordHash)
+      return showOverview(deps, { email: email.slice(0, EMAIL_MAX_CHARS), errors })(ctx, viewer);
     try {
-      await deps.credentials.addCredential({ account_id: viewer.account.id, email, password: passwordHash, created_at: deps.services.now().toISOString() });
+      await deps.credentials.addCredential({
+        account_id: viewer.account.id,
+        email,
+        password: passwordHash,
+        created_at: deps.services.now().toISOString(),
+      });
       // The account shows who it is by its email from now on (the first-start one was only "local").
       await deps.services.repository.updateAccount(viewer.account.id, { email });
     } finally {
@@ -172,11 +200,15 @@ export function setCredentials(deps: DashboardDeps) {
 export function signInWithLink(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }) => {
     const token = ctx.params['token'] ?? '';
-    const accountId = /^[A-Za-z0-9_-]{16,64}$/.test(token) ? await deps.credentials.redeemSignInToken(token, deps.services.now()) : undefined;
+    const accountId = /^[A-Za-z0-9_-]{16,64}$/.test(token)
+      ? await deps.credentials.redeemSignInToken(token, deps.services.now())
+      : undefined;
     if (!accountId || !(await deps.services.repository.getAccount(accountId))) {
       return sendHtml(
         ctx,
-        authForm('signin', preSessionCsrf(ctx, deps), '', { '': 'This sign-in link has already been used or has expired. Sign in with your email and password.' }),
+        authForm('signin', preSessionCsrf(ctx, deps), '', {
+          '': 'This sign-in link has already been used or has expired. Sign in with your email and password.',
+        }),
         410,
       );
     }

@@ -24,20 +24,30 @@ function typeOf(schema: Json | undefined): string {
 
 function resolve(doc: Json, node: Json | undefined): Json | undefined {
   if (!node?.['$ref']) return node;
-  return String(node['$ref']).replace(/^#\//, '').split('/').reduce<any>((at, part) => at?.[part], doc);
+  return String(node['$ref'])
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<any>((at, part) => at?.[part], doc);
 }
 
 function exampleBody(path: string, schema: Json | undefined): string {
   if (path === '/v1/generate') return '{"prompt": "a calm lofi beat with soft piano", "duration": 30}';
-  const props = Object.entries((schema?.['properties'] ?? {}) as Json).filter(([name]) => (schema?.['required'] ?? []).includes(name));
-  return JSON.stringify(Object.fromEntries(props.map(([name, s]) => [name, s.type === 'array' ? [] : s.type === 'integer' || s.type === 'number' ? 0 : '…'])));
+  const props = Object.entries((schema?.['properties'] ?? {}) as Json).filter(([name]) =>
+    (schema?.['required'] ?? []).includes(name),
+  );
+  return JSON.stringify(
+    Object.fromEntries(
+      props.map(([name, s]) => [name, s.type === 'array' ? [] : s.type === 'integer' || s.type === 'number' ? 0 : '…']),
+    ),
+  );
 }
 
 function curlFor(base: string, method: string, path: string, op: Json, body: Json | undefined): string {
   if (path.startsWith('/files/')) return 'curl -o track.wav "<a download_urls.wav value from a completed generation>"';
   const url = base + path.replace('{id}', 'gen_…').replace(/\{(\w+)\}/g, '<$1>');
   const lines = [`curl -s${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${url}`];
-  if (!(Array.isArray(op['security']) && op['security'].length === 0)) lines.push('  -H "Authorization: Bearer $TUNESMITH_API_KEY"');
+  if (!(Array.isArray(op['security']) && op['security'].length === 0))
+    lines.push('  -H "Authorization: Bearer $TUNESMITH_API_KEY"');
   if (body) lines.push('  -H "Content-Type: application/json"', `  -d '${exampleBody(path, body)}'`);
   return lines.join(' \\\n');
 }
@@ -50,12 +60,24 @@ function operation(doc: Json, base: string, path: string, method: string, op: Js
   <h2><span class="method method-${method}">${method.toUpperCase()}</span> <code>${path}</code></h2>
   <p class="summary">${op['summary'] ?? ''}</p>
   ${op['description'] ? html`<p class="muted">${op['description']}</p>` : ''}
-  ${params.length > 0 ? html`<h3>Parameters</h3><div class="table-wrap"><table class="params"><tbody>${params.map(
-    (p) => html`<tr><td><code>${p['name']}</code></td><td>${p['in']}${p['required'] ? ', required' : ''}</td><td>${typeOf(p['schema'])}</td><td>${p['description'] ?? ''}</td></tr>`,
-  )}</tbody></table></div>` : ''}
-  ${body ? html`<h3>Body</h3><div class="table-wrap"><table class="params"><tbody>${Object.entries((body['properties'] ?? {}) as Json).map(
-    ([name, s]) => html`<tr><td><code>${name}</code></td><td>${(body['required'] ?? []).includes(name) ? 'required' : 'optional'}</td><td>${typeOf(s)}</td><td>${s['description'] ?? ''}</td></tr>`,
-  )}</tbody></table></div>` : ''}
+  ${
+    params.length > 0
+      ? html`<h3>Parameters</h3><div class="table-wrap"><table class="params"><tbody>${params.map(
+          (p) =>
+            html`<tr><td><code>${p['name']}</code></td><td>${p['in']}${p['required'] ? ', required' : ''}</td><td>${typeOf(p['schema'])}</td><td>${p['description'] ?? ''}</td></tr>`,
+        )}</tbody></table></div>`
+      : ''
+  }
+  ${
+    body
+      ? html`<h3>Body</h3><div class="table-wrap"><table class="params"><tbody>${Object.entries(
+          (body['properties'] ?? {}) as Json,
+        ).map(
+          ([name, s]) =>
+            html`<tr><td><code>${name}</code></td><td>${(body['required'] ?? []).includes(name) ? 'required' : 'optional'}</td><td>${typeOf(s)}</td><td>${s['description'] ?? ''}</td></tr>`,
+        )}</tbody></table></div>`
+      : ''
+  }
   <h3>Responses</h3>
   <ul class="responses">${responses.map(([status, r]) => html`<li><span class="status-code s${status[0]}">${status}</span> ${resolve(doc, r)?.['description'] ?? ''}</li>`)}</ul>
   <div class="copy-row code-block"><pre id="curl-${op['operationId'] ?? path}">${curlFor(base, method, path, op, body)}</pre><button type="button" class="button small secondary" data-copy="curl-${op['operationId'] ?? path}">Copy</button></div>
@@ -65,7 +87,10 @@ function operation(doc: Json, base: string, path: string, method: string, op: Js
 export function showDocs(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
     const base = siteOrigin(ctx);
-    const doc = openApiDocument({ serverUrl: base, styles: deps.services.engine.listStyles().map((s) => s.name) }) as Json;
+    const doc = openApiDocument({
+      serverUrl: base,
+      styles: deps.services.engine.listStyles().map((s) => s.name),
+    }) as Json;
     const ops: { path: string; method: string; op: Json }[] = [];
     for (const [path, item] of Object.entries(doc['paths'] as Json)) {
       for (const method of METHODS) if (item[method]) ops.push({ path, method, op: item[method] });

@@ -47,7 +47,12 @@ export function showGenerations(deps: DashboardDeps) {
     const search = (query.get('q') ?? '').trim().slice(0, 200);
     const status = readQueryEnum(query, 'status', STATUSES);
     const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
-    const { items, total } = await deps.services.generations.list(viewer.account.id, { status, search, limit: PAGE_SIZE, offset });
+    const { items, total } = await deps.services.generations.list(viewer.account.id, {
+      status,
+      search,
+      limit: PAGE_SIZE,
+      offset,
+    });
     const presented = await deps.services.generations.presentAll(items);
     const from = total === 0 ? 0 : offset + 1;
     const to = offset + items.length;
@@ -67,14 +72,16 @@ export function showGenerations(deps: DashboardDeps) {
 <nav class="tabs" aria-label="Filter by status">
   ${FILTERS.map((f) => html`<a href="${listHref(f.status, 0, search)}"${f.status === status ? html` class="active" aria-current="true"` : ''}>${f.label}</a>`)}
 </nav>
-${items.length === 0
-  ? html`<section class="card empty">${search ? html`No generation's prompt contains “${search}”. <a href="/generations">Show all</a>` : offset > 0 ? 'No generations on this page.' : html`No generations${status ? ' with this status' : ''} yet. <a href="/playground">Make one in the playground</a> or call <code>POST /v1/generate</code>.`}</section>`
-  : html`<p class="muted small">${from}–${to} of ${total}</p>
+${
+  items.length === 0
+    ? html`<section class="card empty">${search ? html`No generation's prompt contains “${search}”. <a href="/generations">Show all</a>` : offset > 0 ? 'No generations on this page.' : html`No generations${status ? ' with this status' : ''} yet. <a href="/playground">Make one in the playground</a> or call <code>POST /v1/generate</code>.`}</section>`
+    : html`<p class="muted small">${from}–${to} of ${total}</p>
 <div class="gen-list">${presented.map((g) => generationCard(g, { csrf: viewer.csrf, compact: true }))}</div>
 <nav class="pager" aria-label="Pages">
   ${offset > 0 ? html`<a class="button secondary small" href="${listHref(status, Math.max(0, offset - PAGE_SIZE), search)}" rel="prev">← Newer</a>` : html`<span></span>`}
   ${to < total ? html`<a class="button secondary small" href="${listHref(status, offset + PAGE_SIZE, search)}" rel="next">Older →</a>` : html`<span></span>`}
-</nav>`}`,
+</nav>`
+}`,
       ),
     );
   };
@@ -87,7 +94,14 @@ export function showTrack(deps: DashboardDeps) {
   };
 }
 
-function sendTrackPage(ctx: AppContext, viewer: Viewer, g: GenerationObject, errors: { extend?: string; remix?: string } = {}, values: FormValues = {}, status = 200): void {
+function sendTrackPage(
+  ctx: AppContext,
+  viewer: Viewer,
+  g: GenerationObject,
+  errors: { extend?: string; remix?: string } = {},
+  values: FormValues = {},
+  status = 200,
+): void {
   sendHtml(
     ctx,
     page(
@@ -115,20 +129,31 @@ export function deriveFromTrack(deps: DashboardDeps, operation: 'extend' | 'remi
     const { body, values } = deriveBody(form, operation);
     try {
       refuseWhenSpent(await takeAccountRequest(deps.services, viewer.account));
-      const { generation } = await deriveGenerationFor(deps.services, viewer.account, source.id, operation, { body, requestId: ctx.state.requestId });
+      const { generation } = await deriveGenerationFor(deps.services, viewer.account, source.id, operation, {
+        body,
+        requestId: ctx.state.requestId,
+      });
       seeOther(ctx, `/generations/${encodeURIComponent(generation.id)}`);
     } catch (error) {
       // The API's one error table decides what is the caller's fault; those become sentences on the form.
       const described = describeError(error);
       if (described.status >= 500) throw error;
-      sendTrackPage(ctx, viewer, await present(deps, source), { [operation]: described.message }, values, described.status);
+      sendTrackPage(
+        ctx,
+        viewer,
+        await present(deps, source),
+        { [operation]: described.message },
+        values,
+        described.status,
+      );
     }
   };
 }
 
 async function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | undefined): Promise<Generation> {
   const generation = id === undefined ? undefined : await deps.services.generations.find(viewer.account.id, id);
-  if (!generation) throw new ResourceNotFoundError('generation_not_found', 'No generation with this id exists in your account.');
+  if (!generation)
+    throw new ResourceNotFoundError('generation_not_found', 'No generation with this id exists in your account.');
   return generation;
 }
 
@@ -138,7 +163,11 @@ async function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | u
  */
 export function generationStatus(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
-    const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', { min: 0, max: MAX_WAIT_SECONDS, fallback: 0 });
+    const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', {
+      min: 0,
+      max: MAX_WAIT_SECONDS,
+      fallback: 0,
+    });
     await waitForChange(deps.services, ctx, await ownGeneration(deps, viewer, ctx.params['id']), wait);
     const g = await present(deps, await ownGeneration(deps, viewer, ctx.params['id']));
     ctx.set('Cache-Control', 'no-store');
@@ -148,7 +177,10 @@ export function generationStatus(deps: DashboardDeps) {
       progress: g.progress,
       estimated_time: g.estimated_time ?? null,
       queue_position: g.queue_position,
-      progress_text: g.status === 'pending' || g.status === 'processing' ? progressText({ ...g, estimated_time: g.estimated_time ?? null }) : null,
+      progress_text:
+        g.status === 'pending' || g.status === 'processing'
+          ? progressText({ ...g, estimated_time: g.estimated_time ?? null })
+          : null,
     };
   };
 }
@@ -163,7 +195,8 @@ export function waveform(deps: DashboardDeps) {
     const svg = await deps.waveforms.svg(generation.id, async () => {
       const wav = await deps.services.generations.file(viewer.account.id, generation.id, 'wav');
       // As its download is: a WAV removed from storage is gone, not a fault of ours.
-      if (!wav) throw new ResourceNotFoundError('file_not_found', 'This generation\'s audio is no longer on the server.');
+      if (!wav)
+        throw new ResourceNotFoundError('file_not_found', "This generation's audio is no longer on the server.");
       return Buffer.concat(await (await wav.open()).toArray());
     });
     ctx.type = 'image/svg+xml';

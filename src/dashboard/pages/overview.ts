@@ -17,7 +17,10 @@ const PLAN_PITCH: Record<(typeof PLAN_NAMES)[number], string> = {
 };
 
 /** The overview, optionally with the sign-in details form re-shown with its errors. */
-export function showOverview(deps: DashboardDeps, credentialsForm: { email: string; errors: FieldErrors } = { email: '', errors: {} }) {
+export function showOverview(
+  deps: DashboardDeps,
+  credentialsForm: { email: string; errors: FieldErrors } = { email: '', errors: {} },
+) {
   return async (ctx: AppContext, viewer: Viewer) => {
     const needsCredentials = !(await deps.credentials.forAccount(viewer.account.id));
     const hasErrors = Object.keys(credentialsForm.errors).length > 0;
@@ -36,7 +39,9 @@ export function showOverview(deps: DashboardDeps, credentialsForm: { email: stri
         'overview',
         'Overview',
         html`${ctx.query['signin'] === 'saved' ? html`<div class="alert alert-ok" role="status">Saved. From now on you can also sign in with your email and password.</div>` : ''}
-${needsCredentials ? html`<section class="card">
+${
+  needsCredentials
+    ? html`<section class="card">
   <h2>Set an email and password</h2>
   <p class="muted">This account signed in with a one-time link. Add an email and password to sign in again after this session ends.</p>
   <form method="post" action="/account/credentials" class="row" novalidate>
@@ -45,14 +50,20 @@ ${needsCredentials ? html`<section class="card">
     <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="new-password" maxlength="200"${describedBy(credentialsForm.errors, 'password')}>${fieldError(credentialsForm.errors, 'password')}</div>
     <div class="field end"><button type="submit" class="button">Save</button></div>
   </form>
-</section>` : ''}
-${firstSteps ? html`<section class="card callout">
+</section>`
+    : ''
+}
+${
+  firstSteps
+    ? html`<section class="card callout">
   <h2>Get started in two steps</h2>
   <ol class="steps">
     <li class="${keys > 0 ? 'done' : ''}"><a href="/keys">Create an API key</a> to call the API from your code.</li>
     <li class="${total > 0 ? 'done' : ''}">Or <a href="/playground">try a prompt in the playground</a> and hear the result right here.</li>
   </ol>
-</section>` : ''}
+</section>`
+    : ''
+}
 <div class="grid-3">
   <section class="card stat">
     <h2>Plan</h2>

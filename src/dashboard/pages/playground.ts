@@ -18,7 +18,20 @@ import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 import { present } from './generations.ts';
 
-const FIELDS = ['prompt', 'duration', 'style', 'instrumental', 'seed', 'lyrics', 'loop', 'stems', ...AUDIO_FIELDS, 'bpm', 'key', 'time_signature'] as const;
+const FIELDS = [
+  'prompt',
+  'duration',
+  'style',
+  'instrumental',
+  'seed',
+  'lyrics',
+  'loop',
+  'stems',
+  ...AUDIO_FIELDS,
+  'bpm',
+  'key',
+  'time_signature',
+] as const;
 type Values = Partial<Record<(typeof FIELDS)[number], string>> & Partial<Record<string, string>>;
 
 const EXAMPLES = [
@@ -29,7 +42,14 @@ const EXAMPLES = [
 ];
 const LYRICS_EXAMPLE = '[Verse]\nCity lights are fading slow\n[Chorus]\nStay with me tonight';
 
-function playgroundPage(deps: DashboardDeps, viewer: Viewer, values: Values, errors: FieldErrors, current: Html | null, moreRows = false): Html {
+function playgroundPage(
+  deps: DashboardDeps,
+  viewer: Viewer,
+  values: Values,
+  errors: FieldErrors,
+  current: Html | null,
+  moreRows = false,
+): Html {
   const styles = deps.services.engine.listStyles();
   return page(
     viewer,
@@ -138,7 +158,13 @@ export function bodyFromForm(values: Values): Record<string, unknown> {
   for (const field of AUDIO_FIELDS) if (values[field]?.trim()) body[field] = number(values[field]);
   const plan = planBody(values);
   // With a plan, the duration field is the length of rows without bars; with every row sized it would conflict.
-  if (plan['sections'] && (plan['sections'] as { bars?: unknown; seconds?: unknown }[]).every((s) => s.bars !== undefined || s.seconds !== undefined)) delete body['duration'];
+  if (
+    plan['sections'] &&
+    (plan['sections'] as { bars?: unknown; seconds?: unknown }[]).every(
+      (s) => s.bars !== undefined || s.seconds !== undefined,
+    )
+  )
+    delete body['duration'];
   return { ...body, ...plan };
 }
 
@@ -164,10 +190,15 @@ export function showPlayground(deps: DashboardDeps) {
           key: generation.music?.key ?? '',
           time_signature: generation.music?.timeSignature ?? '',
           // The plan played (or the one asked, while it renders): edit the rows and generate again.
-          ...planValues((presented as { plan?: Parameters<typeof planValues>[0] } | undefined)?.plan ?? generation.plan),
+          ...planValues(
+            (presented as { plan?: Parameters<typeof planValues>[0] } | undefined)?.plan ?? generation.plan,
+          ),
         }
       : {};
-    sendHtml(ctx, playgroundPage(deps, viewer, values, {}, presented ? generationCard(presented, { csrf: viewer.csrf }) : null));
+    sendHtml(
+      ctx,
+      playgroundPage(deps, viewer, values, {}, presented ? generationCard(presented, { csrf: viewer.csrf }) : null),
+    );
   };
 }
 
@@ -183,7 +214,10 @@ export function generateFromPlayground(deps: DashboardDeps) {
     }
     try {
       refuseWhenSpent(await takeAccountRequest(deps.services, viewer.account));
-      const { generation } = await createGenerationFor(deps.services, viewer.account, { body: bodyFromForm(values), requestId: ctx.state.requestId });
+      const { generation } = await createGenerationFor(deps.services, viewer.account, {
+        body: bodyFromForm(values),
+        requestId: ctx.state.requestId,
+      });
       seeOther(ctx, `/playground?id=${encodeURIComponent(generation.id)}`);
     } catch (error) {
       // The API's one error table decides what is the caller's fault; those become sentences on the form.

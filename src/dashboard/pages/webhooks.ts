@@ -17,7 +17,15 @@ import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, siteOrigin, type Viewer } from '../http.ts';
 import type { FieldErrors } from '../views/forms.ts';
 import { page } from '../views/layout.ts';
-import { EMPTY_ENDPOINT_FORM, deliveryLog, endpointForm, endpointList, guide, secretSection, type EndpointFormValues } from '../views/webhook-sections.ts';
+import {
+  EMPTY_ENDPOINT_FORM,
+  deliveryLog,
+  endpointForm,
+  endpointList,
+  guide,
+  secretSection,
+  type EndpointFormValues,
+} from '../views/webhook-sections.ts';
 
 export const DELIVERY_PAGE_SIZE = 10;
 const FORM_FIELDS = ['url', 'description', 'events'] as const;
@@ -60,7 +68,11 @@ async function webhooksPage(ctx: AppContext, deps: DashboardDeps, viewer: Viewer
   const { account } = viewer;
   const endpoints = await webhooks.listEndpoints(account);
   const secret = await webhooks.getSecret(account);
-  const { items, total } = await webhooks.listDeliveries(account, { limit: DELIVERY_PAGE_SIZE, offset: view.offset, state: view.state });
+  const { items, total } = await webhooks.listDeliveries(account, {
+    limit: DELIVERY_PAGE_SIZE,
+    offset: view.offset,
+    state: view.state,
+  });
   const notice = view.done && NOTICES[view.done];
   const noticeFor = (section: string) => (notice?.section === section ? notice.text : undefined);
   return page(
@@ -101,7 +113,11 @@ export function showWebhooks(deps: DashboardDeps) {
 }
 
 /** Checks the CSRF token, then the plan (a Starter's form is a 403), and returns the form. */
-async function readWebhookForm(ctx: AppContext, deps: DashboardDeps, viewer: Viewer): Promise<{ form: URLSearchParams; webhooks: WebhookService }> {
+async function readWebhookForm(
+  ctx: AppContext,
+  deps: DashboardDeps,
+  viewer: Viewer,
+): Promise<{ form: URLSearchParams; webhooks: WebhookService }> {
   const form = await readCheckedForm(ctx, deps, viewer);
   const webhooks = serviceOf(deps);
   webhooks.assertAllowed(viewer.account);
@@ -117,9 +133,12 @@ export function addEndpoint(deps: DashboardDeps) {
       events: form.getAll('events').filter((e): e is EventType => (EVENT_TYPES as readonly string[]).includes(e)),
     };
     const again = (errors: FieldErrors, status: number) =>
-      webhooksPage(ctx, deps, viewer, { state: undefined, offset: 0, form: values, errors }).then((body) => sendHtml(ctx, body, status));
+      webhooksPage(ctx, deps, viewer, { state: undefined, offset: 0, form: values, errors }).then((body) =>
+        sendHtml(ctx, body, status),
+      );
     // A form cannot send an empty array; say it in the form's words rather than the API's.
-    if (form.getAll('events').length === 0) return again({ events: 'Choose at least one event to send to this endpoint.' }, 400);
+    if (form.getAll('events').length === 0)
+      return again({ events: 'Choose at least one event to send to this endpoint.' }, 400);
     try {
       // The API's own reader and checks: the same refusals, with the same reasons, as POST /v1/webhooks.
       const body: Record<string, unknown> = { url: values.url, events: form.getAll('events') };
@@ -128,7 +147,8 @@ export function addEndpoint(deps: DashboardDeps) {
     } catch (error) {
       const described = describeError(error);
       if (described.status !== 400) throw error;
-      const field = described.param && (FORM_FIELDS as readonly string[]).includes(described.param) ? described.param : '';
+      const field =
+        described.param && (FORM_FIELDS as readonly string[]).includes(described.param) ? described.param : '';
       return again({ [field]: described.message }, 400);
     }
     seeOther(ctx, `${logHref(undefined, 0, 'added')}#endpoints`);

@@ -15,9 +15,24 @@ interface Choice {
 }
 
 const CHOICES: Record<(typeof AUDIO_FIELDS)[number], { label: string; options: Choice[] }> = {
-  sample_rate: { label: 'Sample rate (WAV, FLAC)', options: LIMITS.sampleRates.map((rate) => ({ value: rate === 44100 ? '' : String(rate), label: `${rate / 1000} kHz` })) },
-  bit_depth: { label: 'Bit depth (WAV, FLAC)', options: LIMITS.bitDepths.map((bits) => ({ value: bits === 16 ? '' : String(bits), label: `${bits}-bit` })) },
-  bitrate: { label: 'MP3 bitrate', options: [{ value: '', label: 'VBR, about 190 kbps' }, ...LIMITS.mp3Bitrates.map((kbps) => ({ value: String(kbps), label: `${kbps} kbps constant` }))] },
+  sample_rate: {
+    label: 'Sample rate (WAV, FLAC)',
+    options: LIMITS.sampleRates.map((rate) => ({
+      value: rate === 44100 ? '' : String(rate),
+      label: `${rate / 1000} kHz`,
+    })),
+  },
+  bit_depth: {
+    label: 'Bit depth (WAV, FLAC)',
+    options: LIMITS.bitDepths.map((bits) => ({ value: bits === 16 ? '' : String(bits), label: `${bits}-bit` })),
+  },
+  bitrate: {
+    label: 'MP3 bitrate',
+    options: [
+      { value: '', label: 'VBR, about 190 kbps' },
+      ...LIMITS.mp3Bitrates.map((kbps) => ({ value: String(kbps), label: `${kbps} kbps constant` })),
+    ],
+  },
 };
 
 export function audioOptions(values: AudioValues, errors: FieldErrors): Html {
@@ -25,13 +40,15 @@ export function audioOptions(values: AudioValues, errors: FieldErrors): Html {
   return html`<details class="audio-options"${open ? html` open` : ''}>
     <summary>Audio options</summary>
     <div class="row">
-      ${AUDIO_FIELDS.map((field) => html`<div class="field">
+      ${AUDIO_FIELDS.map(
+        (field) => html`<div class="field">
         <label for="${field}">${CHOICES[field].label}</label>
         <select id="${field}" name="${field}"${describedBy(errors, field)}>
           ${CHOICES[field].options.map((choice) => html`<option value="${choice.value}"${(values[field] ?? '') === choice.value ? html` selected` : ''}>${choice.label}</option>`)}
         </select>
         ${fieldError(errors, field)}
-      </div>`)}
+      </div>`,
+      )}
     </div>
   </details>`;
 }

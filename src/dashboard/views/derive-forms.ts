@@ -22,7 +22,12 @@ export function sourceLine(g: GenerationObject): Html {
 const seconds = (value: number): string => `${Math.round(value * 10) / 10} s`;
 
 /** The two forms, on a completed track that reports its plan (older tracks and loops cannot be spliced). */
-export function deriveForms(g: GenerationObject, csrf: string, errors: { extend?: string; remix?: string } = {}, values: FormValues = {}): Html {
+export function deriveForms(
+  g: GenerationObject,
+  csrf: string,
+  errors: { extend?: string; remix?: string } = {},
+  values: FormValues = {},
+): Html {
   const plan = g.plan;
   if (g.status !== 'completed' || !plan || plan.length === 0) return html``;
   const length = plan.at(-1)!.end;
@@ -51,8 +56,12 @@ export function deriveForms(g: GenerationObject, csrf: string, errors: { extend?
     <input id="remix-energy" name="energy" type="number" min="0" max="1" step="0.05" value="${values['energy'] ?? ''}">
     <label for="remix-instruments">Instruments <span class="muted">(optional, comma-separated: drums, bass, piano …)</span></label>
     <input id="remix-instruments" name="instruments" type="text" maxlength="200" value="${values['instruments'] ?? ''}">
-    ${g.instrumental ? '' : html`<label for="remix-lyrics">New lyrics <span class="muted">(optional, one line per line)</span></label>
-    <textarea id="remix-lyrics" name="lyrics" rows="3" maxlength="3000">${values['lyrics'] ?? ''}</textarea>`}
+    ${
+      g.instrumental
+        ? ''
+        : html`<label for="remix-lyrics">New lyrics <span class="muted">(optional, one line per line)</span></label>
+    <textarea id="remix-lyrics" name="lyrics" rows="3" maxlength="3000">${values['lyrics'] ?? ''}</textarea>`
+    }
     <label for="remix-seed">Seed <span class="muted">(optional: compose the section anew)</span></label>
     <input id="remix-seed" name="seed" type="number" min="0" max="2147483647" step="1" value="${values['seed'] ?? ''}">
     <button type="submit" class="button small">Redo section</button>
@@ -61,7 +70,10 @@ export function deriveForms(g: GenerationObject, csrf: string, errors: { extend?
 }
 
 /** The form's fields as the API's body: numbers where numbers are meant, empty fields left out. */
-export function deriveBody(form: URLSearchParams, operation: 'extend' | 'remix'): { body: Record<string, unknown>; values: FormValues } {
+export function deriveBody(
+  form: URLSearchParams,
+  operation: 'extend' | 'remix',
+): { body: Record<string, unknown>; values: FormValues } {
   const names = operation === 'extend' ? ['seconds'] : ['section', 'energy', 'instruments', 'lyrics', 'seed'];
   const values: FormValues = {};
   const body: Record<string, unknown> = {};
@@ -69,7 +81,11 @@ export function deriveBody(form: URLSearchParams, operation: 'extend' | 'remix')
     const raw = (form.get(name) ?? '').trim();
     values[name] = raw;
     if (raw === '') continue;
-    if (name === 'instruments') body[name] = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    if (name === 'instruments')
+      body[name] = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
     else if (name === 'lyrics') body[name] = raw;
     else body[name] = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
   }

@@ -35,14 +35,21 @@ const DOWNLOAD_LABELS: Record<DownloadKind, string> = {
 function downloads(urls: NonNullable<GenerationObject['download_urls']>): Html {
   const links = DOWNLOAD_KINDS.flatMap((kind) => {
     const url = urls[kind];
-    return url ? [html`<a class="button small${kind === 'wav' ? '' : ' secondary'}" href="${sameSite(url)}" download>Download ${DOWNLOAD_LABELS[kind]}</a>`] : [];
+    return url
+      ? [
+          html`<a class="button small${kind === 'wav' ? '' : ' secondary'}" href="${sameSite(url)}" download>Download ${DOWNLOAD_LABELS[kind]}</a>`,
+        ]
+      : [];
   });
   return html`<p class="downloads">${links}</p>`;
 }
 
 /** Each stem with a player of its own (they are aligned with the mix), and the zip of them all. */
 function stems(urls: Record<string, string>, zip: string | undefined): Html {
-  const rows = Object.entries(urls).map(([role, url]) => html`<li><span>${words(role)}</span> <audio controls preload="none" src="${sameSite(url)}"></audio> <a class="button small secondary" href="${sameSite(url)}" download>WAV</a></li>`);
+  const rows = Object.entries(urls).map(
+    ([role, url]) =>
+      html`<li><span>${words(role)}</span> <audio controls preload="none" src="${sameSite(url)}"></audio> <a class="button small secondary" href="${sameSite(url)}" download>WAV</a></li>`,
+  );
   return html`<section class="stems" aria-label="Stems">
     <h4>Stems</h4>
     <ul class="stem-list">${rows}</ul>
@@ -57,7 +64,8 @@ const playable = (urls: NonNullable<GenerationObject['download_urls']>): string 
 const words = (name: string): string => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
 /** The engine's key already names its mode ("Bb major"); older metadata had the tonic alone. */
-const keyName = (key: string, mode: string | undefined): string => (mode && !key.includes(' ') ? `${key} ${words(mode)}` : key);
+const keyName = (key: string, mode: string | undefined): string =>
+  mode && !key.includes(' ') ? `${key} ${words(mode)}` : key;
 
 export function formatDate(iso: string): string {
   return new Date(iso).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
@@ -66,7 +74,8 @@ export function formatDate(iso: string): string {
 /** What the progress line says, also computed by the page script from the status JSON. */
 export function progressText(g: Pick<GenerationObject, 'queue_position' | 'estimated_time' | 'progress'>): string {
   const eta = g.estimated_time == null ? '' : ` · about ${Math.max(1, Math.round(g.estimated_time))} s left`;
-  if (g.queue_position !== null && g.queue_position > 0) return `Waiting in the queue (position ${g.queue_position})${eta}`;
+  if (g.queue_position !== null && g.queue_position > 0)
+    return `Waiting in the queue (position ${g.queue_position})${eta}`;
   return `Rendering ${Math.round(g.progress * 100)}%${eta}`;
 }
 
@@ -94,7 +103,13 @@ export interface CardOptions {
 export function generationCard(g: GenerationObject, options: CardOptions = {}): Html {
   const { csrf, compact = false } = options;
   const title = g.title ?? (g.status === 'failed' ? 'Failed generation' : 'New track');
-  const meta = (g.metadata ?? {}) as { genre?: string; bpm?: number; key?: string; mode?: string; instruments?: string[] };
+  const meta = (g.metadata ?? {}) as {
+    genre?: string;
+    bpm?: number;
+    key?: string;
+    mode?: string;
+    instruments?: string[];
+  };
   const vocals = g.status === 'completed' ? vocalsText(g.metadata) : null;
   const sungLines = g.status === 'completed' ? timedLines(g.metadata) : [];
   const live = g.status === 'pending' || g.status === 'processing';
@@ -105,16 +120,26 @@ export function generationCard(g: GenerationObject, options: CardOptions = {}): 
   </header>
   <p class="prompt">${g.prompt}</p>
   <p class="muted small">${formatDate(g.created_at)} · ${g.duration} s · seed ${g.seed}${g.style ? ` · style ${g.style}` : ''}${g.instrumental ? ' · instrumental' : ''}</p>
-  ${live ? html`<div class="progress-block">
+  ${
+    live
+      ? html`<div class="progress-block">
     <progress max="1" value="${g.progress}" data-role="progress" aria-label="Progress"></progress>
     <p class="muted small" data-role="progress-text">${progressText({ queue_position: g.queue_position ?? null, estimated_time: g.estimated_time ?? null, progress: g.progress })}</p>
-  </div>` : ''}
+  </div>`
+      : ''
+  }
   ${g.status === 'failed' && g.error ? html`<p class="error-text">${g.error.message}</p>` : ''}
-  ${g.status === 'completed' && g.download_urls && compact ? html`<div class="player">
+  ${
+    g.status === 'completed' && g.download_urls && compact
+      ? html`<div class="player">
     <audio controls preload="none" src="${playable(g.download_urls)}"></audio>
   </div>
-  <p class="muted small">${[meta.genre, meta.bpm !== undefined ? `${meta.bpm} BPM` : undefined, meta.key ? keyName(meta.key, meta.mode) : undefined, vocals ? 'sung' : undefined].filter(Boolean).join(' · ')} · <a href="/generations/${g.id}">Details, lyrics and downloads</a></p>` : ''}
-  ${g.status === 'completed' && g.download_urls && !compact ? html`<div class="player">
+  <p class="muted small">${[meta.genre, meta.bpm !== undefined ? `${meta.bpm} BPM` : undefined, meta.key ? keyName(meta.key, meta.mode) : undefined, vocals ? 'sung' : undefined].filter(Boolean).join(' · ')} · <a href="/generations/${g.id}">Details, lyrics and downloads</a></p>`
+      : ''
+  }
+  ${
+    g.status === 'completed' && g.download_urls && !compact
+      ? html`<div class="player">
     <img class="waveform" src="/generations/${g.id}/waveform.svg" alt="Waveform of ${title}" loading="lazy">
     <audio controls preload="metadata" src="${playable(g.download_urls)}"></audio>
   </div>
@@ -128,7 +153,9 @@ export function generationCard(g: GenerationObject, options: CardOptions = {}): 
     ${meta.instruments?.length ? html`<div class="wide"><dt>Instruments</dt><dd>${meta.instruments.map(words).join(', ')}</dd></div>` : ''}
   </dl>
   ${downloads(g.download_urls)}
-  ${g.stem_urls ? stems(g.stem_urls, g.download_urls.stems) : ''}` : ''}
+  ${g.stem_urls ? stems(g.stem_urls, g.download_urls.stems) : ''}`
+      : ''
+  }
   ${compact ? '' : sungLines.length > 0 ? karaokeLyrics(sungLines) : g.lyrics ? plainLyrics(g.lyrics, g.status === 'completed' ? 'Lyrics' : 'Lyrics to be sung') : ''}
   ${csrf === undefined ? '' : actions(g, csrf, live)}
 </article>`;
@@ -136,7 +163,12 @@ export function generationCard(g: GenerationObject, options: CardOptions = {}): 
 
 /** What the engine understood and used, on a track's page: form, meter, instruments, why each was chosen, and what it could not honour. */
 export function specSection(g: GenerationObject): Html {
-  const meta = (g.metadata ?? {}) as { meter?: string; sections?: { kind?: string; start?: number; end?: number }[]; trace?: { source?: string; effect?: string }[]; warnings?: unknown[] };
+  const meta = (g.metadata ?? {}) as {
+    meter?: string;
+    sections?: { kind?: string; start?: number; end?: number }[];
+    trace?: { source?: string; effect?: string }[];
+    warnings?: unknown[];
+  };
   const sections = Array.isArray(meta.sections) ? meta.sections : [];
   const trace = Array.isArray(meta.trace) ? meta.trace : [];
   const warnings = Array.isArray(meta.warnings) ? meta.warnings.filter((w): w is string => typeof w === 'string') : [];

@@ -39,7 +39,12 @@ export function timedLines(metadata: Record<string, unknown> | undefined): Timed
 export function vocalsText(metadata: Record<string, unknown> | undefined): string | null {
   if (metadata?.['vocals'] !== true) return null;
   const voice = metadata['voice'] === 'female' ? 'Female voice' : metadata['voice'] === 'male' ? 'Male voice' : 'Sung';
-  const words = metadata['lyrics_source'] === 'given' ? 'your lyrics' : metadata['lyrics_source'] === 'written' ? 'lyrics written from the prompt' : null;
+  const words =
+    metadata['lyrics_source'] === 'given'
+      ? 'your lyrics'
+      : metadata['lyrics_source'] === 'written'
+        ? 'lyrics written from the prompt'
+        : null;
   return [voice, words].filter(Boolean).join(' · ');
 }
 
@@ -65,10 +70,12 @@ export function karaokeLyrics(lines: TimedLine[]): Html {
   return html`<section class="lyrics-sheet" data-karaoke aria-label="Lyrics">
   <h4 class="lyrics-title">Lyrics <span class="muted small">· the line being sung lights up as the track plays</span></h4>
   <div class="lyrics-scroll">
-  ${bySection(lines).map((group) => html`<div class="lyric-section">
+  ${bySection(lines).map(
+    (group) => html`<div class="lyric-section">
     <h5>${SECTION_NAMES[group.section] ?? group.section}</h5>
     <ol>${group.lines.map((line) => html`<li class="lyric-line" data-start="${line.start.toFixed(2)}" data-end="${line.end.toFixed(2)}"><span class="lyric-time">${clock(line.start)}</span> <span class="lyric-text">${line.text}</span></li>`)}</ol>
-  </div>`)}
+  </div>`,
+  )}
   </div>
 </section>`;
 }

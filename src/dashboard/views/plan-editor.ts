@@ -16,7 +16,11 @@ export const MAX_PLAN_ROWS = 30;
 const MORE_ROWS = 5;
 const ROW_FIELDS = ['kind', 'bars', 'seconds', 'energy', 'instruments', 'lyrics'] as const;
 /** The form's plan fields: every row the editor can show, the row count, the variations. */
-export const PLAN_FIELDS = [...Array.from({ length: MAX_PLAN_ROWS }, (_, i) => ROW_FIELDS.map((f) => `section_${f}_${i}`)).flat(), 'plan_rows', 'variations'];
+export const PLAN_FIELDS = [
+  ...Array.from({ length: MAX_PLAN_ROWS }, (_, i) => ROW_FIELDS.map((f) => `section_${f}_${i}`)).flat(),
+  'plan_rows',
+  'variations',
+];
 /**
  * The name of the "More rows" button: a form sent with it is shown again with more rows, not generated. (Enter in
  * a field still generates: the playground's form starts with an off-screen Generate button, the implicit default.)
@@ -47,7 +51,10 @@ export function planBody(values: Values): Record<string, unknown> {
       const text = values[`section_${field}_${i}`]?.trim();
       if (text) section[field] = number(text);
     }
-    const instruments = values[`section_instruments_${i}`]?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const instruments = values[`section_instruments_${i}`]
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     if (instruments && instruments.length > 0) section['instruments'] = instruments;
     // Browsers send a textarea's line breaks as CRLF; the API counts lines by LF.
     const lyrics = values[`section_lyrics_${i}`]?.replace(/\r\n?/g, '\n');
@@ -55,7 +62,10 @@ export function planBody(values: Values): Record<string, unknown> {
     sections.push(section);
   }
   const variations = values['variations']?.trim();
-  return { ...(sections.length > 0 ? { sections } : {}), ...(variations && variations !== '1' ? { variations: number(variations) } : {}) };
+  return {
+    ...(sections.length > 0 ? { sections } : {}),
+    ...(variations && variations !== '1' ? { variations: number(variations) } : {}),
+  };
 }
 
 interface RowSource {
@@ -94,7 +104,8 @@ export function planEditor(values: Values, errors: FieldErrors, more = false): H
       <table class="plan-rows"${describedBy(errors, 'sections')}>
         <thead><tr><th>#</th><th>Kind</th><th>Bars</th><th>or seconds</th><th>Energy 0–1</th><th>Instruments (comma-separated)</th><th>Lyrics (sung tracks)</th></tr></thead>
         <tbody>
-        ${rows.map((i) => html`<tr>
+        ${rows.map(
+          (i) => html`<tr>
           <td>${String(i + 1)}</td>
           <td><select name="section_kind_${String(i)}" aria-label="Section ${String(i + 1)} kind"><option value="">—</option>${PLAN_KINDS.map((k) => html`<option value="${k}"${values[`section_kind_${i}`] === k ? html` selected` : ''}>${k}</option>`)}</select></td>
           <td><input name="section_bars_${String(i)}" aria-label="Section ${String(i + 1)} bars" inputmode="numeric" size="4" value="${cell(i, 'bars')}"></td>
@@ -102,7 +113,8 @@ export function planEditor(values: Values, errors: FieldErrors, more = false): H
           <td><input name="section_energy_${String(i)}" aria-label="Section ${String(i + 1)} energy" inputmode="decimal" size="4" value="${cell(i, 'energy')}"></td>
           <td><input name="section_instruments_${String(i)}" aria-label="Section ${String(i + 1)} instruments" placeholder="all its usual parts" value="${cell(i, 'instruments')}"></td>
           <td><textarea name="section_lyrics_${String(i)}" aria-label="Section ${String(i + 1)} lyrics" rows="1" placeholder="one line per line">${cell(i, 'lyrics')}</textarea></td>
-        </tr>`)}
+        </tr>`,
+        )}
         </tbody>
       </table>
       ${count < MAX_PLAN_ROWS ? html`<p><button type="submit" name="${MORE_ROWS_FIELD}" value="1" class="button small secondary" formnovalidate>More rows</button> <span class="muted small">${String(count)} of ${String(MAX_PLAN_ROWS)} sections</span></p>` : ''}
@@ -134,9 +146,17 @@ function blocksOf(values: Values, count: number): { blocks: Block[]; unit: 'seco
   const rows = Array.from({ length: count }, (_, i) => i).filter((i) => values[`section_kind_${i}`]);
   if (rows.length === 0) return null;
   const bars = rows.map((i) => Number(values[`section_bars_${i}`]) || 0);
-  const seconds = rows.map((i, n) => Number(values[`section_seconds_${i}`]) || (barSeconds !== null && bars[n]! > 0 ? bars[n]! * barSeconds : 0));
-  if (seconds.every((s) => s > 0)) return { unit: 'seconds', blocks: rows.map((i, n) => ({ kind: values[`section_kind_${i}`]!, length: Math.round(seconds[n]! * 10) / 10 })) };
-  if (bars.every((b) => b > 0)) return { unit: 'bars', blocks: rows.map((i, n) => ({ kind: values[`section_kind_${i}`]!, length: bars[n]! })) };
+  const seconds = rows.map(
+    (i, n) =>
+      Number(values[`section_seconds_${i}`]) || (barSeconds !== null && bars[n]! > 0 ? bars[n]! * barSeconds : 0),
+  );
+  if (seconds.every((s) => s > 0))
+    return {
+      unit: 'seconds',
+      blocks: rows.map((i, n) => ({ kind: values[`section_kind_${i}`]!, length: Math.round(seconds[n]! * 10) / 10 })),
+    };
+  if (bars.every((b) => b > 0))
+    return { unit: 'bars', blocks: rows.map((i, n) => ({ kind: values[`section_kind_${i}`]!, length: bars[n]! })) };
   return null;
 }
 

@@ -5,7 +5,13 @@
  */
 import { presentDelivery, presentEndpoint } from '../../routes/webhooks/present.ts';
 import type { DeliveryView, SecretView } from '../../webhooks/service.ts';
-import { DEFAULT_EVENTS, EVENT_TYPES, type DeliveryState, type EventType, type WebhookEndpoint } from '../../webhooks/types.ts';
+import {
+  DEFAULT_EVENTS,
+  EVENT_TYPES,
+  type DeliveryState,
+  type EventType,
+  type WebhookEndpoint,
+} from '../../webhooks/types.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from './forms.ts';
 import { formatDate } from './generation-card.ts';
@@ -24,8 +30,18 @@ const EVENT_HINTS: Record<EventType, string> = {
   'generation.processing': 'a render starts',
 };
 
-const STATE_LABELS: Record<DeliveryState, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed', cancelled: 'Cancelled' };
-const STATE_BADGES: Record<DeliveryState, string> = { pending: 'pending', delivered: 'completed', failed: 'failed', cancelled: 'cancelled' };
+const STATE_LABELS: Record<DeliveryState, string> = {
+  pending: 'Pending',
+  delivered: 'Delivered',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+const STATE_BADGES: Record<DeliveryState, string> = {
+  pending: 'pending',
+  delivered: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
 
 /** To the second: attempts of one delivery are often seconds apart. */
 export const formatTime = (iso: string): string => new Date(iso).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
@@ -33,7 +49,8 @@ export const formatTime = (iso: string): string => new Date(iso).toISOString().r
 const eventId = (type: EventType): string => `event-${type.replace('.', '-')}`;
 
 /** What the last form did, inside the section it redirected to (the page opens scrolled there). */
-const noticeBox = (notice: string | undefined): Html => (notice ? html`<div class="alert alert-ok" role="status">${notice}</div>` : html``);
+const noticeBox = (notice: string | undefined): Html =>
+  notice ? html`<div class="alert alert-ok" role="status">${notice}</div>` : html``;
 
 export function endpointForm(csrf: string, values: EndpointFormValues, errors: FieldErrors, limitsText: string): Html {
   return html`<section class="card" id="add-endpoint">
@@ -59,16 +76,20 @@ export function endpointForm(csrf: string, values: EndpointFormValues, errors: F
 }
 
 export function endpointList(csrf: string, endpoints: readonly WebhookEndpoint[], notice?: string): Html {
-  const sorted = [...endpoints].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  const sorted = [...endpoints].sort((a, b) =>
+    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0,
+  );
   return html`<section class="card" id="endpoints">
   <h2>Endpoints</h2>
   ${noticeBox(notice)}
-  ${sorted.length === 0
-    ? html`<p class="empty">No endpoints yet. Add one above, or pass <code>callback_url</code> with a single request (see below).</p>`
-    : html`<div class="table-wrap"><table class="webhook-table endpoints">
+  ${
+    sorted.length === 0
+      ? html`<p class="empty">No endpoints yet. Add one above, or pass <code>callback_url</code> with a single request (see below).</p>`
+      : html`<div class="table-wrap"><table class="webhook-table endpoints">
     <thead><tr><th>URL</th><th>Events</th><th>Status</th><th>Created</th><th></th></tr></thead>
     <tbody>${sorted.map((endpoint) => endpointRow(csrf, endpoint))}</tbody>
-  </table></div>`}
+  </table></div>`
+  }
 </section>`;
 }
 
@@ -78,11 +99,13 @@ function endpointRow(csrf: string, record: WebhookEndpoint): Html {
   return html`<tr class="${disabled ? 'revoked' : ''}" data-endpoint="${endpoint.id}">
   <td data-label="URL" class="url-cell"><div><code>${endpoint.url}</code>${endpoint.description ? html`<div class="muted small">${endpoint.description}</div>` : ''}</div></td>
   <td data-label="Events"><ul class="event-list">${endpoint.events.map((type) => html`<li><code>${type}</code></li>`)}</ul></td>
-  <td data-label="Status"><div>${disabled
-    ? html`<span class="badge badge-failed">Disabled</span>
+  <td data-label="Status"><div>${
+    disabled
+      ? html`<span class="badge badge-failed">Disabled</span>
     <p class="small error-text">${endpoint.disabled_reason ?? 'Disabled after failing for too long.'}</p>
     <form method="post" action="/webhooks/endpoints/${endpoint.id}/enable">${csrfField(csrf)}<button type="submit" class="button small secondary">Enable</button></form>`
-    : html`<span class="badge badge-completed">Enabled</span>${endpoint.failing_since ? html`<p class="small warn-text">Failing since ${formatDate(endpoint.failing_since)}</p>` : ''}`}</div></td>
+      : html`<span class="badge badge-completed">Enabled</span>${endpoint.failing_since ? html`<p class="small warn-text">Failing since ${formatDate(endpoint.failing_since)}</p>` : ''}`
+  }</div></td>
   <td data-label="Created">${formatDate(endpoint.created_at)}</td>
   <td class="actions"><details class="confirm">
     <summary class="button small danger-outline">Delete</summary>
@@ -108,9 +131,11 @@ export function secretSection(csrf: string, secret: SecretView, notice?: string)
     </div>
   </div>
   <p class="muted small">Created ${formatDate(secret.created_at)}.</p>
-  ${secret.previous_expires_at
-    ? html`<div class="alert alert-warn" role="status">Rotation in progress: the previous secret also signs every webhook until <strong>${formatTime(secret.previous_expires_at)}</strong>, so each one carries two signatures. Move your receivers to the new secret before then.</div>`
-    : ''}
+  ${
+    secret.previous_expires_at
+      ? html`<div class="alert alert-warn" role="status">Rotation in progress: the previous secret also signs every webhook until <strong>${formatTime(secret.previous_expires_at)}</strong>, so each one carries two signatures. Move your receivers to the new secret before then.</div>`
+      : ''
+  }
   <details class="confirm inline">
     <summary class="button small danger-outline">Rotate secret</summary>
     <div class="confirm-box">
@@ -131,7 +156,12 @@ export interface DeliveryLogView {
   href: (state: DeliveryState | undefined, offset: number) => string;
 }
 
-export function deliveryLog(csrf: string, endpoints: readonly WebhookEndpoint[], log: DeliveryLogView, notice?: string): Html {
+export function deliveryLog(
+  csrf: string,
+  endpoints: readonly WebhookEndpoint[],
+  log: DeliveryLogView,
+  notice?: string,
+): Html {
   const { items, total, offset, pageSize, state } = log;
   const from = total === 0 ? 0 : offset + 1;
   const to = offset + items.length;
@@ -142,9 +172,10 @@ export function deliveryLog(csrf: string, endpoints: readonly WebhookEndpoint[],
   <nav class="tabs" aria-label="Filter deliveries by state">
     ${filters.map((f) => html`<a href="${log.href(f, 0)}#deliveries"${f === state ? html` class="active" aria-current="true"` : ''}>${f ? STATE_LABELS[f] : 'All'}</a>`)}
   </nav>
-  ${items.length === 0
-    ? html`<p class="empty">${offset > 0 ? 'No deliveries on this page.' : state ? 'No deliveries in this state.' : 'No deliveries yet. They appear here when a task of this account starts, completes or fails.'}</p>`
-    : html`<p class="muted small">${from}–${to} of ${total}, newest first. Deliveries are kept 14 days.</p>
+  ${
+    items.length === 0
+      ? html`<p class="empty">${offset > 0 ? 'No deliveries on this page.' : state ? 'No deliveries in this state.' : 'No deliveries yet. They appear here when a task of this account starts, completes or fails.'}</p>`
+      : html`<p class="muted small">${from}–${to} of ${total}, newest first. Deliveries are kept 14 days.</p>
   <div class="table-wrap"><table class="webhook-table deliveries">
     <thead><tr><th>Event</th><th>Endpoint</th><th>State</th><th>Attempts</th><th>Next attempt</th><th></th></tr></thead>
     <tbody>${items.map((d) => deliveryRow(csrf, endpoints, d, log))}</tbody>
@@ -152,11 +183,17 @@ export function deliveryLog(csrf: string, endpoints: readonly WebhookEndpoint[],
   <nav class="pager" aria-label="Delivery pages">
     ${offset > 0 ? html`<a class="button secondary small" href="${log.href(state, Math.max(0, offset - pageSize))}#deliveries" rel="prev">← Newer</a>` : html`<span></span>`}
     ${to < total ? html`<a class="button secondary small" href="${log.href(state, offset + pageSize)}#deliveries" rel="next">Older →</a>` : html`<span></span>`}
-  </nav>`}
+  </nav>`
+  }
 </section>`;
 }
 
-function deliveryRow(csrf: string, endpoints: readonly WebhookEndpoint[], view: DeliveryView, log: DeliveryLogView): Html {
+function deliveryRow(
+  csrf: string,
+  endpoints: readonly WebhookEndpoint[],
+  view: DeliveryView,
+  log: DeliveryLogView,
+): Html {
   const d = presentDelivery(view);
   const endpoint = d.endpoint_id === null ? undefined : endpoints.find((e) => e.id === d.endpoint_id);
   const last = d.attempts.at(-1);
@@ -164,13 +201,15 @@ function deliveryRow(csrf: string, endpoints: readonly WebhookEndpoint[], view: 
   <td data-label="Event"><div><code>${d.event_type}</code><div class="muted small">${d.generation_id}</div><div class="muted small nowrap">${formatTime(d.created_at)}</div></div></td>
   <td data-label="Endpoint" class="url-cell"><div><code>${d.url}</code>${d.endpoint_id === null ? html`<div class="muted small">callback_url of the request</div>` : endpoint ? '' : html`<div class="muted small">endpoint deleted</div>`}</div></td>
   <td data-label="State"><span class="badge badge-${STATE_BADGES[d.status]}">${STATE_LABELS[d.status]}</span></td>
-  <td data-label="Attempts">${d.attempts.length === 0
-    ? html`<span class="muted">None yet</span>`
-    : html`<details class="attempts">
+  <td data-label="Attempts">${
+    d.attempts.length === 0
+      ? html`<span class="muted">None yet</span>`
+      : html`<details class="attempts">
       <summary>${d.attempts.length} · last ${attemptResult(last!)}</summary>
       <ol>${d.attempts.map((a) => html`<li><span class="muted nowrap">${formatTime(a.at)}</span> ${attemptResult(a)} · ${a.latency_ms} ms${a.error ? html` · <span class="error-text">${a.error}</span>` : ''}</li>`)}</ol>
       <p class="muted small">webhook-id <code>${d.event_id}</code> on every attempt</p>
-    </details>`}</td>
+    </details>`
+  }</td>
   <td data-label="Next attempt">${d.next_attempt_at ? html`<span class="nowrap">${formatTime(d.next_attempt_at)}</span>` : html`<span class="muted">—</span>`}</td>
   <td class="actions"><form method="post" action="/webhooks/deliveries/${d.id}/resend">${csrfField(csrf)}
     <input type="hidden" name="offset" value="${log.offset}">${log.state ? html`<input type="hidden" name="status" value="${log.state}">` : ''}

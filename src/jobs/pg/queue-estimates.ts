@@ -64,13 +64,18 @@ export class QueueEstimates {
     const active = rows[0]?.active_remaining_json ?? [];
     // A running render's time left, as the in-process queue reckons it (timeLeft). The other renders at work are
     // counted without their progress.
-    const remaining = (duration: number, elapsed: number, done = 0) => timeLeft(this.estimate(duration, perSecond), elapsed, done);
+    const remaining = (duration: number, elapsed: number, done = 0) =>
+      timeLeft(this.estimate(duration, perSecond), elapsed, done);
     const activeLeft = active.reduce((sum, job) => sum + remaining(job.duration, job.elapsed), 0);
     const threads = Math.max(1, rows[0]?.active_count ?? 0);
     for (const row of rows) {
       if (row.state === 'active') {
         const done = progress.get(row.gid) ?? 0;
-        states.set(row.gid, { queue_position: 0, progress: done, estimated_time: remaining(row.duration, row.elapsed ?? 0, done) });
+        states.set(row.gid, {
+          queue_position: 0,
+          progress: done,
+          estimated_time: remaining(row.duration, row.elapsed ?? 0, done),
+        });
         continue;
       }
       const aheadWork = (row.ahead_tracks ?? 0) * DEFAULT_SPEED.overheadSeconds + (row.ahead_audio ?? 0) * perSecond;

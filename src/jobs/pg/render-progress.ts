@@ -42,9 +42,11 @@ export class RenderProgress {
       if (writing || now - last < WRITE_EVERY_MS) return;
       last = now;
       writing = true;
-      this.record(generationId, attempt, fraction).catch(onError).finally(() => {
-        writing = false;
-      });
+      this.record(generationId, attempt, fraction)
+        .catch(onError)
+        .finally(() => {
+          writing = false;
+        });
     };
   }
 

@@ -75,15 +75,18 @@ export async function openRenderQueue(options: RenderQueueOptions): Promise<PgBo
     deleteAfterSeconds: 24 * 3600,
   };
   if (await boss.getQueue(RENDER_QUEUE)) await boss.updateQueue(RENDER_QUEUE, queue);
-  else await boss.createQueue(RENDER_QUEUE, queue).catch(async (error: unknown) => {
-    // Two nodes starting at once: the other one made it.
-    if (!(await boss.getQueue(RENDER_QUEUE))) throw error;
-  });
+  else
+    await boss.createQueue(RENDER_QUEUE, queue).catch(async (error: unknown) => {
+      // Two nodes starting at once: the other one made it.
+      if (!(await boss.getQueue(RENDER_QUEUE))) throw error;
+    });
   return boss;
 }
 
 /** pg-boss's view of one of our connections. */
-export const asBossDb = (client: SqlClient): Db => ({ executeSql: (text: string, values?: unknown[]) => client.query(text, values) });
+export const asBossDb = (client: SqlClient): Db => ({
+  executeSql: (text: string, values?: unknown[]) => client.query(text, values),
+});
 
 /**
  * Queues a generation's render on `client`, inside the caller's transaction: the job exists exactly when the
@@ -91,14 +94,23 @@ export const asBossDb = (client: SqlClient): Db => ({ executeSql: (text: string,
  * waiting, so every account's first waiting job goes before anyone's second (the round-robin of the in-process
  * FairQueue, decided at enqueue), with no cap on how many of one account's tasks run when nobody else waits.
  */
-export async function enqueueRender(boss: PgBoss, client: SqlClient, generation: RenderJob, schema = 'pgboss'): Promise<void> {
+export async function enqueueRender(
+  boss: PgBoss,
+  client: SqlClient,
+  generation: RenderJob,
+  schema = 'pgboss',
+): Promise<void> {
   const { rows } = await client.query(
     `SELECT count(*)::int AS waiting FROM ${schema}.job WHERE name = $1 AND group_id = $2 AND state IN ('created', 'retry')`,
     [RENDER_QUEUE, generation.account_id],
   );
   const waiting = Number(rows[0]?.waiting ?? 0);
   const job: RenderJob = { id: generation.id, account_id: generation.account_id };
-  await boss.send(RENDER_QUEUE, job, { db: asBossDb(client), priority: -waiting, group: { id: generation.account_id } });
+  await boss.send(RENDER_QUEUE, job, {
+    db: asBossDb(client),
+    priority: -waiting,
+    group: { id: generation.account_id },
+  });
 }
 
 /** Held while one node looks for tasks without a job, so two starting nodes do not both queue them. */

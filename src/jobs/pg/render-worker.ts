@@ -77,7 +77,10 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   return {
     close() {
       // Past the grace, the queue's stop fails what still runs here, and another worker takes it at once.
-      closing ??= Promise.race([options.boss.offWork(RENDER_QUEUE, { id: workerId, wait: true }), delay(options.graceMs ?? 30_000, undefined, { ref: false })]);
+      closing ??= Promise.race([
+        options.boss.offWork(RENDER_QUEUE, { id: workerId, wait: true }),
+        delay(options.graceMs ?? 30_000, undefined, { ref: false }),
+      ]);
       return closing;
     },
   };
@@ -115,7 +118,11 @@ class JobRunner {
     if (!started) throw new RetryLater(`generation ${found.id} changed before its render started`);
     const mine = (g: Generation) => g.status === 'processing' && g.attempts === started.attempts;
     this.#logger.info(
-      { ...taskIds(started), attempt: started.attempts, pickup_ms: Math.max(0, pickedUp - Date.parse(started.created_at)) },
+      {
+        ...taskIds(started),
+        attempt: started.attempts,
+        pickup_ms: Math.max(0, pickedUp - Date.parse(started.created_at)),
+      },
       'task started',
     );
 
@@ -123,9 +130,13 @@ class JobRunner {
     try {
       const splice = await spliceSourceOf(started, this.#o.repository, this.#o.blobs);
       const onProgress = this.#progress?.reporter(started.id, started.attempts, (error) => {
-        this.#logger.warn({ ...taskIds(started), err: error }, 'could not record the render\'s progress');
+        this.#logger.warn({ ...taskIds(started), err: error }, "could not record the render's progress");
       });
-      track = await this.#o.pool.render(requestOf(started), { signal: job.signal, ...(splice ? { splice } : {}), ...(onProgress ? { onProgress } : {}) });
+      track = await this.#o.pool.render(requestOf(started), {
+        signal: job.signal,
+        ...(splice ? { splice } : {}),
+        ...(onProgress ? { onProgress } : {}),
+      });
     } catch (error) {
       await this.#renderFailed(started, mine, error);
       return;
@@ -137,37 +148,76 @@ class JobRunner {
     // Aborted: this worker no longer holds the job (its heartbeat lapsed, or a shutdown handed it back).
     if (error instanceof RenderAbortedError) throw error;
     if (error instanceof WorkerCrashedError && generation.attempts < this.#maxAttempts) {
-      this.#logger.warn({ ...taskIds(generation), attempt: generation.attempts, err: error }, 'render worker crashed; the task will be retried');
+      this.#logger.warn(
+        { ...taskIds(generation), attempt: generation.attempts, err: error },
+        'render worker crashed; the task will be retried',
+      );
       await this.#o.lifecycle.transitionIf(generation.id, mine, { status: 'pending' });
       throw new RetryLater('the render thread crashed');
     }
-    await this.#fail(generation, mine, error instanceof WorkerCrashedError ? crashedTooOften(generation) : renderFailure(generation, error));
+    await this.#fail(
+      generation,
+      mine,
+      error instanceof WorkerCrashedError ? crashedTooOften(generation) : renderFailure(generation, error),
+    );
   }
 
-  async #complete(generation: Generation, mine: (g: Generation) => boolean, track: RenderedTrack, startedAt: number): Promise<void> {
+  async #complete(
+    generation: Generation,
+    mine: (g: Generation) => boolean,
+    track: RenderedTrack,
+    startedAt: number,
+  ): Promise<void> {
     const { files, puts } = trackFiles(generation, track);
     let saved: Generation | undefined;
     try {
       await Promise.all(puts.map(({ key, bytes, contentType }) => this.#o.blobs.put(key, bytes, { contentType })));
-      saved = await this.#o.lifecycle.transitionIf(generation.id, mine, completedPatch(track, files, new Date(this.#clock())));
+      saved = await this.#o.lifecycle.transitionIf(
+        generation.id,
+        mine,
+        completedPatch(track, files, new Date(this.#clock())),
+      );
     } catch (error) {
       // Half-stored audio goes only when the task is still this run's: otherwise the keys are the winner's files.
-      const failed = await this.#fail(generation, mine, completionFailure(generation, error), { files: null, title: null, metadata: null });
-      if (failed) await Promise.all([...allKeys(generation), ...puts.map(({ key }) => key)].map((key) => this.#o.blobs.delete(key).catch(() => undefined)));
+      const failed = await this.#fail(generation, mine, completionFailure(generation, error), {
+        files: null,
+        title: null,
+        metadata: null,
+      });
+      if (failed)
+        await Promise.all(
+          [...allKeys(generation), ...puts.map(({ key }) => key)].map((key) =>
+            this.#o.blobs.delete(key).catch(() => undefined),
+          ),
+        );
       return;
     }
     if (!saved) {
-      this.#logger.warn({ ...taskIds(generation), attempt: generation.attempts }, 'render finished after a newer attempt took the task over (or it was cancelled); its result is dropped');
+      this.#logger.warn(
+        { ...taskIds(generation), attempt: generation.attempts },
+        'render finished after a newer attempt took the task over (or it was cancelled); its result is dropped',
+      );
       return;
     }
-    this.#logger.info({ ...taskIds(generation), render_ms: this.#clock() - startedAt, audio_seconds: track.audioSeconds }, 'task completed');
+    this.#logger.info(
+      { ...taskIds(generation), render_ms: this.#clock() - startedAt, audio_seconds: track.audioSeconds },
+      'task completed',
+    );
   }
 
   /** Ends the task failed when it still is in the state `expected`; true when it was. */
-  async #fail(generation: Generation, expected: (g: Generation) => boolean, failure: TaskFailure, patch: GenerationPatch = {}): Promise<boolean> {
-    const failed = await this.#o.lifecycle.transitionIf(generation.id, expected, failedPatch(failure, new Date(this.#clock()), patch));
+  async #fail(
+    generation: Generation,
+    expected: (g: Generation) => boolean,
+    failure: TaskFailure,
+    patch: GenerationPatch = {},
+  ): Promise<boolean> {
+    const failed = await this.#o.lifecycle.transitionIf(
+      generation.id,
+      expected,
+      failedPatch(failure, new Date(this.#clock()), patch),
+    );
     if (failed) logFailure(this.#logger, generation, failure);
     return failed !== undefined;
   }
 }
-

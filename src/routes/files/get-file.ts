@@ -7,10 +7,15 @@ import { zipStream } from '../../http/zip-stream.ts';
 import { BlobNotFoundError } from '../../store/errors.ts';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const FILE_NAME = new RegExp(`^([A-Za-z0-9_-]{1,64})\\.(${FILE_EXTENSIONS.join('|')}|stem-[a-z]{1,16}\\.wav|stems\\.zip)$`);
+const FILE_NAME = new RegExp(
+  `^([A-Za-z0-9_-]{1,64})\\.(${FILE_EXTENSIONS.join('|')}|stem-[a-z]{1,16}\\.wav|stems\\.zip)$`,
+);
 
 function notFound(): ResourceNotFoundError {
-  return new ResourceNotFoundError('file_not_found', 'No file at this address. Fetch the generation again for fresh download_urls.');
+  return new ResourceNotFoundError(
+    'file_not_found',
+    'No file at this address. Fetch the generation again for fresh download_urls.',
+  );
 }
 
 /**
@@ -50,7 +55,13 @@ export function getFileHandler(services: Services): RouteHandler {
 }
 
 /** Every stem in one zip (`<title>/drums.wav` …), made as it is sent: no Range, no length known in advance. */
-async function sendStemsZip(ctx: AppContext, services: Services, accountId: string, generationId: string, maxAgeSeconds: number): Promise<void> {
+async function sendStemsZip(
+  ctx: AppContext,
+  services: Services,
+  accountId: string,
+  generationId: string,
+  maxAgeSeconds: number,
+): Promise<void> {
   // Every stem is opened before the answer starts: a missing one is still a clean 404.
   const opened = await services.generations.openStems(accountId, generationId);
   if (!opened) throw notFound();

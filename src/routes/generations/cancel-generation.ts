@@ -5,7 +5,9 @@ import { findOwnGeneration } from './find-generation.ts';
 export function cancelGenerationHandler(services: Services): RouteHandler {
   return async function cancelGeneration(ctx) {
     const { account } = authed(ctx);
-    const cancelled = await services.generations.cancel(await findOwnGeneration(services, account.id, ctx.params['id'] ?? ''));
+    const cancelled = await services.generations.cancel(
+      await findOwnGeneration(services, account.id, ctx.params['id'] ?? ''),
+    );
     ctx.body = services.generations.present(cancelled);
   };
 }

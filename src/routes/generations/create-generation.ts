@@ -19,7 +19,11 @@ export type Created =
   | { batchId?: undefined; generation: Generation; replayed: boolean }
   | { batchId: string; generations: Generation[]; generation: Generation; replayed: boolean };
 
-export async function createGenerationFor(services: Services, account: Account, input: CreateGenerationInput): Promise<Created> {
+export async function createGenerationFor(
+  services: Services,
+  account: Account,
+  input: CreateGenerationInput,
+): Promise<Created> {
   const { body, ...options } = input;
   const { variations, rest } = readVariations(body);
   const request = parseGenerateRequest(rest, services.engine.listStyles());
@@ -35,6 +39,9 @@ function variationOf(request: GenerationInput, i: number): GenerationInput {
   const seed = variationSeed(request.seed, i);
   const varied = { ...request, seed };
   if (!request.plan) return varied;
-  const duration = planLength({ ...varied, plan: request.plan }, false, { min: LIMITS.minDuration, max: LIMITS.maxDuration });
+  const duration = planLength({ ...varied, plan: request.plan }, false, {
+    min: LIMITS.minDuration,
+    max: LIMITS.maxDuration,
+  });
   return { ...varied, duration };
 }

@@ -22,25 +22,49 @@ export interface DeriveInput extends CreateOptions {
   body: Record<string, unknown>;
 }
 
-export async function deriveGenerationFor(services: Services, account: Account, sourceId: string, operation: Operation, input: DeriveInput): Promise<{ generation: Generation; replayed: boolean }> {
+export async function deriveGenerationFor(
+  services: Services,
+  account: Account,
+  sourceId: string,
+  operation: Operation,
+  input: DeriveInput,
+): Promise<{ generation: Generation; replayed: boolean }> {
   const { body, ...options } = input;
   // The body first: a malformed one is a 400 whatever the source.
   const derivation = operation === 'extend' ? parseExtend(body) : parseRemix(body);
   const source = await findOwnGeneration(services, account.id, sourceId);
-  return services.generations.derive(account, source, derivation, { min: LIMITS.minDuration, max: LIMITS.maxDuration }, options);
+  return services.generations.derive(
+    account,
+    source,
+    derivation,
+    { min: LIMITS.minDuration, max: LIMITS.maxDuration },
+    options,
+  );
 }
 
 /** `{ "seconds": n }` of new material, or `{ "sections": [...] }` to play after the source's last bar line. */
 export function parseExtend(body: Record<string, unknown>): Derivation {
   rejectUnknownFields(body, EXTEND_FIELDS);
-  const seconds = readNumber(body, 'seconds', { min: 1, max: LIMITS.maxDuration - LIMITS.minDuration, unit: 'seconds' });
+  const seconds = readNumber(body, 'seconds', {
+    min: 1,
+    max: LIMITS.maxDuration - LIMITS.minDuration,
+    unit: 'seconds',
+  });
   const sections = readSections(body);
   if (seconds !== undefined && sections !== undefined) {
-    throw new ValidationError('sections', 'Give "seconds" (how much new material) or "sections" (the plan of what follows), not both.', 'conflicting_fields');
+    throw new ValidationError(
+      'sections',
+      'Give "seconds" (how much new material) or "sections" (the plan of what follows), not both.',
+      'conflicting_fields',
+    );
   }
   if (sections !== undefined) return { operation: 'extend', sections };
   if (seconds === undefined) {
-    throw new ValidationError('seconds', 'Say how to extend the track: "seconds" of new material (such as {"seconds": 20}) or "sections" to play after it.', 'missing_field');
+    throw new ValidationError(
+      'seconds',
+      'Say how to extend the track: "seconds" of new material (such as {"seconds": 20}) or "sections" to play after it.',
+      'missing_field',
+    );
   }
   return { operation: 'extend', seconds };
 }
@@ -50,7 +74,11 @@ export function parseRemix(body: Record<string, unknown>): Derivation {
   rejectUnknownFields(body, REMIX_FIELDS);
   const section = readNumber(body, 'section', { min: 0, max: MAX_SECTIONS - 1, integer: true });
   if (section === undefined) {
-    throw new ValidationError('section', 'Say which section to redo: "section" is its index in the generation\'s "plan" (0 for the first).', 'missing_field');
+    throw new ValidationError(
+      'section',
+      'Say which section to redo: "section" is its index in the generation\'s "plan" (0 for the first).',
+      'missing_field',
+    );
   }
   const changes = readSectionChanges(body, '');
   const seed = readNumber(body, 'seed', { min: 0, max: LIMITS.maxSeed, integer: true });

@@ -13,12 +13,28 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
       description: 'Give "seconds" or "sections", not both.',
       properties: {
         seconds: {
-          type: 'number', minimum: 1, maximum: LIMITS.maxDuration - LIMITS.minDuration,
-          description: 'Seconds of new material (rounded to whole bars) played after the source\'s bars and before a new ending like the source\'s; the new track must be 30–180 s.',
+          type: 'number',
+          minimum: 1,
+          maximum: LIMITS.maxDuration - LIMITS.minDuration,
+          description:
+            "Seconds of new material (rounded to whole bars) played after the source's bars and before a new ending like the source's; the new track must be 30–180 s.",
         },
-        sections: { ...sectionsSchema, description: 'A plan of what follows the source\'s bars, in place of its ending (the same schema as POST /v1/generate\'s "sections").' },
+        sections: {
+          ...sectionsSchema,
+          description:
+            'A plan of what follows the source\'s bars, in place of its ending (the same schema as POST /v1/generate\'s "sections").',
+        },
       },
-      examples: [{ seconds: 20 }, { sections: [{ kind: 'bridge', bars: 8 }, { kind: 'chorus', bars: 8, energy: 1 }, { kind: 'outro', bars: 4 }] }],
+      examples: [
+        { seconds: 20 },
+        {
+          sections: [
+            { kind: 'bridge', bars: 8 },
+            { kind: 'chorus', bars: 8, energy: 1 },
+            { kind: 'outro', bars: 4 },
+          ],
+        },
+      ],
     },
     RemixRequest: {
       type: 'object',
@@ -26,13 +42,37 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
       additionalProperties: false,
       description: 'At least one of energy, instruments, lyrics or seed: nothing changed would give the same track.',
       properties: {
-        section: { type: 'integer', minimum: 0, maximum: MAX_SECTIONS - 1, description: 'The index of the section to redo in the source\'s "plan".' },
-        energy: { type: 'number', minimum: 0, maximum: 1, description: 'The section\'s new energy.' },
-        instruments: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'string' }, description: 'Only these play in the section (as in a plan section).' },
-        lyrics: { type: 'string', description: 'New words for the section (the source must be sung): the source\'s other lines stay in their sections.' },
-        seed: { type: 'integer', minimum: 0, maximum: LIMITS.maxSeed, description: 'Compose the section again from this seed (default: the source\'s seed, so only what you change changes).' },
+        section: {
+          type: 'integer',
+          minimum: 0,
+          maximum: MAX_SECTIONS - 1,
+          description: 'The index of the section to redo in the source\'s "plan".',
+        },
+        energy: { type: 'number', minimum: 0, maximum: 1, description: "The section's new energy." },
+        instruments: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 8,
+          items: { type: 'string' },
+          description: 'Only these play in the section (as in a plan section).',
+        },
+        lyrics: {
+          type: 'string',
+          description:
+            "New words for the section (the source must be sung): the source's other lines stay in their sections.",
+        },
+        seed: {
+          type: 'integer',
+          minimum: 0,
+          maximum: LIMITS.maxSeed,
+          description:
+            "Compose the section again from this seed (default: the source's seed, so only what you change changes).",
+        },
       },
-      examples: [{ section: 2, energy: 1 }, { section: 1, seed: 7 }],
+      examples: [
+        { section: 2, energy: 1 },
+        { section: 1, seed: 7 },
+      ],
     },
     GenerationSource: {
       type: 'object',
@@ -41,7 +81,7 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
       properties: {
         id: { type: 'string' },
         operation: { enum: ['extend', 'remix'] },
-        section: { type: 'integer', description: 'remix only: the source\'s section redone.' },
+        section: { type: 'integer', description: "remix only: the source's section redone." },
       },
     },
   };
@@ -50,7 +90,7 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
 export const EXTEND_DESCRIPTION =
   'A new generation that continues a completed one: the same prompt, seed, tempo, key and meter, its bars unchanged sample for sample up to the bar line where its ending starts, ' +
   'then new material and a new ending. Counted against the quota like any generation; the answer, Idempotency-Key, polling and webhooks work as for POST /v1/generate. ' +
-  'The WAV before that bar line is byte-identical to the source\'s; the other formats are encoded from the same master. Stems are not made. ' +
+  "The WAV before that bar line is byte-identical to the source's; the other formats are encoded from the same master. Stems are not made. " +
   '409 when the source is not completed, is a loop, or was made before plans were reported.';
 
 export const REMIX_DESCRIPTION =

@@ -6,7 +6,11 @@ import type { Generation } from '../../store/types.ts';
 export async function findOwnGeneration(services: Services, accountId: string, id: string): Promise<Generation> {
   const generation = await services.generations.find(accountId, id);
   if (!generation) {
-    throw new ResourceNotFoundError('generation_not_found', 'No generation with this id exists in your account. Check the id returned by POST /v1/generate.', 'id');
+    throw new ResourceNotFoundError(
+      'generation_not_found',
+      'No generation with this id exists in your account. Check the id returned by POST /v1/generate.',
+      'id',
+    );
   }
   return generation;
 }

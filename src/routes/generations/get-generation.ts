@@ -11,7 +11,11 @@ export function getGenerationHandler(services: Services): RouteHandler {
   return async function getGeneration(ctx) {
     const { account } = authed(ctx);
     const id = ctx.params['id'] ?? '';
-    const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', { min: 0, max: MAX_WAIT_SECONDS, fallback: 0 });
+    const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', {
+      min: 0,
+      max: MAX_WAIT_SECONDS,
+      fallback: 0,
+    });
     await waitForChange(services, ctx, await findOwnGeneration(services, account.id, id), wait);
     const [presented] = await services.generations.presentAll([await findOwnGeneration(services, account.id, id)]);
     ctx.body = presented;

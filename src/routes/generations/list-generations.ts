@@ -12,7 +12,11 @@ export function listGenerationsHandler(services: Services): RouteHandler {
   return async function listGenerations(ctx) {
     const { account } = authed(ctx);
     const query = readQuery(ctx.querystring, ['limit', 'offset', 'status', 'expand']);
-    const limit = readQueryInteger(query, 'limit', { min: 1, max: LIST_LIMITS.maxLimit, fallback: LIST_LIMITS.defaultLimit });
+    const limit = readQueryInteger(query, 'limit', {
+      min: 1,
+      max: LIST_LIMITS.maxLimit,
+      fallback: LIST_LIMITS.defaultLimit,
+    });
     const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
     const status = readQueryEnum(query, 'status', STATUSES);
     const expand = readExpand(query.get('expand'));
@@ -36,7 +40,11 @@ function readExpand(raw: string | undefined): Expandable[] {
   const fields = raw.split(',');
   for (const field of fields) {
     if (!(EXPANDABLE as readonly string[]).includes(field)) {
-      throw new ValidationError('expand', `"expand" takes a comma-separated list of ${EXPANDABLE.join(', ')}; "${field}" is not one.`, 'invalid_value');
+      throw new ValidationError(
+        'expand',
+        `"expand" takes a comma-separated list of ${EXPANDABLE.join(', ')}; "${field}" is not one.`,
+        'invalid_value',
+      );
     }
   }
   return fields as Expandable[];

@@ -43,7 +43,11 @@ export function readMusicalFields(body: Body): MusicalFields | undefined {
 
   const both = instruments?.find((name) => exclude?.includes(name));
   if (both !== undefined) {
-    throw new ValidationError('exclude', `"${both}" is both in "instruments" and in "exclude". Drop it from one of them.`, 'conflicting_fields');
+    throw new ValidationError(
+      'exclude',
+      `"${both}" is both in "instruments" and in "exclude". Drop it from one of them.`,
+      'conflicting_fields',
+    );
   }
   return Object.keys(music).length > 0 ? music : undefined;
 }
@@ -53,7 +57,11 @@ function readKey(body: Body): string | undefined {
   if (text === undefined) return undefined;
   const key = parseKeyName(text);
   if (!key) {
-    throw new ValidationError('key', `"key" must be a tonic and a mode, such as "F# minor", "Bb major" or "D dorian" (modes: ${KEY_MODES.join(', ')}), not "${text}".`, 'invalid_value');
+    throw new ValidationError(
+      'key',
+      `"key" must be a tonic and a mode, such as "F# minor", "Bb major" or "D dorian" (modes: ${KEY_MODES.join(', ')}), not "${text}".`,
+      'invalid_value',
+    );
   }
   return text.replace(/\s+/g, ' ');
 }
@@ -65,7 +73,11 @@ function readTimeSignature(body: Body): string | undefined {
   if (text === undefined) return undefined;
   const meter = parseMeter(text);
   if (!meter) {
-    throw new ValidationError(field, `"time_signature" ${text} is not one the engine has grooves for. Use one of: ${METERS.join(', ')}.`, 'invalid_value');
+    throw new ValidationError(
+      field,
+      `"time_signature" ${text} is not one the engine has grooves for. Use one of: ${METERS.join(', ')}.`,
+      'invalid_value',
+    );
   }
   return `${meter.beatsPerBar}/${meter.beatUnit}`;
 }
@@ -75,18 +87,35 @@ function readNames(body: Body, name: string, known: (value: string) => boolean):
   if (!Object.hasOwn(body, name) || body[name] === null) return undefined;
   const value = body[name];
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
-    throw new ValidationError(name, `"${name}" must be an array of strings, such as ["piano", "cello"].`, 'invalid_type');
+    throw new ValidationError(
+      name,
+      `"${name}" must be an array of strings, such as ["piano", "cello"].`,
+      'invalid_type',
+    );
   }
-  if (value.length > MAX_NAMES) throw new ValidationError(name, `"${name}" lists ${value.length} names; the limit is ${MAX_NAMES}.`, 'out_of_range');
+  if (value.length > MAX_NAMES)
+    throw new ValidationError(
+      name,
+      `"${name}" lists ${value.length} names; the limit is ${MAX_NAMES}.`,
+      'out_of_range',
+    );
   const names: string[] = [];
   for (const raw of value as string[]) {
     const text = raw.trim().toLowerCase().replace(/\s+/g, ' ');
     if (text === '' || text.length > MAX_NAME_CHARS) {
-      throw new ValidationError(name, `Each name in "${name}" must be 1–${MAX_NAME_CHARS} characters long.`, 'out_of_range');
+      throw new ValidationError(
+        name,
+        `Each name in "${name}" must be 1–${MAX_NAME_CHARS} characters long.`,
+        'out_of_range',
+      );
     }
     if (!known(text)) {
       const roles = name === 'exclude' ? ` or a role (${EXCLUDABLE_ROLES.join(', ')})` : '';
-      throw new ValidationError(name, `"${raw}" in "${name}" is not an instrument the engine plays${roles}. Try a common name such as "piano", "acoustic guitar" or "strings".`, 'unknown_instrument');
+      throw new ValidationError(
+        name,
+        `"${raw}" in "${name}" is not an instrument the engine plays${roles}. Try a common name such as "piano", "acoustic guitar" or "strings".`,
+        'unknown_instrument',
+      );
     }
     if (!names.includes(text)) names.push(text);
   }

@@ -2,7 +2,17 @@
  * `sections` of POST /v1/generate: a composition plan, checked here so every mistake is a 400 naming the section
  * and its field. Lengths depend on the tempo, so the plan's total is measured by the engine (planDuration).
  */
-import { MAX_LYRICS_CHARS, PLAN_KINDS, isInstrumentName, planDuration, roleWord, EngineError, type GenerationRequest, type PlanKind, type PlanSection } from '../../../engine/index.ts';
+import {
+  MAX_LYRICS_CHARS,
+  PLAN_KINDS,
+  isInstrumentName,
+  planDuration,
+  roleWord,
+  EngineError,
+  type GenerationRequest,
+  type PlanKind,
+  type PlanSection,
+} from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
 
 export const MAX_SECTIONS = 30;
@@ -19,10 +29,24 @@ export function readSections(body: Body): PlanSection[] | undefined {
   if (!Object.hasOwn(body, 'sections') || body['sections'] === null) return undefined;
   const value = body['sections'];
   if (!Array.isArray(value)) {
-    throw new ValidationError('sections', '"sections" must be an array of sections, such as [{"kind": "intro", "bars": 4}, {"kind": "chorus", "bars": 8}].', 'invalid_type');
+    throw new ValidationError(
+      'sections',
+      '"sections" must be an array of sections, such as [{"kind": "intro", "bars": 4}, {"kind": "chorus", "bars": 8}].',
+      'invalid_type',
+    );
   }
-  if (value.length === 0) throw new ValidationError('sections', '"sections" must list at least one section (or leave it out to let the engine choose the form).', 'out_of_range');
-  if (value.length > MAX_SECTIONS) throw new ValidationError('sections', `"sections" lists ${value.length} sections; the limit is ${MAX_SECTIONS}.`, 'out_of_range');
+  if (value.length === 0)
+    throw new ValidationError(
+      'sections',
+      '"sections" must list at least one section (or leave it out to let the engine choose the form).',
+      'out_of_range',
+    );
+  if (value.length > MAX_SECTIONS)
+    throw new ValidationError(
+      'sections',
+      `"sections" lists ${value.length} sections; the limit is ${MAX_SECTIONS}.`,
+      'out_of_range',
+    );
   return value.map((item, i) => readSection(item, i));
 }
 
@@ -34,19 +58,31 @@ function readSection(item: unknown, i: number): PlanSection {
   const section = item as Body;
   for (const name of Object.keys(section)) {
     if (!SECTION_FIELDS.includes(name)) {
-      throw new ValidationError(`${at}.${name}`, `Unknown field "${name}" in ${at}. Allowed: ${SECTION_FIELDS.join(', ')}.`, 'unknown_field');
+      throw new ValidationError(
+        `${at}.${name}`,
+        `Unknown field "${name}" in ${at}. Allowed: ${SECTION_FIELDS.join(', ')}.`,
+        'unknown_field',
+      );
     }
   }
   const kind = section['kind'];
   if (typeof kind !== 'string' || !(PLAN_KINDS as readonly string[]).includes(kind)) {
     const shown = typeof kind === 'string' ? `"${kind}"` : 'missing';
-    throw new ValidationError(`${at}.kind`, `${at}.kind is ${shown}; use one of: ${PLAN_KINDS.join(', ')}.`, kind === undefined ? 'missing_field' : 'invalid_value');
+    throw new ValidationError(
+      `${at}.kind`,
+      `${at}.kind is ${shown}; use one of: ${PLAN_KINDS.join(', ')}.`,
+      kind === undefined ? 'missing_field' : 'invalid_value',
+    );
   }
   const plan: PlanSection = { kind: kind as PlanKind };
   const bars = readNumber(section, at, 'bars', 1, MAX_BARS, true);
   const seconds = readNumber(section, at, 'seconds', 1, 180, false);
   if (bars !== undefined && seconds !== undefined) {
-    throw new ValidationError(`${at}.seconds`, `${at} gives both "bars" and "seconds"; give one of them.`, 'conflicting_fields');
+    throw new ValidationError(
+      `${at}.seconds`,
+      `${at} gives both "bars" and "seconds"; give one of them.`,
+      'conflicting_fields',
+    );
   }
   if (bars !== undefined) plan.bars = bars;
   if (seconds !== undefined) plan.seconds = seconds;
@@ -66,8 +102,18 @@ export function readSectionChanges(section: Body, at: string): Pick<PlanSection,
   const lyrics = section['lyrics'];
   if (lyrics !== undefined && lyrics !== null) {
     const field = place(at, 'lyrics');
-    if (typeof lyrics !== 'string' || lyrics.trim() === '') throw new ValidationError(field, `${field} must be the words to sing in this section, one line per line.`, 'invalid_type');
-    if ([...lyrics].length > MAX_LYRICS_CHARS) throw new ValidationError(field, `${field} is ${[...lyrics].length} characters long; the limit is ${MAX_LYRICS_CHARS}.`, 'out_of_range');
+    if (typeof lyrics !== 'string' || lyrics.trim() === '')
+      throw new ValidationError(
+        field,
+        `${field} must be the words to sing in this section, one line per line.`,
+        'invalid_type',
+      );
+    if ([...lyrics].length > MAX_LYRICS_CHARS)
+      throw new ValidationError(
+        field,
+        `${field} is ${[...lyrics].length} characters long; the limit is ${MAX_LYRICS_CHARS}.`,
+        'out_of_range',
+      );
     changes.lyrics = lyrics.replace(/\r\n?/g, '\n');
   }
   return changes;
@@ -76,13 +122,23 @@ export function readSectionChanges(section: Body, at: string): Pick<PlanSection,
 /** A field's name in messages and `param`: "sections[2].energy" in a plan, "energy" alone in a remix's body. */
 const place = (at: string, name: string): string => (at === '' ? name : `${at}.${name}`);
 
-function readNumber(section: Body, at: string, name: string, min: number, max: number, integer: boolean): number | undefined {
+function readNumber(
+  section: Body,
+  at: string,
+  name: string,
+  min: number,
+  max: number,
+  integer: boolean,
+): number | undefined {
   const value = section[name];
   if (value === undefined || value === null) return undefined;
   const field = place(at, name);
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ValidationError(field, `${field} must be a number.`, 'invalid_type');
-  if (integer && !Number.isInteger(value)) throw new ValidationError(field, `${field} must be a whole number of bars, not ${value}.`, 'invalid_type');
-  if (value < min || value > max) throw new ValidationError(field, `${field} must be between ${min} and ${max}, not ${value}.`, 'out_of_range');
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new ValidationError(field, `${field} must be a number.`, 'invalid_type');
+  if (integer && !Number.isInteger(value))
+    throw new ValidationError(field, `${field} must be a whole number of bars, not ${value}.`, 'invalid_type');
+  if (value < min || value > max)
+    throw new ValidationError(field, `${field} must be between ${min} and ${max}, not ${value}.`, 'out_of_range');
   return value;
 }
 
@@ -91,13 +147,22 @@ function readInstruments(section: Body, at: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   const field = place(at, 'instruments');
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
-    throw new ValidationError(field, `${field} must be an array of instrument or role names, such as ["piano", "drums"].`, 'invalid_type');
+    throw new ValidationError(
+      field,
+      `${field} must be an array of instrument or role names, such as ["piano", "drums"].`,
+      'invalid_type',
+    );
   }
-  if (value.length === 0 || value.length > MAX_NAMES) throw new ValidationError(field, `${field} must list 1–${MAX_NAMES} names.`, 'out_of_range');
+  if (value.length === 0 || value.length > MAX_NAMES)
+    throw new ValidationError(field, `${field} must list 1–${MAX_NAMES} names.`, 'out_of_range');
   return (value as string[]).map((raw) => {
     const name = raw.trim().toLowerCase().replace(/\s+/g, ' ');
     if (roleWord(name) === undefined && !isInstrumentName(name)) {
-      throw new ValidationError(field, `"${raw}" in ${field} is not an instrument or role the engine plays. Try "piano", "strings", "drums" or "bass".`, 'unknown_instrument');
+      throw new ValidationError(
+        field,
+        `"${raw}" in ${field} is not an instrument or role the engine plays. Try "piano", "strings", "drums" or "bass".`,
+        'unknown_instrument',
+      );
     }
     return name;
   });
@@ -107,15 +172,33 @@ function readInstruments(section: Body, at: string): string[] | undefined {
  * The duration a plan gives, measured by the engine at the track's tempo; a 400 when it is outside the API's
  * limits. `duration` with a plan whose every section has a length is refused: two lengths that can disagree.
  */
-export function planLength(request: GenerationRequest, durationGiven: boolean, limits: { min: number; max: number }): number {
+export function planLength(
+  request: GenerationRequest,
+  durationGiven: boolean,
+  limits: { min: number; max: number },
+): number {
   const plan = request.plan!;
   if (plan.some((s) => s.lyrics !== undefined)) {
-    if (request.instrumental) throw new ValidationError('sections', 'Sections with "lyrics" cannot be sung with "instrumental": true. Drop one of them.', 'conflicting_fields');
-    if (request.lyrics) throw new ValidationError('lyrics', '"lyrics" and lyrics in "sections" cannot both be given: put every section\'s words in its section, or use "lyrics" alone.', 'conflicting_fields');
+    if (request.instrumental)
+      throw new ValidationError(
+        'sections',
+        'Sections with "lyrics" cannot be sung with "instrumental": true. Drop one of them.',
+        'conflicting_fields',
+      );
+    if (request.lyrics)
+      throw new ValidationError(
+        'lyrics',
+        '"lyrics" and lyrics in "sections" cannot both be given: put every section\'s words in its section, or use "lyrics" alone.',
+        'conflicting_fields',
+      );
   }
   const allSized = plan.every((s) => s.bars !== undefined || s.seconds !== undefined);
   if (allSized && durationGiven) {
-    throw new ValidationError('duration', '"duration" cannot be given when every section has "bars" or "seconds": the plan sets the length. Drop "duration" (or a section\'s length to let it fill the rest).', 'conflicting_fields');
+    throw new ValidationError(
+      'duration',
+      '"duration" cannot be given when every section has "bars" or "seconds": the plan sets the length. Drop "duration" (or a section\'s length to let it fill the rest).',
+      'conflicting_fields',
+    );
   }
   let seconds: number;
   try {
@@ -125,7 +208,11 @@ export function planLength(request: GenerationRequest, durationGiven: boolean, l
     throw error;
   }
   if (seconds < limits.min - 1e-6 || seconds > limits.max + 1e-6) {
-    throw new ValidationError('sections', `The plan lasts ${Math.round(seconds * 10) / 10} s at this tempo; a track must be ${limits.min}–${limits.max} s. Change the sections' bars or seconds (or "bpm").`, 'out_of_range');
+    throw new ValidationError(
+      'sections',
+      `The plan lasts ${Math.round(seconds * 10) / 10} s at this tempo; a track must be ${limits.min}–${limits.max} s. Change the sections' bars or seconds (or "bpm").`,
+      'out_of_range',
+    );
   }
   return seconds;
 }

@@ -17,7 +17,10 @@ export function postDeriveHandler(services: Services, operation: Operation): Rou
       body,
       requestId: ctx.state.requestId,
       // The same key with the same body on another source (or the other operation) is a different request.
-      idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, bodyHash: bodyHash({ body, source: sourceId, operation }) },
+      idempotency:
+        idempotencyKey === undefined
+          ? undefined
+          : { key: idempotencyKey, bodyHash: bodyHash({ body, source: sourceId, operation }) },
     });
     ctx.status = 202;
     if (created.replayed) ctx.set('Idempotent-Replayed', 'true');

@@ -7,7 +7,10 @@ import { LIMITS } from './generate-request.ts';
 
 export const MAX_VARIATIONS = 4;
 
-export function readVariations(body: Record<string, unknown>): { variations: number | undefined; rest: Record<string, unknown> } {
+export function readVariations(body: Record<string, unknown>): {
+  variations: number | undefined;
+  rest: Record<string, unknown>;
+} {
   const variations = readNumber(body, 'variations', { min: 1, max: MAX_VARIATIONS, integer: true });
   const { variations: _, ...rest } = body;
   return { variations, rest };

@@ -8,7 +8,12 @@ import { isTerminal } from '../../generations/present.ts';
 
 export const MAX_WAIT_SECONDS = 60;
 
-export function waitForChange(services: Services, ctx: AppContext, generation: Generation, seconds: number): Promise<void> {
+export function waitForChange(
+  services: Services,
+  ctx: AppContext,
+  generation: Generation,
+  seconds: number,
+): Promise<void> {
   if (seconds === 0 || isTerminal(generation.status)) return Promise.resolve();
   // Waiting is ours, not a stalled client: the connection's idle limit (createHttpServer) is lifted meanwhile.
   const socket = ctx.req.socket;

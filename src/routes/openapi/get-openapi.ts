@@ -3,7 +3,10 @@ import type { RouteHandler, Services } from '../../http/types.ts';
 
 /** GET /v1/openapi.json: the OpenAPI 3.1 description of this API, with this server's URL. */
 export function getOpenApiHandler(services: Services): RouteHandler {
-  const document = openApiDocument({ serverUrl: services.config.publicUrl, styles: services.engine.listStyles().map((s) => s.name) });
+  const document = openApiDocument({
+    serverUrl: services.config.publicUrl,
+    styles: services.engine.listStyles().map((s) => s.name),
+  });
   return async function getOpenApi(ctx) {
     ctx.body = document;
   };

@@ -10,18 +10,36 @@ export const ENDPOINT_LIMITS = { urlChars: 2048, descriptionChars: 200 } as cons
 export function parseEndpointRequest(body: Record<string, unknown>): NewEndpoint {
   rejectUnknownFields(body, ENDPOINT_FIELDS);
   const url = readHttpUrl(body, 'url', ENDPOINT_LIMITS.urlChars);
-  if (url === undefined) throw new ValidationError('url', '"url" is required: the https URL that should receive the events.', 'missing_field');
-  return { url, events: readEvents(body), description: readText(body, 'description', { maxChars: ENDPOINT_LIMITS.descriptionChars }) ?? null };
+  if (url === undefined)
+    throw new ValidationError(
+      'url',
+      '"url" is required: the https URL that should receive the events.',
+      'missing_field',
+    );
+  return {
+    url,
+    events: readEvents(body),
+    description: readText(body, 'description', { maxChars: ENDPOINT_LIMITS.descriptionChars }) ?? null,
+  };
 }
 
 function readEvents(body: Record<string, unknown>): EventType[] | undefined {
   const value = body['events'];
   if (value === undefined || value === null) return undefined;
   const allowed = EVENT_TYPES.join(', ');
-  if (!Array.isArray(value) || value.length === 0) throw new ValidationError('events', `"events" must be a non-empty array of event types: ${allowed}.`, 'invalid_type');
+  if (!Array.isArray(value) || value.length === 0)
+    throw new ValidationError(
+      'events',
+      `"events" must be a non-empty array of event types: ${allowed}.`,
+      'invalid_type',
+    );
   for (const item of value) {
     if (typeof item !== 'string' || !(EVENT_TYPES as readonly string[]).includes(item)) {
-      throw new ValidationError('events', `Unknown event type ${JSON.stringify(item)}. Use: ${allowed}.`, 'invalid_value');
+      throw new ValidationError(
+        'events',
+        `Unknown event type ${JSON.stringify(item)}. Use: ${allowed}.`,
+        'invalid_value',
+      );
     }
   }
   return value as EventType[];

@@ -20,28 +20,59 @@ const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function mountWebhookRoutes(router: Router<AppState>, services: Services): void {
   // The fixed paths come before /v1/webhooks/:id so "secret" and "deliveries" are never taken for ids.
-  router.get('/v1/webhooks/secret', handler(services, async (webhooks, ctx) => presentSecret(await webhooks.getSecret(authed(ctx).account))));
-  router.post('/v1/webhooks/secret/rotate', handler(services, async (webhooks, ctx) => presentSecret(await webhooks.rotateSecret(authed(ctx).account))));
+  router.get(
+    '/v1/webhooks/secret',
+    handler(services, async (webhooks, ctx) => presentSecret(await webhooks.getSecret(authed(ctx).account))),
+  );
+  router.post(
+    '/v1/webhooks/secret/rotate',
+    handler(services, async (webhooks, ctx) => presentSecret(await webhooks.rotateSecret(authed(ctx).account))),
+  );
   router.get('/v1/webhooks/deliveries', handler(services, listDeliveries));
-  router.get('/v1/webhooks/deliveries/:id', handler(services, async (webhooks, ctx) => presentDelivery(await webhooks.getDelivery(authed(ctx).account, idParam(ctx, 'webhook_delivery')))));
-  router.post('/v1/webhooks/deliveries/:id/resend', handler(services, async (webhooks, ctx) => {
-    ctx.status = 202;
-    return presentDelivery(await webhooks.resend(authed(ctx).account, idParam(ctx, 'webhook_delivery')));
-  }));
-  router.get('/v1/webhooks', handler(services, async (webhooks, ctx) => ({ object: 'list', data: (await webhooks.listEndpoints(authed(ctx).account)).map(presentEndpoint) })));
-  router.post('/v1/webhooks', handler(services, async (webhooks, ctx) => {
-    const { account } = authed(ctx);
-    const endpoint = await webhooks.createEndpoint(account, parseEndpointRequest(await readJsonObject(ctx)));
-    ctx.status = 201;
-    ctx.set('Location', `/v1/webhooks/${endpoint.id}`);
-    return presentEndpoint(endpoint);
-  }));
-  router.delete('/v1/webhooks/:id', handler(services, async (webhooks, ctx) => {
-    await webhooks.deleteEndpoint(authed(ctx).account, idParam(ctx, 'webhook_endpoint'));
-    ctx.status = 204;
-    return null;
-  }));
-  router.post('/v1/webhooks/:id/enable', handler(services, async (webhooks, ctx) => presentEndpoint(await webhooks.enableEndpoint(authed(ctx).account, idParam(ctx, 'webhook_endpoint')))));
+  router.get(
+    '/v1/webhooks/deliveries/:id',
+    handler(services, async (webhooks, ctx) =>
+      presentDelivery(await webhooks.getDelivery(authed(ctx).account, idParam(ctx, 'webhook_delivery'))),
+    ),
+  );
+  router.post(
+    '/v1/webhooks/deliveries/:id/resend',
+    handler(services, async (webhooks, ctx) => {
+      ctx.status = 202;
+      return presentDelivery(await webhooks.resend(authed(ctx).account, idParam(ctx, 'webhook_delivery')));
+    }),
+  );
+  router.get(
+    '/v1/webhooks',
+    handler(services, async (webhooks, ctx) => ({
+      object: 'list',
+      data: (await webhooks.listEndpoints(authed(ctx).account)).map(presentEndpoint),
+    })),
+  );
+  router.post(
+    '/v1/webhooks',
+    handler(services, async (webhooks, ctx) => {
+      const { account } = authed(ctx);
+      const endpoint = await webhooks.createEndpoint(account, parseEndpointRequest(await readJsonObject(ctx)));
+      ctx.status = 201;
+      ctx.set('Location', `/v1/webhooks/${endpoint.id}`);
+      return presentEndpoint(endpoint);
+    }),
+  );
+  router.delete(
+    '/v1/webhooks/:id',
+    handler(services, async (webhooks, ctx) => {
+      await webhooks.deleteEndpoint(authed(ctx).account, idParam(ctx, 'webhook_endpoint'));
+      ctx.status = 204;
+      return null;
+    }),
+  );
+  router.post(
+    '/v1/webhooks/:id/enable',
+    handler(services, async (webhooks, ctx) =>
+      presentEndpoint(await webhooks.enableEndpoint(authed(ctx).account, idParam(ctx, 'webhook_endpoint'))),
+    ),
+  );
 }
 
 /** The webhooks service; a 503 when the app was built without it (an API-only test app, the bench). */
@@ -51,7 +82,10 @@ export function webhooksOf(services: Services): WebhookService {
 }
 
 /** A handler over the service: 503 when the app was built without webhooks, 403 on Starter, the returned value as the body. */
-function handler(services: Services, run: (webhooks: WebhookService, ctx: AppContext & { params: Record<string, string> }) => Promise<unknown>): RouteHandler {
+function handler(
+  services: Services,
+  run: (webhooks: WebhookService, ctx: AppContext & { params: Record<string, string> }) => Promise<unknown>,
+): RouteHandler {
   return async function webhookRoute(ctx) {
     const webhooks = webhooksOf(services);
     // Before anything is read: a Starter account learns about its plan, not about its request's details.
@@ -64,11 +98,27 @@ function handler(services: Services, run: (webhooks: WebhookService, ctx: AppCon
 async function listDeliveries(webhooks: WebhookService, ctx: AppContext) {
   const { account } = authed(ctx);
   const query = readQuery(ctx.querystring, ['limit', 'offset', 'status', 'endpoint_id']);
-  const limit = readQueryInteger(query, 'limit', { min: 1, max: DELIVERY_LIST_LIMITS.maxLimit, fallback: DELIVERY_LIST_LIMITS.defaultLimit });
+  const limit = readQueryInteger(query, 'limit', {
+    min: 1,
+    max: DELIVERY_LIST_LIMITS.maxLimit,
+    fallback: DELIVERY_LIST_LIMITS.defaultLimit,
+  });
   const offset = readQueryInteger(query, 'offset', { min: 0, max: DELIVERY_LIST_LIMITS.maxOffset, fallback: 0 });
   const state = readQueryEnum(query, 'status', DELIVERY_STATES);
-  const { items, total } = await webhooks.listDeliveries(account, { limit, offset, state, endpointId: query.get('endpoint_id') });
-  return { object: 'list', data: items.map(presentDelivery), total, limit, offset, has_more: offset + items.length < total };
+  const { items, total } = await webhooks.listDeliveries(account, {
+    limit,
+    offset,
+    state,
+    endpointId: query.get('endpoint_id'),
+  });
+  return {
+    object: 'list',
+    data: items.map(presentDelivery),
+    total,
+    limit,
+    offset,
+    has_more: offset + items.length < total,
+  };
 }
 
 /** An id from the path; one that cannot exist is a 404 without a lookup. */

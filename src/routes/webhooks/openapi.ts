@@ -18,14 +18,23 @@ export interface DocHelpers {
 
 export function webhookPaths({ ref, response, ok, json, commonErrors }: DocHelpers) {
   const forbidden = { '403': response('Forbidden') };
-  const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' } };
+  const idParam = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
+  };
   return {
     '/v1/webhooks': {
       get: {
         operationId: 'listWebhookEndpoints',
         tags: ['webhooks'],
         summary: "The account's webhook endpoints",
-        responses: { '200': ok('Every endpoint, with its status.', ref('WebhookEndpointList')), ...forbidden, ...commonErrors },
+        responses: {
+          '200': ok('Every endpoint, with its status.', ref('WebhookEndpointList')),
+          ...forbidden,
+          ...commonErrors,
+        },
       },
       post: {
         operationId: 'createWebhookEndpoint',
@@ -36,7 +45,12 @@ export function webhookPaths({ ref, response, ok, json, commonErrors }: DocHelpe
           'one that is, or resolves to, a loopback, private, link-local, carrier-grade NAT, multicast, reserved or cloud-metadata address is a 400 unsafe_url giving the reason ' +
           '(unless the server runs with TUNESMITH_WEBHOOK_ALLOW_PRIVATE=1). A name that does not resolve yet is accepted; every send checks again.',
         requestBody: { required: true, content: json(ref('WebhookEndpointRequest')) },
-        responses: { '201': ok('The new endpoint.', ref('WebhookEndpoint')), '400': response('BadRequest'), ...forbidden, ...commonErrors },
+        responses: {
+          '201': ok('The new endpoint.', ref('WebhookEndpoint')),
+          '400': response('BadRequest'),
+          ...forbidden,
+          ...commonErrors,
+        },
       },
     },
     '/v1/webhooks/{id}': {
@@ -54,14 +68,19 @@ export function webhookPaths({ ref, response, ok, json, commonErrors }: DocHelpe
         tags: ['webhooks'],
         summary: 'Turn a disabled endpoint back on',
         parameters: [idParam],
-        responses: { '200': ok('The endpoint, enabled.', ref('WebhookEndpoint')), ...forbidden, '404': response('NotFound'), ...commonErrors },
+        responses: {
+          '200': ok('The endpoint, enabled.', ref('WebhookEndpoint')),
+          ...forbidden,
+          '404': response('NotFound'),
+          ...commonErrors,
+        },
       },
     },
     '/v1/webhooks/secret': {
       get: {
         operationId: 'getWebhookSecret',
         tags: ['webhooks'],
-        summary: 'The secret that signs the account\'s webhooks (made on first use)',
+        summary: "The secret that signs the account's webhooks (made on first use)",
         responses: { '200': ok('The signing secret.', ref('WebhookSecret')), ...forbidden, ...commonErrors },
       },
     },
@@ -78,14 +97,33 @@ export function webhookPaths({ ref, response, ok, json, commonErrors }: DocHelpe
         operationId: 'listWebhookDeliveries',
         tags: ['webhooks'],
         summary: 'The delivery log, newest first',
-        description: 'One delivery per event and receiver, with every attempt (time, status code, latency, error). Settled deliveries are kept 14 days.',
+        description:
+          'One delivery per event and receiver, with every attempt (time, status code, latency, error). Settled deliveries are kept 14 days.',
         parameters: [
-          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: DELIVERY_LIST_LIMITS.maxLimit, default: DELIVERY_LIST_LIMITS.defaultLimit } },
-          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: DELIVERY_LIST_LIMITS.maxOffset, default: 0 } },
+          {
+            name: 'limit',
+            in: 'query',
+            schema: {
+              type: 'integer',
+              minimum: 1,
+              maximum: DELIVERY_LIST_LIMITS.maxLimit,
+              default: DELIVERY_LIST_LIMITS.defaultLimit,
+            },
+          },
+          {
+            name: 'offset',
+            in: 'query',
+            schema: { type: 'integer', minimum: 0, maximum: DELIVERY_LIST_LIMITS.maxOffset, default: 0 },
+          },
           { name: 'status', in: 'query', schema: { type: 'string', enum: DELIVERY_STATES } },
           { name: 'endpoint_id', in: 'query', schema: { type: 'string' } },
         ],
-        responses: { '200': ok('One page of deliveries.', ref('WebhookDeliveryList')), '400': response('BadRequest'), ...forbidden, ...commonErrors },
+        responses: {
+          '200': ok('One page of deliveries.', ref('WebhookDeliveryList')),
+          '400': response('BadRequest'),
+          ...forbidden,
+          ...commonErrors,
+        },
       },
     },
     '/v1/webhooks/deliveries/{id}': {
@@ -94,7 +132,12 @@ export function webhookPaths({ ref, response, ok, json, commonErrors }: DocHelpe
         tags: ['webhooks'],
         summary: 'One delivery and its attempts',
         parameters: [idParam],
-        responses: { '200': ok('The delivery.', ref('WebhookDelivery')), ...forbidden, '404': response('NotFound'), ...commonErrors },
+        responses: {
+          '200': ok('The delivery.', ref('WebhookDelivery')),
+          ...forbidden,
+          '404': response('NotFound'),
+          ...commonErrors,
+        },
       },
     },
     '/v1/webhooks/deliveries/{id}/resend': {
@@ -103,7 +146,12 @@ export function webhookPaths({ ref, response, ok, json, commonErrors }: DocHelpe
         tags: ['webhooks'],
         summary: 'Send a delivery again now (same webhook-id, fresh retry schedule)',
         parameters: [idParam],
-        responses: { '202': ok('The delivery, pending.', ref('WebhookDelivery')), ...forbidden, '404': response('NotFound'), ...commonErrors },
+        responses: {
+          '202': ok('The delivery, pending.', ref('WebhookDelivery')),
+          ...forbidden,
+          '404': response('NotFound'),
+          ...commonErrors,
+        },
       },
     },
   };
@@ -119,7 +167,12 @@ export function webhookSchemas({ ref }: Pick<DocHelpers, 'ref'>) {
       required: ['url'],
       properties: {
         url: { type: 'string', format: 'uri', maxLength: ENDPOINT_LIMITS.urlChars },
-        events: { type: 'array', minItems: 1, items: ref('WebhookEventType'), description: 'Default: generation.completed and generation.failed.' },
+        events: {
+          type: 'array',
+          minItems: 1,
+          items: ref('WebhookEventType'),
+          description: 'Default: generation.completed and generation.failed.',
+        },
         description: { type: ['string', 'null'], maxLength: ENDPOINT_LIMITS.descriptionChars },
       },
     },
@@ -132,7 +185,11 @@ export function webhookSchemas({ ref }: Pick<DocHelpers, 'ref'>) {
         url: { type: 'string', format: 'uri' },
         events: { type: 'array', items: ref('WebhookEventType') },
         description: { type: ['string', 'null'] },
-        status: { type: 'string', enum: ['enabled', 'disabled'], description: 'disabled after 5 days of failing deliveries; POST …/enable turns it on again.' },
+        status: {
+          type: 'string',
+          enum: ['enabled', 'disabled'],
+          description: 'disabled after 5 days of failing deliveries; POST …/enable turns it on again.',
+        },
         created_at: { type: 'string', format: 'date-time' },
         failing_since: { ...nullableTime, description: 'Since when every attempt has failed.' },
         disabled_at: nullableTime,
@@ -149,9 +206,16 @@ export function webhookSchemas({ ref }: Pick<DocHelpers, 'ref'>) {
       required: ['object', 'secret', 'created_at', 'previous_expires_at'],
       properties: {
         object: { const: 'webhook_secret' },
-        secret: { type: 'string', pattern: '^whsec_', description: '"whsec_" + base64 of 32 bytes; the HMAC key is the decoded base64.' },
+        secret: {
+          type: 'string',
+          pattern: '^whsec_',
+          description: '"whsec_" + base64 of 32 bytes; the HMAC key is the decoded base64.',
+        },
         created_at: { type: 'string', format: 'date-time' },
-        previous_expires_at: { ...nullableTime, description: 'Until when the secret before the last rotation also signs (both signatures are sent).' },
+        previous_expires_at: {
+          ...nullableTime,
+          description: 'Until when the secret before the last rotation also signs (both signatures are sent).',
+        },
       },
     },
     WebhookAttempt: {
@@ -159,14 +223,29 @@ export function webhookSchemas({ ref }: Pick<DocHelpers, 'ref'>) {
       required: ['at', 'status_code', 'latency_ms', 'error'],
       properties: {
         at: { type: 'string', format: 'date-time' },
-        status_code: { type: ['integer', 'null'], description: 'null when no answer came (timeout, connection refused, refused address).' },
+        status_code: {
+          type: ['integer', 'null'],
+          description: 'null when no answer came (timeout, connection refused, refused address).',
+        },
         latency_ms: { type: 'integer' },
         error: { type: ['string', 'null'], description: 'null for a 2xx.' },
       },
     },
     WebhookDelivery: {
       type: 'object',
-      required: ['id', 'object', 'event_id', 'event_type', 'generation_id', 'endpoint_id', 'url', 'status', 'attempts', 'next_attempt_at', 'created_at'],
+      required: [
+        'id',
+        'object',
+        'event_id',
+        'event_type',
+        'generation_id',
+        'endpoint_id',
+        'url',
+        'status',
+        'attempts',
+        'next_attempt_at',
+        'created_at',
+      ],
       properties: {
         id: { type: 'string' },
         object: { const: 'webhook_delivery' },
@@ -197,7 +276,8 @@ export function webhookSchemas({ ref }: Pick<DocHelpers, 'ref'>) {
     WebhookPayload: {
       type: 'object',
       required: ['id', 'type', 'created_at', 'data'],
-      description: 'The body of every webhook POST, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).',
+      description:
+        'The body of every webhook POST, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).',
       properties: {
         id: { type: 'string', description: '"evt_…", equal to the webhook-id header; the same on every retry.' },
         type: ref('WebhookEventType'),
@@ -216,7 +296,12 @@ export function webhookEvents({ ref }: Pick<DocHelpers, 'ref'>) {
       {
         post: {
           summary: `Sent when a task becomes ${type.split('.')[1]}`,
-          parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } })),
+          parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+            name,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+          })),
           requestBody: { content: { 'application/json': { schema: ref('WebhookPayload') } } },
           responses: { '200': { description: 'Any 2xx counts as delivered; anything else is retried.' } },
         },

@@ -36,7 +36,21 @@ export interface CopyCounts {
 }
 
 /** Every table that holds records (not schema_migrations, not the rate-limit buckets). */
-const RECORD_TABLES = ['accounts', 'api_keys', 'generations', 'generation_counts', 'credentials', 'sessions', 'sign_in_links', 'webhook_endpoints', 'webhook_secrets', 'webhook_events', 'webhook_deliveries', 'settings', 'shared_secrets'];
+const RECORD_TABLES = [
+  'accounts',
+  'api_keys',
+  'generations',
+  'generation_counts',
+  'credentials',
+  'sessions',
+  'sign_in_links',
+  'webhook_endpoints',
+  'webhook_secrets',
+  'webhook_events',
+  'webhook_deliveries',
+  'settings',
+  'shared_secrets',
+];
 const COPIED_SETTINGS: SettingName[] = ['render-speed', 'last-public-url'];
 const EVERYTHING = { limit: Number.MAX_SAFE_INTEGER, offset: 0 };
 
@@ -80,34 +94,62 @@ async function refuseUnlessEmpty(db: Queryable): Promise<void> {
 
 async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
   const counts: CopyCounts = {
-    accounts: 0, keys: 0, credentials: 0, sessions: 0, generations: 0, deleted_generations: 0, webhook_endpoints: 0, webhook_secrets: 0, webhook_events: 0, webhook_deliveries: 0, settings: 0, signing_key: 0,
+    accounts: 0,
+    keys: 0,
+    credentials: 0,
+    sessions: 0,
+    generations: 0,
+    deleted_generations: 0,
+    webhook_endpoints: 0,
+    webhook_secrets: 0,
+    webhook_events: 0,
+    webhook_deliveries: 0,
+    settings: 0,
+    signing_key: 0,
   };
   const accounts = await store.listAccounts();
   for (const a of accounts) {
-    await db.query('INSERT INTO accounts (id, email, name, plan, rpm, monthly, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [a.id, a.email, a.name, a.plan, a.rpm, a.monthly, a.created_at]);
+    await db.query(
+      'INSERT INTO accounts (id, email, name, plan, rpm, monthly, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [a.id, a.email, a.name, a.plan, a.rpm, a.monthly, a.created_at],
+    );
     counts.accounts++;
   }
   for (const k of await store.listKeys()) {
-    await db.query('INSERT INTO api_keys (id, account_id, name, prefix, hash, created_at, last_used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
-      k.id, k.account_id, k.name, k.prefix, k.hash, k.created_at, k.last_used_at, k.revoked_at,
-    ]);
+    await db.query(
+      'INSERT INTO api_keys (id, account_id, name, prefix, hash, created_at, last_used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [k.id, k.account_id, k.name, k.prefix, k.hash, k.created_at, k.last_used_at, k.revoked_at],
+    );
     counts.keys++;
   }
   for (const a of accounts) {
     const credential = await store.credentials.forAccount(a.id);
     if (!credential) continue;
-    await db.query('INSERT INTO credentials (account_id, email, password, created_at) VALUES ($1, $2, $3, $4)', [credential.account_id, credential.email, JSON.stringify(credential.password), credential.created_at]);
+    await db.query('INSERT INTO credentials (account_id, email, password, created_at) VALUES ($1, $2, $3, $4)', [
+      credential.account_id,
+      credential.email,
+      JSON.stringify(credential.password),
+      credential.created_at,
+    ]);
     counts.credentials++;
   }
   for (const session of store.credentials.storedSessions()) {
-    await db.query('INSERT INTO sessions (id_hash, account_id, expires_at) VALUES ($1, $2, $3)', [session.id_hash, session.account_id, session.expires_at]);
+    await db.query('INSERT INTO sessions (id_hash, account_id, expires_at) VALUES ($1, $2, $3)', [
+      session.id_hash,
+      session.account_id,
+      session.expires_at,
+    ]);
     counts.sessions++;
   }
 
   // From the files themselves, not the store's reads: they also hold the deleted generations (their quota stays
   // spent) and each generation's idempotency key. The store already moved any damaged file aside when it opened.
   const eventIds = new Set<string>();
-  const stored = loadGenerationFiles(join(store.dataDir, 'generations'), join(store.dataDir, 'quarantine'), () => undefined);
+  const stored = loadGenerationFiles(
+    join(store.dataDir, 'generations'),
+    join(store.dataDir, 'quarantine'),
+    () => undefined,
+  );
   // Oldest first, as a database that made them would have numbered them.
   stored.sort(oldestFirst);
   for (const g of stored) {
@@ -124,9 +166,35 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
            quota_month, request_id, stems, loop, metadata, files, encoding, error, music, idempotency_key, idempotency_body_hash, plan, batch, source)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)`,
         [
-          g.id, g.account_id, g.status, g.prompt, g.duration, g.style, g.instrumental, g.seed, g.lyrics, g.callback_url, g.created_at, g.started_at, g.completed_at, g.attempts, g.title,
-          g.quota_month, g.request_id ?? null, g.stems === true, g.loop === true, json(g.metadata), json(g.files), json(g.encoding), json(g.error), json(g.music),
-          g.idempotency?.key ?? null, g.idempotency?.bodyHash ?? null, json(g.plan), json(g.batch), json(g.source),
+          g.id,
+          g.account_id,
+          g.status,
+          g.prompt,
+          g.duration,
+          g.style,
+          g.instrumental,
+          g.seed,
+          g.lyrics,
+          g.callback_url,
+          g.created_at,
+          g.started_at,
+          g.completed_at,
+          g.attempts,
+          g.title,
+          g.quota_month,
+          g.request_id ?? null,
+          g.stems === true,
+          g.loop === true,
+          json(g.metadata),
+          json(g.files),
+          json(g.encoding),
+          json(g.error),
+          json(g.music),
+          g.idempotency?.key ?? null,
+          g.idempotency?.bodyHash ?? null,
+          json(g.plan),
+          json(g.batch),
+          json(g.source),
         ],
       );
       for (const event of g.webhook_events ?? []) eventIds.add(event.id);
@@ -142,7 +210,10 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
     }
     const secret = await store.webhooks.getSecret(a.id);
     if (secret) {
-      await db.query('INSERT INTO webhook_secrets (account_id, secret, previous, previous_expires_at, created_at) VALUES ($1, $2, $3, $4, $5)', secretValues(secret));
+      await db.query(
+        'INSERT INTO webhook_secrets (account_id, secret, previous, previous_expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
+        secretValues(secret),
+      );
       counts.webhook_secrets++;
     }
     // The log lists newest first; the outbox is numbered oldest first.
@@ -156,9 +227,10 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
   }
   events.sort(oldestFirst);
   for (const e of events) {
-    await db.query('INSERT INTO webhook_events (id, type, account_id, generation_id, created_at, transition_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-      e.id, e.type, e.account_id, e.generation_id, e.created_at, e.transition_at,
-    ]);
+    await db.query(
+      'INSERT INTO webhook_events (id, type, account_id, generation_id, created_at, transition_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [e.id, e.type, e.account_id, e.generation_id, e.created_at, e.transition_at],
+    );
     counts.webhook_events++;
   }
   deliveries.sort(oldestFirst);
@@ -181,14 +253,19 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
   return counts;
 }
 
-const oldestFirst = (a: { created_at: string }, b: { created_at: string }): number => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0);
+const oldestFirst = (a: { created_at: string }, b: { created_at: string }): number =>
+  a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0;
 
 /** The data dir's download-signing key, if it has one (a data dir whose server never started has none). */
 async function readSigningKey(dataDir: string): Promise<string | undefined> {
   try {
     const key = (await readFile(join(dataDir, 'signing.key'), 'utf8')).trim();
     if (/^[0-9a-f]{64}$/.test(key)) return key;
-    throw new DamagedFileError(join(dataDir, 'signing.key'), 'it is not 64 hex digits', 'restore it from a backup before migrating, or delete it (every download link already given out stops working)');
+    throw new DamagedFileError(
+      join(dataDir, 'signing.key'),
+      'it is not 64 hex digits',
+      'restore it from a backup before migrating, or delete it (every download link already given out stops working)',
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -59,12 +59,19 @@ export class PostgresCredentials implements CredentialRecords {
     const id = randomBytes(32).toString('base64url');
     const expires = new Date(now.getTime() + ttlMs);
     await this.#prune(now);
-    await this.db.query('INSERT INTO sessions (id_hash, account_id, expires_at) VALUES ($1, $2, $3)', [hashSecret(id), accountId, expires]);
+    await this.db.query('INSERT INTO sessions (id_hash, account_id, expires_at) VALUES ($1, $2, $3)', [
+      hashSecret(id),
+      accountId,
+      expires,
+    ]);
     return { id, account_id: accountId, expires_at: expires };
   }
 
   async findSession(id: string, now: Date): Promise<Session | undefined> {
-    const { rows } = await this.db.query('SELECT account_id, expires_at FROM sessions WHERE id_hash = $1 AND expires_at > $2', [hashSecret(id), now]);
+    const { rows } = await this.db.query(
+      'SELECT account_id, expires_at FROM sessions WHERE id_hash = $1 AND expires_at > $2',
+      [hashSecret(id), now],
+    );
     const row = rows[0];
     return row && { id, account_id: row.account_id, expires_at: row.expires_at };
   }
@@ -76,13 +83,20 @@ export class PostgresCredentials implements CredentialRecords {
   async issueSignInToken(accountId: string, now: Date, ttlMs: number): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     await this.#prune(now);
-    await this.db.query('INSERT INTO sign_in_links (token_hash, account_id, expires_at) VALUES ($1, $2, $3)', [hashSecret(token), accountId, new Date(now.getTime() + ttlMs)]);
+    await this.db.query('INSERT INTO sign_in_links (token_hash, account_id, expires_at) VALUES ($1, $2, $3)', [
+      hashSecret(token),
+      accountId,
+      new Date(now.getTime() + ttlMs),
+    ]);
     return token;
   }
 
   /** The DELETE … RETURNING makes it once only, whichever node redeems it. */
   async redeemSignInToken(token: string, now: Date): Promise<string | undefined> {
-    const { rows } = await this.db.query('DELETE FROM sign_in_links WHERE token_hash = $1 RETURNING account_id, expires_at', [hashSecret(token)]);
+    const { rows } = await this.db.query(
+      'DELETE FROM sign_in_links WHERE token_hash = $1 RETURNING account_id, expires_at',
+      [hashSecret(token)],
+    );
     const link = rows[0];
     return link && (link.expires_at as Date).getTime() > now.getTime() ? (link.account_id as string) : undefined;
   }

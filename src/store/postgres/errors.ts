@@ -1,8 +1,13 @@
 /** The database named by TUNESMITH_DATABASE_URL (or `migrate --to`) cannot be used: one sentence for the operator. */
 export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError' as const;
-  constructor(readonly database: string, reason: string) {
-    super(`Cannot use the PostgreSQL database ${database}: ${reason}. Check the URL (TUNESMITH_DATABASE_URL, or migrate's --to) and that the server runs.`);
+  constructor(
+    readonly database: string,
+    reason: string,
+  ) {
+    super(
+      `Cannot use the PostgreSQL database ${database}: ${reason}. Check the URL (TUNESMITH_DATABASE_URL, or migrate's --to) and that the server runs.`,
+    );
   }
 }
 
@@ -38,7 +43,9 @@ export function databaseName(url: string): string {
 export class DatabaseNotEmptyError extends Error {
   override name = 'DatabaseNotEmptyError' as const;
   constructor(held: string) {
-    super(`The database is not empty (it holds ${held}): migrate copies only into an empty database, so nothing there is overwritten or mixed. Create a new database (for example: createdb tunesmith_new) and name it in --to.`);
+    super(
+      `The database is not empty (it holds ${held}): migrate copies only into an empty database, so nothing there is overwritten or mixed. Create a new database (for example: createdb tunesmith_new) and name it in --to.`,
+    );
   }
 }
 
@@ -50,9 +57,18 @@ export class DatabaseNotEmptyError extends Error {
 export function databaseUnavailable(error: unknown): 'full' | 'unreachable' | undefined {
   const code = String((error as { code?: unknown } | undefined)?.code ?? '');
   if (code === '53100') return 'full';
-  if (code.startsWith('53') || code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return 'unreachable';
+  if (
+    code.startsWith('53') ||
+    code.startsWith('08') ||
+    ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)
+  )
+    return 'unreachable';
   // node-postgres's own words when the server closes a connection under a query (no code).
   const message = error instanceof Error ? error.message : '';
-  if (/^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message) || message === 'Client has encountered a connection error and is not queryable') return 'unreachable';
+  if (
+    /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message) ||
+    message === 'Client has encountered a connection error and is not queryable'
+  )
+    return 'unreachable';
   return undefined;
 }

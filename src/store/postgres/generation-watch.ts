@@ -30,7 +30,11 @@ export class GenerationWatch {
   #retry: NodeJS.Timeout | null = null;
   #listened = false;
 
-  constructor(connection: pg.ClientConfig, read: (id: string) => Promise<Generation | undefined>, warn: (message: string) => void) {
+  constructor(
+    connection: pg.ClientConfig,
+    read: (id: string) => Promise<Generation | undefined>,
+    warn: (message: string) => void,
+  ) {
     this.#connection = connection;
     this.#read = read;
     this.#warn = warn;

@@ -1,4 +1,9 @@
-export { openPostgresRepository, PostgresRepository, type EnqueueInTransaction, type OpenPostgresOptions } from './postgres-repository.ts';
+export {
+  openPostgresRepository,
+  PostgresRepository,
+  type EnqueueInTransaction,
+  type OpenPostgresOptions,
+} from './postgres-repository.ts';
 export { migrate, MIGRATIONS } from './migrations.ts';
 export type { Queryable } from './rows.ts';
 export { DatabaseUnavailableError, databaseName } from './errors.ts';

@@ -260,7 +260,9 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
       const done = new Set(rows.map((r) => r.version));
       for (const migration of MIGRATIONS) {
@@ -268,7 +270,10 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);
-          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+            migration.version,
+            migration.name,
+          ]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');

@@ -58,7 +58,12 @@ export async function openPostgresRepository(options: OpenPostgresOptions): Prom
   pool.on('error', (error) => warn(`A PostgreSQL connection failed while idle (${error.message}).`));
   try {
     await migrate(pool);
-    const repository = new PostgresRepository(pool, { url: options.url, clock: options.clock ?? (() => new Date()), warn, enqueue: options.enqueue });
+    const repository = new PostgresRepository(pool, {
+      url: options.url,
+      clock: options.clock ?? (() => new Date()),
+      warn,
+      enqueue: options.enqueue,
+    });
     await repository.watch.start();
     return repository;
   } catch (error) {
@@ -82,7 +87,15 @@ export class PostgresRepository implements Repository {
   #touchTimer: NodeJS.Timeout | null = null;
   #closed = false;
 
-  constructor(pool: pg.Pool, options: { url: string; clock: () => Date; warn: (message: string) => void; enqueue?: EnqueueInTransaction | undefined }) {
+  constructor(
+    pool: pg.Pool,
+    options: {
+      url: string;
+      clock: () => Date;
+      warn: (message: string) => void;
+      enqueue?: EnqueueInTransaction | undefined;
+    },
+  ) {
     this.pool = pool;
     this.#db = {
       query: (text, values) => {
@@ -103,13 +116,10 @@ export class PostgresRepository implements Repository {
   async createAccount(input: { email?: string | null; name?: string | null; plan: PlanName }): Promise<Account> {
     this.#assertOpen();
     if (!isPlanName(input.plan)) throw new TypeError(`Unknown plan "${String(input.plan)}".`);
-    const { rows } = await this.#db.query('INSERT INTO accounts (id, email, name, plan, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *', [
-      newAccountId(),
-      input.email ?? null,
-      input.name ?? null,
-      input.plan,
-      this.#clock(),
-    ]);
+    const { rows } = await this.#db.query(
+      'INSERT INTO accounts (id, email, name, plan, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+      [newAccountId(), input.email ?? null, input.name ?? null, input.plan, this.#clock()],
+    );
     return toAccount(rows[0]);
   }
 
@@ -123,12 +133,19 @@ export class PostgresRepository implements Repository {
     return rows.map(toAccount);
   }
 
-  async updateAccount(id: string, patch: Partial<Pick<Account, 'email' | 'plan' | 'rpm' | 'monthly'>>): Promise<Account> {
+  async updateAccount(
+    id: string,
+    patch: Partial<Pick<Account, 'email' | 'plan' | 'rpm' | 'monthly'>>,
+  ): Promise<Account> {
     this.#assertOpen();
-    if (patch.plan !== undefined && !isPlanName(patch.plan)) throw new TypeError(`Unknown plan "${String(patch.plan)}".`);
+    if (patch.plan !== undefined && !isPlanName(patch.plan))
+      throw new TypeError(`Unknown plan "${String(patch.plan)}".`);
     const fields = (['email', 'plan', 'rpm', 'monthly'] as const).filter((field) => patch[field] !== undefined);
     const set = fields.map((field, i) => `${field} = $${i + 2}`).join(', ');
-    const { rows } = await this.#db.query(set ? `UPDATE accounts SET ${set} WHERE id = $1 RETURNING *` : 'SELECT * FROM accounts WHERE id = $1', [id, ...fields.map((f) => patch[f])]);
+    const { rows } = await this.#db.query(
+      set ? `UPDATE accounts SET ${set} WHERE id = $1 RETURNING *` : 'SELECT * FROM accounts WHERE id = $1',
+      [id, ...fields.map((f) => patch[f])],
+    );
     if (!rows[0]) throw new NotFoundError('account', id);
     return toAccount(rows[0]);
   }
@@ -143,7 +160,8 @@ export class PostgresRepository implements Repository {
         [id],
       );
       if (!rows[0]) throw new NotFoundError('account', id);
-      if (rows[0].keys > 0 || rows[0].generations > 0) throw new TypeError(`Account ${id} has keys or generations; only an account with neither can be deleted.`);
+      if (rows[0].keys > 0 || rows[0].generations > 0)
+        throw new TypeError(`Account ${id} has keys or generations; only an account with neither can be deleted.`);
       await db.query('DELETE FROM accounts WHERE id = $1', [id]);
     });
   }
@@ -152,14 +170,10 @@ export class PostgresRepository implements Repository {
     this.#assertOpen();
     if (!(await this.getAccount(accountId))) throw new NotFoundError('account', accountId);
     const { key, prefix, hash } = newApiKey();
-    const { rows } = await this.#db.query('INSERT INTO api_keys (id, account_id, name, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
-      newKeyId(),
-      accountId,
-      name,
-      prefix,
-      hash,
-      this.#clock(),
-    ]);
+    const { rows } = await this.#db.query(
+      'INSERT INTO api_keys (id, account_id, name, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+      [newKeyId(), accountId, name, prefix, hash, this.#clock()],
+    );
     return { key, record: toKey(rows[0]) };
   }
 
@@ -174,9 +188,10 @@ export class PostgresRepository implements Repository {
   }
 
   async listKeys(accountId?: string): Promise<ApiKey[]> {
-    const { rows } = accountId === undefined
-      ? await this.#db.query('SELECT * FROM api_keys ORDER BY seq')
-      : await this.#db.query('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY seq', [accountId]);
+    const { rows } =
+      accountId === undefined
+        ? await this.#db.query('SELECT * FROM api_keys ORDER BY seq')
+        : await this.#db.query('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY seq', [accountId]);
     return rows.map(toKey).map((key) => {
       const touched = this.#touches.get(key.id);
       return touched ? { ...key, last_used_at: touched.toISOString() } : key;
@@ -185,7 +200,10 @@ export class PostgresRepository implements Repository {
 
   async revokeKey(keyId: string): Promise<ApiKey> {
     this.#assertOpen();
-    const { rows } = await this.#db.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1 RETURNING *', [keyId, this.#clock()]);
+    const { rows } = await this.#db.query(
+      'UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1 RETURNING *',
+      [keyId, this.#clock()],
+    );
     if (!rows[0]) throw new NotFoundError('key', keyId);
     return toKey(rows[0]);
   }
@@ -201,11 +219,17 @@ export class PostgresRepository implements Repository {
 
   // Generations
 
-  async createGeneration(input: NewGeneration, options: CreateGenerationOptions): Promise<{ generation: Generation; replayed: boolean }> {
+  async createGeneration(
+    input: NewGeneration,
+    options: CreateGenerationOptions,
+  ): Promise<{ generation: Generation; replayed: boolean }> {
     return createOne(this, input, options);
   }
 
-  async createGenerations(inputs: readonly NewGeneration[], options: CreateGenerationOptions): Promise<{ generations: Generation[]; replayed: boolean }> {
+  async createGenerations(
+    inputs: readonly NewGeneration[],
+    options: CreateGenerationOptions,
+  ): Promise<{ generations: Generation[]; replayed: boolean }> {
     this.#assertOpen();
     const first = batchLead(inputs);
     const now = options.now ?? this.#clock();
@@ -235,7 +259,10 @@ export class PostgresRepository implements Repository {
       }
       const month = quotaMonth(now);
       if (options.monthlyQuota !== null) {
-        const { rows } = await db.query("SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'", [first.account_id, month]);
+        const { rows } = await db.query(
+          "SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'",
+          [first.account_id, month],
+        );
         assertQuotaRoom(rows[0].used, inputs.length, options, now);
       }
       const generations: Generation[] = [];
@@ -277,7 +304,10 @@ export class PostgresRepository implements Repository {
   }
 
   async getGeneration(accountId: string, id: string): Promise<Generation | undefined> {
-    const { rows } = await this.#db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, [id, accountId]);
+    const { rows } = await this.#db.query(
+      `SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
+      [id, accountId],
+    );
     return rows[0] && toGeneration(rows[0]);
   }
 
@@ -291,13 +321,15 @@ export class PostgresRepository implements Repository {
     // Without a search the total is the trigger-kept count (migration 3); a search has to count its matches.
     const count = options.search
       ? this.#db.query(`SELECT count(*)::int AS total FROM generations WHERE ${filter}`, values)
-      : this.#db.query(`SELECT coalesce(sum(n), 0)::int AS total FROM generation_counts WHERE account_id = $1${options.status === undefined ? '' : ' AND status = $2'}`, values);
+      : this.#db.query(
+          `SELECT coalesce(sum(n), 0)::int AS total FROM generation_counts WHERE account_id = $1${options.status === undefined ? '' : ' AND status = $2'}`,
+          values,
+        );
     const [{ rows }, counted] = await Promise.all([
-      this.#db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE ${filter} ORDER BY created_at DESC, id COLLATE "C" LIMIT $${values.length + 1} OFFSET $${values.length + 2}`, [
-        ...values,
-        options.limit,
-        options.offset,
-      ]),
+      this.#db.query(
+        `SELECT ${GENERATION_COLUMNS} FROM generations WHERE ${filter} ORDER BY created_at DESC, id COLLATE "C" LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+        [...values, options.limit, options.offset],
+      ),
       count,
     ]);
     return { items: rows.map(toGeneration), total: counted.rows[0].total };
@@ -306,10 +338,14 @@ export class PostgresRepository implements Repository {
   async deleteGeneration(id: string): Promise<void> {
     this.#assertOpen();
     await this.#inTransaction(async (db) => {
-      const { rows } = await db.query('SELECT status FROM generations WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [id]);
+      const { rows } = await db.query(
+        'SELECT status FROM generations WHERE id = $1 AND deleted_at IS NULL FOR UPDATE',
+        [id],
+      );
       if (!rows[0]) throw new NotFoundError('generation', id);
       const status = rows[0].status as string;
-      if (status !== 'completed' && status !== 'failed') throw new TypeError(`Generation ${id} is ${status}: only finished generations can be deleted.`);
+      if (status !== 'completed' && status !== 'failed')
+        throw new TypeError(`Generation ${id} is ${status}: only finished generations can be deleted.`);
       // What is left keeps the month's quota spent and nothing else: no prompt, lyrics, files or idempotency key, as with the file store.
       await db.query(
         `UPDATE generations SET deleted_at = $2, prompt = '', lyrics = NULL, callback_url = NULL, title = NULL, metadata = NULL, files = NULL, music = NULL, error = NULL,
@@ -329,7 +365,10 @@ export class PostgresRepository implements Repository {
   }
 
   async usage(accountId: string, month: string): Promise<number> {
-    const { rows } = await this.#db.query("SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'", [accountId, month]);
+    const { rows } = await this.#db.query(
+      "SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'",
+      [accountId, month],
+    );
     return rows[0].used;
   }
 
@@ -360,7 +399,10 @@ export class PostgresRepository implements Repository {
    * node reads back the one that won.
    */
   async sharedSecret(name: string, make: () => string): Promise<string> {
-    await this.#db.query('INSERT INTO shared_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, make()]);
+    await this.#db.query('INSERT INTO shared_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+      name,
+      make(),
+    ]);
     const { rows } = await this.#db.query('SELECT value FROM shared_secrets WHERE name = $1', [name]);
     return rows[0].value as string;
   }
@@ -446,7 +488,10 @@ export class PostgresRepository implements Repository {
   }
 
   async #readGeneration(id: string): Promise<Generation | undefined> {
-    const { rows } = await this.#db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND deleted_at IS NULL`, [id]);
+    const { rows } = await this.#db.query(
+      `SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND deleted_at IS NULL`,
+      [id],
+    );
     return rows[0] && toGeneration(rows[0]);
   }
 
@@ -474,6 +519,9 @@ class PostgresSettings implements Settings {
   }
 
   async put(name: SettingName, value: unknown): Promise<void> {
-    await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [name, JSON.stringify(value)]);
+    await this.db.query(
+      'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value',
+      [name, JSON.stringify(value)],
+    );
   }
 }

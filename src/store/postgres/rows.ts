@@ -4,7 +4,14 @@
  */
 import type { Credential } from '../credentials.ts';
 import type { Account, ApiKey, Generation, PlanName } from '../types.ts';
-import type { AccountSecret, DeliveryAttempt, EventType, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../webhook-types.ts';
+import type {
+  AccountSecret,
+  DeliveryAttempt,
+  EventType,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEvent,
+} from '../webhook-types.ts';
 
 /** What a query on a pool, a client or a transaction's client offers: all this module's code needs. */
 export interface Queryable {
@@ -16,7 +23,8 @@ type Row = Record<string, any>;
 export const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
 const isoRequired = (value: Date): string => value.toISOString();
 /** jsonb parameters go as text: node-postgres would send a JS array as a Postgres array. */
-export const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
+export const json = (value: unknown): string | null =>
+  value === undefined || value === null ? null : JSON.stringify(value);
 
 export const toAccount = (r: Row): Account => ({
   id: r.id,
@@ -175,7 +183,11 @@ export const DELIVERY_PATCHABLE: Readonly<Record<string, (value: unknown) => unk
  * "SET a = $2, b = $3" for the fields of `patch` that `allowed` names (others are ignored, as a patch may carry
  * fields that never change), with their values; parameters start after `offset`. Undefined values are skipped.
  */
-export function setClause(patch: Record<string, unknown>, allowed: Readonly<Record<string, (value: unknown) => unknown>>, offset: number): { sql: string; values: unknown[] } {
+export function setClause(
+  patch: Record<string, unknown>,
+  allowed: Readonly<Record<string, (value: unknown) => unknown>>,
+  offset: number,
+): { sql: string; values: unknown[] } {
   const parts: string[] = [];
   const values: unknown[] = [];
   for (const [field, value] of Object.entries(patch)) {
@@ -188,4 +200,5 @@ export function setClause(patch: Record<string, unknown>, allowed: Readonly<Reco
 }
 
 /** True for a unique-constraint violation (23505). */
-export const isUniqueViolation = (error: unknown): boolean => (error as { code?: string } | undefined)?.code === '23505';
+export const isUniqueViolation = (error: unknown): boolean =>
+  (error as { code?: string } | undefined)?.code === '23505';

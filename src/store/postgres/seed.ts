@@ -4,10 +4,17 @@ import type { Queryable } from './rows.ts';
 
 const BATCH = 2_000;
 
-export async function seedGenerationsInPostgres(db: Queryable, accountId: string, count: number, options: SeedOptions = {}): Promise<void> {
+export async function seedGenerationsInPostgres(
+  db: Queryable,
+  accountId: string,
+  count: number,
+  options: SeedOptions = {},
+): Promise<void> {
   const newest = options.newest ?? new Date();
   for (let start = 0; start < count; start += BATCH) {
-    const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => seededGeneration(accountId, start + i, { ...options, newest }));
+    const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) =>
+      seededGeneration(accountId, start + i, { ...options, newest }),
+    );
     // One statement per batch: the rows travel as one JSON array, which jsonb_to_recordset turns back into rows.
     await db.query(
       `INSERT INTO generations (id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, started_at, completed_at, attempts, title, quota_month, metadata, files, error)

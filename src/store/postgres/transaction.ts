@@ -6,7 +6,15 @@
 import type { GenerationPatch, Transaction } from '../repository.ts';
 import { NotFoundError, type Account, type Generation } from '../types.ts';
 import type { EventType, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../webhook-types.ts';
-import { GENERATION_COLUMNS, GENERATION_PATCHABLE, setClause, toAccount, toEvent, toGeneration, type Queryable } from './rows.ts';
+import {
+  GENERATION_COLUMNS,
+  GENERATION_PATCHABLE,
+  setClause,
+  toAccount,
+  toEvent,
+  toGeneration,
+  type Queryable,
+} from './rows.ts';
 import { listEndpoints, insertEvent } from './webhooks.ts';
 
 export class PostgresTransaction implements Transaction {
@@ -21,7 +29,10 @@ export class PostgresTransaction implements Transaction {
   }
 
   async getGeneration(id: string): Promise<Generation | undefined> {
-    const { rows } = await this.db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, [id]);
+    const { rows } = await this.db.query(
+      `SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`,
+      [id],
+    );
     return rows[0] && toGeneration(rows[0]);
   }
 
@@ -29,7 +40,10 @@ export class PostgresTransaction implements Transaction {
     // Who a task belongs to and which month it counts against never change, whatever a patch says: GENERATION_PATCHABLE leaves them out.
     const set = setClause(patch as Record<string, unknown>, GENERATION_PATCHABLE, 1);
     const { rows } = set.sql
-      ? await this.db.query(`UPDATE generations SET ${set.sql} WHERE id = $1 AND deleted_at IS NULL RETURNING ${GENERATION_COLUMNS}`, [id, ...set.values])
+      ? await this.db.query(
+          `UPDATE generations SET ${set.sql} WHERE id = $1 AND deleted_at IS NULL RETURNING ${GENERATION_COLUMNS}`,
+          [id, ...set.values],
+        )
       : await this.db.query(`SELECT ${GENERATION_COLUMNS} FROM generations WHERE id = $1 AND deleted_at IS NULL`, [id]);
     if (!rows[0]) throw new NotFoundError('generation', id);
     const generation = toGeneration(rows[0]);
@@ -42,7 +56,10 @@ export class PostgresTransaction implements Transaction {
   }
 
   async eventFor(generationId: string, type: EventType): Promise<WebhookEvent | undefined> {
-    const { rows } = await this.db.query('SELECT * FROM webhook_events WHERE generation_id = $1 AND type = $2 ORDER BY seq DESC LIMIT 1', [generationId, type]);
+    const { rows } = await this.db.query(
+      'SELECT * FROM webhook_events WHERE generation_id = $1 AND type = $2 ORDER BY seq DESC LIMIT 1',
+      [generationId, type],
+    );
     return rows[0] && toEvent(rows[0]);
   }
 
@@ -50,7 +67,10 @@ export class PostgresTransaction implements Transaction {
     await insertEvent(this.db, event, deliveries);
   }
 
-  async setEventTransition(event: Pick<WebhookEvent, 'id' | 'generation_id'>, transitionAt: string | null): Promise<void> {
+  async setEventTransition(
+    event: Pick<WebhookEvent, 'id' | 'generation_id'>,
+    transitionAt: string | null,
+  ): Promise<void> {
     await this.db.query('UPDATE webhook_events SET transition_at = $2 WHERE id = $1', [event.id, transitionAt]);
   }
 }

@@ -5,7 +5,17 @@
 import type { DeliveryQuery, WebhookRecords } from '../repository.ts';
 import { RETAIN_MS } from '../webhook-file.ts';
 import type { AccountSecret, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../webhook-types.ts';
-import { DELIVERY_PATCHABLE, ENDPOINT_PATCHABLE, json, setClause, toDelivery, toEndpoint, toEvent, toSecret, type Queryable } from './rows.ts';
+import {
+  DELIVERY_PATCHABLE,
+  ENDPOINT_PATCHABLE,
+  json,
+  setClause,
+  toDelivery,
+  toEndpoint,
+  toEvent,
+  toSecret,
+  type Queryable,
+} from './rows.ts';
 
 export class PostgresWebhooks implements WebhookRecords {
   constructor(private readonly db: Queryable) {}
@@ -23,7 +33,10 @@ export class PostgresWebhooks implements WebhookRecords {
     await insertEndpoint(this.db, endpoint);
   }
 
-  async updateEndpoint(id: string, patch: Partial<Omit<WebhookEndpoint, 'id' | 'account_id'>>): Promise<WebhookEndpoint> {
+  async updateEndpoint(
+    id: string,
+    patch: Partial<Omit<WebhookEndpoint, 'id' | 'account_id'>>,
+  ): Promise<WebhookEndpoint> {
     const set = setClause(patch, ENDPOINT_PATCHABLE, 1);
     const { rows } = set.sql
       ? await this.db.query(`UPDATE webhook_endpoints SET ${set.sql} WHERE id = $1 RETURNING *`, [id, ...set.values])
@@ -75,7 +88,10 @@ export class PostgresWebhooks implements WebhookRecords {
     if (query.endpointId !== undefined) where.push(`endpoint_id = $${values.push(query.endpointId)}`);
     const filter = where.join(' AND ');
     const [{ rows }, count] = await Promise.all([
-      this.db.query(`SELECT * FROM webhook_deliveries WHERE ${filter} ORDER BY seq DESC LIMIT $${values.length + 1} OFFSET $${values.length + 2}`, [...values, query.limit, query.offset]),
+      this.db.query(
+        `SELECT * FROM webhook_deliveries WHERE ${filter} ORDER BY seq DESC LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+        [...values, query.limit, query.offset],
+      ),
       this.db.query(`SELECT count(*)::int AS total FROM webhook_deliveries WHERE ${filter}`, values),
     ]);
     return { items: rows.map(toDelivery), total: count.rows[0].total };
@@ -96,10 +112,16 @@ export class PostgresWebhooks implements WebhookRecords {
     return rows[0] && toDelivery(rows[0]);
   }
 
-  async updateDelivery(id: string, patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>): Promise<WebhookDelivery> {
+  async updateDelivery(
+    id: string,
+    patch: Partial<Omit<WebhookDelivery, 'id' | 'event_id' | 'account_id'>>,
+  ): Promise<WebhookDelivery> {
     const set = setClause(patch, DELIVERY_PATCHABLE, 1);
     const { rows } = set.sql
-      ? await this.db.query(`UPDATE webhook_deliveries SET ${set.sql}, lease_owner = NULL, lease_until = NULL WHERE id = $1 RETURNING *`, [id, ...set.values])
+      ? await this.db.query(
+          `UPDATE webhook_deliveries SET ${set.sql}, lease_owner = NULL, lease_until = NULL WHERE id = $1 RETURNING *`,
+          [id, ...set.values],
+        )
       : await this.db.query('SELECT * FROM webhook_deliveries WHERE id = $1', [id]);
     if (!rows[0]) throw new Error(`No webhook delivery ${id}.`);
     return toDelivery(rows[0]);
@@ -108,7 +130,10 @@ export class PostgresWebhooks implements WebhookRecords {
   async prune(now: Date): Promise<void> {
     const cutoff = new Date(now.getTime() - RETAIN_MS);
     await this.db.query("DELETE FROM webhook_deliveries WHERE state <> 'pending' AND updated_at < $1", [cutoff]);
-    await this.db.query('DELETE FROM webhook_events e WHERE created_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)', [cutoff]);
+    await this.db.query(
+      'DELETE FROM webhook_events e WHERE created_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)',
+      [cutoff],
+    );
   }
 }
 
@@ -120,27 +145,55 @@ export async function listEndpoints(db: Queryable, accountId: string): Promise<W
 export async function insertEndpoint(db: Queryable, endpoint: WebhookEndpoint): Promise<void> {
   await db.query(
     'INSERT INTO webhook_endpoints (id, account_id, url, events, description, created_at, failing_since, disabled_at, disabled_reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-    [endpoint.id, endpoint.account_id, endpoint.url, json(endpoint.events), endpoint.description, endpoint.created_at, endpoint.failing_since, endpoint.disabled_at, endpoint.disabled_reason],
+    [
+      endpoint.id,
+      endpoint.account_id,
+      endpoint.url,
+      json(endpoint.events),
+      endpoint.description,
+      endpoint.created_at,
+      endpoint.failing_since,
+      endpoint.disabled_at,
+      endpoint.disabled_reason,
+    ],
   );
 }
 
-export async function insertEvent(db: Queryable, event: WebhookEvent, deliveries: readonly WebhookDelivery[]): Promise<void> {
-  await db.query('INSERT INTO webhook_events (id, type, account_id, generation_id, created_at, transition_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-    event.id,
-    event.type,
-    event.account_id,
-    event.generation_id,
-    event.created_at,
-    event.transition_at,
-  ]);
+export async function insertEvent(
+  db: Queryable,
+  event: WebhookEvent,
+  deliveries: readonly WebhookDelivery[],
+): Promise<void> {
+  await db.query(
+    'INSERT INTO webhook_events (id, type, account_id, generation_id, created_at, transition_at) VALUES ($1, $2, $3, $4, $5, $6)',
+    [event.id, event.type, event.account_id, event.generation_id, event.created_at, event.transition_at],
+  );
   for (const d of deliveries) await insertDelivery(db, d);
 }
 
 export async function insertDelivery(db: Queryable, d: WebhookDelivery): Promise<void> {
   await db.query(
     'INSERT INTO webhook_deliveries (id, event_id, account_id, endpoint_id, url, state, attempts, round_attempts, next_attempt_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-    [d.id, d.event_id, d.account_id, d.endpoint_id, d.url, d.state, json(d.attempts), d.round_attempts, d.next_attempt_at, d.created_at, d.updated_at],
+    [
+      d.id,
+      d.event_id,
+      d.account_id,
+      d.endpoint_id,
+      d.url,
+      d.state,
+      json(d.attempts),
+      d.round_attempts,
+      d.next_attempt_at,
+      d.created_at,
+      d.updated_at,
+    ],
   );
 }
 
-export const secretValues = (secret: AccountSecret): unknown[] => [secret.account_id, secret.secret, secret.previous, secret.previous_expires_at, secret.created_at];
+export const secretValues = (secret: AccountSecret): unknown[] => [
+  secret.account_id,
+  secret.secret,
+  secret.previous,
+  secret.previous_expires_at,
+  secret.created_at,
+];

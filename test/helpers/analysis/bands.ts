@@ -13,7 +13,13 @@ export function powerSpectrum(signal: Float32Array, size = 1024): Float64Array {
 }
 
 /** Share (0–1) of the energy between lowHz and highHz, out of all energy above 50 Hz. */
-export function bandShare(signal: Float32Array, sampleRate: number, lowHz: number, highHz: number, size = 1024): number {
+export function bandShare(
+  signal: Float32Array,
+  sampleRate: number,
+  lowHz: number,
+  highHz: number,
+  size = 1024,
+): number {
   const power = powerSpectrum(signal, size);
   const binHz = sampleRate / size;
   let band = 0;

@@ -20,9 +20,15 @@ export interface StreamInfo {
 
 export async function probe(path: string): Promise<StreamInfo> {
   const { stdout } = await run('ffprobe', [
-    '-v', 'error', '-select_streams', 'a:0',
-    '-show_entries', 'stream=codec_name,sample_rate,channels,bits_per_raw_sample,bits_per_sample,bit_rate:format=duration,bit_rate',
-    '-of', 'json', path,
+    '-v',
+    'error',
+    '-select_streams',
+    'a:0',
+    '-show_entries',
+    'stream=codec_name,sample_rate,channels,bits_per_raw_sample,bits_per_sample,bit_rate:format=duration,bit_rate',
+    '-of',
+    'json',
+    path,
   ]);
   const json = JSON.parse(stdout) as { streams: Record<string, string | number>[]; format: Record<string, string> };
   const stream = json.streams[0];
@@ -40,7 +46,9 @@ export async function probe(path: string): Promise<StreamInfo> {
 /** Decodes the whole file at its own rate to interleaved 32-bit PCM; resolves with its frame count and sha256. */
 export function decode(path: string, channels = 2): Promise<{ frames: number; sha256: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-v', 'error', '-i', path, '-f', 's32le', '-ac', String(channels), '-'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('ffmpeg', ['-v', 'error', '-i', path, '-f', 's32le', '-ac', String(channels), '-'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const hash = createHash('sha256');
     let bytes = 0;
     let stderr = '';
@@ -50,6 +58,10 @@ export function decode(path: string, channels = 2): Promise<{ frames: number; sh
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve({ frames: bytes / (4 * channels), sha256: hash.digest('hex') }) : reject(new Error(`ffmpeg could not decode ${path}: ${stderr}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ frames: bytes / (4 * channels), sha256: hash.digest('hex') })
+        : reject(new Error(`ffmpeg could not decode ${path}: ${stderr}`)),
+    );
   });
 }

@@ -58,16 +58,33 @@ export function tempoError(estimate: number | null, target: number): number | nu
 }
 
 /** The key finder knows major and minor only: a mode is graded as the one its third makes it sound like. */
-const COLOUR: Record<Mode, KeyMode> = { major: 'major', lydian: 'major', mixolydian: 'major', minor: 'minor', dorian: 'minor', phrygian: 'minor', harmonicMinor: 'minor' };
+const COLOUR: Record<Mode, KeyMode> = {
+  major: 'major',
+  lydian: 'major',
+  mixolydian: 'major',
+  minor: 'minor',
+  dorian: 'minor',
+  phrygian: 'minor',
+  harmonicMinor: 'minor',
+};
 
 export async function measureFields(renderer: TrackRenderer, entry: FieldCase): Promise<FieldFigures> {
   const file = await renderer.render(entry.name, entry.request);
   const music = entry.request.music ?? {};
-  const [bpmTools, beats, heardKey] = await Promise.all([bpmToolsTempo(file.path), aubioBeats(file.path), findKey(file.path)]);
+  const [bpmTools, beats, heardKey] = await Promise.all([
+    bpmToolsTempo(file.path),
+    aubioBeats(file.path),
+    findKey(file.path),
+  ]);
   const est = { bpmTools, aubio: steadyTempo(beats) };
-  const errors = music.bpm === undefined ? [] : [tempoError(est.bpmTools, music.bpm), tempoError(est.aubio, music.bpm)].filter((e): e is number => e !== null);
+  const errors =
+    music.bpm === undefined
+      ? []
+      : [tempoError(est.bpmTools, music.bpm), tempoError(est.aubio, music.bpm)].filter((e): e is number => e !== null);
   const asked = music.key === undefined ? null : parseKeyName(music.key);
-  const keyScore = asked ? mirexKeyScore(heardKey, { tonic: pitchClassOf(asked.tonic), mode: COLOUR[asked.mode] }) : null;
+  const keyScore = asked
+    ? mirexKeyScore(heardKey, { tonic: pitchClassOf(asked.tonic), mode: COLOUR[asked.mode] })
+    : null;
   const { metadata } = file.track;
   return {
     name: entry.name,
@@ -81,6 +98,8 @@ export async function measureFields(renderer: TrackRenderer, entry: FieldCase): 
 
 export function describeFigures(f: FieldFigures): string {
   const num = (n: number | null, digits = 1) => (n === null ? '—' : n.toFixed(digits));
-  return `${f.name}: asked ${f.asked.bpm ?? '—'} bpm ${f.asked.key ?? ''} ${f.asked.meter ?? ''}; heard bpm-tools ${num(f.heard.bpmTools)}, aubio ${num(f.heard.aubio)} ` +
-    `(error ${num(f.tempoError, 2)}), key ${f.heard.key} (MIREX ${num(f.keyScore, 2)}); metadata ${f.metadata.bpm} bpm ${f.metadata.key} ${f.metadata.meter}`;
+  return (
+    `${f.name}: asked ${f.asked.bpm ?? '—'} bpm ${f.asked.key ?? ''} ${f.asked.meter ?? ''}; heard bpm-tools ${num(f.heard.bpmTools)}, aubio ${num(f.heard.aubio)} ` +
+    `(error ${num(f.tempoError, 2)}), key ${f.heard.key} (MIREX ${num(f.keyScore, 2)}); metadata ${f.metadata.bpm} bpm ${f.metadata.key} ${f.metadata.meter}`
+  );
 }

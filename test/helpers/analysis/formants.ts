@@ -120,7 +120,10 @@ export function lpcFormants(a: Float64Array, rate: number, maxBandwidth = 500): 
   const c = Float64Array.from(a, (v, k) => (k === 0 ? 1 : -v));
   return polynomialRoots(c)
     .filter(([, im]) => im > 0)
-    .map(([re, im]) => ({ f: (Math.atan2(im, re) * rate) / (2 * Math.PI), bw: (-Math.log(Math.hypot(re, im)) * rate) / Math.PI }))
+    .map(([re, im]) => ({
+      f: (Math.atan2(im, re) * rate) / (2 * Math.PI),
+      bw: (-Math.log(Math.hypot(re, im)) * rate) / Math.PI,
+    }))
     .filter(({ f, bw }) => f > 90 && f < rate / 2 - 50 && bw < maxBandwidth)
     .map(({ f }) => f)
     .sort((x, y) => x - y);
@@ -132,7 +135,11 @@ const median = (xs: number[]) => {
 };
 
 /** Median F1, F2, F3 (Hz) of a (sustained vowel) signal; NaN where no frame had that many peaks. */
-export function formantsOf(signal: Float32Array, sampleRate: number, options: FormantOptions = {}): [number, number, number] {
+export function formantsOf(
+  signal: Float32Array,
+  sampleRate: number,
+  options: FormantOptions = {},
+): [number, number, number] {
   const { data, rate } = decimate(signal, sampleRate);
   const order = options.order ?? 12;
   const size = Math.round((options.frame ?? 0.04) * rate);
@@ -150,7 +157,9 @@ export function formantsOf(signal: Float32Array, sampleRate: number, options: Fo
     if (energy === 0) continue;
     const a = lpc(frame, order);
     if (!a) continue;
-    lpcFormants(a, rate).slice(0, 3).forEach((f, i) => tracks[i]!.push(f));
+    lpcFormants(a, rate)
+      .slice(0, 3)
+      .forEach((f, i) => tracks[i]!.push(f));
   }
   return [median(tracks[0]), median(tracks[1]), median(tracks[2])];
 }

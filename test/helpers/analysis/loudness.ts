@@ -31,7 +31,17 @@ export function parseEbur128Summary(stderr: string): Loudness {
 }
 
 export async function loudness(path: string): Promise<Loudness> {
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-i', path, '-af', 'ebur128=peak=true', '-f', 'null', '-']);
+  const { stderr } = await run('ffmpeg', [
+    '-hide_banner',
+    '-nostats',
+    '-i',
+    path,
+    '-af',
+    'ebur128=peak=true',
+    '-f',
+    'null',
+    '-',
+  ]);
   return parseEbur128Summary(stderr);
 }
 
@@ -61,7 +71,11 @@ export function parseSoxStats(stderr: string): SampleStats {
     dcOffset: Math.max(...dcs.map(Math.abs)),
     rmsDb: num(row('RMS lev dB')[0]!),
     // sox abbreviates big counts ("1.23k").
-    peakCount: pkCount.endsWith('k') ? Number(pkCount.slice(0, -1)) * 1000 : pkCount.endsWith('M') ? Number(pkCount.slice(0, -1)) * 1e6 : Number(pkCount),
+    peakCount: pkCount.endsWith('k')
+      ? Number(pkCount.slice(0, -1)) * 1000
+      : pkCount.endsWith('M')
+        ? Number(pkCount.slice(0, -1)) * 1e6
+        : Number(pkCount),
   };
 }
 

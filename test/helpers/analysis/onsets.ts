@@ -73,7 +73,11 @@ export interface PercussiveOnsets {
  * local maximum of the band's rise over the last three hops that is ≥ 9 dB, loud enough (≥ −30 dB
  * relative to the track's mean full-band energy) and noise-like (flatness ≥ 0.35).
  */
-export function percussiveOnsetsOf(signal: Float32Array, sampleRate: number, options: PercussiveOptions = {}): PercussiveOnsets {
+export function percussiveOnsetsOf(
+  signal: Float32Array,
+  sampleRate: number,
+  options: PercussiveOptions = {},
+): PercussiveOnsets {
   const lowHz = options.lowHz ?? PERC_LOW_HZ;
   const riseDb = options.riseDb ?? PERC_RISE_DB;
   const levelDb = options.levelDb ?? PERC_LEVEL_DB;

@@ -9,7 +9,10 @@ export interface PitchPoint {
 }
 
 /** `aubio pitch -m <method> -u midi` over a WAV file. */
-export async function aubioPitch(path: string, method: 'yinfft' | 'yin' | 'mcomb' | 'fcomb' | 'schmitt' = 'yinfft'): Promise<PitchPoint[]> {
+export async function aubioPitch(
+  path: string,
+  method: 'yinfft' | 'yin' | 'mcomb' | 'fcomb' | 'schmitt' = 'yinfft',
+): Promise<PitchPoint[]> {
   const { stdout } = await run('aubio', ['pitch', '-m', method, '-u', 'midi', '-i', path]);
   return stdout
     .split('\n')

@@ -7,7 +7,12 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRenderPool, type GenerationRequest, type RenderPool, type RenderedTrack } from '../../../engine/index.ts';
+import {
+  createRenderPool,
+  type GenerationRequest,
+  type RenderPool,
+  type RenderedTrack,
+} from '../../../engine/index.ts';
 
 export interface RenderedFile {
   name: string;

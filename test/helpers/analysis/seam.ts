@@ -69,7 +69,11 @@ function peakNear(flux: Float64Array, at: number, reach: number): number {
  * How abrupt the music is at each of `points` (frame indices) of `mono`: the level step across each point (dB)
  * and the largest spectral flux near it. For a splice's seams, set beside the same figures at the track's bar lines.
  */
-export function abruptness(mono: Float32Array, sampleRate: number, points: readonly number[]): { step: number; flux: number }[] {
+export function abruptness(
+  mono: Float32Array,
+  sampleRate: number,
+  points: readonly number[],
+): { step: number; flux: number }[] {
   const flux = fluxOf(mono);
   const reach = FLUX_REACH_SECONDS * sampleRate;
   return points.map((at) => ({ step: stepAt(mono, at), flux: peakNear(flux, at, reach) }));
@@ -82,7 +86,8 @@ export function seamFigures(mono: Float32Array, sampleRate: number, bars: number
   twice.set(mono, 0);
   twice.set(mono, n);
   const steps: number[] = [];
-  for (let at = LEVEL_FRAME; at + LEVEL_FRAME <= n; at += LEVEL_FRAME) steps.push(Math.abs(levelDb(mono, at, at + LEVEL_FRAME) - levelDb(mono, at - LEVEL_FRAME, at)));
+  for (let at = LEVEL_FRAME; at + LEVEL_FRAME <= n; at += LEVEL_FRAME)
+    steps.push(Math.abs(levelDb(mono, at, at + LEVEL_FRAME) - levelDb(mono, at - LEVEL_FRAME, at)));
   const barLines = Array.from({ length: bars - 1 }, (_, k) => Math.round(((k + 1) * n) / bars));
   const flux = fluxOf(twice);
   const reach = FLUX_REACH_SECONDS * sampleRate;

@@ -26,7 +26,13 @@ export function sungNote(spec: SungNoteSpec, index = 0): SungNote {
     continuation: false,
     line: 0,
     word: index,
-    syllable: { text: spec.nucleus.toLowerCase(), onset: phones(spec.onset), nucleus: spec.nucleus, coda: phones(spec.coda), stress: 1 },
+    syllable: {
+      text: spec.nucleus.toLowerCase(),
+      onset: phones(spec.onset),
+      nucleus: spec.nucleus,
+      coda: phones(spec.coda),
+      stress: 1,
+    },
   };
 }
 

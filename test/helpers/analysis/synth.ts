@@ -30,7 +30,17 @@ export async function silence(out: string, seconds: number): Promise<string> {
 
 /** A stereo sine with the given peak level in dBFS (same signal in both channels). */
 export async function sine(out: string, seconds: number, hz: number, peakDb: number): Promise<string> {
-  await run('sox', ['-n', ...OUT, out, 'synth', String(seconds), 'sine', String(hz), 'vol', String(10 ** (peakDb / 20))]);
+  await run('sox', [
+    '-n',
+    ...OUT,
+    out,
+    'synth',
+    String(seconds),
+    'sine',
+    String(hz),
+    'vol',
+    String(10 ** (peakDb / 20)),
+  ]);
   return out;
 }
 
@@ -45,7 +55,12 @@ export async function noise(out: string, seconds: number, gainDb = -12): Promise
  * every off-beat eighth, `beats` beats at `bpm`. Exactly one beat of audio is built and repeated, so
  * the tempo is exact.
  */
-export async function drumLoop(out: string, bpm: number, beats: number, opts: { hats?: boolean; kick?: boolean } = {}): Promise<string> {
+export async function drumLoop(
+  out: string,
+  bpm: number,
+  beats: number,
+  opts: { hats?: boolean; kick?: boolean } = {},
+): Promise<string> {
   const tmp = await synthDir('tunesmith-drums-');
   try {
     const beat = 60 / bpm;
@@ -55,11 +70,48 @@ export async function drumLoop(out: string, bpm: number, beats: number, opts: { 
     const one = tmp.path('beat.wav');
     const parts: string[] = [];
     if (opts.kick ?? true) {
-      await run('sox', ['-n', ...RATE, '-c', '1', kick, 'synth', '0.12', 'sine', '150-50', 'fade', '0', '0.12', '0.1', 'pad', '0', String(beat - 0.12)]);
+      await run('sox', [
+        '-n',
+        ...RATE,
+        '-c',
+        '1',
+        kick,
+        'synth',
+        '0.12',
+        'sine',
+        '150-50',
+        'fade',
+        '0',
+        '0.12',
+        '0.1',
+        'pad',
+        '0',
+        String(beat - 0.12),
+      ]);
       parts.push(kick);
     }
     if (opts.hats ?? true) {
-      await run('sox', ['-n', ...RATE, '-c', '1', hat, 'synth', '0.04', 'whitenoise', 'highpass', '6000', 'fade', '0', '0.04', '0.035', 'gain', '-6', 'pad', String(half), String(beat - half - 0.04)]);
+      await run('sox', [
+        '-n',
+        ...RATE,
+        '-c',
+        '1',
+        hat,
+        'synth',
+        '0.04',
+        'whitenoise',
+        'highpass',
+        '6000',
+        'fade',
+        '0',
+        '0.04',
+        '0.035',
+        'gain',
+        '-6',
+        'pad',
+        String(half),
+        String(beat - half - 0.04),
+      ]);
       parts.push(hat);
     }
     if (parts.length === 0) throw new Error('drumLoop needs a kick or hats');
@@ -88,7 +140,12 @@ export function midiOf(note: string): number {
  * played as decaying plucked strings (Karplus–Strong: a noise-excited attack, like a real instrument).
  * `repeats` loops the progression.
  */
-export async function chordLoop(out: string, chords: string[][], secondsPerChord: number, repeats: number): Promise<string> {
+export async function chordLoop(
+  out: string,
+  chords: string[][],
+  secondsPerChord: number,
+  repeats: number,
+): Promise<string> {
   const tmp = await synthDir('tunesmith-chords-');
   try {
     const files: string[] = [];
@@ -97,7 +154,20 @@ export async function chordLoop(out: string, chords: string[][], secondsPerChord
       const file = tmp.path(`chord${i}.wav`);
       // One synth per note makes one channel per note; `remix -` sums them to mono.
       const synth = chord.flatMap((n) => ['pluck', n]);
-      await run('sox', ['-n', ...RATE, '-c', String(chord.length), file, 'synth', String(secondsPerChord), ...synth, 'remix', '-', 'norm', '-6']);
+      await run('sox', [
+        '-n',
+        ...RATE,
+        '-c',
+        String(chord.length),
+        file,
+        'synth',
+        String(secondsPerChord),
+        ...synth,
+        'remix',
+        '-',
+        'norm',
+        '-6',
+      ]);
       files.push(file);
     }
     return await concatAndLoop(tmp, files, out, repeats);
@@ -120,14 +190,21 @@ async function concatAndLoop(tmp: SynthDir, files: string[], out: string, repeat
  * whose harmonics reach 16 kHz (a bright pitched attack with no noise); 'pluck' notes
  * are Karplus–Strong strings, whose attack is a burst of white noise.
  */
-export async function melody(out: string, notes: string[], secondsPerNote: number, repeats: number, timbre: 'sine' | 'bandLimitedSaw' | 'pluck' = 'sine'): Promise<string> {
+export async function melody(
+  out: string,
+  notes: string[],
+  secondsPerNote: number,
+  repeats: number,
+  timbre: 'sine' | 'bandLimitedSaw' | 'pluck' = 'sine',
+): Promise<string> {
   const tmp = await synthDir('tunesmith-melody-');
   try {
     const files: string[] = [];
     for (const [i, n] of notes.entries()) {
       if (!NOTE_RE.test(n)) throw new Error(`bad note ${n}`);
       const file = tmp.path(`note${i}.wav`);
-      const shape = timbre !== 'pluck' ? ['fade', 'q', '0.005', String(secondsPerNote), String(secondsPerNote * 0.8)] : [];
+      const shape =
+        timbre !== 'pluck' ? ['fade', 'q', '0.005', String(secondsPerNote), String(secondsPerNote * 0.8)] : [];
       if (timbre === 'bandLimitedSaw') {
         // Additive: harmonic k at 1/k up to 16 kHz, one sox channel each, summed by remix. (sox's own
         // sawtooth is not band-limited: its aliases fill the spectrum like noise.)
@@ -135,9 +212,38 @@ export async function melody(out: string, notes: string[], secondsPerNote: numbe
         const count = Math.floor(16000 / f0);
         const sines = Array.from({ length: count }, (_, k) => ['sine', String(f0 * (k + 1))]).flat();
         const weights = Array.from({ length: count }, (_, k) => `${k + 1}v${(1 / (k + 1)).toFixed(5)}`).join(',');
-        await run('sox', [...RATE, '-c', String(count), '-n', '-c', '1', file, 'synth', String(secondsPerNote), ...sines, 'remix', weights, ...shape, 'norm', '-6']);
+        await run('sox', [
+          ...RATE,
+          '-c',
+          String(count),
+          '-n',
+          '-c',
+          '1',
+          file,
+          'synth',
+          String(secondsPerNote),
+          ...sines,
+          'remix',
+          weights,
+          ...shape,
+          'norm',
+          '-6',
+        ]);
       } else {
-        await run('sox', ['-n', ...RATE, '-c', '1', file, 'synth', String(secondsPerNote), timbre, n, ...shape, 'gain', '-6']);
+        await run('sox', [
+          '-n',
+          ...RATE,
+          '-c',
+          '1',
+          file,
+          'synth',
+          String(secondsPerNote),
+          timbre,
+          n,
+          ...shape,
+          'gain',
+          '-6',
+        ]);
       }
       files.push(file);
     }

@@ -36,7 +36,10 @@ export async function aubioBeats(path: string): Promise<number[]> {
 
 export function tempoFromBeats(beats: number[]): number | null {
   if (beats.length < 3) return null;
-  const intervals = beats.slice(1).map((b, i) => b - beats[i]!).filter((d) => d > 0);
+  const intervals = beats
+    .slice(1)
+    .map((b, i) => b - beats[i]!)
+    .filter((d) => d > 0);
   return intervals.length ? 60 / median(intervals) : null;
 }
 
@@ -54,6 +57,10 @@ export function tempoMatchesOne(estimate: number | null, target: number, toleran
 }
 
 /** True if at least one estimator matches the target (Acc2 with the given tolerance). */
-export function tempoMatches(estimates: Pick<TempoEstimates, 'bpmTools' | 'aubio'>, target: number, tolerance = 0.03): boolean {
+export function tempoMatches(
+  estimates: Pick<TempoEstimates, 'bpmTools' | 'aubio'>,
+  target: number,
+  tolerance = 0.03,
+): boolean {
   return tempoMatchesOne(estimates.bpmTools, target, tolerance) || tempoMatchesOne(estimates.aubio, target, tolerance);
 }

@@ -51,7 +51,8 @@ export function parseWavHeader(buf: Uint8Array): WavHeader {
       if (!fmt) throw new WavFormatError('data chunk before fmt chunk');
       const blockAlign = fmt.channels * (fmt.bitsPerSample / 8);
       const dataBytes = Math.min(size, buf.byteLength - body);
-      if (dataBytes % blockAlign !== 0) throw new WavFormatError(`data size ${dataBytes} is not a whole number of frames`);
+      if (dataBytes % blockAlign !== 0)
+        throw new WavFormatError(`data size ${dataBytes} is not a whole number of frames`);
       return { ...fmt, frames: dataBytes / blockAlign, dataOffset: body, dataBytes };
     }
     // Chunks are word-aligned: an odd size is followed by a pad byte.
@@ -84,7 +85,8 @@ function sampleReader(view: DataView, format: number, bits: number): (at: number
     case 16:
       return (at) => view.getInt16(at, true) / 32768;
     case 24:
-      return (at) => ((view.getUint8(at + 2) << 24) | (view.getUint8(at + 1) << 16) | (view.getUint8(at) << 8)) / 2147483648;
+      return (at) =>
+        ((view.getUint8(at + 2) << 24) | (view.getUint8(at + 1) << 16) | (view.getUint8(at) << 8)) / 2147483648;
     case 32:
       return (at) => view.getInt32(at, true) / 2147483648;
     default:

@@ -71,7 +71,7 @@ async function startSide(
 }
 
 async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const given = process.env['BENCH_DATABASE_URL'];
+  const given = process.env.BENCH_DATABASE_URL;
   if (given) return { url: given, drop: async () => undefined };
   const server = await postgresServer();
   const name = `bench_${process.pid}`;

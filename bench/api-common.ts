@@ -7,10 +7,10 @@ import type { JobQueue } from '../src/jobs/types.ts';
 import { openStore, type FileRepository } from '../src/store/index.ts';
 import { seedGenerations } from '../src/store/seed.ts';
 
-export const HISTORY = Number(process.env['BENCH_HISTORY'] ?? 100_000);
+export const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
 export const CONNECTIONS = 50;
-export const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
-export const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 export interface AutocannonResult {
   requests: { average: number; total: number };

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     },
   ];
 
-  const only = process.env['BENCH_ONLY'];
+  const only = process.env.BENCH_ONLY;
   const rows: Row[] = [];
   for (const c of cases.filter((c) => !only || c.route.includes(only))) {
     const sample = await fetch(api.url + c.path, {

@@ -19,9 +19,9 @@ import pg from 'pg';
 import { openPostgresRepository } from '../src/store/postgres/index.ts';
 import { postgresServer } from '../test/helpers/postgres.ts';
 
-const TASKS = Number(process.env['BENCH_TASKS'] ?? 8);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
-const PICKUPS = Number(process.env['BENCH_PICKUPS'] ?? 20);
+const TASKS = Number(process.env.BENCH_TASKS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const PICKUPS = Number(process.env.BENCH_PICKUPS ?? 20);
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 interface Proc {

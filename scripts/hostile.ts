@@ -155,13 +155,13 @@ async function main(): Promise<void> {
   for (const id of [
     '..%2f..%2fetc%2fpasswd',
     '%00',
-    'gen_' + 'a'.repeat(5000),
+    `gen_${'a'.repeat(5000)}`,
     '%E2%80%AE',
     '..',
     'gen_x%2F..%2F..%2Faccounts.json',
     encodeURIComponent('<script>'),
     own.id.toUpperCase(),
-    own.id + '%20',
+    `${own.id}%20`,
   ]) {
     add('paths and ids', { method: 'GET', path: `/v1/generation/${id}`, headers: auth });
     add('paths and ids', { method: 'DELETE', path: `/v1/generation/${id}`, headers: auth });
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
     '/files/../accounts.json',
     '/files/%2e%2e/accounts.json',
     '/static/../../package.json',
-    '/' + 'a/'.repeat(3000),
+    `/${'a/'.repeat(3000)}`,
   ]) {
     add('paths and ids', { method: 'GET', path, headers: auth });
   }
@@ -210,7 +210,7 @@ async function main(): Promise<void> {
     'wait=61',
     'wait=-1',
     'wait=abc',
-    'search=' + 'x'.repeat(10_000),
+    `search=${'x'.repeat(10_000)}`,
     'limit[]=1',
     '%zz=1',
   ]) {
@@ -241,7 +241,7 @@ async function main(): Promise<void> {
       method: 'POST',
       path,
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
-      body: 'a=' + '%'.repeat(100),
+      body: `a=${'%'.repeat(100)}`,
     });
     add('dashboard forms', { method: 'GET', path, headers: { cookie: 'ts_session=forged.value; ts_session=x' } });
   }

@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The directory holding `initdb` and `postgres`: PATH first, then Debian's versioned dirs, newest first. */
-export function postgresBinDir(path = process.env['PATH'] ?? '', root = '/usr/lib/postgresql'): string | undefined {
+export function postgresBinDir(path = process.env.PATH ?? '', root = '/usr/lib/postgresql'): string | undefined {
   for (const dir of path.split(':')) {
     if (dir !== '' && serverIn(dir)) return dir;
   }

@@ -117,7 +117,7 @@ function runShown(command: string, args: string[], path: string): number | null 
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = ensureTools({ path: process.env['PATH'] ?? '', root: process.getuid?.() === 0 });
+  const result = ensureTools({ path: process.env.PATH ?? '', root: process.getuid?.() === 0 });
   if (!result.ok) {
     console.error(result.message);
     process.exit(1);

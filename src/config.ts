@@ -159,7 +159,7 @@ function s3Settings(env: Env): S3Settings {
   const endpoint = read(env, 'AWS_ENDPOINT_URL_S3') ?? read(env, 'AWS_ENDPOINT_URL');
   if (endpoint !== undefined && !/^https?:\/\/[^\s/]+/.test(endpoint)) {
     throw new ConfigError(
-      env['AWS_ENDPOINT_URL_S3'] ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL',
+      env.AWS_ENDPOINT_URL_S3 ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL',
       `expected an http:// or https:// URL, got "${endpoint}".`,
     );
   }

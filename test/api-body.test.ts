@@ -95,7 +95,7 @@ test('a body over 64 KiB by Content-Length is a 413 and the connection is closed
   const res = await post(app, key, JSON.stringify({ prompt: 'x'.repeat(70 * 1024) }));
   t.is(res.status, 413);
   t.is(res.json().error.code, 'body_too_large');
-  t.is(res.headers['connection'], 'close');
+  t.is(res.headers.connection, 'close');
 });
 
 test('a chunked body that grows over 64 KiB is a 413', async (t) => {

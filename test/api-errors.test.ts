@@ -151,7 +151,7 @@ for (const method of ['PROPFIND', 'TRACE', 'MKCOL']) {
     const app = await startApp(t);
     const res = await rawRequest(app.url, { method, path: '/healthz' });
     t.is(res.status, 405);
-    t.is(res.headers['allow'], 'HEAD, GET');
+    t.is(res.headers.allow, 'HEAD, GET');
     t.like(res.json().error, {
       code: 'method_not_allowed',
       message: `${method} is not allowed here. Use HEAD or GET.`,
@@ -164,7 +164,7 @@ test('a method the dashboard does not serve on one of its pages is a 405 listing
   for (const method of ['PROPFIND', 'PUT']) {
     const res = await rawRequest(app.url, { method, path: '/keys' });
     t.is(res.status, 405, method);
-    t.is(res.headers['allow'], 'HEAD, GET, POST', method);
+    t.is(res.headers.allow, 'HEAD, GET, POST', method);
     t.is(res.json().error.message, `${method} is not allowed here. Use HEAD or GET or POST.`);
   }
 });

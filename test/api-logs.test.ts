@@ -67,7 +67,7 @@ test('a client that goes away mid-download is one debug line: its request line, 
   const { id } = await completed(app, key);
   const generation = (await app.store.getGeneration((await (await app.call(key, '/v1/account')).json()).id, id))!;
   // Larger than any socket buffer, so the server is still writing when the client leaves.
-  await app.store.blobs.put(generation.files!['wav']!, new Uint8Array(32 * 1024 * 1024), { contentType: 'audio/wav' });
+  await app.store.blobs.put(generation.files!.wav!, new Uint8Array(32 * 1024 * 1024), { contentType: 'audio/wav' });
   const wav = (await (await app.call(key, `/v1/generation/${id}`)).json()).download_urls.wav as string;
   const reqId = await new Promise<string>((resolve, reject) => {
     const req = httpRequest(wav, (res) => {

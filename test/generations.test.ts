@@ -121,8 +121,8 @@ test('deleting a completed task removes its files and its record', async (t) => 
   const completed = await jobs.complete(generation.id);
   t.truthy(await generations.file(generation.account_id, generation.id, 'wav'));
   await generations.delete(completed);
-  t.is(await store.blobs.stat(completed.files!['wav']!), undefined);
-  t.is(await store.blobs.stat(completed.files!['midi']!), undefined);
+  t.is(await store.blobs.stat(completed.files!.wav!), undefined);
+  t.is(await store.blobs.stat(completed.files!.midi!), undefined);
   t.is(await generations.find(generation.account_id, generation.id), undefined);
 });
 

@@ -114,11 +114,11 @@ test('each stem is stored beside the WAV and named in the files', async (t) => {
   const { store, done } = await completedTask(t, { stems: true });
   const base = done.files!.wav.replace(/\.wav$/, '');
   t.deepEqual(done.files!.stems, { drums: `${base}.stem-drums.wav`, bass: `${base}.stem-bass.wav` });
-  t.deepEqual([...(await buffer(await store.blobs.open(done.files!.stems!['bass']!)))], [2]);
+  t.deepEqual([...(await buffer(await store.blobs.open(done.files!.stems!.bass!)))], [2]);
 });
 
 test('deleting the task deletes its stems', async (t) => {
   const { store, generations, done } = await completedTask(t, { stems: true });
   await generations.delete(done);
-  t.is(await store.blobs.stat(done.files!.stems!['drums']!), undefined);
+  t.is(await store.blobs.stat(done.files!.stems!.drums!), undefined);
 });

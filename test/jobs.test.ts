@@ -195,7 +195,7 @@ test("one account's burst of 20 does not starve another account's single task", 
 });
 
 test('waiting tasks report their place and an estimate that grows with the queue ahead', async (t) => {
-  let now = 0;
+  const now = 0;
   const { store, pool, jobs } = await setup(t, { clock: () => now });
   const account = await store.createAccount({ plan: 'developer' });
   const tasks = [];

@@ -105,7 +105,7 @@ test('npm test runs the check before anything else, and CI runs npm test', async
   const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  t.true(pkg.scripts['test']!.startsWith('node --import tsx scripts/test-tools.ts && '));
+  t.true(pkg.scripts.test!.startsWith('node --import tsx scripts/test-tools.ts && '));
   t.regex(await readFile(new URL('../.ci/run', import.meta.url), 'utf8'), /^npm test$/m);
 });
 

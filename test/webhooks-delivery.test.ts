@@ -471,7 +471,7 @@ async function outboxInDatabase(store: PostgresRepository) {
     'SELECT id, type, account_id, generation_id, created_at, transition_at FROM webhook_events ORDER BY seq',
   );
   const endpoints = await store.pool.query('SELECT account_id FROM webhook_endpoints ORDER BY seq');
-  const iso = (value: Date | null) => value && value.toISOString();
+  const iso = (value: Date | null) => value?.toISOString();
   return {
     events: events.rows.map((e) => ({ ...e, created_at: iso(e.created_at), transition_at: iso(e.transition_at) })),
     endpoints: endpoints.rows,

@@ -32,7 +32,7 @@ export function lyricsLrc(lines: readonly LyricTiming[], title: string, duration
     const next = lines[index + 1];
     if (!next || next.start - line.end > CLEAR_AFTER_SECONDS) out.push(`[${lrcTime(line.end)}]`);
   });
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** WebVTT cue text must not contain "-->", and &, < and > are escaped. */
@@ -43,7 +43,7 @@ export function lyricsVtt(lines: readonly LyricTiming[]): string {
   const cues = lines.map(
     (line, index) => `${index + 1}\n${vttTime(line.start)} --> ${vttTime(line.end)}\n${timedText(line)}`,
   );
-  return ['WEBVTT', ...cues].join('\n\n') + '\n';
+  return `${['WEBVTT', ...cues].join('\n\n')}\n`;
 }
 
 /**
@@ -60,7 +60,7 @@ function timedText(line: LyricTiming): string {
     const at = lower.indexOf(word.text.toLowerCase(), cursor);
     if (at === -1) continue;
     if (word.start > line.start && word.start < line.end) {
-      out += vttText(text.slice(cursor, at)) + `<${vttTime(word.start)}>`;
+      out += `${vttText(text.slice(cursor, at))}<${vttTime(word.start)}>`;
       cursor = at;
     }
   }

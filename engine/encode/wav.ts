@@ -50,13 +50,13 @@ export function encodeWav(
 /** One float sample as a 16-bit integer: rounded, clipped. */
 export function to16(sample: number): number {
   const v = Math.round(sample * 32767);
-  return v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+  return v > 32767 ? 32767 : Math.max(v, -32768);
 }
 
 /** One float sample as a 24-bit integer: rounded, clipped. */
 export function to24(sample: number): number {
   const v = Math.round(sample * 8388607);
-  return v > 8388607 ? 8388607 : v < -8388608 ? -8388608 : v;
+  return v > 8388607 ? 8388607 : Math.max(v, -8388608);
 }
 
 /** 24-bit samples are three little-endian bytes each, written by hand (there is no 24-bit typed array). */

@@ -65,7 +65,7 @@ const KEY_WITH_MODE = new RegExp(
   'u',
 );
 /** "C#m", "Am", "Ebm" (upper-case letter only: "am" is a word). */
-const KEY_SHORT_MINOR = new RegExp(`(^|[^\\p{L}\\p{N}])([A-G])(#|♯|b|♭)?m(?![\\p{L}\\p{N}])`, 'u');
+const KEY_SHORT_MINOR = /(^|[^\p{L}\p{N}])([A-G])(#|♯|b|♭)?m(?![\p{L}\p{N}])/u;
 /** "key of D", "in the key of Eb". */
 const KEY_OF = new RegExp(`\\bkey of\\s+([A-Ga-g])${ACC}(?![\\p{L}\\p{N}])`, 'iu');
 /** "minor key", "in a major key": a mode with no tonic. */

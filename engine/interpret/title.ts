@@ -120,16 +120,15 @@ export function makeTitle(
   // One strong phrase of two words or more ("rainy piano") carries a title alone; else a mood adjective
   // leads up to two scene/instrument words ("Sad Piano Rain"), in prompt order.
   const first = things[0];
-  const chosen =
-    first && first.phrase.includes(' ')
-      ? [first.phrase]
-      : [
-          ...(mood ? [mood.phrase] : []),
-          ...things
-            .slice(0, 2)
-            .sort((a, b) => a.index - b.index)
-            .map((w) => w.phrase),
-        ];
+  const chosen = first?.phrase.includes(' ')
+    ? [first.phrase]
+    : [
+        ...(mood ? [mood.phrase] : []),
+        ...things
+          .slice(0, 2)
+          .sort((a, b) => a.index - b.index)
+          .map((w) => w.phrase),
+      ];
   if (chosen.length === 0) return `${adjective} ${noun}`;
   const text = chosen.join(' ');
   const wordCount = text.split(' ').length;

@@ -15,7 +15,7 @@ export function setupWebAudioGlobals(): Promise<ToneLib> {
   for (const [name, value] of Object.entries(webAudio)) {
     if (!(name in scope)) scope[name] = value;
   }
-  if (!('window' in scope)) scope['window'] = globalThis;
+  if (!('window' in scope)) scope.window = globalThis;
   tone = import('tone');
   return tone;
 }

@@ -88,14 +88,14 @@ ${COMMON_HELP}`,
     if (parsed === 'help') return printHelp(io, this.help);
     const v = parsed.values;
     const number = (flag: string) => (text(v[flag]) === undefined ? {} : { [flag]: Number(text(v[flag])) });
-    const lyricsPath = text(v['lyrics']);
+    const lyricsPath = text(v.lyrics);
     const body = {
       ...number('section'),
       ...number('energy'),
       ...number('seed'),
-      ...(text(v['instruments']) !== undefined
+      ...(text(v.instruments) !== undefined
         ? {
-            instruments: text(v['instruments'])!
+            instruments: text(v.instruments)!
               .split(',')
               .map((s) => s.trim())
               .filter((s) => s !== ''),
@@ -114,7 +114,7 @@ async function derive(
   values: Record<string, string | boolean | undefined>,
   body: Record<string, unknown>,
 ): Promise<number> {
-  const fromPath = text(values['from']);
+  const fromPath = text(values.from);
   if (fromPath === undefined)
     throw new UsageError(
       `--from is required: the generation (GET /v1/generation/{id} body or render --json line) that ${wavPath} is.`,
@@ -160,9 +160,9 @@ async function derive(
     throw error;
   }
   const out = resolve(
-    text(values['out']) ?? wavPath.replace(/\.wav$/i, '') + (operation === 'extend' ? '-extended.wav' : '-remixed.wav'),
+    text(values.out) ?? wavPath.replace(/\.wav$/i, '') + (operation === 'extend' ? '-extended.wav' : '-remixed.wav'),
   );
-  const midi = out.replace(/\.wav$/i, '') + '.mid';
+  const midi = `${out.replace(/\.wav$/i, '')}.mid`;
   await writeFile(out, track.wav);
   await writeFile(midi, track.midi);
   const request = {
@@ -175,7 +175,7 @@ async function derive(
     music: generation.music,
     plan: generation.plan,
   };
-  if (values['json']) {
+  if (values.json) {
     io.out(
       JSON.stringify({
         wav: out,
@@ -205,36 +205,36 @@ async function derive(
 /** A generation record from a GET body or a render --json line: what derivedInput reads. */
 function sourceOf(json: unknown, path: string): Generation {
   const o = (typeof json === 'object' && json !== null ? json : {}) as Record<string, any>;
-  const request = (typeof o['request'] === 'object' && o['request'] !== null ? o['request'] : o) as Record<string, any>;
-  const metadata = o['metadata'] as Record<string, unknown> | undefined;
-  if (typeof request['prompt'] !== 'string' || typeof metadata !== 'object' || metadata === null) {
+  const request = (typeof o.request === 'object' && o.request !== null ? o.request : o) as Record<string, any>;
+  const metadata = o.metadata as Record<string, unknown> | undefined;
+  if (typeof request.prompt !== 'string' || typeof metadata !== 'object' || metadata === null) {
     throw new UsageError(
       `--from: ${path} is neither a completed generation (GET /v1/generation/{id}) nor a render --json line: it has no prompt or no metadata.`,
     );
   }
-  const given = metadata['lyrics_source'] === 'given';
+  const given = metadata.lyrics_source === 'given';
   return {
-    id: typeof o['id'] === 'string' ? o['id'] : 'source',
+    id: typeof o.id === 'string' ? o.id : 'source',
     account_id: 'cli',
     status: 'completed',
-    prompt: request['prompt'],
-    duration: Number(request['duration'] ?? o['duration'] ?? 60),
-    style: request['style'] ?? null,
-    instrumental: request['instrumental'] === true,
-    seed: Number(request['seed'] ?? o['seed'] ?? 0),
-    lyrics: given ? (request['lyrics'] ?? o['lyrics'] ?? null) : null,
+    prompt: request.prompt,
+    duration: Number(request.duration ?? o.duration ?? 60),
+    style: request.style ?? null,
+    instrumental: request.instrumental === true,
+    seed: Number(request.seed ?? o.seed ?? 0),
+    lyrics: given ? (request.lyrics ?? o.lyrics ?? null) : null,
     callback_url: null,
     created_at: new Date(0).toISOString(),
     started_at: null,
     completed_at: null,
     attempts: 1,
-    title: o['title'] ?? null,
+    title: o.title ?? null,
     metadata,
     files: { wav: path, midi: path },
     error: null,
     quota_month: '1970-01',
-    ...(request['music'] ? { music: request['music'] } : {}),
-    ...(metadata['loop'] ? { loop: true } : {}),
+    ...(request.music ? { music: request.music } : {}),
+    ...(metadata.loop ? { loop: true } : {}),
   };
 }
 

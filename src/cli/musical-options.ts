@@ -14,14 +14,14 @@ export const MUSICAL_HELP = `  --bpm N            ${MIN_BPM}–${MAX_BPM} beats 
 
 export function readMusicalOptions(values: Record<string, unknown>): MusicalFields | undefined {
   const music: MusicalFields = {};
-  const bpmText = text(values['bpm'] as string | undefined);
+  const bpmText = text(values.bpm as string | undefined);
   if (bpmText !== undefined) {
     const bpm = Number(bpmText);
     if (!Number.isFinite(bpm) || bpm < MIN_BPM || bpm > MAX_BPM)
       throw new UsageError(`--bpm expects a number from ${MIN_BPM} to ${MAX_BPM}, got "${bpmText}".`);
     music.bpm = bpm;
   }
-  const key = text(values['key'] as string | undefined);
+  const key = text(values.key as string | undefined);
   if (key !== undefined) {
     if (!parseKeyName(key))
       throw new UsageError(`--key expects a tonic and a mode such as "F# minor" or "D dorian", got "${key}".`);

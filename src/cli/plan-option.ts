@@ -26,7 +26,7 @@ export async function readPlanOption(path: string | undefined): Promise<PlanSect
   const sections = Array.isArray(parsed)
     ? parsed
     : typeof parsed === 'object' && parsed !== null
-      ? ((parsed as Record<string, unknown>)['sections'] ?? (parsed as Record<string, unknown>)['plan'])
+      ? ((parsed as Record<string, unknown>).sections ?? (parsed as Record<string, unknown>).plan)
       : undefined;
   if (sections === undefined)
     throw new UsageError(`--plan: ${path} holds no sections (give an array, or an object with "sections" or "plan").`);

@@ -23,10 +23,10 @@ function choice<T extends string | number>(
 }
 
 export function readRenderOutput(values: Record<string, string | boolean | undefined>): RenderOutput {
-  const format = choice('--format', values['format'], CLI_FORMATS) ?? 'wav';
+  const format = choice('--format', values.format, CLI_FORMATS) ?? 'wav';
   const sampleRate = choice('--sample-rate', values['sample-rate'], [44100, 48000] as const);
   const bitDepth = choice('--bit-depth', values['bit-depth'], [16, 24] as const);
-  const bitrate = choice('--bitrate', values['bitrate'], MP3_BITRATES);
+  const bitrate = choice('--bitrate', values.bitrate, MP3_BITRATES);
   if ((sampleRate !== undefined || bitDepth !== undefined) && (format === 'mp3' || format === 'opus')) {
     throw new UsageError(
       `--sample-rate and --bit-depth apply to wav and flac; ${format} is always ${format === 'mp3' ? '44.1 kHz' : '48 kHz'}.`,

@@ -127,7 +127,7 @@ and never when stderr is a pipe or a file).`,
     }
     const ext = output.format;
     const audioPath = resolve(text(parsed.values.out) ?? `${slug(track.title)}.${ext}`);
-    const midiPath = audioPath.replace(new RegExp(`\\.${ext}$`, 'i'), '') + '.mid';
+    const midiPath = `${audioPath.replace(new RegExp(`\\.${ext}$`, 'i'), '')}.mid`;
     const audio = ext === 'wav' ? track.wav : track.outputs[ext];
     if (!audio) throw new Error(`The engine made no ${ext} file`);
     await writeFile(audioPath, audio);

@@ -17,7 +17,7 @@ const ASSETS = new Map(
 );
 
 export async function serveAsset(ctx: AppContext & { params: Record<string, string> }): Promise<void> {
-  const asset = ASSETS.get(ctx.params['name'] ?? '');
+  const asset = ASSETS.get(ctx.params.name ?? '');
   if (!asset) return;
   ctx.set('ETag', asset.etag);
   ctx.set('Cache-Control', 'no-cache');

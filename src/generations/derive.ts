@@ -35,14 +35,14 @@ export function playedOf(source: Generation): Played | undefined {
   const m = source.metadata;
   if (
     !m ||
-    typeof m['bpm'] !== 'number' ||
-    typeof m['key'] !== 'string' ||
-    typeof m['meter'] !== 'string' ||
-    !Array.isArray(m['plan'])
+    typeof m.bpm !== 'number' ||
+    typeof m.key !== 'string' ||
+    typeof m.meter !== 'string' ||
+    !Array.isArray(m.plan)
   )
     return undefined;
-  const timing = Array.isArray(m['lyrics_timing']) ? (m['lyrics_timing'] as { text: string; start: number }[]) : null;
-  return { bpm: m['bpm'], key: m['key'], meter: m['meter'], plan: m['plan'] as PlayedSection[], lyricsTiming: timing };
+  const timing = Array.isArray(m.lyrics_timing) ? (m.lyrics_timing as { text: string; start: number }[]) : null;
+  return { bpm: m.bpm, key: m.key, meter: m.meter, plan: m.plan as PlayedSection[], lyricsTiming: timing };
 }
 
 /** Refuses a source that cannot be extended or remixed, with what to do instead; returns what it played. */

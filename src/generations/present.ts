@@ -112,14 +112,13 @@ function trackData(
   metadata: Record<string, unknown>,
 ): Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'plan' | 'loudness'> {
   const data: Pick<GenerationObject, 'bpm' | 'key' | 'time_signature' | 'sections' | 'plan' | 'loudness'> = {};
-  if (typeof metadata['bpm'] === 'number') data.bpm = metadata['bpm'];
-  if (typeof metadata['key'] === 'string') data.key = metadata['key'];
-  if (typeof metadata['meter'] === 'string') data.time_signature = metadata['meter'];
-  if (Array.isArray(metadata['sections']))
-    data.sections = metadata['sections'] as NonNullable<GenerationObject['sections']>;
+  if (typeof metadata.bpm === 'number') data.bpm = metadata.bpm;
+  if (typeof metadata.key === 'string') data.key = metadata.key;
+  if (typeof metadata.meter === 'string') data.time_signature = metadata.meter;
+  if (Array.isArray(metadata.sections)) data.sections = metadata.sections as NonNullable<GenerationObject['sections']>;
   // Absent on records made before plans existed.
-  if (Array.isArray(metadata['plan'])) data.plan = metadata['plan'] as NonNullable<GenerationObject['plan']>;
-  data.loudness = (metadata['loudness'] as GenerationObject['loudness'] | undefined) ?? null;
+  if (Array.isArray(metadata.plan)) data.plan = metadata.plan as NonNullable<GenerationObject['plan']>;
+  data.loudness = (metadata.loudness as GenerationObject['loudness'] | undefined) ?? null;
   return data;
 }
 

@@ -71,9 +71,8 @@ function checkGeneration(value: unknown, accountDir: string, name: string): Prob
     'the record',
   );
   if (problem) return problem;
-  if (!STATUSES.includes(value['status'] as GenerationStatus))
-    return `its status "${String(value['status'])}" is unknown`;
-  if (`${String(value['id'])}.json` !== name || value['account_id'] !== accountDir)
+  if (!STATUSES.includes(value.status as GenerationStatus)) return `its status "${String(value.status)}" is unknown`;
+  if (`${String(value.id)}.json` !== name || value.account_id !== accountDir)
     return 'its id or account does not match where it is';
   return null;
 }

@@ -56,7 +56,7 @@ export async function openBlobStore(options: {
   // The SDK warns, in nine lines at every start, that versions published from 2027 will need Node 22. The
   // version package-lock.json pins runs on Node 20, which is what we support, so the warning tells an operator
   // nothing they can act on; an operator who wants it back sets the variable to false.
-  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const client = new S3Client({
     region: options.s3.region,
     forcePathStyle: options.s3.forcePathStyle,

@@ -49,7 +49,7 @@ function v6Groups(address: string): number[] {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const v4 = v4ToNumber(dotted[1]!);
-    text = text.slice(0, -dotted[1]!.length) + `${Math.floor(v4 / 65536).toString(16)}:${(v4 % 65536).toString(16)}`;
+    text = `${text.slice(0, -dotted[1]!.length)}${Math.floor(v4 / 65536).toString(16)}:${(v4 % 65536).toString(16)}`;
   }
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
   const parse = (part: string | undefined) => (part ? part.split(':').map((g) => Number.parseInt(g, 16)) : []);

@@ -53,7 +53,7 @@ export async function newPage(browser: Browser, t: ExecutionContext): Promise<Pa
 }
 
 export async function shot(page: Page, name: string): Promise<void> {
-  const dir = process.env['SHOTS_DIR'];
+  const dir = process.env.SHOTS_DIR;
   if (!dir) return;
   await mkdir(dir, { recursive: true });
   for (const width of [1280, 390]) {

@@ -108,8 +108,8 @@ test('sign up → key → API call in the history → playground track plays →
     .locator('.result .lyric-line.is-current')
     .evaluate((li: HTMLElement) => [
       (document.querySelector('.result audio') as HTMLAudioElement).currentTime,
-      Number(li.dataset['start']),
-      Number(li.dataset['end']),
+      Number(li.dataset.start),
+      Number(li.dataset.end),
     ]);
   t.true(time! >= start! - 0.5 && time! <= end! + 0.5, `the lit line (${start}–${end} s) is the one at ${time} s`);
   await page.locator('.result audio').evaluate((audio: HTMLAudioElement) => audio.pause());

@@ -53,7 +53,7 @@ test('a Developer registers an endpoint and sees a signed generation.completed d
   const [event] = await receiver.waitFor(1, RENDER_TIMEOUT_MS);
   t.is(event!.json.type, 'generation.completed');
   t.true(verifyWebhook(secretText, event!.headers, event!.body), 'signed with the secret the page shows');
-  t.is((await fetch(event!.json.data['download_urls'].wav)).status, 200, 'its download link works');
+  t.is((await fetch(event!.json.data.download_urls.wav)).status, 200, 'its download link works');
 
   // The receiver has the event a moment before the delivery's result is saved, and the page shows what is
   // saved: load it once the API says the delivery is settled, not before.

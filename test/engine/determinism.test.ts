@@ -14,7 +14,7 @@ import type { GenerationRequest } from '../../engine/index.ts';
 import { createTrackRenderer, type TrackRenderer } from '../helpers/analysis/renders.ts';
 
 const GOLDEN_FILE = new URL('../fixtures/golden-hashes.json', import.meta.url);
-const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 /** Fixed requests: one with a named style, one inferred from the prompt with drums excluded, one sung. */
 const FIXED: Record<string, GenerationRequest> = {
@@ -85,7 +85,7 @@ test.serial('the fixed requests still render to their golden sha256 (UPDATE_GOLD
       note: 'sha256 of the WAV for each fixed request in test/engine/determinism.test.ts. Regenerate after an intended engine change: UPDATE_GOLDEN=1 npx ava test/engine/determinism.test.ts',
       hashes: actual,
     };
-    await writeFile(GOLDEN_FILE, JSON.stringify(golden, null, 2) + '\n');
+    await writeFile(GOLDEN_FILE, `${JSON.stringify(golden, null, 2)}\n`);
     t.log(`rewrote ${GOLDEN_FILE.pathname}`);
   }
   const golden = await readGolden();

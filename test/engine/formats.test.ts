@@ -131,7 +131,7 @@ test('the LRC has the title and one timed line per sung line, at its start', asy
   const { track } = await sung();
   const timing = track.metadata.lyrics_timing!;
   const lrc = parseLrc(Buffer.from(track.outputs.lrc!).toString('utf8'));
-  t.is(lrc.tags['ti'], track.title);
+  t.is(lrc.tags.ti, track.title);
   t.deepEqual(
     lrc.lines.map((line) => line.text),
     timing.map((line) => line.text),

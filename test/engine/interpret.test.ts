@@ -352,7 +352,7 @@ test('the title is built from the strongest words in Title Case', (t) => {
 });
 
 test('titles are never empty and at most 60 characters', (t) => {
-  const long = 'a song about ' + 'extraordinarily '.repeat(20) + 'long journeys';
+  const long = `a song about ${'extraordinarily '.repeat(20)}long journeys`;
   for (const p of [long, '', 'x', 'sad', 'battle']) {
     const title = spec(p).title;
     t.true(title.length > 0 && title.length <= 60, title);

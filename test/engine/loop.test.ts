@@ -44,7 +44,7 @@ async function figuresOf(file: RenderedFile, bars: number): Promise<SeamFigures>
 const fmt = (values: number[]) => values.map((v) => v.toFixed(1)).join(' ');
 
 test('a loop is the whole number of bars nearest the duration asked, and says so', async (t) => {
-  const file = await renderer.render('lofi', LOOPS['lofi']!);
+  const file = await renderer.render('lofi', LOOPS.lofi!);
   const { metadata } = file.track;
   const [beatsPerBar] = metadata.meter.split('/').map(Number);
   const barSeconds = (beatsPerBar! * 60) / metadata.bpm;
@@ -84,9 +84,9 @@ for (const name of Object.keys(LOOPS)) {
 }
 
 test('an ordinary track of the same length, played as a loop, fails the level test', async (t) => {
-  const loop = await renderer.render('rock', LOOPS['rock']!);
+  const loop = await renderer.render('rock', LOOPS.rock!);
   const { bars, seconds } = loop.track.metadata.loop!;
-  const plain = await renderer.render('rock-plain', { ...LOOPS['rock']!, loop: false, duration: seconds });
+  const plain = await renderer.render('rock-plain', { ...LOOPS.rock!, loop: false, duration: seconds });
   const figures = await figuresOf(plain, bars);
   t.log(
     `ordinary track: seam ${figures.seamStep.toFixed(1)} dB; bar lines at most ${Math.max(...figures.barSteps).toFixed(1)} dB`,

@@ -276,7 +276,7 @@ export async function startApp(
           ...options.webhooks,
         });
   // Events are dated by the webhooks' clock, as their deliveries are scheduled by it.
-  const eventClock = (options.webhooks && options.webhooks.now) || clock.now;
+  const eventClock = (options.webhooks !== false ? options.webhooks?.now : undefined) ?? clock.now;
   const lifecycle = new GenerationLifecycle({
     repository: store,
     now: eventClock,

@@ -42,5 +42,5 @@ test("a worker process's completion wakes the API node's webhook sender at once,
   for (let count = 1; !completed && count <= 4; count++) {
     completed = (await receiver.waitFor(count, 150_000)).find((r) => r.json.type === 'generation.completed');
   }
-  t.is(completed?.json.data['id'], id);
+  t.is(completed?.json.data.id, id);
 });

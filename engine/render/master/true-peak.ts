@@ -57,7 +57,7 @@ export function truePeakEnvelope(left: Float32Array, right: Float32Array, level:
     const r = Math.max(Math.abs(right[k]!), Math.abs(right[k1]!));
     const peakL = l >= threshold ? intervalPeak(left, k) : l;
     const peakR = r >= threshold ? intervalPeak(right, k) : r;
-    out[k] = (peakL > peakR ? peakL : peakR) * gain;
+    out[k] = Math.max(peakL, peakR) * gain;
   }
   return out;
 }

@@ -196,7 +196,7 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
     }
     prevEnd = end;
 
-    const slurred = prev !== undefined && prev.legato && note.time - (prev.time + prev.duration) < 0.05;
+    const slurred = prev?.legato && note.time - (prev.time + prev.duration) < 0.05;
     pitchNotes.push({
       from: slurred ? note.time - GLIDE_BEFORE : Math.min(firstStart, note.time),
       time: note.time,

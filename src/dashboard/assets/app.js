@@ -1,6 +1,5 @@
 // The dashboard's only script (served from this app; the CSP allows nothing else).
 // Copy and reveal buttons, example-prompt chips, live progress for tasks still rendering, and karaoke lyrics.
-'use strict';
 
 function copyText(text) {
   if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
@@ -35,7 +34,7 @@ function setUpCopyButtons() {
 function setUpRevealButtons() {
   for (const button of document.querySelectorAll('[data-reveal]')) {
     const value = document.getElementById(button.dataset.reveal);
-    const masked = value && value.parentElement.querySelector('[data-role="masked"]');
+    const masked = value?.parentElement.querySelector('[data-role="masked"]');
     if (!value || !masked) continue;
     button.addEventListener('click', () => {
       const show = value.hidden;
@@ -73,7 +72,7 @@ function setUpHiders() {
 /** Karaoke: while a card's track plays, the lyric line whose [data-start, data-end) holds the time is lit. */
 function setUpKaraoke(sheet) {
   const card = sheet.closest('.gen-card');
-  const audio = card && card.querySelector('audio');
+  const audio = card?.querySelector('audio');
   if (!audio) return;
   const scroller = sheet.querySelector('.lyrics-scroll');
   const lines = [...sheet.querySelectorAll('.lyric-line')].map((element) => ({

@@ -148,11 +148,11 @@ async function hashUnlessBusy(password: string) {
 /** What is wrong with an email and password offered for a new sign-in, by field. */
 export function credentialProblems(email: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
-  if (!isEmailAddress(email)) errors['email'] = 'Enter an email address like you@example.com.';
+  if (!isEmailAddress(email)) errors.email = 'Enter an email address like you@example.com.';
   if ([...password].length < PASSWORD_CHARS.min)
-    errors['password'] = `Choose a password of at least ${PASSWORD_CHARS.min} characters.`;
+    errors.password = `Choose a password of at least ${PASSWORD_CHARS.min} characters.`;
   else if ([...password].length > PASSWORD_CHARS.max)
-    errors['password'] = `Choose a password of at most ${PASSWORD_CHARS.max} characters.`;
+    errors.password = `Choose a password of at most ${PASSWORD_CHARS.max} characters.`;
   return errors;
 }
 
@@ -168,14 +168,14 @@ export function setCredentials(deps: DashboardDeps) {
     const password = form.get('password') ?? '';
     const errors = credentialProblems(email, password);
     const passwordHash = Object.keys(errors).length === 0 ? await hashUnlessBusy(password) : undefined;
-    if (Object.keys(errors).length === 0 && !passwordHash) errors['password'] = new PasswordChecksBusyError().message;
+    if (Object.keys(errors).length === 0 && !passwordHash) errors.password = new PasswordChecksBusyError().message;
     let release: (() => void) | undefined;
     if (passwordHash) {
       try {
         release = await deps.credentials.claimEmail(email);
       } catch (error) {
         if (!(error instanceof EmailTakenError)) throw error;
-        errors['email'] = error.message;
+        errors.email = error.message;
       }
     }
     if (!release || !passwordHash)
@@ -199,7 +199,7 @@ export function setCredentials(deps: DashboardDeps) {
 /** GET /signin/:token — the one-time link printed at first start. */
 export function signInWithLink(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }) => {
-    const token = ctx.params['token'] ?? '';
+    const token = ctx.params.token ?? '';
     const accountId = /^[A-Za-z0-9_-]{16,64}$/.test(token)
       ? await deps.credentials.redeemSignInToken(token, deps.services.now())
       : undefined;

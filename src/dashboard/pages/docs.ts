@@ -15,16 +15,16 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** A short type name for a schema: "string", "integer | null", "Generation". */
 function typeOf(schema: Json | undefined): string {
   if (!schema) return '';
-  if (schema['$ref']) return String(schema['$ref']).split('/').pop()!;
-  if (schema['const'] !== undefined) return JSON.stringify(schema['const']);
-  if (Array.isArray(schema['type'])) return schema['type'].join(' | ');
-  if (schema['type'] === 'array') return `${typeOf(schema['items'])}[]`;
-  return String(schema['type'] ?? 'object');
+  if (schema.$ref) return String(schema.$ref).split('/').pop()!;
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.type)) return schema.type.join(' | ');
+  if (schema.type === 'array') return `${typeOf(schema.items)}[]`;
+  return String(schema.type ?? 'object');
 }
 
 function resolve(doc: Json, node: Json | undefined): Json | undefined {
-  if (!node?.['$ref']) return node;
-  return String(node['$ref'])
+  if (!node?.$ref) return node;
+  return String(node.$ref)
     .replace(/^#\//, '')
     .split('/')
     .reduce<any>((at, part) => at?.[part], doc);
@@ -32,8 +32,8 @@ function resolve(doc: Json, node: Json | undefined): Json | undefined {
 
 function exampleBody(path: string, schema: Json | undefined): string {
   if (path === '/v1/generate') return '{"prompt": "a calm lofi beat with soft piano", "duration": 30}';
-  const props = Object.entries((schema?.['properties'] ?? {}) as Json).filter(([name]) =>
-    (schema?.['required'] ?? []).includes(name),
+  const props = Object.entries((schema?.properties ?? {}) as Json).filter(([name]) =>
+    (schema?.required ?? []).includes(name),
   );
   return JSON.stringify(
     Object.fromEntries(
@@ -46,41 +46,41 @@ function curlFor(base: string, method: string, path: string, op: Json, body: Jso
   if (path.startsWith('/files/')) return 'curl -o track.wav "<a download_urls.wav value from a completed generation>"';
   const url = base + path.replace('{id}', 'gen_…').replace(/\{(\w+)\}/g, '<$1>');
   const lines = [`curl -s${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${url}`];
-  if (!(Array.isArray(op['security']) && op['security'].length === 0))
+  if (!(Array.isArray(op.security) && op.security.length === 0))
     lines.push('  -H "Authorization: Bearer $TUNESMITH_API_KEY"');
   if (body) lines.push('  -H "Content-Type: application/json"', `  -d '${exampleBody(path, body)}'`);
   return lines.join(' \\\n');
 }
 
 function operation(doc: Json, base: string, path: string, method: string, op: Json): Html {
-  const body = resolve(doc, op['requestBody']?.['content']?.['application/json']?.['schema']);
-  const params = (op['parameters'] ?? []) as Json[];
-  const responses = Object.entries((op['responses'] ?? {}) as Json);
-  return html`<section class="card endpoint" id="${op['operationId'] ?? path}">
+  const body = resolve(doc, op.requestBody?.content?.['application/json']?.schema);
+  const params = (op.parameters ?? []) as Json[];
+  const responses = Object.entries((op.responses ?? {}) as Json);
+  return html`<section class="card endpoint" id="${op.operationId ?? path}">
   <h2><span class="method method-${method}">${method.toUpperCase()}</span> <code>${path}</code></h2>
-  <p class="summary">${op['summary'] ?? ''}</p>
-  ${op['description'] ? html`<p class="muted">${op['description']}</p>` : ''}
+  <p class="summary">${op.summary ?? ''}</p>
+  ${op.description ? html`<p class="muted">${op.description}</p>` : ''}
   ${
     params.length > 0
       ? html`<h3>Parameters</h3><div class="table-wrap"><table class="params"><tbody>${params.map(
           (p) =>
-            html`<tr><td><code>${p['name']}</code></td><td>${p['in']}${p['required'] ? ', required' : ''}</td><td>${typeOf(p['schema'])}</td><td>${p['description'] ?? ''}</td></tr>`,
+            html`<tr><td><code>${p.name}</code></td><td>${p.in}${p.required ? ', required' : ''}</td><td>${typeOf(p.schema)}</td><td>${p.description ?? ''}</td></tr>`,
         )}</tbody></table></div>`
       : ''
   }
   ${
     body
       ? html`<h3>Body</h3><div class="table-wrap"><table class="params"><tbody>${Object.entries(
-          (body['properties'] ?? {}) as Json,
+          (body.properties ?? {}) as Json,
         ).map(
           ([name, s]) =>
-            html`<tr><td><code>${name}</code></td><td>${(body['required'] ?? []).includes(name) ? 'required' : 'optional'}</td><td>${typeOf(s)}</td><td>${s['description'] ?? ''}</td></tr>`,
+            html`<tr><td><code>${name}</code></td><td>${(body.required ?? []).includes(name) ? 'required' : 'optional'}</td><td>${typeOf(s)}</td><td>${s.description ?? ''}</td></tr>`,
         )}</tbody></table></div>`
       : ''
   }
   <h3>Responses</h3>
-  <ul class="responses">${responses.map(([status, r]) => html`<li><span class="status-code s${status[0]}">${status}</span> ${resolve(doc, r)?.['description'] ?? ''}</li>`)}</ul>
-  <div class="copy-row code-block"><pre id="curl-${op['operationId'] ?? path}">${curlFor(base, method, path, op, body)}</pre><button type="button" class="button small secondary" data-copy="curl-${op['operationId'] ?? path}">Copy</button></div>
+  <ul class="responses">${responses.map(([status, r]) => html`<li><span class="status-code s${status[0]}">${status}</span> ${resolve(doc, r)?.description ?? ''}</li>`)}</ul>
+  <div class="copy-row code-block"><pre id="curl-${op.operationId ?? path}">${curlFor(base, method, path, op, body)}</pre><button type="button" class="button small secondary" data-copy="curl-${op.operationId ?? path}">Copy</button></div>
 </section>`;
 }
 
@@ -92,7 +92,7 @@ export function showDocs(deps: DashboardDeps) {
       styles: deps.services.engine.listStyles().map((s) => s.name),
     }) as Json;
     const ops: { path: string; method: string; op: Json }[] = [];
-    for (const [path, item] of Object.entries(doc['paths'] as Json)) {
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
       for (const method of METHODS) if (item[method]) ops.push({ path, method, op: item[method] });
     }
     sendHtml(
@@ -102,10 +102,10 @@ export function showDocs(deps: DashboardDeps) {
         'docs',
         'API reference',
         html`<section class="card intro">
-  <p>${doc['info']['description']}</p>
+  <p>${doc.info.description}</p>
   <p>Base URL <code>${base}</code>. Create a key on the <a href="/keys">API keys</a> page, then <code>export TUNESMITH_API_KEY=ts_live_…</code> and paste any example below.
   The machine-readable document is at <a href="/v1/openapi.json"><code>/v1/openapi.json</code></a> (no key needed).</p>
-  <nav class="toc">${ops.map(({ path, method, op }) => html`<a href="#${op['operationId'] ?? path}"><span class="method method-${method}">${method.toUpperCase()}</span> ${path}</a>`)}</nav>
+  <nav class="toc">${ops.map(({ path, method, op }) => html`<a href="#${op.operationId ?? path}"><span class="method method-${method}">${method.toUpperCase()}</span> ${path}</a>`)}</nav>
 </section>
 ${ops.map(({ path, method, op }) => operation(doc, base, path, method, op))}`,
       ),

@@ -90,7 +90,7 @@ ${
 /** GET /generations/:id — one track's page: player, waveform, lyrics, downloads, the understood spec, delete. */
 export function showTrack(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
-    sendTrackPage(ctx, viewer, await present(deps, await ownGeneration(deps, viewer, ctx.params['id'])));
+    sendTrackPage(ctx, viewer, await present(deps, await ownGeneration(deps, viewer, ctx.params.id)));
   };
 }
 
@@ -125,7 +125,7 @@ ${specSection(g)}`,
 export function deriveFromTrack(deps: DashboardDeps, operation: 'extend' | 'remix') {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     const form = await readCheckedForm(ctx, deps, viewer);
-    const source = await ownGeneration(deps, viewer, ctx.params['id']);
+    const source = await ownGeneration(deps, viewer, ctx.params.id);
     const { body, values } = deriveBody(form, operation);
     try {
       refuseWhenSpent(await takeAccountRequest(deps.services, viewer.account));
@@ -168,8 +168,8 @@ export function generationStatus(deps: DashboardDeps) {
       max: MAX_WAIT_SECONDS,
       fallback: 0,
     });
-    await waitForChange(deps.services, ctx, await ownGeneration(deps, viewer, ctx.params['id']), wait);
-    const g = await present(deps, await ownGeneration(deps, viewer, ctx.params['id']));
+    await waitForChange(deps.services, ctx, await ownGeneration(deps, viewer, ctx.params.id), wait);
+    const g = await present(deps, await ownGeneration(deps, viewer, ctx.params.id));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       id: g.id,
@@ -188,7 +188,7 @@ export function generationStatus(deps: DashboardDeps) {
 /** GET /generations/:id/waveform.svg */
 export function waveform(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
-    const generation = await ownGeneration(deps, viewer, ctx.params['id']);
+    const generation = await ownGeneration(deps, viewer, ctx.params.id);
     if (generation.status !== 'completed' || !generation.files) {
       throw new ResourceNotFoundError('file_not_found', 'This generation has no audio yet.');
     }
@@ -209,7 +209,7 @@ export function waveform(deps: DashboardDeps) {
 export function cancelGeneration(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     await readCheckedForm(ctx, deps, viewer);
-    await deps.services.generations.cancel(await ownGeneration(deps, viewer, ctx.params['id']));
+    await deps.services.generations.cancel(await ownGeneration(deps, viewer, ctx.params.id));
     seeOther(ctx, '/generations?done=cancelled');
   };
 }
@@ -218,7 +218,7 @@ export function cancelGeneration(deps: DashboardDeps) {
 export function deleteGeneration(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     await readCheckedForm(ctx, deps, viewer);
-    await deps.services.generations.delete(await ownGeneration(deps, viewer, ctx.params['id']));
+    await deps.services.generations.delete(await ownGeneration(deps, viewer, ctx.params.id));
     seeOther(ctx, '/generations?done=deleted');
   };
 }

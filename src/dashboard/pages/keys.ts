@@ -86,7 +86,7 @@ function keyRow(viewer: Viewer, key: ApiKey): Html {
 
 export function showKeys(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    sendHtml(ctx, await keysPage(deps, viewer, { revoked: ctx.query['revoked'] === '1' }));
+    sendHtml(ctx, await keysPage(deps, viewer, { revoked: ctx.query.revoked === '1' }));
   };
 }
 
@@ -117,7 +117,7 @@ export function createKey(deps: DashboardDeps) {
 export function revokeKey(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     await readCheckedForm(ctx, deps, viewer);
-    const key = (await deps.services.repository.listKeys(viewer.account.id)).find((k) => k.id === ctx.params['id']);
+    const key = (await deps.services.repository.listKeys(viewer.account.id)).find((k) => k.id === ctx.params.id);
     // Another account's key id is answered like an unknown one.
     if (!key) return sendHtml(ctx, await keysPage(deps, viewer, { errors: {} }), 404);
     await deps.services.repository.revokeKey(key.id);

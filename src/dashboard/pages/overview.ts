@@ -38,7 +38,7 @@ export function showOverview(
         viewer,
         'overview',
         'Overview',
-        html`${ctx.query['signin'] === 'saved' ? html`<div class="alert alert-ok" role="status">Saved. From now on you can also sign in with your email and password.</div>` : ''}
+        html`${ctx.query.signin === 'saved' ? html`<div class="alert alert-ok" role="status">Saved. From now on you can also sign in with your email and password.</div>` : ''}
 ${
   needsCredentials
     ? html`<section class="card">

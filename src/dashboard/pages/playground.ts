@@ -131,7 +131,7 @@ function musicalRow(values: Values, errors: FieldErrors): Html {
  * such as lyrics sent together with "Instrumental", so the sentence is never hidden.
  */
 function lyricsField(values: Values, errors: FieldErrors): Html {
-  const hidden = values.instrumental === 'on' && !errors['lyrics'];
+  const hidden = values.instrumental === 'on' && !errors.lyrics;
   return html`<div class="field lyrics-field" id="lyrics-field"${hidden ? html` hidden` : ''}>
       <label for="lyrics">Lyrics <span class="muted">(optional)</span></label>
       <textarea id="lyrics" name="lyrics" rows="6" maxlength="${LIMITS.lyricsChars}" placeholder="${LYRICS_EXAMPLE}"${describedBy(errors, 'lyrics')}>${values.lyrics ?? ''}</textarea>
@@ -144,33 +144,33 @@ function lyricsField(values: Values, errors: FieldErrors): Html {
 export function bodyFromForm(values: Values): Record<string, unknown> {
   const body: Record<string, unknown> = { prompt: values.prompt ?? '' };
   const number = (text: string) => (/^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text);
-  if (values.duration?.trim()) body['duration'] = number(values.duration);
-  if (values.style?.trim()) body['style'] = values.style;
-  if (values.seed?.trim()) body['seed'] = number(values.seed);
-  if (values.bpm?.trim()) body['bpm'] = number(values.bpm);
-  if (values.key?.trim()) body['key'] = values.key;
-  if (values.time_signature?.trim()) body['time_signature'] = values.time_signature;
-  body['instrumental'] = values.instrumental === 'on';
-  if (values.loop === 'on') body['loop'] = true;
-  if (values.stems === 'on') body['stems'] = true;
+  if (values.duration?.trim()) body.duration = number(values.duration);
+  if (values.style?.trim()) body.style = values.style;
+  if (values.seed?.trim()) body.seed = number(values.seed);
+  if (values.bpm?.trim()) body.bpm = number(values.bpm);
+  if (values.key?.trim()) body.key = values.key;
+  if (values.time_signature?.trim()) body.time_signature = values.time_signature;
+  body.instrumental = values.instrumental === 'on';
+  if (values.loop === 'on') body.loop = true;
+  if (values.stems === 'on') body.stems = true;
   // Browsers send a textarea's line breaks as CRLF; the API's lyrics (and their length limit) count LF.
-  if (values.lyrics?.trim()) body['lyrics'] = values.lyrics.replace(/\r\n?/g, '\n');
+  if (values.lyrics?.trim()) body.lyrics = values.lyrics.replace(/\r\n?/g, '\n');
   for (const field of AUDIO_FIELDS) if (values[field]?.trim()) body[field] = number(values[field]);
   const plan = planBody(values);
   // With a plan, the duration field is the length of rows without bars; with every row sized it would conflict.
   if (
-    plan['sections'] &&
-    (plan['sections'] as { bars?: unknown; seconds?: unknown }[]).every(
+    plan.sections &&
+    (plan.sections as { bars?: unknown; seconds?: unknown }[]).every(
       (s) => s.bars !== undefined || s.seconds !== undefined,
     )
   )
-    delete body['duration'];
+    delete body.duration;
   return { ...body, ...plan };
 }
 
 export function showPlayground(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    const id = typeof ctx.query['id'] === 'string' ? ctx.query['id'] : undefined;
+    const id = typeof ctx.query.id === 'string' ? ctx.query.id : undefined;
     const generation = id === undefined ? undefined : await deps.services.generations.find(viewer.account.id, id);
     const presented = generation ? await present(deps, generation) : undefined;
     const values: Values = generation

@@ -142,7 +142,7 @@ export function addEndpoint(deps: DashboardDeps) {
     try {
       // The API's own reader and checks: the same refusals, with the same reasons, as POST /v1/webhooks.
       const body: Record<string, unknown> = { url: values.url, events: form.getAll('events') };
-      if (values.description !== '') body['description'] = values.description;
+      if (values.description !== '') body.description = values.description;
       await webhooks.createEndpoint(viewer.account, parseEndpointRequest(body));
     } catch (error) {
       const described = describeError(error);
@@ -158,7 +158,7 @@ export function addEndpoint(deps: DashboardDeps) {
 export function deleteEndpoint(deps: DashboardDeps) {
   return async (ctx: ParamContext, viewer: Viewer) => {
     const { webhooks } = await readWebhookForm(ctx, deps, viewer);
-    await webhooks.deleteEndpoint(viewer.account, ctx.params['id'] ?? '');
+    await webhooks.deleteEndpoint(viewer.account, ctx.params.id ?? '');
     seeOther(ctx, `${logHref(undefined, 0, 'deleted')}#endpoints`);
   };
 }
@@ -166,7 +166,7 @@ export function deleteEndpoint(deps: DashboardDeps) {
 export function enableEndpoint(deps: DashboardDeps) {
   return async (ctx: ParamContext, viewer: Viewer) => {
     const { webhooks } = await readWebhookForm(ctx, deps, viewer);
-    await webhooks.enableEndpoint(viewer.account, ctx.params['id'] ?? '');
+    await webhooks.enableEndpoint(viewer.account, ctx.params.id ?? '');
     seeOther(ctx, `${logHref(undefined, 0, 'enabled')}#endpoints`);
   };
 }
@@ -182,7 +182,7 @@ export function rotateSecret(deps: DashboardDeps) {
 export function resendDelivery(deps: DashboardDeps) {
   return async (ctx: ParamContext, viewer: Viewer) => {
     const { form, webhooks } = await readWebhookForm(ctx, deps, viewer);
-    await webhooks.resend(viewer.account, ctx.params['id'] ?? '');
+    await webhooks.resend(viewer.account, ctx.params.id ?? '');
     // Back to the page of the log the button was on.
     const back = new Map([...form].filter(([name]) => name === 'status' || name === 'offset'));
     const state = readQueryEnum(back, 'status', DELIVERY_STATES);

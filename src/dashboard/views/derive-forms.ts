@@ -40,7 +40,7 @@ export function deriveForms(
     <h3>Extend</h3>
     ${errors.extend ? html`<div class="alert alert-error" role="alert" id="extend-error">${errors.extend}</div>` : ''}
     <label for="extend-seconds">Seconds of new material</label>
-    <input id="extend-seconds" name="seconds" type="number" min="1" max="${String(Math.max(1, room))}" step="1" required value="${values['seconds'] ?? '20'}"${errors.extend ? html` aria-invalid="true" aria-describedby="extend-error"` : ''}>
+    <input id="extend-seconds" name="seconds" type="number" min="1" max="${String(Math.max(1, room))}" step="1" required value="${values.seconds ?? '20'}"${errors.extend ? html` aria-invalid="true" aria-describedby="extend-error"` : ''}>
     <p class="hint">This track is ${seconds(length)}: it is kept up to where its ending starts, then new bars and a new ending follow (up to ${String(room)} s more; tracks are at most 180 s).</p>
     <button type="submit" class="button small">Extend</button>
   </form>
@@ -50,20 +50,20 @@ export function deriveForms(
     ${errors.remix ? html`<div class="alert alert-error" role="alert" id="remix-error">${errors.remix}</div>` : ''}
     <label for="remix-section">Section</label>
     <select id="remix-section" name="section"${errors.remix ? html` aria-invalid="true" aria-describedby="remix-error"` : ''}>
-      ${plan.map((s, i) => html`<option value="${String(i)}"${values['section'] === String(i) ? html` selected` : ''}>${String(i + 1)}. ${s.kind} (${seconds(s.start)}–${seconds(s.end)})</option>`)}
+      ${plan.map((s, i) => html`<option value="${String(i)}"${values.section === String(i) ? html` selected` : ''}>${String(i + 1)}. ${s.kind} (${seconds(s.start)}–${seconds(s.end)})</option>`)}
     </select>
     <label for="remix-energy">Energy 0–1 <span class="muted">(optional)</span></label>
-    <input id="remix-energy" name="energy" type="number" min="0" max="1" step="0.05" value="${values['energy'] ?? ''}">
+    <input id="remix-energy" name="energy" type="number" min="0" max="1" step="0.05" value="${values.energy ?? ''}">
     <label for="remix-instruments">Instruments <span class="muted">(optional, comma-separated: drums, bass, piano …)</span></label>
-    <input id="remix-instruments" name="instruments" type="text" maxlength="200" value="${values['instruments'] ?? ''}">
+    <input id="remix-instruments" name="instruments" type="text" maxlength="200" value="${values.instruments ?? ''}">
     ${
       g.instrumental
         ? ''
         : html`<label for="remix-lyrics">New lyrics <span class="muted">(optional, one line per line)</span></label>
-    <textarea id="remix-lyrics" name="lyrics" rows="3" maxlength="3000">${values['lyrics'] ?? ''}</textarea>`
+    <textarea id="remix-lyrics" name="lyrics" rows="3" maxlength="3000">${values.lyrics ?? ''}</textarea>`
     }
     <label for="remix-seed">Seed <span class="muted">(optional: compose the section anew)</span></label>
-    <input id="remix-seed" name="seed" type="number" min="0" max="2147483647" step="1" value="${values['seed'] ?? ''}">
+    <input id="remix-seed" name="seed" type="number" min="0" max="2147483647" step="1" value="${values.seed ?? ''}">
     <button type="submit" class="button small">Redo section</button>
   </form>
 </section>`;

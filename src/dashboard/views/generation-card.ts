@@ -68,7 +68,7 @@ const keyName = (key: string, mode: string | undefined): string =>
   mode && !key.includes(' ') ? `${key} ${words(mode)}` : key;
 
 export function formatDate(iso: string): string {
-  return new Date(iso).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  return `${new Date(iso).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 }
 
 /** What the progress line says, also computed by the page script from the status JSON. */

@@ -25,7 +25,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** `metadata.lyrics_timing`, keeping only well-formed lines. */
 export function timedLines(metadata: Record<string, unknown> | undefined): TimedLine[] {
-  const timing = metadata?.['lyrics_timing'];
+  const timing = metadata?.lyrics_timing;
   if (!Array.isArray(timing)) return [];
   return timing.flatMap((line: unknown) => {
     if (!isRecord(line)) return [];
@@ -37,12 +37,12 @@ export function timedLines(metadata: Record<string, unknown> | undefined): Timed
 
 /** "Female voice · your lyrics" for a sung track (from metadata.voice and lyrics_source), null for an instrumental one. */
 export function vocalsText(metadata: Record<string, unknown> | undefined): string | null {
-  if (metadata?.['vocals'] !== true) return null;
-  const voice = metadata['voice'] === 'female' ? 'Female voice' : metadata['voice'] === 'male' ? 'Male voice' : 'Sung';
+  if (metadata?.vocals !== true) return null;
+  const voice = metadata.voice === 'female' ? 'Female voice' : metadata.voice === 'male' ? 'Male voice' : 'Sung';
   const words =
-    metadata['lyrics_source'] === 'given'
+    metadata.lyrics_source === 'given'
       ? 'your lyrics'
-      : metadata['lyrics_source'] === 'written'
+      : metadata.lyrics_source === 'written'
         ? 'lyrics written from the prompt'
         : null;
   return [voice, words].filter(Boolean).join(' · ');

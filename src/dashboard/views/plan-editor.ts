@@ -33,7 +33,7 @@ const number = (text: string): number | string => (/^\s*-?\d+(\.\d+)?\s*$/.test(
 
 /** Rows to show: what the form says (at least every filled row), PLAN_ROWS at first, MAX_PLAN_ROWS at most. */
 export function planRows(values: Values, more = false): number {
-  const asked = Number(values['plan_rows']);
+  const asked = Number(values.plan_rows);
   let filled = 0;
   for (let i = 0; i < MAX_PLAN_ROWS; i++) if (values[`section_kind_${i}`]?.trim()) filled = i + 1;
   const rows = Math.max(PLAN_ROWS, filled, Number.isInteger(asked) ? asked : 0) + (more ? MORE_ROWS : 0);
@@ -55,13 +55,13 @@ export function planBody(values: Values): Record<string, unknown> {
       ?.split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '');
-    if (instruments && instruments.length > 0) section['instruments'] = instruments;
+    if (instruments && instruments.length > 0) section.instruments = instruments;
     // Browsers send a textarea's line breaks as CRLF; the API counts lines by LF.
     const lyrics = values[`section_lyrics_${i}`]?.replace(/\r\n?/g, '\n');
-    if (lyrics?.trim()) section['lyrics'] = lyrics;
+    if (lyrics?.trim()) section.lyrics = lyrics;
     sections.push(section);
   }
-  const variations = values['variations']?.trim();
+  const variations = values.variations?.trim();
   return {
     ...(sections.length > 0 ? { sections } : {}),
     ...(variations && variations !== '1' ? { variations: number(variations) } : {}),
@@ -89,7 +89,7 @@ export function planValues(plan: readonly RowSource[] | undefined): Values {
     values[`section_instruments_${i}`] = s.instruments?.join(', ') ?? '';
     values[`section_lyrics_${i}`] = s.lyrics ?? '';
   });
-  if (rows.length > PLAN_ROWS) values['plan_rows'] = String(rows.length);
+  if (rows.length > PLAN_ROWS) values.plan_rows = String(rows.length);
   return values;
 }
 
@@ -121,7 +121,7 @@ export function planEditor(values: Values, errors: FieldErrors, more = false): H
       ${timeline(blocksOf(values, count))}
       <label for="variations">Variations</label>
       <select id="variations" name="variations"${describedBy(errors, 'variations')}>
-        ${['1', '2', '3', '4'].map((n) => html`<option value="${n}"${(values['variations'] || '1') === n ? html` selected` : ''}>${n}</option>`)}
+        ${['1', '2', '3', '4'].map((n) => html`<option value="${n}"${(values.variations || '1') === n ? html` selected` : ''}>${n}</option>`)}
       </select>
       ${fieldError(errors, 'variations')}
       <p class="hint">Variations: the same request with different seeds, each counting against the quota.</p>
@@ -138,8 +138,8 @@ interface Block {
  * form's bpm and meter), else bars when every row has bars; none when the rows mix units the form cannot convert.
  */
 function blocksOf(values: Values, count: number): { blocks: Block[]; unit: 'seconds' | 'bars' } | null {
-  const bpm = Number(values['bpm']);
-  const [beats, unit] = (values['time_signature'] || '4/4').split('/').map(Number) as [number, number];
+  const bpm = Number(values.bpm);
+  const [beats, unit] = (values.time_signature || '4/4').split('/').map(Number) as [number, number];
   // The bpm counts the pulse: dotted quarters in 6/8 and 12/8, so a bar of n eighths is n/3 beats of it.
   const pulses = unit === 8 && beats % 3 === 0 ? beats / 3 : beats;
   const barSeconds = bpm > 0 ? (pulses * 60) / bpm : null;

@@ -44,7 +44,7 @@ const STATE_BADGES: Record<DeliveryState, string> = {
 };
 
 /** To the second: attempts of one delivery are often seconds apart. */
-export const formatTime = (iso: string): string => new Date(iso).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+export const formatTime = (iso: string): string => `${new Date(iso).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 
 const eventId = (type: EventType): string => `event-${type.replace('.', '-')}`;
 

@@ -24,8 +24,8 @@ function notFound(): ResourceNotFoundError {
  */
 export function getFileHandler(services: Services): RouteHandler {
   return async function getFile(ctx) {
-    const accountId = ctx.params['account_id'] ?? '';
-    const name = FILE_NAME.exec(ctx.params['file'] ?? '');
+    const accountId = ctx.params.account_id ?? '';
+    const name = FILE_NAME.exec(ctx.params.file ?? '');
     if (!ID.test(accountId) || !name) throw notFound();
     const [, generationId = '', ext = 'wav'] = name as unknown as [string, string, string];
     const query = new URLSearchParams(ctx.querystring);

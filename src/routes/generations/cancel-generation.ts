@@ -6,7 +6,7 @@ export function cancelGenerationHandler(services: Services): RouteHandler {
   return async function cancelGeneration(ctx) {
     const { account } = authed(ctx);
     const cancelled = await services.generations.cancel(
-      await findOwnGeneration(services, account.id, ctx.params['id'] ?? ''),
+      await findOwnGeneration(services, account.id, ctx.params.id ?? ''),
     );
     ctx.body = services.generations.present(cancelled);
   };

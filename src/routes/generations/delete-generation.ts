@@ -5,7 +5,7 @@ import { findOwnGeneration } from './find-generation.ts';
 export function deleteGenerationHandler(services: Services): RouteHandler {
   return async function deleteGeneration(ctx) {
     const { account } = authed(ctx);
-    await services.generations.delete(await findOwnGeneration(services, account.id, ctx.params['id'] ?? ''));
+    await services.generations.delete(await findOwnGeneration(services, account.id, ctx.params.id ?? ''));
     ctx.status = 204;
   };
 }

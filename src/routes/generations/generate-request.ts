@@ -114,7 +114,7 @@ export function parseGenerateRequest(body: Record<string, unknown>, styles: read
   // The stored duration is the plan's exact length, so estimates, quotas and the render all see one number.
   const planned = planLength(
     { prompt, duration, style, instrumental, seed, lyrics, ...(music ? { music } : {}), plan },
-    Object.hasOwn(body, 'duration') && body['duration'] !== null,
+    Object.hasOwn(body, 'duration') && body.duration !== null,
     { min: LIMITS.minDuration, max: LIMITS.maxDuration },
   );
   return {

@@ -10,7 +10,7 @@ import { MAX_WAIT_SECONDS, waitForChange } from './wait-for-change.ts';
 export function getGenerationHandler(services: Services): RouteHandler {
   return async function getGeneration(ctx) {
     const { account } = authed(ctx);
-    const id = ctx.params['id'] ?? '';
+    const id = ctx.params.id ?? '';
     const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', {
       min: 0,
       max: MAX_WAIT_SECONDS,

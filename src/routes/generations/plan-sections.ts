@@ -26,8 +26,8 @@ const MAX_NAMES = 8;
 type Body = Record<string, unknown>;
 
 export function readSections(body: Body): PlanSection[] | undefined {
-  if (!Object.hasOwn(body, 'sections') || body['sections'] === null) return undefined;
-  const value = body['sections'];
+  if (!Object.hasOwn(body, 'sections') || body.sections === null) return undefined;
+  const value = body.sections;
   if (!Array.isArray(value)) {
     throw new ValidationError(
       'sections',
@@ -65,7 +65,7 @@ function readSection(item: unknown, i: number): PlanSection {
       );
     }
   }
-  const kind = section['kind'];
+  const kind = section.kind;
   if (typeof kind !== 'string' || !(PLAN_KINDS as readonly string[]).includes(kind)) {
     const shown = typeof kind === 'string' ? `"${kind}"` : 'missing';
     throw new ValidationError(
@@ -99,7 +99,7 @@ export function readSectionChanges(section: Body, at: string): Pick<PlanSection,
   if (energy !== undefined) changes.energy = energy;
   const instruments = readInstruments(section, at);
   if (instruments !== undefined) changes.instruments = instruments;
-  const lyrics = section['lyrics'];
+  const lyrics = section.lyrics;
   if (lyrics !== undefined && lyrics !== null) {
     const field = place(at, 'lyrics');
     if (typeof lyrics !== 'string' || lyrics.trim() === '')
@@ -143,7 +143,7 @@ function readNumber(
 }
 
 function readInstruments(section: Body, at: string): string[] | undefined {
-  const value = section['instruments'];
+  const value = section.instruments;
   if (value === undefined || value === null) return undefined;
   const field = place(at, 'instruments');
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {

@@ -12,7 +12,7 @@ export function postDeriveHandler(services: Services, operation: Operation): Rou
     const { account } = authed(ctx);
     const idempotencyKey = readIdempotencyKey(ctx);
     const body = await readJsonObject(ctx);
-    const sourceId = ctx.params['id'] ?? '';
+    const sourceId = ctx.params.id ?? '';
     const created = await deriveGenerationFor(services, account, sourceId, operation, {
       body,
       requestId: ctx.state.requestId,

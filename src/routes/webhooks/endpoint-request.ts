@@ -24,7 +24,7 @@ export function parseEndpointRequest(body: Record<string, unknown>): NewEndpoint
 }
 
 function readEvents(body: Record<string, unknown>): EventType[] | undefined {
-  const value = body['events'];
+  const value = body.events;
   if (value === undefined || value === null) return undefined;
   const allowed = EVENT_TYPES.join(', ');
   if (!Array.isArray(value) || value.length === 0)

@@ -123,7 +123,7 @@ async function listDeliveries(webhooks: WebhookService, ctx: AppContext) {
 
 /** An id from the path; one that cannot exist is a 404 without a lookup. */
 function idParam(ctx: { params: Record<string, string> }, what: 'webhook_endpoint' | 'webhook_delivery'): string {
-  const id = ctx.params['id'] ?? '';
+  const id = ctx.params.id ?? '';
   if (!PLAUSIBLE_ID.test(id)) throw new WebhookNotFoundError(what, id.slice(0, 64));
   return id;
 }

@@ -34,12 +34,12 @@ export async function probe(path: string): Promise<StreamInfo> {
   const stream = json.streams[0];
   if (!stream) throw new Error(`ffprobe found no audio stream in ${path}`);
   return {
-    codec: String(stream['codec_name']),
-    sampleRate: Number(stream['sample_rate']),
-    channels: Number(stream['channels']),
-    bits: Number(stream['bits_per_raw_sample'] ?? 0) || Number(stream['bits_per_sample'] ?? 0),
-    duration: Number(json.format['duration']),
-    bitRate: Number(stream['bit_rate'] ?? json.format['bit_rate'] ?? 0),
+    codec: String(stream.codec_name),
+    sampleRate: Number(stream.sample_rate),
+    channels: Number(stream.channels),
+    bits: Number(stream.bits_per_raw_sample ?? 0) || Number(stream.bits_per_sample ?? 0),
+    duration: Number(json.format.duration),
+    bitRate: Number(stream.bit_rate ?? json.format.bit_rate ?? 0),
   };
 }
 

@@ -8,6 +8,7 @@
  * '.' a voiced consonant, '+' a front vowel (e i y), '%' a suffix (er e es ed ing ely),
  * '&' a sibilant (s c g z x j ch sh), '@' a consonant that makes "u" say UW (t s r d l z n j th ch sh).
  */
+import { at } from '../checked.ts';
 import type { Phone } from '../types.ts';
 import { isVowel } from './phones.ts';
 
@@ -321,9 +322,14 @@ const COMPILED: ReadonlyMap<string, Rule[]> = new Map(
     letter,
     rules.map((text) => {
       const rule = /^(.*)\[(.+)\](.*)=(.*)$/.exec(text);
-      if (rule === null || !rule[2].startsWith(letter))
+      if (rule === null || !at(rule, 2).startsWith(letter))
         throw new Error(`Bad letter-to-sound rule "${text}" under "${letter}"`);
-      return { left: rule[1], match: rule[2], right: rule[3], phones: rule[4].split(' ').filter(Boolean) };
+      return {
+        left: at(rule, 1),
+        match: at(rule, 2),
+        right: at(rule, 3),
+        phones: at(rule, 4).split(' ').filter(Boolean),
+      };
     }),
   ]),
 );
@@ -340,7 +346,7 @@ export function lettersToPhones(word: string): Phone[] {
   const phones: Phone[] = [];
   let i = 0;
   while (i < word.length) {
-    const rules = COMPILED.get(word[i]);
+    const rules = COMPILED.get(at(word, i));
     const rule = rules?.find(
       (r) =>
         word.startsWith(r.match, i) &&

@@ -1,5 +1,7 @@
 /** Digits in lyrics are sung as words: "2" -> "two", "1999" -> "one thousand nine hundred ninety-nine". */
 
+import { at } from '../checked.ts';
+
 const ONES = [
   'zero',
   'one',
@@ -28,7 +30,7 @@ const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 
 export function spellNumber(digits: string): string[] {
   if (!/^\d+$/.test(digits)) throw new RangeError(`Not a number: "${digits}"`);
   if (digits.length > 6 || (digits.length > 1 && digits.startsWith('0')))
-    return [...digits].map((d) => ONES[Number(d)]);
+    return [...digits].map((d) => at(ONES, Number(d)));
   return belowMillion(Number(digits));
 }
 
@@ -39,8 +41,8 @@ function belowMillion(n: number): string[] {
 }
 
 function belowThousand(n: number): string[] {
-  if (n < 20) return [ONES[n]];
-  if (n < 100) return n % 10 === 0 ? [TENS[Math.floor(n / 10)]] : [TENS[Math.floor(n / 10)], ONES[n % 10]];
+  if (n < 20) return [at(ONES, n)];
+  if (n < 100) return n % 10 === 0 ? [at(TENS, Math.floor(n / 10))] : [at(TENS, Math.floor(n / 10)), at(ONES, n % 10)];
   const rest = n % 100;
-  return [ONES[Math.floor(n / 100)], 'hundred', ...(rest === 0 ? [] : belowThousand(rest))];
+  return [at(ONES, Math.floor(n / 100)), 'hundred', ...(rest === 0 ? [] : belowThousand(rest))];
 }

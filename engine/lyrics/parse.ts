@@ -3,6 +3,7 @@
  * start sections; text before any tag, or lyrics without tags at all, are split at blank lines into blocks:
  * a block that comes back word for word is the chorus, the others are verses.
  */
+import { at, last } from '../checked.ts';
 import { InvalidLyricsError } from '../errors.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics } from '../types.ts';
 import { pronounceWord } from './pronounce.ts';
@@ -61,7 +62,7 @@ export function parseLyrics(text: string): Lyrics {
     if (tag !== null) {
       closeSection();
       closeUntagged();
-      current = { ...readTag(tag[1], index + 1), lines: [] };
+      current = { ...readTag(at(tag, 1), index + 1), lines: [] };
       continue;
     }
     const line = raw.trim();
@@ -69,8 +70,8 @@ export function parseLyrics(text: string): Lyrics {
     if (current !== null) {
       if (singable) current.lines.push(line);
     } else if (singable) {
-      untagged[untagged.length - 1].push(line);
-    } else if (line === '' && untagged[untagged.length - 1].length > 0) {
+      last(untagged).push(line);
+    } else if (line === '' && last(untagged).length > 0) {
       untagged.push([]);
     }
   }
@@ -90,7 +91,7 @@ function readTag(inside: string, lineNumber: number): { kind: LyricSectionKind; 
     .replace(/[-_\s]+/g, ' ')
     .trim();
   const match = /^([a-z ]+?)\s*(\d+)?\s*(?:x\s*(\d+))?\s*(?::.*)?$/.exec(words);
-  const name = match?.[1].replace(/\s+/g, '') ?? '';
+  const name = match === null ? '' : at(match, 1).replace(/\s+/g, '');
   const kind = TAGS[name];
   if (match === null || kind === undefined) {
     const known = ['Verse', 'Chorus', 'Pre-Chorus', 'Bridge', 'Intro', 'Outro'].map((t) => `[${t}]`).join(', ');

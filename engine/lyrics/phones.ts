@@ -3,6 +3,7 @@
  * syllable boundaries are not given, so consonants between two vowels are split by the maximal onset
  * principle: the next syllable takes the longest run of them that can begin an English word.
  */
+import { at } from '../checked.ts';
 import { VOWELS, type Phone } from '../types.ts';
 
 const VOWEL_SET: ReadonlySet<string> = new Set(VOWELS);
@@ -128,17 +129,17 @@ export function syllabifyPhones(phones: readonly StressedPhone[]): PhoneSyllable
   const vowelAt = phones.flatMap((p, i) => (p.stress === null ? [] : [i]));
   if (vowelAt.length === 0) return [];
   return vowelAt.map((v, k) => {
-    const previousVowel = k === 0 ? -1 : vowelAt[k - 1];
-    const nextVowel = k === vowelAt.length - 1 ? phones.length : vowelAt[k + 1];
+    const previousVowel = k === 0 ? -1 : at(vowelAt, k - 1);
+    const nextVowel = k === vowelAt.length - 1 ? phones.length : at(vowelAt, k + 1);
     const onsetStart =
       k === 0 ? 0 : previousVowel + 1 + codaLength(phones.slice(previousVowel + 1, v).map((p) => p.phone));
     const codaEnd =
       k === vowelAt.length - 1 ? phones.length : v + 1 + codaLength(phones.slice(v + 1, nextVowel).map((p) => p.phone));
     return {
       onset: phones.slice(onsetStart, v).map((p) => p.phone),
-      nucleus: phones[v].phone,
+      nucleus: at(phones, v).phone,
       coda: phones.slice(v + 1, codaEnd).map((p) => p.phone),
-      stress: phones[v].stress ?? 0,
+      stress: at(phones, v).stress ?? 0,
     };
   });
 }
@@ -155,7 +156,8 @@ function codaLength(cluster: readonly Phone[]): number {
 export function rhymePart(phones: readonly StressedPhone[]): string {
   let start = -1;
   for (let i = phones.length - 1; i >= 0; i--) {
-    if (phones[i].stress === 1 || phones[i].stress === 2) {
+    const { stress } = at(phones, i);
+    if (stress === 1 || stress === 2) {
       start = i;
       break;
     }

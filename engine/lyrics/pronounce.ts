@@ -3,6 +3,7 @@
  * hyphens, compounds of two known words, a known word plus a common suffix) and only then spelled by
  * letter-to-sound rules. A word is never dropped: anything with a letter or a digit gets syllables.
  */
+import { at, last } from '../checked.ts';
 import type { LyricWord, Phone, Syllable } from '../types.ts';
 import { lookupPhones } from './dictionary.ts';
 import { lettersToPhones } from './letter-to-sound.ts';
@@ -126,15 +127,15 @@ export function pronounceWord(word: string): LyricWord {
   for (const part of parts) {
     if (typeof part === 'string') {
       // A separator ("-", " ", "/") rides on the previous syllable so the texts still join into the word.
-      if (syllables.length > 0) syllables[syllables.length - 1].text += part;
+      if (syllables.length > 0) last(syllables).text += part;
       continue;
     }
     const phoneSyllables = syllabifyPhones(part.phones);
     const texts = sliceLetters(part.text, phoneSyllables);
-    phoneSyllables.forEach((s, k) => syllables.push({ ...s, text: texts[k] }));
+    for (const [k, s] of phoneSyllables.entries()) syllables.push({ ...s, text: at(texts, k) });
   }
   const text = syllables.map((s) => s.text).join('');
-  if (syllables.length === 1 && FUNCTION_WORDS.has(text.toLowerCase())) syllables[0].stress = 0;
+  if (syllables.length === 1 && FUNCTION_WORDS.has(text.toLowerCase())) at(syllables, 0).stress = 0;
   return { text, syllables, guessed: parts.some((p) => typeof p !== 'string' && p.guessed) };
 }
 

@@ -4,6 +4,7 @@
  * syllable count (silent final e, merged or split groups) and hands the consonant letters between two
  * groups to the next syllable as far as its onset goes. The slices always join back into the word.
  */
+import { at, last } from '../checked.ts';
 import type { PhoneSyllable } from './phones.ts';
 
 /** Two letters that spell one consonant sound, so an onset of one phone takes both ("ph|one" is wrong). */
@@ -17,18 +18,20 @@ export function sliceLetters(word: string, syllables: readonly PhoneSyllable[]):
   if (groups === null) return evenSlices(word, n);
   const cuts: number[] = [];
   for (let k = 1; k < n; k++) {
-    const gapStart = groups[k - 1][1];
-    const gapEnd = groups[k][0];
-    cuts.push(gapEnd - onsetLetters(lower, gapStart, gapEnd, syllables[k].onset.length));
+    const gapStart = at(groups, k - 1)[1];
+    const gapEnd = at(groups, k)[0];
+    cuts.push(gapEnd - onsetLetters(lower, gapStart, gapEnd, at(syllables, k).onset.length));
   }
   return [0, ...cuts].map((start, k) => word.slice(start, k === n - 1 ? word.length : cuts[k]));
 }
 
 const isVowelLetter = (word: string, i: number): boolean => {
-  const c = word[i];
+  const c = at(word, i);
   if ('aeiou'.includes(c)) return true;
   // "y" is a vowel after a consonant ("happy", "my", "rhythm"), a consonant at the start or after a vowel ("yes", "play").
-  return c === 'y' && i > 0 && !'aeiouy'.includes(word[i - 1]) && /[a-z]/.test(word[i - 1]);
+  if (c !== 'y' || i === 0) return false;
+  const before = at(word, i - 1);
+  return !'aeiouy'.includes(before) && /[a-z]/.test(before);
 };
 
 /** [start, end) of each run of vowel letters. */
@@ -48,28 +51,29 @@ function reconcile(word: string, initial: [number, number][], n: number): [numbe
   let groups = initial.map((g) => [...g] as [number, number]);
   // Silent e: "make", "tunes", "loved" (but not "the" or "be", whose only vowel it is).
   if (groups.length > n && groups.length > 1) {
-    const last = groups[groups.length - 1];
-    const tail = word.slice(last[0]);
-    if (last[1] - last[0] === 1 && word[last[0]] === 'e' && /^e(s|d)?$/.test(tail.replace(/'/g, '')))
+    const final = last(groups);
+    const tail = word.slice(final[0]);
+    if (final[1] - final[0] === 1 && word[final[0]] === 'e' && /^e(s|d)?$/.test(tail.replace(/'/g, '')))
       groups = groups.slice(0, -1);
   }
   while (groups.length > n) {
     // Merge the two groups with the fewest letters between them ("every": e-v-e -> one syllable "eve").
     let best = 0;
     for (let k = 1; k < groups.length - 1; k++) {
-      if (groups[k + 1][0] - groups[k][1] < groups[best + 1][0] - groups[best][1]) best = k;
+      if (at(groups, k + 1)[0] - at(groups, k)[1] < at(groups, best + 1)[0] - at(groups, best)[1]) best = k;
     }
-    groups.splice(best, 2, [groups[best][0], groups[best + 1][1]]);
+    groups.splice(best, 2, [at(groups, best)[0], at(groups, best + 1)[1]]);
   }
   while (groups.length < n) {
     // Split the longest group of two or more vowel letters ("idea" -> i-de-a, "create" -> cre-ate).
     let longest = -1;
     for (let k = 0; k < groups.length; k++) {
-      const size = groups[k][1] - groups[k][0];
-      if (size >= 2 && (longest === -1 || size > groups[longest][1] - groups[longest][0])) longest = k;
+      const [from, to] = at(groups, k);
+      const size = to - from;
+      if (size >= 2 && (longest === -1 || size > at(groups, longest)[1] - at(groups, longest)[0])) longest = k;
     }
     if (longest === -1) return null;
-    const [start, end] = groups[longest];
+    const [start, end] = at(groups, longest);
     const middle = start + Math.floor((end - start) / 2);
     groups.splice(longest, 1, [start, middle], [middle, end]);
   }

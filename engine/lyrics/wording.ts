@@ -3,6 +3,7 @@
  * right), which words suit the song's mood, which lines contradict themselves ("gentle and cold"), and which
  * person a template speaks in, so a section stays with "I" or with "we".
  */
+import { at } from '../checked.ts';
 import type { Banks } from './bank.ts';
 import { FUNCTION_WORDS } from './pronounce.ts';
 
@@ -74,7 +75,7 @@ function echoes(words: readonly string[]): boolean {
   const content = words.map(plainWord).filter((w) => w.length >= 3 && !FUNCTION_WORDS.has(w));
   for (let i = 0; i < content.length; i++) {
     for (let j = i + 1; j < content.length; j++) {
-      const [a, b] = [content[i], content[j]];
+      const [a, b] = [at(content, i), at(content, j)];
       if (
         a !== b &&
         (a.startsWith(b) || b.startsWith(a) || (a.length >= 4 && b.length >= 4 && a.slice(0, 4) === b.slice(0, 4)))
@@ -98,7 +99,7 @@ export function nounNeeds(template: string): { slots: NounNeed[]; end: NounNeed 
     if (token.startsWith('e') && token.replace(/[^a-z]/g, '') !== 'e') return;
     let k = i - 1;
     while (k >= 0 && tokens[k] === '{a}') k--;
-    const need: NounNeed = k >= 0 && COUNTING.has(tokens[k]) ? 'count' : 'any';
+    const need: NounNeed = k >= 0 && COUNTING.has(at(tokens, k)) ? 'count' : 'any';
     if (noun) slots.push(need);
     else end = need;
   });
@@ -124,8 +125,7 @@ export function isFeeling(template: string): boolean {
 
 export const opensWithFiller = (line: string): boolean =>
   FILLER_OPENINGS.has(
-    line
-      .split(' ')[0]
+    at(line.split(' '), 0)
       .toLowerCase()
       .replace(/[^a-z]/g, ''),
   );

@@ -7,6 +7,7 @@
  * as its last. Words are judged by ./wording.ts: nouns fit their articles, words fit the mood and never
  * contradict each other in a line, a section keeps one narrator ("I" or "we") and opens few lines with a filler.
  */
+import { at } from '../checked.ts';
 import type { Random } from '../random.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics, Subjects } from '../types.ts';
 import { chooseThemes, END_KINDS, loadBanks, type EndKind, type WordSet } from './bank.ts';
@@ -104,15 +105,16 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   const choruses = input.plan.sections.filter((s) => s.kind === 'chorus' && s.lines > 0);
   const chorusRandom = random.fork('chorus');
   const chorusSyllables = chorusRange(choruses.map((s) => s.syllables));
+  const firstChorus = choruses[0];
   const chorus =
-    choruses.length === 0
+    firstChorus === undefined
       ? []
       : writeChorus(
-          choruses[0].lines,
+          firstChorus.lines,
           chorusSyllables,
           palette,
           chorusRandom,
-          newNarrator(choruses[0].lines, palette, chorusRandom),
+          newNarrator(firstChorus.lines, palette, chorusRandom),
         );
   const dedication = input.subjects ? dedicationLines(input.subjects) : [];
   // The dedication is sung in every chorus: the line after the hook, so the hook still opens and closes it.
@@ -125,7 +127,9 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
       // Every chorus sings the same lines; a chorus planned shorter or longer cycles through them.
       return {
         kind: 'chorus',
-        lines: Array.from({ length: spec.lines }, (_, i) => chorus[i % Math.max(1, chorus.length)]).filter(Boolean),
+        lines: Array.from({ length: spec.lines }, (_, i) => chorus[i % Math.max(1, chorus.length)]).filter(
+          (line): line is LyricLine => line !== undefined,
+        ),
       };
     }
     const sectionRandom = random.fork(`${spec.kind}-${index}`);
@@ -150,7 +154,7 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
     const target = verses[k];
     if (target === undefined) return;
     const line = fitLine(variants, target.spec.syllables, palette, random.fork(`subject-${k}`));
-    if (line !== null) sections[target.index]!.lines[0] = parseLine(line);
+    if (line !== null) at(sections, target.index).lines[0] = parseLine(line);
   });
   return { source: 'written', sections };
 }
@@ -197,7 +201,7 @@ export function dedicationLines(subjects: Subjects): string[] {
   if (occasion && name)
     return [
       ...occasion.named.map((l) => l.replace('N', name)),
-      ...occasion.named.map((l) => l.replace('N', subjects.names[0]!)),
+      ...occasion.named.map((l) => l.replace('N', at(subjects.names, 0))),
     ];
   if (occasion) return [...occasion.plain, ...plainFor];
   if (name)
@@ -247,8 +251,9 @@ function fitLine(variants: readonly string[], range: Range, palette: Palette, ra
   const short = variants.filter((v) => count(v) < range.min).sort((a, b) => count(b) - count(a))[0];
   if (short === undefined) return null;
   // A filler goes in front: "Oh, happy birthday", keeping a name's capital.
-  const [first, ...rest] = short.split(' ');
-  const words = [OWN_WORDS.has(first!) ? first!.toLowerCase() : first!, ...rest];
+  const split = short.split(' ');
+  const first = at(split, 0);
+  const words = [OWN_WORDS.has(first) ? first.toLowerCase() : first, ...split.slice(1)];
   const padded = padToRange(words, range, palette, random, Infinity);
   if (padded !== null) return capitalize(padded.join(' '));
   return null;
@@ -258,7 +263,7 @@ function fitLine(variants: readonly string[], range: Range, palette: Palette, ra
 function chorusRange(ranges: readonly Range[]): Range {
   const min = Math.max(...ranges.map((r) => r.min));
   const max = Math.min(...ranges.map((r) => r.max));
-  return min <= max ? { min, max } : ranges[0];
+  return min <= max ? { min, max } : at(ranges, 0);
 }
 
 /** Sad songs lean on "I", bright ones on "we"; at most one line in four opens with "oh", "so", "now" or "and". */
@@ -318,7 +323,7 @@ function buildPalette(input: WriteInput): Palette {
       }
     }
   };
-  themed.forEach((set) => add(set, true));
+  for (const set of themed) add(set, true);
   add(general, false);
   return {
     themed,
@@ -369,7 +374,7 @@ function writeChorus(count: number, range: Range, palette: Palette, random: Rand
   ];
   for (const group of themedFirst) {
     const endings = orderEndings(group, palette, random);
-    const hookEnding = endings.find((e) => e.themed) ?? endings[0];
+    const hookEnding = endings.find((e) => e.themed) ?? at(endings, 0);
     const hook = makeLine(hookEnding, range, palette, random, { ...narrator, hook: true });
     if (hook === null) continue;
     palette.usedLines.add(hook);
@@ -378,12 +383,13 @@ function writeChorus(count: number, range: Range, palette: Palette, random: Rand
     // The middle lines rhyme with the hook, so with the hook again at the end every pair rhymes.
     for (let i = 1; i < count - 1; i++) {
       const others = endings.filter((e) => e.word !== hookEnding.word);
-      const ending = others.length > 0 ? others[(i - 1) % others.length] : hookEnding;
-      lines.push(makeLine(ending, range, palette, random, narrator) ?? hook);
-      palette.usedLines.add(lines[i]);
+      const ending = others.length > 0 ? at(others, (i - 1) % others.length) : hookEnding;
+      const line = makeLine(ending, range, palette, random, narrator) ?? hook;
+      lines.push(line);
+      palette.usedLines.add(line);
     }
     if (count >= 2) lines.push(hook);
-    endings.forEach((e) => palette.usedEnds.add(e.word));
+    for (const e of endings) palette.usedEnds.add(e.word);
     return lines.map(parseLine);
   }
   return fallbackLines(count, range, palette).map(parseLine);
@@ -397,7 +403,7 @@ function writeSection(count: number, range: Range, palette: Palette, random: Ran
   for (let slot = 0; slot < slots; slot++) {
     const lineIndexes = slotOf.flatMap((s, i) => (s === slot ? [i] : []));
     const lines = linesForSlot(lineIndexes.length, range, palette, random, narrator);
-    lineIndexes.forEach((lineIndex, k) => (texts[lineIndex] = lines[k]));
+    for (const [k, lineIndex] of lineIndexes.entries()) texts[lineIndex] = at(lines, k);
   }
   return texts.map(parseLine);
 }
@@ -410,7 +416,7 @@ function rhymeSlots(count: number, scheme: 'AABB' | 'ABAB'): number[] {
     slots.push(inFullBlock ? Math.floor(i / 4) * 2 + (i % 2) : Math.floor(i / 2));
   }
   // An odd last line rhymes with the line before it rather than standing alone.
-  if (count % 2 === 1 && count > 1) slots[count - 1] = slots[count - 2];
+  if (count % 2 === 1 && count > 1) slots[count - 1] = at(slots, count - 2);
   return slots;
 }
 
@@ -429,7 +435,7 @@ function linesForSlot(count: number, range: Range, palette: Palette, random: Ran
     }
     // A group with fewer fitting words than lines repeats its words in new templates.
     for (let k = 0; lines.length > 0 && lines.length < count && k < endings.length * 3; k++) {
-      const line = makeLine(endings[k % endings.length], range, palette, random, narrator);
+      const line = makeLine(at(endings, k % endings.length), range, palette, random, narrator);
       if (line !== null) lines.push(line);
     }
     if (lines.length === count) return lines;
@@ -462,7 +468,11 @@ function orderEndings(group: readonly Ending[], palette: Palette, random: Random
   const seen = new Set<string>();
   return shuffled
     .sort((a, b) => rank(a) - rank(b))
-    .filter((e) => (seen.has(e.word) ? false : (seen.add(e.word), true)));
+    .filter((e) => {
+      if (seen.has(e.word)) return false;
+      seen.add(e.word);
+      return true;
+    });
 }
 
 /** Where an article-less noun goes by itself: "take me back home", "all the way home", "follow the river home". */
@@ -505,14 +515,14 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
     if (
       words.length >= 3 &&
       !template.text.startsWith('{') &&
-      !opensWithFiller(words[0]) &&
+      !opensWithFiller(at(words, 0)) &&
       syllablesOf(words) < range.min - 1
     ) {
       const candidate = random.pick(openers);
       const phrase = fillTemplate(candidate, '', taken, palette, random).split(' ');
       // "Under the fire, under the hand" says one thing twice.
       if (
-        candidate.text.split(' ')[0] !== words[0].toLowerCase() &&
+        at(candidate.text.split(' '), 0) !== at(words, 0).toLowerCase() &&
         syllablesOf(phrase) + syllablesOf(words) <= range.max
       ) {
         phrase[phrase.length - 1] += ',';
@@ -530,7 +540,7 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
       palette.wording.echoes(fitted)
     )
       continue;
-    const filler = opensWithFiller(fitted[0]);
+    const filler = opensWithFiller(at(fitted, 0));
     // Past the section's allowance a filler opening is not an option: another template or end word is.
     const fillersAllowed = narrator.hook !== true && narrator.fillersLeft > 0;
     if (filler && !fillersAllowed) continue;
@@ -540,7 +550,7 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
       // A stress clash costs as much as a template used twice already.
       (palette.templateUses.get(template.text) ?? 0) / 2 +
       (filler ? 1.5 : 0) +
-      (narrator.openings.has(fitted[0].toLowerCase()) ? 1 : 0) +
+      (narrator.openings.has(at(fitted, 0).toLowerCase()) ? 1 : 0) +
       // An opener phrase pads a line; a template that fits on its own reads better.
       (opener === null ? 0 : 0.75 + (palette.templateUses.get(opener.text) ?? 0) / 2) +
       0.4 * fitted.filter((w) => narrator.words.has(contentWord(w))).length +
@@ -561,8 +571,9 @@ function makeLine(ending: Ending, range: Range, palette: Palette, random: Random
     return line;
   }
   const bare = padToRange(endTokens, range, palette, random, Infinity);
-  if (bare === null || (opensWithFiller(bare[0]) && (narrator.hook === true || narrator.fillersLeft <= 0))) return null;
-  if (opensWithFiller(bare[0])) narrator.fillersLeft--;
+  if (bare === null || (opensWithFiller(at(bare, 0)) && (narrator.hook === true || narrator.fillersLeft <= 0)))
+    return null;
+  if (opensWithFiller(at(bare, 0))) narrator.fillersLeft--;
   return capitalize(bare.join(' '));
 }
 
@@ -576,8 +587,14 @@ function widenEnd(
   taken: Set<string>,
 ): string[] {
   const deficit = range.min - syllablesOf(words);
-  const at = words.length - ending.word.split(' ').length;
-  if (ending.kind !== 'n' || deficit < 1 || deficit > 2 || at < 1 || !DETERMINERS.has(words[at - 1].toLowerCase()))
+  const cut = words.length - ending.word.split(' ').length;
+  if (
+    ending.kind !== 'n' ||
+    deficit < 1 ||
+    deficit > 2 ||
+    cut < 1 ||
+    !DETERMINERS.has(at(words, cut - 1).toLowerCase())
+  )
     return words;
   const sources = [...palette.themed, palette.general];
   const choices = [...new Set(sources.flatMap((set) => set.A))].filter(
@@ -586,7 +603,7 @@ function widenEnd(
   if (choices.length === 0) return words;
   const adjective = random.pick(choices);
   taken.add(adjective);
-  return [...words.slice(0, at), adjective, ...words.slice(at)];
+  return [...words.slice(0, cut), adjective, ...words.slice(cut)];
 }
 
 /**
@@ -627,7 +644,7 @@ function padToRange(
   let count = syllablesOf(words);
   if (count > range.max || range.min - count > maxFillers) return null;
   // "Oh E" padded again would stack fillers ("and oh all day").
-  if (count < range.min && opensWithFiller(words[0])) return null;
+  if (count < range.min && opensWithFiller(at(words, 0))) return null;
   const padded = [...words];
   while (count < range.min) {
     const filler = random.pick(palette.fillers.filter((f) => f !== padded[0]?.toLowerCase()));
@@ -651,7 +668,7 @@ function stressScore(words: readonly string[]): number {
 /** "a open road" -> "an open road", by the next word's first sound, not its spelling. */
 function fixArticles(words: string[]): string[] {
   return words.map((w, i) =>
-    w === 'a' && i + 1 < words.length && pronounced(words[i + 1]).syllables[0]?.onset.length === 0 ? 'an' : w,
+    w === 'a' && i + 1 < words.length && pronounced(at(words, i + 1)).syllables[0]?.onset.length === 0 ? 'an' : w,
   );
 }
 
@@ -674,14 +691,13 @@ function fallbackLines(count: number, range: Range, palette: Palette): string[] 
   const endings = [...palette.groups.values()]
     .flat()
     .sort((a, b) => syllablesOf(a.word.split(' ')) - syllablesOf(b.word.split(' ')));
-  const shortest = endings[0];
-  const words = shortest.word.split(' ');
+  const words = at(endings, 0).word.split(' ');
   while (syllablesOf(words) < range.min) words.unshift('oh');
   return Array.from({ length: count }, () => capitalize(words.join(' ')));
 }
 
 const capitalize = (line: string): string => line.charAt(0).toUpperCase() + line.slice(1);
-const firstWord = (line: string): string => line.split(' ')[0].toLowerCase();
+const firstWord = (line: string): string => at(line.split(' '), 0).toLowerCase();
 /** A word worth not repeating within a section, or '' for the little words every line has. */
 function contentWord(word: string): string {
   const plain = word.toLowerCase().replace(/[^a-z']/g, '');
@@ -692,7 +708,7 @@ function shuffle<T>(items: readonly T[], random: Random): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = random.int(0, i);
-    [out[i], out[j]] = [out[j], out[i]];
+    [out[i], out[j]] = [at(out, j), at(out, i)];
   }
   return out;
 }

@@ -158,7 +158,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     for (const slot of slots) {
       if (waiting.length === 0) return;
       if (slot.job || slot.retiring) continue;
-      const job = waiting.shift()!;
+      const job = waiting.shift();
+      if (job === undefined) return;
       slot.job = job;
       const splice = job.options.splice;
       const command: RenderCommand = {

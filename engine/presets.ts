@@ -19,6 +19,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { defined } from './checked.ts';
 import { InvalidPresetError, UnknownStyleError } from './errors.ts';
 import { DRUMS, PATCHES, type Preset, type StyleInfo } from './types.ts';
 
@@ -133,7 +134,8 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   if (expectedName !== undefined && name !== expectedName)
     fail(`name "${name}" must match the file name "${expectedName}"`);
   expectString(p.description, 'description', fail);
-  expectArray(p.aliases, 'aliases', fail).forEach((alias, i) => expectString(alias, `aliases[${i}]`, fail));
+  for (const [i, alias] of expectArray(p.aliases, 'aliases', fail).entries())
+    expectString(alias, `aliases[${i}]`, fail);
 
   const meter = expectObject(p.meter, 'meter', fail);
   expectKeys(meter, ['beatsPerBar', 'beatUnit'], 'meter', fail);
@@ -151,7 +153,7 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   if (!(min <= def && def <= max)) fail(`bpm must satisfy min <= default <= max, got ${min}/${def}/${max}`);
 
   expectNumber(p.swing, 'swing', 0, 1, fail);
-  expectArray(p.modes, 'modes', fail).forEach((mode, i) => expectOneOf(mode, MODES, `modes[${i}]`, fail));
+  for (const [i, mode] of expectArray(p.modes, 'modes', fail).entries()) expectOneOf(mode, MODES, `modes[${i}]`, fail);
   expectNumber(p.valence, 'valence', -1, 1, fail);
   expectNumber(p.arousal, 'arousal', -1, 1, fail);
   expectOneOf(p.form, FORMS, 'form', fail);
@@ -254,7 +256,10 @@ export function presetNames(): string[] {
 
 /** Name and one-line description of every style, sorted by name. */
 export function listStyles(): StyleInfo[] {
-  return presetNames().map((name) => ({ name, description: presets().get(name)!.description }));
+  return presetNames().map((name) => ({
+    name,
+    description: defined(presets().get(name), `the style ${name}`).description,
+  }));
 }
 
 /** The preset called `name`; throws UnknownStyleError listing the known names. */

@@ -2,6 +2,7 @@
  * The whole pipeline for one request, in the current thread: interpret -> compose -> render -> encode.
  * Workers call this; so do tests and benchmarks that want a track without a pool.
  */
+import { at } from './checked.ts';
 import { pulseBpm } from './compose/meter.ts';
 import type {
   GenerationRequest,
@@ -141,7 +142,7 @@ export function trackMetadata(spec: SongSpec, score: Score, loudness: TrackMetad
     sections: score.sections.map((section, index) => ({
       kind: section.kind,
       start: Math.round(section.time * 100) / 100,
-      end: Math.round(ends[index]! * 100) / 100,
+      end: Math.round(at(ends, index) * 100) / 100,
       bars: section.bars,
     })),
     plan: planReport(score, ends),
@@ -267,7 +268,7 @@ function planReport(score: Score, ends: number[]): PlanReport[] {
     energy: Math.round(section.energy * 100) / 100,
     instruments: [...section.roles],
     start: Math.round(section.time * 1e6) / 1e6,
-    end: Math.round(ends[index]! * 1e6) / 1e6,
+    end: Math.round(at(ends, index) * 1e6) / 1e6,
     ...(section.lyrics !== undefined ? { lyrics: section.lyrics } : {}),
   }));
 }

@@ -2,6 +2,7 @@
  * Bass lines in the preset's style. Every chord starts with its "anchor" note (the root, or the tonic for a
  * pedal) so the voicing stage can rule out parallels against the real bass.
  */
+import { at, defined } from '../checked.ts';
 import type { BassStyle } from '../types.ts';
 import type { Random } from '../random.ts';
 import { lowestAtOrAbove, mod } from '../theory/pitch.ts';
@@ -59,7 +60,7 @@ function legato(
   return onsets.map((beat, i) => ({
     beat,
     beats: ((onsets[i + 1] ?? end) - beat) * gate,
-    midi: pitches[i % pitches.length]!,
+    midi: at(pitches, i % pitches.length),
     velocity: velocity * (i === 0 ? 1 : 0.88),
   }));
 }
@@ -107,15 +108,20 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
   walking: ({ ctx, slot, anchor, nextAnchor, velocity }) => {
     const onsets = pulses(slot.beat, end(slot), 1);
     const tones = slot.chord.intervals.slice(1).map((i) => anchor + mod(i, 12));
-    const pitches = onsets.map((_, i) => (i === 0 ? anchor : tones[(i - 1) % tones.length]!));
+    const pitches = onsets.map((_, i) => (i === 0 ? anchor : at(tones, (i - 1) % tones.length)));
     if (onsets.length >= 2)
-      pitches[pitches.length - 1] = approachTone(ctx, slot, nextAnchor, pitches[pitches.length - 2]!);
+      pitches[pitches.length - 1] = approachTone(ctx, slot, nextAnchor, at(pitches, pitches.length - 2));
     return legato(onsets, pitches, end(slot), velocity, 0.9);
   },
   offbeat: ({ slot, anchor, drive, velocity }) => {
     const onsets = pulses(slot.beat + 0.5, end(slot), 1);
     const pitches = onsets.map((_, i) => (drive > 0.85 && i % 4 === 3 ? anchor + 12 : anchor));
-    return onsets.map((beat, i) => ({ beat, beats: 0.4, midi: pitches[i]!, velocity: velocity * (i === 0 ? 1 : 0.9) }));
+    return onsets.map((beat, i) => ({
+      beat,
+      beats: 0.4,
+      midi: at(pitches, i),
+      velocity: velocity * (i === 0 ? 1 : 0.9),
+    }));
   },
   sub808: ({ ctx, slot, anchor, drive, velocity, drumBars, stepsPerBar }) => {
     const onsets = new Set<number>([slot.beat]);
@@ -188,7 +194,7 @@ export function makeAcidPatterns(ctx: ComposeContext, random: Random): AcidPatte
 }
 
 function acidLine({ ctx, slot, anchor, velocity, acid }: SlotInput): GridNote[] {
-  const pattern = acid.get(ctx.sections[slot.section]!.label)!;
+  const pattern = defined(acid.get(at(ctx.sections, slot.section).label), 'acid pattern of the section');
   // Sixteenth notes whatever the meter (a beat unit of an eighth holds two), the 16-step figure wrapping.
   const stepBeats = ctx.spec.meter.beatUnit === 8 ? 0.5 : 0.25;
   const onsets: { beat: number; step: AcidStep }[] = [];
@@ -205,7 +211,7 @@ function acidLine({ ctx, slot, anchor, velocity, acid }: SlotInput): GridNote[] 
       // A slide overlaps the next note: the renderer glides between overlapping notes.
       beats:
         step.slide && i + 1 < onsets.length ? next - beat + stepBeats * 0.25 : Math.min(next - beat, stepBeats) * 0.85,
-      midi: anchor + mod(intervals[step.tone % intervals.length]!, 12) + step.octave,
+      midi: anchor + mod(at(intervals, step.tone % intervals.length), 12) + step.octave,
       velocity: clamp(velocity * (step.accent ? 1.2 : 0.82), 0, 1),
     };
   });
@@ -222,20 +228,21 @@ export function composeBass(
   const acid = makeAcidPatterns(ctx, random);
   const notes: GridNote[] = [];
   ctx.chords.forEach((slot, i) => {
-    const section = ctx.sections[slot.section]!;
+    const section = at(ctx.sections, slot.section);
     if (!section.roles.has('bass')) return;
+    const anchor = at(anchors, i);
     const velocity = sectionVelocity(ctx.spec.arousal, section.energy) * 0.95;
     if (slot.beat >= ctx.endingBeat - EPSILON) {
       // The ending: the root held under the final chord.
-      notes.push({ beat: slot.beat, beats: slot.beats, midi: anchors[i]!, velocity: velocity * 0.9 });
+      notes.push({ beat: slot.beat, beats: slot.beats, midi: anchor, velocity: velocity * 0.9 });
       return;
     }
     const drive = section.energy * (0.6 + 0.2 * (ctx.spec.arousal + 1));
     const input: SlotInput = {
       ctx,
       slot,
-      anchor: anchors[i]!,
-      nextAnchor: anchors[i + 1] ?? anchors[i]!,
+      anchor,
+      nextAnchor: anchors[i + 1] ?? anchor,
       drive,
       velocity,
       drumBars,

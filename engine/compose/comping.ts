@@ -2,6 +2,7 @@
  * The chords role in the preset's playing style, and the pad role that sustains the same voicings.
  * Rhythms are chosen per section label, so a repeated section is played the same way.
  */
+import { at, last } from '../checked.ts';
 import type { ChordStyle } from '../types.ts';
 import type { Random } from '../random.ts';
 import { meterName } from './meter.ts';
@@ -72,7 +73,7 @@ const slotEnd = (slot: ChordSlot) => slot.beat + slot.beats;
  * other bar (call and answer), the same in every repeat of the section.
  */
 function barChoice(c: Ctx): number {
-  const bar = Math.floor((c.slot.beat - c.ctx.sections[c.slot.section]!.beat) / c.ctx.beatsPerBar + EPSILON);
+  const bar = Math.floor((c.slot.beat - at(c.ctx.sections, c.slot.section).beat) / c.ctx.beatsPerBar + EPSILON);
   return c.choice + (bar % 2 === 1 ? 1 + (c.choice % 2) : 0);
 }
 
@@ -89,7 +90,7 @@ function barHits(c: Ctx, hits: readonly Hit[]): Hit[] {
     }
   }
   // A chord change mid-bar must still be heard where it starts.
-  if (result.length === 0 || result[0]![0] > slot.beat + EPSILON)
+  if (result.length === 0 || at(result, 0)[0] > slot.beat + EPSILON)
     result.unshift([slot.beat, Math.min(hits[0]?.[1] ?? 1, 1) * bpb]);
   return result.map(([b, l]) => [b, Math.min(l, slotEnd(slot) - b)]);
 }
@@ -146,7 +147,7 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
   stabs: (c) => {
     if (c.ctx.beatsPerBar !== 4)
       return chordHits(c, barHits(c, offPulseHits(c)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
-    const steps = STAB_BARS[barChoice(c) % STAB_BARS.length]!.filter((_, i) => c.energy >= 0.6 || i % 2 === 0);
+    const steps = at(STAB_BARS, barChoice(c) % STAB_BARS.length).filter((_, i) => c.energy >= 0.6 || i % 2 === 0);
     // A guitar chops stabs on its four highest strings (the reggae skank).
     return chordHits(
       c,
@@ -169,7 +170,7 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
         c.velocity,
         0.9,
       );
-    const bar = c.energy < 0.4 ? COMP_BARS[COMP_BARS.length - 1]! : COMP_BARS[barChoice(c) % (COMP_BARS.length - 1)]!;
+    const bar = c.energy < 0.4 ? last(COMP_BARS) : at(COMP_BARS, barChoice(c) % (COMP_BARS.length - 1));
     return chordHits(c, barHits(c, bar), c.velocity, 0.9);
   },
   arpeggio: (c) => {
@@ -180,7 +181,7 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
   ostinato: (c) => {
     const step = c.ctx.bpm < 100 && c.energy >= 0.7 ? 0.25 : 0.5;
     const v = c.voicing;
-    const order = [v[0]!, v[v.length - 1]!, v[1] ?? v[0]!, v[v.length - 1]!];
+    const order = [at(v, 0), last(v), v[1] ?? at(v, 0), last(v)];
     return broken(c, order, step, 0.85);
   },
   // Tango's marcato: every beat struck short and detached, the strong beats leaning harder.
@@ -198,7 +199,7 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
     const { ctx } = c;
     // One strum slot per eighth note (per beat in x/8 meters).
     const slots = Math.max(1, Math.round(ctx.beatsPerBar * (ctx.spec.meter.beatUnit >= 8 ? 1 : 2)));
-    const section = ctx.sections[c.slot.section]!;
+    const section = at(ctx.sections, c.slot.section);
     const perBeat = slots / ctx.beatsPerBar;
     const strongSlots = strongBeats(ctx.beatsPerBar).map((b) => Math.round(b * perBeat));
     const plan = strumPlan(
@@ -243,7 +244,7 @@ function broken(c: Ctx, order: readonly number[], step: number, gate: number): G
     notes.push({
       beat,
       beats: Math.min(step * gate, slotEnd(c.slot) - beat),
-      midi: order[i % order.length]!,
+      midi: at(order, i % order.length),
       velocity: c.velocity * (Math.abs(beat % 1) < EPSILON ? 1 : 0.8),
     });
   }
@@ -296,19 +297,23 @@ export function composeChords(
   const leftHand = !ctx.roles.has('bass') && !guitar;
   const shapes = guitar ? shapesFor(ctx, instrument, voicings, bassAnchors) : voicings;
   ctx.chords.forEach((slot, i) => {
-    const section = ctx.sections[slot.section]!;
+    const section = at(ctx.sections, slot.section);
     if (!section.roles.has('chords')) return;
-    if (!choices.has(section.label)) choices.set(section.label, random.int(0, 99));
+    let choice = choices.get(section.label);
+    if (choice === undefined) {
+      choice = random.int(0, 99);
+      choices.set(section.label, choice);
+    }
     const velocity = sectionVelocity(ctx.spec.arousal, section.energy) * 0.85;
     if (leftHand)
-      notes.push({ beat: slot.beat, beats: slot.beats * 0.96, midi: bassAnchors[i]!, velocity: velocity * 0.9 });
+      notes.push({ beat: slot.beat, beats: slot.beats * 0.96, midi: at(bassAnchors, i), velocity: velocity * 0.9 });
     const c: Ctx = {
       ctx,
       slot,
-      voicing: shapes[i]!,
+      voicing: at(shapes, i),
       velocity,
       energy: section.energy,
-      choice: choices.get(section.label)!,
+      choice,
       guitar,
     };
     notes.push(...(slot.beat >= ctx.endingBeat - EPSILON ? endingHits(c) : STYLES[ctx.preset.chords](c)));
@@ -328,25 +333,25 @@ function shapesFor(
 ) {
   const alone = !ctx.roles.has('bass');
   const style = ctx.preset.chords;
-  const ending = (i: number) => ctx.chords[i]!.beat >= ctx.endingBeat - EPSILON;
+  const ending = (i: number) => at(ctx.chords, i).beat >= ctx.endingBeat - EPSILON;
   const played = (shape: Shape, i: number) => (style === 'stabs' && !ending(i) ? shape.slice(-STAB_STRINGS) : shape);
   const picked = (i: number) => (style === 'arpeggio' || style === 'ostinato') && !ending(i);
   return guitarShapes(ctx.chords, instrument, {
-    bass: ctx.chords.map((_, i) => (alone ? null : bassAnchors[i]!)),
+    bass: ctx.chords.map((_, i) => (alone ? null : at(bassAnchors, i))),
     otherTop: ctx.chords.map((slot, i) =>
-      ctx.sections[slot.section]!.roles.has('pad') ? Math.max(...voicings[i]!) : -Infinity,
+      at(ctx.sections, slot.section).roles.has('pad') ? Math.max(...at(voicings, i)) : -Infinity,
     ),
     played,
-    firstNote: (shape, i) => (picked(i) ? shape[0]! : Math.min(...played(shape, i))),
+    firstNote: (shape, i) => (picked(i) ? at(shape, 0) : Math.min(...played(shape, i))),
   });
 }
 
 /** The pad: each voicing held for its whole chord, softer than the chords. */
 export function composePad(ctx: ComposeContext, voicings: readonly number[][]): GridNote[] {
   return ctx.chords.flatMap((slot, i) => {
-    const section = ctx.sections[slot.section]!;
+    const section = at(ctx.sections, slot.section);
     if (!section.roles.has('pad')) return [];
     const velocity = sectionVelocity(ctx.spec.arousal, section.energy) * 0.7;
-    return voicings[i]!.map((midi) => ({ beat: slot.beat, beats: slot.beats * 0.99, midi, velocity }));
+    return at(voicings, i).map((midi) => ({ beat: slot.beat, beats: slot.beats * 0.99, midi, velocity }));
   });
 }

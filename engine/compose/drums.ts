@@ -4,6 +4,7 @@
  * beat of loud sections, a snare roll through builds, and one last hit on the final chord. Played by hands:
  * ghost notes on the snare where the groove is a drummer's, accented time-keeping, no two bars alike.
  */
+import { at, defined } from '../checked.ts';
 import { DRUM_MIDI, type Drum, type Preset } from '../types.ts';
 import type { Random } from '../random.ts';
 import { EPSILON, clamp, type ComposeContext, type GridNote, type PlannedSection } from './model.ts';
@@ -85,7 +86,7 @@ export function hitsOf(
   if (!pattern) return [];
   const hits: { beat: number; level: number }[] = [];
   for (let step = 0; step < pattern.length; step++) {
-    const c = pattern[step]!;
+    const c = at(pattern, step);
     if (c !== '.') hits.push({ beat: (step * beatsPerBar) / stepsPerBar, level: Number(c) / 9 });
   }
   return hits;
@@ -109,7 +110,10 @@ export function composeDrums(
   let drift = 0;
   bars.forEach((grid, bar) => {
     if (!grid) return;
-    const section = ctx.sections.find((s) => bar >= s.startBar && bar < s.startBar + s.bars)!;
+    const section = defined(
+      ctx.sections.find((s) => bar >= s.startBar && bar < s.startBar + s.bars),
+      'a section holding the bar',
+    );
     const level = 0.72 + 0.32 * section.energy + 0.12 * ctx.spec.arousal;
     drift = clamp(drift * 0.6 + hands.gaussian() * (played ? 0.03 : 0.012), -0.06, 0.06);
     for (const drum of Object.keys(grid) as Drum[]) {
@@ -158,7 +162,7 @@ export function composeDrums(
       );
   });
 
-  const last = ctx.sections[ctx.sections.length - 1]!;
+  const last = at(ctx.sections, ctx.sections.length - 1);
   // A seamless loop has no ending (endingBeat is its end): its last bar runs into its first.
   if (last.roles.has('drums') && ctx.endingBeat > 0 && ctx.endingBeat < ctx.totalBeats - EPSILON) {
     // The last hit: kick and crash on the final chord, left to ring.
@@ -229,10 +233,11 @@ function ghostPlanner(
           candidates.map((_, i) => i),
           weights,
         );
-        plan.push(candidates[pick]!);
+        plan.push(at(candidates, pick));
         weights[pick] = 0;
       }
-      plans.set(section.label, (plan = plan.sort((a, b) => a - b)));
+      plan = plan.sort((a, b) => a - b);
+      plans.set(section.label, plan);
     }
     return plan.filter(() => hands.chance(0.85));
   };

@@ -3,6 +3,7 @@
  * Templates follow the bar-budget table of the reference study (2.5) per form kind; they are then fitted
  * so the bars add up exactly to the track length. The final section also takes the fractional last bar.
  */
+import { at, last } from '../checked.ts';
 import type { FormKind, PlanKind, ResolvedPlanSection, Role, SectionKind } from '../types.ts';
 import type { PlannedSection } from './model.ts';
 
@@ -176,25 +177,33 @@ function loopTemplates(templates: SectionTemplate[]): SectionTemplate[] {
 function fitBars(templates: SectionTemplate[], budget: number): number[] {
   const bars = templates.map((t) => t.bars);
   const last = bars.length - 1;
-  const edges = [0, last].filter((i) => templates[i]!.kind === 'intro' || templates[i]!.kind === 'outro');
+  const edges = [0, last].filter((i) => at(templates, i).kind === 'intro' || at(templates, i).kind === 'outro');
   const main = templates.map((_, i) => i).filter((i) => !edges.includes(i));
   const sum = () => bars.reduce((a, b) => a + b, 0);
+  // Takes `by` bars off section i if it has more than that to give.
+  const takeBars = (i: number, by: number): boolean => {
+    const size = at(bars, i);
+    if (size <= by) return false;
+    bars[i] = size - by;
+    return true;
+  };
   const shrinkers: (() => boolean)[] = [
-    ...edges.map((i) => () => bars[i]! > 2 && ((bars[i] = bars[i]! - 2), true)),
-    ...edges.map((i) => () => bars[i]! > 1 && ((bars[i] = bars[i]! - 1), true)),
+    ...edges.map((i) => () => takeBars(i, 2)),
+    ...edges.map((i) => () => takeBars(i, 1)),
     () => {
       // Repeats of a label shrink together, so a shortened repeat is not a truncated copy of its first.
       let pick = -1;
-      for (const i of main) if (bars[i]! > 4 && (pick < 0 || bars[i]! >= bars[pick]!)) pick = i;
+      for (const i of main) if (at(bars, i) > 4 && (pick < 0 || at(bars, i) >= at(bars, pick))) pick = i;
       if (pick < 0) return false;
-      const size = bars[pick]!;
-      for (const i of main) if (templates[i]!.label === templates[pick]!.label && bars[i] === size) bars[i] = size - 4;
+      const size = at(bars, pick);
+      const label = at(templates, pick).label;
+      for (const i of main) if (at(templates, i).label === label && bars[i] === size) bars[i] = size - 4;
       return true;
     },
     () => {
       let pick = -1;
-      for (const i of main) if (bars[i]! > 1 && (pick < 0 || bars[i]! >= bars[pick]!)) pick = i;
-      return pick >= 0 && ((bars[pick] = bars[pick]! - 1), true);
+      for (const i of main) if (at(bars, i) > 1 && (pick < 0 || at(bars, i) >= at(bars, pick))) pick = i;
+      return pick >= 0 && takeBars(pick, 1);
     },
   ];
   while (sum() > budget) {
@@ -203,25 +212,27 @@ function fitBars(templates: SectionTemplate[], budget: number): number[] {
   // Grow whole labels (every repeat by a phrase), loudest first, while they fit; then single sections.
   const labels = [
     ...new Set(
-      [...main].sort((a, b) => templates[b]!.energy - templates[a]!.energy || b - a).map((i) => templates[i]!.label),
+      [...main]
+        .sort((a, b) => at(templates, b).energy - at(templates, a).energy || b - a)
+        .map((i) => at(templates, i).label),
     ),
   ];
-  const members = (label: string) => main.filter((i) => templates[i]!.label === label);
+  const members = (label: string) => main.filter((i) => at(templates, i).label === label);
   for (let k = 0, misses = 0; budget - sum() >= 4 && labels.length > 0 && misses < labels.length; k++) {
-    const group = members(labels[k % labels.length]!);
+    const group = members(at(labels, k % labels.length));
     if (group.length * 4 > budget - sum()) {
       misses++;
       continue;
     }
     misses = 0;
-    for (const i of group) bars[i] = bars[i]! + 4;
+    for (const i of group) bars[i] = at(bars, i) + 4;
   }
-  const singles = [...main].sort((a, b) => templates[b]!.energy - templates[a]!.energy || b - a);
+  const singles = [...main].sort((a, b) => at(templates, b).energy - at(templates, a).energy || b - a);
   for (let k = 0; budget - sum() >= 4 && singles.length > 0; k++) {
-    const i = singles[k % singles.length]!;
-    bars[i] = bars[i]! + 4;
+    const i = at(singles, k % singles.length);
+    bars[i] = at(bars, i) + 4;
   }
-  bars[last] = bars[last]! + (budget - sum());
+  bars[last] = at(bars, last) + (budget - sum());
   return bars;
 }
 
@@ -242,18 +253,19 @@ export function planForm(
   let bars: number[];
   if (whole < 4) {
     // Too short for a form: one section that is all melody and harmony.
-    const main = templates.find((t) => t.kind !== 'intro' && t.kind !== 'outro') ?? templates[0]!;
+    const main = templates.find((t) => t.kind !== 'intro' && t.kind !== 'outro') ?? at(templates, 0);
     templates = [main];
     bars = [whole];
   } else {
     if (templates.length > 3 && whole < templates.length * 2)
-      templates = [templates[0]!, templates[1]!, templates[templates.length - 1]!];
+      templates = [at(templates, 0), at(templates, 1), last(templates)];
     bars = fitBars(templates, whole);
   }
-  bars[bars.length - 1] = bars[bars.length - 1]! + (totalBars - whole);
+  bars[bars.length - 1] = last(bars) + (totalBars - whole);
 
   let startBar = 0;
   const sections = templates.map((template, i) => {
+    const sectionBars = at(bars, i);
     const wanted = template.roles ?? KIND_ROLES[template.kind];
     let roles = new Set(wanted.filter((role) => available.has(role)));
     // A section that would be silent (a solo-piano intro without chords) plays everything there is.
@@ -262,13 +274,13 @@ export function planForm(
       kind: template.kind,
       label: template.label,
       startBar,
-      bars: bars[i]!,
+      bars: sectionBars,
       energy: template.energy,
       roles,
       beat: startBar * beatsPerBar,
-      beats: bars[i]! * beatsPerBar,
+      beats: sectionBars * beatsPerBar,
     };
-    startBar += bars[i]!;
+    startBar += sectionBars;
     return section;
   });
   return withEveryRole(sections, available);

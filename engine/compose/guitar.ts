@@ -3,6 +3,7 @@
  * that fit the fretboard, strokes that sweep the strings one after another (down low→high, up high→low and
  * lighter on the higher strings), strum patterns per style, and palm-muted chugs for overdriven verses.
  */
+import { at } from '../checked.ts';
 import type { Random } from '../random.ts';
 import { isParallelPerfect, movementCost, playedPitchClasses } from '../theory/voicings.ts';
 import { lowestAtOrAbove, mod } from '../theory/pitch.ts';
@@ -39,12 +40,12 @@ interface Candidate {
 function chordShapes(slot: ChordSlot, instrument: string): Candidate[] {
   const tuning = tuningOf(instrument);
   const pcs = playedPitchClasses(slot.chord.pitchClasses, slot.chord.intervals);
-  const intervals = slot.chord.intervals.filter((_, i) => pcs.includes(slot.chord.pitchClasses[i]!));
+  const intervals = slot.chord.intervals.filter((_, i) => pcs.includes(at(slot.chord.pitchClasses, i)));
   const fifth = pcs.find((_, i) => intervals[i] === 7);
   const third = pcs.find((_, i) => intervals[i] === 3 || intervals[i] === 4);
   const essential = pcs.filter((pc) => pc !== fifth || pcs.length === 3);
   // A six-string may leave its lowest strings out; smaller instruments sound every string.
-  const ascending = tuning.every((note, i) => i === 0 || note > tuning[i - 1]!);
+  const ascending = tuning.every((note, i) => i === 0 || note > at(tuning, i - 1));
   const minStrings = tuning.length >= 6 ? 4 : tuning.length;
   const found = new Map<string, Candidate>();
   for (let position = 0; position <= MAX_FRET - HAND_SPAN; position++) {
@@ -81,7 +82,7 @@ function chordShapes(slot: ChordSlot, instrument: string): Candidate[] {
         visit(string + 1);
         frets.pop();
       }
-      for (const fret of options[string]!) {
+      for (const fret of at(options, string)) {
         frets.push(fret);
         visit(string + 1);
         frets.pop();
@@ -106,13 +107,13 @@ interface ShapeRules {
 function judge(frets: readonly number[], tuning: readonly number[], r: ShapeRules): Candidate | null {
   const shape: number[] = [];
   frets.forEach((fret, i) => {
-    if (fret >= 0) shape.push(tuning[i]! + fret);
+    if (fret >= 0) shape.push(at(tuning, i) + fret);
   });
   if (shape.length < r.minStrings) return null;
   const present = new Set(shape.map((n) => mod(n, 12)));
   if (!r.essential.every((pc) => present.has(pc))) return null;
   // Strings sound in order: a downstroke on a standard-tuned guitar always sweeps from low to high.
-  if (r.ascending && shape.some((note, i) => i > 0 && note <= shape[i - 1]!)) return null;
+  if (r.ascending && shape.some((note, i) => i > 0 && note <= at(shape, i - 1))) return null;
   if (r.ascending && mod(lowOf(shape), 12) !== r.root) return null;
   const fretted = frets.filter((f) => f > 0);
   if (fretted.length > 0) {
@@ -195,17 +196,20 @@ export function guitarShapes(chords: readonly ChordSlot[], instrument: string, c
   const firstNote = context.firstNote ?? ((shape: Shape, index: number) => lowOf(played(shape, index)));
   const outer = (shape: Shape, i: number) => ({
     low: context.bass[i] ?? firstNote(shape, i),
-    high: Math.max(highOf(played(shape, i)), context.otherTop[i]!),
+    high: Math.max(highOf(played(shape, i)), at(context.otherTop, i)),
   });
   const result: Shape[] = [];
   let previous: Shape | null = null;
   chords.forEach((slot, i) => {
     const key = `${slot.chord.root}:${slot.chord.pitchClasses.join(',')}`;
     let candidates = cache.get(key);
-    if (!candidates) cache.set(key, (candidates = power ? powerShapes(slot) : chordShapes(slot, instrument)));
+    if (!candidates) {
+      candidates = power ? powerShapes(slot) : chordShapes(slot, instrument);
+      cache.set(key, candidates);
+    }
     if (candidates.length === 0) candidates = powerShapes(slot);
     const choose = (options: readonly Candidate[]) => {
-      let best = options[0]!.shape;
+      let best = at(options, 0).shape;
       let bestCost = Infinity;
       for (const candidate of options) {
         let cost = candidate.cost;
@@ -274,15 +278,15 @@ export function strum(shape: Shape, strokes: readonly Stroke[], bpm: number, end
   });
   const notes: GridNote[] = [];
   strokes.forEach((stroke, s) => {
-    const strings = struck[s]!;
+    const strings = at(struck, s);
     // No two strokes sweep quite alike, but all stay within 8–30 ms.
     const spread = clamp(strokeSpread(bpm, stroke.velocity, stroke.down) * random.range(0.85, 1.15), 0.008, 0.03);
     const gap = strings.length > 1 ? spread / (strings.length - 1) : 0;
     strings.forEach((string, k) => {
       let next = end;
       for (let t = s + 1; t < strokes.length; t++) {
-        if (struck[t]!.includes(string)) {
-          next = strokes[t]!.beat;
+        if (at(struck, t).includes(string)) {
+          next = at(strokes, t).beat;
           break;
         }
       }
@@ -296,7 +300,7 @@ export function strum(shape: Shape, strokes: readonly Stroke[], bpm: number, end
       const note: GridNote = {
         beat: stroke.beat,
         beats: ring,
-        midi: shape[string]!,
+        midi: at(shape, string),
         velocity: stroke.velocity * accent,
       };
       if (offset > 0) note.offset = offset;
@@ -357,5 +361,5 @@ export function strumPlan(
   }
   if (energy < 0.45) return { pattern: sparsePattern(slots, bar.strongSlots), muted: false };
   const table = ACOUSTIC_PATTERNS[bar.meter];
-  return { pattern: table ? table[choice % table.length]! : genericPattern(slots, true), muted: false };
+  return { pattern: table ? at(table, choice % table.length) : genericPattern(slots, true), muted: false };
 }

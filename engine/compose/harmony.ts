@@ -5,6 +5,7 @@
  * preset's harmonic rhythm, with half cadences into tonic-led sections and a full cadence into the final
  * tonic chord that rings out the ending.
  */
+import { at, defined } from '../checked.ts';
 import type { Mode, Preset } from '../types.ts';
 import type { Random } from '../random.ts';
 import { isMinorMode, scaleOf } from '../theory/scales.ts';
@@ -63,7 +64,7 @@ function progressionsOf(preset: Preset, mode: Mode, tonic: number): string[][] {
 /** A two-chord vamp: the tonic chord and one other, taking turns (i7 bVII i7 bVII, i iv). */
 function isTonicVamp(progression: readonly string[], tonic: number): boolean {
   if (progression.length < 2 || progression.length % 2 === 1) return false;
-  const other = progression[1]!;
+  const other = at(progression, 1);
   return (
     progression.every((symbol, i) =>
       i % 2 === 0 ? rootDegree(parseRoman(symbol, tonic), tonic) === 0 : symbol === other,
@@ -83,8 +84,8 @@ function tonicPositions(progression: readonly string[], tonic: number): number[]
  */
 function startingOnTonic(progression: string[], tonic: number, nth = 0): string[] {
   const positions = tonicPositions(progression, tonic);
-  const at = positions.length > 0 ? positions[nth % positions.length]! : 0;
-  return at > 0 ? [...progression.slice(at), ...progression.slice(0, at)] : progression;
+  const start = positions.length > 0 ? at(positions, nth % positions.length) : 0;
+  return start > 0 ? [...progression.slice(start), ...progression.slice(0, start)] : progression;
 }
 
 function rootDegree(chord: ParsedChord, tonic: number): number {
@@ -96,7 +97,7 @@ export function cadenceSymbol(progressions: readonly string[][], mode: Mode, ton
   const counts = new Map<string, number>();
   for (const progression of progressions) {
     progression.forEach((symbol, i) => {
-      const next = progression[(i + 1) % progression.length]!;
+      const next = at(progression, (i + 1) % progression.length);
       const chord = parseRoman(symbol, tonic);
       if (rootDegree(parseRoman(next, tonic), tonic) === 0 && DOMINANT_LIKE.has(rootDegree(chord, tonic))) {
         counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
@@ -144,13 +145,13 @@ export function planHarmony(sections: readonly PlannedSection[], options: Harmon
   // One progression per label; the intro previews the first main section's, the outro recalls it.
   const byLabel = new Map<string, string[]>();
   const used = new Set<string[]>();
-  const firstMain = sections.find((s) => s.kind !== 'intro' && s.kind !== 'outro') ?? sections[0]!;
+  const firstMain = sections.find((s) => s.kind !== 'intro' && s.kind !== 'outro') ?? at(sections, 0);
   const labelFor = (section: PlannedSection) =>
     section.kind === 'intro' || section.kind === 'outro' ? firstMain.label : section.label;
   for (const section of sections) {
     const label = labelFor(section);
     if (byLabel.has(label)) continue;
-    const useBlend = blended.length > 0 && random.chance(options.blend!.weight);
+    const useBlend = options.blend !== undefined && blended.length > 0 && random.chance(options.blend.weight);
     const pool = useBlend ? blended : own;
     const fresh = pool.filter((p) => !used.has(p));
     const picked = random.pick(fresh.length > 0 ? fresh : pool);
@@ -167,17 +168,17 @@ export function planHarmony(sections: readonly PlannedSection[], options: Harmon
 
   const slots: ChordSlot[] = [];
   sections.forEach((section, index) => {
-    const progression = byLabel.get(labelFor(section))!;
+    const progression = defined(byLabel.get(labelFor(section)), 'progression of the section');
     const vamp = isTonicVamp(progression, tonic);
     let i = 0;
     for (let beat = section.beat; beat < section.beat + section.beats - EPSILON; beat += slotBeats, i++) {
-      const symbol = progression[i % progression.length]!;
+      const symbol = at(progression, i % progression.length);
       const beats = Math.min(slotBeats, section.beat + section.beats - beat);
       const chord = parseRoman(symbol, tonic);
       if (vamp && rootDegree(chord, tonic) !== 0 && beats >= beatsPerBar - EPSILON && beatsPerBar % 2 === 0) {
         // A vamp leans on its tonic: the other chord comes in halfway through its slot (i7 | i7 bVII), the
         // tonic holding over. Evenly split, i7–bVII in F# minor was heard as E major, its bVII.
-        const home = progression[mod(i - 1, progression.length)]!;
+        const home = at(progression, mod(i - 1, progression.length));
         slots.push({ beat, beats: beats / 2, symbol: home, chord: parseRoman(home, tonic), section: index });
         slots.push({ beat: beat + beats / 2, beats: beats / 2, symbol, chord, section: index });
         continue;
@@ -224,18 +225,25 @@ function addHalfCadences(
   beatsPerBar: number,
 ): ChordSlot[] {
   const result: ChordSlot[] = [];
-  slots.forEach((slot, i) => {
+  for (const [i, slot] of slots.entries()) {
     const next = slots[i + 1];
-    if (!next || slot.section === next.section || slots[i - 1]?.section !== slot.section) return result.push(slot);
-    if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic)))
-      return result.push(slot);
+    const previous = slots[i - 1];
+    if (!next || slot.section === next.section || previous?.section !== slot.section) {
+      result.push(slot);
+      continue;
+    }
+    if (rootDegree(next.chord, tonic) !== 0 || DOMINANT_LIKE.has(rootDegree(slot.chord, tonic))) {
+      result.push(slot);
+      continue;
+    }
     // A section whose progression has just cadenced home (bVII i) ends there; turning that tonic into a
     // second bVII would leave the section on its cadence chord.
-    const previous = slots[i - 1]!;
-    if (rootDegree(slot.chord, tonic) === 0 && DOMINANT_LIKE.has(rootDegree(previous.chord, tonic)))
-      return result.push(slot);
-    return result.push(...leadHome(result, slot, cadence, tonic, beatsPerBar));
-  });
+    if (rootDegree(slot.chord, tonic) === 0 && DOMINANT_LIKE.has(rootDegree(previous.chord, tonic))) {
+      result.push(slot);
+      continue;
+    }
+    result.push(...leadHome(result, slot, cadence, tonic, beatsPerBar));
+  }
   return result;
 }
 

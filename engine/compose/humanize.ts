@@ -4,6 +4,7 @@
  * styles), a sustain pedal holds notes to its lift, and nothing may sound past the track's end.
  * Note.beat stays the grid position (in quarter notes); only Note.time moves.
  */
+import { at } from '../checked.ts';
 import type { Note, Role } from '../types.ts';
 import type { Random } from '../random.ts';
 import { clamp, type GridNote } from './model.ts';
@@ -23,6 +24,7 @@ export interface Feel {
 /** No note moves further than this from its grid time (plus swing and strum offsets). */
 const MAX_DRIFT = 0.012;
 
+const SYNTH: Feel = { jitter: 0.004, lag: 0, spread: 0, velocityJitter: 0.02 };
 const FEEL: Partial<Record<Family, Feel>> = {
   acousticKit: { jitter: 0.004, lag: 0, spread: 0.0015, velocityJitter: 0.03 },
   electronicKit: { jitter: 0.0015, lag: 0, spread: 0, velocityJitter: 0.015 },
@@ -35,7 +37,7 @@ const FEEL: Partial<Record<Family, Feel>> = {
   bowed: { jitter: 0.009, lag: 0.004, spread: 0.005, velocityJitter: 0.025 },
   wind: { jitter: 0.009, lag: 0.003, spread: 0.003, velocityJitter: 0.03 },
   voice: { jitter: 0.01, lag: 0.004, spread: 0.005, velocityJitter: 0.025 },
-  synth: { jitter: 0.004, lag: 0, spread: 0, velocityJitter: 0.02 },
+  synth: SYNTH,
 };
 const PAD: Feel = { jitter: 0.01, lag: 0.004, spread: 0.006, velocityJitter: 0.02 };
 const STILL: Feel = { jitter: 0, lag: 0, spread: 0, velocityJitter: 0 };
@@ -47,7 +49,7 @@ const STILL: Feel = { jitter: 0, lag: 0, spread: 0, velocityJitter: 0 };
 export function feelFor(role: Role, instrument: string, electronic: boolean): Feel {
   if (role === 'texture') return STILL;
   const family = familyOf(instrument);
-  let feel = FEEL[family] ?? FEEL.synth!;
+  let feel = FEEL[family] ?? SYNTH;
   if (role === 'pad') feel = family === 'synth' ? { ...PAD, spread: PAD.spread / 2 } : PAD;
   if (!electronic) return feel;
   return {
@@ -146,10 +148,11 @@ export function perform(notes: readonly GridNote[], p: Performance, random: Rand
 function trimToNext(notes: Note[], collides: (a: Note, b: Note) => boolean): Note[] {
   const GAP = 0.004;
   for (let i = 0; i < notes.length; i++) {
-    const note = notes[i]!;
-    for (let j = i + 1; j < notes.length && notes[j]!.time < note.time + note.duration; j++) {
-      if (!collides(note, notes[j]!)) continue;
-      const room = notes[j]!.time - note.time - GAP;
+    const note = at(notes, i);
+    for (let j = i + 1; j < notes.length && at(notes, j).time < note.time + note.duration; j++) {
+      const later = at(notes, j);
+      if (!collides(note, later)) continue;
+      const room = later.time - note.time - GAP;
       note.duration = Math.max(0.01, Math.floor(Math.min(note.duration, room) * 1e6) / 1e6);
       break;
     }

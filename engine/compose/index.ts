@@ -5,6 +5,7 @@
  * Order: form -> harmony -> bass anchors -> voicings (avoiding parallels with those anchors) -> parts ->
  * swing and humanizing. Modules work in meter beats; this file converts to the Score's quarter-note beats.
  */
+import { defined } from '../checked.ts';
 import type { ChordEvent, Part, Preset, Role, Score, Section, SongSpec } from '../types.ts';
 import { UnknownStyleError } from '../errors.ts';
 import { getPreset } from '../presets.ts';
@@ -120,11 +121,12 @@ export function checkLyricsFit(spec: SongSpec): void {
     sectionLyricLines(planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), sections, spec.duration);
     return;
   }
-  assignGiven(
-    parseLyrics(spec.lyrics!),
-    planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }),
-    spec.duration,
-  );
+  if (spec.lyrics !== null)
+    assignGiven(
+      parseLyrics(spec.lyrics),
+      planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }),
+      spec.duration,
+    );
 }
 
 /** compose() with the preset given: the testable core. */
@@ -211,6 +213,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   const parts: Part[] = [];
   for (const role of ROLE_ORDER) {
     if (!roles.has(role) || role === 'vocal') continue;
+    const instrument = defined(ctx.instruments[role], `an instrument for the ${role}`);
     const grid = bowing(ctx, role, sustainPedal(ctx, role, generators[role as Exclude<Role, 'vocal'>]()));
     const notes = perform(
       grid,
@@ -220,7 +223,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
         // Texture beds and pads do not swing; everything rhythmic does.
         swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
         swingUnit,
-        ...feelFor(role, ctx.instruments[role]!, electronic),
+        ...feelFor(role, instrument, electronic),
         // A loop's notes may ring up to its end: their releases are carried round onto the start (render/seamless.ts).
         endLimit: spec.duration - (spec.loop === true ? 0 : END_MARGIN),
         ending: { from: endingBeat, limit: spec.duration - endingTail },
@@ -232,7 +235,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       role === 'lead' && sungSpans.length > 0
         ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b))
         : notes;
-    parts.push({ role, instrument: ctx.instruments[role]!, notes: kept, gainDb: 0, pan: PAN[role] });
+    parts.push({ role, instrument, notes: kept, gainDb: 0, pan: PAN[role] });
   }
   if (vocal) {
     const notes = vocal.notes.map(({ time, duration, midi, velocity, beat }) => ({

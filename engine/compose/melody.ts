@@ -5,6 +5,7 @@
  * chord's scale, inside the preset's range, and a leap is answered by a step back. The piece's last note
  * is the tonic, held over the final chord.
  */
+import { at } from '../checked.ts';
 import type { Random } from '../random.ts';
 import { mod } from '../theory/pitch.ts';
 import { chordScale } from '../theory/scales.ts';
@@ -130,21 +131,21 @@ function realize(
     const tones = chordScale(ctx.scale, chord.pitchClasses);
     const landing = isStrongBeat(beat, ctx.beatsPerBar) || note.beats >= 1.5 || i === motif.notes.length - 1;
     const allowed = landing ? chord.pitchClasses : tones;
+    const reversed =
+      Math.abs(line.lastInterval) > 4 && line.previous !== null
+        ? reversal(line.previous, line.lastInterval, allowed)
+        : null;
     let pitch: number;
     if (i === 0 && line.previous === null) {
       // A section's first statement starts from the label's register centre, so repeats of a section match.
-      const pc = chord.pitchClasses[Math.min(motif.startTone, chord.pitchClasses.length - 1)]!;
+      const pc = at(chord.pitchClasses, Math.min(motif.startTone, chord.pitchClasses.length - 1));
       pitch = nearestChordTone(material.center, [pc], 1);
-    } else if (
-      Math.abs(line.lastInterval) > 4 &&
-      line.previous !== null &&
-      reversal(line.previous, line.lastInterval, allowed) !== null
-    ) {
-      pitch = reversal(line.previous, line.lastInterval, allowed)!;
-    } else if (i === 0) {
+    } else if (reversed !== null) {
+      pitch = reversed;
+    } else if (i === 0 && line.previous !== null) {
       // Later statements pick up near where the last one ended, drawn a little toward the centre.
       pitch = nearestChordTone(
-        Math.round(line.previous! + (material.center - line.previous!) * 0.3),
+        Math.round(line.previous + (material.center - line.previous) * 0.3),
         chord.pitchClasses,
         0,
       );
@@ -158,7 +159,7 @@ function realize(
     // confirmed. An open phrase (the antecedent) that ends on the tonic chord rests on its third instead, as
     // a question does; the third is what tells minor from major.
     if (i === motif.notes.length - 1 && chord.pitchClasses.includes(ctx.tonic)) {
-      const goal = ending === 'open' && chord.root === ctx.tonic ? chord.pitchClasses[1]! : ctx.tonic;
+      const goal = ending === 'open' && chord.root === ctx.tonic ? at(chord.pitchClasses, 1) : ctx.tonic;
       const home = nearestChordTone(pitch, [goal], -1);
       if (Math.abs(home - pitch) <= 4) pitch = home;
     }
@@ -210,9 +211,11 @@ export function composeMelody(ctx: ComposeContext, random: Random): GridNote[] {
     // The line restarts with each section: a repeated section is then realized exactly as before.
     const line: LineState = { previous: null, lastInterval: 0 };
     const motifBeats = Math.min(motifBars * bpb, Math.max(bpb, Math.floor(section.bars) * bpb));
-    if (!materials.has(section.label))
-      materials.set(section.label, materialFor(ctx, section, motifBeats, random.fork(section.label)));
-    const material = materials.get(section.label)!;
+    let material = materials.get(section.label);
+    if (material === undefined) {
+      material = materialFor(ctx, section, motifBeats, random.fork(section.label));
+      materials.set(section.label, material);
+    }
     const limit = Math.min(section.beat + section.beats, ctx.endingBeat);
     const count = Math.max(1, Math.ceil((limit - section.beat) / material.motif.beats - EPSILON));
     const perPhrase = Math.max(2, Math.round((4 * bpb) / material.motif.beats));
@@ -228,8 +231,8 @@ export function composeMelody(ctx: ComposeContext, random: Random): GridNote[] {
   // and stay legato when it is calm (articulation follows arousal).
   const gate = ctx.spec.arousal > 0.3 ? 0.8 : ctx.spec.arousal > -0.2 ? 0.92 : 1;
   for (let i = 0; i + 1 < notes.length; i++) {
-    const note = notes[i]!;
-    note.beats = Math.min(note.beats, notes[i + 1]!.beat - note.beat);
+    const note = at(notes, i);
+    note.beats = Math.min(note.beats, at(notes, i + 1).beat - note.beat);
     if (note.beats < 1.5) note.beats *= gate;
   }
   return withFinalTonic(ctx, notes);
@@ -243,7 +246,7 @@ function withFinalTonic(ctx: ComposeContext, notes: GridNote[]): GridNote[] {
   let pitch = nearestChordTone(last?.midi ?? Math.round((low + high) / 2), [ctx.tonic], -1);
   while (pitch > high) pitch -= 12;
   while (pitch < low) pitch += 12;
-  const final = ctx.sections[ctx.sections.length - 1]!;
+  const final = at(ctx.sections, ctx.sections.length - 1);
   // A plan's last section that leaves the lead out means it: no held tonic from an instrument asked to rest.
   // (Template forms keep their final note as before, so their tracks stay byte for byte what they were.)
   if (final.planKind !== undefined && !final.roles.has('lead')) return kept;

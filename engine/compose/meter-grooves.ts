@@ -8,6 +8,7 @@
  * meters, eighths in x/8 ones. Written with kick, snare and hat; `meterKit` swaps in the style's own backbeat
  * and time-keeper (a folk rim and shaker, a house clap).
  */
+import { defined } from '../checked.ts';
 import type { Drum, Preset } from '../types.ts';
 import { meterName, type Meter } from './meter.ts';
 
@@ -59,7 +60,7 @@ const TIME_KEEPERS: readonly Drum[] = ['hat', 'ride', 'shaker'];
 const BACKBEATS: readonly Drum[] = ['snare', 'clap', 'rim'];
 
 /** The plain 4/4 backbeat. */
-export const BACKBEAT: DrumKit = GROOVES['4/4']!;
+export const BACKBEAT: DrumKit = defined(GROOVES['4/4'], 'the 4/4 groove');
 
 /**
  * The meter's groove played on the drums of `style` (its kit's backbeat and time-keeper); null for a meter

@@ -2,6 +2,7 @@
  * The compose stage's working data. Everything here is in METER beats (the unit `bpm` counts); index.ts
  * converts to the Score's quarter-note beats and seconds at the very end.
  */
+import { at } from '../checked.ts';
 import type { Articulation, Mode, PlanKind, Preset, Role, SectionKind, SongSpec } from '../types.ts';
 import type { ParsedChord } from '../theory/roman.ts';
 
@@ -78,15 +79,15 @@ export function chordAt(chords: readonly ChordSlot[], beat: number): ChordSlot {
   let hi = chords.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (chords[mid]!.beat <= beat + EPSILON) lo = mid;
+    if (at(chords, mid).beat <= beat + EPSILON) lo = mid;
     else hi = mid - 1;
   }
-  return chords[lo]!;
+  return at(chords, lo);
 }
 
 /** The section containing `beat`. */
 export function sectionAt(sections: readonly PlannedSection[], beat: number): PlannedSection {
-  let found = sections[0]!;
+  let found = at(sections, 0);
   for (const section of sections) if (section.beat <= beat + EPSILON) found = section;
   return found;
 }
@@ -112,7 +113,10 @@ const strongCache = new Map<number, number[]>();
 
 export function isStrongBeat(beat: number, beatsPerBar: number): boolean {
   let strong = strongCache.get(beatsPerBar);
-  if (!strong) strongCache.set(beatsPerBar, (strong = strongBeats(beatsPerBar)));
+  if (!strong) {
+    strong = strongBeats(beatsPerBar);
+    strongCache.set(beatsPerBar, strong);
+  }
   const inBar = beat % beatsPerBar;
   return strong.some((s) => Math.abs(inBar - s) < EPSILON);
 }

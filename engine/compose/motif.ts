@@ -3,6 +3,7 @@
  * (Abundant Music's chord-relative motifs, as an idea). Variation follows Temperley's observation that a
  * repeated pattern changes one interval, usually into a bigger one.
  */
+import { at } from '../checked.ts';
 import type { Random } from '../random.ts';
 
 export interface MotifNote {
@@ -22,8 +23,9 @@ export interface Motif {
 }
 
 type Cell = [offset: number, length: number][];
+type CellName = 'quarter' | 'eighths' | 'dotted' | 'syncopated' | 'sixteenths' | 'rest';
 
-const CELLS: Record<string, Cell> = {
+const CELLS: Record<CellName, Cell> = {
   quarter: [[0, 1]],
   eighths: [
     [0, 0.5],
@@ -44,8 +46,8 @@ const CELLS: Record<string, Cell> = {
 };
 
 /** Cell weights for a density 0–1: sparse motifs rest and hold, dense ones subdivide. */
-function cellWeights(density: number, fast: boolean): [string[], number[]] {
-  const names = ['quarter', 'eighths', 'dotted', 'syncopated', 'sixteenths', 'rest'];
+function cellWeights(density: number, fast: boolean): [CellName[], number[]] {
+  const names: CellName[] = ['quarter', 'eighths', 'dotted', 'syncopated', 'sixteenths', 'rest'];
   const weights = [
     1,
     0.3 + 1.4 * density,
@@ -62,7 +64,7 @@ function nextStep(random: Random, previous: number, height: number): number {
   if (Math.abs(previous) >= 3) return -Math.sign(previous) * random.int(1, 2); // a leap is answered by a step back
   const steps = [-4, -3, -2, -1, 0, 1, 2, 3, 4];
   const weights = steps.map((s) => {
-    const base = [0.12, 0.45, 2, 3, 0.6, 3, 2, 0.45, 0.12][s + 4]!;
+    const base = at([0.12, 0.45, 2, 3, 0.6, 3, 2, 0.45, 0.12], s + 4);
     const away = Math.sign(s) === Math.sign(height) && s !== 0;
     return away ? base / (1 + Math.abs(height) * 0.45) : base;
   });
@@ -83,20 +85,20 @@ export function makeMotif(random: Random, beats: number, density: number, fast: 
     }
     let name = random.weighted(names, weights);
     if (first && (name === 'rest' || name === 'syncopated')) name = 'quarter';
-    for (const [offset, length] of CELLS[name]!) notes.push({ at: beat + offset, beats: length, step: 0 });
+    for (const [offset, length] of CELLS[name]) notes.push({ at: beat + offset, beats: length, step: 0 });
     beat += 1;
   }
   // Short notes before a rest may ring into it: legato phrasing.
-  for (let i = 0; i < notes.length; i++) {
+  for (const [i, note] of notes.entries()) {
     const nextAt = notes[i + 1]?.at ?? beats;
-    if (nextAt - notes[i]!.at > notes[i]!.beats && random.chance(0.5)) notes[i]!.beats = nextAt - notes[i]!.at;
+    if (nextAt - note.at > note.beats && random.chance(0.5)) note.beats = nextAt - note.at;
   }
   let height = 0;
   let previous = 0;
   for (let i = 1; i < notes.length; i++) {
     previous = nextStep(random, previous, height);
     height += previous;
-    notes[i]!.step = previous;
+    at(notes, i).step = previous;
   }
   return { notes, beats, startTone: random.weighted([0, 1, 2], [2, 3, 2]) };
 }
@@ -104,10 +106,10 @@ export function makeMotif(random: Random, beats: number, density: number, fast: 
 /** The repeat: one interval made bigger (a leap where there was a step), the next answered by a step back. */
 export function varyMotif(motif: Motif, random: Random): Motif {
   const notes = motif.notes.map((n) => ({ ...n }));
-  const candidates = notes.map((_, i) => i).filter((i) => i > 0 && Math.abs(notes[i]!.step) <= 2);
+  const candidates = notes.map((_, i) => i).filter((i) => i > 0 && Math.abs(at(notes, i).step) <= 2);
   if (candidates.length > 0) {
     const k = random.pick(candidates);
-    const note = notes[k]!;
+    const note = at(notes, k);
     const direction = note.step === 0 ? (random.chance(0.5) ? 1 : -1) : Math.sign(note.step);
     note.step += direction * 2;
     const after = notes[k + 1];
@@ -126,7 +128,9 @@ export function cadentialMotif(motif: Motif, beatsPerBar: number): Motif {
   const lastAt = Math.max(cut, 0);
   const landing = notes.length > 0 ? lastAt : 0;
   notes.push({ at: landing, beats: motif.beats - landing, step: notes.length > 0 ? -1 : 0 });
-  for (let i = 0; i + 1 < notes.length; i++)
-    notes[i]!.beats = Math.min(notes[i]!.beats, notes[i + 1]!.at - notes[i]!.at);
+  for (let i = 0; i + 1 < notes.length; i++) {
+    const note = at(notes, i);
+    note.beats = Math.min(note.beats, at(notes, i + 1).at - note.at);
+  }
   return { ...motif, notes };
 }

@@ -4,6 +4,7 @@
  * register, and never forms parallel fifths or octaves between the top note and the bass at the change;
  * the tonic chord prefers its third on top.
  */
+import { at, last } from '../checked.ts';
 import { candidateVoicings, isParallelPerfect, movementCost, playedPitchClasses } from '../theory/voicings.ts';
 import { mod } from '../theory/pitch.ts';
 import { clamp, type ChordSlot } from './model.ts';
@@ -40,15 +41,15 @@ export function chordVoicings(
     // low note's overtones adding a major third, the minor third is else too faint to name the mode.
     const doubled =
       tonic !== undefined && slot.chord.root === tonic && pcs.length === 3 && slot.chord.minor
-        ? candidateVoicings([...pcs, pcs[1]!], low, high).filter((c) => mod(c[0]!, 12) !== pcs[1])
+        ? candidateVoicings([...pcs, at(pcs, 1)], low, high).filter((c) => mod(at(c, 0), 12) !== pcs[1])
         : [];
     const plain = candidateVoicings(pcs, low, high);
     const candidates = [...doubled, ...plain];
     let best: number[] = candidates[0] ?? pcs.map((pc) => low + pc);
     let bestCost = Infinity;
     for (const candidate of candidates) {
-      const top = candidate[candidate.length - 1]!;
-      let cost = 0.6 * Math.abs(top - topTarget) + Math.max(0, low + 5 - candidate[0]!) * 0.8;
+      const top = last(candidate);
+      let cost = 0.6 * Math.abs(top - topTarget) + Math.max(0, low + 5 - at(candidate, 0)) * 0.8;
       // The tonic chord sings its third on top: the third names the mode, and the top note is the one heard.
       // Under a root and fifth doubled by the bass (and by every low note's overtones) a minor key is else
       // heard as its parallel major, a major one as its dominant.
@@ -57,8 +58,8 @@ export function chordVoicings(
       if (doubled.length > 0 && candidate.length === pcs.length) cost += THIRD_UNDOUBLED;
       if (previous) {
         cost += movementCost(previous, candidate);
-        const previousTop = previous[previous.length - 1]!;
-        if (isParallelPerfect(bassAnchors[i - 1]!, previousTop, bassAnchors[i]!, top)) cost += 1000;
+        const previousTop = last(previous);
+        if (isParallelPerfect(at(bassAnchors, i - 1), previousTop, at(bassAnchors, i), top)) cost += 1000;
       }
       if (cost < bestCost) {
         bestCost = cost;

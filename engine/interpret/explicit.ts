@@ -3,6 +3,7 @@
  * They beat anything inferred, so they are pulled out first and blanked from the text: "F# minor" must not
  * later read as a mood word, nor "no drums" as a wish for drums.
  */
+import { at, defined } from '../checked.ts';
 import type { Mode, PitchClass } from '../types.ts';
 
 export interface Explicit {
@@ -35,7 +36,7 @@ export function spellTonic(letter: string, accidental: string | undefined): Pitc
   const acc = (accidental ?? '').trim().toLowerCase();
   const shift =
     acc === '#' || acc === '♯' || acc === 'sharp' ? 1 : acc === 'b' || acc === '♭' || acc === 'flat' ? -1 : 0;
-  return SPELLING[(base + shift + 12) % 12]!;
+  return at(SPELLING, (base + shift + 12) % 12);
 }
 
 const MODE_WORDS: Record<string, Mode> = {
@@ -52,6 +53,8 @@ const MODE_WORDS: Record<string, Mode> = {
   phrygian: 'phrygian',
   'harmonic minor': 'harmonicMinor',
 };
+/** The mode a matched mode word names; the patterns only match words listed in MODE_WORDS. */
+const modeNamed = (word: string): Mode => defined(MODE_WORDS[word.toLowerCase()], `a mode for "${word}"`);
 
 const BPM_PATTERNS: RegExp[] = [
   /\b(\d{2,3}(?:\.\d+)?)\s*-?\s*(?:bpm|b\.p\.m\.?|beats per minute|beats a minute)/i,
@@ -125,35 +128,37 @@ export function extractExplicit(prompt: string): Explicit {
   let mode: Mode | null = null;
   const modeKey = MODE_KEY.exec(rest);
   if (modeKey) {
-    mode = MODE_WORDS[modeKey[1]!.toLowerCase()]!;
+    mode = modeNamed(at(modeKey, 1));
     found.push({ source: modeKey[0].trim(), kind: 'mode' });
     blank(modeKey);
   }
   const modeAlone = MODE_ALONE.exec(rest);
   if (modeAlone && !mode) {
-    mode = MODE_WORDS[modeAlone[1]!.toLowerCase()]!;
+    mode = modeNamed(at(modeAlone, 1));
     found.push({ source: modeAlone[0].trim(), kind: 'mode' });
   }
   const keyWithMode = KEY_WITH_MODE.exec(rest);
   // A lower-case single letter is only a key after "in"/"key of" ("in a minor"); "a major hit" is English.
   const lowerLetterOk = (m: RegExpExecArray): boolean =>
-    m[2] === m[2]!.toUpperCase() || /\b(?:in|key of)\s*$/i.test(rest.slice(0, m.index + m[1]!.length));
+    m[2] === at(m, 2).toUpperCase() || /\b(?:in|key of)\s*$/i.test(rest.slice(0, m.index + at(m, 1).length));
   if (keyWithMode && lowerLetterOk(keyWithMode)) {
-    tonic = spellTonic(keyWithMode[2]!, keyWithMode[3]);
-    mode = MODE_WORDS[keyWithMode[4]!.toLowerCase()]!;
-    found.push({ source: keyWithMode[0].slice(keyWithMode[1]!.length).trim(), kind: 'key' });
-    blank(keyWithMode, keyWithMode[1]!.length);
+    const before = at(keyWithMode, 1).length;
+    tonic = spellTonic(at(keyWithMode, 2), keyWithMode[3]);
+    mode = modeNamed(at(keyWithMode, 4));
+    found.push({ source: keyWithMode[0].slice(before).trim(), kind: 'key' });
+    blank(keyWithMode, before);
   } else {
     const short = KEY_SHORT_MINOR.exec(rest);
     if (short) {
-      tonic = spellTonic(short[2]!, short[3]);
+      const before = at(short, 1).length;
+      tonic = spellTonic(at(short, 2), short[3]);
       mode = 'minor';
-      found.push({ source: short[0].slice(short[1]!.length).trim(), kind: 'key' });
-      blank(short, short[1]!.length);
+      found.push({ source: short[0].slice(before).trim(), kind: 'key' });
+      blank(short, before);
     } else {
       const keyOf = KEY_OF.exec(rest);
       if (keyOf) {
-        tonic = spellTonic(keyOf[1]!, keyOf[2]);
+        tonic = spellTonic(at(keyOf, 1), keyOf[2]);
         found.push({ source: keyOf[0].trim(), kind: 'key' });
         blank(keyOf);
       }
@@ -163,7 +168,7 @@ export function extractExplicit(prompt: string): Explicit {
   let about: string | null = null;
   const aboutMatch = ABOUT.exec(rest);
   if (aboutMatch) {
-    about = aboutMatch[1]!.trim().replace(/\s+/g, ' ');
+    about = at(aboutMatch, 1).trim().replace(/\s+/g, ' ');
     found.push({ source: `about ${about}`, kind: 'about' });
     // The topic words stay in the text: "a song about rain" should still bring the rain.
   }

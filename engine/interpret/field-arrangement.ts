@@ -4,6 +4,7 @@
  * played, `exclude` takes out roles or instruments. Where the prompt says otherwise, the field wins and a
  * warning says so.
  */
+import { at } from '../checked.ts';
 import type { Lexicon } from '../lexicon/index.ts';
 import { RequestError } from '../errors.ts';
 import type { MusicalFields, Role, TraceEntry } from '../types.ts';
@@ -26,9 +27,10 @@ export function energyArousal(
   if (energy === undefined) return worded;
   const arousal = round2(2 * energy - 1);
   trace.push({ source: 'energy field', effect: `arousal = ${arousal} (energy ${energy}, over the words' ${worded})` });
-  const pushing = words.filter(
-    (w) => Math.abs(w.hints.arousal ?? 0) >= OPINION && Math.sign(w.hints.arousal!) !== Math.sign(arousal - worded),
-  );
+  const pushing = words.filter((w) => {
+    const pushes = w.hints.arousal ?? 0;
+    return Math.abs(pushes) >= OPINION && Math.sign(pushes) !== Math.sign(arousal - worded);
+  });
   if (pushing.length > 0 && Math.abs(arousal - worded) >= 0.4) {
     const phrases = pushing.map((w) => `"${w.phrase}"`).join(', ');
     warnings.push(
@@ -67,7 +69,7 @@ export function fieldInstruments(
     const refused = words.filter((w) => w.negated && w.entry.patch === entry.patch);
     if (refused.length > 0) {
       warnings.push(
-        `The prompt leaves out "${refused[0]!.phrase}" but the "instruments" field asks for ${name}: the field wins.`,
+        `The prompt leaves out "${at(refused, 0).phrase}" but the "instruments" field asks for ${name}: the field wins.`,
       );
       words = words.filter((w) => !refused.includes(w));
     }
@@ -83,7 +85,7 @@ export function fieldInstruments(
       const named = words.filter((w) => !w.negated && !asked.includes(w) && w.entry.roles.every((r) => r === role));
       if (named.length > 0)
         warnings.push(
-          `The prompt asks for "${named[0]!.phrase}" but the "exclude" field leaves out the ${name}: the field wins.`,
+          `The prompt asks for "${at(named, 0).phrase}" but the "exclude" field leaves out the ${name}: the field wins.`,
         );
       continue;
     }
@@ -92,7 +94,7 @@ export function fieldInstruments(
     const named = words.filter((w) => !w.negated && w.entry.patch === entry.patch);
     if (named.length > 0) {
       warnings.push(
-        `The prompt asks for "${named[0]!.phrase}" but the "exclude" field leaves out ${name}: the field wins.`,
+        `The prompt asks for "${at(named, 0).phrase}" but the "exclude" field leaves out ${name}: the field wins.`,
       );
       words = words.filter((w) => !named.includes(w));
     }

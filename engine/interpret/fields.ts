@@ -3,6 +3,7 @@
  * is an explicit value the caller set outright, so it enters interpretation exactly where a value written in
  * the prompt does (explicit.ts) and wins over it; where the two disagree, a warning says which one was kept.
  */
+import { at } from '../checked.ts';
 import { getLexicon, type InstrumentEntry, type Lexicon } from '../lexicon/index.ts';
 import { getPreset, presetNames } from '../presets.ts';
 import { RequestError } from '../errors.ts';
@@ -28,8 +29,8 @@ export const KEY_MODES = Object.keys(MODES);
 export function parseKeyName(text: string): { tonic: PitchClass; mode: Mode } | null {
   const match = /^\s*([A-Ga-g])\s*(#|♯|b|♭)?\s+(harmonic\s+minor|[a-z]+)\s*$/i.exec(text);
   if (!match) return null;
-  const mode = MODES[match[3]!.toLowerCase().replace(/\s+/g, ' ')];
-  return mode ? { tonic: spellTonic(match[1]!, match[2]), mode } : null;
+  const mode = MODES[at(match, 3).toLowerCase().replace(/\s+/g, ' ')];
+  return mode ? { tonic: spellTonic(at(match, 1), match[2]), mode } : null;
 }
 
 /** Role words `exclude` takes besides instrument words. */

@@ -86,12 +86,12 @@ export function chooseGenre(
       phrase: c.phrase,
     }));
   });
-  const hinted = tally(hintVotes);
-  if (hinted.length > 0)
+  const [top] = tally(hintVotes);
+  if (top !== undefined)
     return {
-      genre: hinted[0]!.genre,
+      genre: top.genre,
       blend: null,
-      source: hinted[0]!.words.join(', '),
+      source: top.words.join(', '),
       why: 'suggested by scene/instrument words',
     };
 

@@ -6,6 +6,7 @@
  * scene words > mood words > genre defaults. `request.style` sets the genre outright.
  * Every value set is explained in `trace`.
  */
+import { defined } from '../checked.ts';
 import { resolvePlan } from './plan.ts';
 import { getPreset, presetNames } from '../presets.ts';
 import { createRandom } from '../random.ts';
@@ -147,9 +148,10 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
 
   let bpm: number;
   const pace = paceWords(ctx);
+  const [firstPace] = pace;
   const paceDirection =
-    pace.length > 0 && pace.every((p) => Math.sign(p.tempo) === Math.sign(pace[0]!.tempo))
-      ? Math.sign(pace[0]!.tempo)
+    firstPace !== undefined && pace.every((p) => Math.sign(p.tempo) === Math.sign(firstPace.tempo))
+      ? Math.sign(firstPace.tempo)
       : 0;
   if (explicit.bpm !== null) {
     // An explicit tempo counts the pulse a listener taps (dotted quarters in 6/8); the spec counts beat units.
@@ -157,7 +159,7 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
     const clamped = explicit.bpmWritten !== explicit.bpm ? `, clamped from ${explicit.bpmWritten}` : '';
     const perPulse = bpm !== explicit.bpm ? ` (${bpm} ${meter.beatUnit === 8 ? 'eighths' : 'beats'} a minute)` : '';
     trace.push({
-      source: explicitSource(explicit, 'bpm')!,
+      source: defined(explicitSource(explicit, 'bpm'), 'the words that gave the bpm'),
       effect: `bpm = ${explicit.bpm}${perPulse} (explicit${clamped})`,
     });
     const pulse = explicit.bpm;
@@ -226,7 +228,7 @@ function paceWords(ctx: Context): { phrase: string; tempo: number; factor: numbe
     .filter((c) => !c.negated && c.lexicon === 'mood' && Math.abs(c.hints.tempo ?? 0) >= 0.5 && !c.hints.valence)
     .map((c) => ({
       phrase: c.intensifier ? `${c.intensifier} ${c.phrase}` : c.phrase,
-      tempo: c.hints.tempo!,
+      tempo: c.hints.tempo ?? 0,
       factor: c.factor,
     }));
 }
@@ -474,7 +476,8 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   if (subjects.names.length > 0 || subjects.occasion || subjects.places.length > 0 || subjects.relation) {
     trace.push({ source: 'subjects', effect: describeSubjects(subjects) });
   }
-  const hasLyrics = typeof request.lyrics === 'string' && request.lyrics.trim() !== '';
+  const givenLyrics = typeof request.lyrics === 'string' && request.lyrics.trim() !== '' ? request.lyrics : null;
+  const hasLyrics = givenLyrics !== null;
   if (arrangement.vocals.enabled && !hasLyrics && translation.language !== 'en') {
     trace.push({ source: 'language', effect: `lyrics are written in English (the prompt is in ${translation.name})` });
     warnings.push(
@@ -516,7 +519,7 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
     ...sound,
     form: preset.form,
     ...arrangement,
-    lyrics: hasLyrics ? request.lyrics! : null,
+    lyrics: givenLyrics,
     title,
     trace,
     warnings,

@@ -5,6 +5,7 @@
  * loses the synthesizers nobody asked for) and exclusions ("no drums", "without piano"). Excluded roles
  * never survive.
  */
+import { at, defined } from '../checked.ts';
 import type { InstrumentEntry } from '../lexicon/index.ts';
 import { PATCHES, type InstrumentChoice, type Patch, type Preset, type Role, type TraceEntry } from '../types.ts';
 import { isSynth } from '../families.ts';
@@ -136,7 +137,7 @@ export function arrange(input: ArrangementInput): Arrangement {
     const { entry } = word;
     const note = entry.note ? ` (${entry.note})` : '';
     if (entry.generic) {
-      const role = entry.roles[0]!;
+      const role = at(entry.roles, 0);
       if (!roles.has(role)) {
         roles.set(role, entry.patch);
         trace.push({ source: word.phrase, effect: `${role} = ${entry.patch}${note}` });
@@ -147,8 +148,8 @@ export function arrange(input: ArrangementInput): Arrangement {
       continue;
     }
     const alike = sameAs(entry).find((p) => holds(p) !== undefined);
-    if (alike !== undefined) {
-      const present = holds(alike)!;
+    const present = alike === undefined ? undefined : holds(alike);
+    if (alike !== undefined && present !== undefined) {
       locked.add(present);
       trace.push({
         source: word.phrase,
@@ -160,7 +161,7 @@ export function arrange(input: ArrangementInput): Arrangement {
     const role =
       entry.roles.find((r) => !roles.has(r) && !locked.has(r)) ??
       entry.roles.find((r) => !locked.has(r)) ??
-      entry.roles[0]!;
+      at(entry.roles, 0);
     roles.set(role, entry.patch);
     locked.add(role);
     trace.push({ source: word.phrase, effect: `${role} = ${entry.patch}${note}` });
@@ -178,7 +179,10 @@ export function arrange(input: ArrangementInput): Arrangement {
       for (const role of word.entry.roles) if (!kept.has(role)) kept.set(role, word.entry.patch);
     }
     // The prompt's other named instruments stay with them: "electric guitar solo over drums" keeps its drums.
-    for (const role of locked) if (!kept.has(role) && roles.has(role)) kept.set(role, roles.get(role)!);
+    for (const role of locked) {
+      const patch = roles.get(role);
+      if (!kept.has(role) && patch !== undefined) kept.set(role, patch);
+    }
     for (const role of ROLE_ORDER) {
       if (!kept.has(role) && (role !== 'vocal' || !input.keepVocal)) excluded.add(role);
     }
@@ -193,9 +197,9 @@ export function arrange(input: ArrangementInput): Arrangement {
   acousticRule(input, words, roles, trace);
 
   for (const word of words.filter((w) => w.negated)) {
-    const rhythm = word.entry.generic === true && RHYTHM_ROLES.includes(word.entry.roles[0]!);
+    const rhythm = word.entry.generic === true && RHYTHM_ROLES.includes(at(word.entry.roles, 0));
     const refused = sameAs(word.entry);
-    const hit = rhythm ? [word.entry.roles[0]!] : [...roles].filter(([, p]) => refused.includes(p)).map(([r]) => r);
+    const hit = rhythm ? [at(word.entry.roles, 0)] : [...roles].filter(([, p]) => refused.includes(p)).map(([r]) => r);
     for (const role of hit) excluded.add(role);
     trace.push({
       source: word.phrase,
@@ -222,7 +226,10 @@ export function arrange(input: ArrangementInput): Arrangement {
     }
   }
 
-  const instruments = ROLE_ORDER.filter((r) => roles.has(r)).map((role) => ({ role, instrument: roles.get(role)! }));
+  const instruments = ROLE_ORDER.flatMap((role) => {
+    const instrument = roles.get(role);
+    return instrument === undefined ? [] : [{ role, instrument }];
+  });
   return { instruments, excluded: ROLE_ORDER.filter((r) => excluded.has(r)), trace };
 }
 
@@ -253,7 +260,8 @@ function acousticRule(
   for (const [role, patch] of [...roles]) {
     if (!SYNTHS.has(patch) || wanted.has(patch)) continue;
     const own = input.preset.instruments[role];
-    const counterpart = own && !SYNTHS.has(own) ? own : ACOUSTIC_COUNTERPART[patch]!;
+    const counterpart =
+      own && !SYNTHS.has(own) ? own : defined(ACOUSTIC_COUNTERPART[patch], `an acoustic counterpart for ${patch}`);
     const elsewhere = own !== counterpart && [...roles].some(([r, p]) => r !== role && p === counterpart);
     if (refused.has(counterpart) || elsewhere) {
       roles.delete(role);

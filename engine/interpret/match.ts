@@ -3,6 +3,7 @@
  * "drum and bass" before "bass"), then a scope pass that hands each intensifier and negator to the
  * next content word in its clause ("not very happy", "no drums", "without vocals").
  */
+import { at } from '../checked.ts';
 import type { GenreEntry, Hints, HintLexicon, InstrumentEntry, Lexicon } from '../lexicon/index.ts';
 import { BOUNDARY } from './tokenize.ts';
 
@@ -103,8 +104,8 @@ function lookup(phrase: string, lexicon: Lexicon, index: number): Raw | null {
   if ((items.length > 0 || words.length === 1) && words.some((w) => VOCAL_WORDS.has(w)))
     items.push({ kind: 'vocal', phrase, index });
   if (words.length === 1 && NO_VOCAL_WORDS.has(phrase)) items.push({ kind: 'noVocal', phrase, index });
-  if (words.length === 1 && EXCLUDING_WORDS[phrase])
-    items.push({ kind: 'exclude', phrase, role: EXCLUDING_WORDS[phrase]!, index });
+  const excluding = EXCLUDING_WORDS[phrase];
+  if (words.length === 1 && excluding) items.push({ kind: 'exclude', phrase, role: excluding, index });
   if (items.length > 0) return { kind: 'content', items, phrase, index, words: words.length };
   const factor = lexicon.intensifiers.get(phrase);
   if (factor !== undefined) return { kind: 'intensifier', factor, phrase, index, words: words.length };
@@ -116,7 +117,8 @@ function scan(tokens: readonly string[], lexicon: Lexicon): Raw[] {
   const raws: Raw[] = [];
   let i = 0;
   while (i < tokens.length) {
-    if (tokens[i] === BOUNDARY) {
+    const token = at(tokens, i);
+    if (token === BOUNDARY) {
       raws.push({ kind: 'boundary', index: i, words: 1 });
       i += 1;
       continue;
@@ -127,11 +129,11 @@ function scan(tokens: readonly string[], lexicon: Lexicon): Raw[] {
       if (slice.includes(BOUNDARY)) continue;
       found = lookup(slice.join(' '), lexicon, i);
     }
-    if (!found && (ONLY_BEFORE.has(tokens[i]!) || ONLY_AFTER.has(tokens[i]!)))
-      found = { kind: 'only', phrase: tokens[i]!, index: i, words: 1 };
-    if (ENSEMBLE_OF_NAMED.has(tokens[i]!) && isInstrument(raws[raws.length - 1]))
-      found = { kind: 'only', phrase: tokens[i]!, index: i, words: 1 };
-    raws.push(found ?? { kind: 'unknown', phrase: tokens[i]!, index: i, words: 1 });
+    if (!found && (ONLY_BEFORE.has(token) || ONLY_AFTER.has(token)))
+      found = { kind: 'only', phrase: token, index: i, words: 1 };
+    if (ENSEMBLE_OF_NAMED.has(token) && isInstrument(raws[raws.length - 1]))
+      found = { kind: 'only', phrase: token, index: i, words: 1 };
+    raws.push(found ?? { kind: 'unknown', phrase: token, index: i, words: 1 });
     i += found ? found.words : 1;
   }
   return raws;
@@ -179,7 +181,7 @@ export function matchPrompt(tokens: readonly string[], lexicon: Lexicon): MatchR
 
   const onlyMarked = markOnly(raws);
   for (let r = 0; r < raws.length; r++) {
-    const raw = raws[r]!;
+    const raw = at(raws, r);
     if (negation && raw.index - negation.index > SCOPE) negation = null;
     if (intensity && raw.index - intensity.index > SCOPE) intensity = null;
     switch (raw.kind) {

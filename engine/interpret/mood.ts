@@ -2,6 +2,7 @@
  * Valence/arousal -> musical parameters (reference section 2.3). Arousal drives tempo, density,
  * brightness and space; valence drives the mode. Each function is pure so it can be tested alone.
  */
+import { at } from '../checked.ts';
 import type { Mode, Preset } from '../types.ts';
 
 export const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
@@ -57,7 +58,7 @@ export function modeFromValence(
   const band = modeBand(valence);
   const preferred = genreModes.find((m) => band.includes(m));
   if (preferred) return { mode: preferred, why: 'valence band, genre preference' };
-  return { mode: band[0]!, why: 'valence band' };
+  return { mode: at(band, 0), why: 'valence band' };
 }
 
 /** Base note density: 0.3 + 0.5·(a+1)/2 plus word nudges ("sparse", "busy"). */

@@ -4,6 +4,7 @@
  * translated prompt ("para mi hija Emma") gives the same subjects. The lyrics writer sings them and the title
  * names them.
  */
+import { at } from '../checked.ts';
 import type { Subjects } from '../types.ts';
 
 /** Occasion words and the occasion they name. */
@@ -168,17 +169,18 @@ export function extractSubjects(text: string, isKnownWord: (word: string) => boo
     const lower = name.toLowerCase();
     if (NOT_NAMES.has(lower) || OCCASIONS[lower] || isKnownWord(lower) || name.length < 2) return;
     // A lower-case word is a name only right after a relation ("for my daughter emma").
-    if (name[0] === name[0]!.toLowerCase() && !relaxed) return;
+    if (name[0] === at(name, 0).toLowerCase() && !relaxed) return;
     const proper = name.charAt(0).toUpperCase() + name.slice(1);
     if (!names.includes(proper)) names.push(proper);
   };
   for (const m of text.matchAll(FOR_NAME)) {
     if (m[1]) relation ??= `my ${m[1].toLowerCase()}`;
-    addName(m[2]!, m[1] !== undefined);
+    const named = at(m, 2);
+    addName(named, m[1] !== undefined);
     // "for my daughter" with no name: the relation alone.
-    if (!m[1] && RELATIONS.includes(m[2]!.toLowerCase())) relation ??= `my ${m[2]!.toLowerCase()}`;
+    if (!m[1] && RELATIONS.includes(named.toLowerCase())) relation ??= `my ${named.toLowerCase()}`;
   }
-  for (const m of text.matchAll(NAMED)) addName(m[1]!, false);
+  for (const m of text.matchAll(NAMED)) addName(at(m, 1), false);
 
   const lowerText = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
   let occasion: string | null = null;
@@ -189,13 +191,13 @@ export function extractSubjects(text: string, isKnownWord: (word: string) => boo
     }
   }
   for (const m of text.matchAll(POSSESSIVE)) {
-    const what = m[2]!.toLowerCase();
-    if (OCCASIONS[what.split(' ')[0]!] || OCCASIONS[what]) addName(m[1]!, false);
+    const what = at(m, 2).toLowerCase();
+    if (OCCASIONS[at(what.split(' '), 0)] || OCCASIONS[what]) addName(at(m, 1), false);
   }
 
   const places: string[] = [];
   for (const m of text.matchAll(PLACE)) {
-    const words = m[1]!
+    const words = at(m, 1)
       .split(/\s+/)
       .filter((w) => !NOT_NAMES.has(w.toLowerCase()) && !OCCASIONS[w.toLowerCase()] && !isKnownWord(w.toLowerCase()));
     const place = words.join(' ');

@@ -5,6 +5,7 @@
  * as written, so names, numbers and keys survive ("para mi hija Emma" -> "for my daughter Emma").
  * Accents and case never matter: phrases and prompts meet folded ("canción" = "cancion" = "CANCION").
  */
+import { at, last } from '../checked.ts';
 import type { LanguageTable } from '../lexicon/index.ts';
 
 export interface Translation {
@@ -199,26 +200,28 @@ function scan(
   english: ReadonlySet<string>,
 ): { text: string; replaced: Translation['replaced']; evidence: { strong: number; weak: number } } {
   let text = '';
-  let at = 0;
+  let cursor = 0;
   const evidence = { strong: 0, weak: 0 };
   let afterPut = false;
   const replaced: Translation['replaced'] = [];
   // An elision next to a rewritten phrase ("d'anniversaire", "l'accordéon") becomes a space: "of birthday", not "of'birthday".
   const gap = (end: number, beforePut: boolean): string => {
-    let between = prompt.slice(at, end);
+    let between = prompt.slice(cursor, end);
     if (afterPut) between = between.replace(/^['’]/, ' ');
     if (beforePut) between = between.replace(/['’]$/, ' ');
     return between;
   };
   const put = (span: readonly Word[], meaning: string): void => {
-    text += `${gap(span[0]!.start, true)}${meaning}`;
-    at = span.at(-1)!.end;
+    const start = at(span, 0).start;
+    const end = last(span).end;
+    text += `${gap(start, true)}${meaning}`;
+    cursor = end;
     afterPut = true;
     for (const w of span) {
       if (english.has(w.folded)) evidence.weak += 1;
       else if (!ENGLISH_WORDS.has(w.folded)) evidence.strong += 1;
     }
-    replaced.push({ source: prompt.slice(span[0]!.start, span.at(-1)!.end), english: meaning });
+    replaced.push({ source: prompt.slice(start, end), english: meaning });
   };
   for (let i = 0; i < words.length; ) {
     const found = longest(prompt, words, i, table);
@@ -230,7 +233,7 @@ function scan(
       i += found.n;
       continue;
     }
-    const word = words[i]!;
+    const word = at(words, i);
     const stem = inflected(word.folded, table) ?? (table.compounds ? splitCompound(word.folded, table) : null);
     if (stem !== null) put([word], stem);
     else afterPut = false;
@@ -248,7 +251,7 @@ function longest(
   table: LanguageTable,
 ): { n: number; key: string; english: string } | null {
   for (let n = Math.min(table.maxWords, words.length - i); n >= 1; n--) {
-    if (n > 1 && !joined(prompt, words[i + n - 2]!, words[i + n - 1]!)) continue;
+    if (n > 1 && !joined(prompt, at(words, i + n - 2), at(words, i + n - 1))) continue;
     const key = words
       .slice(i, i + n)
       .map((w) => w.folded)
@@ -304,7 +307,7 @@ function translateJapanese(prompt: string, table: LanguageTable): Pick<Translati
       text += ` ${hit} `;
       continue;
     }
-    const char = source[i]!;
+    const char = at(source, i);
     text +=
       HIRAGANA.test(char) || char === '、' || char === '。' ? (char === '、' || char === '。' ? ', ' : ' ') : char;
     i += 1;

@@ -41,7 +41,10 @@ export function chordScale(
 ): readonly number[] {
   // Pure and called for every melody note: memoized on the (immutable) input arrays themselves.
   let byChord = chordScaleCache.get(scale);
-  if (!byChord) chordScaleCache.set(scale, (byChord = new WeakMap()));
+  if (!byChord) {
+    byChord = new WeakMap();
+    chordScaleCache.set(scale, byChord);
+  }
   const cached = byChord.get(chordPcs);
   if (cached && cached.tonic === tonic) return cached.tones;
   const tones = computeChordScale(scale, chordPcs, tonic);

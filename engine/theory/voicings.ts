@@ -3,6 +3,7 @@
  * between two of them (voice leading), and the parallel-perfect-interval test between their outer notes
  * (ideas from Abundant Music's cost-based voice-line generator; no code from it).
  */
+import { at, last } from '../checked.ts';
 import { lowestAtOrAbove, mod } from './pitch.ts';
 
 /** At most four pitch classes: with five (a 9th chord) the fifth goes, as a pianist would drop it. */
@@ -17,16 +18,16 @@ export function candidateVoicings(pitchClasses: readonly number[], low: number, 
   const n = pitchClasses.length;
   for (let inversion = 0; inversion < n; inversion++) {
     const order = [...pitchClasses.slice(inversion), ...pitchClasses.slice(0, inversion)];
-    for (let start = lowestAtOrAbove(order[0]!, low); start <= high; start += 12) {
+    for (let start = lowestAtOrAbove(at(order, 0), low); start <= high; start += 12) {
       const close: number[] = [start];
-      for (const pc of order.slice(1)) close.push(lowestAtOrAbove(pc, close[close.length - 1]! + 1));
-      if (close[close.length - 1]! <= high) result.push(close);
+      for (const pc of order.slice(1)) close.push(lowestAtOrAbove(pc, last(close) + 1));
+      if (last(close) <= high) result.push(close);
       if (n >= 4) {
         // Drop 2: the second note from the top an octave down opens the spacing.
         const drop = [...close];
-        drop[n - 2] = drop[n - 2]! - 12;
+        drop[n - 2] = at(drop, n - 2) - 12;
         drop.sort((a, b) => a - b);
-        if (drop[0]! >= low && drop[n - 1]! <= high) result.push(drop);
+        if (at(drop, 0) >= low && at(drop, n - 1) <= high) result.push(drop);
       }
     }
   }
@@ -35,7 +36,7 @@ export function candidateVoicings(pitchClasses: readonly number[], low: number, 
 
 /** Total semitones the chord tones move (matched in order; unequal sizes match each note to its nearest). */
 export function movementCost(from: readonly number[], to: readonly number[]): number {
-  if (from.length === to.length) return from.reduce((sum, note, i) => sum + Math.abs(note - to[i]!), 0);
+  if (from.length === to.length) return from.reduce((sum, note, i) => sum + Math.abs(note - at(to, i)), 0);
   const nearest = (note: number, others: readonly number[]) => Math.min(...others.map((o) => Math.abs(o - note)));
   return (
     to.reduce((sum, note) => sum + nearest(note, from), 0) + from.reduce((sum, note) => sum + nearest(note, to), 0) / 2

@@ -3,6 +3,7 @@
  * on a new form section when there is room to), a line too long for one phrase is split in two, and lyrics that
  * cannot fit are refused with the number of lines that would. Written lyrics are ordered to fit the form.
  */
+import { at } from '../../checked.ts';
 import { LyricsTooLongError } from '../../errors.ts';
 import { countSyllables } from '../../lyrics/index.ts';
 import type { LyricLine, LyricSectionKind, Lyrics } from '../../types.ts';
@@ -24,7 +25,7 @@ export function splitLine(line: LyricLine): [LyricLine, LyricLine] {
   let bestDistance = Infinity;
   let running = 0;
   for (let w = 0; w < line.words.length - 1; w++) {
-    running += line.words[w]!.syllables.length;
+    running += at(line.words, w).syllables.length;
     const distance = Math.abs(running - total / 2);
     if (distance < bestDistance) {
       bestDistance = distance;
@@ -40,8 +41,7 @@ function singableLines(lyrics: Lyrics, capacity: number): { kind: LyricSectionKi
   return lyrics.sections.map((section) => {
     const lines: LyricLine[] = [];
     const queue = [...section.lines];
-    while (queue.length > 0) {
-      const line = queue.shift()!;
+    for (let line = queue.shift(); line !== undefined; line = queue.shift()) {
       if (countSyllables(line) > capacity && line.words.length > 1) queue.unshift(...splitLine(line));
       else lines.push(line);
     }
@@ -60,13 +60,13 @@ export function assignGiven(lyrics: Lyrics, slots: readonly LineSlot[], duration
   let remainingNeeded = needed;
   for (const section of sections) {
     // Start the lyric section on a fresh form section when the slots after that still hold everything left.
-    if (next > 0 && next < slots.length && slots[next]!.index !== 0) {
+    if (next > 0 && next < slots.length && at(slots, next).index !== 0) {
       let fresh = next;
-      while (fresh < slots.length && slots[fresh]!.index !== 0) fresh++;
+      while (fresh < slots.length && at(slots, fresh).index !== 0) fresh++;
       if (slots.length - fresh >= remainingNeeded) next = fresh;
     }
     for (const line of section.lines) {
-      sung.push({ slot: slots[next]!, line, kind: section.kind });
+      sung.push({ slot: at(slots, next), line, kind: section.kind });
       next++;
       remainingNeeded--;
     }

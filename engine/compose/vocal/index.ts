@@ -3,6 +3,7 @@
  * note, rhythm first (stress on strong beats), then pitches against the chords in the singer's range; a
  * melisma only on a line's last syllable; backing "oohs" on chord tones in the choruses of styles that use them.
  */
+import { at } from '../../checked.ts';
 import { parseLyrics, writeLyrics, type LyricPlan } from '../../lyrics/index.ts';
 import type { Random } from '../../random.ts';
 import type { LyricSectionKind, LyricTiming, Lyrics, SungNote, Syllable, VocalScore } from '../../types.ts';
@@ -77,15 +78,15 @@ function chooseLines(ctx: ComposeContext, slots: LineSlot[], random: Random): { 
   const groups = [...bySection.values()].map((group) => group.slice(0, MAX_WRITTEN_LINES));
   // Every chorus has the same lines, so they all hold as many as the shortest.
   const chorusLines = Math.min(
-    ...groups.filter((g) => g[0]!.kind === 'chorus').map((g) => g.length),
+    ...groups.filter((g) => at(g, 0).kind === 'chorus').map((g) => g.length),
     MAX_WRITTEN_LINES,
   );
-  const sized = groups.map((g) => (g[0]!.kind === 'chorus' ? g.slice(0, chorusLines) : g));
+  const sized = groups.map((g) => (at(g, 0).kind === 'chorus' ? g.slice(0, chorusLines) : g));
   const plan: LyricPlan = {
     sections: sized.map((g) => ({
-      kind: g[0]!.kind,
+      kind: at(g, 0).kind,
       lines: g.length,
-      syllables: syllableRange(Math.min(...g.map((s) => s.slots)), g[0]!.slotBeats),
+      syllables: syllableRange(Math.min(...g.map((s) => s.slots)), at(g, 0).slotBeats),
     })),
   };
   const lyrics = writeLyrics(
@@ -127,21 +128,21 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
     const syllables = line.words.flatMap((word, w) => word.syllables.map((syllable) => ({ syllable, word: w })));
     const stresses = syllables.map((s) => s.syllable.stress);
     const grid = { slots: slot.slots, slotBeats: slot.slotBeats, beatsPerBar: ctx.beatsPerBar, secondsPerBeat };
-    const section = ctx.sections[slot.section]!;
+    const section = at(ctx.sections, slot.section);
     // The same words in a section of the same label (every chorus) get the same tune: the hook repeats.
     const key = `${slot.label}/${line.text}`;
     let shape = placed.get(key);
     if (!shape) {
       const steps = placeSyllables(stresses, grid) ?? stresses.map((_, k) => k);
       const onsets = steps.map((step) => slot.beat + step * slot.slotBeats);
-      const accented = steps.map((step, k) => stresses[k]! >= 1 || metricWeight(step, grid) >= 3);
+      const accented = steps.map((step, k) => at(stresses, k) >= 1 || metricWeight(step, grid) >= 3);
       const center = Math.round(
         range.low + REGISTER[sung.kind] * (range.high - range.low) + spec.valence + spec.arousal,
       );
       const lineRandom = random.fork(key);
       const closesSection = lines[lineIndex + 1]?.slot.section !== slot.section;
       const pitches = linePitches(ctx, { onsets, accented, center, range, closesSection }, lineRandom);
-      const lastSteps = slot.slots - steps[steps.length - 1]!;
+      const lastSteps = slot.slots - at(steps, steps.length - 1);
       shape = {
         offsets: steps.map((step) => step * slot.slotBeats),
         pitches,
@@ -153,19 +154,18 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
     const velocity = sectionVelocity(spec.arousal, section.energy);
     const lineNotes: SungNote[] = [];
     syllables.forEach(({ syllable, word }, k) => {
-      const beat = slot.beat + shape.offsets[k]!;
-      const nextBeat = k + 1 < syllables.length ? slot.beat + shape.offsets[k + 1]! : end;
+      const beat = slot.beat + at(shape.offsets, k);
+      const nextBeat = k + 1 < syllables.length ? slot.beat + at(shape.offsets, k + 1) : end;
+      const pitch = at(shape.pitches, k);
       const last = k === syllables.length - 1;
       const accent = syllable.stress === 1 ? 1 : 0.88;
       const base = { velocity: clamp(velocity * accent, 0.1, 1), line: lineIndex, word };
       if (last && shape.melisma) {
         const split = beat + (nextBeat - beat) * 0.6;
-        lineNotes.push(sungNote(timing, beat, split, shape.pitches[k]!, syllable, false, base));
-        lineNotes.push(
-          sungNote(timing, split, nextBeat, melismaPitch(ctx, split, shape.pitches[k]!, range), syllable, true, base),
-        );
+        lineNotes.push(sungNote(timing, beat, split, pitch, syllable, false, base));
+        lineNotes.push(sungNote(timing, split, nextBeat, melismaPitch(ctx, split, pitch, range), syllable, true, base));
       } else {
-        lineNotes.push(sungNote(timing, beat, nextBeat, shape.pitches[k]!, syllable, false, base));
+        lineNotes.push(sungNote(timing, beat, nextBeat, pitch, syllable, false, base));
       }
     });
     // Notes run into each other inside a line; a slur (portamento) where the next note starts on its vowel.
@@ -216,8 +216,8 @@ const ms = (seconds: number): number => Math.round(seconds * 1000) / 1000;
 
 function lineTiming(sung: SungLine, words: string[], notes: readonly SungNote[]): LyricTiming {
   const span = (selected: readonly SungNote[]) => ({
-    start: ms(selected[0]!.time),
-    end: ms(selected[selected.length - 1]!.time + selected[selected.length - 1]!.duration),
+    start: ms(at(selected, 0).time),
+    end: ms(at(selected, selected.length - 1).time + at(selected, selected.length - 1).duration),
   });
   return {
     section: sung.kind,
@@ -239,7 +239,7 @@ function composeBacking(
     if (sung.kind !== 'chorus') return;
     const start = sung.slot.beat;
     const end = sung.slot.beat + sung.slot.beats;
-    const velocity = 0.28 + 0.12 * ctx.sections[sung.slot.section]!.energy;
+    const velocity = 0.28 + 0.12 * at(ctx.sections, sung.slot.section).energy;
     for (let beat = start; beat < end - 1e-6; ) {
       const slot = chordAt(ctx.chords, beat);
       const until = Math.min(end, slot.beat + slot.beats);

@@ -3,6 +3,7 @@
  * beats on chord tones, the rest stepping through the chord's scale toward the contour, leaps answered by a
  * step back, and the line's last note on a chord tone (the tonic to close a section on a tonic chord).
  */
+import { at } from '../../checked.ts';
 import type { Random } from '../../random.ts';
 import { chordScale } from '../../theory/scales.ts';
 import { inRange, moveInScale, nearestChordTone } from '../melody.ts';
@@ -41,7 +42,7 @@ export function linePitches(
   const pitches: number[] = [];
   let lastInterval = 0;
   for (let k = 0; k < count; k++) {
-    const chord = chordAt(ctx.chords, onsets[k]!).chord;
+    const chord = chordAt(ctx.chords, at(onsets, k)).chord;
     const tones = chordScale(ctx.scale, chord.pitchClasses);
     const last = k === count - 1;
     const goal = Math.round(target(k));
@@ -49,7 +50,7 @@ export function linePitches(
     if (k === 0) {
       pitch = nearestChordTone(goal, chord.pitchClasses, 0);
     } else {
-      const previous = pitches[k - 1]!;
+      const previous = at(pitches, k - 1);
       if (Math.abs(lastInterval) > 4) {
         // After a leap, turn back by a step.
         pitch = moveInScale(previous, -Math.sign(lastInterval), tones);
@@ -69,7 +70,7 @@ export function linePitches(
       if (Math.abs(home - pitch) <= 5) pitch = home;
     }
     pitch = inRange(pitch, accented[k] || last ? chord.pitchClasses : tones, range.low, range.high);
-    lastInterval = k === 0 ? 0 : pitch - pitches[k - 1]!;
+    lastInterval = k === 0 ? 0 : pitch - at(pitches, k - 1);
     pitches.push(pitch);
   }
   return pitches;

@@ -3,6 +3,7 @@
  * stressed syllables land on strong beats, unstressed ones between them, notes are neither rushed nor dragged,
  * and the line's last syllable is held.
  */
+import { at } from '../../checked.ts';
 import { EPSILON } from '../model.ts';
 
 export interface RhythmGrid {
@@ -59,14 +60,18 @@ export function placeSyllables(stresses: readonly number[], grid: RhythmGrid): n
   // cost[i][j]: the cheapest placement of syllables 0..i with syllable i at step j; from[i][j] its predecessor step.
   const cost = Array.from({ length: n }, () => new Float64Array(slots).fill(Infinity));
   const from = Array.from({ length: n }, () => new Int16Array(slots).fill(-1));
-  for (let j = 0; j < slots; j++) cost[0]![j] = stressCost(stresses[0]!, weights[j]!) + 0.3 * j * grid.slotBeats;
+  const first = at(cost, 0);
+  for (let j = 0; j < slots; j++) first[j] = stressCost(at(stresses, 0), at(weights, j)) + 0.3 * j * grid.slotBeats;
   for (let i = 1; i < n; i++) {
+    const row = at(cost, i);
+    const before = at(cost, i - 1);
+    const fromRow = at(from, i);
     for (let j = i; j < slots; j++) {
-      const own = stressCost(stresses[i]!, weights[j]!);
+      const own = stressCost(at(stresses, i), at(weights, j));
       let best = Infinity;
       let arg = -1;
       for (let k = i - 1; k < j; k++) {
-        const previous = cost[i - 1]![k]!;
+        const previous = at(before, k);
         if (previous === Infinity) continue;
         const total = previous + lengthCost((j - k) * stepSeconds);
         if (total < best) {
@@ -74,15 +79,16 @@ export function placeSyllables(stresses: readonly number[], grid: RhythmGrid): n
           arg = k;
         }
       }
-      cost[i]![j] = best + own;
-      from[i]![j] = arg;
+      row[j] = best + own;
+      fromRow[j] = arg;
     }
   }
   let end = -1;
   let best = Infinity;
   // The last syllable is held at least two steps.
+  const lastRow = at(cost, n - 1);
   for (let j = n - 1; j <= slots - 2; j++) {
-    const total = cost[n - 1]![j]! + lastLengthCost((slots - j) * stepSeconds);
+    const total = at(lastRow, j) + lastLengthCost((slots - j) * stepSeconds);
     if (total < best) {
       best = total;
       end = j;
@@ -92,7 +98,7 @@ export function placeSyllables(stresses: readonly number[], grid: RhythmGrid): n
   const onsets = new Array<number>(n);
   for (let i = n - 1, j = end; i >= 0; i--) {
     onsets[i] = j;
-    j = from[i]![j]!;
+    j = at(at(from, i), j);
   }
   return onsets;
 }

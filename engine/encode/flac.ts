@@ -95,7 +95,13 @@ export async function encodeFlac(
  */
 function patchStreamInfo(bytes: Uint8Array, info: StreamInfo): void {
   // "fLaC", a 4-byte block header, then STREAMINFO: 2+2 bytes block sizes, 3+3 bytes frame sizes, ... 16 bytes MD5 at 26.
-  if (bytes[0] !== 0x66 || bytes[1] !== 0x4c || bytes[2] !== 0x61 || bytes[3] !== 0x43 || (bytes[4]! & 0x7f) !== 0)
+  if (
+    bytes[0] !== 0x66 ||
+    bytes[1] !== 0x4c ||
+    bytes[2] !== 0x61 ||
+    bytes[3] !== 0x43 ||
+    ((bytes[4] ?? 0) & 0x7f) !== 0
+  )
     return;
   const at = 8;
   for (const [offset, value] of [

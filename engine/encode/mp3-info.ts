@@ -5,6 +5,7 @@
  * the delay and padding that gapless decoders (ffmpeg, foobar2000, Apple's) trim, so the file decodes to
  * exactly the input's samples.
  */
+import * as checked from '../checked.ts';
 
 /** LAME 3.100's encoder delay in samples (measured: an impulse comes out 576 + 529 samples late undecoded). */
 export const LAME_DELAY = 576;
@@ -35,8 +36,8 @@ export function mp3Frames(bytes: Uint8Array): Frame[] {
 }
 
 function frameLength(bytes: Uint8Array, offset: number): number {
-  const b1 = bytes[offset + 1]!;
-  const b2 = bytes[offset + 2]!;
+  const b1 = bytes[offset + 1] ?? 0;
+  const b2 = bytes[offset + 2] ?? 0;
   // Sync, MPEG-1 (11), Layer III (01).
   if (bytes[offset] !== 0xff || (b1 & 0xfe) !== 0xfa) return 0;
   const bitrate = BITRATES_KBPS[b2 >> 4];
@@ -48,7 +49,7 @@ function frameLength(bytes: Uint8Array, offset: number): number {
 /** CRC-16 as LAME computes it for its tag (polynomial 0x8005 reflected, initial 0). */
 function crc16(bytes: Uint8Array, crc = 0): number {
   for (let i = 0; i < bytes.length; i++) {
-    crc ^= bytes[i]!;
+    crc ^= bytes[i] ?? 0;
     for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
   }
   return crc;
@@ -62,7 +63,7 @@ export function withInfoFrame(audio: Uint8Array, samples: number, vbr: boolean):
   const frames = mp3Frames(audio);
   if (frames.length === 0) throw new Error('LAME returned no frames');
   const first = audio.subarray(0, 4);
-  const header = new Uint8Array([0xff, 0xfb, (INFO_BITRATE_INDEX << 4) | (first[2]! & 0x0c), first[3]!]);
+  const header = new Uint8Array([0xff, 0xfb, (INFO_BITRATE_INDEX << 4) | ((first[2] ?? 0) & 0x0c), first[3] ?? 0]);
   const size = frameLength(header, 0);
   const frame = new Uint8Array(size);
   frame.set(header, 0);
@@ -76,7 +77,7 @@ export function withInfoFrame(audio: Uint8Array, samples: number, vbr: boolean):
   view.setUint32(at + 12, total, false);
   for (let i = 0; i < 100; i++) {
     // Seek table: where each percent of the duration starts, in 256ths of the file.
-    const target = frames[Math.min(frames.length - 1, Math.floor((i / 100) * frames.length))]!;
+    const target = checked.at(frames, Math.min(frames.length - 1, Math.floor((i / 100) * frames.length)));
     frame[at + 16 + i] = Math.min(255, Math.floor((256 * (size + target.offset)) / total));
   }
   view.setUint32(at + 116, 0, false); // quality: not recorded

@@ -15,7 +15,8 @@ const CRC_TABLE = (() => {
 
 function crc32(bytes: Uint8Array): number {
   let crc = 0;
-  for (let i = 0; i < bytes.length; i++) crc = ((crc << 8) ^ CRC_TABLE[((crc >>> 24) ^ bytes[i]!) & 0xff]!) >>> 0;
+  for (let i = 0; i < bytes.length; i++)
+    crc = ((crc << 8) ^ (CRC_TABLE[((crc >>> 24) ^ (bytes[i] ?? 0)) & 0xff] ?? 0)) >>> 0;
   return crc;
 }
 

@@ -4,6 +4,7 @@
  * pre-skip, so packets are muxed here (ogg.ts) with the encoder's real look-ahead as pre-skip and the last
  * granule position trimmed to the exact length, so decoders return exactly the input's samples.
  */
+import { at } from '../checked.ts';
 import { OggWriter } from './ogg.ts';
 import { resampleStereo } from './resample.ts';
 import { requireQuietly, whenReady } from './wasm.ts';
@@ -68,7 +69,7 @@ export async function encodeOpus(
     control(lib, encoder, SET_BITRATE, OPUS_BITRATE, value);
     control(lib, encoder, SET_COMPLEXITY, 10, value);
     lib._opus_encoder_ctl(encoder, GET_LOOKAHEAD, value);
-    const preSkip = lib.HEAP32[value >> 2]!;
+    const preSkip = at(lib.HEAP32, value >> 2);
 
     const ogg = new OggWriter(serial);
     ogg.header(opusHead(preSkip, sampleRate), true);
@@ -82,8 +83,8 @@ export async function encodeOpus(
       const start = p * FRAME;
       for (let i = 0; i < FRAME; i++) {
         const index = start + i;
-        heap[2 * i] = index < samples ? l[index]! : 0;
-        heap[2 * i + 1] = index < samples ? r[index]! : 0;
+        heap[2 * i] = index < samples ? (l[index] ?? 0) : 0;
+        heap[2 * i + 1] = index < samples ? (r[index] ?? 0) : 0;
       }
       const bytes = lib._opus_encode_float(encoder, pcm, FRAME, out, MAX_PACKET);
       if (bytes < 0) throw new Error(`libopus failed while encoding (error ${bytes})`);

@@ -85,8 +85,8 @@ function integerChannels(left: Float32Array, right: Float32Array, bitDepth: 16 |
   const l = new Int32Array(left.length);
   const r = new Int32Array(right.length);
   for (let i = 0; i < l.length; i++) {
-    l[i] = convert(left[i]!);
-    r[i] = convert(right[i]!);
+    l[i] = convert(left[i] ?? 0);
+    r[i] = convert(right[i] ?? 0);
   }
   return [l, r];
 }

@@ -39,10 +39,10 @@ function kernels(up: number, down: number): Float32Array[] {
       const r = x / HALF_TAPS;
       const window = Math.abs(r) >= 1 ? 0 : bessel0(KAISER_BETA * Math.sqrt(1 - r * r)) / norm;
       kernel[t] = sinc * window;
-      sum += kernel[t]!;
+      sum += kernel[t] ?? 0;
     }
     // Unity gain at DC for every phase, so a constant stays constant.
-    for (let t = 0; t < kernel.length; t++) kernel[t]! /= sum;
+    for (let t = 0; t < kernel.length; t++) kernel[t] = (kernel[t] ?? 0) / sum;
     return kernel;
   });
 }
@@ -70,7 +70,7 @@ export function resampleStereo(
   const taps = 2 * HALF_TAPS;
   // One flat array of all phases, so the inner loop reads typed arrays and nothing else.
   const flat = new Float32Array(up * taps);
-  kernels(up, down).forEach((kernel, phase) => flat.set(kernel, phase * taps));
+  for (const [phase, kernel] of kernels(up, down).entries()) flat.set(kernel, phase * taps);
   const frames = Math.round((left.length * to) / from);
   const outLeft = new Float32Array(frames);
   const outRight = new Float32Array(frames);
@@ -84,18 +84,18 @@ export function resampleStereo(
     let r = 0;
     if (first >= 0 && first + taps - 1 <= last) {
       for (let t = 0; t < taps; t++) {
-        const weight = flat[offset + t]!;
-        l += weight * left[first + t]!;
-        r += weight * right[first + t]!;
+        const weight = flat[offset + t] ?? 0;
+        l += weight * (left[first + t] ?? 0);
+        r += weight * (right[first + t] ?? 0);
       }
     } else {
       // Near the ends, samples outside the signal count as silence.
       for (let t = 0; t < taps; t++) {
         const index = first + t;
         if (index < 0 || index > last) continue;
-        const weight = flat[offset + t]!;
-        l += weight * left[index]!;
-        r += weight * right[index]!;
+        const weight = flat[offset + t] ?? 0;
+        l += weight * (left[index] ?? 0);
+        r += weight * (right[index] ?? 0);
       }
     }
     outLeft[j] = l;

@@ -23,9 +23,8 @@ export function requireQuietly<T>(id: string): T {
     return require(id) as T;
   } finally {
     globalThis.fetch = fetch;
-    for (const event of HOOKED) {
-      for (const listener of listeners(event))
-        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    for (const [event, had] of before) {
+      for (const listener of listeners(event)) if (!had.has(listener)) process.removeListener(event, listener);
     }
   }
 }

@@ -41,8 +41,8 @@ export function encodeWav(
   if (!LITTLE_ENDIAN) throw new Error('encodeWav needs a little-endian host');
   const pcm = new Int16Array(out.buffer, 44, frames * 2);
   for (let i = 0; i < frames; i++) {
-    pcm[2 * i] = to16(left[i]!);
-    pcm[2 * i + 1] = to16(right[i]!);
+    pcm[2 * i] = to16(left[i] ?? 0);
+    pcm[2 * i + 1] = to16(right[i] ?? 0);
   }
   return out;
 }
@@ -65,8 +65,8 @@ function encodeWav24(left: Float32Array, right: Float32Array, sampleRate: number
   const out = new Uint8Array(44 + frames * 6);
   out.set(header(frames, sampleRate, 24), 0);
   for (let i = 0, o = 44; i < frames; i++, o += 6) {
-    write24(out, o, to24(left[i]!));
-    write24(out, o + 3, to24(right[i]!));
+    write24(out, o, to24(left[i] ?? 0));
+    write24(out, o + 3, to24(right[i] ?? 0));
   }
   return out;
 }

@@ -44,7 +44,7 @@ export function filterInPlace(data: Float32Array, c: BiquadCoefficients): void {
     y1 = 0,
     y2 = 0;
   for (let i = 0; i < data.length; i++) {
-    const x = data[i]!;
+    const x = data[i] ?? 0;
     const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
     x2 = x1;
     x1 = x;
@@ -76,7 +76,7 @@ function addReverb(left: Float32Array, right: Float32Array, wet: [Float32Array, 
       x1 = x;
       y2 = y1;
       y1 = y;
-      target[i]! += y;
+      target[i] = (target[i] ?? 0) + y;
     }
   }
 }
@@ -88,11 +88,11 @@ function addDelay(left: Float32Array, right: Float32Array, send: Float32Array, s
   let state = 0;
   // The send array becomes the delay line in place: w[i] = send[i] + feedback × damped(w[i - delay]).
   for (let i = 0; i < send.length; i++) {
-    const tap = i >= delay ? send[i - delay]! : 0;
+    const tap = i >= delay ? (send[i - delay] ?? 0) : 0;
     state += damping * (tap - state);
-    send[i] = send[i]! + DELAY_FEEDBACK * state;
-    left[i]! += state * DELAY_RETURN;
-    right[i]! += state * DELAY_RETURN;
+    send[i] = (send[i] ?? 0) + DELAY_FEEDBACK * state;
+    left[i] = (left[i] ?? 0) + state * DELAY_RETURN;
+    right[i] = (right[i] ?? 0) + state * DELAY_RETURN;
   }
 }
 
@@ -111,7 +111,7 @@ function wowInPlace(data: Float32Array, period: number | null): void {
   const cycles = period === null ? 0 : Math.max(1, Math.round((WOW_HZ * period) / SAMPLE_RATE));
   const lfo = new SineLfo(period === null ? WOW_HZ : (cycles * SAMPLE_RATE) / period, SAMPLE_RATE);
   for (let i = 0; i < data.length; i++) {
-    ring[i & (size - 1)] = data[i]!;
+    ring[i & (size - 1)] = data[i] ?? 0;
     const position = i - (base + depth * lfo.value);
     lfo.advance();
     if (position < 0) {
@@ -119,8 +119,8 @@ function wowInPlace(data: Float32Array, period: number | null): void {
       continue;
     }
     const i0 = Math.floor(position);
-    const a = ring[i0 & (size - 1)]!;
-    data[i] = a + (ring[(i0 + 1) & (size - 1)]! - a) * (position - i0);
+    const a = ring[i0 & (size - 1)] ?? 0;
+    data[i] = a + ((ring[(i0 + 1) & (size - 1)] ?? 0) - a) * (position - i0);
   }
 }
 
@@ -159,8 +159,8 @@ export function compress(
     const end = Math.min(left.length, start + block);
     let peak = 0;
     for (let i = start; i < end; i++) {
-      const l = Math.abs(left[i]!),
-        r = Math.abs(right[i]!);
+      const l = Math.abs(left[i] ?? 0),
+        r = Math.abs(right[i] ?? 0);
       if (l > peak) peak = l;
       if (r > peak) peak = r;
     }
@@ -179,8 +179,8 @@ export function compress(
     const step = (nextGain - gain) / (end - start);
     for (let i = start; i < end; i++) {
       gain += step;
-      left[i]! *= gain;
-      right[i]! *= gain;
+      left[i] = (left[i] ?? 0) * gain;
+      right[i] = (right[i] ?? 0) * gain;
       if (gains) gains[i] = gain;
     }
     gain = nextGain;
@@ -190,9 +190,9 @@ export function compress(
 /** Multiplies both channels by a per-frame gain curve (one a compressor or limiter recorded). */
 export function applyGains(left: Float32Array, right: Float32Array, gains: Float32Array): void {
   for (let i = 0; i < left.length; i++) {
-    const g = gains[i]!;
-    left[i]! *= g;
-    right[i]! *= g;
+    const g = gains[i] ?? 0;
+    left[i] = (left[i] ?? 0) * g;
+    right[i] = (right[i] ?? 0) * g;
   }
 }
 
@@ -246,7 +246,7 @@ export interface BusChainOptions {
 export function busChain(score: Score, left: Float32Array, right: Float32Array, options: BusChainOptions): void {
   const { effects } = score.spec;
   for (const channel of [left, right]) {
-    for (let i = 0; i < channel.length; i++) channel[i]! *= options.inputGain;
+    for (let i = 0; i < channel.length; i++) channel[i] = (channel[i] ?? 0) * options.inputGain;
     if (effects.lofi) wowInPlace(channel, options.period);
     filterInPlace(channel, biquad('highpass', 25, 0.7));
   }

@@ -42,7 +42,7 @@ export function highPassInPlace(data: Float32Array, frequency: number, sampleRat
   let lastIn = 0;
   let lastOut = 0;
   for (let i = 0; i < data.length; i++) {
-    const x = data[i]!;
+    const x = data[i] ?? 0;
     lastOut = a * (lastOut + x - lastIn);
     lastIn = x;
     data[i] = lastOut;
@@ -54,14 +54,14 @@ export function lowPassInPlace(data: Float32Array, frequency: number, sampleRate
   const a = Math.exp((-2 * Math.PI * frequency) / sampleRate);
   let state = 0;
   for (let i = 0; i < data.length; i++) {
-    state = data[i]! + a * (state - data[i]!);
+    state = (data[i] ?? 0) + a * (state - (data[i] ?? 0));
     data[i] = state;
   }
 }
 
 export function rmsOf(data: Float32Array): number {
   let sum = 0;
-  for (let i = 0; i < data.length; i++) sum += data[i]! * data[i]!;
+  for (let i = 0; i < data.length; i++) sum += (data[i] ?? 0) * (data[i] ?? 0);
   return data.length > 0 ? Math.sqrt(sum / data.length) : 0;
 }
 

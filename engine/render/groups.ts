@@ -11,6 +11,7 @@
  * compression, so the role balance of mix.ts holds.
  */
 import type { Role, Score } from '../types.ts';
+import { at } from '../checked.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { applyGains, biquad, compress } from './bus.ts';
 import { peaking as peakingCoefficients } from './filters.ts';
@@ -46,7 +47,7 @@ type Coefficients = ReturnType<typeof biquad>;
 /** RBJ cookbook peaking EQ: `gainDb` at `frequency`, bandwidth set by `q`. */
 export function peaking(frequency: number, q: number, gainDb: number): Coefficients {
   const c = peakingCoefficients(frequency, q, gainDb, SAMPLE_RATE);
-  return { b0: c[0]!, b1: c[1]!, b2: c[2]!, a1: c[3]!, a2: c[4]! };
+  return { b0: at(c, 0), b1: at(c, 1), b2: at(c, 2), a1: at(c, 3), a2: at(c, 4) };
 }
 
 /** A 4th-order Butterworth high-pass as two biquads (24 dB per octave). */
@@ -61,6 +62,10 @@ interface Chain {
   compressor?: { overLevelDb: number; ratio: number; attack: number; release: number };
 }
 
+/** About 1/√2 (a Butterworth response), at the value the mix was tuned with. */
+// biome-ignore lint/suspicious/noApproximativeNumericConstant: Math.SQRT1_2 would change the bits of every render.
+const BUTTERWORTH_Q = 0.707;
+
 /** What each group gets. The harmony is high-passed hard only when a bass part holds the low end. */
 export function groupChain(group: MixGroup, hasBass: boolean): Chain {
   switch (group) {
@@ -70,13 +75,15 @@ export function groupChain(group: MixGroup, hasBass: boolean): Chain {
     case 'bass':
       // Even notes, and nothing above what a bass amp would carry.
       return {
-        filters: [biquad('lowpass', 6000, 0.707)],
+        filters: [biquad('lowpass', 6000, BUTTERWORTH_Q)],
         compressor: { overLevelDb: 2, ratio: 3, attack: 0.006, release: 0.1 },
       };
     case 'harmony':
-      return { filters: [...(hasBass ? steepHighPass(100) : [biquad('highpass', 35, 0.707)]), peaking(300, 1, -2.5)] };
+      return {
+        filters: [...(hasBass ? steepHighPass(100) : [biquad('highpass', 35, BUTTERWORTH_Q)]), peaking(300, 1, -2.5)],
+      };
     case 'lead':
-      return { filters: [biquad('highpass', 120, 0.707), peaking(3000, 0.9, 2)] };
+      return { filters: [biquad('highpass', 120, BUTTERWORTH_Q), peaking(3000, 0.9, 2)] };
   }
 }
 
@@ -100,8 +107,8 @@ function cascadeStereo(left: Float32Array, right: Float32Array, first: Coefficie
     rz1 = 0,
     rz2 = 0;
   for (let i = 0; i < left.length; i++) {
-    const lx = left[i]!,
-      rx = right[i]!;
+    const lx = left[i] ?? 0,
+      rx = right[i] ?? 0;
     const ly = p0 * lx + p1 * lx1 + p2 * lx2 - pa1 * ly1 - pa2 * ly2;
     const ry = p0 * rx + p1 * rx1 + p2 * rx2 - pa1 * ry1 - pa2 * ry2;
     const lz = q0 * ly + q1 * ly1 + q2 * ly2 - qa1 * lz1 - qa2 * lz2;
@@ -135,8 +142,8 @@ function biquadStereo(left: Float32Array, right: Float32Array, c: Coefficients):
     ry1 = 0,
     ry2 = 0;
   for (let i = 0; i < left.length; i++) {
-    const lx = left[i]!,
-      rx = right[i]!;
+    const lx = left[i] ?? 0,
+      rx = right[i] ?? 0;
     const ly = b0 * lx + b1 * lx1 + b2 * lx2 - a1 * ly1 - a2 * ly2;
     const ry = b0 * rx + b1 * rx1 + b2 * rx2 - a1 * ry1 - a2 * ry2;
     lx2 = lx1;
@@ -154,9 +161,10 @@ function biquadStereo(left: Float32Array, right: Float32Array, c: Coefficients):
 
 function filterStereo(signal: Stereo, filters: readonly Coefficients[]): void {
   for (let k = 0; k < filters.length; k += 2) {
+    const first = filters[k];
     const second = filters[k + 1];
-    if (second) cascadeStereo(signal.left, signal.right, filters[k]!, second);
-    else biquadStereo(signal.left, signal.right, filters[k]!);
+    if (first && second) cascadeStereo(signal.left, signal.right, first, second);
+    else if (first) biquadStereo(signal.left, signal.right, first);
   }
 }
 
@@ -175,7 +183,8 @@ function gatedLevel(submix: Stereo): { levelDb: number; energy: number } {
   for (let start = 0; start < left.length; start += block) {
     const end = Math.min(left.length, start + block);
     let sum = 0;
-    for (let i = start; i < end; i += STRIDE) sum += left[i]! * left[i]! + right[i]! * right[i]!;
+    for (let i = start; i < end; i += STRIDE)
+      sum += (left[i] ?? 0) * (left[i] ?? 0) + (right[i] ?? 0) * (right[i] ?? 0);
     powers.push((sum * STRIDE) / (2 * (end - start)));
     energy += sum;
   }
@@ -188,7 +197,8 @@ function gatedLevel(submix: Stereo): { levelDb: number; energy: number } {
 function energyOf(submix: Stereo): number {
   const { left, right } = submix;
   let sum = 0;
-  for (let i = 0; i < left.length; i += STRIDE) sum += left[i]! * left[i]! + right[i]! * right[i]!;
+  for (let i = 0; i < left.length; i += STRIDE)
+    sum += (left[i] ?? 0) * (left[i] ?? 0) + (right[i] ?? 0) * (right[i] ?? 0);
   return sum;
 }
 
@@ -226,8 +236,8 @@ function followGroup(
   if (gains) applyGains(member.left, member.right, gains);
   if (makeUp === 1) return;
   for (let i = 0; i < member.left.length; i++) {
-    member.left[i]! *= makeUp;
-    member.right[i]! *= makeUp;
+    member.left[i] = (member.left[i] ?? 0) * makeUp;
+    member.right[i] = (member.right[i] ?? 0) * makeUp;
   }
 }
 
@@ -287,8 +297,8 @@ export class GroupRouter {
     // Summed and emptied for the next group in one pass.
     const { left: submixLeft, right: submixRight } = submix;
     for (let i = 0; i < left.length; i++) {
-      left[i]! += submixLeft[i]! * gain;
-      right[i]! += submixRight[i]! * gain;
+      left[i] = (left[i] ?? 0) + (submixLeft[i] ?? 0) * gain;
+      right[i] = (right[i] ?? 0) + (submixRight[i] ?? 0) * gain;
       submixLeft[i] = 0;
       submixRight[i] = 0;
     }

@@ -33,7 +33,8 @@ export function withLoop(rendered: Float32Array, shape: LoopShape): RootSample {
   for (let i = 0; i < fade; i++) {
     // Equal-power crossfade from the continuation (so the jump out of data[] is seamless) into the loop.
     const x = i / fade;
-    loop[i] = rendered[start + i]! * Math.sin((x * Math.PI) / 2) + rendered[end + i]! * Math.cos((x * Math.PI) / 2);
+    loop[i] =
+      (rendered[start + i] ?? 0) * Math.sin((x * Math.PI) / 2) + (rendered[end + i] ?? 0) * Math.cos((x * Math.PI) / 2);
   }
   return { data: rendered.subarray(0, end), loop };
 }

@@ -19,6 +19,7 @@ import {
 } from './sampled/catalogue.ts';
 import { playSampled, playSampledKit, type PlayedNote } from './sampled/notes.ts';
 import { UnknownInstrumentError } from '../errors.ts';
+import * as checked from '../checked.ts';
 import { pitchClassOf } from '../theory/pitch.ts';
 import { PITCHED_PATCHES, type PitchedPatch } from './patches/index.ts';
 import { KITS } from './drums/kits.ts';
@@ -183,17 +184,17 @@ function addNote(target: NoteTarget, note: PlayedNote, start: number, gain: numb
     const position = j * ratio;
     const i0 = position | 0;
     if (i0 + 1 >= length) break;
-    const a = sample[i0]!;
-    let value = a + (sample[i0 + 1]! - a) * (position - i0);
+    const a = sample[i0] ?? 0;
+    let value = a + ((sample[i0 + 1] ?? 0) - a) * (position - i0);
     if (j >= holdFrames) {
       // Quadratic release: smooth to zero, quicker than linear at the start like a damper.
       const remaining = 1 - (j - holdFrames) / releaseFrames;
       value *= remaining * remaining;
     }
-    left[index]! += value * gl;
-    right[index]! += value * gr;
-    reverb[index]! += value * gv;
-    if (sendDelay) delay[index]! += value * gd;
+    left[index] = (left[index] ?? 0) + value * gl;
+    right[index] = (right[index] ?? 0) + value * gr;
+    reverb[index] = (reverb[index] ?? 0) + value * gv;
+    if (sendDelay) delay[index] = (delay[index] ?? 0) + value * gd;
   }
 }
 
@@ -228,7 +229,7 @@ function placeNotes(
       part.role === 'drums'
         ? part.pan + (DRUM_PAN[drumOf(note.midi)] ?? 0)
         : part.pan + spread * ((note.midi % 12) / 11 - 0.5);
-    const one = played[index]!;
+    const one = checked.at(played, index);
     const start = Math.round(note.time * SAMPLE_RATE),
       gain = velocityGain(note.velocity) * one.gain,
       at = placement(part, score, pan);
@@ -252,7 +253,7 @@ async function playPitched(part: Part, patch: PitchedPatch, score: Score): Promi
     );
   const ready = new Map([...samples].map(([root, sample]) => [root, unrolled(sample, longest.get(root) ?? 0)]));
   return needs.map((need) => ({
-    sample: ready.get(need.root)!,
+    sample: checked.defined(ready.get(need.root), `the prerendered root ${need.root}`),
     ratio: need.ratio,
     holdFrames: Math.round(need.hold * SAMPLE_RATE),
     releaseFrames,
@@ -262,14 +263,14 @@ async function playPitched(part: Part, patch: PitchedPatch, score: Score): Promi
 
 /** A synthesized kit's hits: one prerendered hit per drum, velocity as gain. */
 async function playKit(part: Part, kitName: string, score: Score): Promise<PlayedNote[]> {
-  const kit = KITS[kitName]!;
+  const kit = checked.defined(KITS[kitName], `the kit ${kitName}`);
   const samples = await prerenderKit(
     kit,
     new Set(part.notes.map((note) => drumOf(note.midi))),
     createRandom(score.spec.seed, `kit/${kitName}`),
   );
   return part.notes.map((note) => {
-    const sample = samples.get(drumOf(note.midi))!;
+    const sample = checked.defined(samples.get(drumOf(note.midi)), `the prerendered ${drumOf(note.midi)}`);
     return { sample, ratio: 1, holdFrames: sample.length, releaseFrames: 0, gain: 1 };
   });
 }
@@ -295,11 +296,11 @@ function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score,
   // Tiling period: the last `crossfade` frames of each repeat fade out while the next repeat fades in.
   const period = bedFrames - crossfade;
   const sampleAt = (channel: Float32Array, i: number): number => {
-    if (bedFrames === frames) return channel[i]!;
+    if (bedFrames === frames) return channel[i] ?? 0;
     const offset = i % period;
-    if (offset >= crossfade || i < period) return channel[offset]!;
+    if (offset >= crossfade || i < period) return channel[offset] ?? 0;
     const x = offset / crossfade;
-    return channel[offset]! * Math.sqrt(x) + channel[offset + period]! * Math.sqrt(1 - x);
+    return (channel[offset] ?? 0) * Math.sqrt(x) + (channel[offset + period] ?? 0) * Math.sqrt(1 - x);
   };
   const spans: Note[] =
     part.notes.length > 0 ? part.notes : [{ time: 0, duration: score.duration, midi: 60, velocity: 0.8, beat: 0 }];
@@ -317,13 +318,13 @@ function mixTexture(buses: MixBuses, part: Part, texture: Texture, score: Score,
       const envelope = Math.min(1, (i - start) / fade, (end - i) / fade) * gain;
       const l = sampleAt(bed.left, i) * envelope,
         r = sampleAt(bed.right, i) * envelope;
-      buses.left[i]! += l * at.gainLeft;
-      buses.right[i]! += r * at.gainRight;
-      buses.reverb[i]! += (l + r) * 0.5 * at.reverb;
+      buses.left[i] = (buses.left[i] ?? 0) + l * at.gainLeft;
+      buses.right[i] = (buses.right[i] ?? 0) + r * at.gainRight;
+      buses.reverb[i] = (buses.reverb[i] ?? 0) + (l + r) * 0.5 * at.reverb;
       if (stem) {
-        stem.left[i]! += l * at.gainLeft;
-        stem.right[i]! += r * at.gainRight;
-        stem.reverb[i]! += (l + r) * 0.5 * at.reverb;
+        stem.left[i] = (stem.left[i] ?? 0) + l * at.gainLeft;
+        stem.right[i] = (stem.right[i] ?? 0) + r * at.gainRight;
+        stem.reverb[i] = (stem.reverb[i] ?? 0) + (l + r) * 0.5 * at.reverb;
       }
     }
   }

@@ -7,6 +7,7 @@
 import type { Drum, Note } from '../types.ts';
 import { DRUMS } from '../types.ts';
 import type { Random } from '../random.ts';
+import { at, defined } from '../checked.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { whiteNoise } from './noise.ts';
 import { rmsOf } from './filters.ts';
@@ -82,25 +83,29 @@ export async function prerenderPitched(
   }
   // One instance plays the roots one after another: building a Tone instrument costs tens of milliseconds of
   // JavaScript, more than rendering a few seconds of it, so one instance per patch is the cheapest layout.
-  const roots = [...needs.keys()].sort((a, b) => a - b);
+  const roots = [...needs].sort(([a], [b]) => a - b);
   const slots: { root: number; start: number; seconds: number }[] = [];
   let cursor = 0.01;
-  for (const root of roots) {
-    const seconds = needs.get(root)!;
+  for (const [root, seconds] of roots) {
     slots.push({ root, start: cursor, seconds });
     cursor += seconds + SLOT_GAP_SECONDS;
   }
   const [rendered] = await renderWithTone(cursor, 1, (Tone, [output]) => {
-    const instance = patch.build({ Tone, output: output!, noise: noiseBuffer(Tone, random) });
+    const instance = patch.build({
+      Tone,
+      output: defined(output, "the render's output"),
+      noise: noiseBuffer(Tone, random),
+    });
     for (const slot of slots) {
       instance.start(frequencyOf(slot.root), slot.start);
       instance.stop(slot.start + slot.seconds);
     }
   });
+  const data = defined(rendered, 'the rendered channel');
   const byRoot = new Map<number, Float32Array>();
   for (const slot of slots) {
     const from = Math.round(slot.start * SAMPLE_RATE);
-    byRoot.set(slot.root, rendered!.slice(from, from + Math.ceil(slot.seconds * SAMPLE_RATE)));
+    byRoot.set(slot.root, data.slice(from, from + Math.ceil(slot.seconds * SAMPLE_RATE)));
   }
   const levels = [...byRoot.values()]
     .map((data) => rmsOf(data.subarray(0, Math.round(0.5 * SAMPLE_RATE))))
@@ -109,7 +114,7 @@ export async function prerenderPitched(
   const scale = mean > 0 ? (TARGET_RMS / mean) * 10 ** (patch.trimDb / 20) : 1;
   const samples = new Map<number, RootSample>();
   for (const [root, data] of byRoot) {
-    for (let i = 0; i < data.length; i++) data[i]! *= scale;
+    for (let i = 0; i < data.length; i++) data[i] = (data[i] ?? 0) * scale;
     samples.set(
       root,
       patch.hold === 'loop'
@@ -136,14 +141,14 @@ export async function prerenderKit(
   const seconds = Math.max(...used.map((drum) => kit[drum].length));
   const rendered = await renderWithTone(seconds, used.length, (Tone, outputs) => {
     const noise = noiseBuffer(Tone, random);
-    used.forEach((drum, channel) => kit[drum].hit({ Tone, output: outputs[channel]!, noise }, 0, 1));
+    for (const [channel, drum] of used.entries()) kit[drum].hit({ Tone, output: at(outputs, channel), noise }, 0, 1);
   });
   used.forEach((drum, channel) => {
     const sound = kit[drum];
-    const data = rendered[channel]!.slice(0, Math.ceil(sound.length * SAMPLE_RATE));
+    const data = at(rendered, channel).slice(0, Math.ceil(sound.length * SAMPLE_RATE));
     // A short fade-out: the hit's own tail may not have fully decayed at the sample's end.
     const fade = Math.min(data.length, Math.round(0.02 * SAMPLE_RATE));
-    for (let i = 0; i < fade; i++) data[data.length - 1 - i]! *= i / fade;
+    for (let i = 0; i < fade; i++) data[data.length - 1 - i] = (data[data.length - 1 - i] ?? 0) * (i / fade);
     let peak = 0;
     for (const value of data) peak = Math.max(peak, Math.abs(value));
     // Soft saturation of the transient (tanh on the peak-normalised hit) trims ~3 dB of crest factor, which
@@ -151,7 +156,7 @@ export async function prerenderKit(
     const drive = 2;
     const scale = peak > 0 ? 1 / peak : 1;
     const makeUp = sound.peak / Math.tanh(drive);
-    for (let i = 0; i < data.length; i++) data[i] = Math.tanh(data[i]! * scale * drive) * makeUp;
+    for (let i = 0; i < data.length; i++) data[i] = Math.tanh((data[i] ?? 0) * scale * drive) * makeUp;
     samples.set(drum, data);
   });
   return samples;

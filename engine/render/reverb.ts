@@ -30,9 +30,9 @@ export function impulseResponse(random: Random, decaySeconds: number, rate: numb
     // Later reflections lose their highs: a gentle low-pass makes the tail darker than the onset.
     lowPassInPlace(channel, 3500, rate);
     energy = 0;
-    for (let i = 0; i < length; i++) energy += channel[i]! * channel[i]!;
+    for (let i = 0; i < length; i++) energy += (channel[i] ?? 0) * (channel[i] ?? 0);
     const norm = energy > 0 ? 1 / Math.sqrt(energy) : 0;
-    for (let i = 0; i < length; i++) channel[i]! *= norm;
+    for (let i = 0; i < length; i++) channel[i] = (channel[i] ?? 0) * norm;
   }
   return channels;
 }
@@ -126,9 +126,9 @@ export function roomImpulse(random: Random, decaySeconds: number, rate: number):
                   Math.abs(py > 0 ? 2 * ny : 2 * ny - 1) +
                   Math.abs(pz > 0 ? 2 * nz : 2 * nz - 1);
                 if (order === 0 || order > 3) continue;
-                const x = 2 * nx * room[0] + px * source[0] - mic[0]!;
-                const y = 2 * ny * room[1] + py * source[1] - mic[1]!;
-                const z = 2 * nz * room[2] + pz * source[2] - mic[2]!;
+                const x = 2 * nx * room[0] + px * source[0] - (mic[0] ?? 0);
+                const y = 2 * ny * room[1] + py * source[1] - (mic[1] ?? 0);
+                const z = 2 * nz * room[2] + pz * source[2] - (mic[2] ?? 0);
                 const distance = Math.hypot(x, y, z);
                 const at = (preDelay + (distance - direct) / SOUND_SPEED) * rate;
                 if (at / rate > preDelay + mixing * 1.5 || at + 2 >= length) continue;
@@ -138,9 +138,9 @@ export function roomImpulse(random: Random, decaySeconds: number, rate: number):
                 // Spread over neighbouring samples: a real surface scatters, and the arrival falls between samples.
                 const i0 = Math.floor(at);
                 const fraction = at - i0;
-                out[i0]! += amplitude * (1 - fraction) * 0.75;
-                out[i0 + 1]! += amplitude * (fraction * 0.75 + 0.25 * (1 - fraction));
-                out[i0 + 2]! += amplitude * 0.25 * fraction;
+                out[i0] = (out[i0] ?? 0) + amplitude * (1 - fraction) * 0.75;
+                out[i0 + 1] = (out[i0 + 1] ?? 0) + amplitude * (fraction * 0.75 + 0.25 * (1 - fraction));
+                out[i0 + 2] = (out[i0 + 2] ?? 0) + amplitude * 0.25 * fraction;
               }
   }
   const start = Math.round(preDelay * rate);
@@ -174,17 +174,19 @@ export function roomImpulse(random: Random, decaySeconds: number, rate: number):
   const earlyShare = 0.35 - 0.2 * size;
   const energy = (pair: [Float32Array, Float32Array]) => {
     let sum = 0;
-    for (const channel of pair) for (let i = 0; i < channel.length; i++) sum += channel[i]! * channel[i]!;
+    for (const channel of pair) for (let i = 0; i < channel.length; i++) sum += (channel[i] ?? 0) * (channel[i] ?? 0);
     return sum;
   };
   const earlyGain = Math.sqrt((earlyShare / (1 - earlyShare)) * (energy(tail) / Math.max(1e-12, energy(early))));
-  for (let c = 0; c < 2; c++) {
-    const out = tail[c]!;
-    for (let i = 0; i < length; i++) out[i]! += early[c]![i]! * earlyGain;
+  for (const [out, reflections] of [
+    [tail[0], early[0]],
+    [tail[1], early[1]],
+  ] as const) {
+    for (let i = 0; i < length; i++) out[i] = (out[i] ?? 0) + (reflections[i] ?? 0) * earlyGain;
     highPassInPlace(out, 90, rate);
   }
   const norm = Math.sqrt(2 / Math.max(1e-12, energy(tail)));
-  for (const out of tail) for (let i = 0; i < length; i++) out[i]! *= norm;
+  for (const out of tail) for (let i = 0; i < length; i++) out[i] = (out[i] ?? 0) * norm;
   return tail;
 }
 

@@ -27,7 +27,7 @@ export function tailFrames(score: Score): number {
 /** The first `period` frames with everything after them added on from the start, as often as it goes round. */
 export function foldTail(channel: Float32Array, period: number): Float32Array {
   const out = channel.slice(0, period);
-  for (let i = period; i < channel.length; i++) out[i % period]! += channel[i]!;
+  for (let i = period; i < channel.length; i++) out[i % period] = (out[i % period] ?? 0) + (channel[i] ?? 0);
   return out;
 }
 
@@ -35,7 +35,7 @@ export function foldTail(channel: Float32Array, period: number): Float32Array {
 export function withWrap(loop: Float32Array, wrap: number): Float32Array {
   const period = loop.length;
   const out = new Float32Array(period + 2 * wrap);
-  for (let i = 0; i < out.length; i++) out[i] = loop[(((i - wrap) % period) + period) % period]!;
+  for (let i = 0; i < out.length; i++) out[i] = loop[(((i - wrap) % period) + period) % period] ?? 0;
   return out;
 }
 

@@ -44,8 +44,8 @@ export function pcmToFloat(channels: [ArrayLike<number>, ArrayLike<number>], bit
   const left = new Float32Array(l.length);
   const right = new Float32Array(r.length);
   for (let i = 0; i < l.length; i++) {
-    left[i] = fromPcm(l[i]!, bitDepth);
-    right[i] = fromPcm(r[i]!, bitDepth);
+    left[i] = fromPcm(l[i] ?? 0, bitDepth);
+    right[i] = fromPcm(r[i] ?? 0, bitDepth);
   }
   return { left, right };
 }
@@ -57,8 +57,8 @@ export function levelMatch(source: StereoPcm, rendered: StereoPcm, region: Splic
   let n = 0;
   for (let i = 0; i < shared; i++) {
     if (i >= region.start && i < region.end) continue;
-    s += source.left[i]! ** 2 + source.right[i]! ** 2;
-    n += rendered.left[i]! ** 2 + rendered.right[i]! ** 2;
+    s += (source.left[i] ?? 0) ** 2 + (source.right[i] ?? 0) ** 2;
+    n += (rendered.left[i] ?? 0) ** 2 + (rendered.right[i] ?? 0) ** 2;
   }
   if (s === 0 || n === 0) return 1;
   return Math.sqrt(s / n);
@@ -107,8 +107,8 @@ export function splice(
     const a = Math.sin((w * Math.PI) / 2);
     const b = Math.cos((w * Math.PI) / 2);
     const hasSource = i < sourceFrames;
-    left[i] = a * gain * rendered.left[i]! + (hasSource ? b * source.left[i]! : 0);
-    right[i] = a * gain * rendered.right[i]! + (hasSource ? b * source.right[i]! : 0);
+    left[i] = a * gain * (rendered.left[i] ?? 0) + (hasSource ? b * (source.left[i] ?? 0) : 0);
+    right[i] = a * gain * (rendered.right[i] ?? 0) + (hasSource ? b * (source.right[i] ?? 0) : 0);
   }
   return { left, right };
 }
@@ -129,12 +129,13 @@ export function remixRegion(
   sampleRate: number,
   frames: number,
 ): SpliceRegion {
-  if (!Number.isInteger(index) || index < 0 || index >= sections.length) {
+  // A negative or too large index finds no section.
+  const section = Number.isInteger(index) ? sections[index] : undefined;
+  if (!section) {
     throw new RangeError(
       `section must be an index from 0 to ${sections.length - 1} into the source's sections, got: ${index}`,
     );
   }
-  const section = sections[index]!;
   return { start: Math.round(section.start * sampleRate), end: Math.min(frames, Math.round(section.end * sampleRate)) };
 }
 

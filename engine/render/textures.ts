@@ -40,8 +40,8 @@ function scatter(
     let envelope = amplitude;
     for (let i = 0; i < length; i++) {
       const value = envelope * Math.sin(step * i);
-      target.left[start + i]! += value * (1 - pan);
-      target.right[start + i]! += value * pan;
+      target.left[start + i] = (target.left[start + i] ?? 0) + value * (1 - pan);
+      target.right[start + i] = (target.right[start + i] ?? 0) + value * pan;
       envelope *= fall;
     }
   }
@@ -70,7 +70,7 @@ function vinyl(random: Random, frames: number, sampleRate: number): StereoBed {
   const left = new Float32Array(frames);
   const right = new Float32Array(frames);
   for (let i = 0; i < frames; i++) {
-    const mono = hiss[i]! * 0.15 + rumble[i]! * 0.5;
+    const mono = (hiss[i] ?? 0) * 0.15 + (rumble[i] ?? 0) * 0.5;
     left[i] = mono;
     right[i] = mono;
   }
@@ -116,7 +116,7 @@ function swept(random: Random, frames: number, sampleRate: number, kind: 'ocean'
         level = kind === 'ocean' ? swell ** 1.5 : 0.3 + 0.7 * slow * (0.6 + 0.4 * swell);
         filter.setFrequency(kind === 'ocean' ? 250 + 2200 * level : 300 + 900 * level);
       }
-      filter.process(source[i]!, out);
+      filter.process(source[i] ?? 0, out);
       channel[i] = (kind === 'ocean' ? out.low : out.band) * (0.15 + 0.85 * level);
     }
   }
@@ -133,7 +133,8 @@ export function renderTexture(name: Texture, random: Random, frames: number, sam
         : swept(random, frames, sampleRate, name);
   const level = (rmsOf(bed.left) + rmsOf(bed.right)) / 2;
   const scale = level > 0 ? BED_RMS / level : 0;
-  for (const channel of [bed.left, bed.right]) for (let i = 0; i < channel.length; i++) channel[i]! *= scale;
+  for (const channel of [bed.left, bed.right])
+    for (let i = 0; i < channel.length; i++) channel[i] = (channel[i] ?? 0) * scale;
   return bed;
 }
 

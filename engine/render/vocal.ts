@@ -73,8 +73,8 @@ function addDouble(
     lfo.advance();
     if (position < 0) continue;
     const i0 = position | 0;
-    const a = source[i0]!;
-    target[i]! += (a + ((source[i0 + 1] ?? 0) - a) * (position - i0)) * gain;
+    const a = source[i0] ?? 0;
+    target[i] = (target[i] ?? 0) + (a + ((source[i0 + 1] ?? 0) - a) * (position - i0)) * gain;
   }
 }
 
@@ -101,15 +101,15 @@ function duckUnder(voice: Float32Array, span: Span, depth: number, channels: rea
   let level = 0;
   let peak = 1e-9;
   for (let i = span.from; i < span.to; i++) {
-    const x = Math.abs(voice[i]!);
+    const x = Math.abs(voice[i] ?? 0);
     level += (x > level ? attack : release) * (x - level);
     env[i - span.from] = level;
     if (level > peak) peak = level;
   }
   const scale = (2 * depth) / peak;
   for (let i = span.from; i < span.to; i++) {
-    const g = 1 - Math.min(depth, env[i - span.from]! * scale);
-    for (const channel of channels) channel[i]! *= g;
+    const g = 1 - Math.min(depth, (env[i - span.from] ?? 0) * scale);
+    for (const channel of channels) channel[i] = (channel[i] ?? 0) * g;
   }
 }
 
@@ -152,7 +152,7 @@ export function mixVocal(
     const backing = sing(vocal.backing, { ...options, random: createRandom(score.spec.seed, 'voice/backing') });
     filterInPlace(backing.subarray(backingSpan.from, backingSpan.to), biquad('highpass', 150, 0.7));
     const gain = dbToGain(BACKING_DB) * 1.3;
-    for (let i = backingSpan.from; i < backingSpan.to; i++) left[i]! += backing[i]! * gain;
+    for (let i = backingSpan.from; i < backingSpan.to; i++) left[i] = (left[i] ?? 0) + (backing[i] ?? 0) * gain;
     addDouble(right, backing, backingSpan, gain, 0.012, 0.002, 0.23, 0.6);
   }
 
@@ -181,15 +181,15 @@ export function mixVocal(
   const to = Math.min(frames, Math.max(leadSpan.to, backingSpan?.to ?? 0) + Math.ceil(0.03 * SAMPLE_RATE));
   const { left: busLeft, right: busRight, reverb, delay } = buses;
   for (let i = from; i < to; i++) {
-    const l = left[i]! * gain,
-      r = right[i]! * gain;
+    const l = (left[i] ?? 0) * gain,
+      r = (right[i] ?? 0) * gain;
     left[i] = l;
     right[i] = r;
-    busLeft[i]! += l;
-    busRight[i]! += r;
+    busLeft[i] = (busLeft[i] ?? 0) + l;
+    busRight[i] = (busRight[i] ?? 0) + r;
     const mono = (l + r) * 0.5;
-    reverb[i]! += mono * reverbSend;
-    delay[i]! += mono * delaySend;
+    reverb[i] = (reverb[i] ?? 0) + mono * reverbSend;
+    delay[i] = (delay[i] ?? 0) + mono * delaySend;
     if (stem) {
       stem.left[i] = l;
       stem.right[i] = r;

@@ -20,13 +20,13 @@ export { truePeakDb } from './true-peak.ts';
 function removeDc(channel: Float32Array): boolean {
   const mean = meanOf(channel);
   if (Math.abs(mean) < 1e-7) return false;
-  for (let i = 0; i < channel.length; i++) channel[i]! -= mean;
+  for (let i = 0; i < channel.length; i++) channel[i] = (channel[i] ?? 0) - mean;
   return true;
 }
 
 function meanOf(channel: Float32Array): number {
   let sum = 0;
-  for (let i = 0; i < channel.length; i++) sum += channel[i]!;
+  for (let i = 0; i < channel.length; i++) sum += channel[i] ?? 0;
   return sum / Math.max(1, channel.length);
 }
 
@@ -34,8 +34,8 @@ function fadeEnds(channel: Float32Array, frames: number): void {
   const n = Math.min(frames, Math.floor(channel.length / 2));
   for (let i = 0; i < n; i++) {
     const gain = (i / n) ** 2;
-    channel[i]! *= gain;
-    channel[channel.length - 1 - i]! *= gain;
+    channel[i] = (channel[i] ?? 0) * gain;
+    channel[channel.length - 1 - i] = (channel[channel.length - 1 - i] ?? 0) * gain;
   }
 }
 
@@ -84,7 +84,8 @@ export function masterInPlace(
   // Limiting will cost some loudness when the gained signal's peaks exceed the ceiling; start a little higher
   // (a tenth of the overshoot, at most 1 dB) so one pass usually lands inside the tolerance.
   let samplePeak = 0;
-  for (let i = 0; i < left.length; i++) samplePeak = Math.max(samplePeak, Math.abs(left[i]!), Math.abs(right[i]!));
+  for (let i = 0; i < left.length; i++)
+    samplePeak = Math.max(samplePeak, Math.abs(left[i] ?? 0), Math.abs(right[i] ?? 0));
   const overshootDb = 20 * Math.log10((samplePeak * 10 ** ((TARGET_LUFS - initial) / 20)) / ceiling);
   let best = tryGain(TARGET_LUFS - initial + Math.min(1, Math.max(0, overshootDb * 0.1)));
   // Only the best try keeps its audio; earlier tries keep just their gain and loudness for the secant.
@@ -118,13 +119,13 @@ export function masterStemInPlace(left: Float32Array, right: Float32Array, recor
   for (const [index, channel] of [left, right].entries()) {
     if (!dcRemoved[index]) continue;
     const mean = meanOf(channel);
-    for (let i = 0; i < channel.length; i++) channel[i]! -= mean;
+    for (let i = 0; i < channel.length; i++) channel[i] = (channel[i] ?? 0) - mean;
   }
   if (!gains) return;
   for (let i = 0; i < left.length; i++) {
-    const g = gains[i]!;
-    left[i]! *= g;
-    right[i]! *= g;
+    const g = gains[i] ?? 0;
+    left[i] = (left[i] ?? 0) * g;
+    right[i] = (right[i] ?? 0) * g;
   }
   fadeEnds(left, fadeFrames);
   fadeEnds(right, fadeFrames);

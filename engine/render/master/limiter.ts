@@ -24,16 +24,16 @@ export function limitTruePeak(
   const need = truePeakEnvelope(left, right, ceiling, gain);
   let any = false;
   for (let i = 0; i < n; i++) {
-    const peak = need[i]!;
+    const peak = need[i] ?? 0;
     need[i] = peak > ceiling ? ceiling / peak : 1;
-    if (need[i]! < 1) any = true;
+    if ((need[i] ?? 0) < 1) any = true;
   }
   if (!any) {
     gains?.fill(gain);
     if (gain !== 1)
       for (let i = 0; i < n; i++) {
-        left[i]! *= gain;
-        right[i]! *= gain;
+        left[i] = (left[i] ?? 0) * gain;
+        right[i] = (right[i] ?? 0) * gain;
       }
     return;
   }
@@ -53,18 +53,18 @@ export function limitTruePeak(
   for (let i = 0; i < n; i++) {
     const reach = Math.min(n - 1, i + lookahead);
     for (; next <= reach; next++) {
-      while (tail > head && need[deque[(tail - 1) % ringSize]!]! >= need[next]!) tail--;
+      while (tail > head && (need[deque[(tail - 1) % ringSize] ?? 0] ?? 0) >= (need[next] ?? 0)) tail--;
       deque[tail % ringSize] = next;
       tail++;
     }
-    while (deque[head % ringSize]! < i) head++;
-    const minimum = need[deque[head % ringSize]!]!;
+    while ((deque[head % ringSize] ?? 0) < i) head++;
+    const minimum = need[deque[head % ringSize] ?? 0] ?? 0;
     released = Math.min(minimum, released + (1 - released) * release);
-    sum += released - history[i % window]!;
+    sum += released - (history[i % window] ?? 0);
     history[i % window] = released;
     const g = (sum / window) * gain;
     if (gains) gains[i] = g;
-    left[i]! *= g;
-    right[i]! *= g;
+    left[i] = (left[i] ?? 0) * g;
+    right[i] = (right[i] ?? 0) * g;
   }
 }

@@ -49,7 +49,7 @@ function segmentEnergies(channel: Float32Array, sampleRate: number, segment: num
     let sum = 0;
     const end = (seg + 1) * segment;
     for (let i = seg * segment; i < end; i++) {
-      const x = channel[i]!;
+      const x = channel[i] ?? 0;
       const y = s.b0 * x + s.b1 * x1 + s.b2 * x2 - s.a1 * y1 - s.a2 * y2;
       x2 = x1;
       x1 = x;
@@ -73,7 +73,15 @@ export function integratedLoudness(left: Float32Array, right: Float32Array, samp
   const blocks: number[] = [];
   for (let i = 0; i + 4 <= l.length; i++) {
     const energy =
-      (l[i]! + l[i + 1]! + l[i + 2]! + l[i + 3]! + r[i]! + r[i + 1]! + r[i + 2]! + r[i + 3]!) / (4 * segment);
+      ((l[i] ?? 0) +
+        (l[i + 1] ?? 0) +
+        (l[i + 2] ?? 0) +
+        (l[i + 3] ?? 0) +
+        (r[i] ?? 0) +
+        (r[i + 1] ?? 0) +
+        (r[i + 2] ?? 0) +
+        (r[i + 3] ?? 0)) /
+      (4 * segment);
     blocks.push(energy);
   }
   const loudness = (energy: number) => -0.691 + 10 * Math.log10(energy);

@@ -23,20 +23,20 @@ for (let p = 1; p < PHASES; p++) {
     const sinc = Math.sin(Math.PI * x) / (Math.PI * x);
     const w = 0.42 + 0.5 * Math.cos((Math.PI * x) / HALF_TAPS) + 0.08 * Math.cos((2 * Math.PI * x) / HALF_TAPS);
     kernel[t] = sinc * w;
-    sum += kernel[t]!;
+    sum += kernel[t] ?? 0;
   }
-  for (let t = 0; t < kernel.length; t++) kernel[t]! /= sum;
+  for (let t = 0; t < kernel.length; t++) kernel[t] = (kernel[t] ?? 0) / sum;
   kernels.push(kernel);
 }
 
 /** Largest magnitude between sample k and k+1 (including sample k), from the 4× interpolation. */
 export function intervalPeak(channel: Float32Array, k: number): number {
-  let peak = Math.abs(channel[k]!);
+  let peak = Math.abs(channel[k] ?? 0);
   const first = k - HALF_TAPS + 1;
   if (first < 0 || first + 2 * HALF_TAPS > channel.length) return Math.max(peak, Math.abs(channel[k + 1] ?? 0));
   for (const kernel of kernels) {
     let value = 0;
-    for (let t = 0; t < kernel.length; t++) value += kernel[t]! * channel[first + t]!;
+    for (let t = 0; t < kernel.length; t++) value += (kernel[t] ?? 0) * (channel[first + t] ?? 0);
     const magnitude = Math.abs(value);
     if (magnitude > peak) peak = magnitude;
   }
@@ -53,8 +53,8 @@ export function truePeakEnvelope(left: Float32Array, right: Float32Array, level:
   const threshold = (level * INTERPOLATE_ABOVE) / gain;
   for (let k = 0; k < n; k++) {
     const k1 = k + 1 < n ? k + 1 : k;
-    const l = Math.max(Math.abs(left[k]!), Math.abs(left[k1]!));
-    const r = Math.max(Math.abs(right[k]!), Math.abs(right[k1]!));
+    const l = Math.max(Math.abs(left[k] ?? 0), Math.abs(left[k1] ?? 0));
+    const r = Math.max(Math.abs(right[k] ?? 0), Math.abs(right[k1] ?? 0));
     const peakL = l >= threshold ? intervalPeak(left, k) : l;
     const peakR = r >= threshold ? intervalPeak(right, k) : r;
     out[k] = Math.max(peakL, peakR) * gain;
@@ -65,9 +65,10 @@ export function truePeakEnvelope(left: Float32Array, right: Float32Array, level:
 /** The true peak of a stereo signal in dBTP. */
 export function truePeakDb(left: Float32Array, right: Float32Array): number {
   let samplePeak = 0;
-  for (let k = 0; k < left.length; k++) samplePeak = Math.max(samplePeak, Math.abs(left[k]!), Math.abs(right[k]!));
+  for (let k = 0; k < left.length; k++)
+    samplePeak = Math.max(samplePeak, Math.abs(left[k] ?? 0), Math.abs(right[k] ?? 0));
   const envelope = truePeakEnvelope(left, right, samplePeak);
   let peak = 0;
-  for (let k = 0; k < envelope.length; k++) peak = Math.max(peak, envelope[k]!);
+  for (let k = 0; k < envelope.length; k++) peak = Math.max(peak, envelope[k] ?? 0);
   return 20 * Math.log10(peak);
 }

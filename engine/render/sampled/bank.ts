@@ -100,7 +100,7 @@ async function load(file: string): Promise<NoteRenderer> {
         right.fill(0);
         synth.process(left, right, 0, BLOCK);
         const count = Math.min(BLOCK, frames - at);
-        for (let i = 0; i < count; i++) out[at + i] = (left[i]! + right[i]!) * 0.5;
+        for (let i = 0; i < count; i++) out[at + i] = ((left[i] ?? 0) + (right[i] ?? 0)) * 0.5;
       }
       synth.stopAllChannels(true);
       return out;

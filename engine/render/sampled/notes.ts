@@ -7,6 +7,7 @@
  */
 import type { Note } from '../../types.ts';
 import type { Random } from '../../random.ts';
+import { defined } from '../../checked.ts';
 import { SAMPLE_RATE } from '../constants.ts';
 import { loopedLength, unrolled, withLoop, type LoopShape, type RootSample } from '../loop.ts';
 import { rootOf } from '../prerender.ts';
@@ -39,7 +40,10 @@ const DRUM_LAYERS = [
 ] as const;
 
 function layerOf(layers: readonly { upTo: number; midi: number }[], velocity: number): number {
-  return layers.find((layer) => velocity <= layer.upTo)!.midi;
+  return defined(
+    layers.find((layer) => velocity <= layer.upTo),
+    `a velocity layer for ${velocity}`,
+  ).midi;
 }
 
 /** Sustaining notes loop a settled second of the rendered note, after its attack and the bank's own decay. */
@@ -75,7 +79,7 @@ function velocityTone(data: Float32Array, key: number, velocity: number): void {
   const filter = new StateVariableFilter(SAMPLE_RATE, cutoff, Math.SQRT1_2);
   const out = { low: 0, band: 0 };
   for (let i = 0; i < data.length; i++) {
-    filter.process(data[i]!, out);
+    filter.process(data[i] ?? 0, out);
     data[i] = out.low;
   }
 }
@@ -184,7 +188,8 @@ export async function playSampled(base: SampledInstrument, notes: readonly Note[
   }
   cache.renderer.trim(DECODED_BYTES);
   return plans.map((plan) => {
-    const { data, gain } = samples.get(keyOf(plan))!;
+    const key = keyOf(plan);
+    const { data, gain } = defined(samples.get(key), `the rendered note ${key}`);
     return {
       sample: data,
       ratio: plan.ratio,
@@ -202,7 +207,7 @@ const AUDIBLE_DB = -60;
 function audible(hit: Float32Array): Float32Array {
   const floor = peak(hit) * 10 ** (AUDIBLE_DB / 20);
   let last = hit.length - 1;
-  while (last > 0 && Math.abs(hit[last]!) < floor) last--;
+  while (last > 0 && Math.abs(hit[last] ?? 0) < floor) last--;
   return hit.subarray(0, Math.min(hit.length, last + 1 + Math.round(0.01 * SAMPLE_RATE)));
 }
 

@@ -44,8 +44,8 @@ export function splitVoices(notes: readonly SungNote[]): SungNote[][] {
   const sorted = [...notes].sort((a, b) => a.time - b.time || b.midi - a.midi);
   for (const note of sorted) {
     const free = voices.find((v) => {
-      const last = v[v.length - 1]!;
-      return last.time + last.duration <= note.time + OVERLAP_TOLERANCE;
+      const last = v[v.length - 1];
+      return !last || last.time + last.duration <= note.time + OVERLAP_TOLERANCE;
     });
     if (free) free.push(note);
     else voices.push([note]);
@@ -68,20 +68,20 @@ export function phonemeTimeline(notes: readonly SungNote[], gender: 'female' | '
 export function sing(notes: readonly SungNote[], options: SingOptions): Float32Array {
   const out = new Float32Array(options.frames);
   const voices = splitVoices(notes);
-  voices.forEach((voice, i) =>
+  for (const [i, voice] of voices.entries()) {
     renderVoice(
       planVoice(voice, options.gender),
       options.gender,
       options.sampleRate,
       options.random.fork(`voice${i}`),
       out,
-    ),
-  );
+    );
+  }
   let peak = 0;
-  for (let i = 0; i < out.length; i++) peak = Math.max(peak, Math.abs(out[i]!));
+  for (let i = 0; i < out.length; i++) peak = Math.max(peak, Math.abs(out[i] ?? 0));
   if (peak === 0) return out;
   const loudest = notes.reduce((m, n) => Math.max(m, n.velocity), 0);
   const gain = Math.min(MAX_PEAK, (REFERENCE_PEAK * loudest) / REFERENCE_VELOCITY) / peak;
-  for (let i = 0; i < out.length; i++) out[i]! *= gain;
+  for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) * gain;
   return out;
 }

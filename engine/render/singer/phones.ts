@@ -30,7 +30,8 @@ export type Gender = 'female' | 'male';
 /** F1/F2/F3 in Hz. */
 type Formants = readonly [number, number, number];
 
-const VOWEL_FORMANTS: Record<Gender, Record<string, Formants>> = {
+/** AH is required: it stands in for a vowel the table does not know. */
+const VOWEL_FORMANTS: Record<Gender, Record<string, Formants> & { AH: Formants }> = {
   male: {
     IY: [270, 2290, 3010],
     IH: [390, 1990, 2550],
@@ -177,13 +178,18 @@ export function consonantSpec(phone: Phone): ConsonantSpec | undefined {
 }
 
 function monophthong(phone: Phone, gender: Gender): Formants {
-  return VOWEL_FORMANTS[gender][phone] ?? VOWEL_FORMANTS[gender].AH!;
+  return VOWEL_FORMANTS[gender][phone] ?? VOWEL_FORMANTS[gender].AH;
 }
 
 function mixFormants(parts: [string, number][], gender: Gender): Formants {
-  const out = [0, 0, 0];
-  for (const [phone, w] of parts) monophthong(phone, gender).forEach((f, i) => (out[i]! += f * w));
-  return out as unknown as Formants;
+  const out: [number, number, number] = [0, 0, 0];
+  for (const [phone, w] of parts) {
+    const [f1, f2, f3] = monophthong(phone, gender);
+    out[0] += f1 * w;
+    out[1] += f2 * w;
+    out[2] += f3 * w;
+  }
+  return out;
 }
 
 /** A silent vector with the gender's upper formants and bandwidths and no nasal zero. */

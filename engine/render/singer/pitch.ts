@@ -37,9 +37,9 @@ export class PitchContour {
   /** MIDI pitch at `t` seconds. Calls must come in non-decreasing time (a cursor walks the notes). */
   midiAt(t: number): number {
     const notes = this.notes;
-    if (notes.length === 0) return 60;
-    while (this.cursor + 1 < notes.length && notes[this.cursor + 1]!.from <= t) this.cursor++;
-    const note = notes[this.cursor]!;
+    while ((notes[this.cursor + 1]?.from ?? Infinity) <= t) this.cursor++;
+    const note = notes[this.cursor];
+    if (!note) return 60; // no notes
     let midi = note.midi;
     if (note.glideFrom !== null && t < note.time + GLIDE_AFTER) {
       const x = Math.max(0, (t - (note.time - GLIDE_BEFORE)) / (GLIDE_BEFORE + GLIDE_AFTER));

@@ -4,6 +4,7 @@
  * the end of the note, and a breath goes before a phrase that follows a rest.
  */
 import type { Phone, SungNote } from '../../types.ts';
+import { at, last } from '../../checked.ts';
 import { isVowel } from '../../lyrics/phones.ts';
 import {
   breathTarget,
@@ -107,12 +108,10 @@ function vowelOf(phone: Phone): Phone {
 /** Lays out one voice's notes (time order, not overlapping) as phone segments and pitch notes. */
 export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan {
   const sorted = [...notes].sort((a, b) => a.time - b.time);
-  const n = sorted.length;
   // Pass 1: each note's onset consonants and when they start.
   const onsets: PlacedConsonant[][] = [];
   const onsetStart: number[] = [];
-  for (let k = 0; k < n; k++) {
-    const note = sorted[k]!;
+  for (const [k, note] of sorted.entries()) {
     const prev = sorted[k - 1];
     const list = note.continuation && prev ? [] : consonants(note.syllable.onset, ONSET_SECONDS);
     const natural = span(list);
@@ -132,8 +131,7 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
   let headNucleus: Phone = 'AH';
   let headCoda: readonly Phone[] = [];
   let prevEnd = -Infinity;
-  for (let k = 0; k < n; k++) {
-    const note = sorted[k]!;
+  for (const [k, note] of sorted.entries()) {
     const prev = sorted[k - 1];
     const next = sorted[k + 1];
     const continuation = note.continuation && prev !== undefined;
@@ -141,7 +139,7 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
       headNucleus = vowelOf(note.syllable.nucleus);
       headCoda = note.syllable.coda;
     }
-    const end = Math.min(note.time + note.duration, next ? onsetStart[k + 1]! : Infinity);
+    const end = Math.min(note.time + note.duration, onsetStart[k + 1] ?? Infinity);
     const codaPhones = next?.continuation
       ? []
       : continuation && note.syllable.coda.length === 0
@@ -154,8 +152,9 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
 
     let vowel = vowelTargets(headNucleus, gender);
     // A melisma carries the vowel on: a diphthong holds its end shape instead of gliding again.
-    if (continuation && vowel.length > 1) vowel = [vowel[1]!];
-    const firstStart = onsets[k]!.length > 0 ? onsetStart[k]! : note.time;
+    if (continuation && vowel.length > 1) vowel = [at(vowel, 1)];
+    const onset = at(onsets, k);
+    const firstStart = onset.length > 0 ? at(onsetStart, k) : note.time;
 
     if (k === 0 || firstStart - prevEnd > BREATH_REST) {
       const breathEnd = firstStart - BREATH_GAP;
@@ -175,8 +174,8 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
       }
     }
 
-    let t = onsetStart[k]!;
-    for (const c of onsets[k]!) t = pushConsonant(segments, c, t, note, gender, vowel[0]!);
+    let t = at(onsetStart, k);
+    for (const c of onset) t = pushConsonant(segments, c, t, note, gender, at(vowel, 0));
     const vowelEnd = end - codaNatural * codaScale;
     push(segments, {
       phone: headNucleus,
@@ -185,14 +184,14 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
       end: vowelEnd,
       midi: note.midi,
       velocity: note.velocity,
-      from: vowel[0]!,
+      from: at(vowel, 0),
       to: vowel[1] ?? null,
     });
     t = vowelEnd;
     for (const c of coda) {
       c.closure *= codaScale;
       c.release *= codaScale;
-      t = pushConsonant(segments, c, t, note, gender, vowel[vowel.length - 1]!);
+      t = pushConsonant(segments, c, t, note, gender, last(vowel));
     }
     prevEnd = end;
 

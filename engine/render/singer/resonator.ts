@@ -31,10 +31,10 @@ export function antiResonator(
   at: number,
 ): void {
   resonator(frequency, bandwidth, sampleRate, out, at);
-  const a = out[at]!;
+  const a = out[at] ?? 0;
   out[at] = 1 / a;
-  out[at + 1] = -out[at + 1]! / a;
-  out[at + 2] = -out[at + 2]! / a;
+  out[at + 1] = -(out[at + 1] ?? 0) / a;
+  out[at + 2] = -(out[at + 2] ?? 0) / a;
 }
 
 /**

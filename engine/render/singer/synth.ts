@@ -90,7 +90,9 @@ export function renderVoice(
   random: Random,
   out: Float32Array,
 ): void {
-  if (plan.segments.length === 0) return;
+  const firstSegment = plan.segments[0];
+  const lastSegment = plan.segments[plan.segments.length - 1];
+  if (!firstSegment || !lastSegment) return;
   const style = SOURCE[gender];
   const pitch = new PitchContour(plan.notes, random.fork('vibrato'));
   const track = new ParameterTrack(plan.segments);
@@ -106,15 +108,15 @@ export function renderVoice(
   k.set(peaking(SINGERS_FORMANT.frequency, SINGERS_FORMANT.q, SINGERS_FORMANT.gainDb, sampleRate), K_EQ);
 
   const dt = 1 / sampleRate;
-  const first = Math.max(0, Math.floor(plan.segments[0]!.start * sampleRate) - CONTROL_FRAME);
-  const last = Math.min(out.length, Math.ceil((plan.segments[plan.segments.length - 1]!.end + RING_OUT) * sampleRate));
+  const first = Math.max(0, Math.floor(firstSegment.start * sampleRate) - CONTROL_FRAME);
+  const last = Math.min(out.length, Math.ceil((lastSegment.end + RING_OUT) * sampleRate));
   let quietSince = 0;
   const shape = new Float64Array(11); // F1..F5, B1..B5, FNZ last used: coefficients are recomputed only on change
   let lastF1 = -1;
   for (let frame = first; frame < last; frame += CONTROL_FRAME) {
     const t = frame * dt;
     const sounding = track.evaluate(t, params);
-    if (sounding || state[S_AV]! + state[S_ASP]! + state[S_FRIC]! > 0) quietSince = t;
+    if (sounding || (state[S_AV] ?? 0) + (state[S_ASP] ?? 0) + (state[S_FRIC] ?? 0) > 0) quietSince = t;
     if (t - quietSince > RING_OUT) {
       // Rung out: leave the output silent and start the next phrase from clean filter states.
       state.fill(0, S_TILT, S_NOISE_SEED);
@@ -122,34 +124,34 @@ export function renderVoice(
     }
     const f0 = 440 * 2 ** ((pitch.midiAt(t) - 69) / 12);
     // Vowel modification for high notes: F1 is raised to stay above f0, as trained singers do.
-    const f1 = Math.max(params[F1]!, f0 * 1.1);
-    if (f1 !== lastF1 || params[B1] !== shape[5]) resonator(f1, params[B1]!, sampleRate, k, K_FORMANT);
+    const f1 = Math.max(params[F1] ?? 0, f0 * 1.1);
+    if (f1 !== lastF1 || params[B1] !== shape[5]) resonator(f1, params[B1] ?? 0, sampleRate, k, K_FORMANT);
     lastF1 = f1;
     for (let f = 1; f < 5; f++) {
       if (params[F1 + f] === shape[f] && params[B1 + f] === shape[5 + f]) continue;
-      resonator(params[F1 + f]!, params[B1 + f]!, sampleRate, k, K_FORMANT + 3 * f);
+      resonator(params[F1 + f] ?? 0, params[B1 + f] ?? 0, sampleRate, k, K_FORMANT + 3 * f);
     }
-    const nasal = Math.abs(params[FNZ]! - NASAL_POLE) > 1;
+    const nasal = Math.abs((params[FNZ] ?? 0) - NASAL_POLE) > 1;
     if (nasal && params[FNZ] !== shape[10])
-      antiResonator(params[FNZ]!, NASAL_ZERO_BANDWIDTH, sampleRate, k, K_NASAL_ZERO);
-    if (nasal && Math.abs(shape[10]! - NASAL_POLE) <= 1) {
+      antiResonator(params[FNZ] ?? 0, NASAL_ZERO_BANDWIDTH, sampleRate, k, K_NASAL_ZERO);
+    if (nasal && Math.abs((shape[10] ?? 0) - NASAL_POLE) <= 1) {
       // Entering a nasal: the pole and zero start from equal (silent) histories, so they still cancel exactly.
       state.fill(0, S_NASAL, S_NASAL + 4);
     }
-    for (let p = 0; p < 11; p++) shape[p] = params[p]!;
-    const noisy = params[FRIC]! > 0 || state[S_FRIC]! > 0;
+    for (let p = 0; p < 11; p++) shape[p] = params[p] ?? 0;
+    const noisy = (params[FRIC] ?? 0) > 0 || (state[S_FRIC] ?? 0) > 0;
     if (noisy) {
-      bandPass(params[PF1]!, params[PF1 + 1]!, sampleRate, k, K_BAND1);
-      bandPass(params[PF2]!, params[PF2 + 1]!, sampleRate, k, K_BAND2);
+      bandPass(params[PF1] ?? 0, params[PF1 + 1] ?? 0, sampleRate, k, K_BAND1);
+      bandPass(params[PF2] ?? 0, params[PF2 + 1] ?? 0, sampleRate, k, K_BAND2);
     }
-    k[K_GAIN1] = params[PF1 + 2]!;
-    k[K_GAIN2] = params[PF2 + 2]!;
-    k[K_BYPASS] = params[BYPASS]!;
+    k[K_GAIN1] = params[PF1 + 2] ?? 0;
+    k[K_GAIN2] = params[PF2 + 2] ?? 0;
+    k[K_BYPASS] = params[BYPASS] ?? 0;
     k[K_INC] = f0 * dt;
-    k[K_AV] = params[AV]!;
-    k[K_ASP] = params[ASP]! * style.breathiness;
-    k[K_FRIC] = params[FRIC]! * FRICATION_GAIN;
-    k[K_GATE] = params[GATE]!;
+    k[K_AV] = params[AV] ?? 0;
+    k[K_ASP] = (params[ASP] ?? 0) * style.breathiness;
+    k[K_FRIC] = (params[FRIC] ?? 0) * FRICATION_GAIN;
+    k[K_GATE] = params[GATE] ?? 0;
     renderBlock(out, frame, Math.min(frame + CONTROL_FRAME, last), k, state, style, cycle, nasal, noisy);
   }
 }
@@ -166,90 +168,90 @@ function renderBlock(
   nasal: boolean,
   noisy: boolean,
 ): void {
-  const a1 = k[0]!,
-    b1 = k[1]!,
-    c1 = k[2]!,
-    a2 = k[3]!,
-    b2 = k[4]!,
-    c2 = k[5]!,
-    a3 = k[6]!,
-    b3 = k[7]!,
-    c3 = k[8]!;
-  const a4 = k[9]!,
-    b4 = k[10]!,
-    c4 = k[11]!,
-    a5 = k[12]!,
-    b5 = k[13]!,
-    c5 = k[14]!;
-  const pa = k[K_NASAL_POLE]!,
-    pb = k[K_NASAL_POLE + 1]!,
-    pc = k[K_NASAL_POLE + 2]!;
-  const za = k[K_NASAL_ZERO]!,
-    zb = k[K_NASAL_ZERO + 1]!,
-    zc = k[K_NASAL_ZERO + 2]!;
-  const q0 = k[K_BAND1]!,
-    q1 = k[K_BAND1 + 1]!,
-    q2 = k[K_BAND1 + 2]!;
-  const u0 = k[K_BAND2]!,
-    u1 = k[K_BAND2 + 1]!,
-    u2 = k[K_BAND2 + 2]!;
-  const w0 = k[K_AIR]!,
-    w1 = k[K_AIR + 1]!,
-    w2 = k[K_AIR + 2]!;
-  const e0 = k[K_EQ]!,
-    e1 = k[K_EQ + 1]!,
-    e2 = k[K_EQ + 2]!,
-    ea1 = k[K_EQ + 3]!,
-    ea2 = k[K_EQ + 4]!;
-  const g1 = k[K_GAIN1]!,
-    g2 = k[K_GAIN2]!,
-    bypass = k[K_BYPASS]!,
-    inc = k[K_INC]!;
+  const a1 = k[0] ?? 0,
+    b1 = k[1] ?? 0,
+    c1 = k[2] ?? 0,
+    a2 = k[3] ?? 0,
+    b2 = k[4] ?? 0,
+    c2 = k[5] ?? 0,
+    a3 = k[6] ?? 0,
+    b3 = k[7] ?? 0,
+    c3 = k[8] ?? 0;
+  const a4 = k[9] ?? 0,
+    b4 = k[10] ?? 0,
+    c4 = k[11] ?? 0,
+    a5 = k[12] ?? 0,
+    b5 = k[13] ?? 0,
+    c5 = k[14] ?? 0;
+  const pa = k[K_NASAL_POLE] ?? 0,
+    pb = k[K_NASAL_POLE + 1] ?? 0,
+    pc = k[K_NASAL_POLE + 2] ?? 0;
+  const za = k[K_NASAL_ZERO] ?? 0,
+    zb = k[K_NASAL_ZERO + 1] ?? 0,
+    zc = k[K_NASAL_ZERO + 2] ?? 0;
+  const q0 = k[K_BAND1] ?? 0,
+    q1 = k[K_BAND1 + 1] ?? 0,
+    q2 = k[K_BAND1 + 2] ?? 0;
+  const u0 = k[K_BAND2] ?? 0,
+    u1 = k[K_BAND2 + 1] ?? 0,
+    u2 = k[K_BAND2 + 2] ?? 0;
+  const w0 = k[K_AIR] ?? 0,
+    w1 = k[K_AIR + 1] ?? 0,
+    w2 = k[K_AIR + 2] ?? 0;
+  const e0 = k[K_EQ] ?? 0,
+    e1 = k[K_EQ + 1] ?? 0,
+    e2 = k[K_EQ + 2] ?? 0,
+    ea1 = k[K_EQ + 3] ?? 0,
+    ea2 = k[K_EQ + 4] ?? 0;
+  const g1 = k[K_GAIN1] ?? 0,
+    g2 = k[K_GAIN2] ?? 0,
+    bypass = k[K_BYPASS] ?? 0,
+    inc = k[K_INC] ?? 0;
   const oq = style.openQuotient;
   const tiltGain = 1 - style.tilt;
   const steps = to - from;
-  let seed = s[S_NOISE_SEED]! | 0;
-  let soft = s[S_SOFT]!;
-  let gate = s[S_GATE]!;
-  const dGate = (k[K_GATE]! - gate) / steps;
-  let phase = s[S_PHASE]!,
-    jitter = s[S_JITTER]!,
-    shimmer = s[S_SHIMMER]!;
-  let av = s[S_AV]!,
-    asp = s[S_ASP]!,
-    fric = s[S_FRIC]!,
-    tilt = s[S_TILT]!;
-  const dAv = (k[K_AV]! - av) / steps,
-    dAsp = (k[K_ASP]! - asp) / steps,
-    dFric = (k[K_FRIC]! - fric) / steps;
-  let np1 = s[S_NASAL]!,
-    np2 = s[S_NASAL + 1]!,
-    nz1 = s[S_NASAL + 2]!,
-    nz2 = s[S_NASAL + 3]!;
-  let r11 = s[S_FORMANT]!,
-    r12 = s[S_FORMANT + 1]!,
-    r21 = s[S_FORMANT + 2]!,
-    r22 = s[S_FORMANT + 3]!;
-  let r31 = s[S_FORMANT + 4]!,
-    r32 = s[S_FORMANT + 5]!,
-    r41 = s[S_FORMANT + 6]!,
-    r42 = s[S_FORMANT + 7]!;
-  let r51 = s[S_FORMANT + 8]!,
-    r52 = s[S_FORMANT + 9]!;
-  let nx1 = s[S_NOISE]!,
-    nx2 = s[S_NOISE + 1]!,
-    b11 = s[S_NOISE + 2]!,
-    b12 = s[S_NOISE + 3]!,
-    b21 = s[S_NOISE + 4]!,
-    b22 = s[S_NOISE + 5]!;
-  let ax1 = s[S_AIR]!,
-    ax2 = s[S_AIR + 1]!,
-    ay1 = s[S_AIR + 2]!,
-    ay2 = s[S_AIR + 3]!;
-  let ex1 = s[S_EQ]!,
-    ex2 = s[S_EQ + 1]!,
-    ey1 = s[S_EQ + 2]!,
-    ey2 = s[S_EQ + 3]!;
+  let seed = (s[S_NOISE_SEED] ?? 0) | 0;
+  let soft = s[S_SOFT] ?? 0;
+  let gate = s[S_GATE] ?? 0;
+  const dGate = ((k[K_GATE] ?? 0) - gate) / steps;
+  let phase = s[S_PHASE] ?? 0,
+    jitter = s[S_JITTER] ?? 0,
+    shimmer = s[S_SHIMMER] ?? 0;
+  let av = s[S_AV] ?? 0,
+    asp = s[S_ASP] ?? 0,
+    fric = s[S_FRIC] ?? 0,
+    tilt = s[S_TILT] ?? 0;
+  const dAv = ((k[K_AV] ?? 0) - av) / steps,
+    dAsp = ((k[K_ASP] ?? 0) - asp) / steps,
+    dFric = ((k[K_FRIC] ?? 0) - fric) / steps;
+  let np1 = s[S_NASAL] ?? 0,
+    np2 = s[S_NASAL + 1] ?? 0,
+    nz1 = s[S_NASAL + 2] ?? 0,
+    nz2 = s[S_NASAL + 3] ?? 0;
+  let r11 = s[S_FORMANT] ?? 0,
+    r12 = s[S_FORMANT + 1] ?? 0,
+    r21 = s[S_FORMANT + 2] ?? 0,
+    r22 = s[S_FORMANT + 3] ?? 0;
+  let r31 = s[S_FORMANT + 4] ?? 0,
+    r32 = s[S_FORMANT + 5] ?? 0,
+    r41 = s[S_FORMANT + 6] ?? 0,
+    r42 = s[S_FORMANT + 7] ?? 0;
+  let r51 = s[S_FORMANT + 8] ?? 0,
+    r52 = s[S_FORMANT + 9] ?? 0;
+  let nx1 = s[S_NOISE] ?? 0,
+    nx2 = s[S_NOISE + 1] ?? 0,
+    b11 = s[S_NOISE + 2] ?? 0,
+    b12 = s[S_NOISE + 3] ?? 0,
+    b21 = s[S_NOISE + 4] ?? 0,
+    b22 = s[S_NOISE + 5] ?? 0;
+  let ax1 = s[S_AIR] ?? 0,
+    ax2 = s[S_AIR + 1] ?? 0,
+    ay1 = s[S_AIR + 2] ?? 0,
+    ay2 = s[S_AIR + 3] ?? 0;
+  let ex1 = s[S_EQ] ?? 0,
+    ex2 = s[S_EQ + 1] ?? 0,
+    ey1 = s[S_EQ + 2] ?? 0,
+    ey2 = s[S_EQ + 3] ?? 0;
 
   for (let i = from; i < to; i++) {
     av += dAv;
@@ -333,7 +335,7 @@ function renderBlock(
     ex1 = v;
     ey2 = ey1;
     ey1 = y;
-    out[i]! += y;
+    out[i] = (out[i] ?? 0) + y;
   }
   s[S_NOISE_SEED] = seed;
   s[S_SOFT] = soft;

@@ -41,7 +41,7 @@ export class ParameterTrack {
   /** Writes the parameters at `t` (non-decreasing between calls) into `out`; returns false in silence. */
   evaluate(t: number, out: Float64Array): boolean {
     const segs = this.segments;
-    while (this.index < segs.length && segs[this.index]!.end <= t) this.index++;
+    while ((segs[this.index]?.end ?? Infinity) <= t) this.index++;
     const s = segs[this.index];
     if (!s || s.start > t) {
       for (const p of SOURCE_PARAMS) out[p] = 0;
@@ -63,26 +63,26 @@ export class ParameterTrack {
       targetAt(prev, prev.end, this.neighbour);
       this.blend(out, FORMANT_PARAMS, Math.min(FORMANT_GLIDE, length, prev.end - prev.start), fromStart);
       this.blend(out, AMPLITUDE_PARAMS, Math.min(AMPLITUDE_FADE, length, prev.end - prev.start), fromStart);
-      if (cur[FRIC] === 0 && this.neighbour[FRIC]! > 0) this.takeNoiseShape(out);
+      if (cur[FRIC] === 0 && (this.neighbour[FRIC] ?? 0) > 0) this.takeNoiseShape(out);
     } else {
       const ramp = Math.min(1, fromStart / attackOf(s));
-      for (const p of SOURCE_PARAMS) out[p]! *= ramp;
+      for (const p of SOURCE_PARAMS) out[p] = (out[p] ?? 0) * ramp;
     }
     if (nextJoins) {
       targetAt(next, next.start, this.neighbour);
       this.blend(out, FORMANT_PARAMS, Math.min(FORMANT_GLIDE, length, next.end - next.start), toEnd);
       this.blend(out, AMPLITUDE_PARAMS, Math.min(AMPLITUDE_FADE, length, next.end - next.start), toEnd);
-      if (cur[FRIC] === 0 && this.neighbour[FRIC]! > 0) this.takeNoiseShape(out);
+      if (cur[FRIC] === 0 && (this.neighbour[FRIC] ?? 0) > 0) this.takeNoiseShape(out);
     } else {
       const ramp = Math.min(1, toEnd / releaseOf(s));
-      for (const p of SOURCE_PARAMS) out[p]! *= ramp;
+      for (const p of SOURCE_PARAMS) out[p] = (out[p] ?? 0) * ramp;
     }
     return true;
   }
 
   /** A vowel next to a fricative keeps the fricative's noise shape while the noise fades. */
   private takeNoiseShape(out: Float64Array): void {
-    for (let p = PF1; p <= BYPASS; p++) out[p] = this.neighbour[p]!;
+    for (let p = PF1; p <= BYPASS; p++) out[p] = this.neighbour[p] ?? 0;
   }
 
   /**
@@ -95,7 +95,7 @@ export class ParameterTrack {
     const own = 0.5 + distance / width;
     const cur = this.current;
     const other = this.neighbour;
-    for (const p of params) out[p] = other[p]! + (cur[p]! - other[p]!) * own;
+    for (const p of params) out[p] = (other[p] ?? 0) + ((cur[p] ?? 0) - (other[p] ?? 0)) * own;
   }
 }
 
@@ -105,8 +105,8 @@ function targetAt(s: Segment, t: number, out: Float64Array): void {
   if (s.to) {
     const progress = (t - s.start) / Math.max(1e-6, s.end - s.start);
     const x = Math.min(1, Math.max(0, (progress - DIPHTHONG_GLIDE[0]) / (DIPHTHONG_GLIDE[1] - DIPHTHONG_GLIDE[0])));
-    for (let p = F1; p < FNZ; p++) out[p] = s.from[p]! + (s.to[p]! - s.from[p]!) * x;
+    for (let p = F1; p < FNZ; p++) out[p] = (s.from[p] ?? 0) + ((s.to[p] ?? 0) - (s.from[p] ?? 0)) * x;
   }
   const level = 0.25 + 0.75 * s.velocity;
-  for (const p of SOURCE_PARAMS) out[p]! *= level;
+  for (const p of SOURCE_PARAMS) out[p] = (out[p] ?? 0) * level;
 }

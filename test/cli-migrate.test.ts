@@ -114,7 +114,7 @@ test('migrate copies a data dir into an empty database, says what it copied, and
     },
   );
   t.true(replay.replayed);
-  t.is(replay.generation.id, ids[3]);
+  t.is(replay.generation.id, ids[3]!);
 });
 
 test('someone signed in to the dashboard before migrate is still signed in on a node using the database', async (t) => {

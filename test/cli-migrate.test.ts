@@ -14,8 +14,12 @@ async function cli(args: string[], dataDir: string): Promise<{ code: number; out
   let out = '';
   let err = '';
   const code = await main(args, {
-    out: (text) => void (out += `${text}\n`),
-    err: (text) => void (err += `${text}\n`),
+    out: (text) => {
+      out += `${text}\n`;
+    },
+    err: (text) => {
+      err += `${text}\n`;
+    },
     env: { TUNESMITH_DATA_DIR: dataDir },
   });
   return { code, out, err };

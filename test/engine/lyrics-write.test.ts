@@ -212,7 +212,7 @@ test('every word in the banks is in the pronouncing dictionary', (t) => {
   const walk = (value: unknown, key = ''): void => {
     if (key === 'triggers' || key === 'moods') return;
     if (typeof value === 'string') strings.push(value);
-    else if (Array.isArray(value)) value.forEach((v) => walk(v));
+    else if (Array.isArray(value)) for (const v of value) walk(v);
     else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) walk(v, k);
   };
   walk(raw);

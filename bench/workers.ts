@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openPostgresRepository } from '../src/store/postgres/index.ts';
 import { postgresServer } from '../test/helpers/postgres.ts';
+import type { Json } from '../test/helpers/json.ts';
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -27,7 +28,7 @@ const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 interface Proc {
   child: ChildProcess;
   url: string;
-  log: () => Record<string, any>[];
+  log: () => Json[];
   stop(): Promise<void>;
 }
 
@@ -53,7 +54,7 @@ function startProcess(command: 'serve' | 'worker', env: Record<string, string>):
           stdout
             .split('\n')
             .filter((line) => line.startsWith('{'))
-            .map((line) => JSON.parse(line) as Record<string, any>),
+            .map((line) => JSON.parse(line) as Json),
         async stop() {
           child.kill('SIGTERM');
           await exited;

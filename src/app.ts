@@ -72,8 +72,10 @@ const PUBLIC_V1_PATHS = new Set(['/v1/openapi.json']);
 function underV1(middleware: AppMiddleware[]): AppMiddleware {
   return function v1Only(ctx, next) {
     if ((ctx.path !== '/v1' && !ctx.path.startsWith('/v1/')) || PUBLIC_V1_PATHS.has(ctx.path)) return next();
-    const run = (i: number): Promise<unknown> =>
-      i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => run(i + 1)));
+    const run = (i: number): Promise<unknown> => {
+      const handler = middleware[i];
+      return handler ? Promise.resolve(handler(ctx, () => run(i + 1))) : next();
+    };
     return run(0);
   };
 }

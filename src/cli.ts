@@ -34,13 +34,13 @@ export const COMMANDS: Record<string, Command> = {
 };
 
 function overview(prefix?: string): string {
-  const names = Object.keys(COMMANDS).filter((name) => prefix === undefined || name.startsWith(`${prefix} `));
-  const width = Math.max(...names.map((name) => name.length));
+  const commands = Object.entries(COMMANDS).filter(([name]) => prefix === undefined || name.startsWith(`${prefix} `));
+  const width = Math.max(...commands.map(([name]) => name.length));
   return [
     `Usage: tunesmith ${prefix ?? '<command>'}${prefix ? ' <subcommand>' : ''} [options]`,
     '',
     'Commands:',
-    ...names.map((name) => `  ${name.padEnd(width)}  ${COMMANDS[name]!.summary}`),
+    ...commands.map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
     '',
     `Run "tunesmith ${prefix ?? '<command>'}${prefix ? ' <subcommand>' : ''} --help" for a command's options.`,
   ].join('\n');
@@ -50,12 +50,12 @@ const isFlag = (arg: string | undefined): boolean => arg === undefined || arg.st
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [first, second] = argv;
-  if (isFlag(first) && (argv.length === 0 || first === '--help' || first === '-h')) {
+  if (first === undefined || first === '--help' || first === '-h') {
     (argv.length === 0 ? io.err : io.out)(overview());
     return argv.length === 0 ? 2 : 0;
   }
   const twoWords = `${first} ${second}`;
-  const name = !isFlag(second) && COMMANDS[twoWords] ? twoWords : first!;
+  const name = !isFlag(second) && COMMANDS[twoWords] ? twoWords : first;
   const command = COMMANDS[name];
   if (!command) {
     const group = Object.keys(COMMANDS).some((known) => known.startsWith(`${first} `));

@@ -385,7 +385,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           },
         },
         Batch: planResponseSchemas(ref).batch,
-        ...deriveSchemas(planRequestSchemas().sections!),
+        ...deriveSchemas(planRequestSchemas().sections),
         GenerationStatus: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
         Generation: {
           type: 'object',

@@ -6,7 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createHttpServer } from './http/http-server.ts';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { checkLyrics, createRenderPool, listStyles } from '../engine/index.ts';
+import { checkLyrics, createRenderPool, listStyles, type RenderPool } from '../engine/index.ts';
 import { createApp } from './app.ts';
 import { DownloadSigner } from './http/signing.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
@@ -56,6 +56,12 @@ export async function startServer(config: Config, options: StartServerOptions = 
   }
 }
 
+/** The threads the in-process job queue renders on; config.ts allows none only with PostgreSQL's shared queue. */
+function localPool(pool: RenderPool | null): RenderPool {
+  if (!pool) throw new Error('no render threads (TUNESMITH_WORKERS=0) and no shared job queue to hand renders to');
+  return pool;
+}
+
 async function start(config: Config, options: StartServerOptions): Promise<ServerHandle> {
   const logger = options.logger ?? createLogger({ level: config.logLevel ?? 'info' });
   const print = options.print ?? ((text: string) => console.error(text));
@@ -65,7 +71,12 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
   const backend = await openBackend(config, {
     logger,
     open: options.open,
-    enqueue: config.databaseUrl ? (db, generation) => queue!.enqueue(db, generation) : undefined,
+    enqueue: config.databaseUrl
+      ? (db, generation) => {
+          if (!queue) throw new Error('a render was queued before the shared job queue was open');
+          return queue.enqueue(db, generation);
+        }
+      : undefined,
   });
   const { repository: store, blobs, signingSecret } = backend;
   const cleanup: (() => Promise<void>)[] = [() => backend.close()];
@@ -98,7 +109,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const jobs =
       queue && backend.database
         ? new SharedJobQueue({ repository: store, lifecycle, db: backend.database })
-        : await createJobQueue({ repository: store, blobs, lifecycle, pool: pool!, logger });
+        : await createJobQueue({ repository: store, blobs, lifecycle, pool: localPool(pool), logger });
     cleanup.push(() => jobs.close());
     const renderWorker =
       queue && pool
@@ -160,7 +171,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const firstKey = first?.key ?? null;
     const firstSignInUrl = first ? `${publicUrl}/signin/${first.signInToken}` : null;
 
-    if (first) print(firstStartBanner(publicUrl, first.key, firstSignInUrl!));
+    if (first && firstSignInUrl) print(firstStartBanner(publicUrl, first.key, firstSignInUrl));
     // Last, so whoever waits for this line (people, scripts, tests) has everything above it.
     // Shown to whoever started the server whatever the log level (scripts wait for it); the log gets its own line.
     const threads = pool?.size ?? 0;

@@ -107,7 +107,9 @@ test('frames, sampleRate and channels read the exact sample count from the WAV h
 test('the WAV reader skips unknown chunks and decodes 16-bit PCM samples to [-1, 1)', (t) => {
   const samples = [0, 16384, -32768, 32767];
   const data = Buffer.alloc(samples.length * 2);
-  samples.forEach((s, i) => data.writeInt16LE(s, i * 2));
+  samples.forEach((s, i) => {
+    data.writeInt16LE(s, i * 2);
+  });
   const fmt = Buffer.alloc(16);
   fmt.writeUInt16LE(1, 0); // PCM
   fmt.writeUInt16LE(2, 2); // stereo

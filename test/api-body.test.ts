@@ -148,8 +148,8 @@ test('a prompt with a control character is a 400, while tabs and newlines are fi
   const bad = await app.call(key, '/v1/generate', { json: { prompt: 'lofi\u0000beat' } });
   t.is(bad.status, 400);
   t.like(await errorOf(bad), { param: 'prompt', code: 'invalid_characters' });
-  const escape = await app.call(key, '/v1/generate', { json: { prompt: 'lofi\u001b[31m' } });
-  t.is(escape.status, 400);
+  const terminalEscape = await app.call(key, '/v1/generate', { json: { prompt: 'lofi\u001b[31m' } });
+  t.is(terminalEscape.status, 400);
   const ok = await app.call(key, '/v1/generate', { json: { prompt: 'lofi\tbeat\nrainy' } });
   t.is(ok.status, 202);
 });

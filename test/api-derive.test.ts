@@ -15,6 +15,7 @@ import { EXTEND_FIELDS, REMIX_FIELDS } from '../src/routes/generations/derive-ge
 import { key as heardKey, pitchClassOf } from './helpers/analysis/key.ts';
 import { aubioBeats } from './helpers/analysis/tempo.ts';
 import { steadyTempo, tempoError } from './helpers/analysis/field-fidelity.ts';
+import type { Json } from './helpers/json.ts';
 
 const prompt = 'a chill lofi beat';
 /** What a 32 s source at 120 bpm played: 2 s bars, four sections, the last its ending. */
@@ -52,7 +53,7 @@ test("POST …/extend makes a task that keeps the source's bars up to its ending
   const source = await completedSource(app, key);
   const res = await app.call(key, `/v1/generation/${source}/extend`, { json: { seconds: 16 } });
   t.is(res.status, 202, await res.clone().text());
-  const body = (await res.json()) as Record<string, any>;
+  const body = (await res.json()) as Json;
   t.is(res.headers.get('location'), `/v1/generation/${body.id}`);
   t.deepEqual(body.source, { id: source, operation: 'extend' });
   const stored = (await app.store.getGeneration(account.id, body.id))!;
@@ -72,7 +73,7 @@ test("POST …/extend makes a task that keeps the source's bars up to its ending
   t.like(stored.music, { bpm: 120, key: 'Eb major', timeSignature: '4/4' });
   t.is(app.jobs.queued.at(-1)?.id, body.id);
   // GET shows where it came from too.
-  t.deepEqual(((await (await app.call(key, `/v1/generation/${body.id}`)).json()) as Record<string, any>).source, {
+  t.deepEqual(((await (await app.call(key, `/v1/generation/${body.id}`)).json()) as Json).source, {
     id: source,
     operation: 'extend',
   });
@@ -113,7 +114,7 @@ test('POST …/remix changes only the section asked for, keeps the seed, and say
     json: { section: 1, energy: 1, instruments: ['Piano', 'drums'] },
   });
   t.is(res.status, 202, await res.clone().text());
-  const body = (await res.json()) as Record<string, any>;
+  const body = (await res.json()) as Json;
   t.deepEqual(body.source, { id: source, operation: 'remix', section: 1 });
   const stored = (await app.store.getGeneration(account.id, body.id))!;
   t.deepEqual(stored.plan?.[1], { kind: 'verse', bars: 4, energy: 1, instruments: ['piano', 'drums'] });
@@ -364,7 +365,7 @@ test('an Idempotency-Key replays the same derived task, and the same key on anot
 
 // Real renders through a server process.
 
-type Done = Record<string, any>;
+type Done = Json;
 
 async function waitDone(t: ExecutionContext, url: string, headers: Record<string, string>, id: string): Promise<Done> {
   return eventually(
@@ -549,7 +550,7 @@ function deinterleave(bytes: Uint8Array): [Int16Array, Int16Array] {
 
 test('the OpenAPI document describes exactly the fields extend and remix accept', async (t) => {
   const app = await startApp(t);
-  const doc = (await (await fetch(`${app.url}/v1/openapi.json`)).json()) as Record<string, any>;
+  const doc = (await (await fetch(`${app.url}/v1/openapi.json`)).json()) as Json;
   t.deepEqual(Object.keys(doc.components.schemas.ExtendRequest.properties).sort(), [...EXTEND_FIELDS].sort());
   t.deepEqual(Object.keys(doc.components.schemas.RemixRequest.properties).sort(), [...REMIX_FIELDS].sort());
   t.truthy(doc.paths['/v1/generation/{id}/extend']?.post && doc.paths['/v1/generations/{id}/remix']?.post);

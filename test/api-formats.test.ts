@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import { decode, probe } from './helpers/analysis/decode.ts';
 import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
 import { parseLrc, parseVtt } from './helpers/timed-text.ts';
+import type { Json } from './helpers/json.ts';
 
 const SECONDS = 30;
 const LYRICS =
   '[Verse]\nMorning light upon the window\nCoffee steaming in my hand\n\n[Chorus]\nSing it out and sing it loud\nDancing in the summer crowd';
 
-type Generation = Record<string, any>;
+type Generation = Json;
 
 /** The server and its data dir live for the whole file, not for the test that happens to start them. */
 const teardowns: (() => unknown)[] = [];
@@ -122,7 +123,9 @@ test('the LRC and the WebVTT links serve the sung lines at their lyrics_timing',
     lrc.lines.map((line) => line.text),
     timing.map((line) => line.text),
   );
-  lrc.lines.forEach((line, i) => t.true(Math.abs(line.start - timing[i]!.start) <= 0.005));
+  lrc.lines.forEach((line, i) => {
+    t.true(Math.abs(line.start - timing[i]!.start) <= 0.005);
+  });
   const vttRes = await fetch(generation.download_urls.vtt);
   t.is(vttRes.headers.get('content-type'), 'text/vtt; charset=utf-8');
   const cues = parseVtt(await vttRes.text());
@@ -130,9 +133,9 @@ test('the LRC and the WebVTT links serve the sung lines at their lyrics_timing',
     cues.map((cue) => cue.text),
     timing.map((line) => line.text),
   );
-  cues.forEach((cue, i) =>
-    t.true(Math.abs(cue.start - timing[i]!.start) <= 0.0005 && Math.abs(cue.end - timing[i]!.end) <= 0.0005),
-  );
+  cues.forEach((cue, i) => {
+    t.true(Math.abs(cue.start - timing[i]!.start) <= 0.0005 && Math.abs(cue.end - timing[i]!.end) <= 0.0005);
+  });
 });
 
 test('the generation carries bpm, key, time_signature, sections with bars, and loudness at the top level', async (t) => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { readWavHeader } from './helpers/analysis.ts';
 import { errorOf, startApp } from './helpers/app.ts';
 import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
+import type { Json } from './helpers/json.ts';
 
 test('stems and loop set to true are kept on the task', async (t) => {
   const app = await startApp(t);
@@ -55,10 +56,7 @@ test('a loop with stems completes through a real server: whole bars reported, ev
   const { id } = (await created.json()) as { id: string };
   const done = await eventually(
     async () => {
-      const generation = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Record<
-        string,
-        any
-      >;
+      const generation = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Json;
       t.not(generation.status, 'failed', JSON.stringify(generation));
       return generation.status === 'completed' ? generation : undefined;
     },

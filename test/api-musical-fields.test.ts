@@ -11,6 +11,7 @@ import { generateRefusals, type Refusal } from './helpers/refusals.ts';
 import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
 import { aubioBeats, bpmToolsTempo } from './helpers/analysis/tempo.ts';
 import { steadyTempo, tempoError } from './helpers/analysis/field-fidelity.ts';
+import type { Json } from './helpers/json.ts';
 
 const prompt = 'a folk tune';
 
@@ -148,7 +149,7 @@ test("a real render plays the fields over the prompt: 97 bpm heard in 3/4, F# mi
   const { id } = (await created.json()) as { id: string };
   const done = await eventually(
     async () => {
-      const g = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Record<string, any>;
+      const g = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Json;
       t.not(g.status, 'failed', JSON.stringify(g));
       return g.status === 'completed' ? g : undefined;
     },

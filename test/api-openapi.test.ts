@@ -61,7 +61,11 @@ test('every $ref in the document resolves', async (t) => {
     const target = ref
       .replace(/^#\//, '')
       .split('/')
-      .reduce<any>((node, part) => node?.[part], doc);
+      .reduce<unknown>(
+        (node, part) =>
+          typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined,
+        doc,
+      );
     t.truthy(target, ref);
   }
 });

@@ -14,6 +14,7 @@ import { eventually, startServerProcess, tempDataDir } from './helpers/process.t
 import { bandShare } from './helpers/analysis/bands.ts';
 import { onsets } from './helpers/analysis/onsets.ts';
 import { monoMix, readWav } from './helpers/analysis/wav.ts';
+import type { Json } from './helpers/json.ts';
 
 const prompt = 'an upbeat pop song';
 
@@ -213,7 +214,7 @@ async function renderThroughApi(
   const { id } = (await created.json()) as { id: string };
   return eventually(
     async () => {
-      const g = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Record<string, any>;
+      const g = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Json;
       t.not(g.status, 'failed', JSON.stringify(g));
       return g.status === 'completed' ? g : undefined;
     },

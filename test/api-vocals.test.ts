@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorOf, startApp } from './helpers/app.ts';
 import { eventually, runCli, startServerProcess, tempDataDir } from './helpers/process.ts';
+import type { Json } from './helpers/json.ts';
 
 const manyLines = (count: number) =>
   Array.from({ length: count }, (_, i) => `Here is a simple line number ${i + 1}`).join('\n');
@@ -62,7 +63,7 @@ test('a sung task completes with its lyrics, metadata.vocals and per-line timing
     async () => {
       const body = (await (
         await fetch(`${server.url}/v1/generation/${id}`, { headers: { authorization: `Bearer ${key}` } })
-      ).json()) as Record<string, any>;
+      ).json()) as Json;
       t.not(body.status, 'failed', JSON.stringify(body));
       return body.status === 'completed' ? body : undefined;
     },

@@ -14,8 +14,12 @@ async function cli(args: string[], dataDir: string): Promise<{ code: number; out
   let out = '';
   let err = '';
   const code = await main(args, {
-    out: (text) => void (out += `${text}\n`),
-    err: (text) => void (err += `${text}\n`),
+    out: (text) => {
+      out += `${text}\n`;
+    },
+    err: (text) => {
+      err += `${text}\n`;
+    },
     env: { TUNESMITH_DATA_DIR: dataDir },
   });
   return { code, out, err };
@@ -114,7 +118,7 @@ test('migrate copies a data dir into an empty database, says what it copied, and
     },
   );
   t.true(replay.replayed);
-  t.is(replay.generation.id, ids[3]);
+  t.is(replay.generation.id, ids[3]!);
 });
 
 test('someone signed in to the dashboard before migrate is still signed in on a node using the database', async (t) => {

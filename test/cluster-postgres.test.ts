@@ -15,6 +15,7 @@ import {
   type ServerProcess,
 } from './helpers/process.ts';
 import { startReceiver } from './helpers/webhooks.ts';
+import type { Json } from './helpers/json.ts';
 
 interface Cluster {
   api: ServerProcess[];
@@ -57,16 +58,16 @@ const generate = (cluster: Cluster, node: ServerProcess, prompt: string, extra: 
   cluster.call(node, '/v1/generate', { method: 'POST', body: JSON.stringify({ prompt, duration: 30, ...extra }) });
 
 /** The log lines (pino JSON on stdout) of a process with this message. */
-function logLines(node: ServerProcess, message: string): Record<string, any>[] {
+function logLines(node: ServerProcess, message: string): Json[] {
   return node
     .stdout()
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, any>)
+    .map((line) => JSON.parse(line) as Json)
     .filter((entry) => entry.msg === message);
 }
 
-async function completed(cluster: Cluster, ids: string[], timeoutMs: number): Promise<Record<string, any>[]> {
+async function completed(cluster: Cluster, ids: string[], timeoutMs: number): Promise<Json[]> {
   return eventually(
     async () => {
       const all = await Promise.all(

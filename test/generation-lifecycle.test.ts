@@ -1,6 +1,7 @@
 /** Cancel, delete and the long poll against the real server process, with real renders. */
 import test from 'ava';
 import { eventually, startServerProcess, tempDataDir, type ServerProcess } from './helpers/process.ts';
+import type { Json } from './helpers/json.ts';
 
 const firstKey = (output: string): string => /\b(ts_live_[A-Za-z0-9_-]+)/.exec(output)?.[1] ?? '';
 
@@ -12,16 +13,12 @@ function api(server: ServerProcess, key: string) {
       ...(init.json ? { body: JSON.stringify(init.json) } : {}),
     });
     const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, any> };
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as Json };
   };
 }
 
 /** Long-polls a task until it is finished: a request a minute at most, whatever the machine's load. */
-async function finished(
-  call: ReturnType<typeof api>,
-  id: string,
-  onPoll: () => void = () => undefined,
-): Promise<Record<string, any>> {
+async function finished(call: ReturnType<typeof api>, id: string, onPoll: () => void = () => undefined): Promise<Json> {
   for (;;) {
     const { body } = await call(`/v1/generation/${id}?wait=60`);
     onPoll();

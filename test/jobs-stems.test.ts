@@ -41,11 +41,20 @@ async function completedTask(t: ExecutionContext, extras: { stems?: boolean; loo
   const pool = {
     size: 1,
     healthy: () => true,
-    render: async (request: GenerationRequest) => (requests.push(request), track(request)),
+    render: async (request: GenerationRequest) => {
+      requests.push(request);
+      return track(request);
+    },
   };
   // 90 s of wall for every render of 30 s of audio: far slower than the prior, so a measured render moves the speed.
   let now = 0;
-  const slowPool = { ...pool, render: async (request: GenerationRequest) => ((now += 90_000), pool.render(request)) };
+  const slowPool = {
+    ...pool,
+    render: async (request: GenerationRequest) => {
+      now += 90_000;
+      return pool.render(request);
+    },
+  };
   const jobs = await createJobQueue({
     repository: store,
     blobs: store.blobs,

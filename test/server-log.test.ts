@@ -1,16 +1,17 @@
 /** The log of the real server process: JSON lines on stdout, at the level asked for, with nothing secret. */
 import test from 'ava';
 import { eventually, startServerProcess, tempDataDir, type ServerProcess } from './helpers/process.ts';
+import type { Json } from './helpers/json.ts';
 
 const firstKey = (output: string): string => /\b(ts_live_[A-Za-z0-9_-]+)/.exec(output)?.[1] ?? '';
 
 /** The JSON lines written so far; any other line on stdout fails the parse, which is the point. */
-const logLines = (server: ServerProcess): Record<string, any>[] =>
+const logLines = (server: ServerProcess): Json[] =>
   server
     .stdout()
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, any>);
+    .map((line) => JSON.parse(line) as Json);
 
 test('stdout is JSON lines when it is not a terminal, the start among them', async (t) => {
   const server = await startServerProcess(t, await tempDataDir(t));

@@ -18,7 +18,10 @@ test('an attempt is in the delivery log only once its save has landed', async (t
   // Every write waits at its opening until the test lets it through.
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const gated: OpenFile = async (path, flags, mode) => (await gate, open(path, flags, mode));
+  const gated: OpenFile = async (path, flags, mode) => {
+    await gate;
+    return open(path, flags, mode);
+  };
   const file = await WebhookFile.open(join(dir, 'webhooks.json'), new CoalescingWriter({ open: gated }));
   const delivery: WebhookDelivery = {
     id: 'whd_1',

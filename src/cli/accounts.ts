@@ -3,7 +3,7 @@ import { loadConfig } from '../config.ts';
 import { PLAN_NAMES, isPlanName } from '../plans.ts';
 import type { AccountRow, SignInLink } from './admin-commands.ts';
 import { runOnDataDir } from './data-dir-access.ts';
-import { UsageError, parse, positiveInteger, printHelp, type Command } from './usage.ts';
+import { UsageError, parse, positional, positiveInteger, printHelp, type Command } from './usage.ts';
 
 export const accountsSetPlan: Command = {
   summary: "Change an account's plan (and Enterprise's custom figures)",
@@ -55,7 +55,7 @@ forgotten password (once signed in, the Overview page sets a new one). Run "tune
     const publicUrlGiven = ['TUNESMITH_PUBLIC_URL', 'PORT', 'HOST'].some((name) => (io.env[name] ?? '').trim() !== '');
     const link = (await runOnDataDir(
       { ...loadConfig(io.env), publicUrlGiven },
-      { command: 'accounts.signin-link', accountId: parsed.positionals[0]! },
+      { command: 'accounts.signin-link', accountId: positional(parsed, 0) },
     )) as SignInLink;
     io.out(
       parsed.values.json

@@ -6,15 +6,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import wavefile from 'wavefile';
-import { renderTrack, EngineError } from '../../engine/index.ts';
+import { renderTrack, EngineError, type MusicalFields, type RenderedTrack } from '../../engine/index.ts';
 import { assertDerivable, derivedInput, type Derivation } from '../generations/derive.ts';
+import type { GenerationInput } from '../generations/generations.ts';
 import { GenerationStateError, ValidationError } from '../http/errors.ts';
 import { requestOf } from '../jobs/render-task.ts';
 import { LIMITS } from '../routes/generations/generate-request.ts';
 import { parseExtend, parseRemix, type Operation } from '../routes/generations/derive-generation.ts';
 import type { Generation } from '../store/types.ts';
 import { readPlanOption } from './plan-option.ts';
-import { UsageError, parse, printHelp, text, type Command, type Io } from './usage.ts';
+import { UsageError, parse, positional, printHelp, text, type Command, type Io } from './usage.ts';
 
 const COMMON_HELP = `  --from FILE        what the source was made from: a saved GET /v1/generation/{id} body, or the line
                      \`tunesmith render --json\` printed for it
@@ -52,7 +53,7 @@ ${COMMON_HELP}`,
       ...(seconds !== undefined ? { seconds: Number(seconds) } : {}),
       ...(plan ? { sections: plan } : {}),
     };
-    return derive(io, 'extend', parsed.positionals[0]!, parsed.values, body);
+    return derive(io, 'extend', positional(parsed, 0), parsed.values, body);
   },
 };
 
@@ -89,13 +90,14 @@ ${COMMON_HELP}`,
     const v = parsed.values;
     const number = (flag: string) => (text(v[flag]) === undefined ? {} : { [flag]: Number(text(v[flag])) });
     const lyricsPath = text(v.lyrics);
+    const instruments = text(v.instruments);
     const body = {
       ...number('section'),
       ...number('energy'),
       ...number('seed'),
-      ...(text(v.instruments) !== undefined
+      ...(instruments !== undefined
         ? {
-            instruments: text(v.instruments)!
+            instruments: instruments
               .split(',')
               .map((s) => s.trim())
               .filter((s) => s !== ''),
@@ -103,7 +105,7 @@ ${COMMON_HELP}`,
         : {}),
       ...(lyricsPath !== undefined ? { lyrics: await readText(lyricsPath, '--lyrics') } : {}),
     };
-    return derive(io, 'remix', parsed.positionals[0]!, v, body);
+    return derive(io, 'remix', positional(parsed, 0), v, body);
   },
 };
 
@@ -121,7 +123,7 @@ async function derive(
     );
   let derivation: Derivation;
   let source: Generation;
-  let input;
+  let input: GenerationInput;
   try {
     derivation = operation === 'extend' ? parseExtend(body) : parseRemix(body);
     source = sourceOf(JSON.parse(await readText(fromPath, '--from')) as unknown, fromPath);
@@ -151,8 +153,8 @@ async function derive(
   const splice =
     operation === 'extend'
       ? { kind: 'extend' as const, wav, sections: played.plan }
-      : { kind: 'remix' as const, wav, sections: played.plan, section: input.source!.section ?? 0 };
-  let track;
+      : { kind: 'remix' as const, wav, sections: played.plan, section: input.source?.section ?? 0 };
+  let track: RenderedTrack;
   try {
     track = await renderTrack(requestOf(generation), { splice });
   } catch (error) {
@@ -193,7 +195,7 @@ async function derive(
   const what =
     operation === 'extend'
       ? `Extended to ${Math.round(track.audioSeconds * 10) / 10} s`
-      : `Redid section ${input.source!.section}`;
+      : `Redid section ${input.source?.section}`;
   io.out(`${what}: "${track.title}", ${track.metadata.bpm} bpm, ${track.metadata.key}, ${track.metadata.meter}`);
   io.out(
     `Form: ${track.metadata.plan.map((section) => `${section.kind} ${section.bars} bars @ ${section.start} s`).join(' → ')}`,
@@ -204,8 +206,8 @@ async function derive(
 
 /** A generation record from a GET body or a render --json line: what derivedInput reads. */
 function sourceOf(json: unknown, path: string): Generation {
-  const o = (typeof json === 'object' && json !== null ? json : {}) as Record<string, any>;
-  const request = (typeof o.request === 'object' && o.request !== null ? o.request : o) as Record<string, any>;
+  const o = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  const request = (typeof o.request === 'object' && o.request !== null ? o.request : o) as Record<string, unknown>;
   const metadata = o.metadata as Record<string, unknown> | undefined;
   if (typeof request.prompt !== 'string' || typeof metadata !== 'object' || metadata === null) {
     throw new UsageError(
@@ -219,21 +221,21 @@ function sourceOf(json: unknown, path: string): Generation {
     status: 'completed',
     prompt: request.prompt,
     duration: Number(request.duration ?? o.duration ?? 60),
-    style: request.style ?? null,
+    style: (request.style ?? null) as string | null,
     instrumental: request.instrumental === true,
     seed: Number(request.seed ?? o.seed ?? 0),
-    lyrics: given ? (request.lyrics ?? o.lyrics ?? null) : null,
+    lyrics: given ? ((request.lyrics ?? o.lyrics ?? null) as string | null) : null,
     callback_url: null,
     created_at: new Date(0).toISOString(),
     started_at: null,
     completed_at: null,
     attempts: 1,
-    title: o.title ?? null,
+    title: (o.title ?? null) as string | null,
     metadata,
     files: { wav: path, midi: path },
     error: null,
     quota_month: '1970-01',
-    ...(request.music ? { music: request.music } : {}),
+    ...(request.music ? { music: request.music as MusicalFields } : {}),
     ...(metadata.loop ? { loop: true } : {}),
   };
 }

@@ -4,7 +4,7 @@ import { isEmailAddress } from '../email.ts';
 import { PLAN_NAMES, isPlanName } from '../plans.ts';
 import type { CreatedKey, KeyRow } from './admin-commands.ts';
 import { runOnDataDir } from './data-dir-access.ts';
-import { UsageError, parse, printHelp, text, type Command } from './usage.ts';
+import { UsageError, parse, positional, printHelp, text, type Command } from './usage.ts';
 
 export const keysCreate: Command = {
   summary: 'Create an API key (and a new account on the given plan)',
@@ -96,7 +96,7 @@ Options:
   async run(args, io) {
     const parsed = parse(args, {}, { min: 1, max: 1, names: 'KEY_ID (see "tunesmith keys list")' });
     if (parsed === 'help') return printHelp(io, this.help);
-    const keyId = parsed.positionals[0]!;
+    const keyId = positional(parsed, 0);
     const row = (await runOnDataDir(loadConfig(io.env), { command: 'keys.revoke', keyId })) as KeyRow;
     io.out(`Revoked key ${row.key_id} (${row.prefix}…) of account ${row.account_id} at ${row.revoked_at}.`);
     return 0;
@@ -114,10 +114,12 @@ function table(rows: KeyRow[]): string {
     row.last_used_at ?? '-',
     row.revoked_at ?? '-',
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...cells.map((line) => (line[column] ?? '').length)),
+  );
   const format = (line: string[]) =>
     line
-      .map((cell, column) => cell.padEnd(widths[column]!))
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
       .join('  ')
       .trimEnd();
   return [format(header), ...cells.map(format)].join('\n');

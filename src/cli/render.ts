@@ -109,7 +109,7 @@ and never when stderr is a pipe or a file).`,
       ...(music ? { music } : {}),
       ...(plan ? { plan } : {}),
     };
-    let track;
+    let track: RenderedTrack;
     try {
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
       checkLyrics(request);

@@ -34,7 +34,7 @@ export function parse(
   options: Options,
   positionals: { min: number; max: number; names: string },
 ): Parsed | 'help' {
-  let parsed;
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
     parsed = parseArgs({
       args,
@@ -50,6 +50,13 @@ export function parse(
   if (count < positionals.min) throw new UsageError(`Missing ${positionals.names}.`);
   if (count > positionals.max) throw new UsageError(`Unexpected argument "${parsed.positionals[positionals.max]}".`);
   return { values: parsed.values as Parsed['values'], positionals: parsed.positionals };
+}
+
+/** The positional argument at `index`, which `parse` already required (its `min`): absence here is a bug. */
+export function positional(parsed: Parsed, index: number): string {
+  const value = parsed.positionals[index];
+  if (value === undefined) throw new Error(`positional argument ${index} is missing, though parse() required it`);
+  return value;
 }
 
 export function positiveInteger(flag: string, value: string | boolean | undefined): number | undefined {

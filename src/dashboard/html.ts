@@ -20,7 +20,7 @@ const ESCAPES: Record<string, string> = {
   '`': '&#96;',
 };
 
-export const escapeHtml = (text: string): string => text.replace(/[&<>"'`]/g, (c) => ESCAPES[c]!);
+export const escapeHtml = (text: string): string => text.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c);
 
 function render(part: Part): string {
   if (part === null || part === undefined || part === false || part === true) return '';
@@ -31,6 +31,6 @@ function render(part: Part): string {
 
 export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
   let out = strings[0] ?? '';
-  for (let i = 0; i < values.length; i++) out += render(values[i]!) + (strings[i + 1] ?? '');
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? '');
   return new Html(out);
 }

@@ -44,7 +44,8 @@ export interface DashboardOptions {
   signingSecret: string;
 }
 
-type Handler = (ctx: any, viewer: Viewer) => Promise<void>;
+/** A page's handler; routes with :params get the router's context, which carries them. */
+type Handler = (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => Promise<void>;
 
 export function createDashboard(services: Services, options: DashboardOptions): AppMiddleware {
   const deps: DashboardDeps = {
@@ -56,7 +57,7 @@ export function createDashboard(services: Services, options: DashboardOptions): 
     waveforms: new WaveformCache(),
   };
   /** Pages redirect a signed-out visitor to sign in; data endpoints answer 401. */
-  const signedIn = (handler: Handler) => async (ctx: AppContext) => {
+  const signedIn = (handler: Handler) => async (ctx: AppContext & { params: Record<string, string> }) => {
     const viewer = await viewerOf(ctx, deps);
     if (viewer) {
       ctx.state.accountId = viewer.account.id;

@@ -3,7 +3,7 @@
  * scrypt runs on libuv's thread pool (4 threads), which file I/O shares: so only a few hashes run at once,
  * a few more wait their turn, and beyond that a check is refused rather than queued without end.
  */
-import { randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt as scryptCallback } from 'node:crypto';
 import { safeEqual } from '../ids.ts';
 import type { PasswordHash } from '../store/credentials.ts';
 
@@ -42,7 +42,7 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+function scrypt(password: string, salt: Buffer, options: { N: number; r: number; p: number }): Promise<Buffer> {
   return withSlot(
     () =>
       new Promise<Buffer>((resolve, reject) =>
@@ -50,7 +50,7 @@ function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise
           password.normalize('NFC'),
           salt,
           KEY_BYTES,
-          { ...options, maxmem: 256 * options.N! * options.r! },
+          { ...options, maxmem: 256 * options.N * options.r },
           (err, key) => (err ? reject(err) : resolve(key)),
         ),
       ),

@@ -10,7 +10,7 @@ const HEIGHT = 120;
 /** Per-slice peaks 0–1 of 16-bit PCM or 32-bit float WAV data, all channels together. */
 export function wavPeaks(bytes: Uint8Array, bars = WAVEFORM_BARS): number[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const tag = (at: number) => String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
+  const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
   if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('not a WAV file');
   let format = 0;
   let bits = 0;
@@ -42,7 +42,7 @@ function slicePeaks(samples: number, bars: number, level: (i: number) => number)
   for (let i = 0; i < samples; i += 4) {
     const bar = Math.min(bars - 1, Math.floor(i / perBar));
     const value = level(i);
-    if (value > peaks[bar]!) peaks[bar] = value;
+    if (value > (peaks[bar] ?? 0)) peaks[bar] = value;
   }
   return peaks;
 }
@@ -69,7 +69,10 @@ export class WaveformCache {
     if (!svg) {
       svg = read().then((bytes) => waveformSvg(wavPeaks(bytes)));
       svg.catch(() => this.#svgs.delete(generationId));
-      if (this.#svgs.size >= CACHE_LIMIT) this.#svgs.delete(this.#svgs.keys().next().value!);
+      if (this.#svgs.size >= CACHE_LIMIT) {
+        const [oldest] = this.#svgs.keys();
+        if (oldest !== undefined) this.#svgs.delete(oldest);
+      }
       this.#svgs.set(generationId, svg);
     }
     return svg;

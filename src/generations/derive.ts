@@ -87,7 +87,8 @@ export function derivedInput(
   let seed = source.seed;
   if (derivation.operation === 'extend') {
     // The source's ending is replaced: its bars before it stay, then the new material, then an ending again.
-    const ending = plan[plan.length - 1]!;
+    const ending = plan.at(-1);
+    if (!ending) throw new Error('assertDerivable let through a source without sections');
     const added =
       'seconds' in derivation ? [{ kind: EXTENSION_KIND, seconds: derivation.seconds }, ending] : derivation.sections;
     plan = [...plan.slice(0, -1), ...added];
@@ -111,7 +112,9 @@ export function derivedInput(
       plan = withSectionLyrics(plan, played);
       lyrics = null;
     }
-    plan[section] = { ...plan[section]!, ...changes };
+    const redone = plan[section];
+    if (!redone) throw new Error(`section ${section} passed the range check but is not in the plan`);
+    plan[section] = { ...redone, ...changes };
     if (derivation.seed !== undefined) seed = derivation.seed;
   }
   const input: GenerationInput = {
@@ -129,7 +132,7 @@ export function derivedInput(
   };
   // A redo is the source's length whatever its plan measures (the splice keeps the source's frames); its plan is
   // still measured, which refuses lyrics its section cannot hold.
-  const seconds = playable(input, derivation);
+  const seconds = playable(input, plan, derivation);
   const duration =
     derivation.operation === 'remix' ? source.duration : withinLimits(seconds, played, derivation, limits);
   return { ...input, duration };
@@ -154,9 +157,9 @@ function withSectionLyrics(plan: PlanSection[], played: Played): PlanSection[] {
 }
 
 /** The plan's length at its tempo, as the engine measures it; a 400 saying why when the engine cannot play it. */
-function playable(input: GenerationInput, derivation: Derivation): number {
+function playable(input: GenerationInput, plan: PlanSection[], derivation: Derivation): number {
   try {
-    return planDuration({ ...input, plan: input.plan! });
+    return planDuration({ ...input, plan });
   } catch (error) {
     // A plan the engine cannot play (lyrics with more lines than their section holds, say) says why.
     if (error instanceof EngineError)

@@ -77,8 +77,9 @@ export function trackFiles(
   if (track.stems) {
     files.stems = {};
     for (const stem of track.stems) {
-      files.stems[stem.role] = stemKey(generation, stem.role);
-      puts.push({ key: files.stems[stem.role]!, bytes: stem.wav, contentType: STEM_CONTENT_TYPE });
+      const key = stemKey(generation, stem.role);
+      files.stems[stem.role] = key;
+      puts.push({ key, bytes: stem.wav, contentType: STEM_CONTENT_TYPE });
     }
   }
   return { files, puts };

@@ -27,7 +27,10 @@ export class GenerationLifecycle {
 
   /** Saves the change with the event it causes; a change to status failed gives the quota unit back. */
   async transition(id: string, patch: GenerationPatch): Promise<Generation> {
-    return (await this.#apply(id, null, patch))!;
+    const updated = await this.#apply(id, null, patch);
+    // Unconditional, so only a store that broke its contract gives nothing back.
+    if (!updated) throw new Error(`saving a change to ${id} gave no generation back`);
+    return updated;
   }
 
   /**

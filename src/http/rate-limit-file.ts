@@ -63,6 +63,6 @@ function isBucket(value: unknown): value is Bucket {
     typeof bucket === 'object' &&
     bucket !== null &&
     [bucket.tokens, bucket.at, bucket.capacity].every((n) => typeof n === 'number' && Number.isFinite(n)) &&
-    bucket.capacity! > 0
+    (bucket.capacity ?? 0) > 0
   );
 }

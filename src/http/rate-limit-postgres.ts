@@ -3,7 +3,7 @@
  * token-bucket.ts, one row per account, refilled and spent in a single INSERT … ON CONFLICT DO UPDATE, so two
  * nodes taking from one bucket at once serialise on its row and never both spend its last token.
  */
-import type { Queryable } from '../store/postgres/index.ts';
+import { oneRow, type Queryable } from '../store/postgres/index.ts';
 import { describeBucket, type RequestLimiter, type TakeResult } from './token-bucket.ts';
 
 // $2 capacity, $3 now (epoch ms), $4 window (ms). In ON CONFLICT's SET every b.* is the row as it was.
@@ -24,6 +24,7 @@ export class PostgresLimiter implements RequestLimiter {
 
   async take(key: string, capacity: number, nowMs: number): Promise<TakeResult> {
     const { rows } = await this.db.query(TAKE, [key, capacity, nowMs, this.windowMs]);
-    return describeBucket(rows[0].tokens, capacity, this.windowMs, rows[0].allowed);
+    const row = oneRow(rows);
+    return describeBucket(row.tokens, capacity, this.windowMs, row.allowed);
   }
 }

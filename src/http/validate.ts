@@ -34,7 +34,7 @@ function wrongType(name: string, expected: string, value: unknown): ValidationEr
 }
 
 // C0 controls other than tab, line feed and carriage return; DEL; C1 controls.
-const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+const FORBIDDEN_CONTROL = /(?![\t\n\r])\p{Cc}/u;
 
 // In a /u regex a paired surrogate is one code point, so this matches only unpaired halves.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
@@ -46,6 +46,8 @@ export interface TextRule {
 }
 
 /** A trimmed string of `minChars`–`maxChars` Unicode characters, without control characters other than \t \n \r. */
+export function readText(body: Body, name: string, rule: TextRule & { required: true }): string;
+export function readText(body: Body, name: string, rule: TextRule): string | undefined;
 export function readText(body: Body, name: string, rule: TextRule): string | undefined {
   if (!present(body, name)) {
     if (rule.required) throw new ValidationError(name, `"${name}" is required.`, 'missing_field');

@@ -34,9 +34,9 @@ export class FairQueue<T extends QueuedTask> {
 
   /** The next task to start, or undefined when nothing waits. */
   shift(): T | undefined {
-    const account = this.#turns()[0];
-    if (account === undefined) return undefined;
-    const line = this.#byAccount.get(account)!;
+    const [turn] = this.#turns();
+    if (turn === undefined) return undefined;
+    const [account, line] = turn;
     const task = line.shift();
     if (line.length === 0) this.#byAccount.delete(account);
     this.#lastServed.set(account, ++this.#serves);
@@ -57,7 +57,7 @@ export class FairQueue<T extends QueuedTask> {
   order(): readonly T[] {
     if (this.#order) return this.#order;
     // Round r of the rotation serves each account's r-th task, accounts in turn order.
-    const lines = this.#turns().map((account) => this.#byAccount.get(account)!);
+    const lines = this.#turns().map(([, line]) => line);
     const longest = Math.max(0, ...lines.map((line) => line.length));
     const order: T[] = [];
     for (let round = 0; round < longest; round++) {
@@ -100,10 +100,10 @@ export class FairQueue<T extends QueuedTask> {
     return line;
   }
 
-  /** Accounts with waiting work, least recently served first (ties in order of arrival). */
-  #turns(): string[] {
+  /** Accounts with waiting work and their lines, least recently served first (ties in order of arrival). */
+  #turns(): [string, T[]][] {
     const served = (account: string): number => this.#lastServed.get(account) ?? 0;
-    return [...this.#byAccount.keys()].sort((a, b) => served(a) - served(b));
+    return [...this.#byAccount].sort(([a], [b]) => served(a) - served(b));
   }
 
   #positionMap(): Map<string, number> {

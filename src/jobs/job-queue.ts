@@ -171,12 +171,12 @@ class RenderQueue implements JobQueueHandle {
     const position = this.#waiting.position(id);
     if (position === undefined) return undefined;
     const order = this.#waiting.order();
+    const task = order[position];
+    if (!task) throw new Error(`generation ${id} has waiting position ${position} but is not in the waiting order`);
     return {
       queue_position: position + 1,
       progress: 0,
-      estimated_time: roundSeconds(
-        this.#startsIn(order.slice(0, position)) + this.#speed.estimate(order[position]!.duration),
-      ),
+      estimated_time: roundSeconds(this.#startsIn(order.slice(0, position)) + this.#speed.estimate(task.duration)),
     };
   }
 
@@ -383,11 +383,12 @@ class RenderQueue implements JobQueueHandle {
   #startsIn(ahead: readonly Generation[]): number {
     const threads = Array.from({ length: this.#pool.size }, () => 0);
     [...this.#running.values()].forEach((running, index) => {
-      threads[index % threads.length]! += this.#remaining(running);
+      const thread = index % threads.length;
+      threads[thread] = (threads[thread] ?? 0) + this.#remaining(running);
     });
     for (const generation of ahead) {
       const earliest = threads.indexOf(Math.min(...threads));
-      threads[earliest]! += this.#speed.estimate(generation.duration);
+      threads[earliest] = (threads[earliest] ?? 0) + this.#speed.estimate(generation.duration);
     }
     return Math.min(...threads);
   }

@@ -31,5 +31,7 @@ export async function createOne(
   options: CreateGenerationOptions,
 ): Promise<{ generation: Generation; replayed: boolean }> {
   const { generations, replayed } = await repository.createGenerations([input], options);
-  return { generation: generations[0]!, replayed };
+  const [generation] = generations;
+  if (!generation) throw new Error('createGenerations gave no generation back for one task');
+  return { generation, replayed };
 }

@@ -185,7 +185,7 @@ export class FileRepository implements Repository {
     this.credentials = new CredentialStore(this.dataDir, this.#writer);
     this.webhooks = await WebhookFile.open(join(this.dataDir, WEBHOOK_FILE), this.#writer);
     const now = this.#clock().getTime();
-    const recentIdempotency: PendingIdempotency[] = [];
+    const recentIdempotency: { accountId: string; record: PendingIdempotency }[] = [];
     let adopted = false;
     for (const stored of loadGenerationFiles(
       join(this.dataDir, 'generations'),
@@ -211,18 +211,16 @@ export class FileRepository implements Repository {
         const createdAt = Date.parse(generation.created_at);
         if (now - createdAt < IDEMPOTENCY_WINDOW_MS) {
           recentIdempotency.push({
-            ...idempotency,
-            generationId: generation.id,
-            createdAt,
-            persisted: Promise.resolve(),
+            accountId: generation.account_id,
+            record: { ...idempotency, generationId: generation.id, createdAt, persisted: Promise.resolve() },
           });
         }
       }
     }
     for (const index of this.#byAccount.values()) index.sortAfterLoad();
-    recentIdempotency.sort((a, b) => a.createdAt - b.createdAt);
-    for (const record of recentIdempotency) {
-      this.#idempotency.set(idempotencyKey(this.#generations.get(record.generationId)!.account_id, record.key), record);
+    recentIdempotency.sort((a, b) => a.record.createdAt - b.record.createdAt);
+    for (const { accountId, record } of recentIdempotency) {
+      this.#idempotency.set(idempotencyKey(accountId, record.key), record);
     }
     // Events committed with their transitions that webhooks.json missed (a crash between the two writes).
     if (adopted) await this.webhooks.save();
@@ -361,7 +359,10 @@ export class FileRepository implements Repository {
       if (prior) {
         if (prior.bodyHash !== idem.bodyHash) throw new IdempotencyConflictError();
         await prior.persisted;
-        return { generations: this.#batchOf(this.#generations.get(prior.generationId)!), replayed: true };
+        const made = this.#generations.get(prior.generationId);
+        if (!made)
+          throw new Error(`idempotency key ${idem.key} names ${prior.generationId}, which is not in the store`);
+        return { generations: this.#batchOf(made), replayed: true };
       }
     }
     const month = quotaMonth(now);
@@ -404,15 +405,19 @@ export class FileRepository implements Repository {
       this.#unfinished.add(generation);
     }
     // The key is remembered on the batch's first task; a replay finds the others by their batch id.
-    if (idem) this.#idempotencyOf.set(generations[0]!.id, { key: idem.key, bodyHash: idem.bodyHash });
+    const [lead] = generations;
+    if (!lead) throw new Error('batchLead let an empty batch through');
+    if (idem) this.#idempotencyOf.set(lead.id, { key: idem.key, bodyHash: idem.bodyHash });
     const persisted = Promise.all(generations.map((generation) => this.#persistGeneration(generation))).then(
       () => undefined,
     );
-    if (idem) this.#rememberIdempotency(first.account_id, idem, generations[0]!, now.getTime(), persisted);
+    if (idem) this.#rememberIdempotency(first.account_id, idem, lead, now.getTime(), persisted);
     try {
       await persisted;
     } catch (error) {
-      generations.forEach((generation, i) => this.#forget(generation, i === 0 ? idem?.key : undefined));
+      generations.forEach((generation, i) => {
+        this.#forget(generation, i === 0 ? idem?.key : undefined);
+      });
       throw error;
     }
     return { generations: generations.map(copy), replayed: false };
@@ -424,7 +429,7 @@ export class FileRepository implements Repository {
     if (!batch) return [copy(generation)];
     return [...this.#generations.values()]
       .filter((g) => g.account_id === generation.account_id && g.batch?.id === batch.id)
-      .sort((a, b) => a.batch!.index - b.batch!.index)
+      .sort((a, b) => (a.batch?.index ?? 0) - (b.batch?.index ?? 0))
       .map(copy);
   }
 

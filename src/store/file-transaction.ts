@@ -55,7 +55,9 @@ export class FileTransaction implements Transaction {
       ...allowed
     } = patch as Partial<Generation>;
     this.#staged.generations.set(id, { ...this.#staged.generations.get(id), ...allowed });
-    return (await this.getGeneration(id))!;
+    const updated = await this.getGeneration(id);
+    if (!updated) throw new NotFoundError('generation', id);
+    return updated;
   }
 
   async listEndpoints(accountId: string): Promise<WebhookEndpoint[]> {

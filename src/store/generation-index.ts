@@ -39,7 +39,8 @@ export class AccountGenerations {
     let high = this.#items.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (newestFirst(this.#items[mid]!, generation) < 0) low = mid + 1;
+      const item = this.#items[mid];
+      if (item !== undefined && newestFirst(item, generation) < 0) low = mid + 1;
       else high = mid;
     }
     this.#items.splice(low, 0, generation);

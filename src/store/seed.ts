@@ -39,7 +39,7 @@ export async function seedGenerations(
 export function seededGeneration(accountId: string, n: number, options: SeedOptions = {}): Generation {
   const created = new Date((options.newest ?? new Date()).getTime() - n * 1000);
   const statuses = options.statuses ?? ['completed'];
-  const status = statuses[n % statuses.length]!;
+  const status = statuses[n % statuses.length] ?? 'completed';
   return {
     id: newGenerationId(),
     account_id: accountId,

@@ -156,7 +156,9 @@ export class WebhookFile implements WebhookRecords {
     let total = 0;
     // The log is in creation order: walking it backwards lists newest first without copying or sorting it.
     for (let i = log.length - 1; i >= 0; i--) {
-      const delivery = this.#shown(log[i]!);
+      const entry = log[i];
+      if (!entry) continue;
+      const delivery = this.#shown(entry);
       if (query.state !== undefined && delivery.state !== query.state) continue;
       if (query.endpointId !== undefined && delivery.endpoint_id !== query.endpointId) continue;
       if (total >= query.offset && items.length < query.limit) items.push(copyDelivery(delivery));

@@ -48,8 +48,8 @@ function v6Groups(address: string): number[] {
   let text = address.replace(/%.*$/, '').toLowerCase();
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
-    const v4 = v4ToNumber(dotted[1]!);
-    text = `${text.slice(0, -dotted[1]!.length)}${Math.floor(v4 / 65536).toString(16)}:${(v4 % 65536).toString(16)}`;
+    const v4 = v4ToNumber(dotted[0]);
+    text = `${text.slice(0, -dotted[0].length)}${Math.floor(v4 / 65536).toString(16)}:${(v4 % 65536).toString(16)}`;
   }
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
   const parse = (part: string | undefined) => (part ? part.split(':').map((g) => Number.parseInt(g, 16)) : []);
@@ -99,7 +99,8 @@ const V6_BLOCKS = V6_RANGES.map(([prefix, bits, reason]) => {
 
 function v6Reason(address: string): string | null {
   const g = v6Groups(address);
-  const embeddedV4 = (hi: number, lo: number) => hi * 65536 + lo;
+  // The IPv4 address in groups `hi` and `lo` (an address isIP accepted always has all eight groups).
+  const embeddedV4 = (hi: number, lo: number) => (g[hi] ?? 0) * 65536 + (g[lo] ?? 0);
   const allZero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   const viaV4 = (kind: string, v4: number) => {
     const reason = v4Reason(v4);
@@ -108,15 +109,15 @@ function v6Reason(address: string): string | null {
 
   if (allZero(0, 8)) return 'an unspecified address';
   if (allZero(0, 7) && g[7] === 1) return 'a loopback address';
-  if (allZero(0, 5) && g[5] === 0xffff) return viaV4('an IPv4-mapped form', embeddedV4(g[6]!, g[7]!)) ?? null;
-  if (allZero(0, 6)) return viaV4('an IPv4-compatible form', embeddedV4(g[6]!, g[7]!)) ?? 'a reserved address';
+  if (allZero(0, 5) && g[5] === 0xffff) return viaV4('an IPv4-mapped form', embeddedV4(6, 7)) ?? null;
+  if (allZero(0, 6)) return viaV4('an IPv4-compatible form', embeddedV4(6, 7)) ?? 'a reserved address';
   // SIIT (::ffff:0:0/96) and local-use NAT64 (64:ff9b:1::/48) are translated by the operator's own gateway, whatever they embed.
   if (allZero(0, 4) && g[4] === 0xffff && g[5] === 0) {
-    return viaV4('an IPv4-translated (SIIT) form', embeddedV4(g[6]!, g[7]!)) ?? 'an IPv4-translated (SIIT) address';
+    return viaV4('an IPv4-translated (SIIT) form', embeddedV4(6, 7)) ?? 'an IPv4-translated (SIIT) address';
   }
-  if (g[0] === 0x64 && g[1] === 0xff9b && allZero(2, 6)) return viaV4('a NAT64 form', embeddedV4(g[6]!, g[7]!));
+  if (g[0] === 0x64 && g[1] === 0xff9b && allZero(2, 6)) return viaV4('a NAT64 form', embeddedV4(6, 7));
   if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'a local-use NAT64 address';
-  if (g[0] === 0x2002) return viaV4('a 6to4 form', embeddedV4(g[1]!, g[2]!));
+  if (g[0] === 0x2002) return viaV4('a 6to4 form', embeddedV4(1, 2));
   const value = v6Value(address);
   for (const { shift, prefix, reason } of V6_BLOCKS) if (value >> shift === prefix) return reason;
   return null;

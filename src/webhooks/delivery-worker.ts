@@ -230,11 +230,13 @@ export class DeliveryWorker {
   async #send(delivery: WebhookDelivery, event: WebhookEvent, generation: Generation): Promise<AttemptResult> {
     const started = performance.now();
     try {
+      const present = this.#present;
+      if (!present) throw new Error('a webhook was sent before the worker was started');
       const body = JSON.stringify({
         id: event.id,
         type: event.type,
         created_at: event.created_at,
-        data: this.#present!(generation),
+        data: present(generation),
       });
       const secrets = await this.#o.secretsOf(delivery.account_id);
       const timestamp = Math.floor(this.#o.now().getTime() / 1000);

@@ -57,7 +57,10 @@ export function openWebhooks(options: WebhooksOptions): Webhooks {
   let service: WebhookService | undefined;
   const worker = new DeliveryWorker({
     repository: options.repository,
-    secretsOf: (accountId) => service!.signingSecrets(accountId),
+    secretsOf: (accountId) => {
+      if (!service) throw new Error('a webhook was signed before the webhook service was made');
+      return service.signingSecrets(accountId);
+    },
     allowPrivate: options.allowPrivate,
     resolve: options.resolve,
     schedule: options.schedule ?? RETRY_SCHEDULE_MS,

@@ -151,11 +151,12 @@ export class WebhookService {
   /** The secrets that sign the account's webhooks now: the current one, and the previous one during a rotation. */
   readonly signingSecrets = async (accountId: string): Promise<string[]> => {
     const record = await this.#secretRecord(accountId);
+    const { previous } = record;
     const previousValid =
-      record.previous !== null &&
+      previous !== null &&
       record.previous_expires_at !== null &&
       Date.parse(record.previous_expires_at) > this.#now().getTime();
-    return previousValid ? [record.secret, record.previous!] : [record.secret];
+    return previousValid ? [record.secret, previous] : [record.secret];
   };
 
   /** The delivery log, newest first. */
@@ -224,7 +225,8 @@ export class WebhookService {
   }
 
   async #view(delivery: WebhookDelivery): Promise<DeliveryView> {
-    const event = (await this.#records.getEvent(delivery.event_id))!;
+    const event = await this.#records.getEvent(delivery.event_id);
+    if (!event) throw new Error(`webhook delivery ${delivery.id} names event ${delivery.event_id}, which is gone`);
     return { ...delivery, event_type: event.type, generation_id: event.generation_id };
   }
 }

@@ -95,11 +95,12 @@ export async function resolveForSend(text: string, options: UrlSafetyOptions): P
     literal !== 0
       ? [{ address: host, family: literal === 6 ? 6 : 4 }]
       : await (options.resolve ?? systemResolver)(host);
-  if (addresses.length === 0) throw new Error(`${host} did not resolve to any address`);
+  const [first] = addresses;
+  if (!first) throw new Error(`${host} did not resolve to any address`);
   if (!options.allowPrivate) {
     if (literal === 0 && isLocalhostName(host.toLowerCase()))
       throw new UnsafeUrlError(undefined, `${host} is a loopback name`);
     checkAddresses(host, addresses, undefined);
   }
-  return addresses[0]!;
+  return first;
 }

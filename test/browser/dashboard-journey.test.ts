@@ -76,7 +76,7 @@ test('sign up → key → API call in the history → playground track plays →
   await player.waitFor({ timeout: RENDER_TIMEOUT_MS });
   // The browser really loads the track: its duration comes from the WAV it fetched through the signed link.
   await page.waitForFunction(
-    () => (document.querySelector('.result audio') as HTMLAudioElement | null)?.duration! > 29,
+    () => ((document.querySelector('.result audio') as HTMLAudioElement | null)?.duration ?? 0) > 29,
     undefined,
     { timeout: 15_000 },
   );

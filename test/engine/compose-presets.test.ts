@@ -30,7 +30,7 @@ for (const { name } of listStyles()) {
         if (!Number.isNaN(strong)) t.true(strong >= 0.7, `${where}: strong-beat chord tones ${strong}`);
         t.is(m.parallelPerfectCount(score), 0, where);
         const final = score.chords[score.chords.length - 1]!;
-        t.is(final.root, score.scale[0], where);
+        t.is(final.root, score.scale[0]!, where);
         const last = m.lastLeadNote(score);
         if (last) t.true(final.pitchClasses.includes(last.midi % 12), where);
         const roles = [...new Set(spec.instruments.map((c) => c.role).filter((r) => r !== 'vocal'))].sort();

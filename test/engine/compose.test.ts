@@ -130,7 +130,7 @@ test('the bass and the top voice of the chords never move in parallel fifths or 
 test('the final chord is the tonic and the last melody note is one of its tones', (t) => {
   for (const { name, score } of CASES) {
     const final = score.chords[score.chords.length - 1]!;
-    t.is(final.root, score.scale[0], name);
+    t.is(final.root, score.scale[0]!, name);
     const last = m.lastLeadNote(score);
     if (last) t.true(final.pitchClasses.includes(last.midi % 12), `${name}: last note ${last.midi}`);
   }
@@ -236,7 +236,7 @@ test('very short clips still end on a held tonic inside the duration', (t) => {
     const preset = getPreset('pop');
     const score = composeWith(specFor(preset, { duration }), preset);
     t.is(score.duration, duration);
-    t.is(score.chords[score.chords.length - 1]!.root, score.scale[0]);
+    t.is(score.chords[score.chords.length - 1]!.root, score.scale[0]!);
     t.true(m.latestNoteEnd(score) <= duration - 0.05 + 1e-9);
     t.true(score.parts.some((p) => p.notes.length > 0));
   }
@@ -371,7 +371,7 @@ test('odd meters, extreme tempos, every mode and lengths from 1 s to 10 min keep
     );
     t.true(m.inKeyOrChordRatio(score) >= 0.95, where);
     t.is(m.parallelPerfectCount(score), 0, where);
-    t.is(score.chords[score.chords.length - 1]!.root, score.scale[0], where);
+    t.is(score.chords[score.chords.length - 1]!.root, score.scale[0]!, where);
     const bars = (spec.duration * spec.bpm) / 60 / beatsPerBar;
     t.true(Math.abs(score.sections.reduce((sum, s) => sum + s.bars, 0) - bars) < 1e-9, where);
   }

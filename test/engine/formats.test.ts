@@ -136,7 +136,9 @@ test('the LRC has the title and one timed line per sung line, at its start', asy
     lrc.lines.map((line) => line.text),
     timing.map((line) => line.text),
   );
-  lrc.lines.forEach((line, i) => t.true(Math.abs(line.start - timing[i]!.start) <= 0.005));
+  lrc.lines.forEach((line, i) => {
+    t.true(Math.abs(line.start - timing[i]!.start) <= 0.005);
+  });
 });
 
 test("the WebVTT has one cue per sung line with its start and end, and each later word's start inside it", async (t) => {

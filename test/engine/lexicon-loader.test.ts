@@ -5,13 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { InvalidLexiconError, loadLexicon } from '../../engine/lexicon/index.ts';
 import { getPreset, presetNames } from '../../engine/presets.ts';
+import type { Json } from '../helpers/json.ts';
 
 const FILES = ['moods.json', 'scenes.json', 'production.json', 'instruments.json', 'genres.json', 'modifiers.json'];
 const source = new URL('../../engine/lexicon/', import.meta.url);
 const presets = () => presetNames().map(getPreset);
 
 /** A copy of the shipped lexicon with one file edited. */
-async function lexiconWith(file: string, edit: (data: any) => void): Promise<URL> {
+async function lexiconWith(file: string, edit: (data: Json) => void): Promise<URL> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tunesmith-lexicon-'));
   for (const f of FILES) await copyFile(new URL(f, source), path.join(dir, f));
   const data = JSON.parse(await readFile(path.join(dir, file), 'utf8'));

@@ -31,7 +31,7 @@ test('"[Chorus x2]" sings the chorus twice and a bare "[Chorus]" repeats the las
     lyrics.sections.map((s) => s.kind),
     ['verse', 'chorus', 'chorus', 'verse', 'chorus'],
   );
-  t.deepEqual(lyrics.sections[4].lines, lyrics.sections[1].lines);
+  t.deepEqual(lyrics.sections[4]!.lines, lyrics.sections[1]!.lines);
 });
 
 test('untagged blocks become verses and a block that repeats verbatim is the chorus', (t) => {
@@ -47,10 +47,10 @@ test('blank lines and punctuation-only lines are dropped, punctuation stays in t
   const lyrics = parseLyrics('\n\n[Verse]\n\nHello, world!\n  ...  \n\nSecond line\n\n');
   t.deepEqual(shape(lyrics), ['verse:Hello, world!/Second line']);
   t.deepEqual(
-    lyrics.sections[0].lines[0].words.map((w) => w.text),
+    lyrics.sections[0]!.lines[0]!.words.map((w) => w.text),
     ['Hello', 'world'],
   );
-  t.is(countSyllables(lyrics.sections[0].lines[0]), 3);
+  t.is(countSyllables(lyrics.sections[0]!.lines[0]!), 3);
 });
 
 test('lyricsText shows tags and lines, and parses back to the same sections', (t) => {

@@ -37,12 +37,12 @@ const SONGS = PROMPTS.flatMap((prompt, p) =>
 
 /** CMU rhyme part: the last vowel with stress 1 or 2, to the end, digits dropped. */
 function rhymePart(word: string): string {
-  const phones = dictionary[word.toLowerCase()].split(' ');
+  const phones = dictionary[word.toLowerCase()]!.split(' ');
   let start = phones.length - 1;
-  while (start > 0 && !/[12]$/.test(phones[start])) start--;
+  while (start > 0 && !/[12]$/.test(phones[start]!)) start--;
   return phones.slice(start).join(' ').replace(/\d/g, '');
 }
-const endRhyme = (line: LyricLine): string => rhymePart(line.words[line.words.length - 1].text);
+const endRhyme = (line: LyricLine): string => rhymePart(line.words[line.words.length - 1]!.text);
 const rhymes = (a: LyricLine, b: LyricLine): boolean => endRhyme(a) === endRhyme(b);
 const words = (lyrics: Lyrics): string[] =>
   lyrics.sections.flatMap((s) => s.lines.flatMap((l) => l.words.map((w) => w.text.toLowerCase())));
@@ -65,7 +65,7 @@ test('written lyrics follow the plan: sections, line counts and syllables per li
       SONG.sections.map((s) => s.kind),
     );
     lyrics.sections.forEach((section, i) => {
-      const { lines, syllables } = SONG.sections[i];
+      const { lines, syllables } = SONG.sections[i]!;
       t.is(section.lines.length, lines);
       for (const line of section.lines) {
         const n = countSyllables(line);
@@ -90,10 +90,10 @@ test('tight and loose ranges and odd line counts are met too', (t) => {
   for (const seed of [1, 2, 3, 4]) {
     const lyrics = write('winter night', seed, plan);
     lyrics.sections.forEach((section, i) => {
-      t.is(section.lines.length, plan.sections[i].lines);
+      t.is(section.lines.length, plan.sections[i]!.lines);
       for (const line of section.lines) {
         const n = countSyllables(line);
-        t.true(n >= plan.sections[i].syllables.min && n <= plan.sections[i].syllables.max, `${line.text}: ${n}`);
+        t.true(n >= plan.sections[i]!.syllables.min && n <= plan.sections[i]!.syllables.max, `${line.text}: ${n}`);
       }
     });
     t.false(lyricsText(lyrics).includes('[Outro]'), 'an empty section is not shown');
@@ -108,7 +108,7 @@ test('line ends rhyme in pairs (AABB or ABAB) by the CMU rhyme part', (t) => {
     for (const section of lyrics.sections) {
       const [a, b, c, d] = section.lines;
       t.true(
-        (rhymes(a, b) && rhymes(c, d)) || (rhymes(a, c) && rhymes(b, d)),
+        (rhymes(a!, b!) && rhymes(c!, d!)) || (rhymes(a!, c!) && rhymes(b!, d!)),
         section.lines.map((l) => l.text).join(' / '),
       );
     }
@@ -121,13 +121,14 @@ test('the chorus is the same in every chorus section, and its hook line opens an
     t.is(choruses.length, 3);
     t.deepEqual(choruses[1], choruses[0]);
     t.deepEqual(choruses[2], choruses[0]);
-    const [hook] = choruses[0];
-    t.is(choruses[0][choruses[0].length - 1], hook);
-    t.true(choruses[0].filter((line) => line === hook).length >= 2);
+    const chorus = choruses[0]!;
+    const [hook] = chorus;
+    t.is(chorus[chorus.length - 1], hook);
+    t.true(chorus.filter((line) => line === hook).length >= 2);
     // The chorus rhymes with different words, not one word four times.
     t.true(
-      new Set(lyrics.sections[1].lines.map((l) => l.words[l.words.length - 1].text.toLowerCase())).size >= 2,
-      choruses[0].join(' / '),
+      new Set(lyrics.sections[1]!.lines.map((l) => l.words[l.words.length - 1]!.text.toLowerCase())).size >= 2,
+      chorus.join(' / '),
     );
   }
 });
@@ -142,16 +143,19 @@ test('choruses planned with different ranges get lines that fit all of them', (t
   };
   for (const seed of [1, 2, 3]) {
     const lyrics = write('city lights', seed, plan);
-    for (const line of lyrics.sections[0].lines)
+    for (const line of lyrics.sections[0]!.lines)
       t.true(countSyllables(line) >= 6 && countSyllables(line) <= 8, line.text);
-    t.deepEqual(lyrics.sections[2].lines, lyrics.sections[0].lines);
+    t.deepEqual(lyrics.sections[2]!.lines, lyrics.sections[0]!.lines);
   }
 });
 
 test('verses differ from each other', (t) => {
   for (const lyrics of SONGS) {
     const [first, second] = lyrics.sections.filter((s) => s.kind === 'verse').map((s) => s.lines.map((l) => l.text));
-    t.true(first.filter((line) => second.includes(line)).length === 0, `${first.join(' / ')} || ${second.join(' / ')}`);
+    t.true(
+      first!.filter((line) => second!.includes(line)).length === 0,
+      `${first!.join(' / ')} || ${second!.join(' / ')}`,
+    );
   }
 });
 
@@ -172,8 +176,10 @@ test('stress mostly alternates: few stressed syllables side by side', (t) => {
 });
 
 test("the prompt's theme shows up in the words, and another theme gives other words", (t) => {
-  const themeWords = (name: string) =>
-    new Set([...bank.themes[name].N, ...bank.themes[name].A, ...Object.values(bank.themes[name].ends).flat()]);
+  const themeWords = (name: string) => {
+    const theme = bank.themes[name]!;
+    return new Set([...theme.N, ...theme.A, ...Object.values(theme.ends).flat()]);
+  };
   const summer = themeWords('summer');
   const ocean = themeWords('ocean');
   for (const seed of [1, 2, 3]) {
@@ -206,7 +212,7 @@ test('every word in the banks is in the pronouncing dictionary', (t) => {
   const walk = (value: unknown, key = ''): void => {
     if (key === 'triggers' || key === 'moods') return;
     if (typeof value === 'string') strings.push(value);
-    else if (Array.isArray(value)) value.forEach((v) => walk(v));
+    else if (Array.isArray(value)) for (const v of value) walk(v);
     else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) walk(v, k);
   };
   walk(raw);
@@ -293,7 +299,7 @@ test('nouns agree with their articles: no "every sand", and "a"/"an" by the next
       const words = line.replace(/[^a-z' ]/g, '').split(' ');
       words.forEach((word, i) => {
         if ((word !== 'a' && word !== 'an') || i + 1 >= words.length) return;
-        const startsWithVowel = /^[AEIOU]/.test(dictionary[words[i + 1]]);
+        const startsWithVowel = /^[AEIOU]/.test(dictionary[words[i + 1]!]!);
         t.is(word, startsWithVowel ? 'an' : 'a', line);
       });
     }
@@ -373,7 +379,7 @@ test('adjectives joined in one line never contradict each other ("gentle and col
   for (const { lyrics } of MOODS) {
     for (const line of lines(lyrics)) {
       for (const [, a, b] of line.matchAll(/([a-z]+) and ([a-z]+)/g)) {
-        t.false((positive.has(a) && negative.has(b)) || (negative.has(a) && positive.has(b)), line);
+        t.false((positive.has(a!) && negative.has(b!)) || (negative.has(a!) && positive.has(b!)), line);
       }
     }
   }

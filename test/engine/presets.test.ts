@@ -6,10 +6,11 @@ import path from 'node:path';
 import { getPreset, listStyles, loadPresetFolder, presetNames, validatePreset } from '../../engine/presets.ts';
 import { InvalidPresetError, UnknownStyleError } from '../../engine/errors.ts';
 import { PATCHES } from '../../engine/types.ts';
+import type { Json } from '../helpers/json.ts';
 
 const presetDir = fileURLToPath(new URL('../../presets/', import.meta.url));
 
-async function pristineLofi(): Promise<Record<string, any>> {
+async function pristineLofi(): Promise<Json> {
   return JSON.parse(await readFile(path.join(presetDir, 'lofi.json'), 'utf8'));
 }
 

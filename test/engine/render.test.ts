@@ -96,7 +96,9 @@ function bandScore(
       notes.drums.push(note(t + k * beat, 0.1, midi, 0.9));
   }
   // Every drum of the kit at least once, so every drum sound is exercised.
-  [49, 51, 45, 50, 70, 37, 39].forEach((midi, k) => notes.drums.push(note(0.2 + k * 0.15, 0.1, midi, 0.8)));
+  [49, 51, 45, 50, 70, 37, 39].forEach((midi, k) => {
+    notes.drums.push(note(0.2 + k * 0.15, 0.1, midi, 0.8));
+  });
   const parts: Part[] = Object.entries(instruments).map(([role, instrument]) => ({
     role: role as Role,
     instrument,

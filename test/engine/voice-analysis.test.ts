@@ -83,7 +83,10 @@ test('bandShare puts a sine in its band and white noise in proportion to bandwid
   t.true(bandShare(sine, RATE, 4000, 8000) > 0.99);
   t.true(bandShare(sine, RATE, 0, 4000) < 0.01);
   let seed = 1;
-  const noise = Float32Array.from({ length: RATE }, () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1);
+  const noise = Float32Array.from({ length: RATE }, () => {
+    seed = (seed * 16807) % 2147483647;
+    return (seed / 2147483647) * 2 - 1;
+  });
   const share = bandShare(noise, RATE, 4000, 8000);
   t.true(Math.abs(share - 4000 / 22000) < 0.03, `white-noise share ${share}`);
 });

@@ -35,6 +35,7 @@ import { freshDatabase } from './postgres.ts';
 import type { Repository } from '../../src/store/repository.ts';
 import type { Account, Generation, PlanName } from '../../src/store/types.ts';
 import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
+import type { Json } from './json.ts';
 
 /** A clock tests move by hand. */
 export class ManualClock {
@@ -402,7 +403,7 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
-  json(): any;
+  json(): Json;
 }
 
 /** A request exactly as written: no URL normalisation, any header, any bytes. */

@@ -1,8 +1,9 @@
 /** A logger whose lines tests can read: the real pino setup, writing parsed JSON lines into an array. */
 import { pino } from 'pino';
 import type { Logger } from '../../src/log.ts';
+import type { Json } from './json.ts';
 
-export type LogLine = Record<string, any> & { level: number; msg: string };
+export type LogLine = Json & { level: number; msg: string };
 
 export function captureLogger(level: 'debug' | 'info' = 'debug'): { logger: Logger; lines: LogLine[] } {
   const lines: LogLine[] = [];

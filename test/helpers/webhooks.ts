@@ -12,11 +12,12 @@ import { createJobQueue, type JobQueueHandle, type RenderPoolLike } from '../../
 import type { Webhooks } from '../../src/webhooks/index.ts';
 import { ManualClock, sineWav, startApp, type TestApp, type TestWebhooksOptions } from './app.ts';
 import { eventually } from './process.ts';
+import type { Json } from './json.ts';
 
 export interface Received {
   headers: IncomingMessage['headers'];
   body: string;
-  json: { id: string; type: string; created_at: string; data: Record<string, any> };
+  json: { id: string; type: string; created_at: string; data: Json };
   /** What the receiver answered (null while it hangs). */
   answered: number | null;
 }

@@ -7,7 +7,7 @@ import test from 'ava';
 import { openPostgresRepository } from '../../src/store/postgres/index.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
 import { startServerProcess, startWorkerProcess, tempDataDir } from '../helpers/process.ts';
-import { startReceiver } from '../helpers/webhooks.ts';
+import { startReceiver, type Received } from '../helpers/webhooks.ts';
 
 test("a worker process's completion wakes the API node's webhook sender at once, with its hour-long poll far off", async (t) => {
   t.timeout(180_000);
@@ -38,7 +38,7 @@ test("a worker process's completion wakes the API node's webhook sender at once,
   t.truthy(worker.url, worker.output());
 
   // Each event the worker recorded (started, then completed) arrives in turn.
-  let completed;
+  let completed: Received | undefined;
   for (let count = 1; !completed && count <= 4; count++) {
     completed = (await receiver.waitFor(count, 150_000)).find((r) => r.json.type === 'generation.completed');
   }

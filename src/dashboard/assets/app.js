@@ -161,5 +161,7 @@ document.addEventListener('DOMContentLoaded', () => {
   setUpRevealButtons();
   setUpHiders();
   for (const sheet of document.querySelectorAll('[data-karaoke]')) setUpKaraoke(sheet);
-  [...document.querySelectorAll('[data-poll]')].forEach((card, index) => watch(card, index < LONG_POLLS));
+  [...document.querySelectorAll('[data-poll]')].forEach((card, index) => {
+    watch(card, index < LONG_POLLS);
+  });
 });

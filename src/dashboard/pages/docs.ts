@@ -9,32 +9,63 @@ import { html, type Html } from '../html.ts';
 import { sendHtml, siteOrigin, type Viewer } from '../http.ts';
 import { page } from '../views/layout.ts';
 
-type Json = Record<string, any>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
+/** The parts of an OpenAPI document this page reads. The document is ours (openapi.ts), so its shape is trusted. */
+interface Schema {
+  $ref?: string;
+  const?: unknown;
+  type?: string | string[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  description?: string;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: Schema;
+  description?: string;
+}
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  security?: unknown[];
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, Schema>;
+}
+interface ApiDocument {
+  info: { description: string };
+  paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
+}
+
 /** A short type name for a schema: "string", "integer | null", "Generation". */
-function typeOf(schema: Json | undefined): string {
+function typeOf(schema: Schema | undefined): string {
   if (!schema) return '';
-  if (schema.$ref) return String(schema.$ref).split('/').pop()!;
+  if (schema.$ref) return String(schema.$ref).split('/').at(-1) ?? '';
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.type)) return schema.type.join(' | ');
   if (schema.type === 'array') return `${typeOf(schema.items)}[]`;
   return String(schema.type ?? 'object');
 }
 
-function resolve(doc: Json, node: Json | undefined): Json | undefined {
+function resolve(doc: ApiDocument, node: Schema | undefined): Schema | undefined {
   if (!node?.$ref) return node;
   return String(node.$ref)
     .replace(/^#\//, '')
     .split('/')
-    .reduce<any>((at, part) => at?.[part], doc);
+    .reduce<unknown>(
+      (at, part) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined),
+      doc,
+    ) as Schema | undefined;
 }
 
-function exampleBody(path: string, schema: Json | undefined): string {
+function exampleBody(path: string, schema: Schema | undefined): string {
   if (path === '/v1/generate') return '{"prompt": "a calm lofi beat with soft piano", "duration": 30}';
-  const props = Object.entries((schema?.properties ?? {}) as Json).filter(([name]) =>
-    (schema?.required ?? []).includes(name),
-  );
+  const props = Object.entries(schema?.properties ?? {}).filter(([name]) => (schema?.required ?? []).includes(name));
   return JSON.stringify(
     Object.fromEntries(
       props.map(([name, s]) => [name, s.type === 'array' ? [] : s.type === 'integer' || s.type === 'number' ? 0 : '…']),
@@ -42,7 +73,7 @@ function exampleBody(path: string, schema: Json | undefined): string {
   );
 }
 
-function curlFor(base: string, method: string, path: string, op: Json, body: Json | undefined): string {
+function curlFor(base: string, method: string, path: string, op: Operation, body: Schema | undefined): string {
   if (path.startsWith('/files/')) return 'curl -o track.wav "<a download_urls.wav value from a completed generation>"';
   const url = base + path.replace('{id}', 'gen_…').replace(/\{(\w+)\}/g, '<$1>');
   const lines = [`curl -s${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${url}`];
@@ -52,10 +83,10 @@ function curlFor(base: string, method: string, path: string, op: Json, body: Jso
   return lines.join(' \\\n');
 }
 
-function operation(doc: Json, base: string, path: string, method: string, op: Json): Html {
+function operation(doc: ApiDocument, base: string, path: string, method: string, op: Operation): Html {
   const body = resolve(doc, op.requestBody?.content?.['application/json']?.schema);
-  const params = (op.parameters ?? []) as Json[];
-  const responses = Object.entries((op.responses ?? {}) as Json);
+  const params = op.parameters ?? [];
+  const responses = Object.entries(op.responses ?? {});
   return html`<section class="card endpoint" id="${op.operationId ?? path}">
   <h2><span class="method method-${method}">${method.toUpperCase()}</span> <code>${path}</code></h2>
   <p class="summary">${op.summary ?? ''}</p>
@@ -71,7 +102,7 @@ function operation(doc: Json, base: string, path: string, method: string, op: Js
   ${
     body
       ? html`<h3>Body</h3><div class="table-wrap"><table class="params"><tbody>${Object.entries(
-          (body.properties ?? {}) as Json,
+          body.properties ?? {},
         ).map(
           ([name, s]) =>
             html`<tr><td><code>${name}</code></td><td>${(body.required ?? []).includes(name) ? 'required' : 'optional'}</td><td>${typeOf(s)}</td><td>${s.description ?? ''}</td></tr>`,
@@ -90,10 +121,13 @@ export function showDocs(deps: DashboardDeps) {
     const doc = openApiDocument({
       serverUrl: base,
       styles: deps.services.engine.listStyles().map((s) => s.name),
-    }) as Json;
-    const ops: { path: string; method: string; op: Json }[] = [];
-    for (const [path, item] of Object.entries(doc.paths as Json)) {
-      for (const method of METHODS) if (item[method]) ops.push({ path, method, op: item[method] });
+    }) as ApiDocument;
+    const ops: { path: string; method: string; op: Operation }[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of METHODS) {
+        const op = item[method];
+        if (op) ops.push({ path, method, op });
+      }
     }
     sendHtml(
       ctx,

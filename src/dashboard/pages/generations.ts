@@ -28,7 +28,8 @@ const FILTERS: { status: GenerationStatus | undefined; label: string }[] = [
 /** The API's object with its live queue state (read from the database's queue in PostgreSQL mode). */
 export async function present(deps: DashboardDeps, g: Generation): Promise<GenerationObject> {
   const [presented] = await deps.services.generations.presentAll([g]);
-  return presented!;
+  if (!presented) throw new Error(`presentAll gave nothing back for generation ${g.id}`);
+  return presented;
 }
 
 const listHref = (status: GenerationStatus | undefined, offset: number, search = ''): string => {

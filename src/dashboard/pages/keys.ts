@@ -9,7 +9,7 @@ import { formatDate } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
 
 const NAME_CHARS = 60;
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+const CONTROL = /\p{Cc}/u;
 
 interface KeysView {
   created?: { key: string; record: ApiKey };

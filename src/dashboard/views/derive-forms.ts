@@ -29,8 +29,9 @@ export function deriveForms(
   values: FormValues = {},
 ): Html {
   const plan = g.plan;
-  if (g.status !== 'completed' || !plan || plan.length === 0) return html``;
-  const length = plan.at(-1)!.end;
+  const last = plan?.at(-1);
+  if (g.status !== 'completed' || !plan || !last) return html``;
+  const length = last.end;
   const room = Math.max(0, Math.floor(180 - length));
   return html`<section class="card derive" aria-labelledby="derive-title">
   <h2 id="derive-title">Make more of this track</h2>

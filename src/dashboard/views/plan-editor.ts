@@ -143,20 +143,21 @@ function blocksOf(values: Values, count: number): { blocks: Block[]; unit: 'seco
   // The bpm counts the pulse: dotted quarters in 6/8 and 12/8, so a bar of n eighths is n/3 beats of it.
   const pulses = unit === 8 && beats % 3 === 0 ? beats / 3 : beats;
   const barSeconds = bpm > 0 ? (pulses * 60) / bpm : null;
-  const rows = Array.from({ length: count }, (_, i) => i).filter((i) => values[`section_kind_${i}`]);
+  const rows = Array.from({ length: count }, (_, i) => i).flatMap((i) => {
+    const kind = values[`section_kind_${i}`];
+    if (!kind) return [];
+    const bars = Number(values[`section_bars_${i}`]) || 0;
+    const seconds = Number(values[`section_seconds_${i}`]) || (barSeconds !== null && bars > 0 ? bars * barSeconds : 0);
+    return [{ kind, bars, seconds }];
+  });
   if (rows.length === 0) return null;
-  const bars = rows.map((i) => Number(values[`section_bars_${i}`]) || 0);
-  const seconds = rows.map(
-    (i, n) =>
-      Number(values[`section_seconds_${i}`]) || (barSeconds !== null && bars[n]! > 0 ? bars[n]! * barSeconds : 0),
-  );
-  if (seconds.every((s) => s > 0))
+  if (rows.every((row) => row.seconds > 0))
     return {
       unit: 'seconds',
-      blocks: rows.map((i, n) => ({ kind: values[`section_kind_${i}`]!, length: Math.round(seconds[n]! * 10) / 10 })),
+      blocks: rows.map(({ kind, seconds }) => ({ kind, length: Math.round(seconds * 10) / 10 })),
     };
-  if (bars.every((b) => b > 0))
-    return { unit: 'bars', blocks: rows.map((i, n) => ({ kind: values[`section_kind_${i}`]!, length: bars[n]! })) };
+  if (rows.every((row) => row.bars > 0))
+    return { unit: 'bars', blocks: rows.map(({ kind, bars }) => ({ kind, length: bars })) };
   return null;
 }
 

@@ -202,10 +202,10 @@ function deliveryRow(
   <td data-label="Endpoint" class="url-cell"><div><code>${d.url}</code>${d.endpoint_id === null ? html`<div class="muted small">callback_url of the request</div>` : endpoint ? '' : html`<div class="muted small">endpoint deleted</div>`}</div></td>
   <td data-label="State"><span class="badge badge-${STATE_BADGES[d.status]}">${STATE_LABELS[d.status]}</span></td>
   <td data-label="Attempts">${
-    d.attempts.length === 0
+    last === undefined
       ? html`<span class="muted">None yet</span>`
       : html`<details class="attempts">
-      <summary>${d.attempts.length} · last ${attemptResult(last!)}</summary>
+      <summary>${d.attempts.length} · last ${attemptResult(last)}</summary>
       <ol>${d.attempts.map((a) => html`<li><span class="muted nowrap">${formatTime(a.at)}</span> ${attemptResult(a)} · ${a.latency_ms} ms${a.error ? html` · <span class="error-text">${a.error}</span>` : ''}</li>`)}</ol>
       <p class="muted small">webhook-id <code>${d.event_id}</code> on every attempt</p>
     </details>`

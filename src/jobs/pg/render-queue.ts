@@ -21,7 +21,7 @@ export interface RenderJob {
 
 /** The part of a pg client (pg.Client, pg.PoolClient) a transaction's enqueue needs. */
 export interface SqlClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  query(text: string, values?: unknown[]): Promise<{ rows: pg.QueryResultRow[] }>;
 }
 
 export interface RenderQueueOptions {

@@ -30,7 +30,9 @@ export async function createGenerationFor(
   if (variations === undefined) return services.generations.create(account, request, options);
   const requests = Array.from({ length: variations }, (_, i) => variationOf(request, i));
   const batch = await services.generations.createBatch(account, requests, options);
-  return { ...batch, generation: batch.generations[0]! };
+  const [first] = batch.generations;
+  if (!first) throw new Error(`a batch of ${variations} was created with no generations`);
+  return { ...batch, generation: first };
 }
 
 /** Variation i: the same spec with its own seed; a plan's length is measured again, as the tempo may follow the seed. */

@@ -52,7 +52,7 @@ export type GenerateRequest = Omit<NewGeneration, 'account_id'>;
 
 export function parseGenerateRequest(body: Record<string, unknown>, styles: readonly StyleInfo[]): GenerateRequest {
   rejectUnknownFields(body, GENERATE_FIELDS);
-  const prompt = readText(body, 'prompt', { required: true, maxChars: LIMITS.promptChars })!;
+  const prompt = readText(body, 'prompt', { required: true, maxChars: LIMITS.promptChars });
   const duration =
     readNumber(body, 'duration', { min: LIMITS.minDuration, max: LIMITS.maxDuration, unit: 'seconds' }) ??
     LIMITS.defaultDuration;

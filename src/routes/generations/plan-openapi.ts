@@ -63,7 +63,7 @@ const planSection = (readOnlyFacts: boolean): object => ({
   },
 });
 
-export function planRequestSchemas(): Record<string, object> {
+export function planRequestSchemas(): { sections: object; variations: object } {
   return {
     sections: {
       type: ['array', 'null'],

@@ -173,11 +173,11 @@ function readInstruments(section: Body, at: string): string[] | undefined {
  * limits. `duration` with a plan whose every section has a length is refused: two lengths that can disagree.
  */
 export function planLength(
-  request: GenerationRequest,
+  request: GenerationRequest & { plan: NonNullable<GenerationRequest['plan']> },
   durationGiven: boolean,
   limits: { min: number; max: number },
 ): number {
-  const plan = request.plan!;
+  const { plan } = request;
   if (plan.some((s) => s.lyrics !== undefined)) {
     if (request.instrumental)
       throw new ValidationError(

@@ -14,7 +14,7 @@ import type { SettingName } from '../repository.ts';
 import type { WebhookDelivery, WebhookEvent } from '../webhook-types.ts';
 import { DatabaseNotEmptyError, describeConnectionError } from './errors.ts';
 import { migrate } from './migrations.ts';
-import { json, type Queryable } from './rows.ts';
+import { json, oneRow, type Queryable } from './rows.ts';
 import { insertDelivery, insertEndpoint, secretValues } from './webhooks.ts';
 import pg from 'pg';
 
@@ -87,7 +87,8 @@ async function refuseUnlessEmpty(db: Queryable): Promise<void> {
   const held: string[] = [];
   for (const table of RECORD_TABLES) {
     const { rows } = await db.query(`SELECT count(*)::int AS n FROM ${table}`);
-    if (rows[0].n > 0) held.push(`${rows[0].n} row(s) in ${table}`);
+    const { n } = oneRow(rows);
+    if (n > 0) held.push(`${n} row(s) in ${table}`);
   }
   if (held.length > 0) throw new DatabaseNotEmptyError(held.join(', '));
 }

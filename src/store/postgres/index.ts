@@ -5,5 +5,5 @@ export {
   type OpenPostgresOptions,
 } from './postgres-repository.ts';
 export { migrate, MIGRATIONS } from './migrations.ts';
-export type { Queryable } from './rows.ts';
+export { oneRow, type Queryable } from './rows.ts';
 export { DatabaseUnavailableError, databaseName } from './errors.ts';

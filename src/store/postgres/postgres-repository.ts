@@ -25,7 +25,7 @@ import { PostgresCredentials } from './credentials.ts';
 import { GenerationWatch } from './generation-watch.ts';
 import { describeConnectionError } from './errors.ts';
 import { migrate } from './migrations.ts';
-import { GENERATION_COLUMNS, json, toAccount, toGeneration, toKey, type Queryable } from './rows.ts';
+import { GENERATION_COLUMNS, json, oneRow, toAccount, toGeneration, toKey, type Queryable } from './rows.ts';
 import { PostgresTransaction } from './transaction.ts';
 import { PostgresWebhooks } from './webhooks.ts';
 
@@ -120,7 +120,7 @@ export class PostgresRepository implements Repository {
       'INSERT INTO accounts (id, email, name, plan, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
       [newAccountId(), input.email ?? null, input.name ?? null, input.plan, this.#clock()],
     );
-    return toAccount(rows[0]);
+    return toAccount(oneRow(rows));
   }
 
   async getAccount(id: string): Promise<Account | undefined> {
@@ -174,7 +174,7 @@ export class PostgresRepository implements Repository {
       'INSERT INTO api_keys (id, account_id, name, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
       [newKeyId(), accountId, name, prefix, hash, this.#clock()],
     );
-    return { key, record: toKey(rows[0]) };
+    return { key, record: toKey(oneRow(rows)) };
   }
 
   async findKey(secret: string): Promise<ApiKey | undefined> {
@@ -332,7 +332,7 @@ export class PostgresRepository implements Repository {
       ),
       count,
     ]);
-    return { items: rows.map(toGeneration), total: counted.rows[0].total };
+    return { items: rows.map(toGeneration), total: oneRow(counted.rows).total };
   }
 
   async deleteGeneration(id: string): Promise<void> {
@@ -369,7 +369,7 @@ export class PostgresRepository implements Repository {
       "SELECT count(*)::int AS used FROM generations WHERE account_id = $1 AND quota_month = $2 AND status <> 'failed'",
       [accountId, month],
     );
-    return rows[0].used;
+    return oneRow(rows).used;
   }
 
   watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void {
@@ -382,15 +382,14 @@ export class PostgresRepository implements Repository {
 
   async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     this.#assertOpen();
-    let tx: PostgresTransaction | undefined;
-    const result = await this.#inTransaction(async (db) => {
-      tx = new PostgresTransaction(db);
+    const { value, changed } = await this.#inTransaction(async (db) => {
+      const tx = new PostgresTransaction(db);
       const value = await fn(tx);
       await this.watch.announce(db, tx.changed.keys());
-      return value;
+      return { value, changed: tx.changed };
     });
-    for (const [id, generation] of tx!.changed) this.watch.notify(id, generation);
-    return result;
+    for (const [id, generation] of changed) this.watch.notify(id, generation);
+    return value;
   }
 
   /**
@@ -404,7 +403,7 @@ export class PostgresRepository implements Repository {
       make(),
     ]);
     const { rows } = await this.#db.query('SELECT value FROM shared_secrets WHERE name = $1', [name]);
-    return rows[0].value as string;
+    return oneRow(rows).value as string;
   }
 
   /**

@@ -2,6 +2,7 @@
  * Rows of the PostgreSQL schema (migrations.ts) to the records the Repository hands out, and back. Timestamps are
  * timestamptz in the database and ISO strings in records; bigints come back as strings and are numbers again here.
  */
+import type { QueryResultRow } from 'pg';
 import type { Credential } from '../credentials.ts';
 import type { Account, ApiKey, Generation, PlanName } from '../types.ts';
 import type {
@@ -15,10 +16,18 @@ import type {
 
 /** What a query on a pool, a client or a transaction's client offers: all this module's code needs. */
 export interface Queryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount?: number | null }>;
+  query(text: string, values?: unknown[]): Promise<{ rows: Row[]; rowCount?: number | null }>;
 }
 
-type Row = Record<string, any>;
+/** A row as node-postgres gives it: columns by name, typed by the query that read them. */
+type Row = QueryResultRow;
+
+/** The row a statement always returns (INSERT … RETURNING, count(*), a read-back after an upsert): none is a bug. */
+export function oneRow(rows: readonly Row[]): Row {
+  const [row] = rows;
+  if (!row) throw new Error('a statement that always returns a row returned none');
+  return row;
+}
 
 export const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
 const isoRequired = (value: Date): string => value.toISOString();

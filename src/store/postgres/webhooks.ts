@@ -9,6 +9,7 @@ import {
   DELIVERY_PATCHABLE,
   ENDPOINT_PATCHABLE,
   json,
+  oneRow,
   setClause,
   toDelivery,
   toEndpoint,
@@ -68,7 +69,9 @@ export class PostgresWebhooks implements WebhookRecords {
       'INSERT INTO webhook_secrets (account_id, secret, previous, previous_expires_at, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account_id) DO NOTHING',
       secretValues(secret),
     );
-    return (await this.getSecret(secret.account_id))!;
+    const stored = await this.getSecret(secret.account_id);
+    if (!stored) throw new Error(`the webhook secret of ${secret.account_id} is gone right after its insert`);
+    return stored;
   }
 
   async getEvent(id: string): Promise<WebhookEvent | undefined> {
@@ -94,7 +97,7 @@ export class PostgresWebhooks implements WebhookRecords {
       ),
       this.db.query(`SELECT count(*)::int AS total FROM webhook_deliveries WHERE ${filter}`, values),
     ]);
-    return { items: rows.map(toDelivery), total: count.rows[0].total };
+    return { items: rows.map(toDelivery), total: oneRow(count.rows).total };
   }
 
   async pendingDeliveries(): Promise<WebhookDelivery[]> {

@@ -159,7 +159,9 @@ export function formantsOf(
     if (!a) continue;
     lpcFormants(a, rate)
       .slice(0, 3)
-      .forEach((f, i) => tracks[i]!.push(f));
+      .forEach((f, i) => {
+        tracks[i]!.push(f);
+      });
   }
   return [median(tracks[0]), median(tracks[1]), median(tracks[2])];
 }

@@ -249,7 +249,11 @@ function deserializeError(error: SerializedError): EngineError {
   return new RequestError(error.message);
 }
 
-/** The track's byte arrays, moved to the main thread rather than copied (each distinct buffer once). */
+/**
+ * The track's byte arrays, moved to the main thread rather than copied (each distinct buffer once). Only an
+ * array that owns its whole buffer moves: a small Buffer (an LRC file made with Buffer.from) is a slice of
+ * Node's shared pool, which Node 22 and later refuse to transfer (DataCloneError); those few bytes are copied.
+ */
 function transferables(track: RenderedTrack): TransferListItem[] {
   const arrays = [
     track.wav,
@@ -257,7 +261,8 @@ function transferables(track: RenderedTrack): TransferListItem[] {
     ...Object.values(track.outputs),
     ...(track.stems ?? []).map((stem) => stem.wav),
   ];
-  return [...new Set(arrays.map((bytes) => bytes.buffer as ArrayBuffer))];
+  const whole = arrays.filter((bytes) => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength);
+  return [...new Set(whole.map((bytes) => bytes.buffer as ArrayBuffer))];
 }
 
 /** The worker side of the channel: how engine/worker.ts (or a test's fake worker) talks to its pool. */

@@ -11,6 +11,7 @@ import type { GenerationRequest } from '../../engine/types.ts';
 
 const fakeWorker = new URL('../fixtures/fake-worker.ts', import.meta.url);
 const throwingWorker = new URL('../fixtures/throwing-worker.ts', import.meta.url);
+const pooledBufferWorker = new URL('../fixtures/pooled-buffer-worker.ts', import.meta.url);
 
 function request(prompt: string): GenerationRequest {
   return { prompt, duration: 30, style: null, instrumental: true, seed: 1 };
@@ -26,6 +27,14 @@ test('a render resolves with the bytes the worker transferred', async (t) => {
   const track = await pool(t).render(request('hello'));
   t.is(new TextDecoder().decode(track.wav), 'wav:hello');
   t.is(track.seed, 1);
+});
+
+test("a track whose small files are slices of Node's Buffer pool reaches the caller (Node 22+ refuses to transfer the pool)", async (t) => {
+  const created = createRenderPool({ workers: 1, workerEntry: pooledBufferWorker });
+  t.teardown(() => created.close());
+  const track = await created.render(request('sung line'));
+  t.is(new TextDecoder().decode(track.outputs.lrc), '[00:01.00]sung line\n');
+  t.deepEqual([...track.wav], [82, 73, 70, 70]);
 });
 
 test('progress reported by the worker reaches the caller', async (t) => {

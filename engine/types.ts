@@ -180,6 +180,8 @@ export interface SongSpec {
   instruments: InstrumentChoice[];
   /** Roles the prompt excluded ("no drums", "solo piano"). */
   excluded: Role[];
+  /** How a role is played throughout when the prompt says so ("the cello plays pizzicato"); absent: as the music asks. */
+  articulations?: Partial<Record<Role, Articulation>>;
   effects: {
     /** Reverb send 0–1 and decay seconds. */
     reverb: number;
@@ -193,7 +195,18 @@ export interface SongSpec {
     /** Low-pass cutoff of the master in Hz (brightness); 20000 = open. */
     brightness: number;
   };
-  vocals: { enabled: boolean; gender: 'female' | 'male' };
+  /**
+   * Who sings. Beyond on/off and the voice: how the prompt described it, for the singer to use where it can (each
+   * field absent when the prompt did not say). `choir`: a group sings the line, not a soloist.
+   */
+  vocals: {
+    enabled: boolean;
+    gender: 'female' | 'male';
+    quality?: VoiceQuality;
+    age?: 'child';
+    delivery?: Delivery;
+    choir?: boolean;
+  };
   /** The request's lyrics as given (sung when vocals are enabled), or null to have the engine write them. */
   lyrics: string | null;
   title: string;
@@ -209,6 +222,14 @@ export interface SongSpec {
   /** The composition plan to play instead of the form's templates (GenerationRequest.plan resolved to bars). */
   plan?: ResolvedPlanSection[];
 }
+
+/** How a voice was described ("a raspy male voice", "a gentle voice", "breathy"). */
+export const VOICE_QUALITIES = ['soft', 'breathy', 'raspy', 'powerful'] as const;
+export type VoiceQuality = (typeof VOICE_QUALITIES)[number];
+
+/** How the words were asked to be delivered when not simply sung: rap and speech are sung (with a warning), humming is a wordless voice. */
+export const DELIVERIES = ['rapped', 'spoken', 'hummed', 'chanted'] as const;
+export type Delivery = (typeof DELIVERIES)[number];
 
 /** Who and what a song is for ("for my daughter Emma", "birthday", "about Lisbon"). */
 export interface Subjects {

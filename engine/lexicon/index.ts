@@ -12,10 +12,18 @@
  *
  * Loaded synchronously, validated (a bad entry throws with the file and the phrase), cached.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { EngineError } from '../errors.ts';
+import { existsSync, readdirSync } from 'node:fs';
 import { normalizePhrase } from '../interpret/tokenize.ts';
 import { phraseKey } from '../interpret/translate.ts';
+import { InvalidLexiconError, isRecord, readJson } from './read.ts';
+import {
+  loadStatements,
+  loadTimbres,
+  loadVoices,
+  type Statements,
+  type Timbres,
+  type VoiceWords,
+} from './sentences.ts';
 import { PATCHES, type Mode, type Patch, type Preset, type Role } from '../types.ts';
 
 /** Nudges a word gives. Every field is optional; numbers add up across words, `brightness` multiplies. */
@@ -40,6 +48,11 @@ export interface Hints {
   swing?: number;
   /** Multiplies the master low-pass cutoff. */
   brightness?: number;
+  /**
+   * A place the music is played in ("church", "tavern"), not a scene it paints: its instruments join only a genre
+   * it suggests itself, never one stated outright ("a techno track played in a church" gets no organ).
+   */
+  setting?: boolean;
 }
 
 export interface InstrumentEntry extends Hints {
@@ -54,6 +67,8 @@ export interface InstrumentEntry extends Hints {
   ensemble?: Partial<Record<Role, Patch>>;
   /** Why the patch stands in for the word, where the bank lacks the instrument ("lute played by the nylon-string guitar"). */
   note?: string;
+  /** A singing word inside an instrument's name asks for no singer ("singing bowls"). */
+  unsung?: boolean;
 }
 
 export interface GenreEntry {
@@ -61,6 +76,13 @@ export interface GenreEntry {
   weight: number;
   /** For a music with no style of its own: what plays it ("mariachi is played as salsa, the nearest style"). */
   note?: string;
+  /**
+   * The word names where or what the music is for ("video game", "jazz bar"), not the music: it chooses the genre
+   * only when no genre is stated outright, and never blends into one that is.
+   */
+  setting?: boolean;
+  /** A dance with a tempo of its own ("tarantella"): its pulses a minute, in place of the style's range. */
+  bpm?: { min: number; max: number };
 }
 
 export type HintLexicon = 'mood' | 'scene' | 'production';
@@ -78,6 +100,10 @@ export interface Lexicon {
   unplayable: ReadonlyMap<string, string>;
   /** One table per language the engine reads besides English. */
   languages: readonly LanguageTable[];
+  /** Sentence-level readings: tempo statements, who plays and leads, recording words (lexicon/sentences.ts). */
+  statements: Statements;
+  voices: VoiceWords;
+  timbres: Timbres;
 }
 
 /** A language's phrases (folded: lower case, no accents) mapped to English lexicon phrases. */
@@ -97,15 +123,7 @@ export interface LanguageTable {
   endings: readonly string[];
 }
 
-export class InvalidLexiconError extends EngineError {
-  override name = 'InvalidLexiconError' as const;
-  constructor(
-    readonly file: string,
-    readonly problem: string,
-  ) {
-    super(`Lexicon ${file} is invalid: ${problem}`);
-  }
-}
+export { InvalidLexiconError } from './read.ts';
 
 const MODES: readonly Mode[] = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', 'harmonicMinor'];
 const ROLES: readonly Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'];
@@ -124,6 +142,7 @@ const HINT_FIELDS = [
   'density',
   'swing',
   'brightness',
+  'setting',
 ];
 const RANGES: Record<string, [number, number]> = {
   valence: [-1, 1],
@@ -139,18 +158,6 @@ const RANGES: Record<string, [number, number]> = {
 
 const DEFAULT_FOLDER = new URL('./', import.meta.url);
 
-function readJson(folder: URL, file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(new URL(file, folder), 'utf8'));
-  } catch (error) {
-    throw new InvalidLexiconError(file, (error as Error).message);
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function validateHints(
   entry: Record<string, unknown>,
   extraFields: string[],
@@ -165,7 +172,7 @@ function validateHints(
       if (typeof value !== 'number' || value < range[0] || value > range[1])
         fail(`${where}: ${field} must be a number in ${range[0]}…${range[1]}`);
     }
-    if ((field === 'rain' || field === 'lofi') && typeof value !== 'boolean')
+    if ((field === 'rain' || field === 'lofi' || field === 'setting') && typeof value !== 'boolean')
       fail(`${where}: ${field} must be a boolean`);
     if (field === 'mode' && !MODES.includes(value as Mode)) fail(`${where}: mode "${String(value)}" is not a mode`);
     if (field === 'genres') {
@@ -241,7 +248,7 @@ export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FO
     const e = entry as Record<string, unknown>;
     validateHints(
       e,
-      ['patch', 'roles', 'generic', 'alike', 'ensemble', 'note'],
+      ['patch', 'roles', 'generic', 'alike', 'ensemble', 'note', 'unsung'],
       `"${phrase}"`,
       failInstrument,
       genreNames,
@@ -284,12 +291,25 @@ export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FO
     if (typeof e.weight !== 'number' || e.weight <= 0 || e.weight > 1)
       failGenre(`"${phrase}": weight must be in (0, 1]`);
     if (e.note !== undefined && typeof e.note !== 'string') failGenre(`"${phrase}": note must be a string`);
+    if (e.setting !== undefined && typeof e.setting !== 'boolean')
+      failGenre(`"${phrase}": setting must be true or false`);
+    const { bpm } = e;
+    if (
+      bpm !== undefined &&
+      !(isRecord(bpm) && typeof bpm.min === 'number' && typeof bpm.max === 'number' && bpm.min < bpm.max)
+    ) {
+      failGenre(`"${phrase}": bpm must be {"min", "max"} with min below max`);
+    }
     genres.set(normalizePhrase(phrase), e);
   }
-  // Preset aliases are the strongest genre words; they win over an extra word spelled the same.
+  // Preset aliases are the strongest genre words; they win over an extra word spelled the same, which may still
+  // say that the alias names a setting ("video game").
   for (const preset of presets) {
-    for (const alias of [preset.name, ...preset.aliases])
-      genres.set(normalizePhrase(alias), { genre: preset.name, weight: 1 });
+    for (const alias of [preset.name, ...preset.aliases]) {
+      const key = normalizePhrase(alias);
+      const setting = genres.get(key)?.setting === true;
+      genres.set(key, { genre: preset.name, weight: 1, ...(setting ? { setting } : {}) });
+    }
   }
 
   const rawModifiers = readJson(folder, 'modifiers.json') as {
@@ -313,6 +333,9 @@ export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FO
     negators,
     unplayable: loadUnplayable(folder, seen),
     languages: loadLanguages(folder),
+    statements: loadStatements(folder),
+    voices: loadVoices(folder),
+    timbres: loadTimbres(folder),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Playing technique on top of the notes: a pianist's sustain pedal, re-pedalled at every chord change, and
- * bowed strings plucked (pizzicato) in quiet short-note passages or bowed tremolo under an orchestral climax.
+ * bowed strings plucked (pizzicato) in quiet short-note passages or bowed tremolo under an orchestral climax, or
+ * throughout when the prompt asks for it.
  * Decided per section and part, never note by note, so a passage keeps one way of playing.
  */
 import type { Role } from '../types.ts';
@@ -32,7 +33,12 @@ const QUIET = 0.55;
  * short notes); sustained chords in the climax of an orchestral piece are bowed tremolo; the rest is legato.
  */
 export function bowing(ctx: ComposeContext, role: Role, notes: GridNote[]): GridNote[] {
-  if (!isBowed(ctx.instruments[role]) || role === 'lead' || role === 'bass') return notes;
+  if (!isBowed(ctx.instruments[role])) return notes;
+  // The prompt's own way of playing ("the cello plays pizzicato") holds for the whole part.
+  const asked = ctx.spec.articulations?.[role];
+  if (asked)
+    return notes.map((note) => (note.beat >= ctx.endingBeat - EPSILON ? note : { ...note, articulation: asked }));
+  if (role === 'lead' || role === 'bass') return notes;
   const secondsPerBeat = 60 / ctx.bpm;
   const ostinato = role === 'chords' && ctx.preset.chords === 'ostinato';
   const orchestral = ctx.preset.form === 'orchestral';

@@ -73,7 +73,7 @@ export function fieldInstruments(
       );
       words = words.filter((w) => !refused.includes(w));
     }
-    const word = { phrase: name, entry, negated: false, only: false };
+    const word = { phrase: name, entry, negated: false, only: false, lead: false };
     asked.push(word);
     words.push(word);
   }
@@ -98,7 +98,7 @@ export function fieldInstruments(
       );
       words = words.filter((w) => !named.includes(w));
     }
-    words.push({ phrase: `${name} (exclude field)`, entry, negated: true, only: false });
+    words.push({ phrase: `${name} (exclude field)`, entry, negated: true, only: false, lead: false });
   }
   return { words, excludedRoles, asked, vocalsExcluded };
 }

@@ -1,7 +1,8 @@
 /**
  * Which preset a prompt is in. Genre words decide; with none, scene/instrument votes ("battle",
  * "neon", "piano") decide; with neither, pop (or ambient for very calm prompts, or by seed for
- * prompts with no recognised word at all).
+ * prompts with no recognised word at all). A genre stated outright beats a word that names a setting
+ * ("heavy metal played in a jazz bar", "reggae for a video game menu"): the setting chooses only when nothing else does.
  */
 import type { Random } from '../random.ts';
 import type { Content } from './match.ts';
@@ -11,6 +12,10 @@ export interface GenreChoice {
   blend: { genre: string; weight: number } | null;
   source: string;
   why: string;
+  /** Setting words a stated genre outweighed ("jazz bar" under "heavy metal played in a jazz bar"). */
+  settings: string[];
+  /** The winning word's own tempo range, for a dance ("tarantella"): pulses a minute. */
+  dance: { phrase: string; min: number; max: number } | null;
 }
 
 /**
@@ -61,9 +66,11 @@ export function chooseGenre(
   isSung: (genre: string) => boolean,
   random: Random,
 ): GenreChoice {
-  const genres = content.filter((c): c is Content & { kind: 'genre' } => c.kind === 'genre' && !c.negated);
+  const named = content.filter((c): c is Content & { kind: 'genre' } => c.kind === 'genre' && !c.negated);
+  const genres = named.filter((c) => c.entry.setting !== true);
+  const settings = named.filter((c) => c.entry.setting === true);
   const genreVotes = genres
-    .filter((c) => !namesItsDance(c, genres))
+    .filter((c) => !namesItsDance(c, named))
     .map((c) => ({ genre: c.entry.genre, weight: c.entry.weight, index: c.index, phrase: c.phrase }));
   const ranked = tally(genreVotes);
   if (ranked.length > 0) {
@@ -72,9 +79,19 @@ export function chooseGenre(
       second && second.score >= BLEND_THRESHOLD * top.score
         ? { genre: second.genre, weight: Math.round((second.score / (top.score + second.score)) * 100) / 100 }
         : null;
-    return { genre: top.genre, blend, source: top.words.join(', '), why: 'genre word' };
+    const dancing = genres.find((c) => c.entry.genre === top.genre && c.entry.bpm);
+    const dance = dancing?.entry.bpm ? { phrase: dancing.phrase, ...dancing.entry.bpm } : null;
+    const outweighed = settings.map((c) => c.phrase);
+    return { genre: top.genre, blend, source: top.words.join(', '), why: 'genre word', settings: outweighed, dance };
   }
 
+  // A setting ("a jazz bar", "video game") votes with the scene and instrument words, at its full weight.
+  const settingVotes = settings.map((c) => ({
+    genre: c.entry.genre,
+    weight: c.entry.weight,
+    index: c.index,
+    phrase: c.phrase,
+  }));
   const hintVotes = content.flatMap((c) => {
     if ('negated' in c && c.negated) return [];
     const genres = c.kind === 'hint' ? c.hints.genres : c.kind === 'instrument' ? c.entry.genres : undefined;
@@ -86,26 +103,44 @@ export function chooseGenre(
       phrase: c.phrase,
     }));
   });
-  const [top] = tally(hintVotes);
+  const [top] = tally([...settingVotes, ...hintVotes]);
   if (top !== undefined)
     return {
       genre: top.genre,
       blend: null,
+      settings: [],
+      dance: null,
       source: top.words.join(', '),
-      why: 'suggested by scene/instrument words',
+      why: 'suggested by setting, scene and instrument words',
     };
 
   if (wantsSong)
-    return { genre: 'pop', blend: null, source: 'default', why: 'no genre word; a song was asked for: default pop' };
+    return {
+      genre: 'pop',
+      blend: null,
+      settings: [],
+      dance: null,
+      source: 'default',
+      why: 'no genre word; a song was asked for: default pop',
+    };
   if (!recognisedAnything) {
     return {
       genre: random.pick(['pop', 'ambient']),
       blend: null,
+      settings: [],
+      dance: null,
       source: 'default',
       why: 'no recognised words: defaults (genre by seed)',
     };
   }
   if (arousalSum <= -0.5)
-    return { genre: 'ambient', blend: null, source: 'default', why: 'no genre word; very calm mood suggests ambient' };
-  return { genre: 'pop', blend: null, source: 'default', why: 'no genre word: default pop' };
+    return {
+      genre: 'ambient',
+      blend: null,
+      settings: [],
+      dance: null,
+      source: 'default',
+      why: 'no genre word; very calm mood suggests ambient',
+    };
+  return { genre: 'pop', blend: null, settings: [], dance: null, source: 'default', why: 'no genre word: default pop' };
 }

@@ -3,15 +3,18 @@
  * negation, with the sums the resolver needs. Kept apart from the resolver so the arithmetic of
  * "very", "not" and friends lives in one place.
  */
-import type { Hints } from '../lexicon/index.ts';
+import type { HintLexicon, Hints } from '../lexicon/index.ts';
+import type { Pace, PaceTarget } from '../lexicon/sentences.ts';
 import type { TraceEntry } from '../types.ts';
-import type { Content } from './match.ts';
+import { type Content, saidAs } from './match.ts';
 import { round2 } from './mood.ts';
 
 export interface WordHints {
   /** What the trace calls the word ("not very happy"). */
   phrase: string;
   hints: Hints;
+  /** Which word list it came from (a place or situation: a scene). */
+  lexicon?: HintLexicon;
 }
 
 type Additive = 'valence' | 'arousal' | 'tempo' | 'reverb' | 'reverbDecay' | 'delay' | 'density' | 'swing';
@@ -34,6 +37,7 @@ export function scaleHints(hints: Hints, factor: number, negated: boolean): Hint
     genres: negated ? undefined : hints.genres,
     instruments: negated ? undefined : hints.instruments,
     rain: negated ? undefined : hints.rain,
+    setting: hints.setting,
     // "no vinyl" is a wish for no lo-fi treatment, not an absence of opinion.
     lofi: hints.lofi === undefined ? undefined : !negated,
   };
@@ -81,7 +85,18 @@ export class HintSet {
 }
 
 /** Collects the scaled hints of the matched words in prompt order, tracing each. */
-export function collectHints(content: readonly Content[], trace: TraceEntry[]): HintSet {
+/** The arousal a tempo statement brings: a slow piece is calmer, an Italian mark by where its range sits. */
+function paceArousal(c: Content & { kind: 'pace' }, paces: Readonly<Record<Pace, PaceTarget>>): number {
+  if (c.pace) return paces[c.pace].arousal * c.factor;
+  const middle = c.range ? (c.range[0] + c.range[1]) / 2 : 100;
+  return Math.max(-0.5, Math.min(0.5, (middle - 100) / 100));
+}
+
+export function collectHints(
+  content: readonly Content[],
+  trace: TraceEntry[],
+  paces: Readonly<Record<Pace, PaceTarget>>,
+): HintSet {
   const words: WordHints[] = [];
   for (const c of content) {
     if (c.kind === 'hint') {
@@ -90,8 +105,14 @@ export function collectHints(content: readonly Content[], trace: TraceEntry[]): 
         trace.push({ source: `${c.phrase} (negated)`, effect: 'ignored' });
         continue;
       }
-      const phrase = [c.negated ? 'not' : '', c.intensifier ?? '', c.phrase].filter(Boolean).join(' ');
-      words.push({ phrase, hints: scaleHints(c.hints, c.factor, c.negated) });
+      const after = c.negator?.after === true;
+      const phrase = [c.negated && !after ? 'not' : '', c.intensifier ?? '', after ? saidAs(c) : c.phrase]
+        .filter(Boolean)
+        .join(' ');
+      words.push({ phrase, hints: scaleHints(c.hints, c.factor, c.negated), lexicon: c.lexicon });
+    } else if (c.kind === 'pace') {
+      const arousal = paceArousal(c, paces);
+      if (arousal !== 0) words.push({ phrase: c.phrase, hints: { arousal } });
     } else if (c.kind === 'instrument' && !c.negated) {
       // Instrument words may carry a mood too ("rainy piano" brings rain and a little sadness).
       const { valence, arousal, rain } = c.entry;

@@ -12,6 +12,7 @@ import { getPreset, presetNames } from '../presets.ts';
 import { createRandom } from '../random.ts';
 import { getLexicon, type Lexicon } from '../lexicon/index.ts';
 import type {
+  Articulation,
   GenerationRequest,
   Mode,
   Patch,
@@ -31,7 +32,11 @@ import { chooseGenre } from './genre.ts';
 import { collectHints, describeHints, type HintSet } from './hints.ts';
 import { ACOUSTIC_WORDS, arrange, BALLAD_WORDS, type InstrumentWord } from './instruments.ts';
 import { withTimekeeper } from './timekeeper.ts';
-import { matchPrompt, type Content, type MatchResult } from './match.ts';
+import { matchPrompt, saidAs, type Content, type MatchResult } from './match.ts';
+import { readArticulations } from './articulation.ts';
+import { setRecordingAside } from './recording.ts';
+import { paceBpm, paceWordsOf } from './tempo.ts';
+import { readVoice, type VoiceReading } from './voice.ts';
 import {
   bpmFromArousal,
   brightnessFrom,
@@ -43,7 +48,7 @@ import {
 } from './mood.ts';
 import { extractSubjects } from './subjects.ts';
 import { makeTitle, type TitleWord } from './title.ts';
-import { BOUNDARY, tokenize } from './tokenize.ts';
+import { BOUNDARY, joinLabels, tokenize } from './tokenize.ts';
 import { translatePrompt, type Translation } from './translate.ts';
 import { decideVocals } from './vocals.ts';
 import { genreWarnings, instrumentWarnings, unplayableWarnings } from './warnings.ts';
@@ -73,6 +78,15 @@ interface Context {
   hints: HintSet;
   /** A singer was asked for in so many words, by a topic ("about ...") or by lyrics. */
   wantsSong: boolean;
+  /** How the prompt describes the voice. */
+  voice: VoiceReading;
+  /** The words of "a cappella" and of "no other instrument", when the prompt has them. */
+  voicesOnly: string | null;
+  exclusive: string | null;
+  /** Ways of playing named for bowed instruments ("the cello plays pizzicato"). */
+  ways: ReadonlyMap<Patch, Articulation>;
+  /** The tempo range of a dance the genre word names ("tarantella"), set with the genre. */
+  danceRange: { phrase: string; min: number; max: number } | null;
   trace: TraceEntry[];
   warnings: string[];
 }
@@ -104,6 +118,10 @@ function resolveGenre(ctx: Context): { preset: Preset; blendPreset: Preset | nul
   );
   const preset = getPreset(choice.genre);
   trace.push({ source: choice.source, effect: `genre = ${preset.name} (${choice.why})` });
+  for (const setting of choice.settings) {
+    trace.push({ source: setting, effect: `a setting, not a genre: the stated ${preset.name} wins` });
+  }
+  ctx.danceRange = choice.dance;
   ctx.warnings.push(
     ...genreWarnings(ofKind(match.content, 'genre'), [preset.name, ...(choice.blend ? [choice.blend.genre] : [])]),
   );
@@ -131,6 +149,13 @@ function resolveMood(
   return { valence, arousal };
 }
 
+/** A dance's own tempo range (pulses a minute) in the style's beat units, its middle as the default. */
+function danceUnits(range: { min: number; max: number }, preset: Preset): Preset['bpm'] {
+  const min = Math.round(unitBpm(range.min, preset.meter));
+  const max = Math.round(unitBpm(range.max, preset.meter));
+  return { min, max, default: Math.round((min + max) / 2) };
+}
+
 function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSpec, 'bpm' | 'meter' | 'swing'> {
   const { explicit, trace } = ctx;
   const meter = explicit.meter ?? { ...preset.meter };
@@ -147,53 +172,42 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
   }
 
   let bpm: number;
-  const pace = paceWords(ctx);
-  const [firstPace] = pace;
-  const paceDirection =
-    firstPace !== undefined && pace.every((p) => Math.sign(p.tempo) === Math.sign(firstPace.tempo))
-      ? Math.sign(firstPace.tempo)
-      : 0;
+  const pace = paceWordsOf(ctx.match.content);
   if (explicit.bpm !== null) {
     // An explicit tempo counts the pulse a listener taps (dotted quarters in 6/8); the spec counts beat units.
     bpm = unitBpm(explicit.bpm, meter);
     const clamped = explicit.bpmWritten !== explicit.bpm ? `, clamped from ${explicit.bpmWritten}` : '';
     const perPulse = bpm !== explicit.bpm ? ` (${bpm} ${meter.beatUnit === 8 ? 'eighths' : 'beats'} a minute)` : '';
-    trace.push({
-      source: defined(explicitSource(explicit, 'bpm'), 'the words that gave the bpm'),
-      effect: `bpm = ${explicit.bpm}${perPulse} (explicit${clamped})`,
-    });
+    const source = defined(explicitSource(explicit, 'bpm'), 'the words that gave the bpm');
+    trace.push({ source, effect: `bpm = ${explicit.bpm}${perPulse} (explicit${clamped})` });
     const pulse = explicit.bpm;
-    const contradicted = pace.find((p) => (p.tempo < 0 && pulse > SLOW_ABOVE) || (p.tempo > 0 && pulse < FAST_BELOW));
+    const contradicted = pace.find(
+      (p) => (p.direction === -1 && pulse > SLOW_ABOVE) || (p.direction === 1 && pulse < FAST_BELOW),
+    );
     if (contradicted) {
-      ctx.warnings.push(
-        `"${contradicted.phrase}" contradicts "${explicitSource(explicit, 'bpm')}": the explicit ${pulse} bpm was kept.`,
-      );
+      ctx.warnings.push(`"${contradicted.phrase}" contradicts "${source}": the explicit ${pulse} bpm was kept.`);
       trace.push({ source: contradicted.phrase, effect: `ignored: the explicit ${pulse} bpm wins` });
     }
-  } else if (paceDirection !== 0) {
-    // "slow" and "fast" beat every mood and scene word: the low or the high end of the genre's range.
-    const { min, max } = preset.bpm;
-    const strength = Math.max(...pace.map((p) => p.factor));
-    const at =
-      paceDirection < 0 ? clamp(0.2 - 0.4 * (strength - 1), 0, 0.4) : clamp(0.8 + 0.4 * (strength - 1), 0.6, 1);
-    const jitter = createRandom(ctx.request.seed, 'interpret/tempo').range(-2, 2);
-    bpm = Math.round(clamp(min + (max - min) * at + jitter, min, max));
-    trace.push({
-      source: pace.map((p) => p.phrase).join(', '),
-      effect: `bpm = ${bpm} (${paceDirection < 0 ? 'slow' : 'fast'}: the ${paceDirection < 0 ? 'low' : 'high'} end of ${preset.name}'s ${min}–${max}, over mood and scene words)`,
-    });
   } else {
-    if (pace.length > 0) {
-      ctx.warnings.push(
-        `The prompt asks for both slow and fast (${pace.map((p) => `"${p.phrase}"`).join(', ')}): the tempo follows the mood instead.`,
-      );
-    }
+    const range = ctx.danceRange ? danceUnits(ctx.danceRange, preset) : preset.bpm;
     const jitter = createRandom(ctx.request.seed, 'interpret/tempo').range(-2, 2);
-    bpm = bpmFromArousal(preset, arousal, preset.arousal, ctx.hints.sum('tempo'), jitter);
-    trace.push({
-      source: 'arousal',
-      effect: `bpm = ${bpm} (${preset.name} range ${preset.bpm.min}–${preset.bpm.max}, arousal ${arousal})`,
-    });
+    const paced = paceBpm(pace, preset, range, ctx.lexicon.statements.paces, jitter);
+    const within = `${preset.name}'s ${range.min}–${range.max}${ctx.danceRange ? ` (${ctx.danceRange.phrase}'s own)` : ''}`;
+    if (paced && !('conflict' in paced)) {
+      bpm = paced.bpm;
+      trace.push({
+        source: pace.map((p) => p.phrase).join(', '),
+        effect: `bpm = ${bpm} (${paced.why}, within ${within}; over mood and scene words)`,
+      });
+    } else {
+      if (paced) {
+        ctx.warnings.push(
+          `The prompt asks for both slow and fast (${pace.map((p) => `"${p.phrase}"`).join(', ')}): the tempo follows the mood instead.`,
+        );
+      }
+      bpm = bpmFromArousal({ ...preset, bpm: range }, arousal, preset.arousal, ctx.hints.sum('tempo'), jitter);
+      trace.push({ source: 'arousal', effect: `bpm = ${bpm} (${within}, arousal ${arousal})` });
+    }
   }
   if (
     explicit.bpm === null &&
@@ -221,17 +235,6 @@ function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSp
 /** An explicit bpm above this is not slow, and one below FAST_BELOW is not fast. */
 const SLOW_ABOVE = 110;
 const FAST_BELOW = 90;
-
-/** Words about pace alone ("slow", "very fast", "up tempo"): mood words with a full tempo shift and no valence. */
-function paceWords(ctx: Context): { phrase: string; tempo: number; factor: number }[] {
-  return ofKind(ctx.match.content, 'hint')
-    .filter((c) => !c.negated && c.lexicon === 'mood' && Math.abs(c.hints.tempo ?? 0) >= 0.5 && !c.hints.valence)
-    .map((c) => ({
-      phrase: c.intensifier ? `${c.intensifier} ${c.phrase}` : c.phrase,
-      tempo: c.hints.tempo ?? 0,
-      factor: c.factor,
-    }));
-}
 
 function resolveKey(ctx: Context, preset: Preset, blendPreset: Preset | null, valence: number): SongSpec['key'] {
   const { explicit, trace } = ctx;
@@ -300,34 +303,45 @@ function resolveArrangement(
   ctx: Context,
   preset: Preset,
   blendPreset: Preset | null,
-): Pick<SongSpec, 'instruments' | 'excluded' | 'vocals'> {
+): Pick<SongSpec, 'instruments' | 'excluded' | 'vocals' | 'articulations'> {
   const { match, trace } = ctx;
   const vocals = decideVocals(
     {
       requestInstrumental: ctx.request.instrumental,
       lyrics: ctx.request.lyrics,
-      asked: ofKind(match.content, 'vocal').map((c) => ({ phrase: c.phrase, negated: c.negated })),
+      asked: ofKind(match.content, 'vocal').map((c) => ({ phrase: saidAs(c), negated: c.negated })),
       noVocalWords: ofKind(match.content, 'noVocal').map((c) => c.phrase),
       about: ctx.explicit.about,
       tokens: ctx.tokens,
+      voicesOnly: ctx.voicesOnly,
+      voice: ctx.voice,
+      words: ctx.lexicon.voices,
+      lineup: [
+        ...new Set(
+          ofKind(match.content, 'instrument')
+            .filter((c) => !c.negated)
+            .map((c) => c.phrase),
+        ),
+      ],
     },
     preset,
     createRandom(ctx.request.seed, 'interpret/vocals'),
   );
   trace.push(...vocals.trace);
+  ctx.warnings.push(...vocals.warnings);
 
-  const wishes = ctx.hints.words.flatMap((w) =>
-    Object.entries(w.hints.instruments ?? {}).map(([role, patch]) => ({
-      phrase: w.phrase,
-      role: role as Role,
-      patch: patch as Patch,
-    })),
-  );
+  // A genre stated outright, not a setting that only suggests one ("a jazz bar").
+  const genreNamed =
+    ctx.request.style !== null || ofKind(match.content, 'genre').some((c) => !c.negated && c.entry.setting !== true);
+  const wishes = sceneWishes(ctx, preset, genreNamed);
   const promptWords: InstrumentWord[] = ofKind(match.content, 'instrument').map((c) => ({
     phrase: c.phrase,
+    ...(c.negated ? { said: saidAs(c) } : {}),
     entry: c.entry,
     negated: c.negated,
     only: c.only,
+    lead: c.lead,
+    ...(c.onlyBy ? { onlyBy: c.onlyBy } : {}),
   }));
   // A negated sound word takes its own patch away too ("no vinyl" drops the crackle texture).
   for (const c of ofKind(match.content, 'hint')) {
@@ -338,6 +352,7 @@ function resolveArrangement(
         entry: { patch: patch as Patch, roles: [role as Role] },
         negated: true,
         only: false,
+        lead: false,
       });
     }
   }
@@ -359,16 +374,19 @@ function resolveArrangement(
     ofKind(match.content, 'instrument').flatMap((c) => c.phrase.split(' ').map((_, k) => c.index + k)),
   );
   const acousticCues = ctx.tokens.filter((t, i) => !named.has(i) && (ACOUSTIC_WORDS.has(t) || BALLAD_WORDS.has(t)));
-  const genreNamed = ctx.request.style !== null || ofKind(match.content, 'genre').some((c) => !c.negated);
   const arrangement = arrange({
     preset,
     blend: blendPreset,
     wishes,
     words,
     excludedRoles,
-    keepVocal: vocals.enabled && ctx.wantsSong,
+    keepVocal: vocals.enabled && (ctx.wantsSong || match.onlyVocal),
     acousticCues,
     genreNamed,
+    voicesOnly: vocals.enabled ? ctx.voicesOnly : null,
+    exclusive: ctx.exclusive,
+    hum: vocals.hum,
+    sung: vocals.enabled,
   });
   trace.push(...arrangement.trace);
   trace.push({
@@ -377,11 +395,43 @@ function resolveArrangement(
   });
   // Instruments the fields asked for are reported like named ones when the arrangement could not keep them.
   ctx.warnings.push(...instrumentWarnings(fields.asked, arrangement.instruments));
+  const articulations = Object.fromEntries(
+    arrangement.instruments.flatMap((i) => {
+      const way = ctx.ways.get(i.instrument as Patch);
+      return way ? [[i.role, way]] : [];
+    }),
+  );
   return {
     instruments: arrangement.instruments,
     excluded: arrangement.excluded,
-    vocals: { enabled: vocals.enabled && !arrangement.excluded.includes('vocal'), gender: vocals.gender },
+    ...(Object.keys(articulations).length > 0 ? { articulations } : {}),
+    vocals: {
+      enabled: vocals.enabled && !arrangement.excluded.includes('vocal'),
+      gender: vocals.gender,
+      ...vocals.described,
+    },
   };
+}
+
+/**
+ * Instruments the scene words wish for (a church's organ and choir, the ocean's waves). A genre stated outright
+ * plays its own instruments in a setting, a place the music is played in: the setting lends its instruments only to
+ * a genre it suggests itself ("a techno track played in a church" gets no organ; "pop by the ocean" keeps its waves).
+ */
+function sceneWishes(
+  ctx: Context,
+  preset: Preset,
+  genreNamed: boolean,
+): { phrase: string; role: Role; patch: Patch }[] {
+  return ctx.hints.words.flatMap((w) => {
+    const wished = Object.entries(w.hints.instruments ?? {});
+    if (wished.length === 0) return [];
+    if (genreNamed && w.hints.setting === true && !(preset.name in (w.hints.genres ?? {}))) {
+      ctx.trace.push({ source: w.phrase, effect: `a setting: the stated ${preset.name} plays its own instruments` });
+      return [];
+    }
+    return wished.map(([role, patch]) => ({ phrase: w.phrase, role: role as Role, patch: patch as Patch }));
+  });
 }
 
 function resolveTitle(ctx: Context, arousal: number, subjects: Subjects): string {
@@ -430,8 +480,11 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
   traceLanguage(translation, lexicon, trace, warnings);
   const said = extractExplicit(translation.text);
   const explicit = applyFields(said, request.music, warnings);
-  const tokens = tokenize(explicit.rest);
-  const match = matchPrompt(tokens, lexicon);
+  const tokens = joinLabels(tokenize(explicit.rest), lexicon.statements.labels);
+  const matched = matchPrompt(tokens, lexicon);
+  const aside = setRecordingAside(tokens, matched.content, lexicon.statements.recordingSubjects, trace);
+  const articulated = readArticulations(tokens, aside, trace);
+  const match = { ...matched, content: articulated.content };
   const unplayable = unplayableWarnings(tokens, lexicon.unplayable, trace);
   if (match.recognised === 0 && said.found.length === 0) {
     trace.push({ source: 'default', effect: 'no recognised words: defaults' });
@@ -442,9 +495,14 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
       );
   }
   warnings.push(...unplayable);
-  const hints = collectHints(match.content, trace);
+  const hints = collectHints(match.content, trace, lexicon.statements.paces);
+  const voicesOnly =
+    ofKind(match.content, 'voicesOnly')
+      .map((c) => c.phrase)
+      .join(', ') || null;
   const wantsSong =
     ofKind(match.content, 'vocal').some((c) => !c.negated) ||
+    voicesOnly !== null ||
     explicit.about !== null ||
     Boolean(request.lyrics?.trim()) ||
     Boolean(request.plan?.some((section) => section.lyrics?.trim()));
@@ -457,6 +515,11 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
     match,
     hints,
     wantsSong,
+    voice: readVoice(tokens, match.content, lexicon.voices, voicesOnly !== null),
+    voicesOnly,
+    exclusive: ofKind(match.content, 'exclusive')[0]?.phrase ?? null,
+    ways: articulated.ways,
+    danceRange: null,
     trace,
     warnings,
   };

@@ -65,6 +65,12 @@ export interface InstrumentWord {
   entry: InstrumentEntry;
   negated: boolean;
   only: boolean;
+  /** The "only" cue that named it ("just", "only on"), for the trace. */
+  onlyBy?: string;
+  /** A negated word as written ("no saxophone", "saxophone absent"), for the trace. */
+  said?: string;
+  /** Named as the lead: it takes the lead role from the style's own ("the accordion seems to be the lead"). */
+  lead: boolean;
 }
 
 export interface ArrangementInput {
@@ -80,6 +86,14 @@ export interface ArrangementInput {
   acousticCues: string[];
   /** Whether a genre word or a style chose the genre (an ensemble word then joins it rather than replacing it). */
   genreNamed: boolean;
+  /** "a cappella": voices and nothing else (a choir holds the harmony under the singer). */
+  voicesOnly: string | null;
+  /** "no other instrument", "no accompaniment": the instruments named are the whole line-up. */
+  exclusive: string | null;
+  /** "hummed": a wordless voice (the sampled "oohs") plays the melody. */
+  hum: string | null;
+  /** A singer carries the melody. */
+  sung: boolean;
 }
 
 export interface Arrangement {
@@ -102,13 +116,53 @@ function playEnsembles(words: readonly InstrumentWord[]): InstrumentWord[] {
       entry: { patch, roles: [role as Role] },
       negated: false,
       only: true,
+      lead: false,
     }));
   });
 }
 
+/** Where a melody instrument goes when the lead is taken: sustained pads or fills. */
+const SECOND_CHAIR: readonly Role[] = ['pad', 'arp'];
+/** Voice patches: all an a cappella arrangement keeps. */
+const VOICES: ReadonlySet<Patch> = new Set<Patch>(['choir', 'voiceOohs']);
+const CHOIR_WORD: InstrumentEntry = { patch: 'choir', roles: ['pad'] };
+const HUM_WORD: InstrumentEntry = { patch: 'voiceOohs', roles: ['lead'] };
+
+/**
+ * The sentence readings as instrument words: "a cappella" keeps the named voices (or a choir) and nothing else,
+ * "no other instrument" makes every named instrument an "only" word, and humming is a wordless voice that leads.
+ */
+function sentenceWords(input: ArrangementInput, trace: TraceEntry[]): InstrumentWord[] {
+  let words = input.words;
+  if (input.voicesOnly) {
+    const dropped = words.filter((w) => !w.negated && !VOICES.has(w.entry.patch));
+    if (dropped.length > 0) {
+      trace.push({
+        source: input.voicesOnly,
+        effect: `voices only: ${dropped.map((w) => w.phrase).join(', ')} left out`,
+      });
+    }
+    const voices = words.filter((w) => !w.negated && VOICES.has(w.entry.patch)).map((w) => ({ ...w, only: true }));
+    const choir = { phrase: input.voicesOnly, entry: CHOIR_WORD, negated: false, only: true, lead: false };
+    return voices.length > 0 ? voices : [choir];
+  }
+  if (input.exclusive) {
+    const named = words.filter((w) => !w.negated && !w.entry.generic);
+    if (named.length > 0) {
+      trace.push({ source: input.exclusive, effect: 'the instruments named are the whole line-up' });
+      words = words.map((w) => (w.negated ? w : { ...w, only: true }));
+    } else {
+      trace.push({ source: input.exclusive, effect: `no instrument named: ${input.preset.name}'s own line-up` });
+    }
+  }
+  if (input.hum) words = [...words, { phrase: input.hum, entry: HUM_WORD, negated: false, only: false, lead: true }];
+  return words;
+}
+
 export function arrange(input: ArrangementInput): Arrangement {
   const trace: TraceEntry[] = [];
-  const words = input.genreNamed ? input.words : playEnsembles(input.words);
+  const spoken = sentenceWords(input, trace);
+  const words = input.genreNamed ? spoken : playEnsembles(spoken);
   const roles = new Map<Role, Patch>(Object.entries(input.preset.instruments) as [Role, Patch][]);
   const locked = new Set<Role>();
   const excluded = new Set<Role>();
@@ -131,11 +185,28 @@ export function arrange(input: ArrangementInput): Arrangement {
   }
 
   const onlyWords = words.filter((w) => w.only);
-  // The most constrained words first, so "vibes and muted trumpet" gives the trumpet the lead and the vibes the chords.
-  const firm = words.filter((w) => !w.negated && !w.only).sort((a, b) => a.entry.roles.length - b.entry.roles.length);
+  // Named leads first; then the most constrained words, so "vibes and muted trumpet" gives the trumpet the lead and
+  // the vibes the chords.
+  const firm = words
+    .filter((w) => !w.negated && !w.only)
+    .sort((a, b) => Number(b.lead) - Number(a.lead) || a.entry.roles.length - b.entry.roles.length);
   for (const word of firm) {
     const { entry } = word;
     const note = entry.note ? ` (${entry.note})` : '';
+    if (word.lead && !entry.roles.every((r) => RHYTHM_ROLES.includes(r))) {
+      const playing = roles.get('lead');
+      if (playing !== undefined && sameAs(entry).includes(playing)) {
+        trace.push({ source: word.phrase, effect: `lead kept as ${playing} (named as the lead)` });
+      } else {
+        roles.set('lead', entry.patch);
+        trace.push({
+          source: word.phrase,
+          effect: `lead = ${entry.patch} (named as the lead${playing ? `, over ${playing}` : ''})${note}`,
+        });
+      }
+      locked.add('lead');
+      continue;
+    }
     if (entry.generic) {
       const role = at(entry.roles, 0);
       if (!roles.has(role)) {
@@ -157,11 +228,16 @@ export function arrange(input: ArrangementInput): Arrangement {
       });
       continue;
     }
-    // An empty preferred role first ("strings" in lofi becomes the pad, keeping the Rhodes), then any unlocked one.
+    // An empty preferred role first ("strings" in lofi becomes the pad, keeping the Rhodes), then any unlocked one;
+    // a second horn named after the first takes a pad or fills ("trumpet, saxophone and trombone").
     const role =
       entry.roles.find((r) => !roles.has(r) && !locked.has(r)) ??
       entry.roles.find((r) => !locked.has(r)) ??
-      at(entry.roles, 0);
+      (entry.roles.includes('lead') ? SECOND_CHAIR.find((r) => !locked.has(r)) : undefined);
+    if (role === undefined) {
+      trace.push({ source: word.phrase, effect: `no role left for ${entry.patch}` });
+      continue;
+    }
     roles.set(role, entry.patch);
     locked.add(role);
     trace.push({ source: word.phrase, effect: `${role} = ${entry.patch}${note}` });
@@ -171,12 +247,16 @@ export function arrange(input: ArrangementInput): Arrangement {
     const kept = new Map<Role, Patch>();
     // Each named instrument first takes its best free role, then leftover roles are filled in order,
     // so "just piano and cello" keeps both (piano chords, cello lead) rather than piano twice.
+    // A generic word keeps the style's own patch for its role ("only drums and bass" in funk: its kit and slap bass).
+    const patchOf = (word: InstrumentWord, role: Role): Patch =>
+      (word.entry.generic ? input.preset.instruments[role] : undefined) ?? word.entry.patch;
+    for (const word of onlyWords.filter((w) => w.lead)) kept.set('lead', word.entry.patch);
     for (const word of onlyWords) {
       const role = word.entry.roles.find((r) => !kept.has(r));
-      if (role) kept.set(role, word.entry.patch);
+      if (role) kept.set(role, patchOf(word, role));
     }
     for (const word of onlyWords) {
-      for (const role of word.entry.roles) if (!kept.has(role)) kept.set(role, word.entry.patch);
+      for (const role of word.entry.roles) if (!kept.has(role)) kept.set(role, patchOf(word, role));
     }
     // The prompt's other named instruments stay with them: "electric guitar solo over drums" keeps its drums.
     for (const role of locked) {
@@ -184,12 +264,12 @@ export function arrange(input: ArrangementInput): Arrangement {
       if (!kept.has(role) && patch !== undefined) kept.set(role, patch);
     }
     for (const role of ROLE_ORDER) {
-      if (!kept.has(role) && (role !== 'vocal' || !input.keepVocal)) excluded.add(role);
+      if (!kept.has(role) && (role !== 'vocal' || !(input.keepVocal || input.voicesOnly))) excluded.add(role);
     }
     roles.clear();
     for (const [role, patch] of kept) roles.set(role, patch);
     trace.push({
-      source: [...new Set(onlyWords.map((w) => w.phrase))].join(', '),
+      source: [...new Set(onlyWords.map((w) => (w.onlyBy ? `${w.onlyBy} ${w.phrase}` : w.phrase)))].join(', '),
       effect: `only ${[...new Set(kept.values())].join(' and ')}: other roles excluded`,
     });
   }
@@ -202,7 +282,7 @@ export function arrange(input: ArrangementInput): Arrangement {
     const hit = rhythm ? [at(word.entry.roles, 0)] : [...roles].filter(([, p]) => refused.includes(p)).map(([r]) => r);
     for (const role of hit) excluded.add(role);
     trace.push({
-      source: word.phrase,
+      source: word.said ?? word.phrase,
       effect: hit.length > 0 ? `excluded ${hit.join(', ')}` : `${word.entry.patch} was not in the arrangement`,
     });
   }
@@ -211,6 +291,7 @@ export function arrange(input: ArrangementInput): Arrangement {
     trace.push({ source: phrase, effect: `excluded ${role}` });
   }
   for (const role of excluded) roles.delete(role);
+  if (onlyWords.length === 0) standInLead(input, words, roles, excluded, trace);
 
   // Something must still make pitched sound when every melodic role was excluded ("no piano" in a piano style):
   // a synth pad in an electronic style, else strings for a pad or piano for chords (whichever was not refused).
@@ -231,6 +312,38 @@ export function arrange(input: ArrangementInput): Arrangement {
     return instrument === undefined ? [] : [{ role, instrument }];
   });
   return { instruments, excluded: ROLE_ORDER.filter((r) => excluded.has(r)), trace };
+}
+
+/** Instruments that can carry a melody another was refused ("an orchestral piece with no brass"), in order. */
+const LEAD_STAND_INS: readonly Patch[] = ['violin', 'flute', 'clarinet', 'piano'];
+
+/**
+ * "No saxophone" leaves the sax out, not the melody: when the style's lead instrument is refused by name (not "no
+ * lead", not an "only" line-up) and nobody sings, another instrument takes the tune.
+ */
+function standInLead(
+  input: ArrangementInput,
+  words: readonly InstrumentWord[],
+  roles: Map<Role, Patch>,
+  excluded: Set<Role>,
+  trace: TraceEntry[],
+): void {
+  const own = input.preset.instruments.lead;
+  if (input.sung || !own || !excluded.has('lead') || input.excludedRoles.some((r) => r.role === 'lead')) return;
+  // With nothing left to accompany it, the harmony fallback below decides what plays.
+  if (!roles.has('chords') && !roles.has('pad')) return;
+  const refused = new Set(words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
+  const playing = new Set(roles.values());
+  // A swung style's horn player hands the tune to another horn; others to the strings or woodwinds.
+  const candidates = input.preset.swing >= 0.3 ? ['trumpet' as const, ...LEAD_STAND_INS] : LEAD_STAND_INS;
+  const patch = isElectronic(input.preset) ? 'sawLead' : candidates.find((p) => !refused.has(p) && !playing.has(p));
+  if (!patch || refused.has(patch)) return;
+  excluded.delete('lead');
+  roles.set('lead', patch);
+  trace.push({
+    source: 'default',
+    effect: `lead = ${patch} (in place of the ${own} left out: something carries the tune)`,
+  });
 }
 
 /**

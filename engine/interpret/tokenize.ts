@@ -36,3 +36,16 @@ export function titleCase(words: string): string {
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(' ');
 }
+
+/**
+ * Catalogue fields ("Tempo: slow. Vocals: none.") read as phrases: the colon after a field's name at the start of
+ * a clause joins the name to its value ("tempo slow", "vocals none") instead of ending a clause.
+ */
+export function joinLabels(tokens: readonly string[], labels: ReadonlySet<string>): string[] {
+  return tokens.filter((token, i) => {
+    if (token !== BOUNDARY || i === 0) return true;
+    const label = tokens[i - 1] ?? '';
+    const starts = i < 2 || tokens[i - 2] === BOUNDARY;
+    return !(starts && labels.has(label) && tokens[i + 1] !== undefined && tokens[i + 1] !== BOUNDARY);
+  });
+}

@@ -478,9 +478,9 @@ test('"rock anthem with distorted guitars" has distorted guitars', (t) => {
   t.true(patches(s).includes('distGuitar'));
 });
 
-test('"gentle bossa nova with nylon guitar" is jazz with a nylon-string guitar', (t) => {
+test('"gentle bossa nova with nylon guitar" is bossa nova with a nylon-string guitar', (t) => {
   const s = spec('gentle bossa nova with nylon guitar');
-  t.is(s.genre, 'jazz');
+  t.is(s.genre, 'bossanova');
   t.true(patches(s).includes('nylonGuitar'));
 });
 
@@ -589,9 +589,9 @@ test('the acoustic styles play sampled instruments and no synth by default', (t)
   }
 });
 
-test('"bossa nova" is jazz played nearly straight, on nylon guitar and brushes', (t) => {
+test('"bossa nova" is a style of its own, played straight (not swung like jazz), on nylon guitar and brushes', (t) => {
   const s = spec('bossa nova');
-  t.is(s.genre, 'jazz');
+  t.is(s.genre, 'bossanova');
   t.true(s.swing < spec('jazz').swing - 0.5, String(s.swing));
   t.true(patches(s).includes('nylonGuitar') && patches(s).includes('brushKit'), patches(s).join(','));
 });

@@ -363,3 +363,40 @@ test('jangly guitars are clean guitars; a string piece is strings; Vivaldi and M
   t.is(spec('in the style of Vivaldi').genre, 'orchestral');
   t.is(spec('something like mozart').genre, 'orchestral');
 });
+
+test('bossa nova has a style of its own: a straight cross-stick clave, root-fifth bass, nylon guitar, no longer jazz', (t) => {
+  const bossa = getPreset('bossanova');
+  t.is(bossa.swing, 0);
+  t.is(bossa.drums?.main.rim, '8..8..8...8..8..');
+  t.is(bossa.bass, 'rootFifth');
+  t.is(bossa.instruments.chords, 'nylonGuitar');
+  t.false(getPreset('jazz').aliases.includes('bossa nova'));
+  for (const prompt of ['bossa nova', 'a bossa', 'Jobim-style bossanova'])
+    t.is(spec(prompt).genre, 'bossanova', prompt);
+});
+
+test('choral music is a choir with no drums in a reverberant room; "a cappella" alone asks for it', (t) => {
+  const choral = getPreset('choral');
+  t.is(choral.drums, null);
+  t.deepEqual(Object.values(choral.instruments), ['choir']);
+  t.true(choral.effects.reverb >= 0.4);
+  t.is(spec('a cappella').genre, 'choral');
+  // A genre stated beside it wins: a cappella pop is pop, sung by voices alone.
+  t.is(spec('a cappella pop').genre, 'pop');
+});
+
+test('raga and maqam play in their own scales: the thaats as church modes, Kurd and Nahawand', (t) => {
+  t.deepEqual([...getPreset('raga').modes].sort(), ['dorian', 'lydian', 'major', 'minor', 'mixolydian', 'phrygian']);
+  t.deepEqual(getPreset('maqam').modes, ['phrygian', 'harmonicMinor', 'minor']);
+  for (const seed of [1, 2, 3, 4, 5]) {
+    t.true(['phrygian', 'harmonicMinor', 'minor'].includes(spec('arabic music', { seed }).key.mode));
+  }
+  t.is(spec('indian classical music').genre, 'raga');
+  t.is(spec('belly dance').genre, 'maqam');
+});
+
+test('a slow pop song and a slow rock song can be ballads: the styles reach down to ballad tempos', (t) => {
+  t.true(getPreset('pop').bpm.min <= 70);
+  t.true(getPreset('rock').bpm.min <= 75);
+  t.true(spec('a slow pop ballad').bpm <= 80);
+});

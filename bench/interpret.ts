@@ -1,6 +1,7 @@
 /**
- * Prompt interpretation speed: every prompt of the prompt table (seven languages) interpreted many times in one
- * thread, after a warm-up that loads the lexicon. Target: well under 5 ms per prompt, judged on the median and the
+ * Prompt interpretation speed: every prompt of the prompt table (seven languages) and every multi-sentence
+ * description of the description table ("descr") interpreted many times in one thread, after a warm-up that loads
+ * the lexicon. Target: well under 5 ms per prompt, judged on the median and the
  * mean; the p99 is printed with the load average because on a busy machine it measures the scheduler, not us.
  *
  *   npm run bench:interpret [-- --rounds 50]
@@ -10,10 +11,11 @@ import { loadavg } from 'node:os';
 import { interpret } from '../engine/interpret/index.ts';
 
 const TARGET_MS = 5;
-const prompts = JSON.parse(readFileSync(new URL('../test/engine/prompt-table.json', import.meta.url), 'utf8')) as {
-  prompt: string;
-  language: string;
-}[];
+const table = (file: string) => JSON.parse(readFileSync(new URL(`../test/engine/${file}`, import.meta.url), 'utf8'));
+const prompts: { prompt: string; language: string }[] = [
+  ...table('prompt-table.json'),
+  ...(table('description-table.json') as { prompt: string }[]).map(({ prompt }) => ({ prompt, language: 'descr' })),
+];
 const roundsArg = process.argv.indexOf('--rounds');
 const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 30;
 

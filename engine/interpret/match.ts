@@ -117,8 +117,6 @@ export type Raw =
   | { kind: 'boundary'; index: number; words: number }
   | { kind: 'unknown'; phrase: string; index: number; words: number };
 
-const MAX_PHRASE_WORDS = 5;
-
 function lookup(phrase: string, lexicon: Lexicon, index: number): Raw | null {
   const items: Bare[] = [];
   const words = phrase.split(' ');
@@ -173,9 +171,42 @@ function lookup(phrase: string, lexicon: Lexicon, index: number): Raw | null {
   return null;
 }
 
+const phraseStarts = new WeakMap<Lexicon, Map<string, number>>();
+
+/**
+ * The longest phrase of any word list that starts with each word, so the scan tries only the lengths a phrase
+ * starting there can have: most words start none longer than themselves.
+ */
+function longestFrom(lexicon: Lexicon): Map<string, number> {
+  const cached = phraseStarts.get(lexicon);
+  if (cached) return cached;
+  const longest = new Map<string, number>();
+  const maps: Iterable<string>[] = [
+    lexicon.genres.keys(),
+    lexicon.moods.keys(),
+    lexicon.scenes.keys(),
+    lexicon.production.keys(),
+    lexicon.instruments.keys(),
+    lexicon.intensifiers.keys(),
+    lexicon.negators,
+    lexicon.statements.phrases.keys(),
+    lexicon.voices.singing,
+    lexicon.voices.deliveries.keys(),
+  ];
+  for (const phrases of maps) {
+    for (const phrase of phrases) {
+      const words = phrase.split(' ');
+      const first = words[0] ?? '';
+      longest.set(first, Math.max(longest.get(first) ?? 1, words.length));
+    }
+  }
+  phraseStarts.set(lexicon, longest);
+  return longest;
+}
+
 function scan(tokens: readonly string[], lexicon: Lexicon): Raw[] {
   const raws: Raw[] = [];
-  const longest = Math.max(MAX_PHRASE_WORDS, lexicon.statements.maxWords, lexicon.voices.maxWords);
+  const starts = longestFrom(lexicon);
   let i = 0;
   while (i < tokens.length) {
     const token = at(tokens, i);
@@ -186,7 +217,7 @@ function scan(tokens: readonly string[], lexicon: Lexicon): Raw[] {
     }
     let found: Raw | null = null;
     const timbre = timbreAt(tokens, i, lexicon);
-    for (let n = Math.min(longest, tokens.length - i); n >= 1 && !found; n--) {
+    for (let n = Math.min(starts.get(token) ?? 1, tokens.length - i); n >= 1 && !found; n--) {
       const slice = tokens.slice(i, i + n);
       if (slice.includes(BOUNDARY)) continue;
       // An adjective and its noun ("distorted strummed guitar") beat any shorter phrase inside them.

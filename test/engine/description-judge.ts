@@ -53,6 +53,17 @@ export interface Check {
   got: string;
 }
 
+/** The music of a spec without its words, what a listener hears: words about the recording must not change it. */
+export const musicOf = (spec: SongSpec) => ({
+  genre: spec.genre,
+  bpm: spec.bpm,
+  key: spec.key,
+  instruments: spec.instruments,
+  vocals: spec.vocals,
+  effects: spec.effects,
+  density: spec.density,
+});
+
 const DARK: readonly Mode[] = ['minor', 'harmonicMinor', 'phrygian', 'dorian'];
 const BRIGHT: readonly Mode[] = ['major', 'mixolydian', 'lydian'];
 const fold = (s: string) => s.toLowerCase().replace(/[-_/]+/g, ' ');

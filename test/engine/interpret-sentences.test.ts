@@ -8,6 +8,7 @@ import { compose } from '../../engine/compose/index.ts';
 import { pulseBpm } from '../../engine/compose/meter.ts';
 import { interpret } from '../../engine/interpret/index.ts';
 import type { GenerationRequest, SongSpec } from '../../engine/types.ts';
+import { musicOf } from './description-judge.ts';
 
 const spec = (prompt: string, extra: Partial<GenerationRequest> = {}): SongSpec =>
   interpret({ prompt, duration: 60, style: null, instrumental: false, seed: 7, lyrics: null, ...extra });
@@ -15,16 +16,6 @@ const patches = (s: SongSpec) => s.instruments.map((i) => i.instrument);
 const roles = (s: SongSpec) => s.instruments.map((i) => i.role);
 const traced = (s: SongSpec, source: string) => s.trace.filter((e) => e.source.includes(source)).map((e) => e.effect);
 const pulse = (s: SongSpec) => pulseBpm(s.bpm, s.meter);
-/** The music of a spec, without its words: what a listener hears. */
-const music = (s: SongSpec) => ({
-  genre: s.genre,
-  bpm: s.bpm,
-  key: s.key,
-  instruments: s.instruments,
-  vocals: s.vocals,
-  effects: s.effects,
-  density: s.density,
-});
 
 // 1. Sentences: negation with its scope, "only", and what a sentence is about.
 
@@ -177,7 +168,7 @@ test('words about the recording change nothing in the music, and the trace says 
     ['A string quartet.', 'A string quartet. The audio quality is poor, with audible tape hiss.', 'tape hiss'],
   ] as const) {
     const s = spec(recorded);
-    t.deepEqual(music(s), music(spec(plain)), recorded);
+    t.deepEqual(musicOf(s), musicOf(spec(plain)), recorded);
     t.true(traced(s, word).includes('about the recording, not the music: ignored'), recorded);
   }
   // Outside a sentence about the recording, the same sound words still colour the music.

@@ -8,6 +8,7 @@ import { pulseBpm } from '../../engine/compose/meter.ts';
 import { interpret } from '../../engine/interpret/index.ts';
 import { getPreset } from '../../engine/presets.ts';
 import type { GenerationRequest, SongSpec } from '../../engine/types.ts';
+import { musicOf } from './description-judge.ts';
 
 const read = <T>(file: string): T =>
   JSON.parse(readFileSync(new URL(`../../engine/lexicon/${file}`, import.meta.url), 'utf8')) as T;
@@ -42,14 +43,6 @@ const spec = (prompt: string, style: string | null = null, extra: Partial<Genera
   interpret({ prompt, duration: 60, style, instrumental: false, seed: 11, ...extra });
 const patches = (s: SongSpec): string[] => s.instruments.map((i) => i.instrument);
 const lead = (s: SongSpec) => s.instruments.find((i) => i.role === 'lead')?.instrument;
-const music = (s: SongSpec) => ({
-  genre: s.genre,
-  bpm: s.bpm,
-  key: s.key,
-  instruments: s.instruments,
-  vocals: s.vocals,
-  effects: s.effects,
-});
 
 const plainPop = spec('a pop song', 'pop').bpm;
 for (const [phrase, pace] of Object.entries(statements.tempo.phrases)) {
@@ -128,14 +121,17 @@ const folk = spec('a folk song with a male singer', 'folk');
 for (const phrase of statements.recording.phrases) {
   test(`recording words "${phrase}" change nothing in the music`, (t) => {
     const s = spec(`a folk song with a male singer. ${phrase}.`, 'folk');
-    t.deepEqual(music(s), music(folk));
+    t.deepEqual(musicOf(s), musicOf(folk));
     t.true(s.trace.some((e) => e.source === phrase && e.effect.startsWith('about the recording')));
   });
 }
 
 for (const subject of statements.recording.subjects) {
   test(`a clause about "${subject}" keeps its sound words off the music`, (t) => {
-    t.deepEqual(music(spec(`a folk song with a male singer. ${subject} is muffled and crackly.`, 'folk')), music(folk));
+    t.deepEqual(
+      musicOf(spec(`a folk song with a male singer. ${subject} is muffled and crackly.`, 'folk')),
+      musicOf(folk),
+    );
   });
 }
 

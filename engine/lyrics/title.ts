@@ -10,25 +10,7 @@ import { expand, type Symbols } from './grammar.ts';
 import { loadSongbook, type Subject, type TitleEntry } from './songbook.ts';
 
 /** Little words a title or a topic may have that carry none of its meaning. */
-const LITTLE = new Set([
-  'a',
-  'an',
-  'the',
-  'my',
-  'our',
-  'your',
-  'his',
-  'her',
-  'their',
-  'for',
-  'of',
-  'to',
-  'and',
-  'in',
-  'on',
-  'at',
-  'with',
-]);
+const LITTLE = new Set('a an the my our your his her their for of to and in on at with'.split(' '));
 
 export const contentWords = (text: string): string[] =>
   text

@@ -117,49 +117,67 @@ function fallbackTitle(material: Material): string {
   return first.replace(/#name#/g, nameOf(subjects) ?? 'you');
 }
 
-/** The pools a part of the song draws on, heaviest first: the lead subject's own lines, then the others'. */
+type Source = 'lead' | 'topic' | 'second' | 'general';
+
+/**
+ * Per part of the song, whose couplets of which part it draws on and how heavily: the lead subject's own lines
+ * (or the prompt's topic) first, a second subject's now and then, the general songbook's rarely.
+ */
+const DRAWS: Record<Part, [Source, Part, number][]> = {
+  verse: [
+    ['lead', 'verse', 10],
+    ['topic', 'verse', 10],
+    ['second', 'verse', 2],
+    ['lead', 'later', 1],
+    ['general', 'verse', 0.2],
+  ],
+  later: [
+    ['lead', 'later', 10],
+    ['topic', 'later', 10],
+    ['lead', 'verse', 2],
+    ['second', 'later', 2],
+    ['general', 'later', 0.2],
+  ],
+  pre: [
+    ['lead', 'pre', 10],
+    ['general', 'pre', 3],
+    ['lead', 'chorus', 1],
+  ],
+  chorus: [
+    ['lead', 'chorus', 10],
+    ['topic', 'chorus', 10],
+    ['second', 'chorus', 1],
+    ['general', 'chorus', 0.3],
+  ],
+  bridge: [
+    ['lead', 'bridge', 10],
+    ['topic', 'bridge', 10],
+    ['second', 'bridge', 2],
+    ['general', 'bridge', 1],
+  ],
+  short: [
+    ['lead', 'short', 10],
+    ['topic', 'short', 10],
+    ['second', 'short', 2],
+    ['general', 'short', 1],
+  ],
+};
+
+/** The pools a part of the song draws on, heaviest first. */
 function poolsFor(part: Part, material: Material, range: Range): Pool[] {
-  const { general } = loadSongbook();
-  const { lead, second, topic } = material;
-  const pool = (couplets: Couplets | null, key: Part, weight: number): Pool[] =>
-    couplets?.[key] ? [{ templates: couplets[key], weight }] : [];
-  const own: Record<Part, Pool[]> = {
-    verse: [
-      ...pool(lead, 'verse', 10),
-      ...pool(topic, 'verse', 10),
-      ...pool(second, 'verse', 2),
-      ...pool(lead, 'later', 1),
-      ...pool(general, 'verse', 0.2),
-    ],
-    later: [
-      ...pool(lead, 'later', 10),
-      ...pool(topic, 'later', 10),
-      ...pool(lead, 'verse', 2),
-      ...pool(second, 'later', 2),
-      ...pool(general, 'later', 0.2),
-    ],
-    pre: [...pool(lead, 'pre', 10), ...pool(general, 'pre', 3), ...pool(lead, 'chorus', 1)],
-    chorus: [
-      ...pool(lead, 'chorus', 10),
-      ...pool(topic, 'chorus', 10),
-      ...pool(second, 'chorus', 1),
-      ...pool(general, 'chorus', 0.3),
-    ],
-    bridge: [
-      ...pool(lead, 'bridge', 10),
-      ...pool(topic, 'bridge', 10),
-      ...pool(second, 'bridge', 2),
-      ...pool(general, 'bridge', 1),
-    ],
-    short: [
-      ...pool(lead, 'short', 10),
-      ...pool(topic, 'short', 10),
-      ...pool(second, 'short', 2),
-      ...pool(general, 'short', 1),
-    ],
+  const sources: Record<Source, Couplets | null> = {
+    lead: material.lead,
+    topic: material.topic,
+    second: material.second,
+    general: loadSongbook().general,
   };
+  const pools = (of: Part): Pool[] =>
+    DRAWS[of].flatMap(([source, key, weight]) => {
+      const templates = sources[source]?.[key];
+      return templates === undefined ? [] : [{ templates, weight }];
+    });
   // Slow songs sing short phrases: the short couplets join every part.
-  return range.max <= 7 ? [...own[part], ...own.short] : own[part];
+  return range.max <= 7 ? [...pools(part), ...pools('short')] : pools(part);
 }
 
 function writeSection(

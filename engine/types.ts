@@ -238,6 +238,8 @@ export interface Subjects {
   relation: string | null;
   occasion: string | null;
   places: string[];
+  /** What the prompt says the song is about ("about my old bicycle" -> "my old bicycle"), as written. */
+  topic?: string | null;
 }
 
 /** A pitched note. `beat` is the grid position in quarter-note beats before swing and humanizing. */
@@ -395,6 +397,8 @@ export interface LyricLine {
   /** The line as it will be shown (original spelling and punctuation). */
   text: string;
   words: LyricWord[];
+  /** A written chorus's hook: the line that sings the title. */
+  hook?: boolean;
 }
 
 export type LyricSectionKind = 'verse' | 'prechorus' | 'chorus' | 'bridge' | 'intro' | 'outro';

@@ -10,12 +10,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import wavefile from 'wavefile';
 import { currentBackend, errorOf, startApp, type TestApp } from './helpers/app.ts';
-import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
+import { startServerProcess, tempDataDir } from './helpers/process.ts';
 import { EXTEND_FIELDS, REMIX_FIELDS } from '../src/routes/generations/derive-generation.ts';
 import { key as heardKey, pitchClassOf } from './helpers/analysis/key.ts';
 import { aubioBeats } from './helpers/analysis/tempo.ts';
 import { steadyTempo, tempoError } from './helpers/analysis/field-fidelity.ts';
 import type { Json } from './helpers/json.ts';
+import { awaitCompleted } from './helpers/long-poll.ts';
 
 const prompt = 'a chill lofi beat';
 /** What a 32 s source at 120 bpm played: 2 s bars, four sections, the last its ending. */
@@ -365,33 +366,19 @@ test('an Idempotency-Key replays the same derived task, and the same key on anot
 
 // Real renders through a server process.
 
-type Done = Json;
-
-async function waitDone(t: ExecutionContext, url: string, headers: Record<string, string>, id: string): Promise<Done> {
-  return eventually(
-    async () => {
-      const g = (await (await fetch(`${url}/v1/generation/${id}`, { headers })).json()) as Done;
-      t.not(g.status, 'failed', JSON.stringify(g));
-      return g.status === 'completed' ? g : undefined;
-    },
-    180_000,
-    'the render to complete',
-  );
-}
-
 async function post(
   t: ExecutionContext,
   url: string,
   headers: Record<string, string>,
   path: string,
   body: Record<string, unknown>,
-): Promise<Done> {
+): Promise<Json> {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
   t.is(res.status, 202, await res.clone().text());
-  return waitDone(t, url, headers, ((await res.json()) as { id: string }).id);
+  return awaitCompleted(url, headers, ((await res.json()) as { id: string }).id);
 }
 
-async function pcmOf(done: Done): Promise<{ bytes: Uint8Array; dataStart: number; wav: Uint8Array }> {
+async function pcmOf(done: Json): Promise<{ bytes: Uint8Array; dataStart: number; wav: Uint8Array }> {
   const wav = new Uint8Array(await (await fetch(done.download_urls.wav)).arrayBuffer());
   const file = new wavefile.WaveFile(wav);
   // The samples' bytes: headers may differ in length fields, the PCM must not.

@@ -9,9 +9,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decode, probe } from './helpers/analysis/decode.ts';
-import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
+import { startServerProcess, tempDataDir } from './helpers/process.ts';
 import { parseLrc, parseVtt } from './helpers/timed-text.ts';
 import type { Json } from './helpers/json.ts';
+import { awaitCompleted } from './helpers/long-poll.ts';
 
 const SECONDS = 30;
 const LYRICS =
@@ -44,16 +45,7 @@ function render(): Promise<{ generation: Generation; dir: string }> {
     });
     if (created.status !== 202) throw new Error(await created.text());
     const { id } = (await created.json()) as { id: string };
-    const generation = await eventually(
-      async () => {
-        const body = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers: auth })).json()) as Generation;
-        if (body.status === 'failed') throw new Error(JSON.stringify(body.error));
-        return body.status === 'completed' ? body : undefined;
-      },
-      170_000,
-      'the render to complete',
-      500,
-    );
+    const generation = await awaitCompleted(server.url, auth, id, 170_000);
     const dir = await mkdtemp(join(tmpdir(), 'tunesmith-api-formats-'));
     return { generation, dir };
   })();

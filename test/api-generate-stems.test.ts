@@ -8,8 +8,8 @@ import { unzipSync } from 'fflate';
 import { join } from 'node:path';
 import { readWavHeader } from './helpers/analysis.ts';
 import { errorOf, startApp } from './helpers/app.ts';
-import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
-import type { Json } from './helpers/json.ts';
+import { startServerProcess, tempDataDir } from './helpers/process.ts';
+import { awaitCompleted } from './helpers/long-poll.ts';
 
 test('stems and loop set to true are kept on the task', async (t) => {
   const app = await startApp(t);
@@ -54,15 +54,7 @@ test('a loop with stems completes through a real server: whole bars reported, ev
   const created = await fetch(`${server.url}/v1/generate`, { method: 'POST', headers, body });
   t.is(created.status, 202, await created.clone().text());
   const { id } = (await created.json()) as { id: string };
-  const done = await eventually(
-    async () => {
-      const generation = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Json;
-      t.not(generation.status, 'failed', JSON.stringify(generation));
-      return generation.status === 'completed' ? generation : undefined;
-    },
-    120_000,
-    'the loop to complete',
-  );
+  const done = await awaitCompleted(server.url, headers, id, 120_000);
   t.true(Number.isInteger(done.metadata.loop.bars));
   t.is(done.metadata.loop.requested_seconds, 30);
   const files = (await readdir(join(dataDir, 'audio'), { recursive: true })).filter((name) => name.includes(id));

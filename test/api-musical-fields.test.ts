@@ -8,10 +8,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startApp } from './helpers/app.ts';
 import { generateRefusals, type Refusal } from './helpers/refusals.ts';
-import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
+import { startServerProcess, tempDataDir } from './helpers/process.ts';
 import { aubioBeats, bpmToolsTempo } from './helpers/analysis/tempo.ts';
 import { steadyTempo, tempoError } from './helpers/analysis/field-fidelity.ts';
-import type { Json } from './helpers/json.ts';
+import { awaitCompleted } from './helpers/long-poll.ts';
 
 const prompt = 'a folk tune';
 
@@ -147,15 +147,7 @@ test("a real render plays the fields over the prompt: 97 bpm heard in 3/4, F# mi
   const created = await fetch(`${server.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify(body) });
   t.is(created.status, 202, await created.clone().text());
   const { id } = (await created.json()) as { id: string };
-  const done = await eventually(
-    async () => {
-      const g = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Json;
-      t.not(g.status, 'failed', JSON.stringify(g));
-      return g.status === 'completed' ? g : undefined;
-    },
-    120_000,
-    'the render to complete',
-  );
+  const done = await awaitCompleted(server.url, headers, id, 120_000);
   t.like(done.metadata, { bpm: 97, key: 'F# minor', meter: '3/4' });
   t.true(
     (done.metadata.warnings as string[]).includes(

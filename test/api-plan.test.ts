@@ -10,11 +10,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startApp } from './helpers/app.ts';
 import { generateRefusals, type Refusal } from './helpers/refusals.ts';
-import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
+import { startServerProcess, tempDataDir } from './helpers/process.ts';
 import { bandShare } from './helpers/analysis/bands.ts';
 import { onsets } from './helpers/analysis/onsets.ts';
 import { monoMix, readWav } from './helpers/analysis/wav.ts';
-import type { Json } from './helpers/json.ts';
+import { awaitCompleted } from './helpers/long-poll.ts';
 
 const prompt = 'an upbeat pop song';
 
@@ -212,15 +212,7 @@ async function renderThroughApi(
   const created = await fetch(`${server.url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify(body) });
   t.is(created.status, 202, await created.clone().text());
   const { id } = (await created.json()) as { id: string };
-  return eventually(
-    async () => {
-      const g = (await (await fetch(`${server.url}/v1/generation/${id}`, { headers })).json()) as Json;
-      t.not(g.status, 'failed', JSON.stringify(g));
-      return g.status === 'completed' ? g : undefined;
-    },
-    180_000,
-    'the render to complete',
-  );
+  return awaitCompleted(server.url, headers, id, 180_000);
 }
 
 test('a real render plays the plan exactly: boundaries on bar lines at whole samples, heard where the instruments change, and the returned plan sent back gives the same form', async (t) => {

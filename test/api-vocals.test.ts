@@ -6,8 +6,8 @@ import test from 'ava';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorOf, startApp } from './helpers/app.ts';
-import { eventually, runCli, startServerProcess, tempDataDir } from './helpers/process.ts';
-import type { Json } from './helpers/json.ts';
+import { runCli, startServerProcess, tempDataDir } from './helpers/process.ts';
+import { awaitCompleted } from './helpers/long-poll.ts';
 
 const manyLines = (count: number) =>
   Array.from({ length: count }, (_, i) => `Here is a simple line number ${i + 1}`).join('\n');
@@ -59,17 +59,7 @@ test('a sung task completes with its lyrics, metadata.vocals and per-line timing
   });
   t.is(created.status, 202, await created.clone().text());
   const { id } = (await created.json()) as { id: string };
-  const done = await eventually(
-    async () => {
-      const body = (await (
-        await fetch(`${server.url}/v1/generation/${id}`, { headers: { authorization: `Bearer ${key}` } })
-      ).json()) as Json;
-      t.not(body.status, 'failed', JSON.stringify(body));
-      return body.status === 'completed' ? body : undefined;
-    },
-    120_000,
-    'the sung render to complete',
-  );
+  const done = await awaitCompleted(server.url, { authorization: `Bearer ${key}` }, id, 120_000);
   t.true(done.metadata.vocals);
   t.is(done.metadata.lyrics, undefined, 'the sung text is shown once, as the top-level lyrics');
   t.regex(

@@ -16,6 +16,7 @@ import {
 } from './helpers/process.ts';
 import { startReceiver } from './helpers/webhooks.ts';
 import type { Json } from './helpers/json.ts';
+import { awaitCompleted } from './helpers/long-poll.ts';
 
 interface Cluster {
   api: ServerProcess[];
@@ -67,18 +68,10 @@ function logLines(node: ServerProcess, message: string): Json[] {
     .filter((entry) => entry.msg === message);
 }
 
+/** Long-polls every task, each through one of the two API nodes in turn, until all have completed. */
 async function completed(cluster: Cluster, ids: string[], timeoutMs: number): Promise<Json[]> {
-  return eventually(
-    async () => {
-      const all = await Promise.all(
-        ids.map(async (id, i) => (await cluster.call(cluster.api[i % 2]!, `/v1/generation/${id}`)).json()),
-      );
-      return all.every((generation) => generation.status === 'completed') ? all : undefined;
-    },
-    timeoutMs,
-    'every task to complete',
-    1000,
-  );
+  const headers = { Authorization: `Bearer ${cluster.key}` };
+  return Promise.all(ids.map((id, i) => awaitCompleted(cluster.api[i % 2]!.url, headers, id, timeoutMs)));
 }
 
 test.serial(

@@ -2,7 +2,8 @@ import test from 'ava';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { eventually, runCli, startServerProcess, tempDataDir } from './helpers/process.ts';
+import { runCli, startServerProcess, tempDataDir } from './helpers/process.ts';
+import { awaitCompleted, awaitGeneration } from './helpers/long-poll.ts';
 
 const firstKey = (output: string): string => /\b(ts_live_[A-Za-z0-9_-]+)/.exec(output)?.[1] ?? '';
 
@@ -85,27 +86,17 @@ test('a task interrupted by kill -9 mid-render completes after a restart', async
   t.is(created.status, 202);
   const { id } = (await created.json()) as { id: string };
   // Mid-render: the task has started on a thread and is not finished.
-  await eventually(
-    async () => {
-      const { body } = await getJson(`${first.url}/v1/generation/${id}`, key);
-      return body.status === 'processing' && body.queue_position === 0 && body.started_at ? true : undefined;
-    },
-    60_000,
-    'the render to start',
-  );
+  await awaitGeneration(first.url, { authorization: `Bearer ${key}` }, id, {
+    until: (body) => body.status === 'processing' && body.queue_position === 0 && Boolean(body.started_at),
+    waitSeconds: 2,
+    timeoutMs: 60_000,
+    what: 'the render to start',
+  });
   await first.kill('SIGKILL');
 
   const second = await startServerProcess(t, dataDir);
   t.truthy(second.url, second.output());
-  const done = await eventually(
-    async () => {
-      const { body } = await getJson(`${second.url}/v1/generation/${id}`, key);
-      t.not(body.status, 'failed', JSON.stringify(body));
-      return body.status === 'completed' ? body : undefined;
-    },
-    150_000,
-    'the resumed render to complete',
-  );
+  const done = await awaitCompleted(second.url, { authorization: `Bearer ${key}` }, id, 150_000);
   const wavUrl = (done.download_urls as { wav: string }).wav;
   const wav = Buffer.from(await (await fetch(wavUrl)).arrayBuffer());
   t.is(wav.subarray(0, 4).toString('latin1'), 'RIFF');

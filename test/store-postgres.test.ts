@@ -75,15 +75,20 @@ test('a watcher on one node hears a change committed on another, and the delete'
   const account = await a.createAccount({ plan: 'developer' });
   const { generation } = await a.createGeneration(request(account.id), { monthlyQuota: null });
   const heard: (string | undefined)[] = [];
-  const done = new Promise<void>((resolve) => {
-    b.watchGeneration(generation.id, (g) => {
-      heard.push(g?.status);
-      if (g === undefined) resolve();
-    });
+  // The other node reads the row back when it hears of a change, so it hands on the row as it is then: each
+  // change is awaited before the next, or a delete committed at once would be read back for both.
+  let onHeard = () => {};
+  b.watchGeneration(generation.id, (g) => {
+    heard.push(g?.status);
+    onHeard();
   });
+  const nextHeard = () => new Promise<void>((resolve) => (onHeard = resolve));
+  const completed = nextHeard();
   await a.transaction((tx) => tx.updateGeneration(generation.id, { status: 'completed', title: 'Done' }));
+  await completed;
+  const deleted = nextHeard();
   await a.deleteGeneration(generation.id);
-  await done;
+  await deleted;
   t.deepEqual(heard, ['completed', undefined]);
 });
 

@@ -101,12 +101,15 @@ test('with every tool there, apt-get is not run', async (t) => {
   t.deepEqual(result, { ok: true, installed: [] });
 });
 
-test('npm test runs the check before anything else, and CI runs npm test', async (t) => {
+test('npm test runs the check before anything else, and CI runs lint and npm test on Node 24 and the fast part on Node 22', async (t) => {
   const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
     scripts: Record<string, string>;
   };
   t.true(pkg.scripts.test!.startsWith('node --import tsx scripts/test-tools.ts && '));
-  t.regex(await readFile(new URL('../.ci/run', import.meta.url), 'utf8'), /^npm test$/m);
+  t.true(pkg.scripts['test:fast']!.startsWith('node --import tsx scripts/test-tools.ts && '));
+  const ci = await readFile(new URL('../.ci/run', import.meta.url), 'utf8');
+  t.regex(ci, /^on_node 24 'npm ci && npm run lint && npm test'$/m);
+  t.regex(ci, /^on_node 22 'npm run test:fast'$/m);
 });
 
 test("PostgreSQL's server is found in Debian's versioned dir, newest version first, when it is not on the PATH", async (t) => {

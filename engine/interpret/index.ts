@@ -47,6 +47,7 @@ import {
   round2,
 } from './mood.ts';
 import { extractSubjects } from './subjects.ts';
+import { writtenSongTitle } from '../lyrics/index.ts';
 import { makeTitle, type TitleWord } from './title.ts';
 import { BOUNDARY, joinLabels, tokenize } from './tokenize.ts';
 import { translatePrompt, type Translation } from './translate.ts';
@@ -535,7 +536,7 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
     instruments: withTimekeeper(arranged.instruments, arranged.excluded, preset, request.music?.bpm, trace),
   };
   warnings.push(...instrumentWarnings(ofKind(match.content, 'instrument'), arrangement.instruments));
-  const subjects = extractSubjects(explicit.rest.replace(/\s*\|\s*/g, ', '), known);
+  const subjects = extractSubjects(explicit.rest.replace(/\s*\|\s*/g, ', '), known, explicit.about);
   if (subjects.names.length > 0 || subjects.occasion || subjects.places.length > 0 || subjects.relation) {
     trace.push({ source: 'subjects', effect: describeSubjects(subjects) });
   }
@@ -547,7 +548,14 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
       `The lyrics are written in English: the engine does not write lyrics in ${translation.name}. Give your own lyrics to choose the words.`,
     );
   }
-  const title = resolveTitle(ctx, arousal, subjects);
+  // A song whose lyrics the engine writes is titled as its hook will sing it.
+  const written =
+    arrangement.vocals.enabled && !hasLyrics && !wantsPlanLyrics(request)
+      ? writtenSongTitle(translation.text, valence, arousal, subjects, createRandom(request.seed, 'lyrics/title'))
+      : null;
+  if (written !== null)
+    trace.push({ source: 'lyrics', effect: `title = "${written}" (the hook of the written lyrics)` });
+  const title = written ?? resolveTitle(ctx, arousal, subjects);
   trace.push({ source: preset.name, effect: `form = ${preset.form}` });
   const planned =
     request.plan === undefined
@@ -591,6 +599,10 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
     ...(planned ? { plan: planned.plan } : {}),
   };
 }
+
+/** A plan whose sections carry their own words: the engine writes no lyrics for it. */
+const wantsPlanLyrics = (request: GenerationRequest): boolean =>
+  request.plan?.some((section) => Boolean(section.lyrics?.trim())) === true;
 
 /** The prompt's words the English lexicon recognises, for language detection. */
 function recognisedWords(text: string, lexicon: Lexicon): string[] {

@@ -1,8 +1,8 @@
 /**
- * Who and what a song is for: names ("for my daughter Emma", "Emma's birthday"), the occasion ("birthday",
- * "wedding") and places ("about Lisbon", "in Paris"), read from the English text of the prompt so that a
- * translated prompt ("para mi hija Emma") gives the same subjects. The lyrics writer sings them and the title
- * names them.
+ * Who and what a song is for: names ("for my daughter Emma", "Emma's birthday", "about my dog Biscuit", "for
+ * Anna and Tom"), the occasion ("birthday", "wedding"), places ("about Lisbon", "in Paris") and what the song is
+ * about ("about my old bicycle"), read from the English text of the prompt so that a translated prompt ("para mi
+ * hija Emma") gives the same subjects. The lyrics writer sings them and the title names them.
  */
 import { at } from '../checked.ts';
 import type { Subjects } from '../types.ts';
@@ -158,10 +158,22 @@ const FOR_NAME = new RegExp(
   'giu',
 );
 const NAMED = new RegExp(`\\b(?:named|called)\\s+(${NAME})`, 'gu');
+/** "my dog Biscuit", "our cat, Luna": a relation followed by its name, wherever it stands. */
+const RELATION_NAME = new RegExp(
+  `\\b(?:my|our)\\s+(?:(?:little|dear|sweet|best|old|beloved|lovely|baby|newborn)\\s+)?(${RELATION})\\s*,?\\s+(${NAME})`,
+  'gu',
+);
+/** "for Anna and Tom": the second of two names. */
+const AND_NAME = new RegExp(`^\\s+(?:and|&)\\s+(${NAME})`, 'u');
 const POSSESSIVE = new RegExp(`\\b(${NAME})['’]s\\s+(\\p{L}+(?:\\s+\\p{L}+)?)`, 'gu');
 const PLACE = new RegExp(`\\b(?:in|about|from|of|to|at|on)\\s+(${NAME}(?:\\s+${NAME})?)`, 'gu');
 
-export function extractSubjects(text: string, isKnownWord: (word: string) => boolean): Subjects {
+/** `about` is what the prompt says the song is about (explicit.ts reads it), kept as the topic. */
+export function extractSubjects(
+  text: string,
+  isKnownWord: (word: string) => boolean,
+  about: string | null = null,
+): Subjects {
   const names: string[] = [];
   let relation: string | null = null;
   const addName = (raw: string, relaxed: boolean): void => {
@@ -179,6 +191,13 @@ export function extractSubjects(text: string, isKnownWord: (word: string) => boo
     addName(named, m[1] !== undefined);
     // "for my daughter" with no name: the relation alone.
     if (!m[1] && RELATIONS.includes(named.toLowerCase())) relation ??= `my ${named.toLowerCase()}`;
+    const second = AND_NAME.exec(text.slice(m.index + m[0].length))?.[1];
+    if (second !== undefined && names.length > 0) addName(second, false);
+  }
+  for (const [, who, name] of text.matchAll(RELATION_NAME)) {
+    if (who === undefined || name === undefined) continue;
+    relation ??= `my ${who.toLowerCase()}`;
+    addName(name, false);
   }
   for (const m of text.matchAll(NAMED)) addName(at(m, 1), false);
 
@@ -203,5 +222,5 @@ export function extractSubjects(text: string, isKnownWord: (word: string) => boo
     const place = words.join(' ');
     if (place && !names.includes(place) && !places.includes(place)) places.push(place);
   }
-  return { names: names.slice(0, 3), relation, occasion, places: places.slice(0, 2) };
+  return { names: names.slice(0, 3), relation, occasion, places: places.slice(0, 2), topic: about };
 }

@@ -1,12 +1,14 @@
 /**
  * User lyrics -> Lyrics. Section tags in square brackets ([Verse], [Chorus 2], [Pre-Chorus], [Chorus x2])
  * start sections; text before any tag, or lyrics without tags at all, are split at blank lines into blocks:
- * a block that comes back word for word is the chorus, the others are verses.
+ * a block that comes back word for word is the chorus, the others are verses. A word the singer cannot read
+ * (./script.ts) makes the lyrics invalid, with its line.
  */
 import { at, last } from '../checked.ts';
 import { InvalidLyricsError } from '../errors.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics } from '../types.ts';
 import { pronounceWord } from './pronounce.ts';
+import { isWord, readWord, unreadableMessage } from './script.ts';
 
 export const MAX_LYRICS_CHARS = 3000;
 
@@ -24,11 +26,19 @@ const TAGS: Readonly<Record<string, LyricSectionKind>> = {
 /** "[Verse 1]", "[chorus x2]", "[Pre-Chorus]" -> the tag word and how many times the section is sung. */
 const TAG_LINE = /^\s*\[([^\]]*)\]\s*$/;
 
-export function parseLine(text: string): LyricLine {
+/** One line's words, pronounced; InvalidLyricsError names a word the singer cannot read (`lineNumber` says where). */
+export function parseLine(text: string, lineNumber?: number): LyricLine {
   const words = text
     .split(/\s+/)
-    .filter((token) => /[\p{L}\p{N}]/u.test(token))
-    .map((token) => pronounceWord(token));
+    .filter(isWord)
+    .map((token) => {
+      const reading = readWord(token);
+      if (!reading.readable)
+        throw new InvalidLyricsError(
+          unreadableMessage(token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''), reading.script, lineNumber),
+        );
+      return pronounceWord(reading.text);
+    });
   return { text: text.trim(), words };
 }
 
@@ -41,13 +51,13 @@ export function parseLyrics(text: string): Lyrics {
     );
   }
   const sections: LyricSection[] = [];
-  let untagged: string[][] = [[]];
-  let current: { kind: LyricSectionKind; repeat: number; lines: string[] } | null = null;
+  let untagged: NumberedLine[][] = [[]];
+  let current: { kind: LyricSectionKind; repeat: number; lines: NumberedLine[] } | null = null;
   const closeSection = () => {
     if (current !== null) {
       // A bare "[Chorus]" after a chorus was written out means "sing that chorus again".
       const earlier = sections.findLast((s) => s.kind === current?.kind);
-      const lines = current.lines.length > 0 ? current.lines.map(parseLine) : earlier?.lines;
+      const lines = current.lines.length > 0 ? current.lines.map(parseNumbered) : earlier?.lines;
       if (lines !== undefined) for (let i = 0; i < current.repeat; i++) sections.push({ kind: current.kind, lines });
     }
     current = null;
@@ -65,13 +75,13 @@ export function parseLyrics(text: string): Lyrics {
       current = { ...readTag(at(tag, 1), index + 1), lines: [] };
       continue;
     }
-    const line = raw.trim();
-    const singable = /[\p{L}\p{N}]/u.test(line);
+    const line = { text: raw.trim(), number: index + 1 };
+    const singable = isWord(line.text);
     if (current !== null) {
       if (singable) current.lines.push(line);
     } else if (singable) {
       last(untagged).push(line);
-    } else if (line === '' && last(untagged).length > 0) {
+    } else if (line.text === '' && last(untagged).length > 0) {
       untagged.push([]);
     }
   }
@@ -105,13 +115,21 @@ function readTag(inside: string, lineNumber: number): { kind: LyricSectionKind; 
   return { kind, repeat };
 }
 
+/** A line of the lyrics and its number (1-based), for messages that say where. */
+interface NumberedLine {
+  text: string;
+  number: number;
+}
+
+const parseNumbered = (line: NumberedLine): LyricLine => parseLine(line.text, line.number);
+
 /** Blank-line separated blocks: one sung verbatim more than once is the chorus, the rest are verses. */
-function blocksToSections(blocks: readonly string[][]): LyricSection[] {
+function blocksToSections(blocks: readonly NumberedLine[][]): LyricSection[] {
   const filled = blocks.filter((b) => b.length > 0);
-  const key = (block: readonly string[]) =>
+  const key = (block: readonly NumberedLine[]) =>
     block
       .map((l) =>
-        l
+        l.text
           .toLowerCase()
           .replace(/[^\p{L}\p{N}]+/gu, ' ')
           .trim(),
@@ -121,6 +139,6 @@ function blocksToSections(blocks: readonly string[][]): LyricSection[] {
   for (const block of filled) counts.set(key(block), (counts.get(key(block)) ?? 0) + 1);
   return filled.map((block) => ({
     kind: (counts.get(key(block)) ?? 0) > 1 ? 'chorus' : 'verse',
-    lines: block.map(parseLine),
+    lines: block.map(parseNumbered),
   }));
 }

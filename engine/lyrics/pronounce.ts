@@ -120,7 +120,7 @@ export function pronounceWord(word: string): LyricWord {
   if (!/[a-z0-9]/i.test(plain)) throw new RangeError(`Nothing to pronounce in "${word}"`);
 
   // Hyphenated words go part by part even when listed ("rock-and-roll"), so each part keeps its own letters.
-  const whole = plain.includes('-') ? undefined : lookupPhones(plain.toLowerCase());
+  const whole = plain.includes('-') ? undefined : voiced(lookupPhones(plain.toLowerCase()));
   const parts: (Part | string)[] =
     whole !== undefined ? [{ text: cleaned, phones: parsePhones(whole), guessed: false }] : splitParts(plain);
   const syllables: Syllable[] = [];
@@ -138,6 +138,10 @@ export function pronounceWord(word: string): LyricWord {
   if (syllables.length === 1 && FUNCTION_WORDS.has(text.toLowerCase())) at(syllables, 0).stress = 0;
   return { text, syllables, guessed: parts.some((p) => typeof p !== 'string' && p.guessed) };
 }
+
+/** A dictionary entry with a vowel; a few have none ("hm" HH M, "sh" SH), and a syllable needs one, so those are spelled. */
+const voiced = (phones: string | undefined): string | undefined =>
+  phones !== undefined && /[012]/.test(phones) ? phones : undefined;
 
 /** Splits "rock-and-roll", "24/7" or "4ever" into pronounced parts and the separators between them. */
 function splitParts(text: string): (Part | string)[] {
@@ -161,7 +165,7 @@ function splitParts(text: string): (Part | string)[] {
 
 function pronouncePart(text: string): Part {
   const lower = text.toLowerCase();
-  const known = lookupPhones(lower);
+  const known = voiced(lookupPhones(lower));
   if (known !== undefined) return { text, phones: parsePhones(known), guessed: false };
   const letters = lower.replace(/[^a-z]/g, '');
   if (letters.length > 0 && (!/[aeiouy]/.test(letters) || (text === text.toUpperCase() && letters.length <= 3))) {

@@ -96,6 +96,7 @@ function chooseLines(ctx: ComposeContext, slots: LineSlot[], random: Random): { 
       valence: spec.valence,
       arousal: spec.arousal,
       plan,
+      title: spec.title,
     },
     random.fork('lyrics'),
   );

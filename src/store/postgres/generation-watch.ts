@@ -2,7 +2,9 @@
  * watchGeneration across nodes: every committed change of a generation is announced on one channel with
  * pg_notify (payload "<node id> <generation id>"), and each node keeps one connection LISTENing to it. A node
  * hears its own changes straight from the commit (so a watcher on it hears them before the commit's promise
- * resolves, as with the file store) and skips their echo; another node's, it reads back and hands on.
+ * resolves, as with the file store) and skips their echo; another node's, it reads back and hands on, as the
+ * row is when read: changes another node commits in quick succession may reach a watcher as the latest one
+ * only (a long poll wants the state now; events that must each be delivered go through the outbox instead).
  *
  * Another node's change also wakes what must act on work recorded elsewhere (onOtherNodes: the webhook sender,
  * since a transition and its event commit together), on this same connection rather than one more per node.

@@ -1,0 +1,180 @@
+/**
+ * Writing one section from the songbook: rhymed couplets drawn from the section's pools (the subject's own
+ * first), each fitted to the phrase's syllable range, no couplet sung twice in a song, one voice ("I" or "we")
+ * per section, and few lines opening with a filler. An odd last line rhymes with the line before it.
+ */
+import type { Random } from '../random.ts';
+import type { Symbols } from './grammar.ts';
+import { fitLine, opensWithFiller, type Fitted, type Proper, type Range } from './fit.ts';
+import { rhymes, type Person } from './measure.ts';
+
+/** Templates for one part of the song and how much the writer leans on them. */
+export interface Pool {
+  templates: readonly string[];
+  weight: number;
+}
+
+/** What the whole song shares while its sections are written. */
+export interface Song {
+  symbols: Symbols;
+  proper: Proper;
+  valence: number;
+  /** Templates already sung, so verses never repeat each other. */
+  used: Set<string>;
+}
+
+/** One section's voice, how many more of its lines may open with a filler, and the templates it has sung. */
+export interface Voice {
+  person: Person;
+  fillersLeft: number;
+  /** The section's last line opened on a filler, so the next may not. */
+  afterFiller?: boolean;
+  own: Set<string>;
+  /** Out of fresh couplets: one sung in another section may come back, never one of this section's. */
+  reuse?: boolean;
+}
+
+/** Up to half a section's lines may open on "and", "oh", "so" or "now", never two side by side (./couplets.ts allowed). */
+export const newVoice = (lines: number): Voice => ({
+  person: 'none',
+  fillersLeft: Math.floor(lines / 2),
+  own: new Set(),
+});
+
+/** Whether a template may be sung here: fresh in the song, or at least in the section when reuse is allowed. */
+const usable = (template: string, song: Song, voice: Voice): boolean =>
+  !voice.own.has(template) && (voice.reuse === true || !song.used.has(template)) && suitsMood(template, song.valence);
+
+/** Fitted variants compared per line, enough to find a rhyming pair with good stresses. */
+const BEST_VARIANTS = 8;
+
+export function writeCouplets(
+  count: number,
+  range: Range,
+  pools: readonly Pool[],
+  song: Song,
+  random: Random,
+  voice: Voice,
+): Fitted[] {
+  const lines: Fitted[] = [];
+  while (lines.length < count) {
+    const last = lines[lines.length - 1];
+    if (count - lines.length === 1) {
+      const single =
+        (last === undefined ? null : pickSingle(range, pools, song, random, voice, (line) => rhymes(last, line))) ??
+        pickSingle(range, pools, song, random, voice, () => true);
+      if (single === null) break;
+      lines.push(single);
+      continue;
+    }
+    const couplet = pickCouplet(range, pools, song, random, voice);
+    if (couplet === null) break;
+    lines.push(...couplet);
+  }
+  return lines;
+}
+
+/** The template's mood mark allows it in a song of this valence. */
+export function suitsMood(template: string, valence: number): boolean {
+  if (template.startsWith('+|')) return valence > -0.2;
+  if (template.startsWith('-|')) return valence < 0.2;
+  return true;
+}
+
+const bodyOf = (template: string): string => template.replace(/^[+-]\|/, '');
+
+const opensOnFiller = (line: Fitted): boolean => line.filler || opensWithFiller(line.text);
+
+/** "I" or "we" when every line that says either says the same; 'none' when none does or a couplet says both. */
+function personOf(lines: readonly Fitted[]): Person {
+  const persons = new Set(lines.map((l) => l.person).filter((p) => p !== 'none'));
+  return persons.size === 1 ? ([...persons][0] ?? 'none') : 'none';
+}
+
+/**
+ * Whether lines may join a section in this voice with this many filler openings left. A couplet that says both
+ * ("I remember ... we used to sing") tells its own story and fits any voice.
+ */
+export function allowed(lines: readonly Fitted[], voice: Voice): boolean {
+  const person = personOf(lines);
+  const opens = lines.map(opensOnFiller);
+  // Two lines side by side opening on a filler ("And ... / And ...") read as padding.
+  const neighbours = opens.some((open, i) => open && (i === 0 ? voice.afterFiller === true : opens[i - 1] === true));
+  return (
+    (person === 'none' || voice.person === 'none' || person === voice.person) &&
+    opens.filter(Boolean).length <= voice.fillersLeft &&
+    !neighbours
+  );
+}
+
+export function take(lines: readonly Fitted[], template: string, song: Song, voice: Voice): void {
+  song.used.add(template);
+  voice.own.add(template);
+  const person = personOf(lines);
+  if (person !== 'none') voice.person = person;
+  voice.fillersLeft -= lines.filter(opensOnFiller).length;
+  voice.afterFiller = lines.length > 0 && opensOnFiller(lines[lines.length - 1] as Fitted);
+}
+
+function pickCouplet(range: Range, pools: readonly Pool[], song: Song, random: Random, voice: Voice): Fitted[] | null {
+  const options: { lines: Fitted[]; template: string; weight: number }[] = [];
+  for (const pool of pools) {
+    for (const template of pool.templates) {
+      if (!usable(template, song, voice)) continue;
+      const [first, second] = bodyOf(template).split(' / ');
+      if (first === undefined || second === undefined) continue;
+      const fill = { proper: song.proper, filler: voice.fillersLeft > 0 ? 'oh' : null };
+      const a = fitLine(first, range, song.symbols, fill).slice(0, BEST_VARIANTS);
+      const b = fitLine(second, range, song.symbols, { ...fill, filler: voice.fillersLeft > 0 ? 'and' : null }).slice(
+        0,
+        BEST_VARIANTS,
+      );
+      let best: { lines: Fitted[]; cost: number } | null = null;
+      for (const x of a) {
+        for (const y of b) {
+          const cost = x.cost + y.cost;
+          if ((best === null || cost < best.cost) && rhymes(x, y) && allowed([x, y], voice))
+            best = { lines: [x, y], cost };
+        }
+      }
+      if (best !== null) options.push({ lines: best.lines, template, weight: pool.weight * Math.exp(-best.cost / 2) });
+    }
+  }
+  if (options.length === 0) return null;
+  const chosen = random.weighted(
+    options,
+    options.map((o) => o.weight),
+  );
+  take(chosen.lines, chosen.template, song, voice);
+  return chosen.lines;
+}
+
+/** One line from an unused couplet (which is then used up), for an odd line out. */
+export function pickSingle(
+  range: Range,
+  pools: readonly Pool[],
+  song: Song,
+  random: Random,
+  voice: Voice,
+  accept: (line: Fitted) => boolean,
+): Fitted | null {
+  const options: { line: Fitted; template: string; weight: number }[] = [];
+  for (const pool of pools) {
+    for (const template of pool.templates) {
+      if (!usable(template, song, voice)) continue;
+      for (const half of bodyOf(template).split(' / ')) {
+        const line = fitLine(half, range, song.symbols, { proper: song.proper, filler: null }).find(
+          (l) => accept(l) && allowed([l], voice),
+        );
+        if (line !== undefined) options.push({ line, template, weight: pool.weight * Math.exp(-line.cost / 2) });
+      }
+    }
+  }
+  if (options.length === 0) return null;
+  const chosen = random.weighted(
+    options,
+    options.map((o) => o.weight),
+  );
+  take([chosen.line], chosen.template, song, voice);
+  return chosen.line;
+}

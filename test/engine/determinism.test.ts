@@ -4,11 +4,16 @@
  * and another seed gives a different one.
  *
  * The golden hashes pin the engine's exact output, so ANY intended change to composition, rendering or
- * encoding changes them. After such a change, listen, then regenerate with:
+ * encoding changes them. After such a change, listen, then regenerate on both supported Node lines with:
  *
- *   UPDATE_GOLDEN=1 npx ava test/engine/determinism.test.ts
+ *   npm run golden
+ *
+ * Hashes are kept per Math.pow: V8 13 (Node 24) rounds some non-integer powers differently in the last
+ * place from V8 12 (Node 22), which can move one sample by one LSB in a sung track (measured: 1 byte of
+ * 1.4 MB). Output is byte-identical for a given Node line, so each line keeps its own hashes.
  */
 import test from 'ava';
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { GenerationRequest } from '../../engine/index.ts';
 import { createTrackRenderer, type TrackRenderer } from '../helpers/analysis/renders.ts';
@@ -35,9 +40,26 @@ const FIXED: Record<string, GenerationRequest> = {
   },
 };
 
+type Hashes = Record<string, { request: GenerationRequest; sha256: string }>;
+
 interface GoldenFile {
   note: string;
-  hashes: Record<string, { request: GenerationRequest; sha256: string }>;
+  /** Hashes by Math.pow fingerprint (see the header), each with the Node version that recorded them. */
+  platforms: Record<string, { recordedOn: string; hashes: Hashes }>;
+}
+
+/** A fingerprint of how this runtime rounds Math.pow for non-integer exponents, the one Math function whose
+ * results differ between the supported Node lines. */
+function powFingerprint(): string {
+  const hash = createHash('sha256');
+  const values = new Float64Array(4096);
+  let x = 0.5;
+  for (let i = 0; i < values.length; i++) {
+    x = (x * 9301 + 49297) % 233280;
+    values[i] = (x / 2333) ** (((i % 97) - 48) / 13.7);
+  }
+  hash.update(new Uint8Array(values.buffer));
+  return `pow-${hash.digest('hex').slice(0, 12)}`;
 }
 
 let renderer: TrackRenderer;
@@ -76,36 +98,43 @@ test('another seed gives a different WAV', async (t) => {
 });
 
 test.serial('the fixed requests still render to their golden sha256 (UPDATE_GOLDEN=1 rewrites them)', async (t) => {
-  const actual: GoldenFile['hashes'] = {};
+  const actual: Hashes = {};
   for (const [name, request] of Object.entries(FIXED)) {
     actual[name] = { request, sha256: (await renderer.render(`${name}-a`, request)).sha256 };
   }
+  const platform = powFingerprint();
   if (UPDATE) {
+    const previous = await readGolden();
     const golden: GoldenFile = {
-      note: 'sha256 of the WAV for each fixed request in test/engine/determinism.test.ts. Regenerate after an intended engine change: UPDATE_GOLDEN=1 npx ava test/engine/determinism.test.ts',
-      hashes: actual,
+      note: 'sha256 of the WAV for each fixed request in test/engine/determinism.test.ts, per Math.pow fingerprint (see its header). Regenerate after an intended engine change: npm run golden',
+      platforms: { ...previous?.platforms, [platform]: { recordedOn: process.version, hashes: actual } },
     };
     await writeFile(GOLDEN_FILE, `${JSON.stringify(golden, null, 2)}\n`);
-    t.log(`rewrote ${GOLDEN_FILE.pathname}`);
+    t.log(`rewrote the ${platform} hashes (${process.version}) in ${GOLDEN_FILE.pathname}`);
   }
   const golden = await readGolden();
-  if (!golden)
-    return t.fail(`no ${GOLDEN_FILE.pathname}: create it with UPDATE_GOLDEN=1 npx ava test/engine/determinism.test.ts`);
+  const recorded = golden?.platforms[platform];
+  if (!recorded) {
+    const known = Object.values(golden?.platforms ?? {}).map((p) => p.recordedOn);
+    return t.fail(
+      `no golden hashes for this runtime's Math.pow (${platform}, ${process.version}; recorded on: ${known.join(', ') || 'none'}): record them with npm run golden`,
+    );
+  }
   for (const [name, { request, sha256 }] of Object.entries(actual)) {
-    const stored = golden.hashes[name];
+    const stored = recorded.hashes[name];
     if (!stored) {
-      t.fail(`no golden entry for ${name}: regenerate with UPDATE_GOLDEN=1`);
+      t.fail(`no golden entry for ${name}: regenerate with npm run golden`);
       continue;
     }
     t.deepEqual(
       stored.request,
       request,
-      `golden entry for ${name} was made for another request: regenerate with UPDATE_GOLDEN=1`,
+      `golden entry for ${name} was made for another request: regenerate with npm run golden`,
     );
     t.is(
       sha256,
       stored.sha256,
-      `${name}: the WAV changed. If the engine was changed on purpose, listen to it and regenerate with UPDATE_GOLDEN=1 npx ava test/engine/determinism.test.ts; otherwise something made rendering nondeterministic or changed the output by accident.`,
+      `${name}: the WAV changed (hashes recorded on ${recorded.recordedOn}). If the engine was changed on purpose, listen to it and regenerate with npm run golden; otherwise something made rendering nondeterministic or changed the output by accident.`,
     );
   }
 });

@@ -286,6 +286,30 @@ const refusals: {
     param: 'lyrics',
     message: /instrumental/,
   },
+  {
+    title: 'section lyrics in an extension of an instrumental (issue 29, point 5)',
+    path: 'extend',
+    body: { sections: [{ kind: 'verse', bars: 4, lyrics: 'la la' }] },
+    code: 'conflicting_fields',
+    param: 'sections',
+    message: /instrumental, so an extension of it cannot be sung/,
+  },
+  {
+    title: 'a NUL in remix lyrics, as top-level lyrics refuses it',
+    path: 'remix',
+    body: { section: 1, lyrics: 'la\u0000la' },
+    code: 'invalid_characters',
+    param: 'lyrics',
+    message: /control character/,
+  },
+  {
+    title: 'a terminal escape in section lyrics, as top-level lyrics refuses it',
+    path: 'extend',
+    body: { sections: [{ kind: 'verse', bars: 4, lyrics: 'la \u001b[31mla' }] },
+    code: 'invalid_characters',
+    param: 'sections[0].lyrics',
+    message: /sections\[0\]\.lyrics contains a control character/,
+  },
 ];
 
 for (const refusal of refusals) {

@@ -118,6 +118,13 @@ const refusals: Refusal[] = [
     message: /cannot be sung with "instrumental": true/,
   },
   {
+    title: 'a control character in section lyrics, as top-level lyrics refuses it',
+    body: { sections: [{ kind: 'verse', bars: 30, lyrics: 'la\u0007la' }] },
+    code: 'invalid_characters',
+    param: 'sections[0].lyrics',
+    message: /control character/,
+  },
+  {
     title: 'section lyrics beside top-level lyrics',
     body: { lyrics: 'la', sections: [{ kind: 'verse', bars: 30, lyrics: 'la la la' }] },
     code: 'conflicting_fields',

@@ -14,6 +14,7 @@ import {
   type PlanSection,
 } from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
+import { checkCharacters } from '../../http/validate.ts';
 
 export const MAX_SECTIONS = 30;
 /** Longest plan section: a whole 180 s track at the slowest tempo is under 40 bars of 4/4, 120 allows 1/1 meters. */
@@ -108,6 +109,8 @@ export function readSectionChanges(section: Body, at: string): Pick<PlanSection,
         `${field} must be the words to sing in this section, one line per line.`,
         'invalid_type',
       );
+    // The same characters as top-level "lyrics" refuses (issue 29, point 5).
+    checkCharacters(field, lyrics, field);
     if ([...lyrics].length > MAX_LYRICS_CHARS)
       throw new ValidationError(
         field,

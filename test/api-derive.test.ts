@@ -378,7 +378,7 @@ test('a source that is not completed, a loop, or from before plans were reported
   t.regex(oldError.message, /Render it again/);
 });
 
-test("after a downgrade, a source made with a callback_url is still extended and remixed, without it (the request asks for none)", async (t) => {
+test('after a downgrade, a source made with a callback_url is still extended and remixed, without it (the request asks for none)', async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account('developer');
   const source = await completedSource(app, key, { callback_url: 'https://example.com/hook' });

@@ -363,6 +363,32 @@ test('a source that is not completed, a loop, or from before plans were reported
   t.regex(oldError.message, /Render it again/);
 });
 
+test('after a downgrade, a source made with a callback_url is still extended and remixed, without it (the request asks for none)', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account('developer');
+  const source = await completedSource(app, key, { callback_url: 'https://example.com/hook' });
+  await app.store.updateAccount(account.id, { plan: 'starter' });
+  for (const [operation, body] of [
+    ['extend', { seconds: 10 }],
+    ['remix', { section: 1, energy: 0.9 }],
+  ] as const) {
+    const res = await app.call(key, `/v1/generation/${source}/${operation}`, { json: body });
+    t.is(res.status, 202, await res.clone().text());
+    const made = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
+    t.is(made.callback_url, null);
+  }
+});
+
+test('a source made with a callback_url passes it on to what is derived from it while the plan has webhooks', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account('developer');
+  const source = await completedSource(app, key, { callback_url: 'https://example.com/hook' });
+  const res = await app.call(key, `/v1/generation/${source}/extend`, { json: { seconds: 10 } });
+  t.is(res.status, 202, await res.clone().text());
+  const made = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
+  t.is(made.callback_url, 'https://example.com/hook');
+});
+
 test('an extension counts against the quota: 402 when the month is used up, nothing made', async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account('enterprise', { monthly: 1, rpm: 100 });

@@ -64,7 +64,7 @@ export function resolvePlan(
   });
   const open = asked.filter((bars) => bars === undefined).length;
   const fixed = asked.reduce<number>((sum, bars) => sum + (bars ?? 0), 0);
-  const target = open === 0 ? fixed : unsizedTarget(frame.duration, secondsPerBar);
+  const target = open === 0 ? { bars: fixed, why: '' } : unsizedTarget(frame.duration, secondsPerBar);
   if (open > 0 && fixed + open > target.bars) {
     const least = round1((fixed + open) * secondsPerBar);
     throw new RequestError(

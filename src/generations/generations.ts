@@ -39,7 +39,7 @@ export interface GenerationsOptions {
   blobs: BlobStore;
   jobs: JobQueue;
   /** The engine's check that lyrics fit the track (throws its own errors). */
-  checkLyrics(request: GenerationRequest): void;
+  checkRequest(request: GenerationRequest): void;
   /** Checks a callback_url by the webhooks' rules; absent where nothing would send webhooks. */
   checkCallbackUrl?: ((url: string, param: string) => Promise<void>) | undefined;
   signer: DownloadSigner;
@@ -120,8 +120,9 @@ export class Generations {
   }
 
   async #check(account: Account, request: GenerationInput): Promise<void> {
-    // Lyrics that cannot be sung (too many lines for the track) are refused now, not a failed task later.
-    if (request.lyrics !== null) this.#o.checkLyrics(request);
+    // A track that would be silent, or lyrics that cannot be sung (too many lines), are refused now, before any
+    // quota is spent, not a charged silence or a failed task later.
+    this.#o.checkRequest(request);
     const limits = limitsFor(account);
     if (request.callback_url !== null) {
       if (!limits.webhooks)

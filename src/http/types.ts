@@ -18,8 +18,8 @@ export interface AppDeps {
   /** Where the rendered files are. */
   blobs: BlobStore;
   jobs: JobQueue;
-  /** The engine's cheap, synchronous checks (rendering goes through jobs). checkLyrics throws engine errors. */
-  engine: { listStyles(): StyleInfo[]; checkLyrics(request: GenerationRequest): void };
+  /** The engine's cheap, synchronous checks (rendering goes through jobs). checkRequest throws engine errors. */
+  engine: { listStyles(): StyleInfo[]; checkRequest(request: GenerationRequest): void };
   config: Config;
   /** The clock: injectable so rate-limit and expiry tests need no waiting. */
   now?: () => Date;

@@ -25,10 +25,11 @@ export type {
   OutputOptions,
   LoopInfo,
   PlanKind,
+  PlanKindAlias,
   PlanSection,
   PlanReport,
 } from './types.ts';
-export { OUTPUT_FORMATS, PLAN_KINDS } from './types.ts';
+export { OUTPUT_FORMATS, PLAN_KINDS, PLAN_KIND_ALIASES, planKindOf } from './types.ts';
 export { MP3_BITRATES } from './encode/mp3.ts';
 export {
   EngineError,

@@ -16,6 +16,7 @@ import type {
   TraceEntry,
   TrackMetadata,
 } from './types.ts';
+import { PLAN_KIND_ALIASES } from './types.ts';
 import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, compose } from './compose/index.ts';
 import { renderScore } from './render/index.ts';
@@ -246,15 +247,13 @@ function round1(value: number): number {
 const AS_PLAN_KIND: Record<SectionKind, PlanKind> = {
   intro: 'intro',
   verse: 'verse',
-  prechorus: 'pre_chorus',
+  prechorus: 'prechorus',
   chorus: 'chorus',
   bridge: 'bridge',
-  build: 'pre_chorus',
   drop: 'drop',
   breakdown: 'breakdown',
-  theme: 'verse',
-  climax: 'chorus',
   outro: 'outro',
+  ...PLAN_KIND_ALIASES,
 };
 
 /**

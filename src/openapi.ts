@@ -10,6 +10,8 @@ import { planRequestSchemas, planResponseSchemas } from './routes/generations/pl
 import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION, deriveSchemas } from './routes/generations/derive-openapi.ts';
 import { LIST_LIMITS } from './routes/generations/list-generations.ts';
 import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
+import { requestComponents } from './http/schema.ts';
+import { REQUEST_SCHEMAS } from './routes/request-schemas.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -305,6 +307,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
       },
       schemas: {
         ...webhookSchemas({ ref }),
+        ...requestComponents(REQUEST_SCHEMAS),
         GenerateRequest: {
           type: 'object',
           additionalProperties: false,

@@ -286,6 +286,30 @@ const refusals: {
     param: 'lyrics',
     message: /instrumental/,
   },
+  {
+    title: 'section lyrics in an extension of an instrumental (issue 29, point 5)',
+    path: 'extend',
+    body: { sections: [{ kind: 'verse', bars: 4, lyrics: 'la la' }] },
+    code: 'conflicting_fields',
+    param: 'sections',
+    message: /instrumental, so an extension of it cannot be sung/,
+  },
+  {
+    title: 'a NUL in remix lyrics, as top-level lyrics refuses it',
+    path: 'remix',
+    body: { section: 1, lyrics: 'la\u0000la' },
+    code: 'invalid_characters',
+    param: 'lyrics',
+    message: /control character/,
+  },
+  {
+    title: 'a terminal escape in section lyrics, as top-level lyrics refuses it',
+    path: 'extend',
+    body: { sections: [{ kind: 'verse', bars: 4, lyrics: 'la \u001b[31mla' }] },
+    code: 'invalid_characters',
+    param: 'sections[0].lyrics',
+    message: /sections\[0\]\.lyrics contains a control character/,
+  },
 ];
 
 for (const refusal of refusals) {
@@ -337,6 +361,32 @@ test('a source that is not completed, a loop, or from before plans were reported
   const oldError = await errorOf(await app.call(key, `/v1/generation/${old}/extend`, { json: { seconds: 10 } }));
   t.is(oldError.code, 'source_without_plan');
   t.regex(oldError.message, /Render it again/);
+});
+
+test('after a downgrade, a source made with a callback_url is still extended and remixed, without it (the request asks for none)', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account('developer');
+  const source = await completedSource(app, key, { callback_url: 'https://example.com/hook' });
+  await app.store.updateAccount(account.id, { plan: 'starter' });
+  for (const [operation, body] of [
+    ['extend', { seconds: 10 }],
+    ['remix', { section: 1, energy: 0.9 }],
+  ] as const) {
+    const res = await app.call(key, `/v1/generation/${source}/${operation}`, { json: body });
+    t.is(res.status, 202, await res.clone().text());
+    const made = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
+    t.is(made.callback_url, null);
+  }
+});
+
+test('a source made with a callback_url passes it on to what is derived from it while the plan has webhooks', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account('developer');
+  const source = await completedSource(app, key, { callback_url: 'https://example.com/hook' });
+  const res = await app.call(key, `/v1/generation/${source}/extend`, { json: { seconds: 10 } });
+  t.is(res.status, 202, await res.clone().text());
+  const made = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
+  t.is(made.callback_url, 'https://example.com/hook');
 });
 
 test('an extension counts against the quota: 402 when the month is used up, nothing made', async (t) => {

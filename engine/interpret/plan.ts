@@ -3,7 +3,14 @@
  * bars (seconds round to the nearest bar, reported in a warning when that changes them), an energy for every
  * section and the roles each plays. The track's duration becomes the plan's exact length in bars.
  */
-import type { InstrumentChoice, Patch, PlanSection, ResolvedPlanSection, Role } from '../types.ts';
+import {
+  planKindOf,
+  type InstrumentChoice,
+  type Patch,
+  type PlanSection,
+  type ResolvedPlanSection,
+  type Role,
+} from '../types.ts';
 import { RequestError } from '../errors.ts';
 import { planKindEnergy } from '../compose/form.ts';
 import { instrumentWord, roleWord } from './fields.ts';
@@ -51,15 +58,17 @@ export function resolvePlan(
   const left = Math.max(open, Math.round(frame.duration / secondsPerBar) - fixed);
   let given = 0;
   const plan = sections.map((section, i): ResolvedPlanSection => {
+    const kind = planKindOf(section.kind);
+    if (kind === undefined) throw new RequestError(`Section ${i + 1}: "${section.kind}" is not a section kind.`);
     let bars = asked[i];
     if (bars === undefined) {
       bars = Math.floor(left / open) + (given < left % open ? 1 : 0);
       given++;
     }
     return {
-      kind: section.kind,
+      kind,
       bars,
-      energy: section.energy ?? planKindEnergy(section.kind),
+      energy: section.energy ?? planKindEnergy(kind),
       roles:
         section.instruments === undefined
           ? null

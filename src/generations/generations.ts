@@ -120,7 +120,11 @@ export class Generations {
     options: CreateOptions = {},
   ): Promise<{ generation: Generation; replayed: boolean }> {
     const played = assertDerivable(source, derivation.operation);
-    return this.create(account, derivedInput(source, played, derivation, limits), options);
+    const input = derivedInput(source, played, derivation, limits);
+    // The source's callback_url is inherited, not asked for: only what the new request asks for is judged by the
+    // plan, so an account whose plan has lost webhooks since derives without it rather than being refused.
+    const inherited = limitsFor(account).webhooks ? input : { ...input, callback_url: null };
+    return this.create(account, inherited, options);
   }
 
   async #check(account: Account, request: GenerationInput): Promise<void> {

@@ -19,7 +19,7 @@ test("the score's sections are the plan's, in order, each its bars, starting on 
   const plan = [
     { kind: 'intro', bars: 4 },
     { kind: 'verse', bars: 8 },
-    { kind: 'pre_chorus', bars: 2 },
+    { kind: 'prechorus', bars: 2 },
     { kind: 'chorus', bars: 8 },
     { kind: 'solo', bars: 4 },
     { kind: 'outro', bars: 3 },
@@ -38,6 +38,23 @@ test("the score's sections are the plan's, in order, each its bars, starting on 
     t.true(Number.isInteger(section.time * 44100));
     bar += section.bars;
   }
+});
+
+test('a plan stored with the old "pre_chorus" spelling plays, and is reported, as "prechorus" (issue 26)', (t) => {
+  const spec = interpret({
+    ...base,
+    plan: [
+      { kind: 'pre_chorus', bars: 16 },
+      { kind: 'chorus', bars: 16 },
+    ],
+  });
+  t.deepEqual(
+    compose(spec).sections.map((s) => [s.kind, s.planKind]),
+    [
+      ['prechorus', 'prechorus'],
+      ['chorus', 'chorus'],
+    ],
+  );
 });
 
 test('seconds become the nearest whole bars at the tempo, with a warning saying so', (t) => {

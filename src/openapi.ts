@@ -355,7 +355,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               type: 'boolean',
               default: false,
               description:
-                'A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds.',
+                "A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds, and the completed generation's duration is that real length.",
             },
             callback_url: {
               type: ['string', 'null'],
@@ -413,7 +413,11 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             object: { const: 'generation' },
             status: ref('GenerationStatus'),
             prompt: { type: 'string' },
-            duration: { type: 'number' },
+            duration: {
+              type: 'number',
+              description:
+                "The track's length in seconds. A completed loop's is its real length in whole bars (metadata.loop.seconds), not the seconds asked.",
+            },
             style: { type: ['string', 'null'] },
             instrumental: { type: 'boolean' },
             seed: { type: 'integer' },

@@ -40,7 +40,8 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
       type: 'object',
       required: ['section'],
       additionalProperties: false,
-      description: 'At least one of energy, instruments, lyrics or seed: nothing changed would give the same track.',
+      description:
+        'What to change in the section: energy, instruments, lyrics or seed. Only "section" composes it anew from a new random seed, which the new generation reports as its `seed`.',
       properties: {
         section: {
           type: 'integer',
@@ -66,13 +67,10 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
           minimum: 0,
           maximum: LIMITS.maxSeed,
           description:
-            "Compose the section again from this seed (default: the source's seed, so only what you change changes).",
+            "Compose the section again from this seed (default: the source's seed when something else changes, so only that changes; a new random seed when nothing else does).",
         },
       },
-      examples: [
-        { section: 2, energy: 1 },
-        { section: 1, seed: 7 },
-      ],
+      examples: [{ section: 2, energy: 1 }, { section: 1, seed: 7 }, { section: 1 }],
     },
     GenerationSource: {
       type: 'object',

@@ -41,6 +41,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     checkCallbackUrl: webhooks && ((url, param) => webhooks.checkUrl(url, param)),
     signer,
     now,
+    encoder: deps.encoder,
+    logger,
   });
   const services: Services = {
     ...rest,

@@ -88,7 +88,7 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
 export const EXTEND_DESCRIPTION =
   'A new generation that continues a completed one: the same prompt, seed, tempo, key and meter, its bars unchanged sample for sample up to the bar line where its ending starts, ' +
   'then new material and a new ending. Counted against the quota like any generation; the answer, Idempotency-Key, polling and webhooks work as for POST /v1/generate. ' +
-  "The WAV before that bar line is byte-identical to the source's; the other formats are encoded from the same master. Stems are not made. " +
+  "The WAV before that bar line is byte-identical to the source's; the other formats are made from that WAV. Stems are not made. " +
   '409 when the source is not completed, is a loop, or was made before plans were reported.';
 
 export const REMIX_DESCRIPTION =

@@ -108,3 +108,29 @@ test('a fault is logged once, at error level, with its stack, under the request 
   t.like(faults[0], { req_id: reqId, msg: 'request failed' });
   t.regex(faults[0]!.err.stack, /ENOENT: no such file \/secret\/path\n\s+at /);
 });
+
+test('a fault in a POST whose body was read is logged with its stack under the request id', async (t) => {
+  const { logger, lines } = captureLogger('info');
+  const app = await startApp(t, {
+    logger,
+    wrapStore: (store) =>
+      new Proxy(store, {
+        get(target, prop, receiver) {
+          if (prop === 'createGeneration')
+            return () => {
+              throw new Error('the store broke while saving');
+            };
+          const value = Reflect.get(target, prop, receiver);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }),
+  });
+  const { key } = await app.account();
+  const res = await app.call(key, '/v1/generate', { json: { prompt: 'lofi', duration: 30 } });
+  t.is(res.status, 500);
+  const reqId = res.headers.get('x-request-id');
+  const faults = lines.filter((line) => line.level === LEVELS.error);
+  t.is(faults.length, 1);
+  t.like(faults[0], { req_id: reqId, msg: 'request failed' });
+  t.regex(faults[0]!.err.stack, /the store broke while saving\n\s+at /);
+});

@@ -1,6 +1,6 @@
 /**
  * Writing one section from the songbook: rhymed couplets drawn from the section's pools (the subject's own
- * first), each fitted to the phrase's syllable range, no couplet sung twice in a song, one voice ("I" or "we")
+ * first), each fitted to the phrase's syllable range, no couplet sung twice in a song, one narrator ("I" or "we")
  * per section, and few lines opening with a filler. An odd last line rhymes with the line before it.
  */
 import type { Random } from '../random.ts';
@@ -23,8 +23,8 @@ export interface Song {
   used: Set<string>;
 }
 
-/** One section's voice, how many more of its lines may open with a filler, and the templates it has sung. */
-export interface Voice {
+/** One section's narrator, how many more of its lines may open with a filler, and the templates it has sung. */
+export interface Narrator {
   person: Person;
   fillersLeft: number;
   /** The section's last line opened on a filler, so the next may not. */
@@ -35,15 +35,17 @@ export interface Voice {
 }
 
 /** Up to half a section's lines may open on "and", "oh", "so" or "now", never two side by side (./couplets.ts allowed). */
-export const newVoice = (lines: number): Voice => ({
+export const newNarrator = (lines: number): Narrator => ({
   person: 'none',
   fillersLeft: Math.floor(lines / 2),
   own: new Set(),
 });
 
 /** Whether a template may be sung here: fresh in the song, or at least in the section when reuse is allowed. */
-const usable = (template: string, song: Song, voice: Voice): boolean =>
-  !voice.own.has(template) && (voice.reuse === true || !song.used.has(template)) && suitsMood(template, song.valence);
+const usable = (template: string, song: Song, narrator: Narrator): boolean =>
+  !narrator.own.has(template) &&
+  (narrator.reuse === true || !song.used.has(template)) &&
+  suitsMood(template, song.valence);
 
 /** Fitted variants compared per line, enough to find a rhyming pair with good stresses. */
 const BEST_VARIANTS = 8;
@@ -54,20 +56,20 @@ export function writeCouplets(
   pools: readonly Pool[],
   song: Song,
   random: Random,
-  voice: Voice,
+  narrator: Narrator,
 ): Fitted[] {
   const lines: Fitted[] = [];
   while (lines.length < count) {
     const last = lines[lines.length - 1];
     if (count - lines.length === 1) {
       const single =
-        (last === undefined ? null : pickSingle(range, pools, song, random, voice, (line) => rhymes(last, line))) ??
-        pickSingle(range, pools, song, random, voice, () => true);
+        (last === undefined ? null : pickSingle(range, pools, song, random, narrator, (line) => rhymes(last, line))) ??
+        pickSingle(range, pools, song, random, narrator, () => true);
       if (single === null) break;
       lines.push(single);
       continue;
     }
-    const couplet = pickCouplet(range, pools, song, random, voice);
+    const couplet = pickCouplet(range, pools, song, random, narrator);
     if (couplet === null) break;
     lines.push(...couplet);
   }
@@ -92,48 +94,54 @@ function personOf(lines: readonly Fitted[]): Person {
 }
 
 /**
- * Whether lines may join a section in this voice with this many filler openings left. A couplet that says both
- * ("I remember ... we used to sing") tells its own story and fits any voice.
+ * Whether lines may join a section in this narrator with this many filler openings left. A couplet that says both
+ * ("I remember ... we used to sing") tells its own story and fits any narrator.
  */
-export function allowed(lines: readonly Fitted[], voice: Voice): boolean {
+export function allowed(lines: readonly Fitted[], narrator: Narrator): boolean {
   const person = personOf(lines);
   const opens = lines.map(opensOnFiller);
   // Two lines side by side opening on a filler ("And ... / And ...") read as padding.
-  const neighbours = opens.some((open, i) => open && (i === 0 ? voice.afterFiller === true : opens[i - 1] === true));
+  const neighbours = opens.some((open, i) => open && (i === 0 ? narrator.afterFiller === true : opens[i - 1] === true));
   return (
-    (person === 'none' || voice.person === 'none' || person === voice.person) &&
-    opens.filter(Boolean).length <= voice.fillersLeft &&
+    (person === 'none' || narrator.person === 'none' || person === narrator.person) &&
+    opens.filter(Boolean).length <= narrator.fillersLeft &&
     !neighbours
   );
 }
 
-export function take(lines: readonly Fitted[], template: string, song: Song, voice: Voice): void {
+export function take(lines: readonly Fitted[], template: string, song: Song, narrator: Narrator): void {
   song.used.add(template);
-  voice.own.add(template);
+  narrator.own.add(template);
   const person = personOf(lines);
-  if (person !== 'none') voice.person = person;
-  voice.fillersLeft -= lines.filter(opensOnFiller).length;
-  voice.afterFiller = lines.length > 0 && opensOnFiller(lines[lines.length - 1] as Fitted);
+  if (person !== 'none') narrator.person = person;
+  narrator.fillersLeft -= lines.filter(opensOnFiller).length;
+  narrator.afterFiller = lines.length > 0 && opensOnFiller(lines[lines.length - 1] as Fitted);
 }
 
-function pickCouplet(range: Range, pools: readonly Pool[], song: Song, random: Random, voice: Voice): Fitted[] | null {
+function pickCouplet(
+  range: Range,
+  pools: readonly Pool[],
+  song: Song,
+  random: Random,
+  narrator: Narrator,
+): Fitted[] | null {
   const options: { lines: Fitted[]; template: string; weight: number }[] = [];
   for (const pool of pools) {
     for (const template of pool.templates) {
-      if (!usable(template, song, voice)) continue;
+      if (!usable(template, song, narrator)) continue;
       const [first, second] = bodyOf(template).split(' / ');
       if (first === undefined || second === undefined) continue;
-      const fill = { proper: song.proper, filler: voice.fillersLeft > 0 ? 'oh' : null };
+      const fill = { proper: song.proper, filler: narrator.fillersLeft > 0 ? 'oh' : null };
       const a = fitLine(first, range, song.symbols, fill).slice(0, BEST_VARIANTS);
-      const b = fitLine(second, range, song.symbols, { ...fill, filler: voice.fillersLeft > 0 ? 'and' : null }).slice(
-        0,
-        BEST_VARIANTS,
-      );
+      const b = fitLine(second, range, song.symbols, {
+        ...fill,
+        filler: narrator.fillersLeft > 0 ? 'and' : null,
+      }).slice(0, BEST_VARIANTS);
       let best: { lines: Fitted[]; cost: number } | null = null;
       for (const x of a) {
         for (const y of b) {
           const cost = x.cost + y.cost;
-          if ((best === null || cost < best.cost) && rhymes(x, y) && allowed([x, y], voice))
+          if ((best === null || cost < best.cost) && rhymes(x, y) && allowed([x, y], narrator))
             best = { lines: [x, y], cost };
         }
       }
@@ -145,7 +153,7 @@ function pickCouplet(range: Range, pools: readonly Pool[], song: Song, random: R
     options,
     options.map((o) => o.weight),
   );
-  take(chosen.lines, chosen.template, song, voice);
+  take(chosen.lines, chosen.template, song, narrator);
   return chosen.lines;
 }
 
@@ -155,16 +163,16 @@ export function pickSingle(
   pools: readonly Pool[],
   song: Song,
   random: Random,
-  voice: Voice,
+  narrator: Narrator,
   accept: (line: Fitted) => boolean,
 ): Fitted | null {
   const options: { line: Fitted; template: string; weight: number }[] = [];
   for (const pool of pools) {
     for (const template of pool.templates) {
-      if (!usable(template, song, voice)) continue;
+      if (!usable(template, song, narrator)) continue;
       for (const half of bodyOf(template).split(' / ')) {
         const line = fitLine(half, range, song.symbols, { proper: song.proper, filler: null }).find(
-          (l) => accept(l) && allowed([l], voice),
+          (l) => accept(l) && allowed([l], narrator),
         );
         if (line !== undefined) options.push({ line, template, weight: pool.weight * Math.exp(-line.cost / 2) });
       }
@@ -175,6 +183,6 @@ export function pickSingle(
     options,
     options.map((o) => o.weight),
   );
-  take([chosen.line], chosen.template, song, voice);
+  take([chosen.line], chosen.template, song, narrator);
   return chosen.line;
 }

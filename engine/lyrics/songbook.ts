@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /** The parts of a song a couplet is written for. */
 export const PARTS = ['verse', 'later', 'pre', 'chorus', 'bridge', 'short'] as const;
-export type Part = (typeof PARTS)[number];
+export type SongPart = (typeof PARTS)[number];
 
 /** A title and the lines that sing it; answers rhyme with the title's last word and follow the hook in the chorus. */
 export interface TitleEntry {
@@ -23,7 +23,7 @@ export interface TitleEntry {
  * chorus: the lines a chorus sings after its hook; bridge: a turn of thought; short: lines of four to six
  * syllables for slow songs. A leading "+|" keeps a couplet to happy songs, "-|" to sad ones.
  */
-export type Couplets = Partial<Record<Part, string[]>>;
+export type Couplets = Partial<Record<SongPart, string[]>>;
 
 export interface Subject extends Couplets {
   name: string;

@@ -9,12 +9,21 @@
  */
 import type { Random } from '../random.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics, Subjects } from '../types.ts';
-import { allowed, newVoice, pickSingle, take, writeCouplets, type Pool, type Song, type Voice } from './couplets.ts';
+import {
+  allowed,
+  newNarrator,
+  pickSingle,
+  take,
+  writeCouplets,
+  type Pool,
+  type Song,
+  type Narrator,
+} from './couplets.ts';
 import { fitLine, opensWithFiller, type Fitted, type Range } from './fit.ts';
 import { rhymes } from './measure.ts';
 import { parseLine } from './parse.ts';
 import { materialFor, singable, type Material } from './material.ts';
-import { loadSongbook, type Couplets, type Part } from './songbook.ts';
+import { loadSongbook, type Couplets, type SongPart } from './songbook.ts';
 import { hookFor, nameOf, songTitle, type Hook } from './title.ts';
 
 export interface LyricPlan {
@@ -67,7 +76,7 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   let verses = 0;
   const sections: LyricSection[] = input.plan.sections.map((spec, index) => {
     if (spec.kind === 'chorus') return { kind: 'chorus', lines: chorus.slice(0, spec.lines) };
-    const part: Part =
+    const part: SongPart =
       spec.kind === 'bridge'
         ? 'bridge'
         : spec.kind === 'prechorus'
@@ -76,7 +85,7 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
             ? 'verse'
             : 'later';
     const sectionRandom = random.fork(`${spec.kind}-${index}`);
-    const voice = newVoice(spec.lines);
+    const narrator = newNarrator(spec.lines);
     // A place the prompt names opens the first verse: "Take me back to Lisbon, take me home".
     const opening =
       part === 'verse' && subjects?.places[0] !== undefined
@@ -86,13 +95,21 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
             [{ templates: loadSongbook().general.place ?? [], weight: 1 }],
             song,
             sectionRandom,
-            voice,
+            narrator,
           )
         : [];
     // A form with no chorus ends each verse on the hook instead, as a refrain: the title is still sung.
     const refrain =
       choruses.length === 0 && spec.kind === 'verse' && spec.lines - opening.length >= 1
-        ? writeRefrain(spec.lines - opening.length, spec.syllables, hook, material, song, random.fork('refrain'), voice)
+        ? writeRefrain(
+            spec.lines - opening.length,
+            spec.syllables,
+            hook,
+            material,
+            song,
+            random.fork('refrain'),
+            narrator,
+          )
         : [];
     const rest = writeSection(
       spec.lines - opening.length - refrain.length,
@@ -101,7 +118,7 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
       material,
       song,
       sectionRandom,
-      voice,
+      narrator,
     );
     return { kind: spec.kind, lines: [...[...opening, ...rest].map((line) => lyricLine(line, false)), ...refrain] };
   });
@@ -123,7 +140,7 @@ type Source = 'lead' | 'topic' | 'second' | 'general';
  * Per part of the song, whose couplets of which part it draws on and how heavily: the lead subject's own lines
  * (or the prompt's topic) first, a second subject's now and then, the general songbook's rarely.
  */
-const DRAWS: Record<Part, [Source, Part, number][]> = {
+const DRAWS: Record<SongPart, [Source, SongPart, number][]> = {
   verse: [
     ['lead', 'verse', 10],
     ['topic', 'verse', 10],
@@ -164,14 +181,14 @@ const DRAWS: Record<Part, [Source, Part, number][]> = {
 };
 
 /** The pools a part of the song draws on, heaviest first. */
-function poolsFor(part: Part, material: Material, range: Range): Pool[] {
+function poolsFor(part: SongPart, material: Material, range: Range): Pool[] {
   const sources: Record<Source, Couplets | null> = {
     lead: material.lead,
     topic: material.topic,
     second: material.second,
     general: loadSongbook().general,
   };
-  const pools = (of: Part): Pool[] =>
+  const pools = (of: SongPart): Pool[] =>
     DRAWS[of].flatMap(([source, key, weight]) => {
       const templates = sources[source]?.[key];
       return templates === undefined ? [] : [{ templates, weight }];
@@ -183,27 +200,27 @@ function poolsFor(part: Part, material: Material, range: Range): Pool[] {
 function writeSection(
   count: number,
   range: Range,
-  part: Part,
+  part: SongPart,
   material: Material,
   song: Song,
   random: Random,
-  voice: Voice,
+  narrator: Narrator,
 ): Fitted[] {
   if (count <= 0) return [];
-  const lines = writeCouplets(count, range, poolsFor(part, material, range), song, random, voice);
+  const lines = writeCouplets(count, range, poolsFor(part, material, range), song, random, narrator);
   if (lines.length === count) return lines;
   // Out of the part's own couplets: any part's will do, then one sung elsewhere in the song, before a line is left unwritten.
   const everything = (['later', 'verse', 'chorus', 'bridge', 'pre', 'short'] as const).flatMap((p) =>
     poolsFor(p, material, range),
   );
-  lines.push(...writeCouplets(count - lines.length, range, everything, song, random, voice));
+  lines.push(...writeCouplets(count - lines.length, range, everything, song, random, narrator));
   if (lines.length < count)
-    lines.push(...writeCouplets(count - lines.length, range, everything, song, random, { ...voice, reuse: true }));
-  // Last of all the section's voice and its filler allowance give way: a line in another voice beats a line left out.
+    lines.push(...writeCouplets(count - lines.length, range, everything, song, random, { ...narrator, reuse: true }));
+  // Last of all the section's narrator and its filler allowance give way: a line in another narrator beats a line left out.
   if (lines.length < count)
     lines.push(
       ...writeCouplets(count - lines.length, range, everything, song, random, {
-        ...voice,
+        ...narrator,
         reuse: true,
         person: 'none',
         fillersLeft: count,
@@ -224,18 +241,18 @@ function writeChorus(
   song: Song,
   random: Random,
 ): LyricLine[] {
-  const voice = newVoice(count);
+  const narrator = newNarrator(count);
   const hookLine = pickHook(hook, range, song, random, count >= 2);
-  if (hookLine.person !== 'none') voice.person = hookLine.person;
-  voice.afterFiller = opensWithFiller(hookLine.text);
+  if (hookLine.person !== 'none') narrator.person = hookLine.person;
+  narrator.afterFiller = opensWithFiller(hookLine.text);
   if (count === 1) return [lyricLine(hookLine, true)];
   const closes = count >= 4;
   const middle = count - 1 - (closes ? 1 : 0);
   const wantedAnswers = middle % 2 === 1 ? 1 : middle === 2 ? 2 : 0;
-  const found = pickAnswers(wantedAnswers, hookLine, hook, range, material, song, random, voice);
+  const found = pickAnswers(wantedAnswers, hookLine, hook, range, material, song, random, narrator);
   // One answer where two were wanted would leave the other line rhyming with nothing: a couplet takes both places.
   const answers = found.length === wantedAnswers ? found : found.slice(0, wantedAnswers % 2);
-  const rest = writeSection(middle - answers.length, range, 'chorus', material, song, random, voice);
+  const rest = writeSection(middle - answers.length, range, 'chorus', material, song, random, narrator);
   return [
     lyricLine(hookLine, true),
     ...[...answers, ...rest].map((line) => lyricLine(line, false)),
@@ -251,10 +268,10 @@ function writeRefrain(
   material: Material,
   song: Song,
   random: Random,
-  voice: Voice,
+  narrator: Narrator,
 ): LyricLine[] {
   const hookLine = pickHook(hook, range, song, random, room >= 2);
-  const answer = room >= 2 ? pickAnswers(1, hookLine, hook, range, material, song, random, voice) : [];
+  const answer = room >= 2 ? pickAnswers(1, hookLine, hook, range, material, song, random, narrator) : [];
   return [...answer.map((line) => lyricLine(line, false)), lyricLine(hookLine, true)];
 }
 
@@ -311,19 +328,19 @@ function pickAnswers(
   material: Material,
   song: Song,
   random: Random,
-  voice: Voice,
+  narrator: Narrator,
 ): Fitted[] {
   if (wanted === 0) return [];
   const chosen: Fitted[] = [];
   for (const answer of shuffle(hook.answers, random)) {
     if (chosen.length === wanted) break;
-    // An answer sung twice over says nothing more: only lines that fit as they are, in the section's voice.
+    // An answer sung twice over says nothing more: only lines that fit as they are, in the section's narrator.
     const line = fitLine(answer, range, hook.symbols, { proper: song.proper, filler: 'oh' }).find(
-      (l) => !l.doubled && rhymes(hookLine, l) && allowed([l], voice) && chosen.every((c) => c.end !== l.end),
+      (l) => !l.doubled && rhymes(hookLine, l) && allowed([l], narrator) && chosen.every((c) => c.end !== l.end),
     );
     if (line === undefined) continue;
     chosen.push(line);
-    take([line], answer, song, voice);
+    take([line], answer, song, narrator);
   }
   // An answer written for the title may still be missing: a songbook line that rhymes with the hook stands in.
   const everything = (['chorus', 'verse', 'later', 'bridge', 'pre'] as const).flatMap((part) =>
@@ -335,7 +352,7 @@ function pickAnswers(
       everything,
       song,
       random,
-      voice,
+      narrator,
       (l) => !l.doubled && rhymes(hookLine, l) && chosen.every((c) => c.end !== l.end),
     );
     if (line === null) break;

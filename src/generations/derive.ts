@@ -89,6 +89,12 @@ export function derivedInput(
     // The source's ending is replaced: its bars before it stay, then the new material, then an ending again.
     const ending = plan.at(-1);
     if (!ending) throw new Error('assertDerivable let through a source without sections');
+    if (source.instrumental && 'sections' in derivation && derivation.sections.some((s) => s.lyrics !== undefined))
+      throw new ValidationError(
+        'sections',
+        'This generation is instrumental, so an extension of it cannot be sung. Leave out the sections\' "lyrics".',
+        'conflicting_fields',
+      );
     const added =
       'seconds' in derivation ? [{ kind: EXTENSION_KIND, seconds: derivation.seconds }, ending] : derivation.sections;
     plan = [...plan.slice(0, -1), ...added];

@@ -49,7 +49,10 @@ export function logRequests(logger: Logger): AppMiddleware {
 export function logAppErrors(app: Koa<AppState>, logger: Logger): void {
   app.silent = true;
   app.on('error', (error: Error & { status?: number; code?: string }, ctx?: AppContext) => {
-    const clientGone = (error.code !== undefined && CLIENT_GONE.has(error.code)) || ctx?.req.destroyed === true;
+    // Not ctx.req.destroyed: the request stream is destroyed as soon as its body has been read, so that would
+    // hide every fault of a POST. The client is gone when the connection we answer on is.
+    const connectionGone = ctx !== undefined && (ctx.res.destroyed || ctx.req.socket?.destroyed === true);
+    const clientGone = (error.code !== undefined && CLIENT_GONE.has(error.code)) || connectionGone;
     if (clientGone || (error.status ?? 500) < 500) return;
     logger.error({ req_id: ctx?.state.requestId, err: error }, 'request failed');
   });

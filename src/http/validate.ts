@@ -55,19 +55,7 @@ export function readText(body: Body, name: string, rule: TextRule): string | und
   }
   const value = body[name];
   if (typeof value !== 'string') throw wrongType(name, 'a string', value);
-  if (LONE_SURROGATE.test(value))
-    throw new ValidationError(
-      name,
-      `"${name}" contains an unpaired UTF-16 surrogate. Send valid Unicode text.`,
-      'invalid_encoding',
-    );
-  if (FORBIDDEN_CONTROL.test(value)) {
-    throw new ValidationError(
-      name,
-      `"${name}" contains a control character. Only tab and line breaks are allowed.`,
-      'invalid_characters',
-    );
-  }
+  checkCharacters(name, value);
   const text = value.trim();
   const chars = countChars(text);
   const min = rule.minChars ?? 1;
@@ -79,6 +67,23 @@ export function readText(body: Body, name: string, rule: TextRule): string | und
       'out_of_range',
     );
   return text;
+}
+
+/** Refuses unpaired surrogates and control characters other than \t \n \r, naming the field as `"name"`. */
+export function checkCharacters(name: string, value: string, shown = `"${name}"`): void {
+  if (LONE_SURROGATE.test(value))
+    throw new ValidationError(
+      name,
+      `${shown} contains an unpaired UTF-16 surrogate. Send valid Unicode text.`,
+      'invalid_encoding',
+    );
+  if (FORBIDDEN_CONTROL.test(value)) {
+    throw new ValidationError(
+      name,
+      `${shown} contains a control character. Only tab and line breaks are allowed.`,
+      'invalid_characters',
+    );
+  }
 }
 
 /** Code points, so an emoji counts once. */

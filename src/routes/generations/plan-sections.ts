@@ -5,15 +5,16 @@
 import {
   MAX_LYRICS_CHARS,
   PLAN_KINDS,
+  planKindOf,
   isInstrumentName,
   planDuration,
   roleWord,
   EngineError,
   type GenerationRequest,
-  type PlanKind,
   type PlanSection,
 } from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
+import { checkCharacters } from '../../http/validate.ts';
 
 export const MAX_SECTIONS = 30;
 /** Longest plan section: a whole 180 s track at the slowest tempo is under 40 bars of 4/4, 120 allows 1/1 meters. */
@@ -65,16 +66,18 @@ function readSection(item: unknown, i: number): PlanSection {
       );
     }
   }
-  const kind = section.kind;
-  if (typeof kind !== 'string' || !(PLAN_KINDS as readonly string[]).includes(kind)) {
-    const shown = typeof kind === 'string' ? `"${kind}"` : 'missing';
+  const given = section.kind;
+  // An alias (pre_chorus, or a kind `sections` reports) is stored in the one spelling responses use.
+  const kind = typeof given === 'string' ? planKindOf(given) : undefined;
+  if (kind === undefined) {
+    const shown = typeof given === 'string' ? `"${given}"` : 'missing';
     throw new ValidationError(
       `${at}.kind`,
       `${at}.kind is ${shown}; use one of: ${PLAN_KINDS.join(', ')}.`,
-      kind === undefined ? 'missing_field' : 'invalid_value',
+      given === undefined ? 'missing_field' : 'invalid_value',
     );
   }
-  const plan: PlanSection = { kind: kind as PlanKind };
+  const plan: PlanSection = { kind };
   const bars = readNumber(section, at, 'bars', 1, MAX_BARS, true);
   const seconds = readNumber(section, at, 'seconds', 1, 180, false);
   if (bars !== undefined && seconds !== undefined) {
@@ -108,6 +111,8 @@ export function readSectionChanges(section: Body, at: string): Pick<PlanSection,
         `${field} must be the words to sing in this section, one line per line.`,
         'invalid_type',
       );
+    // The same characters as top-level "lyrics" refuses (issue 29, point 5).
+    checkCharacters(field, lyrics, field);
     if ([...lyrics].length > MAX_LYRICS_CHARS)
       throw new ValidationError(
         field,

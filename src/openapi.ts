@@ -342,7 +342,11 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             object: { const: 'generation' },
             status: ref('GenerationStatus'),
             prompt: { type: 'string' },
-            duration: { type: 'number' },
+            duration: {
+              type: 'number',
+              description:
+                "The track's length in seconds. A completed loop's is its real length in whole bars (metadata.loop.seconds), not the seconds asked.",
+            },
             style: { type: ['string', 'null'] },
             instrumental: { type: 'boolean' },
             seed: { type: 'integer' },
@@ -477,6 +481,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               description:
                 'When completed: absolute signed URLs, one per file. wav (16/24-bit PCM), mp3 (LAME VBR -V2 or the requested bitrate, gapless info frame), opus (Ogg Opus 160 kbps, 48 kHz), ' +
                 "flac (the WAV's PCM, lossless), midi; lrc (one time per line) and vtt (WebVTT, one cue per line with word timestamps) only for sung tracks. " +
+                'mp3, opus and flac are made from the WAV when first fetched (that first download waits for the encode; later ones are served from storage). ' +
                 'Tracks made before the other formats existed have wav and midi only.',
               required: ['wav', 'midi'],
               properties: {

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import fc from 'fast-check';
-import { EngineError, PLAN_KINDS, checkLyrics } from '../engine/index.ts';
+import { EngineError, PLAN_KINDS, checkRequest } from '../engine/index.ts';
 import { parseLyrics } from '../engine/lyrics/index.ts';
 import { startApp, type TestApp } from './helpers/app.ts';
 
@@ -169,7 +169,7 @@ test("the engine's lyric parser and checks refuse odd lyrics with an engine erro
     fc.property(text, (lyrics) => {
       try {
         parseLyrics(lyrics);
-        checkLyrics({ prompt: 'a pop song', duration: 30, style: null, instrumental: false, seed: 1, lyrics });
+        checkRequest({ prompt: 'a pop song', duration: 30, style: null, instrumental: false, seed: 1, lyrics });
         return true;
       } catch (error) {
         return error instanceof EngineError;

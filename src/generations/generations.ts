@@ -4,7 +4,8 @@
  * files, presenting, and opening a stored file. Handlers parse, call this, and respond.
  */
 import type { Readable } from 'node:stream';
-import type { GenerationRequest } from '../../engine/index.ts';
+import { buffer } from 'node:stream/consumers';
+import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../engine/index.ts';
 import { GenerationStateError, PlanForbiddenError, ServiceUnavailableError } from '../http/errors.ts';
 import { PLAN_LABELS } from '../http/plan-label.ts';
 import { newBatchId } from '../ids.ts';
@@ -12,11 +13,12 @@ import type { DownloadSigner } from '../http/signing.ts';
 import type { JobQueue } from '../jobs/types.ts';
 import { limitsFor } from '../plans.ts';
 import type { BlobInfo, BlobRange, BlobStore } from '../store/blob-store.ts';
+import type { Logger } from '../log.ts';
 import type { Repository } from '../store/repository.ts';
 import { BlobNotFoundError } from '../store/errors.ts';
 import { storedFiles, type Account, type Generation, type ListOptions, type NewGeneration } from '../store/types.ts';
 import { assertDerivable, derivedInput, type Derivation } from './derive.ts';
-import { DOWNLOADS, STEM_CONTENT_TYPE, type DownloadKind } from './files.ts';
+import { DOWNLOADS, STEM_CONTENT_TYPE, isLaterFormat, type DownloadKind } from './files.ts';
 import { isTerminal, presentGeneration, type Expandable, type GenerationObject } from './present.ts';
 
 /** A validated request for a new task: its fields less the account (from the key) and the request id. */
@@ -39,11 +41,15 @@ export interface GenerationsOptions {
   blobs: BlobStore;
   jobs: JobQueue;
   /** The engine's check that lyrics fit the track (throws its own errors). */
-  checkLyrics(request: GenerationRequest): void;
+  checkRequest(request: GenerationRequest): void;
   /** Checks a callback_url by the webhooks' rules; absent where nothing would send webhooks. */
   checkCallbackUrl?: ((url: string, param: string) => Promise<void>) | undefined;
   signer: DownloadSigner;
   now: () => Date;
+  /** Makes MP3, Opus and FLAC from the stored WAV on first download; absent, a format not stored is not found. */
+  encoder?: Pick<FileEncoder, 'encode'> | undefined;
+  /** Where a file made on first download is reported. */
+  logger?: Logger | undefined;
 }
 
 /** Ids are URL-safe base64ish; anything else cannot exist, so it is not looked up. */
@@ -51,6 +57,8 @@ const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export class Generations {
   readonly #o: GenerationsOptions;
+  /** Encodes under way, by blob key: a second download of the same file waits for the first one's encode. */
+  readonly #encoding = new Map<string, Promise<void>>();
 
   constructor(options: GenerationsOptions) {
     this.#o = options;
@@ -120,8 +128,9 @@ export class Generations {
   }
 
   async #check(account: Account, request: GenerationInput): Promise<void> {
-    // Lyrics that cannot be sung (too many lines for the track) are refused now, not a failed task later.
-    if (request.lyrics !== null) this.#o.checkLyrics(request);
+    // A track that would be silent, or lyrics that cannot be sung (too many lines), are refused now, before any
+    // quota is spent, not a charged silence or a failed task later.
+    this.#o.checkRequest(request);
     const limits = limitsFor(account);
     if (request.callback_url !== null) {
       if (!limits.webhooks)
@@ -192,10 +201,50 @@ export class Generations {
     const files = generation?.status === 'completed' ? generation.files : null;
     if (!generation || !files) return undefined;
     const key = typeof which === 'string' ? files[which] : files.stems?.[which.stem];
-    const info = typeof key === 'string' ? await this.#o.blobs.stat(key) : undefined;
-    if (typeof key !== 'string' || !info) return undefined;
+    if (typeof key !== 'string') return undefined;
+    let info = await this.#o.blobs.stat(key);
+    if (!info && typeof which === 'string' && isLaterFormat(which) && typeof files.wav === 'string') {
+      await this.#encodeOnce(generation, which, key, files.wav);
+      info = await this.#o.blobs.stat(key);
+    }
+    if (!info) return undefined;
     const contentType = typeof which === 'string' ? DOWNLOADS[which].contentType : STEM_CONTENT_TYPE;
     return { generation, size: info.size, contentType, open: (range) => this.#o.blobs.open(key, range) };
+  }
+
+  /**
+   * Stores `format` made from the generation's WAV under `key`, once however many ask at the same time; a later
+   * ask finds it stored. A generation deleted meanwhile does not keep the file.
+   */
+  #encodeOnce(generation: Generation, format: DownloadKind & LaterFormat, key: string, wavKey: string): Promise<void> {
+    const encoder = this.#o.encoder;
+    if (!encoder) return Promise.resolve();
+    let running = this.#encoding.get(key);
+    if (!running) {
+      running = (async () => {
+        const started = performance.now();
+        const wav = await buffer(await this.#o.blobs.open(wavKey));
+        const bitrate = generation.encoding?.bitrate;
+        const bytes = await encoder.encode(wav, format, bitrate ? { mp3Bitrate: bitrate as Mp3Bitrate } : {});
+        await this.#o.blobs.put(key, bytes, { contentType: DOWNLOADS[format].contentType });
+        if (!(await this.find(generation.account_id, generation.id))) await this.#o.blobs.delete(key);
+        this.#o.logger?.info(
+          {
+            gen_id: generation.id,
+            format,
+            bytes: bytes.byteLength,
+            encode_ms: Math.round(performance.now() - started),
+          },
+          'file encoded on first download',
+        );
+      })().finally(() => this.#encoding.delete(key));
+      this.#encoding.set(key, running);
+    }
+    return running.catch((error: unknown) => {
+      // The WAV gone between the record's read and its opening: there is nothing to make the file from.
+      if (error instanceof BlobNotFoundError) return;
+      throw error;
+    });
   }
 
   /**
@@ -220,3 +269,5 @@ export class Generations {
     return { generation, stems: opened };
   }
 }
+
+type Mp3Bitrate = NonNullable<OutputOptions['mp3Bitrate']>;

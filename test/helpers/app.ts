@@ -14,7 +14,7 @@ import tonejsMidi from '@tonejs/midi';
 import type { ExecutionContext } from 'ava';
 import type Koa from 'koa';
 import wavefile from 'wavefile';
-import { checkLyrics, listStyles, type StyleInfo } from '../../engine/index.ts';
+import { checkRequest, listStyles, type StyleInfo } from '../../engine/index.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.ts';
@@ -304,7 +304,7 @@ export async function startApp(
     repository: store,
     blobs: realStore.blobs,
     jobs,
-    engine: { listStyles: () => options.styles ?? listStyles(), checkLyrics },
+    engine: { listStyles: () => options.styles ?? listStyles(), checkRequest },
     config,
     now: clock.now,
     signer,

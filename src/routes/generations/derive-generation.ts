@@ -2,6 +2,7 @@
  * Making a generation from another, whoever asks: POST /v1/generation/{id}/extend and …/remix, and the
  * dashboard's buttons, come through here, so all get the same validation; the generations module does the rest.
  */
+import { randomInt } from 'node:crypto';
 import type { Derivation } from '../../generations/derive.ts';
 import type { CreateOptions } from '../../generations/generations.ts';
 import { ValidationError } from '../../http/errors.ts';
@@ -86,7 +87,7 @@ export function parseExtend(body: Record<string, unknown>): Derivation {
   return { operation: 'extend', seconds: given.seconds };
 }
 
-/** `{ "section": i }` and what to change in it: its energy, instruments or lyrics, or a new seed. */
+/** `{ "section": i }` and what to change in it: its energy, instruments or lyrics, or a new seed (a random one when nothing else changes). */
 export const RemixRequest = strictBody({
   section: number({ min: 0, max: MAX_SECTIONS - 1, integer: true })
     .nullish()
@@ -94,15 +95,13 @@ export const RemixRequest = strictBody({
   ...sectionChanges,
   seed: number({ min: 0, max: LIMITS.maxSeed, integer: true }).nullish().meta({
     description:
-      "Compose the section again from this seed (default: the source's seed, so only what you change changes).",
+      "Compose the section again from this seed (default: the source's seed when something else changes, so only that changes; a new random seed when nothing else does).",
   }),
 }).meta({
-  description: 'At least one of energy, instruments, lyrics or seed: nothing changed would give the same track.',
+  description:
+    'What to change in the section: energy, instruments, lyrics or seed. Only "section" composes it anew from a new random seed, which the new generation reports as its `seed`.',
   required: ['section'],
-  examples: [
-    { section: 2, energy: 1 },
-    { section: 1, seed: 7 },
-  ],
+  examples: [{ section: 2, energy: 1 }, { section: 1, seed: 7 }, { section: 1 }],
 });
 
 export function parseRemix(body: Record<string, unknown>): Derivation {
@@ -116,20 +115,15 @@ export function parseRemix(body: Record<string, unknown>): Derivation {
     );
   }
   const changes = changesOf(given);
-  if (Object.keys(changes).length === 0 && seed == null) {
-    throw new ValidationError(
-      'section',
-      `Say what to change in section ${section}: "energy" (0–1), "instruments", "lyrics", or a new "seed" to compose it again. Nothing changed would give the same track.`,
-      'missing_field',
-    );
-  }
-  return { operation: 'remix', section, changes, ...(seed != null ? { seed } : {}) };
+  // Only "section": compose it anew, from a new seed (the new generation reports it).
+  const newSeed = seed ?? (Object.keys(changes).length === 0 ? randomInt(0, LIMITS.maxSeed + 1) : undefined);
+  return { operation: 'remix', section, changes, ...(newSeed !== undefined ? { seed: newSeed } : {}) };
 }
 
 export const EXTEND_DESCRIPTION =
   'A new generation that continues a completed one: the same prompt, seed, tempo, key and meter, its bars unchanged sample for sample up to the bar line where its ending starts, ' +
   'then new material and a new ending. Counted against the quota like any generation; the answer, Idempotency-Key, polling and webhooks work as for POST /v1/generate. ' +
-  "The WAV before that bar line is byte-identical to the source's; the other formats are encoded from the same master. Stems are not made. " +
+  "The WAV before that bar line is byte-identical to the source's; the other formats are made from that WAV. Stems are not made. " +
   '409 when the source is not completed, is a loop, or was made before plans were reported.';
 
 export const REMIX_DESCRIPTION =

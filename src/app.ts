@@ -38,6 +38,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     blobs: deps.blobs,
     jobs: deps.jobs,
     checkRequest: (request) => deps.engine.checkRequest(request),
+    maxUnfinishedPerAccount: deps.config.maxTasksPerAccount,
     checkCallbackUrl: webhooks && ((url, param) => webhooks.checkUrl(url, param)),
     signer,
     now,

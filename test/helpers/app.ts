@@ -247,6 +247,8 @@ export interface StartOptions {
   backend?: Backend;
   /** The PostgreSQL database to use (two apps on one database: two API nodes). @default a fresh one */
   databaseUrl?: string;
+  /** TUNESMITH_MAX_TASKS_PER_ACCOUNT. @default no bound (the fake queue finishes nothing by itself) */
+  maxTasksPerAccount?: number;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -298,6 +300,7 @@ export async function startApp(
     workers: 1,
     downloadTtlSeconds: options.downloadTtlSeconds ?? 24 * 3600,
     signingSecret: SIGNING_SECRET,
+    ...(options.maxTasksPerAccount !== undefined ? { maxTasksPerAccount: options.maxTasksPerAccount } : {}),
   };
   const signer = new DownloadSigner({ secret: SIGNING_SECRET, publicUrl: url, ttlSeconds: config.downloadTtlSeconds });
   const app = createApp({

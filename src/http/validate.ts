@@ -170,5 +170,6 @@ export function readHttpUrl(body: Body, name: string, maxChars: number): string 
   if (url.username !== '' || url.password !== '') {
     throw new ValidationError(name, `"${name}" must not contain a user name or password.`, 'invalid_url');
   }
-  return text;
+  // The URL parser drops tabs and line breaks: store what it read, never a raw CR or LF.
+  return /[\t\n\r]/.test(text) ? url.href : text;
 }

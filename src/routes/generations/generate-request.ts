@@ -148,7 +148,7 @@ export function parseGenerateRequest(
     instrumental,
     seed: given.seed ?? randomInt(0, LIMITS.maxSeed + 1),
     lyrics,
-    callback_url: given.callback_url === undefined ? null : withoutLineBreaks(given.callback_url),
+    callback_url: given.callback_url == null ? null : withoutLineBreaks(given.callback_url),
     encoding: {
       sample_rate: given.sample_rate ?? 44100,
       bit_depth: given.bit_depth ?? 16,

@@ -35,6 +35,7 @@ export {
   EngineError,
   RequestError,
   UnknownStyleError,
+  SilentTrackError,
   WorkerCrashedError,
   RenderAbortedError,
   RenderFailedError,
@@ -42,7 +43,7 @@ export {
   LyricsTooLongError,
   InvalidLyricsError,
 } from './errors.ts';
-export { checkLyrics, planDuration } from './track.ts';
+export { checkRequest, planDuration } from './track.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';

@@ -6,7 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createHttpServer } from './http/http-server.ts';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { checkLyrics, createFileEncoder, createRenderPool, listStyles, type RenderPool } from '../engine/index.ts';
+import { checkRequest, createFileEncoder, createRenderPool, listStyles, type RenderPool } from '../engine/index.ts';
 import { createApp } from './app.ts';
 import { DownloadSigner } from './http/signing.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
@@ -129,7 +129,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
 
     // The first lyrics check parses the pronouncing dictionary (~0.2 s of blocked event loop): pay it here,
     // before listening, not in the first request with lyrics and every request queued behind it.
-    checkLyrics({ prompt: 'a song', duration: 60, style: null, instrumental: false, seed: 0, lyrics: 'la' });
+    checkRequest({ prompt: 'a song', duration: 60, style: null, instrumental: false, seed: 0, lyrics: 'la' });
 
     let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
     // Requests Node itself refuses (bad framing, huge headers, an odd Expect) still get our error shape.
@@ -151,7 +151,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
       repository: store,
       blobs,
       jobs,
-      engine: { listStyles, checkLyrics },
+      engine: { listStyles, checkRequest },
       encoder,
       config: { ...config, port, publicUrl, signingSecret },
       webhooks: webhooks.service,

@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../engine/index.ts';
-import { GenerationStateError, PlanForbiddenError, ServiceUnavailableError } from '../http/errors.ts';
+import { GenerationStateError, PlanForbiddenError, RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
 import { PLAN_LABELS } from '../http/plan-label.ts';
 import { newBatchId } from '../ids.ts';
 import type { DownloadSigner } from '../http/signing.ts';
@@ -40,8 +40,13 @@ export interface GenerationsOptions {
   repository: Repository;
   blobs: BlobStore;
   jobs: JobQueue;
-  /** The engine's check that lyrics fit the track (throws its own errors). */
-  checkLyrics(request: GenerationRequest): void;
+  /** The engine's checks before a task is accepted: not silent, lyrics that fit (throws its own errors). */
+  checkRequest(request: GenerationRequest): void;
+  /**
+   * TUNESMITH_MAX_TASKS_PER_ACCOUNT: tasks an account may have waiting or rendering at once; more is a 429 until
+   * one finishes. Absent: no bound (tests whose fake queue never finishes a task).
+   */
+  maxUnfinishedPerAccount?: number | undefined;
   /** Checks a callback_url by the webhooks' rules; absent where nothing would send webhooks. */
   checkCallbackUrl?: ((url: string, param: string) => Promise<void>) | undefined;
   signer: DownloadSigner;
@@ -60,6 +65,8 @@ export class Generations {
   /** Encodes under way, by blob key: a second download of the same file waits for the first one's encode. */
   readonly #encoding = new Map<string, Promise<void>>();
 
+  readonly #admitting = new Map<string, Promise<void>>();
+
   constructor(options: GenerationsOptions) {
     this.#o = options;
   }
@@ -71,12 +78,14 @@ export class Generations {
     options: CreateOptions = {},
   ): Promise<{ generation: Generation; replayed: boolean }> {
     await this.#check(account, request);
-    const result = await this.#o.repository.createGeneration(
-      { account_id: account.id, ...request, request_id: options.requestId ?? null },
-      { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
-    );
-    if (!result.replayed) this.#o.jobs.enqueue(result.generation);
-    return result;
+    return this.#admit(account, 1, async () => {
+      const result = await this.#o.repository.createGeneration(
+        { account_id: account.id, ...request, request_id: options.requestId ?? null },
+        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+      );
+      if (!result.replayed) this.#o.jobs.enqueue(result.generation);
+      return result;
+    });
   }
 
   /**
@@ -90,14 +99,16 @@ export class Generations {
   ): Promise<{ batchId: string; generations: Generation[]; replayed: boolean }> {
     for (const request of requests) await this.#check(account, request);
     const id = newBatchId();
-    const result = await this.#o.repository.createGenerations(
-      requests.map((request, index) => ({
-        account_id: account.id,
-        ...request,
-        request_id: options.requestId ?? null,
-        batch: { id, index, size: requests.length },
-      })),
-      { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+    const result = await this.#admit(account, requests.length, () =>
+      this.#o.repository.createGenerations(
+        requests.map((request, index) => ({
+          account_id: account.id,
+          ...request,
+          request_id: options.requestId ?? null,
+          batch: { id, index, size: requests.length },
+        })),
+        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+      ),
     );
     if (!result.replayed) for (const generation of result.generations) this.#o.jobs.enqueue(generation);
     return {
@@ -127,9 +138,58 @@ export class Generations {
     return this.create(account, inherited, options);
   }
 
+  /**
+   * Runs `make` (which saves `count` new tasks) only while the account has room under its bound of unfinished
+   * tasks, else a 429 with when to retry. One account's admissions run one after another in this process, so a
+   * burst of parallel requests cannot all count the same room.
+   */
+  async #admit<T>(account: Account, count: number, make: () => Promise<T>): Promise<T> {
+    const max = this.#o.maxUnfinishedPerAccount;
+    if (max === undefined) return make();
+    const previous = this.#admitting.get(account.id) ?? Promise.resolve();
+    const admitted = previous.then(async () => {
+      const unfinished = await this.#unfinished(account.id);
+      if (unfinished.length + count > max) {
+        const retryAfter = await this.#firstFinishIn(unfinished);
+        throw new RateLimitedError(
+          retryAfter,
+          'too_many_tasks',
+          `This account has ${unfinished.length} ${unfinished.length === 1 ? 'task' : 'tasks'} waiting or rendering; at most ${max} at once, so ${count === 1 ? 'one more' : `${count} more`} cannot be queued now. Retry in ${retryAfter} s, when one has finished.`,
+        );
+      }
+      return make();
+    });
+    const settled = admitted.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#admitting.set(account.id, settled);
+    void settled.then(() => {
+      if (this.#admitting.get(account.id) === settled) this.#admitting.delete(account.id);
+    });
+    return admitted;
+  }
+
+  async #unfinished(accountId: string): Promise<Generation[]> {
+    const page = { limit: 1000, offset: 0 };
+    const [pending, processing] = await Promise.all([
+      this.#o.repository.listGenerations(accountId, { ...page, status: 'pending' }),
+      this.#o.repository.listGenerations(accountId, { ...page, status: 'processing' }),
+    ]);
+    return [...processing.items, ...pending.items];
+  }
+
+  /** Whole seconds until the first of these tasks is expected to finish, as their estimated_time says. */
+  async #firstFinishIn(tasks: readonly Generation[]): Promise<number> {
+    const live = await this.#o.jobs.liveMany(tasks.slice(0, 50));
+    const times = [...live.values()].map((state) => state.estimated_time).filter((t) => t > 0);
+    return times.length === 0 ? 30 : Math.min(3600, Math.max(1, Math.ceil(Math.min(...times))));
+  }
+
   async #check(account: Account, request: GenerationInput): Promise<void> {
-    // Lyrics that cannot be sung (too many lines for the track) are refused now, not a failed task later.
-    if (request.lyrics !== null) this.#o.checkLyrics(request);
+    // A track that would be silent, or lyrics that cannot be sung (too many lines), are refused now, before any
+    // quota is spent, not a charged silence or a failed task later.
+    this.#o.checkRequest(request);
     const limits = limitsFor(account);
     if (request.callback_url !== null) {
       if (!limits.webhooks)

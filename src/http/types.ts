@@ -18,8 +18,8 @@ export interface AppDeps {
   /** Where the rendered files are. */
   blobs: BlobStore;
   jobs: JobQueue;
-  /** The engine's cheap, synchronous checks (rendering goes through jobs). checkLyrics throws engine errors. */
-  engine: { listStyles(): StyleInfo[]; checkLyrics(request: GenerationRequest): void };
+  /** The engine's cheap, synchronous checks (rendering goes through jobs). checkRequest throws engine errors. */
+  engine: { listStyles(): StyleInfo[]; checkRequest(request: GenerationRequest): void };
   /** Makes MP3, Opus and FLAC from the stored WAV on first download; without it only stored files are served. */
   encoder?: Pick<FileEncoder, 'encode'>;
   config: Config;

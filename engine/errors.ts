@@ -24,6 +24,18 @@ export class UnknownStyleError extends RequestError {
   }
 }
 
+/** Nothing would sound in the track: every part left out, or sections naming only parts it does not have. */
+export class SilentTrackError extends RequestError {
+  override name = 'SilentTrackError' as const;
+  constructor(
+    /** The request field to change: "exclude" (or the prompt's exclusions) or "sections". */
+    readonly param: 'exclude' | 'sections',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A render thread died (crash, out of memory) while it held a task. The task can be retried. */
 export class WorkerCrashedError extends EngineError {
   override name = 'WorkerCrashedError' as const;

@@ -25,15 +25,17 @@ export type {
   OutputOptions,
   LoopInfo,
   PlanKind,
+  PlanKindAlias,
   PlanSection,
   PlanReport,
 } from './types.ts';
-export { OUTPUT_FORMATS, PLAN_KINDS } from './types.ts';
+export { OUTPUT_FORMATS, PLAN_KINDS, PLAN_KIND_ALIASES, planKindOf } from './types.ts';
 export { MP3_BITRATES } from './encode/mp3.ts';
 export {
   EngineError,
   RequestError,
   UnknownStyleError,
+  SilentTrackError,
   WorkerCrashedError,
   RenderAbortedError,
   RenderFailedError,
@@ -41,7 +43,7 @@ export {
   LyricsTooLongError,
   InvalidLyricsError,
 } from './errors.ts';
-export { checkLyrics, planDuration } from './track.ts';
+export { checkRequest, planDuration } from './track.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
@@ -58,4 +60,6 @@ export { METERS, parseMeter } from './compose/meter.ts';
 export { compose } from './compose/index.ts';
 export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem, type SpliceSource } from './track.ts';
 export { CROSSFADE_SECONDS } from './render/splice.ts';
+export { createFileEncoder, type FileEncoder } from './encode-thread.ts';
+export { LATER_FORMATS, type LaterFormat } from './encode/from-wav.ts';
 export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

@@ -39,11 +39,11 @@ export interface GenerationRequest {
   plan?: PlanSection[];
 }
 
-/** The section kinds a plan may name (the API's words). */
+/** The section kinds a plan may name (the API's words, as responses spell them in `sections`, `plan` and lyrics). */
 export const PLAN_KINDS = [
   'intro',
   'verse',
-  'pre_chorus',
+  'prechorus',
   'chorus',
   'bridge',
   'drop',
@@ -53,9 +53,29 @@ export const PLAN_KINDS = [
 ] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];
 
+/**
+ * Other words a plan may use for a kind, read as the kind (issue 26): `pre_chorus`, the plan's spelling before
+ * responses and requests agreed on one, and the engine's own kinds a generation's `sections` reports, so sending
+ * them back is a plan (a build leads in as a pre-chorus does, a theme is a verse, a climax a chorus).
+ */
+export const PLAN_KIND_ALIASES = {
+  pre_chorus: 'prechorus',
+  build: 'prechorus',
+  theme: 'verse',
+  climax: 'chorus',
+} as const satisfies Record<string, PlanKind>;
+export type PlanKindAlias = keyof typeof PLAN_KIND_ALIASES;
+
+/** A plan kind in its one spelling, or undefined when the word is no kind. */
+export function planKindOf(word: string): PlanKind | undefined {
+  if ((PLAN_KINDS as readonly string[]).includes(word)) return word as PlanKind;
+  return Object.hasOwn(PLAN_KIND_ALIASES, word) ? PLAN_KIND_ALIASES[word as PlanKindAlias] : undefined;
+}
+
 /** One section of a composition plan, as a caller writes it. */
 export interface PlanSection {
-  kind: PlanKind;
+  /** An alias is read as its kind: records stored before issue 26 say `pre_chorus`. */
+  kind: PlanKind | PlanKindAlias;
   bars?: number;
   seconds?: number;
   /** 0–1: how full and loud; absent: the kind's usual energy. */

@@ -10,6 +10,8 @@ import { planRequestSchemas, planResponseSchemas } from './routes/generations/pl
 import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION, deriveSchemas } from './routes/generations/derive-openapi.ts';
 import { LIST_LIMITS } from './routes/generations/list-generations.ts';
 import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
+import { requestComponents } from './http/schema.ts';
+import { REQUEST_SCHEMAS } from './routes/request-schemas.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -305,6 +307,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
       },
       schemas: {
         ...webhookSchemas({ ref }),
+        ...requestComponents(REQUEST_SCHEMAS),
         GenerateRequest: {
           type: 'object',
           additionalProperties: false,
@@ -352,7 +355,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               type: 'boolean',
               default: false,
               description:
-                'A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds.',
+                "A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds, and the completed generation's duration is that real length.",
             },
             callback_url: {
               type: ['string', 'null'],
@@ -410,7 +413,11 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             object: { const: 'generation' },
             status: ref('GenerationStatus'),
             prompt: { type: 'string' },
-            duration: { type: 'number' },
+            duration: {
+              type: 'number',
+              description:
+                "The track's length in seconds. A completed loop's is its real length in whole bars (metadata.loop.seconds), not the seconds asked.",
+            },
             style: { type: ['string', 'null'] },
             instrumental: { type: 'boolean' },
             seed: { type: 'integer' },
@@ -545,6 +552,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               description:
                 'When completed: absolute signed URLs, one per file. wav (16/24-bit PCM), mp3 (LAME VBR -V2 or the requested bitrate, gapless info frame), opus (Ogg Opus 160 kbps, 48 kHz), ' +
                 "flac (the WAV's PCM, lossless), midi; lrc (one time per line) and vtt (WebVTT, one cue per line with word timestamps) only for sung tracks. " +
+                'mp3, opus and flac are made from the WAV when first fetched (that first download waits for the encode; later ones are served from storage). ' +
                 'Tracks made before the other formats existed have wav and midi only.',
               required: ['wav', 'midi'],
               properties: {

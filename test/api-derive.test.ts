@@ -129,6 +129,29 @@ test('POST …/remix changes only the section asked for, keeps the seed, and say
   t.is(stored.duration, 32);
 });
 
+test('POST …/remix with only "section" composes it anew from a new seed, which the new generation reports', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account();
+  const source = await completedSource(app, key);
+  const seeds = new Set<number>();
+  for (const attempt of [1, 2]) {
+    const res = await app.call(key, `/v1/generation/${source}/remix`, { json: { section: 2 } });
+    t.is(res.status, 202, await res.clone().text());
+    const body = (await res.json()) as Json;
+    t.deepEqual(body.source, { id: source, operation: 'remix', section: 2 });
+    const stored = (await app.store.getGeneration(account.id, body.id))!;
+    t.is(body.seed, stored.seed, `attempt ${attempt}`);
+    t.not(stored.seed, 4242);
+    seeds.add(stored.seed);
+    // The plan is the source's as played: only the seed makes the section new.
+    t.deepEqual(
+      stored.plan,
+      played.map(({ kind, bars, energy, instruments }) => ({ kind, bars, energy, instruments })),
+    );
+  }
+  t.is(seeds.size, 2);
+});
+
 test("POST …/remix with new lyrics moves the source's sung lines into their sections and the new words into the one redone", async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
@@ -247,14 +270,6 @@ const refusals: {
     message: /index in the generation's "plan"/,
   },
   {
-    title: 'nothing to change',
-    path: 'remix',
-    body: { section: 1 },
-    code: 'missing_field',
-    param: 'section',
-    message: /Say what to change in section 1/,
-  },
-  {
     title: 'a section past the last',
     path: 'remix',
     body: { section: 4, energy: 1 },
@@ -361,6 +376,32 @@ test('a source that is not completed, a loop, or from before plans were reported
   const oldError = await errorOf(await app.call(key, `/v1/generation/${old}/extend`, { json: { seconds: 10 } }));
   t.is(oldError.code, 'source_without_plan');
   t.regex(oldError.message, /Render it again/);
+});
+
+test('after a downgrade, a source made with a callback_url is still extended and remixed, without it (the request asks for none)', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account('developer');
+  const source = await completedSource(app, key, { callback_url: 'https://example.com/hook' });
+  await app.store.updateAccount(account.id, { plan: 'starter' });
+  for (const [operation, body] of [
+    ['extend', { seconds: 10 }],
+    ['remix', { section: 1, energy: 0.9 }],
+  ] as const) {
+    const res = await app.call(key, `/v1/generation/${source}/${operation}`, { json: body });
+    t.is(res.status, 202, await res.clone().text());
+    const made = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
+    t.is(made.callback_url, null);
+  }
+});
+
+test('a source made with a callback_url passes it on to what is derived from it while the plan has webhooks', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account('developer');
+  const source = await completedSource(app, key, { callback_url: 'https://example.com/hook' });
+  const res = await app.call(key, `/v1/generation/${source}/extend`, { json: { seconds: 10 } });
+  t.is(res.status, 202, await res.clone().text());
+  const made = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
+  t.is(made.callback_url, 'https://example.com/hook');
 });
 
 test('an extension counts against the quota: 402 when the month is used up, nothing made', async (t) => {

@@ -8,7 +8,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startApp } from './helpers/app.ts';
+import { errorOf, startApp } from './helpers/app.ts';
 import { generateRefusals, type Refusal } from './helpers/refusals.ts';
 import { startServerProcess, tempDataDir } from './helpers/process.ts';
 import { bandShare } from './helpers/analysis/bands.ts';
@@ -45,7 +45,7 @@ const refusals: Refusal[] = [
     body: { sections: [{ kind: 'hook', bars: 8 }] },
     code: 'invalid_value',
     param: 'sections[0].kind',
-    message: /sections\[0\]\.kind is "hook"; use one of: intro, verse, pre_chorus, chorus/,
+    message: /sections\[0\]\.kind is "hook"; use one of: intro, verse, prechorus, chorus/,
   },
   {
     title: 'a section without a kind',
@@ -175,6 +175,27 @@ test("a plan sets the task's duration: its bars at the tempo, seconds rounded to
   ]);
 });
 
+test('one spelling per section kind (issue 26): "prechorus" as responses say it, the old "pre_chorus" and the kinds `sections` reports read as their plan kinds', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account();
+  // What a generation's top-level `sections` may report, sent back as it is (start and end are read and ignored).
+  const reported = [
+    { kind: 'intro', start: 0, end: 8, bars: 4 },
+    { kind: 'theme', start: 8, end: 16, bars: 4 },
+    { kind: 'build', start: 16, end: 20, bars: 2 },
+    { kind: 'prechorus', start: 20, end: 24, bars: 2 },
+    { kind: 'pre_chorus', start: 24, end: 28, bars: 2 },
+    { kind: 'climax', start: 28, end: 36, bars: 4 },
+  ];
+  const res = await app.call(key, '/v1/generate', { json: { prompt, bpm: 120, sections: reported } });
+  t.is(res.status, 202, await res.clone().text());
+  const stored = await app.store.getGeneration(account.id, (await res.json()).id);
+  t.deepEqual(
+    stored?.plan?.map((s) => s.kind),
+    ['intro', 'verse', 'prechorus', 'prechorus', 'prechorus', 'chorus'],
+  );
+});
+
 test('per-section lyrics are kept with the task, line breaks as LF', async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account();
@@ -206,6 +227,25 @@ test('sections without a length share what duration leaves, in whole bars', asyn
   });
   t.is(res.status, 202, await res.clone().text());
   t.is((await app.store.getGeneration(account.id, (await res.json()).id))?.duration, 60);
+});
+
+test('an unsized plan at the edges is accepted whatever the seed, inside 30–180 s; one with no room is a 400', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account('enterprise', { monthly: 1000, rpm: 1000 });
+  for (const duration of [30, 180])
+    for (let seed = 0; seed < 16; seed++) {
+      const res = await app.call(key, '/v1/generate', {
+        json: { prompt, duration, seed, instrumental: true, sections: [{ kind: 'verse' }] },
+      });
+      t.is(res.status, 202, `${duration} s, seed ${seed}: ${await res.clone().text()}`);
+      const stored = (await app.store.getGeneration(account.id, (await res.json()).id))!;
+      t.true(stored.duration >= 30 && stored.duration <= 180, String(stored.duration));
+    }
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt, bpm: 40, instrumental: true, sections: Array.from({ length: 30 }, () => ({ kind: 'verse' })) },
+  });
+  t.is(res.status, 400);
+  t.like(await errorOf(res), { code: 'invalid_value', param: 'sections' });
 });
 
 type Plan = { kind: string; bars: number; energy: number; instruments: string[]; start: number; end: number }[];

@@ -62,10 +62,10 @@ test("Redo a section sends the chosen section and what changes; a refusal shows 
 
   const refused = await browser.post(`/generations/${id}/remix`, {
     section: '1',
-    energy: '',
+    energy: '2',
     instruments: '',
     seed: '',
   });
   t.is(refused.status, 400);
-  t.regex(refused.text, /id="remix-error">Say what to change in section 1/);
+  t.regex(refused.text, /id="remix-error">energy must be between 0 and 1/);
 });

@@ -308,7 +308,7 @@ function withEveryRole(sections: PlannedSection[], available: ReadonlySet<Role>)
 const PLAN_AS: Record<PlanKind, { kind: SectionKind; label: string; energy: number; roles?: Role[] }> = {
   intro: { kind: 'intro', label: 'I', energy: 0.3 },
   verse: { kind: 'verse', label: 'A', energy: 0.55 },
-  pre_chorus: { kind: 'prechorus', label: 'P', energy: 0.7 },
+  prechorus: { kind: 'prechorus', label: 'P', energy: 0.7 },
   chorus: { kind: 'chorus', label: 'B', energy: 0.9 },
   bridge: { kind: 'bridge', label: 'C', energy: 0.55 },
   drop: { kind: 'drop', label: 'D', energy: 1 },

@@ -7,7 +7,7 @@
  */
 import { defined } from '../checked.ts';
 import type { ChordEvent, Part, Preset, Role, Score, Section, SongSpec } from '../types.ts';
-import { UnknownStyleError } from '../errors.ts';
+import { SilentTrackError, UnknownStyleError } from '../errors.ts';
 import { getPreset } from '../presets.ts';
 import { createRandom } from '../random.ts';
 import { pitchClassOf } from '../theory/pitch.ts';
@@ -65,6 +65,30 @@ function arrangementRoles(spec: SongSpec): Set<Role> {
     if (choice.role !== 'vocal' && !spec.excluded.includes(choice.role)) roles.add(choice.role);
   }
   return roles;
+}
+
+/**
+ * Refuses a spec whose track would be silent, saying why: no part plays and nothing is sung (every role excluded),
+ * or every section of its plan names only parts the arrangement does not have. Cheap: nothing is composed.
+ */
+export function checkSound(spec: SongSpec): void {
+  if (spec.vocals.enabled) return;
+  const available = arrangementRoles(spec);
+  if (available.size === 0) {
+    const excluded = spec.excluded.length > 0 ? ` (left out: ${spec.excluded.join(', ')})` : '';
+    throw new SilentTrackError(
+      'exclude',
+      `Nothing would play in this track: every part of it is left out${excluded} and it is not sung. Leave at least one part in (drop it from "exclude" or the prompt).`,
+    );
+  }
+  if (!spec.plan) return;
+  const playing = spec.plan.map((s) => planRoles(s.roles, s.kind, available));
+  if (playing.some((roles) => roles.length > 0)) return;
+  const has = ROLE_ORDER.filter((role) => available.has(role)).join(', ');
+  throw new SilentTrackError(
+    'sections',
+    `Nothing would play in this track: its sections name only parts it does not have (it has ${has}). Name some of those in the sections' "instruments", or leave "instruments" out of a section to let its kind choose.`,
+  );
 }
 
 /** The patch of each role (the last one named when a role is listed twice). */

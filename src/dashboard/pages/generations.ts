@@ -198,7 +198,7 @@ export function waveform(deps: DashboardDeps) {
       // As its download is: a WAV removed from storage is gone, not a fault of ours.
       if (!wav)
         throw new ResourceNotFoundError('file_not_found', "This generation's audio is no longer on the server.");
-      return Buffer.concat(await (await wav.open()).toArray());
+      return wav.open();
     });
     ctx.type = 'image/svg+xml';
     ctx.set('Cache-Control', 'private, max-age=86400');

@@ -2,6 +2,7 @@
  * Making a generation from another, whoever asks: POST /v1/generation/{id}/extend and …/remix, and the
  * dashboard's buttons, come through here, so all get the same validation; the generations module does the rest.
  */
+import { randomInt } from 'node:crypto';
 import type { Derivation } from '../../generations/derive.ts';
 import type { CreateOptions } from '../../generations/generations.ts';
 import { ValidationError } from '../../http/errors.ts';
@@ -69,7 +70,7 @@ export function parseExtend(body: Record<string, unknown>): Derivation {
   return { operation: 'extend', seconds };
 }
 
-/** `{ "section": i }` and what to change in it: its energy, instruments or lyrics, or a new seed. */
+/** `{ "section": i }` and what to change in it: its energy, instruments or lyrics, or a new seed (a random one when nothing else changes). */
 export function parseRemix(body: Record<string, unknown>): Derivation {
   rejectUnknownFields(body, REMIX_FIELDS);
   const section = readNumber(body, 'section', { min: 0, max: MAX_SECTIONS - 1, integer: true });
@@ -81,13 +82,9 @@ export function parseRemix(body: Record<string, unknown>): Derivation {
     );
   }
   const changes = readSectionChanges(body, '');
-  const seed = readNumber(body, 'seed', { min: 0, max: LIMITS.maxSeed, integer: true });
-  if (Object.keys(changes).length === 0 && seed === undefined) {
-    throw new ValidationError(
-      'section',
-      `Say what to change in section ${section}: "energy" (0–1), "instruments", "lyrics", or a new "seed" to compose it again. Nothing changed would give the same track.`,
-      'missing_field',
-    );
-  }
+  // Only "section": compose it anew, from a new seed (the new generation reports it).
+  const seed =
+    readNumber(body, 'seed', { min: 0, max: LIMITS.maxSeed, integer: true }) ??
+    (Object.keys(changes).length === 0 ? randomInt(0, LIMITS.maxSeed + 1) : undefined);
   return { operation: 'remix', section, changes, ...(seed !== undefined ? { seed } : {}) };
 }

@@ -40,7 +40,8 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
       type: 'object',
       required: ['section'],
       additionalProperties: false,
-      description: 'At least one of energy, instruments, lyrics or seed: nothing changed would give the same track.',
+      description:
+        'What to change in the section: energy, instruments, lyrics or seed. Only "section" composes it anew from a new random seed, which the new generation reports as its `seed`.',
       properties: {
         section: {
           type: 'integer',
@@ -66,13 +67,10 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
           minimum: 0,
           maximum: LIMITS.maxSeed,
           description:
-            "Compose the section again from this seed (default: the source's seed, so only what you change changes).",
+            "Compose the section again from this seed (default: the source's seed when something else changes, so only that changes; a new random seed when nothing else does).",
         },
       },
-      examples: [
-        { section: 2, energy: 1 },
-        { section: 1, seed: 7 },
-      ],
+      examples: [{ section: 2, energy: 1 }, { section: 1, seed: 7 }, { section: 1 }],
     },
     GenerationSource: {
       type: 'object',
@@ -90,7 +88,7 @@ export function deriveSchemas(sectionsSchema: object): Record<string, object> {
 export const EXTEND_DESCRIPTION =
   'A new generation that continues a completed one: the same prompt, seed, tempo, key and meter, its bars unchanged sample for sample up to the bar line where its ending starts, ' +
   'then new material and a new ending. Counted against the quota like any generation; the answer, Idempotency-Key, polling and webhooks work as for POST /v1/generate. ' +
-  "The WAV before that bar line is byte-identical to the source's; the other formats are encoded from the same master. Stems are not made. " +
+  "The WAV before that bar line is byte-identical to the source's; the other formats are made from that WAV. Stems are not made. " +
   '409 when the source is not completed, is a loop, or was made before plans were reported.';
 
 export const REMIX_DESCRIPTION =

@@ -2,7 +2,7 @@
  * The OpenAPI description of `sections` (the composition plan), `variations`, the plan GET returns and the
  * batch answer, beside their readers (plan-sections.ts, variations.ts).
  */
-import { PLAN_KINDS } from '../../../engine/index.ts';
+import { PLAN_KINDS, PLAN_KIND_ALIASES } from '../../../engine/index.ts';
 import { MAX_SECTIONS } from './plan-sections.ts';
 import { MAX_VARIATIONS } from './variations.ts';
 
@@ -11,7 +11,14 @@ const planSection = (readOnlyFacts: boolean): object => ({
   required: readOnlyFacts ? ['kind', 'bars', 'energy', 'instruments', 'start', 'end'] : ['kind'],
   additionalProperties: false,
   properties: {
-    kind: { enum: [...PLAN_KINDS] },
+    kind: readOnlyFacts
+      ? { enum: [...PLAN_KINDS] }
+      : {
+          enum: [...PLAN_KINDS, ...Object.keys(PLAN_KIND_ALIASES)],
+          description: `Also accepted, read as the kind named: ${Object.entries(PLAN_KIND_ALIASES)
+            .map(([alias, kind]) => `${alias} (${kind})`)
+            .join(', ')}, so a generation's \`sections\` can be sent back as a plan.`,
+        },
     bars: {
       type: 'integer',
       minimum: 1,

@@ -5,12 +5,12 @@
 import {
   MAX_LYRICS_CHARS,
   PLAN_KINDS,
+  planKindOf,
   isInstrumentName,
   planDuration,
   roleWord,
   EngineError,
   type GenerationRequest,
-  type PlanKind,
   type PlanSection,
 } from '../../../engine/index.ts';
 import { ValidationError } from '../../http/errors.ts';
@@ -66,16 +66,18 @@ function readSection(item: unknown, i: number): PlanSection {
       );
     }
   }
-  const kind = section.kind;
-  if (typeof kind !== 'string' || !(PLAN_KINDS as readonly string[]).includes(kind)) {
-    const shown = typeof kind === 'string' ? `"${kind}"` : 'missing';
+  const given = section.kind;
+  // An alias (pre_chorus, or a kind `sections` reports) is stored in the one spelling responses use.
+  const kind = typeof given === 'string' ? planKindOf(given) : undefined;
+  if (kind === undefined) {
+    const shown = typeof given === 'string' ? `"${given}"` : 'missing';
     throw new ValidationError(
       `${at}.kind`,
       `${at}.kind is ${shown}; use one of: ${PLAN_KINDS.join(', ')}.`,
-      kind === undefined ? 'missing_field' : 'invalid_value',
+      given === undefined ? 'missing_field' : 'invalid_value',
     );
   }
-  const plan: PlanSection = { kind: kind as PlanKind };
+  const plan: PlanSection = { kind };
   const bars = readNumber(section, at, 'bars', 1, MAX_BARS, true);
   const seconds = readNumber(section, at, 'seconds', 1, 180, false);
   if (bars !== undefined && seconds !== undefined) {

@@ -102,10 +102,11 @@ export class LyricsTooLongError extends RequestError {
     readonly linesThatFit: number,
     readonly duration: number,
   ) {
+    const seconds = Math.round(duration * 10) / 10;
     super(
       linesThatFit === 0
-        ? `A ${duration}-second track of this style has no sung sections to hold lyrics. Ask for a longer duration or a song style (pop, rock, folk).`
-        : `These lyrics need ${lines} sung lines, but a ${duration}-second track of this style has room for ${linesThatFit}. ` +
+        ? `A ${seconds}-second track of this style has no sung sections to hold lyrics. Ask for a longer duration or a song style (pop, rock, folk).`
+        : `These lyrics need ${lines} sung lines, but a ${seconds}-second track of this style has room for ${linesThatFit}. ` +
             `Shorten them to ${linesThatFit} lines or ask for a longer duration.`,
     );
   }

@@ -177,3 +177,9 @@ test('odd Unicode through checkRequest: accepted, InvalidLyricsError or LyricsTo
   }
   t.pass();
 });
+
+test('a lyrics refusal names the track length rounded, not a raw float', (t) => {
+  const error = new LyricsTooLongError(12, 8, 41.29032258064516);
+  t.regex(error.message, /a 41\.3-second track of this style has room for 8/);
+  t.regex(new LyricsTooLongError(3, 0, 29.999999).message, /^A 30-second track/);
+});

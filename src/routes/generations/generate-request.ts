@@ -148,7 +148,7 @@ export function parseGenerateRequest(
     instrumental,
     seed: given.seed ?? randomInt(0, LIMITS.maxSeed + 1),
     lyrics,
-    callback_url: given.callback_url ?? null,
+    callback_url: given.callback_url == null ? null : withoutLineBreaks(given.callback_url),
     encoding: {
       sample_rate: given.sample_rate ?? 44100,
       bit_depth: given.bit_depth ?? 16,
@@ -175,4 +175,9 @@ export function parseGenerateRequest(
     max: LIMITS.maxDuration,
   });
   return { request: { ...request, duration, plan }, variations };
+}
+
+/** The URL parser drops tabs and line breaks in a URL: keep what it read, never a raw CR or LF. */
+function withoutLineBreaks(url: string): string {
+  return /[\t\n\r]/.test(url) ? new URL(url).href : url;
 }

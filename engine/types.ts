@@ -282,6 +282,11 @@ export interface Note {
    * strings, a "muted" guitar). Absent: the instrument's ordinary playing (legato/sustained, open strings).
    */
   articulation?: Articulation;
+  /**
+   * Semitones the note starts away from its pitch and slides into it (an 808's glide from the note before;
+   * negative: from below). Absent: it starts on its pitch.
+   */
+  glide?: number;
 }
 
 export const ARTICULATIONS = ['pizzicato', 'tremolo', 'muted'] as const;
@@ -664,9 +669,22 @@ export const BASS_STYLES = [
   'acid',
   'pedal',
   'ostinato',
+  'locked',
 ] as const;
 export type BassStyle = (typeof BASS_STYLES)[number];
-export const CHORD_STYLES = ['block', 'stabs', 'arpeggio', 'strum', 'sustain', 'comp', 'ostinato', 'marcato'] as const;
+export const CHORD_STYLES = [
+  'block',
+  'stabs',
+  'arpeggio',
+  'strum',
+  'sustain',
+  'comp',
+  'ostinato',
+  'marcato',
+  'skank',
+  'bubble',
+  'scratch',
+] as const;
 export type ChordStyle = (typeof CHORD_STYLES)[number];
 
 /**
@@ -702,6 +720,8 @@ export interface Preset {
     main: Partial<Record<Drum, string>>;
     fill: Partial<Record<Drum, string>>;
     half: Partial<Record<Drum, string>>;
+    /** Trap's hat rolls: the chance (0–1) that a bar's hats roll in 32nds or sixteenth triplets for a beat. */
+    rolls?: number;
   } | null;
   bass: BassStyle;
   chords: ChordStyle;
@@ -712,4 +732,11 @@ export interface Preset {
   effects: { reverb: number; reverbDecay: number; delay: number; lofi: boolean; brightness: number };
   /** Whether the style is sung by default when a song is asked for (issue 4). */
   vocal: boolean;
+  /** Mix level per role in dB over the render stage's defaults (hip hop's drums in front). Absent: 0. */
+  levels?: Partial<Record<Role, number>>;
+  /**
+   * A chords-like way of playing for the pad or arp role on its own instrument (reggae's organ bubble, funk's
+   * horn stabs). Absent: the pad sustains the voicings and the arp arpeggiates them.
+   */
+  playing?: Partial<Record<'pad' | 'arp', ChordStyle>>;
 }

@@ -50,6 +50,25 @@ test('boom bap: swung hats on the eighths, the snare on 2 and 4, drums in front 
   }
 });
 
+test('trap: the hats roll in 32nds or sixteenth triplets and the 808 slides between its notes', (t) => {
+  for (const seed of SEEDS) {
+    const score = scoreOf('dark trap beat with 808s, 140 bpm', seed);
+    t.is(score.spec.genre, 'trap');
+    const hats = onsets(score, part(score, 'drums'), DRUM_MIDI.hat);
+    const gaps = hats.slice(1).map((b, i) => b - hats[i]!);
+    const rolled = gaps.filter(
+      (g) => Math.abs(g - 1 / 8) < 0.01 || Math.abs(g - 1 / 6) < 0.01 || Math.abs(g - 1 / 12) < 0.01,
+    );
+    t.true(rolled.length >= 8, `seed ${seed}: ${rolled.length} hat gaps shorter than a sixteenth`);
+    const bass = part(score, 'bass');
+    t.is(bass.instrument, 'tr808Bass');
+    t.true(
+      bass.notes.some((n) => (n.glide ?? 0) !== 0),
+      `seed ${seed}: no 808 glide`,
+    );
+  }
+});
+
 test('no strummed steel-string guitar in styles that do not ask for one', (t) => {
   const prompts = [
     'boom bap hip hop beat, 90 bpm',

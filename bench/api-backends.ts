@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realpathSync } from 'node:fs';
-import { checkLyrics, listStyles } from '../engine/index.ts';
+import { checkRequest, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
 import { PostgresLimiter } from '../src/http/rate-limit-postgres.ts';
 import { ACCOUNT_WINDOW_MS } from '../src/http/token-bucket.ts';
@@ -54,7 +54,7 @@ async function startSide(
     repository,
     blobs,
     jobs: nonRenderingQueue(),
-    engine: { listStyles, checkLyrics },
+    engine: { listStyles, checkRequest },
     config: {
       port: 0,
       host: '127.0.0.1',

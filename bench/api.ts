@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
-import { checkLyrics, listStyles } from '../engine/index.ts';
+import { checkRequest, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
 import {
   CONNECTIONS,
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     repository: store,
     blobs: store.blobs,
     jobs: nonRenderingQueue(),
-    engine: { listStyles, checkLyrics },
+    engine: { listStyles, checkRequest },
     config: {
       port: 0,
       host: '127.0.0.1',

@@ -24,6 +24,18 @@ export class UnknownStyleError extends RequestError {
   }
 }
 
+/** Nothing would sound in the track: every part left out, or sections naming only parts it does not have. */
+export class SilentTrackError extends RequestError {
+  override name = 'SilentTrackError' as const;
+  constructor(
+    /** The request field to change: "exclude" (or the prompt's exclusions) or "sections". */
+    readonly param: 'exclude' | 'sections',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A render thread died (crash, out of memory) while it held a task. The task can be retried. */
 export class WorkerCrashedError extends EngineError {
   override name = 'WorkerCrashedError' as const;
@@ -90,10 +102,11 @@ export class LyricsTooLongError extends RequestError {
     readonly linesThatFit: number,
     readonly duration: number,
   ) {
+    const seconds = Math.round(duration * 10) / 10;
     super(
       linesThatFit === 0
-        ? `A ${duration}-second track of this style has no sung sections to hold lyrics. Ask for a longer duration or a song style (pop, rock, folk).`
-        : `These lyrics need ${lines} sung lines, but a ${duration}-second track of this style has room for ${linesThatFit}. ` +
+        ? `A ${seconds}-second track of this style has no sung sections to hold lyrics. Ask for a longer duration or a song style (pop, rock, folk).`
+        : `These lyrics need ${lines} sung lines, but a ${seconds}-second track of this style has room for ${linesThatFit}. ` +
             `Shorten them to ${linesThatFit} lines or ask for a longer duration.`,
     );
   }

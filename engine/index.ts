@@ -35,6 +35,7 @@ export {
   EngineError,
   RequestError,
   UnknownStyleError,
+  SilentTrackError,
   WorkerCrashedError,
   RenderAbortedError,
   RenderFailedError,
@@ -42,7 +43,7 @@ export {
   LyricsTooLongError,
   InvalidLyricsError,
 } from './errors.ts';
-export { checkLyrics, planDuration } from './track.ts';
+export { checkRequest, planDuration } from './track.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { interpret } from './interpret/index.ts';
@@ -59,4 +60,6 @@ export { METERS, parseMeter } from './compose/meter.ts';
 export { compose } from './compose/index.ts';
 export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem, type SpliceSource } from './track.ts';
 export { CROSSFADE_SECONDS } from './render/splice.ts';
+export { createFileEncoder, type FileEncoder } from './encode-thread.ts';
+export { LATER_FORMATS, type LaterFormat } from './encode/from-wav.ts';
 export { createRenderPool, type RenderPool, type RenderPoolOptions, type RenderJobOptions } from './pool.ts';

@@ -18,7 +18,7 @@ import type {
 } from './types.ts';
 import { PLAN_KIND_ALIASES } from './types.ts';
 import { interpret } from './interpret/index.ts';
-import { checkLyricsFit, compose } from './compose/index.ts';
+import { checkLyricsFit, checkSound, compose } from './compose/index.ts';
 import { renderScore } from './render/index.ts';
 import { encodeMidi, encodeOutputs, encodeWav, type EncodedOutputs } from './encode/index.ts';
 import { resampleStereo } from './encode/resample.ts';
@@ -159,11 +159,14 @@ export function trackMetadata(spec: SongSpec, score: Score, loudness: TrackMetad
 }
 
 /**
- * Throws when the request's lyrics cannot be sung: nothing singable (InvalidLyricsError) or more lines than the
- * track has room for (LyricsTooLongError, saying how many fit). Interpretation and form only: milliseconds.
+ * The checks before a task is accepted, each throwing a RequestError that says why: a track that would be silent
+ * (SilentTrackError), lyrics with nothing singable (InvalidLyricsError) or more lines than the track has room for
+ * (LyricsTooLongError, saying how many fit). Interpretation and form only: milliseconds.
  */
-export function checkLyrics(request: GenerationRequest): void {
-  checkLyricsFit(interpret(request));
+export function checkRequest(request: GenerationRequest): void {
+  const spec = interpret(request);
+  checkSound(spec);
+  checkLyricsFit(spec);
 }
 
 function vocalTrace(spec: SongSpec, vocal: Score['vocal']): TraceEntry[] {

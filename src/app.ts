@@ -37,10 +37,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     repository: deps.repository,
     blobs: deps.blobs,
     jobs: deps.jobs,
-    checkLyrics: (request) => deps.engine.checkLyrics(request),
+    checkRequest: (request) => deps.engine.checkRequest(request),
+    maxUnfinishedPerAccount: deps.config.maxTasksPerAccount,
     checkCallbackUrl: webhooks && ((url, param) => webhooks.checkUrl(url, param)),
     signer,
     now,
+    encoder: deps.encoder,
+    logger,
   });
   const services: Services = {
     ...rest,

@@ -26,6 +26,12 @@ export interface Config {
    * notification lost with a dropped connection. @default 15
    */
   webhookPollSeconds?: number;
+  /**
+   * TUNESMITH_MAX_TASKS_PER_ACCOUNT: tasks one account may have waiting or rendering at once; past it a request is
+   * a 429 too_many_tasks with Retry-After, so one account cannot fill the queue every other account waits in.
+   * @default four per render thread, at least 8
+   */
+  maxTasksPerAccount?: number;
   /** Lifetime of signed download URLs in seconds (24 h). */
   downloadTtlSeconds: number;
   /** Secret for signing download URLs: generated once and kept in the data dir. */
@@ -191,12 +197,14 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const bindHost = host(env);
   const database = databaseUrl(env);
+  const threads = workers(env, database !== undefined);
   return Object.freeze({
     port,
     host: bindHost,
     dataDir: resolve(read(env, 'TUNESMITH_DATA_DIR') ?? './data'),
     publicUrl: publicUrl(env, defaultPublicUrl(bindHost, port)),
-    workers: workers(env, database !== undefined),
+    workers: threads,
+    maxTasksPerAccount: integer(env, 'TUNESMITH_MAX_TASKS_PER_ACCOUNT', Math.max(8, 4 * threads), 1, 100_000),
     jobLeaseSeconds: integer(env, 'TUNESMITH_JOB_LEASE_SECONDS', 60, 10, 3600),
     webhookPollSeconds: integer(env, 'TUNESMITH_WEBHOOK_POLL_SECONDS', 15, 1, 86_400),
     downloadTtlSeconds: integer(env, 'TUNESMITH_DOWNLOAD_TTL', 86_400, 60, 30 * 86_400),

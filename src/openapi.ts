@@ -5,11 +5,12 @@
 import { DOWNLOADS, DOWNLOAD_KINDS, FILE_EXTENSIONS } from './generations/files.ts';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
-import { musicalFieldSchemas } from './routes/generations/musical-fields-openapi.ts';
-import { planRequestSchemas, planResponseSchemas } from './routes/generations/plan-openapi.ts';
-import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION, deriveSchemas } from './routes/generations/derive-openapi.ts';
+import { planResponseSchemas } from './routes/generations/plan-openapi.ts';
+import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION } from './routes/generations/derive-generation.ts';
 import { LIST_LIMITS } from './routes/generations/list-generations.ts';
 import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
+import { requestComponents } from './http/schema.ts';
+import { requestSchemas } from './routes/request-schemas.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -305,87 +306,18 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
       },
       schemas: {
         ...webhookSchemas({ ref }),
-        GenerateRequest: {
+        ...requestComponents(requestSchemas(options.styles)),
+        Batch: planResponseSchemas(ref).batch,
+        GenerationSource: {
           type: 'object',
-          additionalProperties: false,
-          required: ['prompt'],
+          required: ['id', 'operation'],
+          description: 'Only on a generation made by …/extend or …/remix: the generation it was made from.',
           properties: {
-            prompt: {
-              type: 'string',
-              minLength: 1,
-              maxLength: LIMITS.promptChars,
-              description: 'Trimmed; 1–2000 Unicode characters; no control characters except tab and line breaks.',
-            },
-            duration: {
-              type: 'number',
-              minimum: LIMITS.minDuration,
-              maximum: LIMITS.maxDuration,
-              default: LIMITS.defaultDuration,
-              description: 'Seconds; fractions allowed.',
-            },
-            style: {
-              type: ['string', 'null'],
-              enum: [...options.styles, null],
-              description: 'A name from GET /v1/styles (case-insensitive). Omit or null to infer it from the prompt.',
-            },
-            instrumental: { type: 'boolean', default: false },
-            seed: {
-              type: ['integer', 'null'],
-              minimum: 0,
-              maximum: LIMITS.maxSeed,
-              description: 'The same request and seed give the same track. Omitted: drawn at random and returned.',
-            },
-            lyrics: {
-              type: ['string', 'null'],
-              minLength: 1,
-              maxLength: LIMITS.lyricsChars,
-              description:
-                'Words to sing (optional [Verse], [Chorus], [Pre-Chorus], [Bridge], [Intro], [Outro] tags). Only with instrumental false. More lines than the duration holds is a 400 (lyrics_too_long) saying how many fit.',
-            },
-            stems: {
-              type: 'boolean',
-              default: false,
-              description:
-                'Also render one WAV per part (drums, bass, chords, pad, arp, lead, vocal, texture: those the track has), aligned frame for frame with the mix and mastered with it, so they add up to it. They are linked from stem_urls and, as one zip, download_urls.stems.',
-            },
-            loop: {
-              type: 'boolean',
-              default: false,
-              description:
-                'A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds.',
-            },
-            callback_url: {
-              type: ['string', 'null'],
-              format: 'uri',
-              maxLength: LIMITS.callbackUrlChars,
-              description:
-                "http(s) URL that receives this task's generation.completed or generation.failed webhook (signed, retried; see the README). Developer and Enterprise plans only (403 on Starter). " +
-                'A URL that is or resolves to a loopback, private, link-local or metadata address is a 400 unsafe_url.',
-            },
-            sample_rate: {
-              type: ['integer', 'null'],
-              enum: [...LIMITS.sampleRates, null],
-              default: 44100,
-              description:
-                'Hz, of the WAV and the FLAC (the engine renders at 44.1 kHz; 48 kHz is resampled). MP3 stays at 44.1 kHz; Opus is always 48 kHz.',
-            },
-            bit_depth: {
-              type: ['integer', 'null'],
-              enum: [...LIMITS.bitDepths, null],
-              default: 16,
-              description: 'Bits per sample of the WAV and the FLAC.',
-            },
-            bitrate: {
-              type: ['integer', 'null'],
-              enum: [...LIMITS.mp3Bitrates, null],
-              description: 'A constant MP3 bitrate in kbps. Omitted or null: LAME VBR -V2 (about 190 kbps on music).',
-            },
-            ...musicalFieldSchemas(),
-            ...planRequestSchemas(),
+            id: { type: 'string' },
+            operation: { enum: ['extend', 'remix'] },
+            section: { type: 'integer', description: "remix only: the source's section redone." },
           },
         },
-        Batch: planResponseSchemas(ref).batch,
-        ...deriveSchemas(planRequestSchemas().sections),
         GenerationStatus: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
         Generation: {
           type: 'object',
@@ -410,7 +342,11 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             object: { const: 'generation' },
             status: ref('GenerationStatus'),
             prompt: { type: 'string' },
-            duration: { type: 'number' },
+            duration: {
+              type: 'number',
+              description:
+                "The track's length in seconds. A completed loop's is its real length in whole bars (metadata.loop.seconds), not the seconds asked.",
+            },
             style: { type: ['string', 'null'] },
             instrumental: { type: 'boolean' },
             seed: { type: 'integer' },
@@ -545,6 +481,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               description:
                 'When completed: absolute signed URLs, one per file. wav (16/24-bit PCM), mp3 (LAME VBR -V2 or the requested bitrate, gapless info frame), opus (Ogg Opus 160 kbps, 48 kHz), ' +
                 "flac (the WAV's PCM, lossless), midi; lrc (one time per line) and vtt (WebVTT, one cue per line with word timestamps) only for sung tracks. " +
+                'mp3, opus and flac are made from the WAV when first fetched (that first download waits for the encode; later ones are served from storage). ' +
                 'Tracks made before the other formats existed have wav and midi only.',
               required: ['wav', 'midi'],
               properties: {

@@ -6,7 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createHttpServer } from './http/http-server.ts';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { checkLyrics, createRenderPool, listStyles, type RenderPool } from '../engine/index.ts';
+import { checkRequest, createFileEncoder, createRenderPool, listStyles, type RenderPool } from '../engine/index.ts';
 import { createApp } from './app.ts';
 import { DownloadSigner } from './http/signing.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
@@ -93,6 +93,8 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     // TUNESMITH_WORKERS=0 (PostgreSQL mode only, see config.ts): an API-only node, no render threads.
     const pool = config.workers > 0 ? createRenderPool({ workers: config.workers }) : null;
     if (pool) cleanup.push(() => pool.close());
+    const encoder = createFileEncoder();
+    cleanup.push(() => encoder.close());
     // Before the queue: its restart recovery may already cause webhook events, which wake the worker.
     // With PostgreSQL, workers elsewhere record events too: their commits wake every API node's sender (NOTIFY on the
     // repository's listening connection), and a slow poll is the floor for a notification lost with a dropped connection.
@@ -127,7 +129,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
 
     // The first lyrics check parses the pronouncing dictionary (~0.2 s of blocked event loop): pay it here,
     // before listening, not in the first request with lyrics and every request queued behind it.
-    checkLyrics({ prompt: 'a song', duration: 60, style: null, instrumental: false, seed: 0, lyrics: 'la' });
+    checkRequest({ prompt: 'a song', duration: 60, style: null, instrumental: false, seed: 0, lyrics: 'la' });
 
     let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
     // Requests Node itself refuses (bad framing, huge headers, an odd Expect) still get our error shape.
@@ -149,7 +151,8 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
       repository: store,
       blobs,
       jobs,
-      engine: { listStyles, checkLyrics },
+      engine: { listStyles, checkRequest },
+      encoder,
       config: { ...config, port, publicUrl, signingSecret },
       webhooks: webhooks.service,
       signer,
@@ -198,6 +201,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
           await backend.flushLimits();
           await webhooks.close();
           await pool?.close();
+          await encoder.close();
           await backend.close();
         })();
         return closing;

@@ -21,6 +21,20 @@ test('stems and loop set to true are kept on the task', async (t) => {
   t.like(app.jobs.queued[0], { stems: true, loop: true });
 });
 
+test("a completed loop's duration is its real length in whole bars, not the seconds asked", async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const res = await app.call(key, '/v1/generate', { json: { prompt: 'a lofi loop', duration: 30, loop: true } });
+  const { id } = (await res.json()) as { id: string };
+  await app.jobs.complete(id, 'Loop', {
+    bpm: 55,
+    meter: '4/4',
+    loop: { bars: 7, seconds: 30.545, requested_seconds: 30 },
+  });
+  const done = (await (await app.call(key, `/v1/generation/${id}`)).json()) as { duration: number };
+  t.is(done.duration, 30.545);
+});
+
 test('false or absent leaves the task as an ordinary one', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
@@ -57,6 +71,9 @@ test('a loop with stems completes through a real server: whole bars reported, ev
   const done = await awaitCompleted(server.url, headers, id, 120_000);
   t.true(Number.isInteger(done.metadata.loop.bars));
   t.is(done.metadata.loop.requested_seconds, 30);
+  // The generation's duration is the loop's real length, not the 30 s asked.
+  t.is(done.duration, done.metadata.loop.seconds);
+  t.not(done.duration, 30);
   const files = (await readdir(join(dataDir, 'audio'), { recursive: true })).filter((name) => name.includes(id));
   const mix = files.find((name) => name.endsWith(`${id}.wav`))!;
   const stems = files.filter((name) => name.includes('.stem-'));

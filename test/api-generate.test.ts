@@ -110,6 +110,17 @@ test('POST /v1/generate accepts a callback_url on Developer and stores it', asyn
   t.is((await app.store.getGeneration(account.id, body.id))?.callback_url, 'https://example.com/hook');
 });
 
+test('a callback_url with a line break in it is stored as the URL parser reads it, without the raw CR/LF', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account('developer');
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt: 'x', callback_url: 'https://example.com/ho\r\nok' },
+  });
+  t.is(res.status, 202, await res.clone().text());
+  const stored = (await app.store.getGeneration(account.id, (await res.json()).id))?.callback_url;
+  t.is(stored, 'https://example.com/hook');
+});
+
 test('POST /v1/generate refuses a callback_url on Starter with 403 naming the plan', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account('starter');

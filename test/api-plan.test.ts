@@ -8,7 +8,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startApp } from './helpers/app.ts';
+import { errorOf, startApp } from './helpers/app.ts';
 import { generateRefusals, type Refusal } from './helpers/refusals.ts';
 import { startServerProcess, tempDataDir } from './helpers/process.ts';
 import { bandShare } from './helpers/analysis/bands.ts';
@@ -227,6 +227,25 @@ test('sections without a length share what duration leaves, in whole bars', asyn
   });
   t.is(res.status, 202, await res.clone().text());
   t.is((await app.store.getGeneration(account.id, (await res.json()).id))?.duration, 60);
+});
+
+test('an unsized plan at the edges is accepted whatever the seed, inside 30–180 s; one with no room is a 400', async (t) => {
+  const app = await startApp(t);
+  const { account, key } = await app.account('enterprise', { monthly: 1000, rpm: 1000 });
+  for (const duration of [30, 180])
+    for (let seed = 0; seed < 16; seed++) {
+      const res = await app.call(key, '/v1/generate', {
+        json: { prompt, duration, seed, instrumental: true, sections: [{ kind: 'verse' }] },
+      });
+      t.is(res.status, 202, `${duration} s, seed ${seed}: ${await res.clone().text()}`);
+      const stored = (await app.store.getGeneration(account.id, (await res.json()).id))!;
+      t.true(stored.duration >= 30 && stored.duration <= 180, String(stored.duration));
+    }
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt, bpm: 40, instrumental: true, sections: Array.from({ length: 30 }, () => ({ kind: 'verse' })) },
+  });
+  t.is(res.status, 400);
+  t.like(await errorOf(res), { code: 'invalid_value', param: 'sections' });
 });
 
 type Plan = { kind: string; bars: number; energy: number; instruments: string[]; start: number; end: number }[];

@@ -46,10 +46,10 @@ test('src/ reaches the engine only through engine/index.ts', async (t) => {
   }
 });
 
-test('only the pool (and the worker bootstrap it starts) import worker_threads', async (t) => {
+test('only the render pool, the encode thread and the worker bootstrap they start import worker_threads', async (t) => {
   const importers = [...(await sources('src')), ...(await sources('engine'))]
     .filter((file) => file.imports.includes('node:worker_threads') || file.imports.includes('worker_threads'))
     .map((file) => file.path)
     .sort();
-  t.deepEqual(importers, ['engine/pool.ts', 'engine/worker-bootstrap.js']);
+  t.deepEqual(importers, ['engine/encode-thread.ts', 'engine/pool.ts', 'engine/worker-bootstrap.js']);
 });

@@ -100,9 +100,9 @@ test("extend and remix refuse with the API's sentences, naming the flags", async
   const noFrom = await runCli(['extend', wav, '--seconds', '8'], {});
   t.is(noFrom.code, 2);
   t.regex(noFrom.stderr, /--from is required/);
-  const nothing = await runCli(['remix', wav, '--from', line, '--section', '0'], {});
-  t.is(nothing.code, 2);
-  t.regex(nothing.stderr, /Say what to change in section 0: --energy/);
+  const past = await runCli(['remix', wav, '--from', line, '--section', '1'], {});
+  t.is(past.code, 2);
+  t.regex(past.stderr, /--section must be the index of one of this generation's 1 sections/);
   const notWav = await runCli(['extend', wav, '--from', line, '--seconds', '8'], {});
   t.is(notWav.code, 2);
   t.regex(notWav.stderr, /is not a 16- or 24-bit stereo WAV/);

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { checkLyrics, listStyles } from '../engine/index.ts';
+import { checkRequest, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
 import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
 import type { CredentialRecords } from '../src/store/repository.ts';
@@ -49,7 +49,7 @@ async function deploy(t: ExecutionContext): Promise<Deployed> {
     repository: store,
     blobs: store.blobs,
     jobs,
-    engine: { listStyles, checkLyrics },
+    engine: { listStyles, checkRequest },
     config,
     now: clock.now,
   });

@@ -62,10 +62,20 @@ test("Redo a section sends the chosen section and what changes; a refusal shows 
 
   const refused = await browser.post(`/generations/${id}/remix`, {
     section: '1',
-    energy: '',
+    energy: '2',
     instruments: '',
     seed: '',
   });
   t.is(refused.status, 400);
-  t.regex(refused.text, /id="remix-error">Say what to change in section 1/);
+  t.regex(refused.text, /id="remix-error">energy must be between 0 and 1/);
+});
+
+test("a remix refused for its section counts sections from 1, as the form's list does", async (t) => {
+  const app = await startApp(t);
+  const { browser, id } = await signedInWithTrack(app, 'count@example.com');
+  await browser.get(`/generations/${id}`);
+  const res = await browser.post(`/generations/${id}/remix`, { section: '40', energy: '1' });
+  t.is(res.status, 400);
+  t.regex(res.text, /id="remix-error"[^>]*>Choose a section from the list: 1 to 3\./);
+  t.notRegex(res.text, /between 0 and/);
 });

@@ -49,7 +49,7 @@ test("a completed track's page offers WAV, MP3, Opus, FLAC, MIDI, LRC and WebVTT
     'text/plain; charset=utf-8',
     'text/vtt; charset=utf-8',
   ]);
-  t.regex(page.text, /<audio controls preload="metadata" src="\/files\/[^"]+\.mp3\?/);
+  t.regex(page.text, /<audio controls preload="metadata" src="\/files\/[^"]+\.wav\?/);
   t.regex(page.text, /<dt>Time signature<\/dt><dd>4\/4<\/dd>/);
   t.regex(page.text, /<dt>Loudness<\/dt><dd>-14\.0 LUFS · peak -1\.6 dBTP<\/dd>/);
 });

@@ -28,7 +28,16 @@ test('the playground sends its plan rows as sections and shows them again, with 
     { kind: 'chorus', bars: 12, instruments: ['drums', 'piano'] },
   ]);
   t.is(stored?.duration, 32);
-  const page = await browser.get(`/playground?id=${id}`);
+  // The track shown leaves the rows empty (a second prompt is not held to this plan) and offers to load its plan.
+  const shown = await browser.get(`/playground?id=${id}`);
+  t.regex(
+    shown.text,
+    /name="section_kind_1"[^>]*><option value="">—<\/option>(?:(?!<\/select>)(?!selected).)*<\/select>/s,
+  );
+  t.notRegex(shown.text, /<details class="plan-editor" id="plan-editor" open>/);
+  t.regex(shown.text, new RegExp(`href="/playground\\?id=${id}&amp;plan=edit#plan-editor">Load this track's plan`));
+  const page = await browser.get(`/playground?id=${id}&plan=edit`);
+  t.regex(page.text, /<details class="plan-editor" id="plan-editor" open>/);
   t.regex(page.text, /name="section_kind_1"[^>]*>(?:(?!<\/select>).)*<option value="chorus" selected>/s);
   t.regex(page.text, /name="section_bars_1"[^>]*value="12"/);
   // At 120 bpm in 4/4 a bar is 2 s: the timeline is in seconds.
@@ -86,7 +95,7 @@ test("a row's seconds and lyrics go to the API as the section's, and come back w
     { kind: 'chorus', bars: 10 },
   ]);
   t.is(stored?.duration, 40);
-  const page = await browser.get(`/playground?id=${id}`);
+  const page = await browser.get(`/playground?id=${id}&plan=edit`);
   t.regex(page.text, /name="section_seconds_0"[^>]*value="20"/);
   t.regex(page.text, /name="section_lyrics_0"[^>]*>City lights are fading slow\nI walk the road alone<\/textarea>/);
   t.regex(page.text, /aria-label="Timeline: verse 20 s, chorus 20 s, 40 s in all"/);
@@ -112,5 +121,32 @@ test('"More rows" shows the form again with five more plan rows, keeping what wa
   t.regex(res.text, /name="section_bars_0"[^>]*value="4"/);
   t.regex(res.text, /name="plan_rows" value="15"/);
   const account = (await app.store.listAccounts()).find((a) => a.email === 'tam@example.com')!;
+  t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 0);
+});
+
+test('Clear shows the form again with every plan row empty and the editor open, keeping the rest, and generates nothing', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('uma@example.com');
+  await browser.get('/playground');
+  const res = await browser.post('/playground', {
+    prompt: 'a song',
+    duration: '60',
+    plan_rows: '10',
+    section_kind_0: 'verse',
+    section_bars_0: '4',
+    section_lyrics_0: 'la la',
+    variations: '2',
+    clear_plan: '1',
+  });
+  t.is(res.status, 200);
+  t.regex(res.text, /<details class="plan-editor" id="plan-editor" open>/);
+  t.notRegex(res.text, /<option value="verse" selected>/);
+  t.regex(res.text, /name="section_bars_0"[^>]*value=""/);
+  t.regex(res.text, /name="section_lyrics_0"[^>]*><\/textarea>/);
+  t.regex(res.text, />a song<\/textarea>/);
+  t.regex(res.text, /name="duration"[^>]*value="60"/);
+  t.regex(res.text, /<option value="2" selected>2<\/option>/);
+  const account = (await app.store.listAccounts()).find((a) => a.email === 'uma@example.com')!;
   t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 0);
 });

@@ -7,7 +7,7 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkLyrics } from '../engine/index.ts';
+import { checkRequest } from '../engine/index.ts';
 import { Generations, type GenerationInput } from '../src/generations/generations.ts';
 import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
 import { GenerationStateError, PlanForbiddenError, ServiceUnavailableError } from '../src/http/errors.ts';
@@ -40,7 +40,7 @@ async function setup(t: ExecutionContext, options: { checkCallbackUrl?: false } 
     repository: store,
     blobs: store.blobs,
     jobs,
-    checkLyrics,
+    checkRequest,
     checkCallbackUrl: options.checkCallbackUrl === false ? undefined : async () => undefined,
     signer: new DownloadSigner({ secret: 'test-secret', publicUrl: 'http://127.0.0.1:3000', ttlSeconds: 3600 }),
     now: clock.now,

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import { checkLyrics, type GenerationRequest, type RenderedTrack } from '../engine/index.ts';
+import { checkRequest, type GenerationRequest, type RenderedTrack } from '../engine/index.ts';
 import { Generations } from '../src/generations/generations.ts';
 import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
 import { DownloadSigner } from '../src/http/signing.ts';
@@ -87,7 +87,7 @@ async function completedTask(t: ExecutionContext, extras: { stems?: boolean; loo
     repository: store,
     blobs: store.blobs,
     jobs,
-    checkLyrics,
+    checkRequest,
     signer: new DownloadSigner({ secret: 'test-secret', publicUrl: 'http://127.0.0.1:3000', ttlSeconds: 3600 }),
     now: () => new Date(),
   });

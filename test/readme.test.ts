@@ -47,6 +47,11 @@ async function codesInCode(): Promise<Set<string>> {
     /new (?:ValidationError|MalformedBodyError|ResourceNotFoundError|AuthenticationError|GenerationStateError)\([^;]*?'([a-z]+(?:_[a-z]+)+)'/g,
   ))
     codes.add(m[1]!);
+  // A schema's check refuses with its code: refuse(ctx, 'unknown_style', …).
+  for (const m of all.matchAll(/refuse\(\s*ctx,\s*'([a-z_]+)'/g)) codes.add(m[1]!);
+  for (const m of all.matchAll(/params: \{\s*code: '([a-z_]+)'/g)) codes.add(m[1]!);
+  // zod's own issue code for a custom check (src/http/schema.ts), never sent.
+  codes.delete('custom');
   // The dashboard's own answers (sessions and forms), not the API's: documented with the dashboard.
   for (const dashboardOnly of ['not_signed_in', 'csrf_failed']) codes.delete(dashboardOnly);
   return codes;

@@ -103,12 +103,16 @@ test('with s3://bucket/prefix the audio goes to the bucket, not the data dir, an
   t.is(ranged.headers.get('content-range'), `bytes 100-1123/${whole.length}`);
   t.true(Buffer.from(await ranged.arrayBuffer()).equals(whole.subarray(100, 1124)));
 
+  // The MP3 is made on its first download (issue 27) and stored in the bucket beside the WAV.
+  const mp3Stored = async () => (await filesUnder(s3.directory)).some((file) => file.includes(`${task.id}.mp3`));
+  t.false(await mp3Stored());
   const mp3 = await probe(
     Buffer.from(await (await fetch(task.download_urls!.mp3)).arrayBuffer()),
     dataDir,
     'served.mp3',
   );
   t.is(mp3.codec_name, 'mp3');
+  t.true(await mp3Stored());
 });
 
 test("an API node and a worker on two machines' worth of data dirs share a bucket: the worker stores there, the API node serves it", async (t) => {

@@ -7,7 +7,7 @@
  */
 import { defined } from '../checked.ts';
 import type { ChordEvent, Part, Preset, Role, Score, Section, SongSpec } from '../types.ts';
-import { UnknownStyleError } from '../errors.ts';
+import { SilentTrackError, UnknownStyleError } from '../errors.ts';
 import { getPreset } from '../presets.ts';
 import { createRandom } from '../random.ts';
 import { pitchClassOf } from '../theory/pitch.ts';
@@ -65,6 +65,30 @@ function arrangementRoles(spec: SongSpec): Set<Role> {
     if (choice.role !== 'vocal' && !spec.excluded.includes(choice.role)) roles.add(choice.role);
   }
   return roles;
+}
+
+/**
+ * Refuses a spec whose track would be silent, saying why: no part plays and nothing is sung (every role excluded),
+ * or every section of its plan names only parts the arrangement does not have. Cheap: nothing is composed.
+ */
+export function checkSound(spec: SongSpec): void {
+  if (spec.vocals.enabled) return;
+  const available = arrangementRoles(spec);
+  if (available.size === 0) {
+    const excluded = spec.excluded.length > 0 ? ` (left out: ${spec.excluded.join(', ')})` : '';
+    throw new SilentTrackError(
+      'exclude',
+      `Nothing would play in this track: every part of it is left out${excluded} and it is not sung. Leave at least one part in (drop it from "exclude" or the prompt).`,
+    );
+  }
+  if (!spec.plan) return;
+  const playing = spec.plan.map((s) => planRoles(s.roles, s.kind, available));
+  if (playing.some((roles) => roles.length > 0)) return;
+  const has = ROLE_ORDER.filter((role) => available.has(role)).join(', ');
+  throw new SilentTrackError(
+    'sections',
+    `Nothing would play in this track: its sections name only parts it does not have (it has ${has}). Name some of those in the sections' "instruments", or leave "instruments" out of a section to let its kind choose.`,
+  );
 }
 
 /** The patch of each role (the last one named when a role is listed twice). */
@@ -173,9 +197,19 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     drums: () => composeDrums(ctx, kit, drumBars, createRandom(spec.seed, 'drums')),
     bass: () => composeBass(ctx, anchors, drumBars, kit.stepsPerBar, createRandom(spec.seed, 'bass')),
     chords: () => composeChords(ctx, voicings, anchors, createRandom(spec.seed, 'chords')),
-    pad: () => composePad(ctx, voicings),
+    pad: () => {
+      const style = preset.playing?.pad;
+      return style
+        ? composeChords(ctx, voicings, anchors, createRandom(spec.seed, 'pad'), 'pad', style)
+        : composePad(ctx, voicings);
+    },
     lead: () => composeMelody(ctx, createRandom(spec.seed, 'melody')),
-    arp: () => composeArp(ctx, voicings),
+    arp: () => {
+      const style = preset.playing?.arp;
+      return style
+        ? composeChords(ctx, voicings, anchors, createRandom(spec.seed, 'arp'), 'arp', style)
+        : composeArp(ctx, voicings);
+    },
     texture: () => composeTexture(ctx),
   };
 
@@ -210,6 +244,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   // Where the voice sings, the lead instrument rests (it keeps the intro, the outro and the gaps between sections).
   const sungSpans = vocal ? vocal.lines.map((line) => [line.start - 0.1, line.end + 0.1] as const) : [];
   const humanizeRandom = createRandom(spec.seed, 'humanize');
+  const playedPad = preset.playing?.pad !== undefined;
   const parts: Part[] = [];
   for (const role of ROLE_ORDER) {
     if (!roles.has(role) || role === 'vocal') continue;
@@ -221,9 +256,10 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
         bpm: spec.bpm,
         beatUnit: spec.meter.beatUnit,
         // Texture beds and pads do not swing; everything rhythmic does.
-        swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
+        swing: role === 'texture' || (role === 'pad' && !playedPad) ? 0 : spec.swing,
         swingUnit,
-        ...feelFor(role, instrument, electronic),
+        // A pad that plays rhythm (horn stabs, the organ bubble) is timed as chords are, not loosely as a bed.
+        ...feelFor(role === 'pad' && playedPad ? 'chords' : role, instrument, electronic),
         // A loop's notes may ring up to its end: their releases are carried round onto the start (render/seamless.ts).
         endLimit: spec.duration - (spec.loop === true ? 0 : END_MARGIN),
         ending: { from: endingBeat, limit: spec.duration - endingTail },
@@ -235,7 +271,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       role === 'lead' && sungSpans.length > 0
         ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b))
         : notes;
-    parts.push({ role, instrument, notes: kept, gainDb: 0, pan: PAN[role] });
+    parts.push({ role, instrument, notes: kept, gainDb: preset.levels?.[role] ?? 0, pan: PAN[role] });
   }
   if (vocal) {
     const notes = vocal.notes.map(({ time, duration, midi, velocity, beat }) => ({

@@ -576,6 +576,7 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
       source: 'sections',
       effect: `form = the plan's ${planned.plan.length} sections, ${planned.plan.reduce((n, s) => n + s.bars, 0)} bars`,
     });
+  if (planned?.sizing) trace.push({ source: 'sections', effect: planned.sizing });
 
   return {
     prompt: request.prompt,

@@ -7,7 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PlanSection } from '../../engine/index.ts';
 import { ValidationError } from '../http/errors.ts';
-import { readSections } from '../routes/generations/plan-sections.ts';
+import { parseWith } from '../http/schema.ts';
+import { sections as planSchema } from '../routes/generations/plan-schema.ts';
+import { z } from 'zod';
 import { UsageError } from './usage.ts';
 
 export const PLAN_HELP = `  --plan FILE        a composition plan (JSON): [{"kind": "intro", "bars": 4}, {"kind": "chorus", "bars": 8, "energy": 1}, ...]
@@ -31,7 +33,7 @@ export async function readPlanOption(path: string | undefined): Promise<PlanSect
   if (sections === undefined)
     throw new UsageError(`--plan: ${path} holds no sections (give an array, or an object with "sections" or "plan").`);
   try {
-    return readSections({ sections });
+    return parseWith(z.object({ sections: planSchema }), { sections }).sections;
   } catch (error) {
     if (error instanceof ValidationError) throw new UsageError(`--plan: ${error.message}`);
     throw error;

@@ -1,7 +1,7 @@
 /** `tunesmith render`: the engine straight from a terminal, no server, no key: prompt in, WAV and MIDI out. */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { checkLyrics, listStyles, renderTrack, EngineError, type RenderedTrack } from '../../engine/index.ts';
+import { checkRequest, listStyles, renderTrack, EngineError, type RenderedTrack } from '../../engine/index.ts';
 import { ProgressBar } from './progress.ts';
 import { readRenderOutput } from './render-output.ts';
 import { MUSICAL_HELP, MUSICAL_OPTIONS, readMusicalOptions } from './musical-options.ts';
@@ -112,7 +112,7 @@ and never when stderr is a pipe or a file).`,
     let track: RenderedTrack;
     try {
       // Refused before rendering, as the API does: lyrics too long for the track, or nothing singable in them.
-      checkLyrics(request);
+      checkRequest(request);
       const bar = io.terminal && !parsed.values.json ? new ProgressBar(io.terminal) : null;
       bar?.update(null);
       try {
@@ -189,7 +189,7 @@ async function writeStems(dir: string, track: RenderedTrack): Promise<{ role: st
   );
 }
 
-/** The file's text; its length and content are checked by the engine (checkLyrics), as for the API. */
+/** The file's text; its length and content are checked by the engine (checkRequest), as for the API. */
 async function readLyrics(path: string | undefined): Promise<string | null> {
   if (path === undefined) return null;
   let content: string;

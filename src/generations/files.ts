@@ -4,7 +4,7 @@
  * own (the path the data dir has always kept it at); stems are blobs too, one per role, beside the mix. Read by the
  * job queue (what to store), the signer (what to link), the file route (what to serve, as what) and delete.
  */
-import { OUTPUT_FORMATS, type RenderedTrack } from '../../engine/index.ts';
+import { LATER_FORMATS, type LaterFormat, type OutputFormat, type RenderedTrack } from '../../engine/index.ts';
 import type { Generation, GenerationFiles } from '../store/types.ts';
 
 export const DOWNLOADS = {
@@ -25,8 +25,15 @@ export type FileExtension = (typeof DOWNLOADS)[DownloadKind]['ext'];
 export const DOWNLOAD_KINDS = Object.keys(DOWNLOADS) as DownloadKind[];
 export const FILE_EXTENSIONS = DOWNLOAD_KINDS.map((kind) => DOWNLOADS[kind].ext);
 
-/** The encoded formats the service asks the engine for: every one it offers. */
-export const ENCODED_FORMATS = OUTPUT_FORMATS;
+/** The files the render makes beside the WAV and the MIDI: the lyrics files (for a sung track). */
+export const RENDERED_FORMATS: readonly OutputFormat[] = ['lrc', 'vtt'];
+
+/**
+ * The formats made from the stored WAV when first fetched (issue 27: most tracks are downloaded in one format, or
+ * none): linked from completion, stored on first download, served from storage from then on.
+ */
+export const isLaterFormat = (kind: DownloadKind): kind is LaterFormat =>
+  (LATER_FORMATS as readonly string[]).includes(kind);
 
 export function kindOfExtension(ext: string): DownloadKind | undefined {
   return DOWNLOAD_KINDS.find((kind) => DOWNLOADS[kind].ext === ext);
@@ -60,7 +67,10 @@ export function roleOfStemFile(name: string): string | undefined {
 /** Every blob key a generation's files could have without stems: what a failed save removes. */
 export const allKeys = (generation: Owner): string[] => DOWNLOAD_KINDS.map((kind) => blobKey(generation, kind));
 
-/** The files of a rendered track, as the record lists them and as blobs to store (stems included). */
+/**
+ * The files of a rendered track, as the record lists them and as blobs to store (stems included). The formats
+ * made later are listed with the keys they will be stored under, and stored only when first fetched.
+ */
 export function trackFiles(
   generation: Owner,
   track: RenderedTrack,
@@ -68,6 +78,7 @@ export function trackFiles(
   const bytes: Partial<Record<DownloadKind, Uint8Array>> = { wav: track.wav, midi: track.midi, ...track.outputs };
   const files: GenerationFiles = { wav: blobKey(generation, 'wav'), midi: blobKey(generation, 'midi') };
   const puts: { key: string; bytes: Uint8Array; contentType: string }[] = [];
+  for (const kind of LATER_FORMATS) files[kind] = blobKey(generation, kind);
   for (const kind of DOWNLOAD_KINDS) {
     const content = bytes[kind];
     if (!content) continue;

@@ -4,19 +4,21 @@
  * files, presenting, and opening a stored file. Handlers parse, call this, and respond.
  */
 import type { Readable } from 'node:stream';
-import type { GenerationRequest } from '../../engine/index.ts';
-import { GenerationStateError, ServiceUnavailableError } from '../http/errors.ts';
+import { buffer } from 'node:stream/consumers';
+import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../engine/index.ts';
+import { GenerationStateError, RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
 import { newBatchId } from '../ids.ts';
 import type { DownloadSigner } from '../http/signing.ts';
 import type { JobQueue } from '../jobs/types.ts';
 import { limitsFor } from '../plans.ts';
 import type { BlobInfo, BlobRange, BlobStore } from '../store/blob-store.ts';
+import type { Logger } from '../log.ts';
 import type { Repository } from '../store/repository.ts';
 import { BlobNotFoundError } from '../store/errors.ts';
 import { storedFiles, type Account, type Generation, type ListOptions, type NewGeneration } from '../store/types.ts';
 import { checkPlan, type PlanAsk } from '../plan-gate.ts';
 import { assertDerivable, derivedInput, type Derivation } from './derive.ts';
-import { DOWNLOADS, STEM_CONTENT_TYPE, type DownloadKind } from './files.ts';
+import { DOWNLOADS, STEM_CONTENT_TYPE, isLaterFormat, type DownloadKind } from './files.ts';
 import { isTerminal, presentGeneration, type Expandable, type GenerationObject } from './present.ts';
 
 /** A validated request for a new task: its fields less the account (from the key) and the request id. */
@@ -38,12 +40,21 @@ export interface GenerationsOptions {
   repository: Repository;
   blobs: BlobStore;
   jobs: JobQueue;
-  /** The engine's check that lyrics fit the track (throws its own errors). */
-  checkLyrics(request: GenerationRequest): void;
+  /** The engine's checks before a task is accepted: not silent, lyrics that fit (throws its own errors). */
+  checkRequest(request: GenerationRequest): void;
+  /**
+   * TUNESMITH_MAX_TASKS_PER_ACCOUNT: tasks an account may have waiting or rendering at once; more is a 429 until
+   * one finishes. Absent: no bound (tests whose fake queue never finishes a task).
+   */
+  maxUnfinishedPerAccount?: number | undefined;
   /** Checks a callback_url by the webhooks' rules; absent where nothing would send webhooks. */
   checkCallbackUrl?: ((url: string, param: string) => Promise<void>) | undefined;
   signer: DownloadSigner;
   now: () => Date;
+  /** Makes MP3, Opus and FLAC from the stored WAV on first download; absent, a format not stored is not found. */
+  encoder?: Pick<FileEncoder, 'encode'> | undefined;
+  /** Where a file made on first download is reported. */
+  logger?: Logger | undefined;
 }
 
 /** What a request for a new task asks of the plan: its audio, stems, webhooks, and fields of full API access. */
@@ -67,6 +78,10 @@ const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export class Generations {
   readonly #o: GenerationsOptions;
+  /** Encodes under way, by blob key: a second download of the same file waits for the first one's encode. */
+  readonly #encoding = new Map<string, Promise<void>>();
+
+  readonly #admitting = new Map<string, Promise<void>>();
 
   constructor(options: GenerationsOptions) {
     this.#o = options;
@@ -81,12 +96,14 @@ export class Generations {
     ask: PlanAsk = askOf(request),
   ): Promise<{ generation: Generation; replayed: boolean }> {
     await this.#check(account, request, ask);
-    const result = await this.#o.repository.createGeneration(
-      { account_id: account.id, ...request, request_id: options.requestId ?? null },
-      { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
-    );
-    if (!result.replayed) this.#o.jobs.enqueue(result.generation, limitsFor(account).priority);
-    return result;
+    return this.#admit(account, 1, async () => {
+      const result = await this.#o.repository.createGeneration(
+        { account_id: account.id, ...request, request_id: options.requestId ?? null },
+        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+      );
+      if (!result.replayed) this.#o.jobs.enqueue(result.generation, limitsFor(account).priority);
+      return result;
+    });
   }
 
   /**
@@ -104,14 +121,16 @@ export class Generations {
         fullAccess: { param: 'variations', feature: 'Variations (several tracks from one request)' },
       });
     const id = newBatchId();
-    const result = await this.#o.repository.createGenerations(
-      requests.map((request, index) => ({
-        account_id: account.id,
-        ...request,
-        request_id: options.requestId ?? null,
-        batch: { id, index, size: requests.length },
-      })),
-      { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+    const result = await this.#admit(account, requests.length, () =>
+      this.#o.repository.createGenerations(
+        requests.map((request, index) => ({
+          account_id: account.id,
+          ...request,
+          request_id: options.requestId ?? null,
+          batch: { id, index, size: requests.length },
+        })),
+        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+      ),
     );
     if (!result.replayed)
       for (const generation of result.generations) this.#o.jobs.enqueue(generation, limitsFor(account).priority);
@@ -151,9 +170,58 @@ export class Generations {
     return this.create(account, inherited, options, ask);
   }
 
+  /**
+   * Runs `make` (which saves `count` new tasks) only while the account has room under its bound of unfinished
+   * tasks, else a 429 with when to retry. One account's admissions run one after another in this process, so a
+   * burst of parallel requests cannot all count the same room.
+   */
+  async #admit<T>(account: Account, count: number, make: () => Promise<T>): Promise<T> {
+    const max = this.#o.maxUnfinishedPerAccount;
+    if (max === undefined) return make();
+    const previous = this.#admitting.get(account.id) ?? Promise.resolve();
+    const admitted = previous.then(async () => {
+      const unfinished = await this.#unfinished(account.id);
+      if (unfinished.length + count > max) {
+        const retryAfter = await this.#firstFinishIn(unfinished);
+        throw new RateLimitedError(
+          retryAfter,
+          'too_many_tasks',
+          `This account has ${unfinished.length} ${unfinished.length === 1 ? 'task' : 'tasks'} waiting or rendering; at most ${max} at once, so ${count === 1 ? 'one more' : `${count} more`} cannot be queued now. Retry in ${retryAfter} s, when one has finished.`,
+        );
+      }
+      return make();
+    });
+    const settled = admitted.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#admitting.set(account.id, settled);
+    void settled.then(() => {
+      if (this.#admitting.get(account.id) === settled) this.#admitting.delete(account.id);
+    });
+    return admitted;
+  }
+
+  async #unfinished(accountId: string): Promise<Generation[]> {
+    const page = { limit: 1000, offset: 0 };
+    const [pending, processing] = await Promise.all([
+      this.#o.repository.listGenerations(accountId, { ...page, status: 'pending' }),
+      this.#o.repository.listGenerations(accountId, { ...page, status: 'processing' }),
+    ]);
+    return [...processing.items, ...pending.items];
+  }
+
+  /** Whole seconds until the first of these tasks is expected to finish, as their estimated_time says. */
+  async #firstFinishIn(tasks: readonly Generation[]): Promise<number> {
+    const live = await this.#o.jobs.liveMany(tasks.slice(0, 50));
+    const times = [...live.values()].map((state) => state.estimated_time).filter((t) => t > 0);
+    return times.length === 0 ? 30 : Math.min(3600, Math.max(1, Math.ceil(Math.min(...times))));
+  }
+
   async #check(account: Account, request: GenerationInput, ask: PlanAsk): Promise<void> {
-    // Lyrics that cannot be sung (too many lines for the track) are refused now, not a failed task later.
-    if (request.lyrics !== null) this.#o.checkLyrics(request);
+    // A track that would be silent, or lyrics that cannot be sung (too many lines), are refused now, before any
+    // quota is spent, not a charged silence or a failed task later.
+    this.#o.checkRequest(request);
     checkPlan(account, ask);
     if (request.callback_url !== null) {
       // Refused where nothing would send it (the same 503 as /v1/webhooks), and checked by the webhooks' own rules.
@@ -222,10 +290,50 @@ export class Generations {
     const files = generation?.status === 'completed' ? generation.files : null;
     if (!generation || !files) return undefined;
     const key = typeof which === 'string' ? files[which] : files.stems?.[which.stem];
-    const info = typeof key === 'string' ? await this.#o.blobs.stat(key) : undefined;
-    if (typeof key !== 'string' || !info) return undefined;
+    if (typeof key !== 'string') return undefined;
+    let info = await this.#o.blobs.stat(key);
+    if (!info && typeof which === 'string' && isLaterFormat(which) && typeof files.wav === 'string') {
+      await this.#encodeOnce(generation, which, key, files.wav);
+      info = await this.#o.blobs.stat(key);
+    }
+    if (!info) return undefined;
     const contentType = typeof which === 'string' ? DOWNLOADS[which].contentType : STEM_CONTENT_TYPE;
     return { generation, size: info.size, contentType, open: (range) => this.#o.blobs.open(key, range) };
+  }
+
+  /**
+   * Stores `format` made from the generation's WAV under `key`, once however many ask at the same time; a later
+   * ask finds it stored. A generation deleted meanwhile does not keep the file.
+   */
+  #encodeOnce(generation: Generation, format: DownloadKind & LaterFormat, key: string, wavKey: string): Promise<void> {
+    const encoder = this.#o.encoder;
+    if (!encoder) return Promise.resolve();
+    let running = this.#encoding.get(key);
+    if (!running) {
+      running = (async () => {
+        const started = performance.now();
+        const wav = await buffer(await this.#o.blobs.open(wavKey));
+        const bitrate = generation.encoding?.bitrate;
+        const bytes = await encoder.encode(wav, format, bitrate ? { mp3Bitrate: bitrate as Mp3Bitrate } : {});
+        await this.#o.blobs.put(key, bytes, { contentType: DOWNLOADS[format].contentType });
+        if (!(await this.find(generation.account_id, generation.id))) await this.#o.blobs.delete(key);
+        this.#o.logger?.info(
+          {
+            gen_id: generation.id,
+            format,
+            bytes: bytes.byteLength,
+            encode_ms: Math.round(performance.now() - started),
+          },
+          'file encoded on first download',
+        );
+      })().finally(() => this.#encoding.delete(key));
+      this.#encoding.set(key, running);
+    }
+    return running.catch((error: unknown) => {
+      // The WAV gone between the record's read and its opening: there is nothing to make the file from.
+      if (error instanceof BlobNotFoundError) return;
+      throw error;
+    });
   }
 
   /**
@@ -250,3 +358,5 @@ export class Generations {
     return { generation, stems: opened };
   }
 }
+
+type Mp3Bitrate = NonNullable<OutputOptions['mp3Bitrate']>;

@@ -91,6 +91,9 @@ export function presentGeneration(
     // The engine's metadata carries the sung text; the API shows it once, as the top-level `lyrics`.
     const { lyrics, ...metadata } = g.metadata;
     Object.assign(object, trackData(metadata));
+    // A loop is whole bars: its length is what was played (metadata.loop.seconds), not the seconds asked.
+    const loop = metadata.loop as { seconds?: unknown } | undefined;
+    if (typeof loop?.seconds === 'number') object.duration = loop.seconds;
     for (const field of leaveOut) delete metadata[field];
     object.metadata = metadata;
     if (typeof lyrics === 'string') object.lyrics = lyrics;

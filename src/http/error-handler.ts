@@ -109,6 +109,13 @@ const RULES: Rule[] = [
     message: e.message,
     param: 'lyrics',
   })),
+  namedRule<Error & { param?: string }>('SilentTrackError', (e) => ({
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'silent_track',
+    message: e.message,
+    param: e.param,
+  })),
   namedRule<Error>('InvalidLyricsError', (e) => ({
     status: 400,
     type: 'invalid_request_error',

@@ -76,7 +76,7 @@ export class RateLimitedError extends Error {
   constructor(
     /** Whole seconds until a retry can succeed. */
     readonly retryAfter: number,
-    readonly code: 'rate_limit_exceeded' | 'too_many_failed_authentications',
+    readonly code: 'rate_limit_exceeded' | 'too_many_failed_authentications' | 'too_many_tasks',
     message: string,
   ) {
     super(message);

@@ -1,6 +1,6 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { ParameterizedContext, Middleware } from 'koa';
-import type { GenerationRequest, StyleInfo } from '../../engine/index.ts';
+import type { FileEncoder, GenerationRequest, StyleInfo } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { JobQueue } from '../jobs/types.ts';
@@ -18,8 +18,10 @@ export interface AppDeps {
   /** Where the rendered files are. */
   blobs: BlobStore;
   jobs: JobQueue;
-  /** The engine's cheap, synchronous checks (rendering goes through jobs). checkLyrics throws engine errors. */
-  engine: { listStyles(): StyleInfo[]; checkLyrics(request: GenerationRequest): void };
+  /** The engine's cheap, synchronous checks (rendering goes through jobs). checkRequest throws engine errors. */
+  engine: { listStyles(): StyleInfo[]; checkRequest(request: GenerationRequest): void };
+  /** Makes MP3, Opus and FLAC from the stored WAV on first download; without it only stored files are served. */
+  encoder?: Pick<FileEncoder, 'encode'>;
   config: Config;
   /** The clock: injectable so rate-limit and expiry tests need no waiting. */
   now?: () => Date;

@@ -17,12 +17,16 @@ test('More rows adds five plan rows keeping the typed ones, and Enter in a field
 
   await page.goto(`${base}/playground`);
   t.is(await page.locator('select[name^="section_kind_"]').count(), 10);
+  // The rows are folded away until the editor is opened.
+  t.false(await page.getByLabel('Section 1 kind').isVisible());
+  await page.getByText('Composition plan').click();
   await page.getByLabel('Prompt').fill('an upbeat pop song');
   await page.getByLabel('Section 1 kind').selectOption('intro');
   await page.getByLabel('Section 1 bars').fill('16');
   await page.getByRole('button', { name: 'More rows' }).click();
   await page.waitForLoadState();
   t.is(await page.locator('select[name^="section_kind_"]').count(), 15);
+  t.true(await page.getByLabel('Section 1 kind').isVisible(), 'the editor stays open');
   t.is(await page.getByLabel('Section 1 bars').inputValue(), '16');
   t.is(await page.getByLabel('Prompt').inputValue(), 'an upbeat pop song');
 

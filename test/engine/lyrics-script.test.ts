@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import {
-  checkLyrics,
+  checkRequest,
   compose,
   interpret,
   InvalidLyricsError,
@@ -53,7 +53,7 @@ for (const [text, line, word, script] of UNREADABLE) {
 test('every entry point that reads lyrics gives the same refusal: request lyrics, section lyrics, a plan measured', (t) => {
   const lyrics = 'привет мир\nsecond line';
   const message = /^Line 1: "привет" is written in Cyrillic script/;
-  t.throws(() => checkLyrics(request({ lyrics })), { instanceOf: InvalidLyricsError, message });
+  t.throws(() => checkRequest(request({ lyrics })), { instanceOf: InvalidLyricsError, message });
   t.throws(
     () =>
       planDuration(
@@ -92,7 +92,7 @@ test('a word the dictionary lists without a vowel ("hm", "sh") is still sung, an
   for (const word of parseLyrics('hm sh ths').sections[0]!.lines[0]!.words)
     t.true(word.syllables.length > 0, word.text);
   const lyrics = 'hm sh hm\nths';
-  checkLyrics(request({ lyrics }));
+  checkRequest(request({ lyrics }));
   const vocal = compose(interpret(request({ lyrics }))).vocal;
   t.is(vocal?.lines.length, 2);
 });
@@ -162,12 +162,12 @@ test('odd Unicode never breaks the parser: lyrics whose every word has syllables
   t.true(refused > 100 && read > 100, `${refused} refused, ${read} read`);
 });
 
-test('odd Unicode through checkLyrics: accepted, InvalidLyricsError or LyricsTooLongError, nothing else', (t) => {
+test('odd Unicode through checkRequest: accepted, InvalidLyricsError or LyricsTooLongError, nothing else', (t) => {
   const random = createRandom(29, 'unicode-check');
   for (let i = 0; i < 150; i++) {
     const lyrics = oddText(random);
     try {
-      checkLyrics(request({ lyrics }));
+      checkRequest(request({ lyrics }));
     } catch (error) {
       t.true(
         error instanceof InvalidLyricsError || error instanceof LyricsTooLongError,
@@ -176,4 +176,10 @@ test('odd Unicode through checkLyrics: accepted, InvalidLyricsError or LyricsToo
     }
   }
   t.pass();
+});
+
+test('a lyrics refusal names the track length rounded, not a raw float', (t) => {
+  const error = new LyricsTooLongError(12, 8, 41.29032258064516);
+  t.regex(error.message, /a 41\.3-second track of this style has room for 8/);
+  t.regex(new LyricsTooLongError(3, 0, 29.999999).message, /^A 30-second track/);
 });

@@ -127,3 +127,47 @@ test('more lines than a section holds is LyricsTooLongError, not a spill into th
   });
   t.throws(() => compose(spec), { instanceOf: LyricsTooLongError });
 });
+
+test('unsized sections keep a 30 s or 180 s track inside 30–180 s whatever tempo the seed picks, and the trace says how', (t) => {
+  for (const duration of [30, 180])
+    for (let seed = 0; seed < 24; seed++) {
+      const spec = interpret({ ...base, duration, seed, music: {}, plan: [{ kind: 'verse' }] });
+      t.true(
+        spec.duration >= 30 - 1e-6 && spec.duration <= 180 + 1e-6,
+        `${duration} s, seed ${seed}: ${spec.duration}`,
+      );
+      t.true(
+        spec.trace.some((line) => line.source === 'sections' && /without a length takes \d+ bars/.test(line.effect)),
+      );
+    }
+  // 30 s is 29.4 s of whole bars at 98 bpm: one bar more, and the trace says why.
+  const spec = interpret({ ...base, duration: 30, music: { bpm: 98 }, plan: [{ kind: 'verse' }] });
+  t.is(spec.plan?.[0]?.bars, 13);
+  t.true(
+    spec.trace.some((line) =>
+      /fewest whole bars that last 30 s \(12 bars, nearest the 30 s asked, would be 29\.4 s\)/.test(line.effect),
+    ),
+  );
+});
+
+test('unsized sections with no room in the duration are refused, not played longer than asked', (t) => {
+  const plan = Array.from({ length: 30 }, () => ({ kind: 'verse' as const }));
+  const error = t.throws(() => interpret({ ...base, duration: 60, music: { bpm: 40 }, plan }));
+  t.is(error?.name, 'RequestError');
+  t.regex(
+    error!.message,
+    /30 sections without a length have no room in the track's 60 s \("duration"\): with at least one bar each, the plan lasts 180 s at 40 bpm/,
+  );
+  const sized = interpret({
+    ...base,
+    duration: 60,
+    plan: [{ kind: 'intro', bars: 28 }, { kind: 'verse' }, { kind: 'outro', bars: 1 }],
+  });
+  t.deepEqual(
+    sized.plan?.map((s) => s.bars),
+    [28, 1, 1],
+  );
+  t.throws(() => interpret({ ...base, duration: 60, plan: [{ kind: 'intro', bars: 30 }, { kind: 'verse' }] }), {
+    message: /section without a length has no room/,
+  });
+});

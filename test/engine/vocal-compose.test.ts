@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import {
-  checkLyrics,
+  checkRequest,
   compose,
   interpret,
   LyricsTooLongError,
@@ -214,7 +214,7 @@ test('a given line too long for one phrase is split in two, never dropped', (t) 
 
 test('lyrics too long for the duration are refused, saying how many lines fit; a longer track takes them', (t) => {
   const lyrics = Array.from({ length: 40 }, (_, i) => `This is the line number ${i + 1} of my song`).join('\n');
-  const error = t.throws(() => checkLyrics(request('a pop song', { lyrics, duration: 30 })), {
+  const error = t.throws(() => checkRequest(request('a pop song', { lyrics, duration: 30 })), {
     instanceOf: LyricsTooLongError,
   });
   t.is(error!.lines, 40);
@@ -224,7 +224,7 @@ test('lyrics too long for the duration are refused, saying how many lines fit; a
     { length: error!.linesThatFit },
     (_, i) => `This is the line number ${i + 1} of my song`,
   ).join('\n');
-  t.notThrows(() => checkLyrics(request('a pop song', { lyrics: fits, duration: 30 })));
+  t.notThrows(() => checkRequest(request('a pop song', { lyrics: fits, duration: 30 })));
 });
 
 test('the same request composes the same vocal; another seed writes other lyrics', (t) => {

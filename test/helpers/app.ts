@@ -14,7 +14,7 @@ import tonejsMidi from '@tonejs/midi';
 import type { ExecutionContext } from 'ava';
 import type Koa from 'koa';
 import wavefile from 'wavefile';
-import { checkLyrics, listStyles, type StyleInfo } from '../../engine/index.ts';
+import { checkRequest, listStyles, type StyleInfo } from '../../engine/index.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.ts';
@@ -247,6 +247,8 @@ export interface StartOptions {
   backend?: Backend;
   /** The PostgreSQL database to use (two apps on one database: two API nodes). @default a fresh one */
   databaseUrl?: string;
+  /** TUNESMITH_MAX_TASKS_PER_ACCOUNT. @default no bound (the fake queue finishes nothing by itself) */
+  maxTasksPerAccount?: number;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -298,13 +300,14 @@ export async function startApp(
     workers: 1,
     downloadTtlSeconds: options.downloadTtlSeconds ?? 24 * 3600,
     signingSecret: SIGNING_SECRET,
+    ...(options.maxTasksPerAccount !== undefined ? { maxTasksPerAccount: options.maxTasksPerAccount } : {}),
   };
   const signer = new DownloadSigner({ secret: SIGNING_SECRET, publicUrl: url, ttlSeconds: config.downloadTtlSeconds });
   const app = createApp({
     repository: store,
     blobs: realStore.blobs,
     jobs,
-    engine: { listStyles: () => options.styles ?? listStyles(), checkLyrics },
+    engine: { listStyles: () => options.styles ?? listStyles(), checkRequest },
     config,
     now: clock.now,
     signer,

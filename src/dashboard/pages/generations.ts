@@ -3,6 +3,7 @@ import { describeError } from '../../http/error-handler.ts';
 import { ResourceNotFoundError } from '../../http/errors.ts';
 import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import { deriveGenerationFor } from '../../routes/generations/derive-generation.ts';
+import { playedOf } from '../../generations/derive.ts';
 import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { STATUSES, LIST_LIMITS } from '../../routes/generations/list-generations.ts';
@@ -143,12 +144,18 @@ export function deriveFromTrack(deps: DashboardDeps, operation: 'extend' | 'remi
         ctx,
         viewer,
         await present(deps, source),
-        { [operation]: described.message },
+        { [operation]: described.param === 'section' ? sectionChoice(source, described.message) : described.message },
         values,
         described.status,
       );
     }
   };
+}
+
+/** The API counts sections from 0; the form's list counts them from 1, so its refusal does too. */
+function sectionChoice(source: Generation, apiMessage: string): string {
+  const sections = playedOf(source)?.plan.length;
+  return sections === undefined ? apiMessage : `Choose a section from the list: 1 to ${sections}.`;
 }
 
 async function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | undefined): Promise<Generation> {

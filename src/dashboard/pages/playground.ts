@@ -12,7 +12,17 @@ import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
 import { AUDIO_FIELDS, audioOptions } from '../views/audio-options.ts';
-import { MORE_ROWS_FIELD, PLAN_FIELDS, planBody, planEditor, planValues } from '../views/plan-editor.ts';
+import {
+  CLEAR_PLAN_FIELD,
+  MORE_ROWS_FIELD,
+  PLAN_FIELDS,
+  planBody,
+  planEditor,
+  planValues,
+  type PlanEditorOptions,
+  variationsField,
+  withoutRows,
+} from '../views/plan-editor.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
 import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
@@ -48,16 +58,16 @@ function playgroundPage(
   values: Values,
   errors: FieldErrors,
   current: Html | null,
-  moreRows = false,
+  plan: PlanEditorOptions = {},
 ): Html {
   const styles = deps.services.engine.listStyles();
   return page(
     viewer,
     'playground',
     'Playground',
-    html`<div class="playground">
+    html`<div class="playground${current ? ' has-result' : ''}">
 ${current ? html`<section class="result">${current}</section>` : ''}
-<section class="card">
+<section class="card playground-form">
   <form method="post" action="/playground" class="stack" novalidate>
     ${csrfField(viewer.csrf)}
     <button type="submit" class="offscreen" tabindex="-1" aria-hidden="true">Generate</button>
@@ -88,14 +98,15 @@ ${current ? html`<section class="result">${current}</section>` : ''}
       </div>
     </div>
     ${musicalRow(values, errors)}
-    ${planEditor(values, errors, moreRows)}
+    <div class="row">${variationsField(values, errors)}</div>
+    ${planEditor(values, errors, plan)}
     <label class="check"><input type="checkbox" id="instrumental" name="instrumental" value="on" data-hides="lyrics-field"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
     ${fieldError(errors, 'instrumental')}
     ${lyricsField(values, errors)}
     <label class="check"><input type="checkbox" id="loop" name="loop" value="on"${values.loop === 'on' ? html` checked` : ''}> Seamless loop (whole bars, no intro or ending)</label>
     <label class="check"><input type="checkbox" id="stems" name="stems" value="on"${values.stems === 'on' ? html` checked` : ''}> Stems too (one WAV per part; takes longer)</label>
     ${audioOptions(values, errors)}
-    <div><button type="submit" class="button">Generate</button> <span class="muted small">Uses one generation of this month's quota.</span></div>
+    <div class="form-actions"><button type="submit" class="button">Generate</button> <span class="muted small">Uses one generation of this month's quota.</span></div>
   </form>
 </section>
 </div>`,
@@ -173,6 +184,8 @@ export function showPlayground(deps: DashboardDeps) {
     const id = typeof ctx.query.id === 'string' ? ctx.query.id : undefined;
     const generation = id === undefined ? undefined : await deps.services.generations.find(viewer.account.id, id);
     const presented = generation ? await present(deps, generation) : undefined;
+    const trackPlan = (presented as { plan?: Parameters<typeof planValues>[0] } | undefined)?.plan ?? generation?.plan;
+    const editPlan = ctx.query.plan === 'edit';
     const values: Values = generation
       ? {
           prompt: generation.prompt,
@@ -189,15 +202,19 @@ export function showPlayground(deps: DashboardDeps) {
           bpm: generation.music?.bpm === undefined ? '' : String(generation.music.bpm),
           key: generation.music?.key ?? '',
           time_signature: generation.music?.timeSignature ?? '',
-          // The plan played (or the one asked, while it renders): edit the rows and generate again.
-          ...planValues(
-            (presented as { plan?: Parameters<typeof planValues>[0] } | undefined)?.plan ?? generation.plan,
-          ),
+          // The rows stay the user's: the plan played (or asked, while it renders) fills them only when asked for.
+          ...(editPlan ? planValues(trackPlan) : {}),
         }
       : {};
     sendHtml(
       ctx,
-      playgroundPage(deps, viewer, values, {}, presented ? generationCard(presented, { csrf: viewer.csrf }) : null),
+      playgroundPage(deps, viewer, values, {}, presented ? generationCard(presented, { csrf: viewer.csrf }) : null, {
+        open: editPlan,
+        trackPlanHref:
+          generation && trackPlan?.length && !editPlan
+            ? `/playground?id=${encodeURIComponent(generation.id)}&plan=edit#plan-editor`
+            : undefined,
+      }),
     );
   };
 }
@@ -209,7 +226,12 @@ export function generateFromPlayground(deps: DashboardDeps) {
     for (const field of [...FIELDS, ...PLAN_FIELDS]) values[field] = form.get(field) ?? '';
     // "More rows": the same form again with more plan rows, nothing generated.
     if (form.get(MORE_ROWS_FIELD) !== null) {
-      sendHtml(ctx, playgroundPage(deps, viewer, values, {}, null, true));
+      sendHtml(ctx, playgroundPage(deps, viewer, values, {}, null, { more: true }));
+      return;
+    }
+    // "Clear": the same form with every plan row empty, the editor still open.
+    if (form.get(CLEAR_PLAN_FIELD) !== null) {
+      sendHtml(ctx, playgroundPage(deps, viewer, withoutRows(values), {}, null, { open: true }));
       return;
     }
     try {

@@ -58,7 +58,11 @@ function stems(urls: Record<string, string>, zip: string | undefined): Html {
 }
 
 /** The player streams the MP3 when there is one (a seventh of the WAV's bytes), else the WAV. */
-const playable = (urls: NonNullable<GenerationObject['download_urls']>): string => sameSite(urls.mp3 ?? urls.wav);
+/**
+ * The player plays the WAV: it is stored with the render and seeks by Range, while the MP3 is only made when first
+ * downloaded (issue 27), which a page view must not cost.
+ */
+const playable = (urls: NonNullable<GenerationObject['download_urls']>): string => sameSite(urls.wav);
 
 /** "sawLead" -> "saw lead". */
 const words = (name: string): string => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();

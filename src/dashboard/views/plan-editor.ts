@@ -3,7 +3,8 @@
  * instruments, lyrics), a timeline of the rows, and the variations count. The rows become the API's `sections`
  * (empty rows left out), so the plan goes through POST /v1/generate's own validation; its errors show above the
  * rows. Ten rows show at first; "More rows" (a submit that shows the form again, no script needed) adds five, up
- * to the API's 30.
+ * to the API's 30. The editor is folded away until opened: rows are the user's alone, never filled by a finished
+ * track unless asked ("Load this track's plan"), and Clear empties them.
  */
 import { PLAN_KINDS } from '../../../engine/index.ts';
 import { html, type Html } from '../html.ts';
@@ -26,10 +27,22 @@ export const PLAN_FIELDS = [
  * a field still generates: the playground's form starts with an off-screen Generate button, the implicit default.)
  */
 export const MORE_ROWS_FIELD = 'more_rows';
+/** The name of the Clear button: the form is shown again with every row empty, the editor open. */
+export const CLEAR_PLAN_FIELD = 'clear_plan';
 
 type Values = Partial<Record<string, string>>;
 
 const number = (text: string): number | string => (/^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text);
+
+/** The values with every plan row emptied (the row count and variations are kept). */
+export function withoutRows(values: Values): Values {
+  const kept: Values = { ...values };
+  for (let i = 0; i < MAX_PLAN_ROWS; i++) for (const field of ROW_FIELDS) kept[`section_${field}_${i}`] = '';
+  return kept;
+}
+
+const hasRows = (values: Values): boolean =>
+  Array.from({ length: MAX_PLAN_ROWS }, (_, i) => i).some((i) => values[`section_kind_${i}`]?.trim());
 
 /** Rows to show: what the form says (at least every filled row), PLAN_ROWS at first, MAX_PLAN_ROWS at most. */
 export function planRows(values: Values, more = false): number {
@@ -93,14 +106,26 @@ export function planValues(plan: readonly RowSource[] | undefined): Values {
   return values;
 }
 
-export function planEditor(values: Values, errors: FieldErrors, more = false): Html {
-  const count = planRows(values, more);
+export interface PlanEditorOptions {
+  /** "More rows" was pressed: five more rows, the editor open. */
+  more?: boolean;
+  /** Shown open although no row is filled (the user opened it: Clear, or a track's plan asked for). */
+  open?: boolean;
+  /** Where the shown track's plan can be loaded into the rows from; absent when no track with a plan is shown. */
+  trackPlanHref?: string | undefined;
+}
+
+export function planEditor(values: Values, errors: FieldErrors, options: PlanEditorOptions = {}): Html {
+  const count = planRows(values, options.more);
+  const open = options.open || options.more || hasRows(values) || errors.sections !== undefined;
   const rows = Array.from({ length: count }, (_, i) => i);
   const cell = (i: number, field: string) => values[`section_${field}_${i}`] ?? '';
-  return html`<fieldset class="plan-editor">
-      <legend>Composition plan <span class="muted">(optional: empty rows are left out; a row's bars or seconds set its length)</span></legend>
+  return html`<details class="plan-editor" id="plan-editor"${open ? html` open` : ''}>
+      <summary>Composition plan <span class="muted">(optional: the sections in order, each its bars or seconds, energy and instruments)</span></summary>
+      <p class="hint">Empty rows are left out; a row's bars or seconds set its length.${options.trackPlanHref ? html` <a href="${options.trackPlanHref}">Load this track's plan</a> to edit it.` : ''}</p>
       ${fieldError(errors, 'sections')}
       <input type="hidden" name="plan_rows" value="${String(count)}">
+      <div class="table-wrap">
       <table class="plan-rows"${describedBy(errors, 'sections')}>
         <thead><tr><th>#</th><th>Kind</th><th>Bars</th><th>or seconds</th><th>Energy 0–1</th><th>Instruments (comma-separated)</th><th>Lyrics (sung tracks)</th></tr></thead>
         <tbody>
@@ -117,15 +142,21 @@ export function planEditor(values: Values, errors: FieldErrors, more = false): H
         )}
         </tbody>
       </table>
-      ${count < MAX_PLAN_ROWS ? html`<p><button type="submit" name="${MORE_ROWS_FIELD}" value="1" class="button small secondary" formnovalidate>More rows</button> <span class="muted small">${String(count)} of ${String(MAX_PLAN_ROWS)} sections</span></p>` : ''}
+      </div>
+      <p>${count < MAX_PLAN_ROWS ? html`<button type="submit" name="${MORE_ROWS_FIELD}" value="1" class="button small secondary" formnovalidate>More rows</button> ` : ''}<button type="submit" name="${CLEAR_PLAN_FIELD}" value="1" class="button small secondary" formnovalidate>Clear</button> <span class="muted small">${String(count)} of ${String(MAX_PLAN_ROWS)} sections</span></p>
       ${timeline(blocksOf(values, count))}
-      <label for="variations">Variations</label>
-      <select id="variations" name="variations"${describedBy(errors, 'variations')}>
-        ${['1', '2', '3', '4'].map((n) => html`<option value="${n}"${(values.variations || '1') === n ? html` selected` : ''}>${n}</option>`)}
-      </select>
-      ${fieldError(errors, 'variations')}
-      <p class="hint">Variations: the same request with different seeds, each counting against the quota.</p>
-    </fieldset>`;
+    </details>`;
+}
+
+/** How many tracks one request makes: the same request with different seeds. */
+export function variationsField(values: Values, errors: FieldErrors): Html {
+  return html`<div class="field">
+        <label for="variations">Variations <span class="muted">(each one counts)</span></label>
+        <select id="variations" name="variations"${describedBy(errors, 'variations')}>
+          ${['1', '2', '3', '4'].map((n) => html`<option value="${n}"${(values.variations || '1') === n ? html` selected` : ''}>${n}</option>`)}
+        </select>
+        ${fieldError(errors, 'variations')}
+      </div>`;
 }
 
 interface Block {

@@ -41,7 +41,8 @@ export function getFileHandler(services: Services): RouteHandler {
     const kind = kindOfExtension(ext);
     const role = roleOfStemFile(ext);
     const which = kind ?? (role === undefined ? undefined : { stem: role });
-    const file = which === undefined ? undefined : await services.generations.file(accountId, generationId, which);
+    const file =
+      which === undefined ? undefined : await waiting(ctx, services.generations.file(accountId, generationId, which));
     if (!file) throw notFound();
     await sendFile(ctx, file, {
       contentType: file.contentType,
@@ -52,6 +53,21 @@ export function getFileHandler(services: Services): RouteHandler {
       throw error instanceof BlobNotFoundError ? notFound() : error;
     });
   };
+}
+
+/**
+ * A format's first download waits for its encode (src/generations/generations.ts), seconds on a busy machine: the
+ * waiting is ours, not a stalled client, so the connection's idle limit (createHttpServer) is lifted meanwhile.
+ */
+async function waiting<T>(ctx: AppContext, work: Promise<T>): Promise<T> {
+  const socket = ctx.req.socket;
+  const idleMs = socket.timeout ?? 0;
+  socket.setTimeout(0);
+  try {
+    return await work;
+  } finally {
+    socket.setTimeout(idleMs);
+  }
 }
 
 /** Every stem in one zip (`<title>/drums.wav` …), made as it is sent: no Range, no length known in advance. */

@@ -6,7 +6,7 @@ import type { Services } from '../../http/types.ts';
 import type { CreateOptions, GenerationInput } from '../../generations/generations.ts';
 import type { Account, Generation } from '../../store/types.ts';
 import { LIMITS, parseGenerateRequest } from './generate-request.ts';
-import { readVariations, variationSeed } from './variations.ts';
+import { variationSeed } from './variations.ts';
 import { planLength } from './plan-sections.ts';
 
 export interface CreateGenerationInput extends CreateOptions {
@@ -25,8 +25,7 @@ export async function createGenerationFor(
   input: CreateGenerationInput,
 ): Promise<Created> {
   const { body, ...options } = input;
-  const { variations, rest } = readVariations(body);
-  const request = parseGenerateRequest(rest, services.engine.listStyles());
+  const { request, variations } = parseGenerateRequest(body, services.engine.listStyles());
   if (variations === undefined) return services.generations.create(account, request, options);
   const requests = Array.from({ length: variations }, (_, i) => variationOf(request, i));
   const batch = await services.generations.createBatch(account, requests, options);

@@ -1,20 +1,9 @@
 /**
  * `variations` of POST /v1/generate: 1–4 generations from one request, the same spec with different seeds.
- * Read before the rest of the body, which is then checked exactly as a single request is.
  */
-import { readNumber } from '../../http/validate.ts';
 import { LIMITS } from './generate-request.ts';
 
 export const MAX_VARIATIONS = 4;
-
-export function readVariations(body: Record<string, unknown>): {
-  variations: number | undefined;
-  rest: Record<string, unknown>;
-} {
-  const variations = readNumber(body, 'variations', { min: 1, max: MAX_VARIATIONS, integer: true });
-  const { variations: _, ...rest } = body;
-  return { variations, rest };
-}
 
 /**
  * The seed of variation `i`: the request's seed for the first, then steps of a large prime apart (mod the seed

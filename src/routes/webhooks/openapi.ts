@@ -4,7 +4,6 @@
  */
 import { MAX_ENDPOINTS } from '../../webhooks/service.ts';
 import { EVENT_TYPES } from '../../webhooks/types.ts';
-import { ENDPOINT_LIMITS } from './endpoint-request.ts';
 import { DELIVERY_LIST_LIMITS, DELIVERY_STATES } from './index.ts';
 
 /** The document's own helpers, handed in so both parts build responses the same way. */
@@ -161,21 +160,6 @@ export function webhookSchemas({ ref }: Pick<DocHelpers, 'ref'>) {
   const nullableTime = { type: ['string', 'null'], format: 'date-time' };
   return {
     WebhookEventType: { type: 'string', enum: [...EVENT_TYPES] },
-    WebhookEndpointRequest: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['url'],
-      properties: {
-        url: { type: 'string', format: 'uri', maxLength: ENDPOINT_LIMITS.urlChars },
-        events: {
-          type: 'array',
-          minItems: 1,
-          items: ref('WebhookEventType'),
-          description: 'Default: generation.completed and generation.failed.',
-        },
-        description: { type: ['string', 'null'], maxLength: ENDPOINT_LIMITS.descriptionChars },
-      },
-    },
     WebhookEndpoint: {
       type: 'object',
       required: ['id', 'object', 'url', 'events', 'status', 'created_at'],

@@ -1,0 +1,30 @@
+/**
+ * The request schemas of the routes, by the names the OpenAPI document gives them under components/schemas: the
+ * document is generated from these (src/openapi.ts), and test/api-openapi.test.ts checks each route against it.
+ */
+import type { z } from 'zod';
+import { ExtendRequest, RemixRequest } from './generations/derive-generation.ts';
+import { generateRequestSchema } from './generations/generate-request.ts';
+import { planSection } from './generations/plan-schema.ts';
+import { EndpointRequest } from './webhooks/endpoint-request.ts';
+
+/** `styles`: the names the engine publishes, which `style` takes. */
+export function requestSchemas(styles: readonly string[]): Record<string, z.ZodType> {
+  return {
+    GenerateRequest: generateRequestSchema(styles),
+    ExtendRequest,
+    RemixRequest,
+    WebhookEndpointRequest: EndpointRequest,
+    PlanSectionRequest: planSection,
+  };
+}
+
+/** Each route with a JSON body, and the name of its schema. */
+export const REQUEST_BODIES: { method: 'post'; path: string; schema: string }[] = [
+  { method: 'post', path: '/v1/generate', schema: 'GenerateRequest' },
+  ...['/v1/generation/{id}', '/v1/generations/{id}'].flatMap((path) => [
+    { method: 'post' as const, path: `${path}/extend`, schema: 'ExtendRequest' },
+    { method: 'post' as const, path: `${path}/remix`, schema: 'RemixRequest' },
+  ]),
+  { method: 'post', path: '/v1/webhooks', schema: 'WebhookEndpointRequest' },
+];

@@ -1,0 +1,146 @@
+/**
+ * MP3, Opus and FLAC are made when first fetched (issue 27), through the real server and render worker: a
+ * completed 24-bit 48 kHz track links every format but stores only its WAV, MIDI and lyrics; the first fetch
+ * encodes and stores the file, concurrent fetches share that one encode, later fetches (and byte ranges) are
+ * served from storage; the FLAC decodes to exactly the WAV's PCM and the MP3 and Opus to the track's length.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decode, probe } from './helpers/analysis/decode.ts';
+import type { Json } from './helpers/json.ts';
+import { awaitCompleted } from './helpers/long-poll.ts';
+import { startServerProcess, tempDataDir, type ServerProcess } from './helpers/process.ts';
+
+const SECONDS = 30;
+
+const teardowns: (() => unknown)[] = [];
+const fileScope = { teardown: (fn: () => unknown) => void teardowns.push(fn) } as unknown as ExecutionContext;
+
+interface Rendered {
+  generation: Json;
+  server: ServerProcess;
+  dataDir: string;
+  dir: string;
+}
+
+let shared: Promise<Rendered> | null = null;
+function render(): Promise<Rendered> {
+  shared ??= (async () => {
+    const dataDir = await tempDataDir(fileScope);
+    const server = await startServerProcess(fileScope, dataDir);
+    const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
+    const auth = { authorization: `Bearer ${key}` };
+    const created = await fetch(`${server.url}/v1/generate`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        prompt: 'a calm piano piece',
+        duration: SECONDS,
+        seed: 4,
+        sample_rate: 48000,
+        bit_depth: 24,
+      }),
+    });
+    if (created.status !== 202) throw new Error(await created.text());
+    const { id } = (await created.json()) as { id: string };
+    const generation = await awaitCompleted(server.url, auth, id, 170_000);
+    const dir = await mkdtemp(join(tmpdir(), 'tunesmith-encode-on-fetch-'));
+    return { generation, server, dataDir, dir };
+  })();
+  return shared;
+}
+
+test.after.always(async () => {
+  const done = await shared?.catch(() => null);
+  if (done) await rm(done.dir, { recursive: true, force: true });
+  for (const teardown of teardowns.reverse()) await teardown();
+});
+
+/** Where the data dir keeps a generation's file of this extension. */
+const stored = (rendered: Rendered, ext: string): string =>
+  join(rendered.dataDir, 'audio', accountOf(rendered), `${rendered.generation.id}.${ext}`);
+
+/** The account id, from the signed link's path (/files/<account>/<id>.wav). */
+const accountOf = (rendered: Rendered): string =>
+  /\/files\/([^/]+)\//.exec(rendered.generation.download_urls.wav)?.[1] ?? '';
+
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/** The log's lines saying a file was made on first download, for this format. */
+const encodes = (server: ServerProcess, format: string): number =>
+  server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.includes('file encoded on first download') && line.includes(`"format":"${format}"`)).length;
+
+const download = async (url: string): Promise<Buffer> => {
+  const res = await fetch(url);
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
+};
+
+test.serial('a completed track links every format but stores only what the render made', async (t) => {
+  const rendered = await render();
+  t.deepEqual(Object.keys(rendered.generation.download_urls).sort(), ['flac', 'midi', 'mp3', 'opus', 'wav']);
+  t.true(await exists(stored(rendered, 'wav')));
+  t.true(await exists(stored(rendered, 'mid')));
+  for (const ext of ['mp3', 'opus', 'flac']) t.false(await exists(stored(rendered, ext)), ext);
+});
+
+test.serial('concurrent first fetches of the FLAC share one encode, and it decodes to exactly the WAV', async (t) => {
+  const rendered = await render();
+  const url = rendered.generation.download_urls.flac;
+  const [first, ...others] = await Promise.all([download(url), download(url), download(url)]);
+  // Buffer.equals, not t.deepEqual: ava's deep comparison of megabytes takes many seconds.
+  for (const other of others) t.true(other.equals(first!));
+  t.is(encodes(rendered.server, 'flac'), 1);
+  t.true(await exists(stored(rendered, 'flac')));
+  t.true((await download(url)).equals(first!));
+  t.is(encodes(rendered.server, 'flac'), 1, 'the second fetch is served from storage');
+
+  const flacPath = join(rendered.dir, 'track.flac');
+  const wavPath = join(rendered.dir, 'track.wav');
+  await writeFile(flacPath, first!);
+  await writeFile(wavPath, await download(rendered.generation.download_urls.wav));
+  t.like(await probe(flacPath), { codec: 'flac', sampleRate: 48000, channels: 2 });
+  const [flac, wav] = await Promise.all([decode(flacPath), decode(wavPath)]);
+  t.is(flac.frames, SECONDS * 48000);
+  t.is(flac.sha256, wav.sha256);
+});
+
+test.serial('the MP3 is made once, then served by byte range, and decodes to the track at 44.1 kHz', async (t) => {
+  const rendered = await render();
+  const url = rendered.generation.download_urls.mp3;
+  const whole = await download(url);
+  t.is(encodes(rendered.server, 'mp3'), 1);
+  const part = await fetch(url, { headers: { Range: 'bytes=1000-1999' } });
+  t.is(part.status, 206);
+  t.is(part.headers.get('content-range'), `bytes 1000-1999/${whole.length}`);
+  t.deepEqual(Buffer.from(await part.arrayBuffer()), whole.subarray(1000, 2000));
+  t.is(encodes(rendered.server, 'mp3'), 1);
+  const path = join(rendered.dir, 'track.mp3');
+  await writeFile(path, whole);
+  t.like(await probe(path), { codec: 'mp3', sampleRate: 44100, channels: 2 });
+  t.is((await decode(path)).frames, SECONDS * 44100);
+});
+
+test.serial('a byte range as the first fetch of the Opus encodes it and answers with those bytes', async (t) => {
+  const rendered = await render();
+  const url = rendered.generation.download_urls.opus;
+  const part = await fetch(url, { headers: { Range: 'bytes=0-99' } });
+  t.is(part.status, 206);
+  t.is(part.headers.get('content-type'), 'audio/ogg; codecs=opus');
+  const whole = await download(url);
+  t.deepEqual(Buffer.from(await part.arrayBuffer()), whole.subarray(0, 100));
+  t.is(encodes(rendered.server, 'opus'), 1);
+  const path = join(rendered.dir, 'track.opus');
+  await writeFile(path, whole);
+  t.like(await probe(path), { codec: 'opus', sampleRate: 48000, channels: 2 });
+  t.is((await decode(path)).frames, SECONDS * 48000);
+});

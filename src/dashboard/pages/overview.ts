@@ -93,7 +93,7 @@ ${
     <ul class="features">
       <li><strong>${plan.monthly === null ? 'Unlimited' : plan.monthly}</strong> generations a month</li>
       <li><strong>${plan.rpm}</strong> requests a minute</li>
-      <li>Tracks of 30–180 s: WAV, MP3, Opus, FLAC and MIDI</li>
+      <li>Tracks of 30–180 s as WAV, MP3, Opus, FLAC and MIDI</li>
       <li>${
         plan.quality === 'high'
           ? 'High quality: 48 kHz, 24-bit, MP3 at 320 kbps, stems'

@@ -1,14 +1,17 @@
 /**
  * Encoding cost per minute of audio, in one thread: each format from the same rendered 60 s master, rounds
- * alternating between formats so machine load hits them alike, with the bytes each takes a minute. Then a 60 s
- * render alone against render + every format, alternating, for the total the render worker spends.
+ * alternating between formats so machine load hits them alike, with the bytes each takes a minute; in wall time
+ * and in this process's CPU time (which moves far less with other work on a shared machine). The "from the WAV"
+ * rows are what a first download costs (engine/encode/from-wav.ts: reading the stored WAV, then the encoder).
+ * Then a 60 s render alone against render + every format, alternating, for the total the render worker spends.
  *
  *   npm run bench:encode [-- --rounds N]
  */
 import { parseArgs } from 'node:util';
 import { renderTrack, type GenerationRequest, type OutputOptions } from '../engine/index.ts';
 import { compose } from '../engine/compose/index.ts';
-import { encodeOutputs } from '../engine/encode/index.ts';
+import { encodeOutputs, encodeWav } from '../engine/encode/index.ts';
+import { encodeFromWav, type LaterFormat } from '../engine/encode/from-wav.ts';
 import { interpret } from '../engine/interpret/index.ts';
 import { renderScore } from '../engine/render/index.ts';
 
@@ -42,32 +45,50 @@ const audio = await renderScore(score);
 const lyrics = score.vocal?.lines ?? null;
 const input = { left: audio.left, right: audio.right, sampleRate: audio.sampleRate, title: spec.title, lyrics };
 
+const FROM_WAV: Record<string, { wav: Uint8Array; format: LaterFormat }> = {
+  'MP3 from the WAV': { wav: encodeWav(input.left, input.right, input.sampleRate), format: 'mp3' },
+  'Opus from the WAV': { wav: encodeWav(input.left, input.right, input.sampleRate), format: 'opus' },
+  'FLAC from the WAV': { wav: encodeWav(input.left, input.right, input.sampleRate), format: 'flac' },
+};
+
 const times = new Map<string, number[]>();
+const cpuTimes = new Map<string, number[]>();
 const sizes = new Map<string, number>();
 for (let round = 0; round < rounds; round++) {
   // Alternate the order each round, so a burst of load elsewhere is not always on the same format.
-  const names = round % 2 === 0 ? Object.keys(CASES) : Object.keys(CASES).reverse();
+  const all = [...Object.keys(CASES), ...Object.keys(FROM_WAV)];
+  const names = round % 2 === 0 ? all : all.reverse();
   for (const name of names) {
-    const options = CASES[name]!;
+    const cpu = process.cpuUsage();
     const started = performance.now();
-    const { wav, outputs } = await encodeOutputs(input, options);
+    const fromWav = FROM_WAV[name];
+    let bytes: number;
+    if (fromWav) {
+      bytes = (await encodeFromWav(fromWav.wav, fromWav.format)).byteLength;
+    } else {
+      const { wav, outputs } = await encodeOutputs(input, CASES[name]!);
+      // Each case also writes the WAV it derives from; only the formats beyond it are timed for those.
+      const extra = Object.values(outputs);
+      bytes = extra.length > 0 ? extra.reduce((sum, b) => sum + b.byteLength, 0) : wav.byteLength;
+    }
     const ms = performance.now() - started;
-    // Each case also writes the WAV it derives from; only the formats beyond it are timed for those.
-    const extra = Object.values(outputs);
-    const bytes = extra.length > 0 ? extra.reduce((sum, b) => sum + b.byteLength, 0) : wav.byteLength;
+    const used = process.cpuUsage(cpu);
     times.set(name, [...(times.get(name) ?? []), ms]);
+    cpuTimes.set(name, [...(cpuTimes.get(name) ?? []), (used.user + used.system) / 1000]);
     sizes.set(name, bytes);
   }
 }
 const baseWav = median(times.get('WAV 16-bit 44.1 kHz')!);
-console.log(`\nformat               | encode s per audio minute (median of ${rounds}) | MB per minute`);
-console.log('-------------------- | ------------------------------------ | -------------');
-for (const name of Object.keys(CASES)) {
-  const ms = median(times.get(name)!);
+const baseWavCpu = median(cpuTimes.get('WAV 16-bit 44.1 kHz')!);
+console.log(`\nformat               | encode s per audio minute, wall | CPU (median of ${rounds}) | MB per minute`);
+console.log('-------------------- | ------------------------------- | ------------------- | -------------');
+for (const name of [...Object.keys(CASES), ...Object.keys(FROM_WAV)]) {
   // The cases beyond the WAV include writing a WAV; subtract the 16-bit WAV's own time for them.
-  const own = name.startsWith('WAV') ? ms : Math.max(0, ms - baseWav);
+  const own = (value: number, wavPart: number) =>
+    name.startsWith('WAV') || name in FROM_WAV ? value : Math.max(0, value - wavPart);
+  const perMinute = (ms: number) => (ms / 1000 / (SECONDS / 60)).toFixed(2);
   console.log(
-    `${name.padEnd(20)} | ${(own / 1000 / (SECONDS / 60)).toFixed(2).padStart(36)} | ${(sizes.get(name)! / 1e6 / (SECONDS / 60)).toFixed(2).padStart(13)}`,
+    `${name.padEnd(20)} | ${perMinute(own(median(times.get(name)!), baseWav)).padStart(31)} | ${perMinute(own(median(cpuTimes.get(name)!), baseWavCpu)).padStart(19)} | ${(sizes.get(name)! / 1e6 / (SECONDS / 60)).toFixed(2).padStart(13)}`,
   );
 }
 

@@ -2,11 +2,14 @@
  * What a client waits for, through real servers with one render thread each (issue 27): POST /v1/generate to
  * completed (long-polled as the README says), and POST to the first byte of the MP3, for 30, 60 and 180 s tracks;
  * beside the bare render of the same request in this process (interpret, compose, render: no encoding at all).
- * Each tree named gets its own server; rounds alternate the trees' order so machine load hits them alike.
+ * Each tree named gets its own server; rounds alternate the trees' order so machine load hits them alike. Beside
+ * the wall times, the CPU seconds the server process spent (all its threads, read from /proc) and the bare render's
+ * own: on a shared machine CPU time moves far less with the load than wall time does.
  *
  *   npm run bench:task [-- --rounds 2] [-- --trees /work/wt/base,.]   (a tree: a checkout with node_modules)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -59,9 +62,23 @@ async function startServer(tree: string): Promise<Server> {
   return { tree, url, key, child, dataDir };
 }
 
-/** Milliseconds from the POST to completed, and to the first byte of the MP3 fetched right after. */
-async function task(server: Server, duration: number): Promise<{ completed: number; firstMp3: number }> {
+/** CPU milliseconds the process has used so far, all threads (Linux: utime + stime in clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Timing {
+  completed: number;
+  firstMp3: number;
+  cpuCompleted: number;
+  cpuFirstMp3: number;
+}
+
+/** Milliseconds (wall and the server's CPU) from the POST to completed, and to the first byte of the MP3 fetched right after. */
+async function task(server: Server, duration: number): Promise<Timing> {
   const auth = { authorization: `Bearer ${server.key}` };
+  const cpuStarted = cpuMs(server.child.pid);
   const started = performance.now();
   const created = await fetch(`${server.url}/v1/generate`, {
     method: 'POST',
@@ -77,19 +94,24 @@ async function task(server: Server, duration: number): Promise<{ completed: numb
     if (generation.status === 'failed') throw new Error(`The render failed: ${JSON.stringify(generation)}`);
   } while (generation.status !== 'completed');
   const completed = performance.now() - started;
+  const cpuCompleted = cpuMs(server.child.pid) - cpuStarted;
   const mp3 = await fetch(generation.download_urls?.mp3 ?? '');
   const reader = mp3.body?.getReader();
   await reader?.read();
   const firstMp3 = performance.now() - started;
+  const cpuFirstMp3 = cpuMs(server.child.pid) - cpuStarted;
   await reader?.cancel();
-  return { completed, firstMp3 };
+  return { completed, firstMp3, cpuCompleted, cpuFirstMp3 };
 }
 
-async function bareRender(duration: number): Promise<number> {
+/** The bare render's wall and CPU milliseconds (nothing else runs in this process meanwhile). */
+async function bareRender(duration: number): Promise<{ wall: number; cpu: number }> {
   const request: GenerationRequest = { prompt: PROMPT, duration, style: null, instrumental: false, seed: SEED };
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await renderScore(compose(interpret(request)));
-  return performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
 }
 
 const servers: Server[] = [];
@@ -104,27 +126,38 @@ try {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? servers : [...servers].reverse();
     for (const duration of durations) {
-      add(`bare render ${duration}`, await bareRender(duration));
+      const bare = await bareRender(duration);
+      add(`bare render ${duration}`, bare.wall);
+      add(`bare render cpu ${duration}`, bare.cpu);
       for (const server of order) {
-        const { completed, firstMp3 } = await task(server, duration);
-        add(`${server.tree} ${duration} completed`, completed);
-        add(`${server.tree} ${duration} mp3`, firstMp3);
+        const timing = await task(server, duration);
+        add(`${server.tree} ${duration} completed`, timing.completed);
+        add(`${server.tree} ${duration} mp3`, timing.firstMp3);
+        add(`${server.tree} ${duration} cpu completed`, timing.cpuCompleted);
+        add(`${server.tree} ${duration} cpu mp3`, timing.cpuFirstMp3);
       }
     }
     console.log(`round ${round + 1} of ${rounds} done`);
   }
 
   const s = (ms: number) => (ms / 1000).toFixed(2);
+  const of = (name: string) => median(results.get(name) ?? []);
   console.log(`\nSeconds, median of ${rounds} (pop prompt, seed ${SEED}, one render thread per server):`);
-  console.log('tree | track s | bare render | POST→completed (× bare) | POST→first MP3 byte (× bare)');
-  for (const duration of durations) {
-    const bare = median(results.get(`bare render ${duration}`) ?? []);
-    for (const server of servers) {
-      const completed = median(results.get(`${server.tree} ${duration} completed`) ?? []);
-      const mp3 = median(results.get(`${server.tree} ${duration} mp3`) ?? []);
-      console.log(
-        `${server.tree} | ${duration} | ${s(bare)} | ${s(completed)} (${(completed / bare).toFixed(2)}×) | ${s(mp3)} (${(mp3 / bare).toFixed(2)}×)`,
-      );
+  for (const [label, prefix] of [
+    ['wall', ''],
+    ['CPU (the server process, all threads; the bare render, this process)', 'cpu '],
+  ] as const) {
+    console.log(`\n${label}`);
+    console.log('tree | track s | bare render | POST→completed (× bare) | POST→first MP3 byte (× bare)');
+    for (const duration of durations) {
+      const bare = of(`bare render ${prefix}${duration}`);
+      for (const server of servers) {
+        const completed = of(`${server.tree} ${duration} ${prefix}completed`);
+        const mp3 = of(`${server.tree} ${duration} ${prefix}mp3`);
+        console.log(
+          `${server.tree} | ${duration} | ${s(bare)} | ${s(completed)} (${(completed / bare).toFixed(2)}×) | ${s(mp3)} (${(mp3 / bare).toFixed(2)}×)`,
+        );
+      }
     }
   }
 } finally {

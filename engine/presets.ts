@@ -39,8 +39,21 @@ const BASS_STYLES = [
   'acid',
   'pedal',
   'ostinato',
+  'locked',
 ] as const;
-const CHORD_STYLES = ['block', 'stabs', 'arpeggio', 'strum', 'sustain', 'comp', 'ostinato', 'marcato'] as const;
+const CHORD_STYLES = [
+  'block',
+  'stabs',
+  'arpeggio',
+  'strum',
+  'sustain',
+  'comp',
+  'ostinato',
+  'marcato',
+  'skank',
+  'bubble',
+  'scratch',
+] as const;
 
 const DEFAULT_FOLDER = new URL('../presets/', import.meta.url);
 
@@ -125,6 +138,8 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
       'instruments',
       'effects',
       'vocal',
+      'levels',
+      'playing',
     ],
     'the preset',
     fail,
@@ -173,7 +188,8 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
 
   if (p.drums !== null) {
     const drums = expectObject(p.drums, 'drums', fail);
-    expectKeys(drums, ['stepsPerBar', 'main', 'fill', 'half'], 'drums', fail);
+    expectKeys(drums, ['stepsPerBar', 'main', 'fill', 'half', 'rolls'], 'drums', fail);
+    if (drums.rolls !== undefined) expectNumber(drums.rolls, 'drums.rolls', 0, 1, fail);
     const steps = expectNumber(drums.stepsPerBar, 'drums.stepsPerBar', 1, 64, fail);
     if (!Number.isInteger(steps)) fail('drums.stepsPerBar must be an integer');
     for (const variant of ['main', 'fill', 'half'] as const)
@@ -209,6 +225,20 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   if (typeof effects.lofi !== 'boolean') fail('effects.lofi must be true or false');
   expectNumber(effects.brightness, 'effects.brightness', 200, 20000, fail);
   if (typeof p.vocal !== 'boolean') fail('vocal must be true or false');
+  if (p.levels !== undefined) {
+    const levels = expectObject(p.levels, 'levels', fail);
+    for (const [role, db] of Object.entries(levels)) {
+      expectOneOf(role, ROLES, 'levels role', fail);
+      expectNumber(db, `levels.${role}`, -12, 12, fail);
+    }
+  }
+  if (p.playing !== undefined) {
+    const playing = expectObject(p.playing, 'playing', fail);
+    for (const [role, style] of Object.entries(playing)) {
+      expectOneOf(role, ['pad', 'arp'] as const, 'playing role', fail);
+      expectOneOf(style, CHORD_STYLES, `playing.${role}`, fail);
+    }
+  }
   return raw as Preset;
 }
 

@@ -279,6 +279,11 @@ export interface Note {
    * strings, a "muted" guitar). Absent: the instrument's ordinary playing (legato/sustained, open strings).
    */
   articulation?: Articulation;
+  /**
+   * Semitones the note starts away from its pitch and slides into it (an 808's glide from the note before;
+   * negative: from below). Absent: it starts on its pitch.
+   */
+  glide?: number;
 }
 
 export const ARTICULATIONS = ['pizzicato', 'tremolo', 'muted'] as const;
@@ -660,8 +665,20 @@ export type BassStyle =
   | 'sub808'
   | 'acid'
   | 'pedal'
-  | 'ostinato';
-export type ChordStyle = 'block' | 'stabs' | 'arpeggio' | 'strum' | 'sustain' | 'comp' | 'ostinato' | 'marcato';
+  | 'ostinato'
+  | 'locked';
+export type ChordStyle =
+  | 'block'
+  | 'stabs'
+  | 'arpeggio'
+  | 'strum'
+  | 'sustain'
+  | 'comp'
+  | 'ostinato'
+  | 'marcato'
+  | 'skank'
+  | 'bubble'
+  | 'scratch';
 
 /**
  * A style preset: one JSON file in presets/, validated on load. Genre knowledge lives here as data,
@@ -696,6 +713,8 @@ export interface Preset {
     main: Partial<Record<Drum, string>>;
     fill: Partial<Record<Drum, string>>;
     half: Partial<Record<Drum, string>>;
+    /** Trap's hat rolls: the chance (0–1) that a bar's hats roll in 32nds or sixteenth triplets for a beat. */
+    rolls?: number;
   } | null;
   bass: BassStyle;
   chords: ChordStyle;
@@ -706,4 +725,11 @@ export interface Preset {
   effects: { reverb: number; reverbDecay: number; delay: number; lofi: boolean; brightness: number };
   /** Whether the style is sung by default when a song is asked for (issue 4). */
   vocal: boolean;
+  /** Mix level per role in dB over the render stage's defaults (hip hop's drums in front). Absent: 0. */
+  levels?: Partial<Record<Role, number>>;
+  /**
+   * A chords-like way of playing for the pad or arp role on its own instrument (reggae's organ bubble, funk's
+   * horn stabs). Absent: the pad sustains the voicings and the arp arpeggiates them.
+   */
+  playing?: Partial<Record<'pad' | 'arp', ChordStyle>>;
 }

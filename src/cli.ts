@@ -1,6 +1,7 @@
 /**
  * The command line: `tunesmith <command> [options]` (from a checkout: `npm run -s cli -- <command>`).
  * Exit codes: 0 done, 1 the command failed (bad config, data dir in use, unknown id), 2 usage error.
+ * What it prints names the command as it was run: `tunesmith` when installed, `npm run cli --` from a checkout.
  */
 import { pathToFileURL } from 'node:url';
 import { accountsSetPlan, accountsSignInLink } from './cli/accounts.ts';
@@ -11,6 +12,7 @@ import { extend, remix } from './cli/derive.ts';
 import { render } from './cli/render.ts';
 import { serve } from './cli/serve.ts';
 import { worker } from './cli/worker.ts';
+import { NoDataError } from './cli/data-dir-access.ts';
 import { UsageError, type Command, type Io } from './cli/usage.ts';
 import { ConfigError } from './config.ts';
 import { StorageUnreachableError } from './store/open-blob-store.ts';
@@ -33,6 +35,10 @@ export const COMMANDS: Record<string, Command> = {
   migrate: migrateCommand,
 };
 
+/** How the CLI was started, as a person would type it again: the installed bin, or npm's script in a checkout. */
+export const INSTALLED = 'tunesmith';
+export const FROM_CHECKOUT = 'npm run cli --';
+
 function overview(prefix?: string): string {
   const commands = Object.entries(COMMANDS).filter(([name]) => prefix === undefined || name.startsWith(`${prefix} `));
   const width = Math.max(...commands.map(([name]) => name.length));
@@ -41,6 +47,7 @@ function overview(prefix?: string): string {
     '',
     'Commands:',
     ...commands.map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    `  ${'help'.padEnd(width)}  Show this list, or a command's options (help COMMAND)`,
     '',
     `Run "tunesmith ${prefix ?? '<command>'}${prefix ? ' <subcommand>' : ''} --help" for a command's options.`,
   ].join('\n');
@@ -48,7 +55,25 @@ function overview(prefix?: string): string {
 
 const isFlag = (arg: string | undefined): boolean => arg === undefined || arg.startsWith('-');
 
-export async function main(argv: string[], io: Io): Promise<number> {
+/** `tunesmith <command>` in the texts, as `program <command>` (the help texts and messages say `tunesmith`). */
+function naming(io: Io, program: string): Io {
+  if (program === INSTALLED) return io;
+  const words = [
+    ...new Set([...Object.keys(COMMANDS).map((name) => name.split(' ')[0] ?? name), 'help', '<command>', '--help']),
+  ];
+  const pattern = new RegExp(
+    `\\btunesmith(?= (?:${words.map((w) => w.replace(/[<>-]/g, '\\$&')).join('|')})(?![\\w-]))`,
+    'g',
+  );
+  const name = (text: string) => text.replace(pattern, program);
+  return { ...io, out: (text) => io.out(name(text)), err: (text) => io.err(name(text)) };
+}
+
+export async function main(argv: string[], rawIo: Io): Promise<number> {
+  const program = rawIo.program ?? INSTALLED;
+  const io = naming(rawIo, program);
+  // `help` and `help COMMAND` are --help said as a word.
+  if (argv[0] === 'help') return main(argv.length === 1 ? ['--help'] : [...argv.slice(1), '--help'], rawIo);
   const [first, second] = argv;
   if (first === undefined || first === '--help' || first === '-h') {
     (argv.length === 0 ? io.err : io.out)(overview());
@@ -65,7 +90,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return asksHelp ? 0 : 2;
     }
     const shown = group ? twoWords : first;
-    io.err(`Unknown command "${shown}". Run "tunesmith --help" to see the commands.`);
+    io.err(`Unknown command "${shown}". Run "tunesmith help" to see the commands.`);
     return 2;
   }
   try {
@@ -88,6 +113,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.err(error.message);
       return 1;
     }
+    if (error instanceof NoDataError) {
+      io.err(
+        `${error.message}\nIf the server keeps its data elsewhere, point at it: TUNESMITH_DATA_DIR=/path/to/its/data ${program} ${argv.join(' ')}\n(or TUNESMITH_DATABASE_URL for a server on PostgreSQL).`,
+      );
+      return 1;
+    }
     throw error;
   }
 }
@@ -99,6 +130,7 @@ if (invokedDirectly || viaBin) {
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
     env: process.env,
+    program: viaBin ? INSTALLED : FROM_CHECKOUT,
     ...(process.stderr.isTTY ? { terminal: (text: string) => void process.stderr.write(text) } : {}),
   };
   main(process.argv.slice(2), io).then(

@@ -60,6 +60,7 @@ test('with no server, the link is written to the data dir and works when the ser
 
 test('an unknown account id exits 1 naming it', async (t) => {
   const dataDir = await tempDataDir(t);
+  await runCli(['keys', 'create', '--plan', 'starter'], envFor(dataDir));
   const result = await runCli(['accounts', 'signin-link', 'acct_nope'], envFor(dataDir));
   t.is(result.code, 1);
   t.regex(result.stderr, /No account with id acct_nope/);

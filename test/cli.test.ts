@@ -1,7 +1,10 @@
 import test from 'ava';
 import { openStore } from '../src/store/index.ts';
 import { serveAdmin } from '../src/cli/admin-channel.ts';
-import { runCli, tempDataDir } from './helpers/process.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli, runScript, tempDataDir } from './helpers/process.ts';
 
 const envFor = (dataDir: string) => ({ TUNESMITH_DATA_DIR: dataDir });
 
@@ -76,6 +79,7 @@ test('custom figures on a plan other than Enterprise are a usage error', async (
 
 test('an unknown account id exits 1 with a message naming it', async (t) => {
   const dataDir = await tempDataDir(t);
+  await runCli(['keys', 'create', '--plan', 'starter'], envFor(dataDir));
   const result = await runCli(['accounts', 'set-plan', 'acct_missing', 'developer'], envFor(dataDir));
   t.is(result.code, 1);
   t.regex(result.stderr, /acct_missing/);
@@ -106,6 +110,45 @@ test('--help describes each command and exits 0', async (t) => {
   const create = await runCli(['keys', 'create', '--help'], env);
   t.is(create.code, 0);
   t.regex(create.stdout, /--plan/);
+});
+
+test('"help" lists the commands and "help COMMAND" shows its options, naming the command that works from a checkout', async (t) => {
+  const env = envFor(await tempDataDir(t));
+  const top = await runCli(['help'], env);
+  t.is(top.code, 0, top.stderr);
+  t.regex(top.stdout, /^Usage: npm run cli -- <command> \[options\]/);
+  t.regex(top.stdout, /keys list/);
+  const list = await runCli(['help', 'keys', 'list'], env);
+  t.is(list.code, 0, list.stderr);
+  t.regex(list.stdout, /^Usage: npm run cli -- keys list \[--json\]/);
+  const unknown = await runCli(['frobnicate'], env);
+  t.regex(unknown.stderr, /Run "npm run cli -- help" to see the commands/);
+});
+
+test('installed, the messages name the command "tunesmith"', async (t) => {
+  const bin = fileURLToPath(new URL('../bin/tunesmith.js', import.meta.url));
+  const result = await runScript(bin, ['help'], envFor(await tempDataDir(t)));
+  t.is(result.code, 0, result.stderr);
+  t.regex(result.stdout, /^Usage: tunesmith <command> \[options\]/);
+});
+
+test("keys list on a data dir no server has used says where it looked and how to point at the server's, creating nothing", async (t) => {
+  const dataDir = join(await tempDataDir(t), 'data');
+  const result = await runCli(['keys', 'list'], envFor(dataDir));
+  t.is(result.code, 1);
+  t.is(result.stdout, '');
+  t.true(result.stderr.startsWith(`No Tunesmith data in ${dataDir}: no server has used it`), result.stderr);
+  t.regex(result.stderr, /TUNESMITH_DATA_DIR=\/path\/to\/its\/data npm run cli -- keys list/);
+  t.false(existsSync(dataDir));
+});
+
+test('the first key made in a data dir says it started one there', async (t) => {
+  const dataDir = join(await tempDataDir(t), 'data');
+  const result = await runCli(['keys', 'create', '--plan', 'starter', '--json'], envFor(dataDir));
+  t.is(result.code, 0, result.stderr);
+  t.regex(result.stderr, new RegExp(`started a new data dir at ${dataDir}`));
+  const again = await runCli(['keys', 'create', '--plan', 'starter', '--json'], envFor(dataDir));
+  t.is(again.stderr, '');
 });
 
 test('tunesmith worker without a database exits 1 with one line saying what to set', async (t) => {

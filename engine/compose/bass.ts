@@ -34,6 +34,8 @@ interface SlotInput {
   slot: ChordSlot;
   anchor: number;
   nextAnchor: number;
+  /** The anchor of the chord before, when the bass played it. */
+  previousAnchor: number | undefined;
   /** 0–1: how busy the line is (section energy and arousal). */
   drive: number;
   velocity: number;
@@ -123,7 +125,7 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
       velocity: velocity * (i === 0 ? 1 : 0.9),
     }));
   },
-  sub808: ({ ctx, slot, anchor, drive, velocity, drumBars, stepsPerBar }) => {
+  sub808: ({ ctx, slot, anchor, previousAnchor, drive, velocity, drumBars, stepsPerBar }) => {
     const onsets = new Set<number>([slot.beat]);
     for (let bar = Math.floor(slot.beat / ctx.beatsPerBar); bar * ctx.beatsPerBar < end(slot) - EPSILON; bar++) {
       const grid = drumBars[bar];
@@ -136,9 +138,19 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
       }
     }
     const sorted = [...onsets].sort((a, b) => a - b);
-    const pitches = sorted.map((_, i) => (drive > 0.8 && i % 4 === 2 ? anchor + 12 : anchor));
-    return legato(sorted, pitches, end(slot), velocity, 0.97);
+    // Lively sections jump the 808 an octave up on the last hit of the chord and slide back down from it.
+    const pitches = sorted.map((_, i) =>
+      (drive > 0.8 && i % 4 === 2) || (drive >= 0.5 && i > 0 && i === sorted.length - 1) ? anchor + 12 : anchor,
+    );
+    const notes = legato(sorted, pitches, end(slot), velocity, 0.97);
+    // The 808 slides between its pitches (it is played legato, each note tied into the next).
+    notes.forEach((note, i) => {
+      const from = i === 0 ? previousAnchor : pitches[i - 1];
+      if (from !== undefined && from !== note.midi && Math.abs(from - note.midi) <= 12) note.glide = from - note.midi;
+    });
+    return notes;
   },
+  locked: (input) => lockedLine(input),
   acid: (input) => acidLine(input),
   pedal: ({ slot, anchor, velocity, ctx }) =>
     legato(pulses(slot.beat, end(slot), ctx.beatsPerBar * 2), [anchor], end(slot), velocity * 0.9, 0.98),
@@ -148,6 +160,62 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
     return legato(pulses(slot.beat, end(slot), drive < 0.35 ? 1 : 0.5), figure, end(slot), velocity, 0.75);
   },
 };
+
+/** Where the kick hits in each bar the slot covers (grid beats), or the downbeat and the "and" of three without drums. */
+function kickBeats(input: SlotInput): number[] {
+  const { ctx, slot, drumBars, stepsPerBar } = input;
+  const bpb = ctx.beatsPerBar;
+  const beats: number[] = [];
+  for (let bar = Math.floor(slot.beat / bpb + EPSILON); bar * bpb < end(slot) - EPSILON; bar++) {
+    const grid = drumBars[bar];
+    const kicks = grid?.kick ? hitsOf(grid, 'kick', stepsPerBar, bpb).map((h) => h.beat) : [0, bpb * 0.625];
+    for (const k of kicks) beats.push(bar * bpb + k);
+  }
+  return beats;
+}
+
+/**
+ * Funk's bass, locked to the kick: a thumbed root on every kick, the octave popped on the "and" after each
+ * backbeat, a dead note a sixteenth before the kicks that follow the one, and a pickup into the next chord;
+ * quiet sections play the kicks alone.
+ */
+function lockedLine(input: SlotInput): GridNote[] {
+  const { ctx, slot, anchor, nextAnchor, drive, velocity } = input;
+  const bpb = ctx.beatsPerBar;
+  const inSlot = (beat: number) => beat >= slot.beat - EPSILON && beat < end(slot) - EPSILON;
+  const hits = new Map<number, { midi: number; level: number; dead?: boolean }>();
+  const key = (beat: number) => Math.round(beat * 4);
+  for (const beat of kickBeats(input)) if (inSlot(beat)) hits.set(key(beat), { midi: anchor, level: 1 });
+  hits.set(key(slot.beat), { midi: anchor, level: 1 });
+  if (drive >= 0.4) {
+    for (let bar = Math.floor(slot.beat / bpb + EPSILON); bar * bpb < end(slot) - EPSILON; bar++) {
+      for (const within of bpb === 4 ? [1.5, 3.5] : [bpb - 0.5]) {
+        const beat = bar * bpb + within;
+        if (inSlot(beat) && !hits.has(key(beat))) hits.set(key(beat), { midi: anchor + 12, level: 0.85 });
+      }
+    }
+    for (const [k, hit] of [...hits]) {
+      const before = k - 1;
+      if (hit.midi === anchor && k !== key(slot.beat) && inSlot(before / 4) && !hits.has(before))
+        hits.set(before, { midi: anchor, level: 0.4, dead: true });
+    }
+    const last = key(end(slot)) - 1;
+    if (drive >= 0.6 && nextAnchor !== anchor && inSlot(last / 4) && !hits.has(last))
+      hits.set(last, { midi: nextAnchor + (nextAnchor > anchor ? -1 : 1), level: 0.75 });
+  }
+  const onsets = [...hits.keys()].sort((a, b) => a - b);
+  return onsets.map((k, i) => {
+    const hit = defined(hits.get(k), 'a locked bass hit');
+    const next = onsets[i + 1] ?? key(end(slot));
+    const note: GridNote = {
+      beat: k / 4,
+      beats: hit.dead ? 0.1 : Math.min(0.75, ((next - k) / 4) * 0.8),
+      midi: hit.midi,
+      velocity: clamp(velocity * hit.level, 0, 1),
+    };
+    return note;
+  });
+}
 
 /** The scale tone next to the coming root, on the side of the previous note: walking bass's last beat. */
 function approachTone(ctx: ComposeContext, slot: ChordSlot, target: number, previous: number): number {
@@ -243,6 +311,8 @@ export function composeBass(
       slot,
       anchor,
       nextAnchor: anchors[i + 1] ?? anchor,
+      previousAnchor:
+        i > 0 && at(ctx.sections, at(ctx.chords, i - 1).section).roles.has('bass') ? anchors[i - 1] : undefined,
       drive,
       velocity,
       drumBars,

@@ -51,6 +51,13 @@ const STAB_BARS: number[][] = [
   [2, 5, 8, 11, 14],
 ];
 
+/** The sixteenths (of a 4/4 bar) a chicken scratch lets ring open; the rest are muted. */
+const SCRATCH_ACCENTS: number[][] = [
+  [2, 7, 10, 15],
+  [3, 6, 10, 13],
+  [2, 5, 10, 14],
+];
+
 /** A guitar chops stabs on its highest strings only. */
 const STAB_STRINGS = 4;
 
@@ -77,8 +84,11 @@ function barChoice(c: Ctx): number {
   return c.choice + (bar % 2 === 1 ? 1 + (c.choice % 2) : 0);
 }
 
-/** Onsets at the given fractions of every bar the slot covers, clipped to the slot. */
-function barHits(c: Ctx, hits: readonly Hit[]): Hit[] {
+/**
+ * Onsets at the given fractions of every bar the slot covers, clipped to the slot; a chord change between
+ * them is struck where it starts unless `offBeatOnly` (the skank never plays on the beat).
+ */
+function barHits(c: Ctx, hits: readonly Hit[], offBeatOnly = false): Hit[] {
   const { slot, ctx } = c;
   const bpb = ctx.beatsPerBar;
   const result: Hit[] = [];
@@ -90,7 +100,7 @@ function barHits(c: Ctx, hits: readonly Hit[]): Hit[] {
     }
   }
   // A chord change mid-bar must still be heard where it starts.
-  if (result.length === 0 || at(result, 0)[0] > slot.beat + EPSILON)
+  if (!offBeatOnly && (result.length === 0 || at(result, 0)[0] > slot.beat + EPSILON))
     result.unshift([slot.beat, Math.min(hits[0]?.[1] ?? 1, 1) * bpb]);
   return result.map(([b, l]) => [b, Math.min(l, slotEnd(slot) - b)]);
 }
@@ -195,6 +205,67 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
       chordHits(c, [[beat, length]], c.velocity * (isStrongBeat(beat, bpb) ? 1 : 0.78), 0.9),
     );
   },
+  // Reggae's skank: a short chop on the off-beats of the bar (2 and 4), doubled with a sixteenth later when lively.
+  skank: (c) => {
+    const bpb = c.ctx.beatsPerBar;
+    if (bpb !== 4) return chordHits(c, barHits(c, offPulseHits(c)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
+    const hits: Hit[] = [
+      [0.25, 0.06],
+      [0.75, 0.06],
+    ];
+    if (c.energy >= 0.75 && barChoice(c) % 2 === 1) hits.push([0.8125, 0.05]);
+    return chordHits(c, barHits(c, hits, true), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
+  },
+  // The reggae organ's bubble: on every beat, the voicing's bottom on the "e" and its upper notes on the "and"
+  // and the "a", short, so the off-beats bubble under the skank.
+  bubble: (c) => {
+    const { slot, voicing } = c;
+    const low = Math.min(...voicing);
+    const upper = voicing.filter((m) => m !== low);
+    const notes: GridNote[] = [];
+    for (let beat = Math.ceil(slot.beat - EPSILON); beat < slotEnd(slot) - EPSILON; beat++) {
+      const within = (x: number) => beat + x < slotEnd(slot) - EPSILON;
+      if (within(0.25)) notes.push({ beat: beat + 0.25, beats: 0.2, midi: low, velocity: c.velocity * 0.7 });
+      for (const [x, accent] of [
+        [0.5, 1],
+        [0.75, 0.8],
+      ] as const) {
+        if (!within(x) || (c.energy < 0.45 && x === 0.75)) continue;
+        for (const midi of upper) notes.push({ beat: beat + x, beats: 0.18, midi, velocity: c.velocity * accent });
+      }
+    }
+    return notes;
+  },
+  // Funk's chicken scratch: sixteenths strummed down and up, most of them muted "chk"s, the chord ringing out on
+  // a few accented ones (the "and" of one, the "e" of two ...) that the section keeps; eighths when quiet.
+  scratch: (c) => {
+    const { ctx, slot } = c;
+    const bpb = ctx.beatsPerBar;
+    const step = c.energy < 0.45 ? 0.5 : 0.25;
+    const accents = at(SCRATCH_ACCENTS, barChoice(c) % SCRATCH_ACCENTS.length);
+    const strokes: Stroke[] = [];
+    for (let beat = slot.beat; beat < slotEnd(slot) - EPSILON; beat += step) {
+      const inBar = Math.round((((beat % bpb) + bpb) % bpb) / 0.25);
+      const open = accents.includes(inBar % 16);
+      const stroke: Stroke = {
+        beat,
+        beats: open ? step * 1.6 : step,
+        down: Math.round(beat / 0.25) % 2 === 0,
+        velocity: c.velocity * (open ? 1.05 : Math.round(beat / 0.25) % 2 === 0 ? 0.62 : 0.5),
+        strings: STAB_STRINGS,
+      };
+      if (!open) stroke.muted = true;
+      strokes.push(stroke);
+    }
+    if (c.guitar) return strum(c.voicing, strokes, ctx.bpm, slotEnd(slot), c.guitar.random);
+    return strokes
+      .filter((s) => !s.muted || s.down)
+      .flatMap((s) =>
+        c.voicing
+          .slice(-3)
+          .map((midi) => ({ beat: s.beat, beats: s.muted ? 0.12 : s.beats * 0.8, midi, velocity: s.velocity })),
+      );
+  },
   strum: (c) => {
     const { ctx } = c;
     // One strum slot per eighth note (per beat in x/8 meters).
@@ -289,22 +360,26 @@ export function composeChords(
   voicings: readonly number[][],
   bassAnchors: readonly number[],
   random: Random,
+  role: 'chords' | 'pad' | 'arp' = 'chords',
+  style: ChordStyle = ctx.preset.chords,
 ): GridNote[] {
   const choices = new Map<string, number>();
   const notes: GridNote[] = [];
-  const instrument = ctx.instruments.chords ?? '';
+  const instrument = ctx.instruments[role] ?? '';
   const guitar = familyOf(instrument) === 'guitar' ? { instrument, random: random.fork('strum') } : null;
-  const leftHand = !ctx.roles.has('bass') && !guitar;
-  const shapes = guitar ? shapesFor(ctx, instrument, voicings, bassAnchors) : voicings;
+  const leftHand = role === 'chords' && !ctx.roles.has('bass') && !guitar;
+  const shapes = guitar ? shapesFor(ctx, instrument, voicings, bassAnchors, style) : voicings;
+  // A second part playing the chords sits under the chords role: a little softer.
+  const level = role === 'chords' ? 0.85 : 0.75;
   ctx.chords.forEach((slot, i) => {
     const section = at(ctx.sections, slot.section);
-    if (!section.roles.has('chords')) return;
+    if (!section.roles.has(role)) return;
     let choice = choices.get(section.label);
     if (choice === undefined) {
       choice = random.int(0, 99);
       choices.set(section.label, choice);
     }
-    const velocity = sectionVelocity(ctx.spec.arousal, section.energy) * 0.85;
+    const velocity = sectionVelocity(ctx.spec.arousal, section.energy) * level;
     if (leftHand)
       notes.push({ beat: slot.beat, beats: slot.beats * 0.96, midi: at(bassAnchors, i), velocity: velocity * 0.9 });
     const c: Ctx = {
@@ -316,7 +391,7 @@ export function composeChords(
       choice,
       guitar,
     };
-    notes.push(...(slot.beat >= ctx.endingBeat - EPSILON ? endingHits(c) : STYLES[ctx.preset.chords](c)));
+    notes.push(...(slot.beat >= ctx.endingBeat - EPSILON ? endingHits(c) : STYLES[style](c)));
   });
   return notes;
 }
@@ -330,11 +405,12 @@ function shapesFor(
   instrument: string,
   voicings: readonly number[][],
   bassAnchors: readonly number[],
+  style: ChordStyle,
 ) {
   const alone = !ctx.roles.has('bass');
-  const style = ctx.preset.chords;
   const ending = (i: number) => at(ctx.chords, i).beat >= ctx.endingBeat - EPSILON;
-  const played = (shape: Shape, i: number) => (style === 'stabs' && !ending(i) ? shape.slice(-STAB_STRINGS) : shape);
+  const chopped = style === 'stabs' || style === 'skank' || style === 'scratch';
+  const played = (shape: Shape, i: number) => (chopped && !ending(i) ? shape.slice(-STAB_STRINGS) : shape);
   const picked = (i: number) => (style === 'arpeggio' || style === 'ostinato') && !ending(i);
   return guitarShapes(ctx.chords, instrument, {
     bass: ctx.chords.map((_, i) => (alone ? null : at(bassAnchors, i))),

@@ -106,6 +106,7 @@ export function composeDrums(
   const played = familyOf(ctx.instruments.drums) === 'acousticKit';
   const ghostsFor = ghostPlanner(ctx, kit, random.fork('ghosts'));
   const hands = random.fork('hands');
+  const rolls = random.fork('rolls');
   // The drummer's dynamics drift slowly from bar to bar, so no two bars repeat the same velocities.
   let drift = 0;
   bars.forEach((grid, bar) => {
@@ -116,9 +117,25 @@ export function composeDrums(
     );
     const level = 0.72 + 0.32 * section.energy + 0.12 * ctx.spec.arousal;
     drift = clamp(drift * 0.6 + hands.gaussian() * (played ? 0.03 : 0.012), -0.06, 0.06);
+    const roll =
+      kit.rolls && grid.hat && rolls.chance(kit.rolls * (0.5 + section.energy)) ? hatRoll(beatsPerBar, rolls) : null;
+    if (roll) {
+      for (const [k, beat] of roll.beats.entries())
+        notes.push({
+          beat: bar * beatsPerBar + beat,
+          beats: roll.step / 2,
+          midi: DRUM_MIDI.hat,
+          velocity: clamp(
+            level * (0.45 + 0.4 * (roll.rising ? k / roll.beats.length : k % 2 === 0 ? 1 : 0.6)),
+            0.05,
+            1,
+          ),
+        });
+    }
     for (const drum of Object.keys(grid) as Drum[]) {
       const lazy = LAID_BACK.has(drum) ? layBack : 0;
       for (const hit of hitsOf(grid, drum, kit.stepsPerBar, beatsPerBar)) {
+        if (roll && drum === 'hat' && hit.beat >= roll.from - EPSILON && hit.beat < roll.to - EPSILON) continue;
         const accent = TIME_KEEPERS.has(drum) ? timeAccent(hit.beat) : 1;
         const note: GridNote = {
           beat: bar * beatsPerBar + hit.beat,
@@ -171,6 +188,22 @@ export function composeDrums(
     notes.push({ beat: ctx.endingBeat, beats: beatsPerBar, midi: DRUM_MIDI.crash, velocity: velocity * 0.9 });
   }
   return dedupe(notes);
+}
+
+/**
+ * A trap hat roll: half a beat or a whole beat (late in the bar, where producers put them) of 32nds or
+ * sixteenth triplets, rising in level or pulsing.
+ */
+function hatRoll(
+  beatsPerBar: number,
+  random: Random,
+): { from: number; to: number; step: number; beats: number[]; rising: boolean } {
+  const step = random.weighted([1 / 8, 1 / 6, 1 / 12], [5, 4, 1]);
+  const length = random.chance(0.6) ? 0.5 : 1;
+  const from = random.weighted([beatsPerBar - length, beatsPerBar / 2 - length, beatsPerBar - 2 * length], [5, 3, 2]);
+  const beats: number[] = [];
+  for (let beat = from; beat < from + length - EPSILON; beat += step) beats.push(beat);
+  return { from, to: from + length, step, beats, rising: random.chance(0.5) };
 }
 
 /** Time-keepers lean on the beat: full on it, lighter on the off-beat eighth, lightest on the sixteenths between. */

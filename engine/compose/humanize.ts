@@ -124,6 +124,7 @@ export function perform(notes: readonly GridNote[], p: Performance, random: Rand
       beat: quarter,
     };
     if (note.articulation) played.articulation = note.articulation;
+    if (note.glide) played.glide = note.glide;
     if (note.holdUntil !== undefined) pedalled.push({ note: played, holdUntil: note.holdUntil, limit });
     earliest.set(quarter, Math.min(start, earliest.get(quarter) ?? Infinity));
     result.push(played);

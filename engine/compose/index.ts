@@ -197,9 +197,19 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     drums: () => composeDrums(ctx, kit, drumBars, createRandom(spec.seed, 'drums')),
     bass: () => composeBass(ctx, anchors, drumBars, kit.stepsPerBar, createRandom(spec.seed, 'bass')),
     chords: () => composeChords(ctx, voicings, anchors, createRandom(spec.seed, 'chords')),
-    pad: () => composePad(ctx, voicings),
+    pad: () => {
+      const style = preset.playing?.pad;
+      return style
+        ? composeChords(ctx, voicings, anchors, createRandom(spec.seed, 'pad'), 'pad', style)
+        : composePad(ctx, voicings);
+    },
     lead: () => composeMelody(ctx, createRandom(spec.seed, 'melody')),
-    arp: () => composeArp(ctx, voicings),
+    arp: () => {
+      const style = preset.playing?.arp;
+      return style
+        ? composeChords(ctx, voicings, anchors, createRandom(spec.seed, 'arp'), 'arp', style)
+        : composeArp(ctx, voicings);
+    },
     texture: () => composeTexture(ctx),
   };
 
@@ -234,6 +244,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
   // Where the voice sings, the lead instrument rests (it keeps the intro, the outro and the gaps between sections).
   const sungSpans = vocal ? vocal.lines.map((line) => [line.start - 0.1, line.end + 0.1] as const) : [];
   const humanizeRandom = createRandom(spec.seed, 'humanize');
+  const playedPad = preset.playing?.pad !== undefined;
   const parts: Part[] = [];
   for (const role of ROLE_ORDER) {
     if (!roles.has(role) || role === 'vocal') continue;
@@ -245,9 +256,10 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
         bpm: spec.bpm,
         beatUnit: spec.meter.beatUnit,
         // Texture beds and pads do not swing; everything rhythmic does.
-        swing: role === 'texture' || role === 'pad' ? 0 : spec.swing,
+        swing: role === 'texture' || (role === 'pad' && !playedPad) ? 0 : spec.swing,
         swingUnit,
-        ...feelFor(role, instrument, electronic),
+        // A pad that plays rhythm (horn stabs, the organ bubble) is timed as chords are, not loosely as a bed.
+        ...feelFor(role === 'pad' && playedPad ? 'chords' : role, instrument, electronic),
         // A loop's notes may ring up to its end: their releases are carried round onto the start (render/seamless.ts).
         endLimit: spec.duration - (spec.loop === true ? 0 : END_MARGIN),
         ending: { from: endingBeat, limit: spec.duration - endingTail },
@@ -259,7 +271,7 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       role === 'lead' && sungSpans.length > 0
         ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b))
         : notes;
-    parts.push({ role, instrument, notes: kept, gainDb: 0, pan: PAN[role] });
+    parts.push({ role, instrument, notes: kept, gainDb: preset.levels?.[role] ?? 0, pan: PAN[role] });
   }
   if (vocal) {
     const notes = vocal.notes.map(({ time, duration, midi, velocity, beat }) => ({

@@ -21,6 +21,8 @@ export interface GridNote {
    * notes struck there). Piano-type chords and arpeggios, re-pedalled at each chord change.
    */
   holdUntil?: number;
+  /** Semitones the note slides in from (Note.glide). */
+  glide?: number;
 }
 
 export interface PlannedSection {

@@ -4,9 +4,12 @@
  * throughout when the prompt asks for it.
  * Decided per section and part, never note by note, so a passage keeps one way of playing.
  */
-import type { Role } from '../types.ts';
+import type { ChordStyle, Role } from '../types.ts';
 import { EPSILON, chordAt, sectionAt, type ComposeContext, type GridNote } from './model.ts';
 import { familyOf, isBowed } from './instruments.ts';
+
+/** Chord styles whose point is the silence between short chords: never pedalled. */
+const SHORT_STYLES: ReadonlySet<ChordStyle> = new Set(['stabs', 'marcato', 'skank', 'bubble', 'scratch']);
 
 /**
  * Piano-type chords and arpeggios ring as if the pedal were down through each chord: every note is held until
@@ -15,7 +18,8 @@ import { familyOf, isBowed } from './instruments.ts';
  */
 export function sustainPedal(ctx: ComposeContext, role: Role, notes: GridNote[]): GridNote[] {
   if (familyOf(ctx.instruments[role]) !== 'piano' || !['chords', 'arp', 'pad'].includes(role)) return notes;
-  if (role === 'chords' && (ctx.preset.chords === 'stabs' || ctx.preset.chords === 'marcato')) return notes;
+  const style = role === 'chords' ? ctx.preset.chords : ctx.preset.playing?.[role as 'pad' | 'arp'];
+  if (style !== undefined && SHORT_STYLES.has(style)) return notes;
   return notes.map((note) => {
     if (note.beat >= ctx.endingBeat - EPSILON) return note;
     const slot = chordAt(ctx.chords, note.beat);

@@ -162,11 +162,19 @@ function stemTarget(stem: StemBuses, at: Placement): NoteTarget {
   return { left: stem.left, right: stem.right, reverb: stem.reverb, delay: at.delay !== 0 ? delaySendOf(stem) : null };
 }
 
+/** Seconds an 808's glide takes to reach the note's pitch. */
+const GLIDE_SECONDS = 0.09;
+
 /**
  * Adds a sample (resampled by `ratio`, cut at `holdFrames` with a `releaseFrames` fade, times `gain`) at
- * frame `start`, into both channels and the sends.
+ * frame `start`, into both channels and the sends. A note with a `glide` starts that many semitones away and
+ * slides into its pitch.
  */
-function addNote(target: NoteTarget, note: PlayedNote, start: number, gain: number, at: Placement): void {
+function addNote(target: NoteTarget, note: PlayedNote, start: number, gain: number, at: Placement, glide = 0): void {
+  if (glide !== 0) {
+    addGlidingNote(target, note, start, gain, at, glide);
+    return;
+  }
   const { sample, ratio, holdFrames, releaseFrames } = note;
   const frames = target.left.length;
   const total = holdFrames + releaseFrames;
@@ -195,6 +203,47 @@ function addNote(target: NoteTarget, note: PlayedNote, start: number, gain: numb
     right[index] = (right[index] ?? 0) + value * gr;
     reverb[index] = (reverb[index] ?? 0) + value * gv;
     if (sendDelay) delay[index] = (delay[index] ?? 0) + value * gd;
+  }
+}
+
+/** addNote for a note sliding in from `glide` semitones away: the read position advances at a changing rate. */
+function addGlidingNote(
+  target: NoteTarget,
+  note: PlayedNote,
+  start: number,
+  gain: number,
+  at: Placement,
+  glide: number,
+): void {
+  const { sample, ratio, holdFrames, releaseFrames } = note;
+  const frames = target.left.length;
+  const end = Math.min(holdFrames + releaseFrames, frames - start);
+  const glideFrames = Math.min(Math.round(GLIDE_SECONDS * SAMPLE_RATE), holdFrames);
+  const { left, right, reverb } = target;
+  const delay = target.delay;
+  const gl = at.gainLeft * gain,
+    gr = at.gainRight * gain,
+    gv = at.reverb * gain,
+    gd = at.delay * gain;
+  let position = 0;
+  for (let j = 0; j < end; j++) {
+    const i0 = position | 0;
+    if (i0 + 1 >= sample.length) break;
+    const a = sample[i0] ?? 0;
+    let value = a + ((sample[i0 + 1] ?? 0) - a) * (position - i0);
+    // The pitch moves linearly in semitones, quickest at the start as an 808's portamento does.
+    const away = j < glideFrames ? (1 - j / glideFrames) ** 2 : 0;
+    position += away > 0 ? ratio * 2 ** ((glide * away) / 12) : ratio;
+    if (j >= holdFrames) {
+      const remaining = 1 - (j - holdFrames) / releaseFrames;
+      value *= remaining * remaining;
+    }
+    const index = start + j;
+    if (index < 0) continue;
+    left[index] = (left[index] ?? 0) + value * gl;
+    right[index] = (right[index] ?? 0) + value * gr;
+    reverb[index] = (reverb[index] ?? 0) + value * gv;
+    if (delay && gd !== 0) delay[index] = (delay[index] ?? 0) + value * gd;
   }
 }
 
@@ -233,8 +282,8 @@ function placeNotes(
     const start = Math.round(note.time * SAMPLE_RATE),
       gain = velocityGain(note.velocity) * one.gain,
       at = placement(part, score, pan);
-    addNote(target, one, start, gain, at);
-    if (stem) addNote(stemTarget(stem, at), one, start, gain, at);
+    addNote(target, one, start, gain, at, note.glide);
+    if (stem) addNote(stemTarget(stem, at), one, start, gain, at, note.glide);
   });
 }
 
@@ -244,13 +293,17 @@ async function playPitched(part: Part, patch: PitchedPatch, score: Score): Promi
   const samples = await prerenderPitched(patch, part.notes, createRandom(score.spec.seed, `voice/${part.instrument}`));
   const releaseFrames = Math.max(1, Math.round(patch.release * SAMPLE_RATE));
   const needs = part.notes.map((note) => noteNeed(note, patch));
-  // Frames each root must provide, its loop unrolled that far once rather than wrapped per sample per note.
+  // Frames each root must provide, its loop unrolled that far once rather than wrapped per sample per note
+  // (a glide from above reads faster while it slides).
   const longest = new Map<number, number>();
-  for (const need of needs)
-    longest.set(
-      need.root,
-      Math.max(longest.get(need.root) ?? 0, Math.ceil((need.hold + patch.release) * need.ratio * SAMPLE_RATE) + 2),
-    );
+  needs.forEach((need, i) => {
+    const glide = Math.max(0, checked.at(part.notes, i).glide ?? 0);
+    const frames =
+      Math.ceil(
+        (need.hold + patch.release) * need.ratio * SAMPLE_RATE + GLIDE_SECONDS * SAMPLE_RATE * (2 ** (glide / 12) - 1),
+      ) + 2;
+    longest.set(need.root, Math.max(longest.get(need.root) ?? 0, frames));
+  });
   const ready = new Map([...samples].map(([root, sample]) => [root, unrolled(sample, longest.get(root) ?? 0)]));
   return needs.map((need) => ({
     sample: checked.defined(ready.get(need.root), `the prerendered root ${need.root}`),

@@ -3,6 +3,7 @@
  * server runs, through the server's admin channel when one does. A lock held by another CLI run,
  * or a server still starting, is waited for briefly. With TUNESMITH_DATABASE_URL it runs on the database directly.
  */
+import { readdirSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { DataDirLockedError, openStore, readLiveLock, type Repository } from '../store/index.ts';
@@ -10,6 +11,28 @@ import { AdminUnavailableError, callAdmin } from './admin-channel.ts';
 import { runAdminCommand, type AdminRequest } from './admin-commands.ts';
 
 const RETRY_MS = 100;
+
+/**
+ * A command that reads or changes records, run on a data dir that holds nothing and that no server runs on: most
+ * likely not the server's (a checkout's ./data when the server was started with another TUNESMITH_DATA_DIR).
+ * Nothing is created there; the CLI says where it looked and how to point at the server's.
+ */
+export class NoDataError extends Error {
+  override name = 'NoDataError' as const;
+  constructor(readonly dataDir: string) {
+    super(`No Tunesmith data in ${dataDir}: no server has used it, and none runs on it. Nothing was read or created.`);
+  }
+}
+
+/** Missing or empty: nothing a server or an earlier command left. */
+export function holdsNothing(dataDir: string): boolean {
+  try {
+    return readdirSync(dataDir).length === 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+}
 /** Where the data dir's server was last reached (each server start keeps it as a setting), if it ever started. */
 async function lastServerUrl(repository: Repository): Promise<string | undefined> {
   try {
@@ -35,6 +58,8 @@ export async function runOnDataDir(
   // In PostgreSQL mode the records are the database's, which any number of processes share: no lock, no server to ask.
   if (config.databaseUrl) return runOnDatabase(config.databaseUrl, config, request);
   const { dataDir } = config;
+  // Creating a key is how a data dir starts; every other command needs records to work on.
+  if (request.command !== 'keys.create' && holdsNothing(dataDir)) throw new NoDataError(dataDir);
   const deadline = Date.now() + waitMs;
   for (;;) {
     let store: Repository;

@@ -3,7 +3,7 @@ import { loadConfig } from '../config.ts';
 import { isEmailAddress } from '../email.ts';
 import { PLAN_NAMES, isPlanName } from '../plans.ts';
 import type { CreatedKey, KeyRow } from './admin-commands.ts';
-import { runOnDataDir } from './data-dir-access.ts';
+import { holdsNothing, runOnDataDir } from './data-dir-access.ts';
 import { UsageError, parse, positional, printHelp, text, type Command } from './usage.ts';
 
 export const keysCreate: Command = {
@@ -47,7 +47,10 @@ Options:
     const email = text(parsed.values.email);
     if (email !== undefined && !isEmailAddress(email))
       throw new UsageError(`--email expects an address like name@example.com, got "${email}".`);
-    const created = (await runOnDataDir(loadConfig(io.env), {
+    const config = loadConfig(io.env);
+    // A first key starts a data dir: said, so a key made in the wrong place (not the server's) is noticed.
+    const starts = config.databaseUrl === undefined && holdsNothing(config.dataDir);
+    const created = (await runOnDataDir(config, {
       command: 'keys.create',
       ...(plan !== undefined && { plan: plan as CreatedKey['plan'] }),
       ...(account !== undefined && { account }),
@@ -61,6 +64,10 @@ Options:
         `Created key ${created.key_id} for account ${created.account_id} (${created.plan} plan):\n\n  ${created.key}\n\nKeep it safe: it is shown only this once.`,
       );
     }
+    if (starts)
+      io.err(
+        `This started a new data dir at ${config.dataDir}: a server uses it when started with TUNESMITH_DATA_DIR=${config.dataDir}.`,
+      );
     return 0;
   },
 };

@@ -9,6 +9,8 @@ export interface Io {
   out(text: string): void;
   err(text: string): void;
   env: Record<string, string | undefined>;
+  /** The command as it was run, for messages: "tunesmith" (the default) or "npm run cli --" from a checkout. */
+  program?: string;
   /** Writes to stderr as it is, when stderr is a terminal (for progress lines redrawn in place); absent otherwise. */
   terminal?: (text: string) => void;
 }

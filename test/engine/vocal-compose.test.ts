@@ -66,7 +66,7 @@ test('instrumental requests and instrumental-natured prompts are not sung', (t) 
   }
 });
 
-test('one syllable per note: every syllable of every sung line has its own note, melismas only at line ends', (t) => {
+test('one syllable per note: every syllable of every sung line has its own note, melismas only at line ends, on open vowels', (t) => {
   for (const score of SCORES) {
     const vocal = score.vocal!;
     const starts = vocal.notes.filter((note) => !note.continuation);
@@ -87,6 +87,7 @@ test('one syllable per note: every syllable of every sung line has its own note,
       if (!note.continuation) return;
       const next = vocal.notes[i + 1];
       t.true(next === undefined || next.line !== note.line, 'a melisma continuation ends its line');
+      t.false(['IY', 'IH', 'UW', 'UH', 'ER'].includes(note.syllable.nucleus), `a melisma on ${note.syllable.text}`);
     });
   }
 });

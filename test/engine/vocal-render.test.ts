@@ -174,12 +174,13 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
       if (!measurable) return;
       const level = fundamentalLevel(lead, note.time - 0.2, note.time + 0.4, 440 * 2 ** ((note.midi - 69) / 12));
       const origin = Math.round((note.time - 0.2) / hop);
-      // The vowel's level: the median over its steady part; its onset: where the level first reaches half of it.
+      // The vowel's level: the 80th percentile over the note's first 250 ms (on a short note with coda consonants
+      // the vowel may be only half of that); its onset: where the level first reaches half of it.
       const steady = Array.from(
-        { length: Math.max(1, Math.round((Math.min(note.duration, 0.3) - 0.08) / hop)) },
-        (_, k) => level[Math.round((note.time + 0.06) / hop) + k - origin] ?? 0,
-      );
-      const target = median(steady) * 0.5;
+        { length: Math.max(1, Math.round((Math.min(note.duration, 0.25) - 0.03) / hop)) },
+        (_, k) => level[Math.round((note.time + 0.03) / hop) + k - origin] ?? 0,
+      ).sort((a, b) => a - b);
+      const target = steady[Math.floor(steady.length * 0.8)]! * 0.5;
       // Search from the quietest point of the consonant (or rest) before the note, so the previous vowel's tail
       // is not taken for this one's start.
       let at = Math.round((note.time - 0.12) / hop) - origin;

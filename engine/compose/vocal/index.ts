@@ -1,7 +1,7 @@
 /**
  * The sung line: lyrics (given or written for the prompt) placed on the form's sung sections, one syllable per
  * note, rhythm first (stress on strong beats), then pitches against the chords in the singer's range; a
- * melisma only on a line's last syllable; backing "oohs" on chord tones in the choruses of styles that use them.
+ * melisma only on a line's last syllable, and only on an open vowel; backing "oohs" on chord tones in the choruses of styles that use them.
  */
 import { at } from '../../checked.ts';
 import { parseLyrics, writeLyrics, type LyricPlan } from '../../lyrics/index.ts';
@@ -55,6 +55,8 @@ const REGISTER: Record<LyricSectionKind, number> = {
 };
 /** Lines a written section holds at most, however long the form makes it. */
 const MAX_WRITTEN_LINES = 8;
+/** Vowels a singer carries over two notes: open ones (a melisma on "see" or "you" sounds like a yodel). */
+const OPEN_VOWELS = new Set(['AA', 'AO', 'AE', 'AH', 'EH', 'AY', 'AW', 'OW', 'OY', 'EY']);
 const OOH: Syllable = { text: 'ooh', onset: [], nucleus: 'UW', coda: [], stress: 0 };
 
 export interface VocalTiming {
@@ -147,7 +149,10 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
       shape = {
         offsets: steps.map((step) => step * slot.slotBeats),
         pitches,
-        melisma: lastSteps * slot.slotBeats >= 1.5 && lineRandom.chance(0.45),
+        melisma:
+          lastSteps * slot.slotBeats >= 1.5 &&
+          lineRandom.chance(0.45) &&
+          OPEN_VOWELS.has(at(syllables, syllables.length - 1).syllable.nucleus),
       };
       placed.set(key, shape);
     }

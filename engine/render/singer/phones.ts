@@ -24,6 +24,8 @@ export const AMPLITUDE_PARAMS = [AV, ASP, FRIC, GATE] as const;
 export const SOURCE_PARAMS = [AV, ASP, FRIC] as const;
 
 export const NASAL_POLE = 270;
+/** Aspiration level (ASP) of /h/ and of a voiceless stop's release; a vowel has 1. */
+const ASPIRATION = 4;
 
 export type Gender = 'female' | 'male';
 
@@ -132,13 +134,13 @@ export interface ConsonantSpec {
   zero?: number;
 }
 
-const S_NOISE: NoiseShape = { bands: [5500, 1800, 1, 8000, 3000, 0.6], bypass: 0 };
-const SH_NOISE: NoiseShape = { bands: [2800, 700, 1, 3900, 1400, 0.6], bypass: 0 };
+const S_NOISE: NoiseShape = { bands: [5500, 3000, 1, 8000, 3000, 0.6], bypass: 0 };
+const SH_NOISE: NoiseShape = { bands: [2900, 1300, 1, 4300, 2000, 0.5], bypass: 0 };
 const F_NOISE: NoiseShape = { bands: [7000, 4000, 0.4, 2500, 2500, 0.15], bypass: 0.35 };
 const TH_NOISE: NoiseShape = { bands: [6000, 4000, 0.4, 3500, 2500, 0.2], bypass: 0.35 };
-const P_BURST: NoiseShape = { bands: [900, 1200, 1, 2500, 3000, 0.3], bypass: 0.3 };
-const T_BURST: NoiseShape = { bands: [4500, 2000, 1, 7000, 3000, 0.5], bypass: 0.2 };
-const K_BURST: NoiseShape = { bands: [2200, 800, 1, 3500, 1500, 0.4], bypass: 0.1 };
+const P_BURST: NoiseShape = { bands: [800, 1500, 1, 2000, 2000, 0.2], bypass: 0.12 };
+const T_BURST: NoiseShape = { bands: [4500, 3000, 1, 7000, 3000, 0.5], bypass: 0.2 };
+const K_BURST: NoiseShape = { bands: [2000, 1000, 1, 3000, 1500, 0.25], bypass: 0.05 };
 
 const LABIAL: Formants = [220, 900, 2100];
 const ALVEOLAR: Formants = [220, 1700, 2600];
@@ -240,6 +242,21 @@ function stopClosure(gender: Gender, locus: Formants, voiced: boolean): Float64A
   return closure;
 }
 
+/**
+ * A voiceless stop's aspiration: breath noise (no voicing) through the tract half-way from the stop's locus to
+ * the vowel (a locus equation with slope 0.5), F1 damped by the open glottis.
+ */
+export function aspirationTarget(release: Float64Array, vowel: Float64Array): Float64Array {
+  const p = vowel.slice();
+  for (let f = 0; f < 3; f++) p[F1 + f] = ((release[F1 + f] ?? 0) + (vowel[F1 + f] ?? 0)) / 2;
+  p[B1] = 250;
+  p[AV] = 0;
+  p[ASP] = ASPIRATION;
+  p[FRIC] = 0;
+  p[GATE] = 1;
+  return p;
+}
+
 export interface ConsonantTargets {
   /** Plosive/affricate closure (silence, or a voice bar if voiced); absent for continuants. */
   closure?: Float64Array;
@@ -276,7 +293,7 @@ export function consonantTargets(spec: ConsonantSpec, gender: Gender): Consonant
       release[AV] = spec.voiced ? 0.3 : 0;
       return { release };
     case 'aspirate':
-      release[ASP] = 4;
+      release[ASP] = ASPIRATION;
       return { release };
     case 'nasal':
       release.set([100, 250, 400], B1);

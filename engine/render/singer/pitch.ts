@@ -1,7 +1,8 @@
 /**
  * The sung pitch over time, in MIDI units: each note's pitch, a portamento into slurred notes that ends just
- * after the note's onset, and a vibrato that fades in on long notes. Vibrato is a sine in cents, symmetric
- * around the note, so the note's mean pitch stays the written one.
+ * after the note's onset, a vibrato that fades in on long notes, and the slow wander no voice holds still
+ * without ("fine fluctuation", Saitou et al. 2007). Vibrato and wander are sines in cents, symmetric around the
+ * note, so the note's mean pitch stays the written one.
  */
 import type { Random } from '../../random.ts';
 import { GLIDE_AFTER, GLIDE_BEFORE, type PitchNote } from './plan.ts';
@@ -14,6 +15,13 @@ const VIBRATO_RATE = [5.5, 6.5] as const;
 /** Depth in semitones (peak): 30–50 cents. */
 const VIBRATO_DEPTH = [0.3, 0.5] as const;
 
+/** The wander: two slow sines, a few cents each (a trained voice stays well inside ±10 cents). */
+const DRIFT_RATES = [
+  [0.6, 1.3],
+  [2.5, 4.5],
+] as const;
+const DRIFT_DEPTH = [0.05, 0.03] as const;
+
 interface Vibrato {
   rate: number;
   depth: number;
@@ -22,6 +30,7 @@ interface Vibrato {
 export class PitchContour {
   private cursor = 0;
   private readonly vibrato: (Vibrato | null)[];
+  private readonly drift: { rate: number; phase: number; depth: number }[];
 
   constructor(
     private readonly notes: readonly PitchNote[],
@@ -32,6 +41,11 @@ export class PitchContour {
         ? { rate: random.range(...VIBRATO_RATE), depth: random.range(...VIBRATO_DEPTH) }
         : null,
     );
+    this.drift = DRIFT_RATES.map((rates, i) => ({
+      rate: random.range(rates[0], rates[1]),
+      phase: random.range(0, 2 * Math.PI),
+      depth: DRIFT_DEPTH[i] ?? 0,
+    }));
   }
 
   /** MIDI pitch at `t` seconds. Calls must come in non-decreasing time (a cursor walks the notes). */
@@ -46,6 +60,7 @@ export class PitchContour {
       const eased = x * x * (3 - 2 * x);
       midi = note.glideFrom + (note.midi - note.glideFrom) * eased;
     }
+    for (const { rate, phase, depth } of this.drift) midi += depth * Math.sin(2 * Math.PI * rate * t + phase);
     const vibrato = this.vibrato[this.cursor];
     const since = t - note.time - VIBRATO_DELAY;
     if (vibrato && since > 0) {

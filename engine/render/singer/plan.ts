@@ -7,6 +7,7 @@ import type { Phone, SungNote } from '../../types.ts';
 import { at, last } from '../../checked.ts';
 import { isVowel } from '../../lyrics/phones.ts';
 import {
+  aspirationTarget,
   breathTarget,
   consonantSpec,
   consonantTargets,
@@ -27,6 +28,8 @@ export interface Segment {
   velocity: number;
   from: Float64Array;
   to: Float64Array | null;
+  /** Where in the segment (0–1) the glide from `from` to `to` starts and ends; diphthongs' when absent. */
+  glide?: readonly [number, number];
 }
 
 /** What the pitch contour needs to know about a note once its phones are placed. */
@@ -45,28 +48,37 @@ export interface VoicePlan {
   notes: PitchNote[];
 }
 
-/** Seconds of each onset consonant (closure + release for stops). */
-const ONSET_SECONDS: Record<ConsonantSpec['cls'], [closure: number, release: number]> = {
-  plosive: [0.02, 0.012],
-  affricate: [0.025, 0.055],
-  fricative: [0, 0.085],
-  aspirate: [0, 0.06],
-  nasal: [0, 0.06],
-  liquid: [0, 0.055],
-  glide: [0, 0.05],
+/**
+ * Seconds of each onset consonant: closure, release (burst, frication, murmur) and, for voiceless stops, the
+ * aspiration after the burst (voice onset time 40–70 ms in English /p t k/; the formants already glide to the
+ * vowel in it, which is much of how a listener tells /p/ from /t/ from /k/).
+ */
+const ONSET_SECONDS: Record<ConsonantSpec['cls'], [closure: number, release: number, aspiration: number]> = {
+  plosive: [0.035, 0.012, 0.045],
+  affricate: [0.03, 0.06, 0],
+  fricative: [0, 0.09, 0],
+  aspirate: [0, 0.07, 0],
+  nasal: [0, 0.065, 0],
+  liquid: [0, 0.06, 0],
+  glide: [0, 0.055, 0],
 };
 /** Codas are held a little longer: the stop closure before its release, the nasal hum, the final hiss. */
-const CODA_SECONDS: Record<ConsonantSpec['cls'], [closure: number, release: number]> = {
-  plosive: [0.04, 0.02],
-  affricate: [0.03, 0.07],
-  fricative: [0, 0.1],
-  aspirate: [0, 0.05],
-  nasal: [0, 0.08],
-  liquid: [0, 0.07],
-  glide: [0, 0.05],
+const CODA_SECONDS: Record<ConsonantSpec['cls'], [closure: number, release: number, aspiration: number]> = {
+  plosive: [0.045, 0.015, 0.03],
+  affricate: [0.035, 0.07, 0],
+  fricative: [0, 0.1, 0],
+  aspirate: [0, 0.05, 0],
+  nasal: [0, 0.08, 0],
+  liquid: [0, 0.07, 0],
+  glide: [0, 0.05, 0],
 };
-/** Onset consonants may take at most this share of the previous note (when notes are back to back). */
+/**
+ * Onset consonants take their time from the end of the previous note: at most MAX_STEAL of it when they fit,
+ * more when they do not (a fast note keeps its consonants whole), but the previous vowel keeps MIN_VOWEL.
+ * Only when even that is too little are they all shortened in proportion.
+ */
 const MAX_STEAL = 0.4;
+const MIN_VOWEL = 0.06;
 /** A coda takes at most this share of its note, and at most this many seconds. */
 const MAX_CODA_SHARE = 0.45;
 const MAX_CODA_SECONDS = 0.15;
@@ -85,6 +97,7 @@ interface PlacedConsonant {
   spec: ConsonantSpec;
   closure: number;
   release: number;
+  aspiration: number;
 }
 
 function consonants(phones: readonly Phone[], table: typeof ONSET_SECONDS): PlacedConsonant[] {
@@ -92,13 +105,20 @@ function consonants(phones: readonly Phone[], table: typeof ONSET_SECONDS): Plac
   for (const phone of phones) {
     const spec = consonantSpec(phone);
     if (!spec) continue;
-    const [closure, release] = table[spec.cls];
-    out.push({ phone, spec, closure, release });
+    const [closure, release, aspiration] = table[spec.cls];
+    out.push({ phone, spec, closure, release, aspiration: spec.voiced ? 0 : aspiration });
   }
   return out;
 }
 
-const span = (list: PlacedConsonant[]) => list.reduce((s, c) => s + c.closure + c.release, 0);
+const lengthOf = (c: PlacedConsonant) => c.closure + c.release + c.aspiration;
+const span = (list: PlacedConsonant[]) => list.reduce((s, c) => s + lengthOf(c), 0);
+
+function scaleConsonant(c: PlacedConsonant, scale: number): void {
+  c.closure *= scale;
+  c.release *= scale;
+  c.aspiration *= scale;
+}
 
 /** A nucleus that is not a vowel (bad input) is sung as the neutral AH rather than dropped. */
 function vowelOf(phone: Phone): Phone {
@@ -115,13 +135,12 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
     const prev = sorted[k - 1];
     const list = note.continuation && prev ? [] : consonants(note.syllable.onset, ONSET_SECONDS);
     const natural = span(list);
-    const floor = prev ? Math.max(prev.time + (1 - MAX_STEAL) * prev.duration, 0) : 0;
-    const available = Math.max(0, note.time - floor);
+    let floor = prev ? prev.time + (1 - MAX_STEAL) * prev.duration : 0;
+    if (prev && note.time - floor < natural)
+      floor = Math.min(floor, Math.max(note.time - natural, prev.time + MIN_VOWEL));
+    const available = Math.max(0, note.time - Math.max(floor, 0));
     const scale = natural > available ? available / natural : 1;
-    for (const c of list) {
-      c.closure *= scale;
-      c.release *= scale;
-    }
+    for (const c of list) scaleConsonant(c, scale);
     onsets.push(list);
     onsetStart.push(note.time - natural * scale);
   }
@@ -175,7 +194,7 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
     }
 
     let t = at(onsetStart, k);
-    for (const c of onset) t = pushConsonant(segments, c, t, note, gender, at(vowel, 0));
+    for (const c of onset) t = pushConsonant(segments, c, t, note, gender, at(vowel, 0), true);
     const vowelEnd = end - codaNatural * codaScale;
     push(segments, {
       phone: headNucleus,
@@ -189,9 +208,8 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
     });
     t = vowelEnd;
     for (const c of coda) {
-      c.closure *= codaScale;
-      c.release *= codaScale;
-      t = pushConsonant(segments, c, t, note, gender, last(vowel));
+      scaleConsonant(c, codaScale);
+      t = pushConsonant(segments, c, t, note, gender, last(vowel), false);
     }
     prevEnd = end;
 
@@ -211,7 +229,10 @@ function push(segments: Segment[], segment: Segment): void {
   if (segment.end - segment.start >= MIN_SEGMENT) segments.push(segment);
 }
 
-/** Appends a consonant's closure and release from `t`; returns where it ends. `vowel` shapes an /h/. */
+/**
+ * Appends a consonant's closure, release and aspiration from `t`; returns where it ends. `vowel` (the one the
+ * consonant leads into, or for a coda the one it ends) shapes an /h/ and a stop's aspiration.
+ */
 function pushConsonant(
   segments: Segment[],
   c: PlacedConsonant,
@@ -219,6 +240,7 @@ function pushConsonant(
   note: SungNote,
   gender: Gender,
   vowel: Float64Array,
+  onset: boolean,
 ): number {
   const targets = consonantTargets(c.spec, gender);
   const base = { phone: c.phone, midi: note.midi, velocity: note.velocity, to: null };
@@ -232,5 +254,18 @@ function pushConsonant(
     end: t + c.closure + c.release,
     from: targets.release,
   });
-  return t + c.closure + c.release;
+  if (c.aspiration > 0) {
+    // Aspiration: breath noise through the tract as it moves from the stop's locus into the vowel (onsets), or
+    // out of the vowel it ends (codas).
+    push(segments, {
+      ...base,
+      kind: 'consonant',
+      start: t + c.closure + c.release,
+      end: t + lengthOf(c),
+      from: aspirationTarget(targets.release, vowel),
+      to: onset ? vowel : null,
+      glide: [0, 1],
+    });
+  }
+  return t + lengthOf(c);
 }

@@ -3,7 +3,7 @@
  *
  *   KLGLOTT88 glottal pulse (jitter, shimmer, spectral tilt) + aspiration noise
  *     -> cascade: nasal pole, nasal zero, F5 … F1            (vowels, nasals, liquids, /h/)
- *   frication noise -> parallel: two band-passes + bypass    (fricatives, bursts)
+ *   frication noise -> parallel: two band-passes (the main one twice, for steep skirts) + bypass (fricatives, bursts)
  *   + the source's highs above the cascade ("air")
  *   sum -> singer's-formant lift at 3 kHz
  *
@@ -80,7 +80,8 @@ const S_EQ = 31; // ex1, ex2, ey1, ey2
 const S_SOFT = 35; // low-passed noise for the broadband share
 const S_GATE = 36;
 const S_NOISE_SEED = 37; // xorshift32 state of the noise source: never reset (a zero state would stay zero)
-const S_COUNT = 38;
+const S_SHARP = 38; // c11, c12: the second pass of noise band 1
+const S_COUNT = 40;
 
 /** Sings one voice's plan, adding into `out` (which covers 0 s … out.length / sampleRate). */
 export function renderVoice(
@@ -120,6 +121,7 @@ export function renderVoice(
     if (t - quietSince > RING_OUT) {
       // Rung out: leave the output silent and start the next phrase from clean filter states.
       state.fill(0, S_TILT, S_NOISE_SEED);
+      state.fill(0, S_SHARP, S_COUNT);
       continue;
     }
     const f0 = 440 * 2 ** ((pitch.midiAt(t) - 69) / 12);
@@ -243,7 +245,9 @@ function renderBlock(
     b11 = s[S_NOISE + 2] ?? 0,
     b12 = s[S_NOISE + 3] ?? 0,
     b21 = s[S_NOISE + 4] ?? 0,
-    b22 = s[S_NOISE + 5] ?? 0;
+    b22 = s[S_NOISE + 5] ?? 0,
+    c11 = s[S_SHARP] ?? 0,
+    c12 = s[S_SHARP + 1] ?? 0;
   let ax1 = s[S_AIR] ?? 0,
     ax2 = s[S_AIR + 1] ?? 0,
     ay1 = s[S_AIR + 2] ?? 0,
@@ -310,16 +314,20 @@ function renderBlock(
     r11 = v;
     v *= gate;
     if (noisy) {
-      // Parallel branch: two band-passes of the same noise plus a broadband share.
+      // Parallel branch: two band-passes of the same noise plus a broadband share. The main band is filtered
+      // twice, so its skirts fall 12 dB/octave: /s/ is hiss above 4 kHz, not a broad noise down to 1 kHz.
       const band1 = q0 * (n - nx2) - q1 * b11 - q2 * b12;
+      const sharp = q0 * (band1 - b12) - q1 * c11 - q2 * c12;
       b12 = b11;
       b11 = band1;
+      c12 = c11;
+      c11 = sharp;
       const band2 = u0 * (n - nx2) - u1 * b21 - u2 * b22;
       b22 = b21;
       b21 = band2;
       // The broadband share is low-passed (~8 kHz, one pole) so /f/ and /th/ are soft rather than white.
       soft += 0.68 * (n - soft);
-      v += fric * (g1 * band1 + g2 * band2 + bypass * soft);
+      v += fric * (g1 * sharp + g2 * band2 + bypass * soft);
     }
     nx2 = nx1;
     nx1 = n;
@@ -367,6 +375,8 @@ function renderBlock(
   s[S_NOISE + 3] = b12;
   s[S_NOISE + 4] = b21;
   s[S_NOISE + 5] = b22;
+  s[S_SHARP] = c11;
+  s[S_SHARP + 1] = c12;
   s[S_AIR] = ax1;
   s[S_AIR + 1] = ax2;
   s[S_AIR + 2] = ay1;

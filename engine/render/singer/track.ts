@@ -4,6 +4,7 @@
  */
 import {
   AMPLITUDE_PARAMS,
+  ASP,
   BYPASS,
   F1,
   FNZ,
@@ -19,6 +20,8 @@ import type { Segment } from './plan.ts';
 /** Formants glide over this long across a phone boundary; source amplitudes cross-fade faster. */
 const FORMANT_GLIDE = 0.05;
 const AMPLITUDE_FADE = 0.008;
+/** How much breathier a vowel gets as its velocity falls from 1 to 0 (×1 at full voice, ×3 at none). */
+const SOFT_BREATHINESS = 2;
 /** Diphthongs hold their first target, then glide to the second over this part of the vowel. */
 const DIPHTHONG_GLIDE = [0.45, 0.85] as const;
 
@@ -99,14 +102,17 @@ export class ParameterTrack {
   }
 }
 
-/** A segment's own target at `t`: diphthongs glide from `from` to `to`; amplitudes scaled by velocity. */
+/** A segment's own target at `t`: diphthongs and aspirations glide from `from` to `to`; amplitudes scaled by velocity. */
 function targetAt(s: Segment, t: number, out: Float64Array): void {
   out.set(s.from);
   if (s.to) {
     const progress = (t - s.start) / Math.max(1e-6, s.end - s.start);
-    const x = Math.min(1, Math.max(0, (progress - DIPHTHONG_GLIDE[0]) / (DIPHTHONG_GLIDE[1] - DIPHTHONG_GLIDE[0])));
+    const [from, to] = s.glide ?? DIPHTHONG_GLIDE;
+    const x = Math.min(1, Math.max(0, (progress - from) / (to - from)));
     for (let p = F1; p < FNZ; p++) out[p] = (s.from[p] ?? 0) + ((s.to[p] ?? 0) - (s.from[p] ?? 0)) * x;
   }
   const level = 0.25 + 0.75 * s.velocity;
   for (const p of SOURCE_PARAMS) out[p] = (out[p] ?? 0) * level;
+  // A soft voice is a breathier one: less pressure, a glottis that does not close as firmly.
+  if (s.kind === 'vowel') out[ASP] = (out[ASP] ?? 0) * (1 + SOFT_BREATHINESS * (1 - s.velocity));
 }

@@ -1,0 +1,75 @@
+/**
+ * The everyday styles play what defines them (issue 28), checked on the score of a prompt as people write it:
+ * reggae's skank on the off-beats over the organ's bubble, trap's hat rolls and sliding 808, funk's ghost notes
+ * and a bass locked to the kick, boom bap's swung hats and drums in front, blues' shuffle, and no strummed
+ * steel-string guitar in styles that do not ask for one.
+ */
+import test from 'ava';
+import { compose, interpret } from '../../engine/index.ts';
+import { DRUM_MIDI, type Part, type Score } from '../../engine/types.ts';
+
+const scoreOf = (prompt: string, seed: number): Score =>
+  compose(interpret({ prompt, duration: 60, style: null, instrumental: true, seed }));
+
+const SEEDS = [1, 2, 3];
+
+function part(score: Score, role: Part['role']): Part {
+  const found = score.parts.find((p) => p.role === role);
+  if (!found) throw new Error(`no ${role} part in the ${score.spec.genre} score`);
+  return found;
+}
+
+/** Grid beats (quarter notes) of the distinct onsets of a part, before the final chord. */
+function onsets(score: Score, p: Part, midi?: number): number[] {
+  const end = score.chords.at(-1)?.beat ?? Infinity;
+  const beats = p.notes.filter((n) => (midi === undefined || n.midi === midi) && n.beat < end).map((n) => n.beat);
+  return [...new Set(beats.map((b) => Math.round(b * 48) / 48))].sort((a, b) => a - b);
+}
+
+const frac = (beat: number) => beat - Math.floor(beat + 1e-6);
+
+test('boom bap: swung hats on the eighths, the snare on 2 and 4, drums in front of the loop', (t) => {
+  for (const seed of SEEDS) {
+    const score = scoreOf('boom bap hip hop beat, 90 bpm', seed);
+    t.is(score.spec.genre, 'hiphop');
+    const drums = part(score, 'drums');
+    t.true(drums.gainDb > part(score, 'chords').gainDb);
+    const secondsPerBeat = 60 / score.bpm;
+    const offHats = drums.notes.filter((n) => n.midi === DRUM_MIDI.hat && Math.abs(frac(n.beat) - 0.5) < 0.01);
+    const late = offHats.map((n) => n.time / secondsPerBeat - n.beat);
+    const mean = late.reduce((s, v) => s + v, 0) / late.length;
+    t.true(mean > 0.04, `seed ${seed}: off-beat hats ${mean.toFixed(3)} beats late`);
+    // Outside a build's snare roll.
+    const rolling = (b: number) =>
+      score.sections.some((s) => s.kind === 'build' && b >= s.beat && b < s.beat + s.bars * score.beatsPerBar);
+    const backbeats = onsets(score, drums, DRUM_MIDI.snare).filter(
+      (b) => !rolling(b) && drums.notes.some((n) => n.midi === DRUM_MIDI.snare && n.beat === b && n.velocity > 0.5),
+    );
+    const onTwoAndFour = backbeats.filter((b) => Math.abs(frac(b)) < 0.01 && Math.round(b) % 2 === 1);
+    t.true(onTwoAndFour.length >= backbeats.length * 0.85, `seed ${seed}: loud snares off 2 and 4`);
+  }
+});
+
+test('no strummed steel-string guitar in styles that do not ask for one', (t) => {
+  const prompts = [
+    'boom bap hip hop beat, 90 bpm',
+    'dark trap beat with 808s, 140 bpm',
+    'funk groove, 110 bpm',
+    'roots reggae song, 76 bpm',
+    'blues shuffle, 96 bpm',
+    'afrobeat groove, 112 bpm',
+    'disco track, 120 bpm',
+    'upbeat pop song, 116 bpm',
+  ];
+  for (const prompt of prompts) {
+    for (const seed of SEEDS) {
+      const score = scoreOf(prompt, seed);
+      const steel = score.parts.filter((p) => ['guitar', 'banjo', 'mandolin'].includes(p.instrument));
+      t.deepEqual(
+        steel.map((p) => p.role),
+        [],
+        `${prompt} (seed ${seed})`,
+      );
+    }
+  }
+});

@@ -70,4 +70,12 @@ test('a finished track leaves the plan rows alone, so a second track of another 
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await page.waitForURL((url) => /id=gen_/.test(url.search) && !url.search.includes(String(first)));
   t.is(await page.locator('.field-error, .form-error').count(), 0);
+
+  // The history's players know the finished track's length before anything is played.
+  await page.goto(`${base}/generations`);
+  await page.waitForFunction(
+    (id) => ((document.querySelector(`#gen-${id} audio`) as HTMLAudioElement | null)?.duration ?? 0) > 29,
+    first,
+  );
+  t.true(await page.locator(`#gen-${first} audio`).evaluate((audio: HTMLAudioElement) => audio.paused));
 });

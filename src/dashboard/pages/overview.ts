@@ -93,7 +93,7 @@ ${
     <ul class="features">
       <li><strong>${plan.monthly === null ? 'Unlimited' : plan.monthly}</strong> generations a month</li>
       <li><strong>${plan.rpm}</strong> requests a minute</li>
-      <li>Tracks of 30–180 s, WAV and MIDI</li>
+      <li>Tracks of 30–180 s as WAV, MP3, Opus, FLAC and MIDI</li>
       <li>${plan.webhooks ? 'Webhook callbacks' : html`<span class="muted">No webhooks</span>`}</li>
       ${name === 'enterprise' ? html`<li>Custom limits per account</li>` : ''}
     </ul>

@@ -560,6 +560,25 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
               },
             },
             webhooks: { type: 'boolean' },
+            features: {
+              type: 'object',
+              description: "What the account's plan includes; asking for more is a 403 naming the plans that do.",
+              required: ['quality', 'api_access', 'priority', 'webhooks'],
+              properties: {
+                quality: {
+                  enum: ['standard', 'high'],
+                  description:
+                    'standard: 44.1 kHz, 16-bit, MP3 up to 192 kbps, no stems. high: also 48 kHz, 24-bit, 320 kbps, stems.',
+                },
+                api_access: {
+                  enum: ['basic', 'full'],
+                  description:
+                    'basic: create, get, list, cancel, delete, account, styles. full: also extend, remix, variations, sections and musical fields.',
+                },
+                priority: { type: 'integer', description: "The plan's rank in the render queue: lower starts first." },
+                webhooks: { type: 'boolean' },
+              },
+            },
           },
         },
         Health: {

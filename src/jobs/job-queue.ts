@@ -10,6 +10,7 @@ import type { GenerationLifecycle } from '../generations/lifecycle.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { GenerationPatch, Repository } from '../store/repository.ts';
 import type { Generation } from '../store/types.ts';
+import { limitsFor } from '../plans.ts';
 import { FairQueue } from './fair-queue.ts';
 import { DEFAULT_SPEED, RenderSpeed, timeLeft, type SpeedModel } from './render-speed.ts';
 import { liveOneByOne, type JobQueue, type LiveState } from './types.ts';
@@ -85,6 +86,9 @@ async function readSpeed(repository: Repository): Promise<number | undefined> {
   }
 }
 
+/** The rank of an account whose plan is not known (every plan's rank is a small positive number). */
+const DEFAULT_RANK = 0;
+
 const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
 
 /** Creates the queue and resumes every unfinished task found in the store (restart recovery). */
@@ -104,7 +108,9 @@ class RenderQueue implements JobQueueHandle {
   readonly #maxAttempts: number;
   readonly #logger: Logger;
   readonly #speed: RenderSpeed;
-  readonly #waiting = new FairQueue<Generation>();
+  /** Each account's plan rank, as its latest task was queued with (or read at recovery). */
+  readonly #ranks = new Map<string, number>();
+  readonly #waiting = new FairQueue<Generation>((account) => this.#ranks.get(account) ?? DEFAULT_RANK);
   readonly #running = new Map<string, Running>();
   #idleWaiters: (() => void)[] = [];
   #closing: Promise<void> | null = null;
@@ -147,14 +153,22 @@ class RenderQueue implements JobQueueHandle {
         );
       }),
     );
+    for (const accountId of new Set(resumed.map((generation) => generation.account_id))) {
+      const account = await this.#repository.getAccount(accountId);
+      if (account) this.#ranks.set(accountId, limitsFor(account).priority);
+    }
     resumed.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
     for (const generation of resumed) this.#waiting.push(generation);
     if (resumed.length > 0) this.#logger.info({ tasks: resumed.length }, 'resuming unfinished tasks');
     this.#pump();
   }
 
-  enqueue(generation: Generation): void {
+  enqueue(generation: Generation, rank?: number): void {
     if (this.#closing || this.#running.has(generation.id) || this.#waiting.has(generation.id)) return;
+    if (rank !== undefined && this.#ranks.get(generation.account_id) !== rank) {
+      this.#ranks.set(generation.account_id, rank);
+      this.#waiting.reranked();
+    }
     this.#logger.info(
       { ...ids(generation), duration: generation.duration, queue_length: this.#waiting.size + 1 },
       'task queued',

@@ -59,6 +59,7 @@ export {
 export { METERS, parseMeter } from './compose/meter.ts';
 export { compose } from './compose/index.ts';
 export { renderTrack, ENCODE_PROGRESS, type RenderedTrack, type TrackStem, type SpliceSource } from './track.ts';
+export type { SungSource } from './render/spliced-lyrics.ts';
 export { CROSSFADE_SECONDS } from './render/splice.ts';
 export { createFileEncoder, type FileEncoder } from './encode-thread.ts';
 export { LATER_FORMATS, type LaterFormat } from './encode/from-wav.ts';

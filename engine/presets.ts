@@ -21,39 +21,20 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { defined } from './checked.ts';
 import { InvalidPresetError, UnknownStyleError } from './errors.ts';
-import { DRUMS, PATCHES, type Preset, type StyleInfo } from './types.ts';
+import {
+  BASS_STYLES,
+  CHORD_STYLES,
+  DRUMS,
+  FORM_KINDS,
+  MODES,
+  PATCHES,
+  ROLES,
+  type Preset,
+  type StyleInfo,
+} from './types.ts';
 
 export const CHORD_SYMBOL =
   /^(b|#)?(VII|VI|V|IV|III|II|I|vii|vi|v|iv|iii|ii|i)(7|maj7|9|add9|sus2|sus4|dim|aug|m7b5)?$/;
-
-const MODES = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', 'harmonicMinor'] as const;
-const ROLES = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'] as const;
-const FORMS = ['song', 'electronic', 'ambient', 'orchestral', 'loop'] as const;
-const BASS_STYLES = [
-  'root',
-  'rootFifth',
-  'octaves',
-  'walking',
-  'offbeat',
-  'sub808',
-  'acid',
-  'pedal',
-  'ostinato',
-  'locked',
-] as const;
-const CHORD_STYLES = [
-  'block',
-  'stabs',
-  'arpeggio',
-  'strum',
-  'sustain',
-  'comp',
-  'ostinato',
-  'marcato',
-  'skank',
-  'bubble',
-  'scratch',
-] as const;
 
 const DEFAULT_FOLDER = new URL('../presets/', import.meta.url);
 
@@ -171,7 +152,7 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   for (const [i, mode] of expectArray(p.modes, 'modes', fail).entries()) expectOneOf(mode, MODES, `modes[${i}]`, fail);
   expectNumber(p.valence, 'valence', -1, 1, fail);
   expectNumber(p.arousal, 'arousal', -1, 1, fail);
-  expectOneOf(p.form, FORMS, 'form', fail);
+  expectOneOf(p.form, FORM_KINDS, 'form', fail);
 
   const progressions = expectObject(p.progressions, 'progressions', fail);
   expectKeys(progressions, ['major', 'minor'], 'progressions', fail);

@@ -24,6 +24,7 @@ import { encodeMidi, encodeOutputs, encodeWav, type EncodedOutputs } from './enc
 import { resampleStereo } from './encode/resample.ts';
 import { integratedLoudness, truePeakDb } from './render/master/index.ts';
 import { lyricsText } from './lyrics/index.ts';
+import { spliceLyrics, type SungSource } from './render/spliced-lyrics.ts';
 import wavefile from 'wavefile';
 import {
   extendRegion,
@@ -73,9 +74,20 @@ export interface RenderTrackOptions {
   splice?: SpliceSource;
 }
 
-export type SpliceSource =
+export type SpliceSource = (
   | { kind: 'extend'; wav: Uint8Array; sections: ReportedSection[] }
-  | { kind: 'remix'; wav: Uint8Array; sections: ReportedSection[]; section: number };
+  | { kind: 'remix'; wav: Uint8Array; sections: ReportedSection[]; section: number }
+) & {
+  /** What the source sang (no lines when instrumental): its lyrics outside the changed region. Absent: not known. */
+  sung?: SungSource;
+};
+
+/** Seconds of the track the new render replaces: the source's ending onwards, or the redone section. */
+function splicedRegion(source: SpliceSource): { start: number; end: number } {
+  if (source.kind === 'extend') return { start: source.sections.at(-1)?.start ?? 0, end: Number.POSITIVE_INFINITY };
+  const section = source.sections[source.section];
+  return section ? { start: section.start, end: section.end } : { start: 0, end: Number.POSITIVE_INFINITY };
+}
 
 /**
  * The rendered master with the source's PCM outside the changed region (see engine/render/splice.ts), at the
@@ -201,6 +213,7 @@ export async function renderTrack(
     true_peak: round1(truePeakDb(audio.left, audio.right)),
   };
   const metadata = trackMetadata(spec, score, loudness);
+  if (options.splice?.sung) spliceLyrics(metadata, options.splice.sung, splicedRegion(options.splice));
   const encodeStarted = performance.now();
   const { wav, outputs } = await encodeOutputs(
     {

@@ -143,12 +143,15 @@ export interface MusicalFields {
 
 export type PitchClass = 'C' | 'C#' | 'D' | 'Eb' | 'E' | 'F' | 'F#' | 'G' | 'Ab' | 'A' | 'Bb' | 'B';
 
-export type Mode = 'major' | 'minor' | 'dorian' | 'mixolydian' | 'lydian' | 'phrygian' | 'harmonicMinor';
+export const MODES = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', 'harmonicMinor'] as const;
+export type Mode = (typeof MODES)[number];
 
 /** Musical jobs in an arrangement. Each maps to at most one instrument patch. */
-export type Role = 'drums' | 'bass' | 'chords' | 'pad' | 'lead' | 'arp' | 'texture' | 'vocal';
+export const ROLES = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'] as const;
+export type Role = (typeof ROLES)[number];
 
-export type FormKind = 'song' | 'electronic' | 'ambient' | 'orchestral' | 'loop';
+export const FORM_KINDS = ['song', 'electronic', 'ambient', 'orchestral', 'loop'] as const;
+export type FormKind = (typeof FORM_KINDS)[number];
 
 export type SectionKind =
   | 'intro'
@@ -656,29 +659,33 @@ export const DRUM_MIDI: Record<Drum, number> = {
   rim: 37,
 };
 
-export type BassStyle =
-  | 'root'
-  | 'rootFifth'
-  | 'octaves'
-  | 'walking'
-  | 'offbeat'
-  | 'sub808'
-  | 'acid'
-  | 'pedal'
-  | 'ostinato'
-  | 'locked';
-export type ChordStyle =
-  | 'block'
-  | 'stabs'
-  | 'arpeggio'
-  | 'strum'
-  | 'sustain'
-  | 'comp'
-  | 'ostinato'
-  | 'marcato'
-  | 'skank'
-  | 'bubble'
-  | 'scratch';
+export const BASS_STYLES = [
+  'root',
+  'rootFifth',
+  'octaves',
+  'walking',
+  'offbeat',
+  'sub808',
+  'acid',
+  'pedal',
+  'ostinato',
+  'locked',
+] as const;
+export type BassStyle = (typeof BASS_STYLES)[number];
+export const CHORD_STYLES = [
+  'block',
+  'stabs',
+  'arpeggio',
+  'strum',
+  'sustain',
+  'comp',
+  'ostinato',
+  'marcato',
+  'skank',
+  'bubble',
+  'scratch',
+] as const;
+export type ChordStyle = (typeof CHORD_STYLES)[number];
 
 /**
  * A style preset: one JSON file in presets/, validated on load. Genre knowledge lives here as data,

@@ -1,8 +1,20 @@
 /**
- * What each plan allows. The figures live here and nowhere else; an account's own rpm/monthly
- * (Enterprise's custom figures) override its plan's defaults.
+ * What each plan allows. The figures and features live here and nowhere else (the one place an operator edits
+ * to change the plans; README "Plans"); an account's own rpm/monthly (Enterprise's custom figures) override its
+ * plan's defaults.
  */
 import type { Account, PlanName } from './store/types.ts';
+
+/**
+ * `standard`: 44.1 kHz, 16-bit, MP3 up to 192 kbps, no stems. `high`: also 48 kHz, 24-bit, MP3 up to 320 kbps
+ * and stems.
+ */
+export type Quality = 'standard' | 'high';
+/**
+ * `basic`: create, get, list, cancel and delete tasks, /v1/account and /v1/styles. `full`: also extend, remix,
+ * variations, composition plans (`sections`) and musical fields (bpm, key, ...).
+ */
+export type ApiAccess = 'basic' | 'full';
 
 export interface PlanLimits {
   /** Generations per calendar month (UTC); null = unlimited. */
@@ -11,15 +23,31 @@ export interface PlanLimits {
   rpm: number;
   /** Whether callback_url (webhooks) may be used. */
   webhooks: boolean;
+  quality: Quality;
+  api_access: ApiAccess;
+  /** Which waiting tasks start first: a lower number before a higher one, fair between accounts of one rank. */
+  priority: number;
 }
 
 export const PLAN_NAMES: readonly PlanName[] = ['starter', 'developer', 'enterprise'];
 
 export const PLANS: Readonly<Record<PlanName, Readonly<PlanLimits>>> = {
-  starter: { monthly: 10, rpm: 10, webhooks: false },
-  developer: { monthly: 500, rpm: 60, webhooks: true },
-  enterprise: { monthly: null, rpm: 600, webhooks: true },
+  starter: { monthly: 10, rpm: 10, webhooks: false, quality: 'standard', api_access: 'basic', priority: 3 },
+  developer: { monthly: 500, rpm: 60, webhooks: true, quality: 'high', api_access: 'full', priority: 2 },
+  enterprise: { monthly: null, rpm: 600, webhooks: true, quality: 'high', api_access: 'full', priority: 1 },
 };
+
+/** The audio each quality allows. */
+export const QUALITY: Readonly<
+  Record<Quality, { maxSampleRate: number; maxBitDepth: number; maxMp3Bitrate: number; stems: boolean }>
+> = {
+  standard: { maxSampleRate: 44_100, maxBitDepth: 16, maxMp3Bitrate: 192, stems: false },
+  high: { maxSampleRate: 48_000, maxBitDepth: 24, maxMp3Bitrate: 320, stems: true },
+};
+
+/** The plans whose limits pass `includes`, in PLAN_NAMES order: who to upgrade to for a feature. */
+export const plansIncluding = (includes: (limits: PlanLimits) => boolean): PlanName[] =>
+  PLAN_NAMES.filter((name) => includes(PLANS[name]));
 
 export const isPlanName = (value: unknown): value is PlanName =>
   typeof value === 'string' && (PLAN_NAMES as readonly string[]).includes(value);
@@ -31,6 +59,9 @@ export function limitsFor(account: Pick<Account, 'plan' | 'rpm' | 'monthly'>): P
     monthly: account.monthly ?? plan.monthly,
     rpm: account.rpm ?? plan.rpm,
     webhooks: plan.webhooks,
+    quality: plan.quality,
+    api_access: plan.api_access,
+    priority: plan.priority,
   };
 }
 

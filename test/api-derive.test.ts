@@ -377,19 +377,23 @@ test('a source that is not completed, a loop, or from before plans were reported
   t.regex(oldError.message, /Render it again/);
 });
 
-test('after a downgrade, a source made with a callback_url is still extended and remixed, without it (the request asks for none)', async (t) => {
+test("after a downgrade, deriving is judged by the call asked for, not by the source's callback_url, stems or quality", async (t) => {
   const app = await startApp(t);
   const { account, key } = await app.account('developer');
-  const source = await completedSource(app, key, { callback_url: 'https://example.com/hook' });
+  const source = await completedSource(app, key, {
+    callback_url: 'https://example.com/hook',
+    stems: true,
+    sample_rate: 48000,
+    bit_depth: 24,
+  });
   await app.store.updateAccount(account.id, { plan: 'starter' });
-  for (const [operation, body] of [
-    ['extend', { seconds: 10 }],
-    ['remix', { section: 1, energy: 0.9 }],
+  for (const [operation, body, feature] of [
+    ['extend', { seconds: 10 }, 'Extending tracks'],
+    ['remix', { section: 1, energy: 0.9 }, 'Remixing sections of tracks'],
   ] as const) {
-    const res = await app.call(key, `/v1/generation/${source}/${operation}`, { json: body });
-    t.is(res.status, 202, await res.clone().text());
-    const made = (await app.store.getGeneration(account.id, ((await res.json()) as { id: string }).id))!;
-    t.is(made.callback_url, null);
+    const error = await errorOf(await app.call(key, `/v1/generation/${source}/${operation}`, { json: body }));
+    // Starter has basic API access (src/plans.ts): the call is what it lacks, and the message says only that.
+    t.is(error.message, `${feature} are not available on the Starter plan. Upgrade to Developer or Enterprise.`);
   }
 });
 

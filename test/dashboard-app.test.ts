@@ -45,6 +45,37 @@ test('pages send a CSP that allows only the app itself, and X-Frame-Options DENY
   }
 });
 
+test('a browser on a wrong dashboard URL gets a page saying so; the API and scripts keep the JSON error', async (t) => {
+  const app = await startApp(t);
+  const asBrowser = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+  const page = await fetch(`${app.url}/generatons/<b>x</b>`, { headers: asBrowser });
+  t.is(page.status, 404);
+  t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
+  t.regex(page.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+  const text = await page.text();
+  t.regex(text, /<h1>Page not found<\/h1>/);
+  t.regex(
+    text,
+    /There is no page at <code>\/generatons\/%3Cb%3Ex%3C\/b%3E<\/code>|There is no page at <code>\/generatons\/&lt;b&gt;/,
+  );
+  t.regex(text, /href="\/">Back to the dashboard/);
+  const script = await fetch(`${app.url}/generatons`);
+  t.is(script.status, 404);
+  t.is(((await script.json()) as { error: { code: string } }).error.code, 'route_not_found');
+  const api = await fetch(`${app.url}/v1/nothing`, { headers: asBrowser });
+  t.regex(api.headers.get('content-type') ?? '', /json/);
+  t.is((await fetch(`${app.url}/healthz`, { headers: asBrowser })).status, 200);
+});
+
+test('the plan cards name every format a track comes in', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('formats@example.com');
+  const overview = await browser.get('/');
+  t.regex(overview.text, /WAV, MP3, Opus, FLAC and MIDI/);
+  t.notRegex(overview.text, /WAV and MIDI/);
+});
+
 test('a signed-out visitor is sent to sign in, and data endpoints answer 401', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);

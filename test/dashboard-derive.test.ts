@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import { startApp, type TestApp } from './helpers/app.ts';
-import { DashboardClient } from './helpers/dashboard.ts';
+import { DashboardClient, signUpOnPlan } from './helpers/dashboard.ts';
 
 const plan = [
   { kind: 'intro', bars: 4, energy: 0.3, instruments: ['pad'], start: 0, end: 8 },
@@ -17,7 +17,7 @@ async function signedInWithTrack(
   email: string,
 ): Promise<{ browser: DashboardClient; id: string; accountId: string }> {
   const browser = new DashboardClient(app.url);
-  await browser.signUp(email);
+  await signUpOnPlan(browser, app.store, email);
   const account = (await app.store.listAccounts()).find((a) => a.email === email)!;
   const { key } = await app.store.createKey(account.id, 'test');
   const res = await app.call(key, '/v1/generate', {

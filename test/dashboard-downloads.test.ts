@@ -2,12 +2,12 @@
 import test from 'ava';
 import { unzipSync } from 'fflate';
 import { startApp } from './helpers/app.ts';
-import { DashboardClient } from './helpers/dashboard.ts';
+import { DashboardClient, signUpOnPlan } from './helpers/dashboard.ts';
 
 test("a completed track's page offers WAV, MP3, Opus, FLAC, MIDI, LRC and WebVTT downloads that serve their types", async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('ana@example.com');
+  await signUpOnPlan(browser, app.store, 'ana@example.com');
   await browser.get('/playground');
   const id = /id=(gen_[^&]+)/.exec(
     (await browser.post('/playground', { prompt: 'a folk song', duration: '30' })).location!,
@@ -57,7 +57,7 @@ test("a completed track's page offers WAV, MP3, Opus, FLAC, MIDI, LRC and WebVTT
 test("the playground's audio options reach the task as sample_rate, bit_depth and bitrate", async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('bo@example.com');
+  await signUpOnPlan(browser, app.store, 'bo@example.com');
   const form = await browser.get('/playground');
   t.regex(
     form.text,
@@ -78,7 +78,7 @@ test("the playground's audio options reach the task as sample_rate, bit_depth an
 test('an audio option the API refuses is shown next to its select', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('cy@example.com');
+  await signUpOnPlan(browser, app.store, 'cy@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', { prompt: 'a folk song', duration: '30', bitrate: '100' });
   t.is(res.status, 400);
@@ -92,7 +92,7 @@ test('an audio option the API refuses is shown next to its select', async (t) =>
 test('a track with stems shows a player and a download for each stem, and the zip of them all', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('di@example.com');
+  await signUpOnPlan(browser, app.store, 'di@example.com');
   await browser.get('/playground');
   const id = /id=(gen_[^&]+)/.exec(
     (await browser.post('/playground', { prompt: 'a folk song', duration: '30' })).location!,
@@ -126,7 +126,7 @@ test('a track with stems shows a player and a download for each stem, and the zi
 test("the playground's loop and stems boxes reach the task as loop and stems", async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('ed@example.com');
+  await signUpOnPlan(browser, app.store, 'ed@example.com');
   const form = await browser.get('/playground');
   t.regex(form.text, /<input type="checkbox" id="loop" name="loop" value="on">/);
   t.regex(form.text, /<input type="checkbox" id="stems" name="stems" value="on">/);

@@ -1,12 +1,12 @@
 /** The playground's tempo, key and time signature: sent as the API's musical fields, refused next to the field. */
 import test from 'ava';
 import { startApp } from './helpers/app.ts';
-import { DashboardClient } from './helpers/dashboard.ts';
+import { DashboardClient, signUpOnPlan } from './helpers/dashboard.ts';
 
 test('the playground sends bpm, key and time signature with the task and shows them again on its page', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('ida@example.com');
+  await signUpOnPlan(browser, app.store, 'ida@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', {
     prompt: 'a folk tune',
@@ -31,7 +31,7 @@ test('the playground sends bpm, key and time signature with the task and shows t
 test('the playground shows a bad key next to the key field', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('jo@example.com');
+  await signUpOnPlan(browser, app.store, 'jo@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', { prompt: 'a folk tune', duration: '30', key: 'H major' });
   t.is(res.status, 400);

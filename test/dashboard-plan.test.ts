@@ -1,12 +1,12 @@
 /** The playground's plan editor and variations: rows sent as the API's `sections`, refused with its sentences. */
 import test from 'ava';
 import { startApp } from './helpers/app.ts';
-import { DashboardClient } from './helpers/dashboard.ts';
+import { DashboardClient, signUpOnPlan } from './helpers/dashboard.ts';
 
 test('the playground sends its plan rows as sections and shows them again, with a timeline', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('pia@example.com');
+  await signUpOnPlan(browser, app.store, 'pia@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', {
     prompt: 'an upbeat pop song',
@@ -47,7 +47,7 @@ test('the playground sends its plan rows as sections and shows them again, with 
 test("the playground shows a plan the API refuses above the rows, in the API's words", async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('quin@example.com');
+  await signUpOnPlan(browser, app.store, 'quin@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', {
     prompt: 'a song',
@@ -62,7 +62,7 @@ test("the playground shows a plan the API refuses above the rows, in the API's w
 test("the playground's variations make a batch", async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('rae@example.com');
+  await signUpOnPlan(browser, app.store, 'rae@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', { prompt: 'a song', duration: '30', variations: '3' });
   t.is(res.status, 303, res.text);
@@ -75,7 +75,7 @@ test("the playground's variations make a batch", async (t) => {
 test("a row's seconds and lyrics go to the API as the section's, and come back when the plan is edited again", async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('sol@example.com');
+  await signUpOnPlan(browser, app.store, 'sol@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', {
     prompt: 'a warm pop song',
@@ -104,7 +104,7 @@ test("a row's seconds and lyrics go to the API as the section's, and come back w
 test('"More rows" shows the form again with five more plan rows, keeping what was typed, and generates nothing', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('tam@example.com');
+  await signUpOnPlan(browser, app.store, 'tam@example.com');
   const first = await browser.get('/playground');
   t.regex(first.text, /name="section_kind_9"/);
   t.notRegex(first.text, /name="section_kind_10"/);

@@ -89,9 +89,10 @@ async function enqueueIn(
   boss: PgBoss,
   generation: Generation,
   outcome: 'COMMIT' | 'ROLLBACK' = 'COMMIT',
+  rank = 0,
 ): Promise<void> {
   await client.query('BEGIN');
-  await enqueueRender(boss, client, generation);
+  await enqueueRender(boss, client, generation, undefined, rank);
   await client.query(outcome);
 }
 
@@ -142,6 +143,24 @@ test("accounts take turns: one account's queued burst does not hold up another's
     order.push((await store.getGeneration(job.data.account_id, job.data.id))!.prompt);
   }
   t.deepEqual(order, ['busy 1', 'quiet 1', 'busy 2', 'busy 3']);
+});
+
+test('a better plan rank goes first: every waiting job of rank 1 before any of rank 3, turns kept within a rank', async (t) => {
+  const { store, boss, client } = await setup(t);
+  const queue = await boss();
+  const starter = await store.createAccount({ plan: 'starter' });
+  const enterprise = await store.createAccount({ plan: 'enterprise' });
+  for (const prompt of ['starter 1', 'starter 2'])
+    await enqueueIn(client, queue, await create(store, starter.id, prompt), 'COMMIT', 3);
+  for (const prompt of ['enterprise 1', 'enterprise 2'])
+    await enqueueIn(client, queue, await create(store, enterprise.id, prompt), 'COMMIT', 1);
+  const order: string[] = [];
+  for (;;) {
+    const [job] = await queue.fetch<RenderJob>(RENDER_QUEUE);
+    if (!job) break;
+    order.push((await store.getGeneration(job.data.account_id, job.data.id))!.prompt);
+  }
+  t.deepEqual(order, ['enterprise 1', 'enterprise 2', 'starter 1', 'starter 2']);
 });
 
 test("a task whose worker stopped heartbeating is rendered by another worker, and the first one's late result is dropped", async (t) => {

@@ -24,7 +24,7 @@ import {
   type Timbres,
   type VoiceWords,
 } from './sentences.ts';
-import { PATCHES, type Mode, type Patch, type Preset, type Role } from '../types.ts';
+import { MODES, PATCHES, type Mode, type Patch, type Preset, type Role } from '../types.ts';
 
 /** Nudges a word gives. Every field is optional; numbers add up across words, `brightness` multiplies. */
 export interface Hints {
@@ -125,7 +125,6 @@ export interface LanguageTable {
 
 export { InvalidLexiconError } from './read.ts';
 
-const MODES: readonly Mode[] = ['major', 'minor', 'dorian', 'mixolydian', 'lydian', 'phrygian', 'harmonicMinor'];
 const ROLES: readonly Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocal'];
 const HINT_FIELDS = [
   'valence',

@@ -5,5 +5,5 @@
 export { pronounceWord } from './pronounce.ts';
 export { parseLine, parseLyrics, MAX_LYRICS_CHARS } from './parse.ts';
 export { writeLyrics, type LyricPlan, type WriteInput } from './write.ts';
-export { lyricsText, countSyllables } from './text.ts';
+export { lyricsText, timedLyricsText, countSyllables } from './text.ts';
 export { writtenSongTitle } from './material.ts';

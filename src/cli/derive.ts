@@ -3,6 +3,7 @@
  * and what it was made from (a saved GET /v1/generation/{id} body, or the line `render --json` printed), checked
  * with the API's own rules and derived by the same domain code, then rendered and spliced in this process.
  */
+import { sungOf } from '../jobs/splice-source.ts';
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import wavefile from 'wavefile';
@@ -69,7 +70,7 @@ Options:
   --energy E         its new energy, 0–1
   --instruments A,B  only these play in it (role or instrument names)
   --lyrics FILE      new words for it (the source must be sung)
-  --seed N           compose it again from this seed
+  --seed N           compose it again from this seed (with nothing else given: a new random seed)
 ${COMMON_HELP}`,
   async run(args, io) {
     const parsed = parse(
@@ -152,8 +153,14 @@ async function derive(
   const played = assertDerivable(source, operation);
   const splice =
     operation === 'extend'
-      ? { kind: 'extend' as const, wav, sections: played.plan }
-      : { kind: 'remix' as const, wav, sections: played.plan, section: input.source?.section ?? 0 };
+      ? { kind: 'extend' as const, wav, sections: played.plan, sung: sungOf(source) }
+      : {
+          kind: 'remix' as const,
+          wav,
+          sections: played.plan,
+          section: input.source?.section ?? 0,
+          sung: sungOf(source),
+        };
   let track: RenderedTrack;
   try {
     track = await renderTrack(requestOf(generation), { splice });

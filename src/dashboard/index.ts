@@ -106,7 +106,7 @@ export function createDashboard(services: Services, options: DashboardOptions): 
     const match = router.match(ctx.path, ctx.method);
     if (!match.route) {
       const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))];
-      if (allowed.length === 0) return next();
+      if (allowed.length === 0) return wantsPage(ctx) ? pageOrNotFound(ctx, next) : next();
       throw new MethodNotAllowedError(ctx.method, allowed);
     }
     setSecurityHeaders(ctx);
@@ -118,6 +118,27 @@ export function createDashboard(services: Services, options: DashboardOptions): 
       errorPage(ctx, error);
     }
   };
+}
+
+/** A browser asking for a page (curl and fetch accept anything, and get the API's JSON). */
+const wantsPage = (ctx: AppContext): boolean =>
+  (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('json', 'html') === 'html';
+
+/** What the API's routes answer; where none does, a page saying so rather than the API's JSON error. */
+async function pageOrNotFound(ctx: AppContext, next: () => Promise<unknown>): Promise<void> {
+  await next();
+  if (ctx.body != null || ctx.status !== 404) return;
+  setSecurityHeaders(ctx);
+  sendHtml(
+    ctx,
+    plainPage(
+      'Page not found',
+      html`<h1>Page not found</h1>
+<p>There is no page at <code>${ctx.path}</code>.</p>
+<p><a class="button" href="/">Back to the dashboard</a> <a class="button secondary" href="/docs">Docs</a></p>`,
+    ),
+    404,
+  );
 }
 
 /** A dashboard error as a page: the status and sentence from the one error table, nothing internal on 5xx. */

@@ -6,8 +6,7 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../engine/index.ts';
-import { GenerationStateError, PlanForbiddenError, RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
-import { PLAN_LABELS } from '../http/plan-label.ts';
+import { GenerationStateError, RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
 import { newBatchId } from '../ids.ts';
 import type { DownloadSigner } from '../http/signing.ts';
 import type { JobQueue } from '../jobs/types.ts';
@@ -17,6 +16,7 @@ import type { Logger } from '../log.ts';
 import type { Repository } from '../store/repository.ts';
 import { BlobNotFoundError } from '../store/errors.ts';
 import { storedFiles, type Account, type Generation, type ListOptions, type NewGeneration } from '../store/types.ts';
+import { checkPlan, type PlanAsk } from '../plan-gate.ts';
 import { assertDerivable, derivedInput, type Derivation } from './derive.ts';
 import { DOWNLOADS, STEM_CONTENT_TYPE, isLaterFormat, type DownloadKind } from './files.ts';
 import { isTerminal, presentGeneration, type Expandable, type GenerationObject } from './present.ts';
@@ -57,6 +57,22 @@ export interface GenerationsOptions {
   logger?: Logger | undefined;
 }
 
+/** What a request for a new task asks of the plan: its audio, stems, webhooks, and fields of full API access. */
+function askOf(request: GenerationInput): PlanAsk {
+  const fullAccess =
+    request.plan !== undefined
+      ? { param: 'sections', feature: 'Composition plans (sections)' }
+      : request.music !== undefined
+        ? { param: Object.keys(request.music)[0], feature: 'Musical fields (bpm, key, time signature, ...)' }
+        : undefined;
+  return {
+    encoding: request.encoding,
+    stems: request.stems,
+    callbackUrl: request.callback_url !== null,
+    fullAccess,
+  };
+}
+
 /** Ids are URL-safe base64ish; anything else cannot exist, so it is not looked up. */
 const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -76,14 +92,16 @@ export class Generations {
     account: Account,
     request: GenerationInput,
     options: CreateOptions = {},
+    /** What the plan judges; by default everything the request holds (a derived task passes its own ask). */
+    ask: PlanAsk = askOf(request),
   ): Promise<{ generation: Generation; replayed: boolean }> {
-    await this.#check(account, request);
+    await this.#check(account, request, ask);
     return this.#admit(account, 1, async () => {
       const result = await this.#o.repository.createGeneration(
         { account_id: account.id, ...request, request_id: options.requestId ?? null },
         { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
       );
-      if (!result.replayed) this.#o.jobs.enqueue(result.generation);
+      if (!result.replayed) this.#o.jobs.enqueue(result.generation, limitsFor(account).priority);
       return result;
     });
   }
@@ -97,7 +115,11 @@ export class Generations {
     requests: readonly GenerationInput[],
     options: CreateOptions = {},
   ): Promise<{ batchId: string; generations: Generation[]; replayed: boolean }> {
-    for (const request of requests) await this.#check(account, request);
+    for (const request of requests)
+      await this.#check(account, request, {
+        ...askOf(request),
+        fullAccess: { param: 'variations', feature: 'Variations (several tracks from one request)' },
+      });
     const id = newBatchId();
     const result = await this.#admit(account, requests.length, () =>
       this.#o.repository.createGenerations(
@@ -110,7 +132,8 @@ export class Generations {
         { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
       ),
     );
-    if (!result.replayed) for (const generation of result.generations) this.#o.jobs.enqueue(generation);
+    if (!result.replayed)
+      for (const generation of result.generations) this.#o.jobs.enqueue(generation, limitsFor(account).priority);
     return {
       batchId: result.generations[0]?.batch?.id ?? id,
       generations: result.generations,
@@ -130,12 +153,21 @@ export class Generations {
     limits: { min: number; max: number },
     options: CreateOptions = {},
   ): Promise<{ generation: Generation; replayed: boolean }> {
+    // The call itself first: a plan without it learns that, not why this source could not be derived.
+    const ask: PlanAsk = {
+      fullAccess: {
+        param: undefined,
+        feature: derivation.operation === 'extend' ? 'Extending tracks' : 'Remixing sections of tracks',
+      },
+    };
+    checkPlan(account, ask);
     const played = assertDerivable(source, derivation.operation);
     const input = derivedInput(source, played, derivation, limits);
     // The source's callback_url is inherited, not asked for: only what the new request asks for is judged by the
     // plan, so an account whose plan has lost webhooks since derives without it rather than being refused.
     const inherited = limitsFor(account).webhooks ? input : { ...input, callback_url: null };
-    return this.create(account, inherited, options);
+    // The source's quality and stems are inherited too: the plan judges the call itself.
+    return this.create(account, inherited, options, ask);
   }
 
   /**
@@ -186,14 +218,12 @@ export class Generations {
     return times.length === 0 ? 30 : Math.min(3600, Math.max(1, Math.ceil(Math.min(...times))));
   }
 
-  async #check(account: Account, request: GenerationInput): Promise<void> {
+  async #check(account: Account, request: GenerationInput, ask: PlanAsk): Promise<void> {
     // A track that would be silent, or lyrics that cannot be sung (too many lines), are refused now, before any
     // quota is spent, not a charged silence or a failed task later.
     this.#o.checkRequest(request);
-    const limits = limitsFor(account);
+    checkPlan(account, ask);
     if (request.callback_url !== null) {
-      if (!limits.webhooks)
-        throw new PlanForbiddenError('callback_url', PLAN_LABELS[account.plan], 'Webhooks (callback_url)');
       // Refused where nothing would send it (the same 503 as /v1/webhooks), and checked by the webhooks' own rules.
       if (!this.#o.checkCallbackUrl) throw new ServiceUnavailableError('Webhooks are not running on this server.');
       await this.#o.checkCallbackUrl(request.callback_url, 'callback_url');

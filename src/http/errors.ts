@@ -58,9 +58,15 @@ export class PlanForbiddenError extends Error {
     readonly param: string | undefined,
     readonly planLabel: string,
     feature: string,
+    /** The labels of the plans that include it. */
+    includedIn: readonly string[],
   ) {
     const alternative = param === undefined ? '' : `, or leave out "${param}"`;
-    super(`${feature} are not available on the ${planLabel} plan. Upgrade to Developer or Enterprise${alternative}.`);
+    const upgrade =
+      includedIn.length === 0
+        ? `No plan on this server includes them${alternative === '' ? '' : `: leave out "${param}"`}.`
+        : `Upgrade to ${includedIn.length > 1 ? `${includedIn.slice(0, -1).join(', ')} or ${includedIn.at(-1)}` : includedIn[0]}${alternative}.`;
+    super(`${feature} are not available on the ${planLabel} plan. ${upgrade}`);
   }
 }
 

@@ -21,6 +21,12 @@ export interface HttpTimeouts {
 
 /** Node's keep-alive default: an idle connection between requests is closed after 5 s (or the idle limit, if shorter). */
 const KEEP_ALIVE_MS = 5_000;
+/**
+ * How long past the advertised `Keep-Alive: timeout` the connection really stays open: a client that reuses it
+ * just before the advertised end has a request in flight, which must be answered, not reset
+ * (test/http-keep-alive.test.ts). Node 22.19+ and 24 default to this; set here so it holds if that default changes.
+ */
+const KEEP_ALIVE_GRACE_MS = 1_000;
 
 export function createHttpServer(timeouts: HttpTimeouts = {}): Server {
   const requestMs = (timeouts.requestTimeoutSeconds ?? 30) * 1000;
@@ -32,9 +38,12 @@ export function createHttpServer(timeouts: HttpTimeouts = {}): Server {
     headersTimeout: requestMs,
     // Node checks the request limit on this beat (30 s by default): a short limit needs a quicker one.
     connectionsCheckingInterval: Math.min(30_000, Math.max(100, requestMs / 4)),
+    keepAliveTimeoutBuffer: KEEP_ALIVE_GRACE_MS,
   });
   server.timeout = idleMs;
-  server.keepAliveTimeout = Math.min(KEEP_ALIVE_MS, idleMs);
+  const keepAliveMs = Math.min(KEEP_ALIVE_MS, idleMs);
+  // Before Node 22.19 there is no buffer: keep the connection up to 999 ms longer than the whole seconds advertised.
+  server.keepAliveTimeout = 'keepAliveTimeoutBuffer' in server ? keepAliveMs : keepAliveMs + 999;
   server.on('clientError', answerClientError);
   server.on('timeout', closeIdle);
   server.on('checkExpectation', answerExpectationFailed);

@@ -1,7 +1,9 @@
 /**
- * Waiting tasks, served round-robin between accounts: the next task comes from the account with work
- * that was served least recently, so one account's burst cannot starve another's single task. Within
- * an account, first in, first out (a retried task goes back to the front of its account's line).
+ * Waiting tasks, served by plan rank, then round-robin between accounts: every task of a better rank (a lower
+ * number: Enterprise before Developer before Starter by default, src/plans.ts) starts before any of a worse one,
+ * and within a rank the next task comes from the account with work that was served least recently, so one
+ * account's burst cannot starve another's single task. Within an account, first in, first out (a retried task
+ * goes back to the front of its account's line).
  */
 export interface QueuedTask {
   id: string;
@@ -15,6 +17,12 @@ export class FairQueue<T extends QueuedTask> {
   #serves = 0;
   #order: T[] | null = null;
   #positions: Map<string, number> | null = null;
+  readonly #rankOf: (accountId: string) => number;
+
+  /** @param rankOf an account's rank; read whenever the order is worked out, so a changed rank applies at once. */
+  constructor(rankOf: (accountId: string) => number = () => 0) {
+    this.#rankOf = rankOf;
+  }
 
   get size(): number {
     let size = 0;
@@ -56,14 +64,17 @@ export class FairQueue<T extends QueuedTask> {
   /** Every waiting task in the order they will start. */
   order(): readonly T[] {
     if (this.#order) return this.#order;
-    // Round r of the rotation serves each account's r-th task, accounts in turn order.
-    const lines = this.#turns().map(([, line]) => line);
-    const longest = Math.max(0, ...lines.map((line) => line.length));
+    // Rank by rank; within a rank, round r of the rotation serves each account's r-th task, accounts in turn order.
+    const turns = this.#turns();
     const order: T[] = [];
-    for (let round = 0; round < longest; round++) {
-      for (const line of lines) {
-        const task = line[round];
-        if (task) order.push(task);
+    for (const rank of [...new Set(turns.map(([account]) => this.#rankOf(account)))]) {
+      const lines = turns.filter(([account]) => this.#rankOf(account) === rank).map(([, line]) => line);
+      const longest = Math.max(0, ...lines.map((line) => line.length));
+      for (let round = 0; round < longest; round++) {
+        for (const line of lines) {
+          const task = line[round];
+          if (task) order.push(task);
+        }
       }
     }
     this.#order = order;
@@ -100,10 +111,15 @@ export class FairQueue<T extends QueuedTask> {
     return line;
   }
 
-  /** Accounts with waiting work and their lines, least recently served first (ties in order of arrival). */
+  /** Accounts with waiting work and their lines, best rank first, then least recently served (ties in order of arrival). */
   #turns(): [string, T[]][] {
     const served = (account: string): number => this.#lastServed.get(account) ?? 0;
-    return [...this.#byAccount].sort(([a], [b]) => served(a) - served(b));
+    return [...this.#byAccount].sort(([a], [b]) => this.#rankOf(a) - this.#rankOf(b) || served(a) - served(b));
+  }
+
+  /** An account's rank changed (its plan did): the order is worked out again. */
+  reranked(): void {
+    this.#changed();
   }
 
   #positionMap(): Map<string, number> {

@@ -10,8 +10,9 @@ import type { GenerationLifecycle } from '../generations/lifecycle.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { GenerationPatch, Repository } from '../store/repository.ts';
 import type { Generation } from '../store/types.ts';
+import { limitsFor } from '../plans.ts';
 import { FairQueue } from './fair-queue.ts';
-import { DEFAULT_SPEED, RenderSpeed, timeLeft, type SpeedModel } from './render-speed.ts';
+import { DEFAULT_SPEED, RenderSpeed, timeLeft, workFactor, type SpeedModel } from './render-speed.ts';
 import { liveOneByOne, type JobQueue, type LiveState } from './types.ts';
 import { spliceSourceOf } from './splice-source.ts';
 import {
@@ -85,6 +86,9 @@ async function readSpeed(repository: Repository): Promise<number | undefined> {
   }
 }
 
+/** The rank of an account whose plan is not known (every plan's rank is a small positive number). */
+const DEFAULT_RANK = 0;
+
 const roundSeconds = (seconds: number): number => Math.max(0, Math.round(seconds * 10) / 10);
 
 /** Creates the queue and resumes every unfinished task found in the store (restart recovery). */
@@ -104,7 +108,9 @@ class RenderQueue implements JobQueueHandle {
   readonly #maxAttempts: number;
   readonly #logger: Logger;
   readonly #speed: RenderSpeed;
-  readonly #waiting = new FairQueue<Generation>();
+  /** Each account's plan rank, as its latest task was queued with (or read at recovery). */
+  readonly #ranks = new Map<string, number>();
+  readonly #waiting = new FairQueue<Generation>((account) => this.#ranks.get(account) ?? DEFAULT_RANK);
   readonly #running = new Map<string, Running>();
   #idleWaiters: (() => void)[] = [];
   #closing: Promise<void> | null = null;
@@ -147,14 +153,22 @@ class RenderQueue implements JobQueueHandle {
         );
       }),
     );
+    for (const accountId of new Set(resumed.map((generation) => generation.account_id))) {
+      const account = await this.#repository.getAccount(accountId);
+      if (account) this.#ranks.set(accountId, limitsFor(account).priority);
+    }
     resumed.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
     for (const generation of resumed) this.#waiting.push(generation);
     if (resumed.length > 0) this.#logger.info({ tasks: resumed.length }, 'resuming unfinished tasks');
     this.#pump();
   }
 
-  enqueue(generation: Generation): void {
+  enqueue(generation: Generation, rank?: number): void {
     if (this.#closing || this.#running.has(generation.id) || this.#waiting.has(generation.id)) return;
+    if (rank !== undefined && this.#ranks.get(generation.account_id) !== rank) {
+      this.#ranks.set(generation.account_id, rank);
+      this.#waiting.reranked();
+    }
     this.#logger.info(
       { ...ids(generation), duration: generation.duration, queue_length: this.#waiting.size + 1 },
       'task queued',
@@ -176,7 +190,7 @@ class RenderQueue implements JobQueueHandle {
     return {
       queue_position: position + 1,
       progress: 0,
-      estimated_time: roundSeconds(this.#startsIn(order.slice(0, position)) + this.#speed.estimate(task.duration)),
+      estimated_time: roundSeconds(this.#startsIn(order.slice(0, position)) + this.#estimateOf(task)),
     };
   }
 
@@ -256,7 +270,7 @@ class RenderQueue implements JobQueueHandle {
       generation,
       startedAt: this.#clock(),
       progress: 0,
-      expectedSeconds: this.#speed.estimate(generation.duration),
+      expectedSeconds: this.#estimateOf(generation),
       controller: new AbortController(),
       interruptedByClose: false,
       cancelled: false,
@@ -290,8 +304,8 @@ class RenderQueue implements JobQueueHandle {
       return;
     }
     const renderSeconds = (this.#clock() - running.startedAt) / 1000;
-    // A render with stems takes several times as long (see the README): it would teach the model a wrong speed.
-    if (started.stems !== true) this.#speed.record(renderSeconds, track.audioSeconds);
+    // Stems and hi-res audio cost more than a plain render: the model learns the plain speed from them.
+    this.#speed.record(renderSeconds, track.audioSeconds, workFactor(started));
     try {
       await this.#complete(started, track);
     } catch (error) {
@@ -371,6 +385,11 @@ class RenderQueue implements JobQueueHandle {
     return this.#lifecycle.transition(generation.id, patch);
   }
 
+  /** Expected wall seconds of a task's render: its length, stems and audio options. */
+  #estimateOf(generation: Generation): number {
+    return this.#speed.estimate(generation.duration, workFactor(generation));
+  }
+
   /** Seconds left for a running render (see timeLeft). */
   #remaining(running: Running): number {
     return timeLeft(running.expectedSeconds, (this.#clock() - running.startedAt) / 1000, running.progress);
@@ -388,7 +407,7 @@ class RenderQueue implements JobQueueHandle {
     });
     for (const generation of ahead) {
       const earliest = threads.indexOf(Math.min(...threads));
-      threads[earliest] = (threads[earliest] ?? 0) + this.#speed.estimate(generation.duration);
+      threads[earliest] = (threads[earliest] ?? 0) + this.#estimateOf(generation);
     }
     return Math.min(...threads);
   }

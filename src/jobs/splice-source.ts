@@ -2,7 +2,7 @@
  * The source audio a derived task's render splices into (extend, redo a section): read at each attempt from the
  * blob store, because the pool transfers the bytes to its thread (a retried render needs them again).
  */
-import type { SpliceSource } from '../../engine/index.ts';
+import type { SpliceSource, SungSource } from '../../engine/index.ts';
 import { playedOf } from '../generations/derive.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { BlobNotFoundError } from '../store/errors.ts';
@@ -37,9 +37,19 @@ export async function spliceSourceOf(
     if (error instanceof BlobNotFoundError) throw new SourceUnavailableError(from.id);
     throw error;
   }
+  const sung = sungOf(source ?? {});
   return from.operation === 'extend'
-    ? { kind: 'extend', wav, sections: played.plan }
-    : { kind: 'remix', wav, sections: played.plan, section: from.section ?? 0 };
+    ? { kind: 'extend', wav, sections: played.plan, sung }
+    : { kind: 'remix', wav, sections: played.plan, section: from.section ?? 0, sung };
+}
+
+/** What the source's metadata says it sang: its lines stay the derived track's outside the changed region. */
+export function sungOf(source: Partial<Pick<Generation, 'metadata'>>): SungSource {
+  const m = source.metadata;
+  const lines = Array.isArray(m?.lyrics_timing) ? (m.lyrics_timing as SungSource['lines']) : [];
+  const voice = m?.voice === 'female' || m?.voice === 'male' ? m.voice : null;
+  const lyricsSource = m?.lyrics_source === 'given' || m?.lyrics_source === 'written' ? m.lyrics_source : null;
+  return { lines, voice, lyricsSource };
 }
 
 /** The stream's bytes in one buffer of their own (it is transferred to a render thread whole). */

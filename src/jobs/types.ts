@@ -11,8 +11,11 @@ export interface LiveState {
 }
 
 export interface JobQueue {
-  /** Queue a task the store has just accepted (status processing). */
-  enqueue(generation: Generation): void;
+  /**
+   * Queue a task the store has just accepted (status processing). `rank` is its account's plan priority (lower
+   * starts first; src/plans.ts); absent, the account keeps the rank it had, or the default.
+   */
+  enqueue(generation: Generation, rank?: number): void;
   /** The live view of a task that is not terminal; undefined when the queue does not hold it. */
   live(id: string): LiveState | undefined;
   /**

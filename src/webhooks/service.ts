@@ -4,9 +4,7 @@
  * generation lifecycle (src/generations/webhook-events.ts), with the transitions that cause them.
  */
 import { randomBytes } from 'node:crypto';
-import { PLAN_LABELS } from '../http/plan-label.ts';
-import { PlanForbiddenError } from '../http/errors.ts';
-import { limitsFor } from '../plans.ts';
+import { checkWebhooksPlan } from '../plan-gate.ts';
 import type { DeliveryQuery, Repository } from '../store/repository.ts';
 import type { Account } from '../store/types.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
@@ -82,7 +80,7 @@ export class WebhookService {
 
   /** Throws PlanForbiddenError unless the account's plan includes webhooks. */
   assertAllowed(account: Account): void {
-    if (!limitsFor(account).webhooks) throw new PlanForbiddenError(undefined, PLAN_LABELS[account.plan], 'Webhooks');
+    checkWebhooksPlan(account);
   }
 
   async listEndpoints(account: Account): Promise<WebhookEndpoint[]> {

@@ -64,10 +64,20 @@ test('a finished track leaves the plan rows alone, so a second track of another 
   t.true(await page.getByLabel('Section 1 kind').isVisible(), 'the editor stays open after Clear');
   t.is(await page.getByLabel('Section 1 kind').inputValue(), '');
   t.is(await page.getByLabel('Prompt').inputValue(), 'a calm lofi beat with soft piano');
+  t.false(await scrollsSideways(page), 'the open plan editor scrolls within itself, not the page, at 390 px');
+  await shot(page, 'playground-plan-open');
 
   await page.getByLabel('Prompt').fill('upbeat synthwave for a night drive');
   await page.getByLabel('Duration (seconds)').fill('60');
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await page.waitForURL((url) => /id=gen_/.test(url.search) && !url.search.includes(String(first)));
   t.is(await page.locator('.field-error, .form-error').count(), 0);
+
+  // The history's players know the finished track's length before anything is played.
+  await page.goto(`${base}/generations`);
+  await page.waitForFunction(
+    (id) => ((document.querySelector(`#gen-${id} audio`) as HTMLAudioElement | null)?.duration ?? 0) > 29,
+    first,
+  );
+  t.true(await page.locator(`#gen-${first} audio`).evaluate((audio: HTMLAudioElement) => audio.paused));
 });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { getPreset, listStyles, loadPresetFolder, presetNames, validatePreset } from '../../engine/presets.ts';
 import { InvalidPresetError, UnknownStyleError } from '../../engine/errors.ts';
-import { PATCHES } from '../../engine/types.ts';
+import { BASS_STYLES, CHORD_STYLES, FORM_KINDS, MODES, PATCHES } from '../../engine/types.ts';
 import type { Json } from '../helpers/json.ts';
 
 const presetDir = fileURLToPath(new URL('../../presets/', import.meta.url));
@@ -96,6 +96,21 @@ test('no alias selects two different presets', (t) => {
       t.false(owner.has(key) && owner.get(key) !== name, `"${alias}" is in ${owner.get(key)} and ${name}`);
       owner.set(key, name);
     }
+  }
+});
+
+test("the validator takes exactly the values of the types' unions (issue 25: one source for both)", async (t) => {
+  const lofi = await pristineLofi();
+  const fields: [string, readonly string[], (value: string) => Json][] = [
+    ['form', FORM_KINDS, (form) => ({ ...lofi, form })],
+    ['bass', BASS_STYLES, (bass) => ({ ...lofi, bass })],
+    ['chords', CHORD_STYLES, (chords) => ({ ...lofi, chords })],
+    ['modes[0]', MODES, (mode) => ({ ...lofi, modes: [mode] })],
+  ];
+  for (const [field, values, withValue] of fields) {
+    for (const value of values) t.notThrows(() => validatePreset(withValue(value), 'lofi.json'), `${field} ${value}`);
+    const error = t.throws(() => validatePreset(withValue('polka'), 'lofi.json'), { instanceOf: InvalidPresetError });
+    t.true(error.message.includes(`${field} must be one of ${values.join(', ')}`), error.message);
   }
 });
 

@@ -50,6 +50,73 @@ test('boom bap: swung hats on the eighths, the snare on 2 and 4, drums in front 
   }
 });
 
+test('trap: the hats roll in 32nds or sixteenth triplets and the 808 slides between its notes', (t) => {
+  for (const seed of SEEDS) {
+    const score = scoreOf('dark trap beat with 808s, 140 bpm', seed);
+    t.is(score.spec.genre, 'trap');
+    const hats = onsets(score, part(score, 'drums'), DRUM_MIDI.hat);
+    const gaps = hats.slice(1).map((b, i) => b - hats[i]!);
+    const rolled = gaps.filter(
+      (g) => Math.abs(g - 1 / 8) < 0.01 || Math.abs(g - 1 / 6) < 0.01 || Math.abs(g - 1 / 12) < 0.01,
+    );
+    t.true(rolled.length >= 8, `seed ${seed}: ${rolled.length} hat gaps shorter than a sixteenth`);
+    const bass = part(score, 'bass');
+    t.is(bass.instrument, 'tr808Bass');
+    t.true(
+      bass.notes.some((n) => (n.glide ?? 0) !== 0),
+      `seed ${seed}: no 808 glide`,
+    );
+  }
+});
+
+test('funk: ghost notes under the backbeat, a bass locked to the kick, and scratched chords', (t) => {
+  for (const seed of SEEDS) {
+    const score = scoreOf('funk groove, 110 bpm', seed);
+    t.is(score.spec.genre, 'funk');
+    const drums = part(score, 'drums');
+    const snares = drums.notes.filter((n) => n.midi === DRUM_MIDI.snare);
+    const ghosts = snares.filter((n) => n.velocity < 0.35 && frac(n.beat) > 0.1);
+    t.true(ghosts.length >= 8, `seed ${seed}: ${ghosts.length} ghost notes`);
+    t.true(
+      Math.max(...snares.map((n) => n.velocity)) - Math.max(...ghosts.map((n) => n.velocity)) > 0.3,
+      `seed ${seed}: ghosts not softer than the backbeat`,
+    );
+    const kicks = onsets(score, drums, DRUM_MIDI.kick);
+    const bass = new Set(onsets(score, part(score, 'bass')));
+    const locked = kicks.filter((k) => bass.has(k));
+    t.true(
+      locked.length / kicks.length >= 0.8,
+      `seed ${seed}: ${locked.length} of ${kicks.length} kicks with the bass`,
+    );
+    const chords = part(score, 'chords');
+    t.true(
+      chords.notes.filter((n) => n.articulation === 'muted').length >= chords.notes.length * 0.4,
+      `seed ${seed}: the guitar does not scratch`,
+    );
+  }
+});
+
+test('reggae: the guitar skanks on beats 2 and 4 and the organ bubbles off the beat', (t) => {
+  for (const seed of SEEDS) {
+    const score = scoreOf('roots reggae song', seed);
+    t.is(score.spec.genre, 'reggae');
+    const chords = onsets(score, part(score, 'chords'));
+    // On 2 or 4, or the sixteenth after (the doubled skank).
+    const skank = chords.filter((b) => Math.floor(b + 1e-6) % 2 === 1 && frac(b) < 0.3);
+    t.true(chords.length > 0);
+    t.true(
+      skank.length / chords.length >= 0.9,
+      `seed ${seed}: ${skank.length} of ${chords.length} skank onsets on 2 and 4`,
+    );
+    const bubble = onsets(score, part(score, 'pad'));
+    t.true(bubble.length > 0);
+    t.true(
+      bubble.every((b) => frac(b) > 0.1),
+      `seed ${seed}: an organ bubble note on the beat`,
+    );
+  }
+});
+
 test('no strummed steel-string guitar in styles that do not ask for one', (t) => {
   const prompts = [
     'boom bap hip hop beat, 90 bpm',

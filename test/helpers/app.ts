@@ -288,8 +288,8 @@ export async function startApp(
   const queueDeps: QueueDeps = { repository: store, blobs: realStore.blobs, lifecycle };
   const jobs = options.jobs ? await options.jobs(queueDeps) : fakeJobQueue(queueDeps, clock);
 
+  // Keep-alive as in production (test/http-keep-alive.test.ts holds it): tests reuse connections as clients do.
   const server = createHttpServer(options.timeouts);
-  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: Config = {

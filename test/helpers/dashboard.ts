@@ -2,6 +2,7 @@
  * A browser stand-in for dashboard tests over fetch: keeps cookies, follows nothing by itself, and reads
  * the CSRF token from the last page it got.
  */
+import type { PlanName } from '../../src/store/types.ts';
 export interface Page {
   status: number;
   headers: Headers;
@@ -66,4 +67,23 @@ export class DashboardClient {
     if (token) this.csrf = token;
     return { status: res.status, headers: res.headers, text, location: res.headers.get('location') };
   }
+}
+
+/**
+ * Signs up on the dashboard (a new account is Starter) and moves the account to `plan`, as an operator would
+ * (`tunesmith accounts plan`): for tests of what Starter does not include (src/plans.ts).
+ */
+export async function signUpOnPlan(
+  browser: DashboardClient,
+  store: { credentials: { findByEmail(email: string): Promise<{ account_id: string } | undefined> } } & {
+    updateAccount(id: string, patch: { plan: PlanName }): Promise<unknown>;
+  },
+  email: string,
+  plan: PlanName = 'developer',
+): Promise<Page> {
+  const page = await browser.signUp(email);
+  const credential = await store.credentials.findByEmail(email);
+  if (!credential) throw new Error(`no account was made for ${email}`);
+  await store.updateAccount(credential.account_id, { plan });
+  return page;
 }

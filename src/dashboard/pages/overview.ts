@@ -93,8 +93,19 @@ ${
     <ul class="features">
       <li><strong>${plan.monthly === null ? 'Unlimited' : plan.monthly}</strong> generations a month</li>
       <li><strong>${plan.rpm}</strong> requests a minute</li>
-      <li>Tracks of 30–180 s, WAV and MIDI</li>
+      <li>Tracks of 30–180 s as WAV, MP3, Opus, FLAC and MIDI</li>
+      <li>${
+        plan.quality === 'high'
+          ? 'High quality: 48 kHz, 24-bit, MP3 at 320 kbps, stems'
+          : html`Standard quality: 44.1 kHz, 16-bit, MP3 up to 192 kbps <span class="muted">(no stems)</span>`
+      }</li>
+      <li>${
+        plan.api_access === 'full'
+          ? 'Full API: extend, remix, variations, composition plans, musical fields'
+          : html`Basic API: create, list, download <span class="muted">(no extend, remix or variations)</span>`
+      }</li>
       <li>${plan.webhooks ? 'Webhook callbacks' : html`<span class="muted">No webhooks</span>`}</li>
+      <li>${priorityLabel(plan.priority)}</li>
       ${name === 'enterprise' ? html`<li>Custom limits per account</li>` : ''}
     </ul>
   </section>`;
@@ -105,4 +116,13 @@ ${
       hasErrors ? 400 : 200,
     );
   };
+}
+
+/** How a plan's queue rank reads on its card: the first rank starts first. */
+function priorityLabel(priority: number): string {
+  const ranks = [...new Set(PLAN_NAMES.map((name) => PLANS[name].priority))].sort((a, b) => a - b);
+  if (ranks.length === 1) return 'Tasks queued fairly with every account';
+  if (priority === ranks[0]) return 'First in the render queue';
+  if (priority === ranks.at(-1)) return 'Rendered after the higher plans';
+  return 'Priority in the render queue';
 }

@@ -136,7 +136,7 @@ export function generationCard(g: GenerationObject, options: CardOptions = {}): 
   ${
     g.status === 'completed' && g.download_urls && compact
       ? html`<div class="player">
-    <audio controls preload="none" src="${playable(g.download_urls)}"></audio>
+    <audio controls preload="metadata" src="${playable(g.download_urls)}"></audio>
   </div>
   <p class="muted small">${[meta.genre, meta.bpm !== undefined ? `${meta.bpm} BPM` : undefined, meta.key ? keyName(meta.key, meta.mode) : undefined, vocals ? 'sung' : undefined].filter(Boolean).join(' · ')} · <a href="/generations/${g.id}">Details, lyrics and downloads</a></p>`
       : ''

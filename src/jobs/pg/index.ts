@@ -7,7 +7,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../log.ts';
 import type { EnqueueInTransaction } from '../../store/postgres/index.ts';
-import { enqueueRender, openRenderQueue, requeueOrphans } from './render-queue.ts';
+import { enqueueRender, openRenderQueue, rankOf, requeueOrphans } from './render-queue.ts';
 import { startRenderWorker, type RenderWorker, type RenderWorkerOptions } from './render-worker.ts';
 
 export { SharedJobQueue } from './api-job-queue.ts';
@@ -31,7 +31,8 @@ export async function openSharedQueue(config: Config & { databaseUrl: string }, 
   });
   return {
     boss,
-    enqueue: (db, generation) => enqueueRender(boss, db, generation),
+    enqueue: async (db, generation) =>
+      enqueueRender(boss, db, generation, undefined, await rankOf(db, generation.account_id)),
     async requeueOrphans() {
       const queued = await requeueOrphans(boss, config.databaseUrl);
       if (queued > 0) logger.info({ tasks: queued }, 'queued unfinished tasks that had no job');

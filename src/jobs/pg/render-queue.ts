@@ -10,6 +10,7 @@
  */
 import pg from 'pg';
 import { PgBoss, type Db } from 'pg-boss';
+import { PLANS, isPlanName } from '../../plans.ts';
 
 export const RENDER_QUEUE = 'render';
 
@@ -90,15 +91,19 @@ export const asBossDb = (client: SqlClient): Db => ({
 
 /**
  * Queues a generation's render on `client`, inside the caller's transaction: the job exists exactly when the
- * generation does. Fairness between accounts: a job's priority is minus the number of the account's jobs already
- * waiting, so every account's first waiting job goes before anyone's second (the round-robin of the in-process
- * FairQueue, decided at enqueue), with no cap on how many of one account's tasks run when nobody else waits.
+ * generation does. Order: the account's plan rank first (src/plans.ts: every job of a better rank before any of
+ * a worse one, as the in-process FairQueue does), then fairness between accounts: minus the number of the
+ * account's jobs already waiting, so every account's first waiting job goes before anyone's second (the
+ * round-robin of the FairQueue, decided at enqueue), with no cap on how many of one account's tasks run when
+ * nobody else waits.
  */
 export async function enqueueRender(
   boss: PgBoss,
   client: SqlClient,
   generation: RenderJob,
   schema = 'pgboss',
+  /** The account's plan rank (rankOf); lower starts first. */
+  rank = 0,
 ): Promise<void> {
   const { rows } = await client.query(
     `SELECT count(*)::int AS waiting FROM ${schema}.job WHERE name = $1 AND group_id = $2 AND state IN ('created', 'retry')`,
@@ -108,10 +113,22 @@ export async function enqueueRender(
   const job: RenderJob = { id: generation.id, account_id: generation.account_id };
   await boss.send(RENDER_QUEUE, job, {
     db: asBossDb(client),
-    priority: -waiting,
+    // pg-boss takes the highest priority first; ranks are small, and no account has a million jobs waiting.
+    priority: -rank * RANK_STEP - waiting,
     group: { id: generation.account_id },
   });
 }
+
+/** The render rank of an account's tasks: its plan's priority (src/plans.ts), read in the caller's transaction. */
+export async function rankOf(client: SqlClient, accountId: string): Promise<number> {
+  const { rows } = await client.query('SELECT plan FROM accounts WHERE id = $1', [accountId]);
+  return planRank(rows[0]?.plan);
+}
+
+const planRank = (plan: unknown): number => (isPlanName(plan) ? PLANS[plan].priority : 0);
+
+/** How far apart two plan ranks are in pg-boss's priority: more than any account's count of waiting jobs. */
+const RANK_STEP = 1_000_000;
 
 /** Held while one node looks for tasks without a job, so two starting nodes do not both queue them. */
 const REQUEUE_LOCK = 0x7475_6e65;
@@ -132,13 +149,14 @@ export async function requeueOrphans(boss: PgBoss, databaseUrl: string, schema =
       return 0;
     }
     const { rows } = await client.query(
-      `SELECT g.id, g.account_id FROM generations g
+      `SELECT g.id, g.account_id, a.plan FROM generations g LEFT JOIN accounts a ON a.id = g.account_id
        WHERE g.status IN ('pending', 'processing') AND g.deleted_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM ${schema}.job j WHERE j.name = $1 AND j.data->>'id' = g.id AND j.state IN ('created', 'retry', 'active'))
        ORDER BY g.created_at, g.id`,
       [RENDER_QUEUE],
     );
-    for (const row of rows) await enqueueRender(boss, client, { id: row.id, account_id: row.account_id }, schema);
+    for (const row of rows)
+      await enqueueRender(boss, client, { id: row.id, account_id: row.account_id }, schema, planRank(row.plan));
     await client.query('COMMIT');
     return rows.length;
   } catch (error) {

@@ -27,6 +27,12 @@ export function getAccountHandler(services: Services): RouteHandler {
         resets_at: quotaResetsAt(now).toISOString(),
       },
       webhooks: limits.webhooks,
+      features: {
+        quality: limits.quality,
+        api_access: limits.api_access,
+        priority: limits.priority,
+        webhooks: limits.webhooks,
+      },
     };
   };
 }

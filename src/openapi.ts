@@ -7,8 +7,9 @@ import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
 import { planResponseSchemas } from './routes/generations/plan-openapi.ts';
 import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION } from './routes/generations/derive-generation.ts';
-import { LIST_LIMITS } from './routes/generations/list-generations.ts';
-import { MAX_WAIT_SECONDS } from './routes/generations/wait-for-change.ts';
+import { ListGenerationsQuery } from './routes/generations/list-generations.ts';
+import { WaitQuery } from './routes/generations/wait-for-change.ts';
+import { queryParameters } from './http/query.ts';
 import { requestComponents } from './http/schema.ts';
 import { requestSchemas } from './routes/request-schemas.ts';
 import { webhookEvents, webhookPaths, webhookSchemas } from './routes/webhooks/openapi.ts';
@@ -109,26 +110,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
           tags: ['generations'],
           summary: "List the account's generations, newest first",
           description: 'Ties in created_at are broken by id. Unknown or repeated query parameters are refused.',
-          parameters: [
-            {
-              name: 'limit',
-              in: 'query',
-              schema: { type: 'integer', minimum: 1, maximum: LIST_LIMITS.maxLimit, default: LIST_LIMITS.defaultLimit },
-            },
-            {
-              name: 'offset',
-              in: 'query',
-              schema: { type: 'integer', minimum: 0, maximum: LIST_LIMITS.maxOffset, default: 0 },
-            },
-            { name: 'status', in: 'query', schema: ref('GenerationStatus') },
-            {
-              name: 'expand',
-              in: 'query',
-              description:
-                'Items leave out `metadata.trace` and `metadata.lyrics_timing` (the bulk of a sung track) unless named here, comma-separated.',
-              schema: { type: 'string', examples: ['trace,lyrics_timing'] },
-            },
-          ],
+          parameters: queryParameters(ListGenerationsQuery),
           responses: {
             '200': ok('One page of generations.', ref('GenerationList')),
             '400': response('BadRequest'),
@@ -645,15 +627,7 @@ function onePath(path: string, suffix: string) {
           'An id that does not exist or belongs to another account answers 404 alike. ' +
           'To wait for a task, long-poll: `?wait=60` holds the answer until the status changes (or 60 s pass) and counts once against the rate limit. ' +
           'Without `wait`, poll no more often than every 10 s.',
-        parameters: [
-          ...parameters,
-          {
-            name: 'wait',
-            in: 'query',
-            description: `Seconds (0–${MAX_WAIT_SECONDS}) to hold the answer until the status changes; a finished task answers at once.`,
-            schema: { type: 'integer', minimum: 0, maximum: MAX_WAIT_SECONDS, default: 0 },
-          },
-        ],
+        parameters: [...parameters, ...queryParameters(WaitQuery)],
         responses: {
           '200': ok('The generation.', ref('Generation')),
           '400': response('BadRequest'),

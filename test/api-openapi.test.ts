@@ -5,7 +5,8 @@ import type { AppState } from '../src/http/types.ts';
 import { generateRequestSchema } from '../src/routes/generations/generate-request.ts';
 import { listStyles } from '../engine/index.ts';
 import { requestComponents } from '../src/http/schema.ts';
-import { REQUEST_BODIES, requestSchemas } from '../src/routes/request-schemas.ts';
+import { queryParameters } from '../src/http/query.ts';
+import { QUERIES, REQUEST_BODIES, requestSchemas } from '../src/routes/request-schemas.ts';
 import { startApp } from './helpers/app.ts';
 
 test('GET /v1/openapi.json is an OpenAPI 3.1 document with this server as its server', async (t) => {
@@ -90,6 +91,27 @@ test("every route's request body in the served document is its zod schema's JSON
         .map(([method]) => `${method} ${path}`),
   );
   t.deepEqual(documented.sort(), REQUEST_BODIES.map(({ method, path }) => `${method} ${path}`).sort());
+});
+
+test("every route's query parameters in the served document are its query schema's, and no other route documents any", async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const doc = await (await app.call(key, '/v1/openapi.json')).json();
+  type Operation = { parameters?: { in: string; name: string }[] };
+  for (const { method, path, schema } of QUERIES) {
+    const documented = (doc.paths[path][method] as Operation).parameters?.filter((p) => p.in === 'query');
+    t.deepEqual(documented, queryParameters(schema), path);
+  }
+  const withQuery = Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([, operation]) => operation.parameters?.some((p) => p.in === 'query'))
+      .map(([method]) => `${method} ${path}`),
+  );
+  // Signed download links carry their own expires and sig: facts of the link, not a query to describe by schema.
+  t.deepEqual(
+    withQuery.filter((route) => route !== 'get /files/{account_id}/{file}').sort(),
+    QUERIES.map(({ method, path }) => `${method} ${path}`).sort(),
+  );
 });
 
 test('the documented request body names exactly the fields the handler accepts', async (t) => {

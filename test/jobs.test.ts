@@ -10,6 +10,7 @@ import {
   type RenderedTrack,
 } from '../engine/index.ts';
 import { createJobQueue, type JobQueueHandle } from '../src/jobs/index.ts';
+import { RATE_48K_FACTOR, STEMS_FACTOR, workFactor } from '../src/jobs/render-speed.ts';
 import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
 import { openStore, type FileRepository as Store, type Generation } from '../src/store/index.ts';
 import type { OpenFile } from '../src/store/atomic-file.ts';
@@ -585,4 +586,47 @@ test('a cancelled task logs one line saying so', async (t) => {
   await pool.started(1);
   await jobs.cancel(generation);
   t.like(lines.at(-1), { msg: 'task cancelled', gen_id: generation.id, code: 'cancelled' });
+});
+
+test('a task with stems at 48 kHz/24-bit is estimated at its extra work, and its render teaches the plain speed', async (t) => {
+  let now = 0;
+  const { store, pool, jobs } = await setup(t, { clock: () => now });
+  const account = await store.createAccount({ plan: 'developer' });
+  jobs.enqueue(await create(store, account.id, 1, 60));
+  await pool.started(1);
+  const plain = await create(store, account.id, 2, 60);
+  const { generation: heavy } = await store.createGeneration(
+    {
+      account_id: account.id,
+      prompt: 'song 3',
+      duration: 60,
+      style: null,
+      instrumental: true,
+      seed: 3,
+      lyrics: null,
+      callback_url: null,
+      request_id: 'req_test0002',
+      stems: true,
+      encoding: { sample_rate: 48000, bit_depth: 24, bitrate: null },
+    },
+    { monthlyQuota: null },
+  );
+  jobs.enqueue(plain);
+  jobs.enqueue(heavy);
+  const factor = workFactor(heavy);
+  t.is(factor, STEMS_FACTOR * RATE_48K_FACTOR);
+  // The heavy task waits behind the plain one: its estimate is the plain one's plus its own render.
+  const own = jobs.live(heavy.id)!.estimated_time - jobs.live(plain.id)!.estimated_time;
+  t.true(Math.abs(own - jobs.estimate(60) * factor) < 0.2, `${own} s`);
+
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await pool.started(2);
+  pool.calls[1]!.resolve(track(pool.calls[1]!.request));
+  await pool.started(3);
+  const before = jobs.speed;
+  // The heavy render takes `factor` times a plain one at the current speed: the plain speed does not move.
+  now += jobs.estimate(60) * factor * 1000;
+  pool.calls[2]!.resolve(track(pool.calls[2]!.request));
+  await settled(jobs);
+  t.true(Math.abs(jobs.speed - before) < before * 0.05, `${jobs.speed} vs ${before}`);
 });

@@ -134,11 +134,19 @@ function offPulseHits(c: Ctx): Hit[] {
 }
 
 /** Every hit strikes the whole chord together; a guitar sweeps it with a downstroke instead. */
-function chordHits(c: Ctx, hits: readonly Hit[], velocity: number, gate = 0.95, strings?: number): GridNote[] {
+function chordHits(
+  c: Ctx,
+  hits: readonly Hit[],
+  velocity: number,
+  gate = 0.95,
+  strings?: number,
+  muted = false,
+): GridNote[] {
   if (c.guitar) {
     const strokes = hits.map(([beat, length], i): Stroke => {
       const stroke: Stroke = { beat, beats: length * gate, down: true, velocity: velocity * (i === 0 ? 1 : 0.85) };
       if (strings !== undefined) stroke.strings = strings;
+      if (muted) stroke.muted = true;
       return stroke;
     });
     return strum(c.voicing, strokes, c.ctx.bpm, slotEnd(c.slot), c.guitar.random);
@@ -205,16 +213,18 @@ const STYLES: Record<ChordStyle, (c: Ctx) => GridNote[]> = {
       chordHits(c, [[beat, length]], c.velocity * (isStrongBeat(beat, bpb) ? 1 : 0.78), 0.9),
     );
   },
-  // Reggae's skank: a short chop on the off-beats of the bar (2 and 4), doubled with a sixteenth later when lively.
+  // Reggae's skank: a short, damped chop ("chka") on the off-beats of the bar (2 and 4), doubled with a sixteenth
+  // later when lively.
   skank: (c) => {
     const bpb = c.ctx.beatsPerBar;
-    if (bpb !== 4) return chordHits(c, barHits(c, offPulseHits(c)), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
+    const strings = c.guitar ? STAB_STRINGS : undefined;
+    if (bpb !== 4) return chordHits(c, barHits(c, offPulseHits(c)), c.velocity, 1, strings, true);
     const hits: Hit[] = [
       [0.25, 0.06],
       [0.75, 0.06],
     ];
     if (c.energy >= 0.75 && barChoice(c) % 2 === 1) hits.push([0.8125, 0.05]);
-    return chordHits(c, barHits(c, hits, true), c.velocity, 1, c.guitar ? STAB_STRINGS : undefined);
+    return chordHits(c, barHits(c, hits, true), c.velocity, 1, strings, true);
   },
   // The reggae organ's bubble: on every beat, the voicing's bottom on the "e" and its upper notes on the "and"
   // and the "a", short, so the off-beats bubble under the skank.

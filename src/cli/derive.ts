@@ -70,7 +70,7 @@ Options:
   --energy E         its new energy, 0–1
   --instruments A,B  only these play in it (role or instrument names)
   --lyrics FILE      new words for it (the source must be sung)
-  --seed N           compose it again from this seed
+  --seed N           compose it again from this seed (with nothing else given: a new random seed)
 ${COMMON_HELP}`,
   async run(args, io) {
     const parsed = parse(

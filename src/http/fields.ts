@@ -69,17 +69,20 @@ export function number(rule: NumberRule) {
   return base.min(rule.min, range).max(rule.max, range);
 }
 
-/** A number from a short list ("sample_rate": 44100 or 48000). */
-export function choice<const T extends readonly number[]>(allowed: T, unit?: string) {
+/** A number from a short list ("sample_rate": 44100 or 48000), with the default an absent one stands for. */
+export function choice<const T extends readonly number[]>(allowed: T, unit?: string, fallback?: T[number]) {
   const suffix = unit ? ` ${unit}` : '';
-  return z
-    .number({ error: typeError('a number') })
-    .superRefine((value, ctx) => {
-      if (!allowed.includes(value))
-        refuse(ctx, 'out_of_range', (f) => `"${f}" must be one of ${allowed.join(', ')}${suffix}, not ${value}.`);
-    })
-    .transform((value) => value as T[number])
-    .meta({ enum: [...allowed] });
+  return (
+    z
+      .number({ error: typeError('a number') })
+      .superRefine((value, ctx) => {
+        if (!allowed.includes(value))
+          refuse(ctx, 'out_of_range', (f) => `"${f}" must be one of ${allowed.join(', ')}${suffix}, not ${value}.`);
+      })
+      // Before the transform: zod leaves a pipe's default out of the input's JSON Schema.
+      .meta({ enum: [...allowed], ...(fallback === undefined ? {} : { default: fallback }) })
+      .transform((value) => value as T[number])
+  );
 }
 
 export const boolean = () => z.boolean({ error: typeError('true or false') });

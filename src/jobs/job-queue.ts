@@ -12,7 +12,7 @@ import type { GenerationPatch, Repository } from '../store/repository.ts';
 import type { Generation } from '../store/types.ts';
 import { limitsFor } from '../plans.ts';
 import { FairQueue } from './fair-queue.ts';
-import { DEFAULT_SPEED, RenderSpeed, timeLeft, type SpeedModel } from './render-speed.ts';
+import { DEFAULT_SPEED, RenderSpeed, timeLeft, workFactor, type SpeedModel } from './render-speed.ts';
 import { liveOneByOne, type JobQueue, type LiveState } from './types.ts';
 import { spliceSourceOf } from './splice-source.ts';
 import {
@@ -190,7 +190,7 @@ class RenderQueue implements JobQueueHandle {
     return {
       queue_position: position + 1,
       progress: 0,
-      estimated_time: roundSeconds(this.#startsIn(order.slice(0, position)) + this.#speed.estimate(task.duration)),
+      estimated_time: roundSeconds(this.#startsIn(order.slice(0, position)) + this.#estimateOf(task)),
     };
   }
 
@@ -270,7 +270,7 @@ class RenderQueue implements JobQueueHandle {
       generation,
       startedAt: this.#clock(),
       progress: 0,
-      expectedSeconds: this.#speed.estimate(generation.duration),
+      expectedSeconds: this.#estimateOf(generation),
       controller: new AbortController(),
       interruptedByClose: false,
       cancelled: false,
@@ -304,8 +304,8 @@ class RenderQueue implements JobQueueHandle {
       return;
     }
     const renderSeconds = (this.#clock() - running.startedAt) / 1000;
-    // A render with stems takes several times as long (see the README): it would teach the model a wrong speed.
-    if (started.stems !== true) this.#speed.record(renderSeconds, track.audioSeconds);
+    // Stems and hi-res audio cost more than a plain render: the model learns the plain speed from them.
+    this.#speed.record(renderSeconds, track.audioSeconds, workFactor(started));
     try {
       await this.#complete(started, track);
     } catch (error) {
@@ -385,6 +385,11 @@ class RenderQueue implements JobQueueHandle {
     return this.#lifecycle.transition(generation.id, patch);
   }
 
+  /** Expected wall seconds of a task's render: its length, stems and audio options. */
+  #estimateOf(generation: Generation): number {
+    return this.#speed.estimate(generation.duration, workFactor(generation));
+  }
+
   /** Seconds left for a running render (see timeLeft). */
   #remaining(running: Running): number {
     return timeLeft(running.expectedSeconds, (this.#clock() - running.startedAt) / 1000, running.progress);
@@ -402,7 +407,7 @@ class RenderQueue implements JobQueueHandle {
     });
     for (const generation of ahead) {
       const earliest = threads.indexOf(Math.min(...threads));
-      threads[earliest] = (threads[earliest] ?? 0) + this.#speed.estimate(generation.duration);
+      threads[earliest] = (threads[earliest] ?? 0) + this.#estimateOf(generation);
     }
     return Math.min(...threads);
   }

@@ -17,6 +17,27 @@ export interface SpeedModel {
  */
 export const DEFAULT_SPEED: SpeedModel = { overheadSeconds: 1.5, perAudioSecond: 0.05 };
 
+/** What makes one track cost more than another of its length: the stems and the audio options it asks for. */
+export interface RenderWork {
+  stems?: boolean | undefined;
+  encoding?: { sample_rate?: number; bit_depth?: number } | null | undefined;
+}
+
+/**
+ * How many plain renders of the same length a task costs. Measured on the loaded 2-core machine, 60 s lofi, two
+ * rounds alternating (renderTrack plain, with stems, and 48 kHz 24-bit against 44.1 kHz 16-bit with MP3 and FLAC): plain
+ * WAV 21.9 s; with stems 44.6 s (2.04×; the README's bench:stems has 2.5–3.4× at 60 s, 1.4× at 180 s); 48 kHz
+ * 24-bit 1.04× the same request at 44.1 kHz 16-bit (the master's resampling; 24 bits cost nothing measurable).
+ * The speed model learns its per-second cost from renders divided by this factor.
+ */
+export function workFactor(task: RenderWork): number {
+  const stems = task.stems === true ? STEMS_FACTOR : 1;
+  const rate = task.encoding?.sample_rate === 48000 ? RATE_48K_FACTOR : 1;
+  return stems * rate;
+}
+export const STEMS_FACTOR = 2;
+export const RATE_48K_FACTOR = 1.05;
+
 /**
  * Seconds left for a running render expected to take `expectedSeconds`, `elapsedSeconds` in, `progress` (0–1) done.
  * Progress is not linear in time (the engine's stages differ in cost), so extrapolating it swings wildly; the
@@ -47,7 +68,9 @@ export class RenderSpeed {
     return this.#perAudioSecond;
   }
 
-  record(wallSeconds: number, audioSeconds: number): void {
+  /** A render of `audioSeconds` that took `wallSeconds`, `factor` times the work of a plain one (workFactor). */
+  record(wallSeconds: number, audioSeconds: number, factor = 1): void {
+    wallSeconds /= factor;
     if (!(wallSeconds > 0) || !(audioSeconds > 0)) return;
     // A render faster than the overhead alone still says the per-second cost is small, never negative.
     const sample = Math.max(0.001, (wallSeconds - this.overheadSeconds) / audioSeconds);
@@ -57,8 +80,8 @@ export class RenderSpeed {
     this.#learned = true;
   }
 
-  /** Expected wall seconds to render a track of this many seconds. */
-  estimate(audioSeconds: number): number {
-    return this.overheadSeconds + audioSeconds * this.#perAudioSecond;
+  /** Expected wall seconds to render a track of this many seconds, `factor` times the work of a plain one. */
+  estimate(audioSeconds: number, factor = 1): number {
+    return (this.overheadSeconds + audioSeconds * this.#perAudioSecond) * factor;
   }
 }

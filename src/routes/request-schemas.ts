@@ -7,6 +7,9 @@ import { ExtendRequest, RemixRequest } from './generations/derive-generation.ts'
 import { generateRequestSchema } from './generations/generate-request.ts';
 import { planSection } from './generations/plan-schema.ts';
 import { EndpointRequest } from './webhooks/endpoint-request.ts';
+import { ListGenerationsQuery } from './generations/list-generations.ts';
+import { WaitQuery } from './generations/wait-for-change.ts';
+import { DeliveriesQuery } from './webhooks/index.ts';
 
 /** `styles`: the names the engine publishes, which `style` takes. */
 export function requestSchemas(styles: readonly string[]): Record<string, z.ZodType> {
@@ -18,6 +21,18 @@ export function requestSchemas(styles: readonly string[]): Record<string, z.ZodT
     PlanSectionRequest: planSection,
   };
 }
+
+/** Each route with a query string, and its schema. */
+export const QUERIES: {
+  method: 'get';
+  path: string;
+  schema: z.ZodObject<Record<string, z.ZodType<unknown, string | undefined>>>;
+}[] = [
+  { method: 'get', path: '/v1/generations', schema: ListGenerationsQuery },
+  { method: 'get', path: '/v1/generation/{id}', schema: WaitQuery },
+  { method: 'get', path: '/v1/generations/{id}', schema: WaitQuery },
+  { method: 'get', path: '/v1/webhooks/deliveries', schema: DeliveriesQuery },
+];
 
 /** Each route with a JSON body, and the name of its schema. */
 export const REQUEST_BODIES: { method: 'post'; path: string; schema: string }[] = [

@@ -64,6 +64,8 @@ test('a finished track leaves the plan rows alone, so a second track of another 
   t.true(await page.getByLabel('Section 1 kind').isVisible(), 'the editor stays open after Clear');
   t.is(await page.getByLabel('Section 1 kind').inputValue(), '');
   t.is(await page.getByLabel('Prompt').inputValue(), 'a calm lofi beat with soft piano');
+  t.false(await scrollsSideways(page), 'the open plan editor scrolls within itself, not the page, at 390 px');
+  await shot(page, 'playground-plan-open');
 
   await page.getByLabel('Prompt').fill('upbeat synthwave for a night drive');
   await page.getByLabel('Duration (seconds)').fill('60');

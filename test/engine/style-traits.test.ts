@@ -96,6 +96,27 @@ test('funk: ghost notes under the backbeat, a bass locked to the kick, and scrat
   }
 });
 
+test('reggae: the guitar skanks on beats 2 and 4 and the organ bubbles off the beat', (t) => {
+  for (const seed of SEEDS) {
+    const score = scoreOf('roots reggae song', seed);
+    t.is(score.spec.genre, 'reggae');
+    const chords = onsets(score, part(score, 'chords'));
+    // On 2 or 4, or the sixteenth after (the doubled skank).
+    const skank = chords.filter((b) => Math.floor(b + 1e-6) % 2 === 1 && frac(b) < 0.3);
+    t.true(chords.length > 0);
+    t.true(
+      skank.length / chords.length >= 0.9,
+      `seed ${seed}: ${skank.length} of ${chords.length} skank onsets on 2 and 4`,
+    );
+    const bubble = onsets(score, part(score, 'pad'));
+    t.true(bubble.length > 0);
+    t.true(
+      bubble.every((b) => frac(b) > 0.1),
+      `seed ${seed}: an organ bubble note on the beat`,
+    );
+  }
+});
+
 test('no strummed steel-string guitar in styles that do not ask for one', (t) => {
   const prompts = [
     'boom bap hip hop beat, 90 bpm',

@@ -4,11 +4,12 @@ import { ResourceNotFoundError } from '../../http/errors.ts';
 import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import { deriveGenerationFor } from '../../routes/generations/derive-generation.ts';
 import { playedOf } from '../../generations/derive.ts';
-import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
+import { z } from 'zod';
+import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { STATUSES, LIST_LIMITS } from '../../routes/generations/list-generations.ts';
 import type { GenerationObject } from '../../generations/present.ts';
-import { MAX_WAIT_SECONDS, waitForChange } from '../../routes/generations/wait-for-change.ts';
+import { WaitQuery, waitForChange } from '../../routes/generations/wait-for-change.ts';
 import type { Generation, GenerationStatus } from '../../store/types.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html } from '../html.ts';
@@ -42,13 +43,17 @@ const listHref = (status: GenerationStatus | undefined, offset: number, search =
   return text === '' ? '/generations' : `/generations?${text}`;
 };
 
+const GenerationsPageQuery = z.object({
+  status: queryEnum(STATUSES),
+  offset: queryInteger({ min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 }),
+  done: queryEnum(['cancelled', 'deleted']),
+  q: z.string().optional(),
+});
+
 export function showGenerations(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    const query = readQuery(ctx.querystring, ['status', 'offset', 'done', 'q']);
-    const done = readQueryEnum(query, 'done', ['cancelled', 'deleted'] as const);
-    const search = (query.get('q') ?? '').trim().slice(0, 200);
-    const status = readQueryEnum(query, 'status', STATUSES);
-    const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
+    const { status, offset, done, q } = parseQuery(ctx.querystring, GenerationsPageQuery);
+    const search = (q ?? '').trim().slice(0, 200);
     const { items, total } = await deps.services.generations.list(viewer.account.id, {
       status,
       search,
@@ -171,11 +176,7 @@ async function ownGeneration(deps: DashboardDeps, viewer: Viewer, id: string | u
  */
 export function generationStatus(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
-    const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', {
-      min: 0,
-      max: MAX_WAIT_SECONDS,
-      fallback: 0,
-    });
+    const { wait } = parseQuery(ctx.querystring, WaitQuery);
     await waitForChange(deps.services, ctx, await ownGeneration(deps, viewer, ctx.params.id), wait);
     const g = await present(deps, await ownGeneration(deps, viewer, ctx.params.id));
     ctx.set('Cache-Control', 'no-store');

@@ -5,7 +5,8 @@
  */
 import { describeError } from '../../http/error-handler.ts';
 import { PLAN_LABELS } from '../../http/plan-label.ts';
-import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
+import { z } from 'zod';
+import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { limitsFor } from '../../plans.ts';
 import { parseEndpointRequest } from '../../routes/webhooks/endpoint-request.ts';
@@ -39,7 +40,7 @@ const NOTICES = {
   resent: { section: 'deliveries', text: 'The delivery is being sent again, with the same webhook-id.' },
 } as const;
 type Notice = keyof typeof NOTICES;
-const NOTICE_NAMES = Object.keys(NOTICES) as Notice[];
+const NOTICE_NAMES = Object.keys(NOTICES) as [Notice, ...Notice[]];
 
 type ParamContext = AppContext & { params: Record<string, string> };
 
@@ -101,13 +102,16 @@ function planPage(viewer: Viewer): Html {
   );
 }
 
+const WebhooksPageQuery = z.object({
+  status: queryEnum(DELIVERY_STATES),
+  offset: queryInteger({ min: 0, max: DELIVERY_LIST_LIMITS.maxOffset, fallback: 0 }),
+  done: queryEnum(NOTICE_NAMES),
+});
+
 export function showWebhooks(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
     if (!limitsFor(viewer.account).webhooks) return sendHtml(ctx, planPage(viewer));
-    const query = readQuery(ctx.querystring, ['status', 'offset', 'done']);
-    const state = readQueryEnum(query, 'status', DELIVERY_STATES);
-    const offset = readQueryInteger(query, 'offset', { min: 0, max: DELIVERY_LIST_LIMITS.maxOffset, fallback: 0 });
-    const done = readQueryEnum(query, 'done', NOTICE_NAMES);
+    const { status: state, offset, done } = parseQuery(ctx.querystring, WebhooksPageQuery);
     sendHtml(ctx, await webhooksPage(ctx, deps, viewer, { state, offset, done }));
   };
 }
@@ -184,9 +188,8 @@ export function resendDelivery(deps: DashboardDeps) {
     const { form, webhooks } = await readWebhookForm(ctx, deps, viewer);
     await webhooks.resend(viewer.account, ctx.params.id ?? '');
     // Back to the page of the log the button was on.
-    const back = new Map([...form].filter(([name]) => name === 'status' || name === 'offset'));
-    const state = readQueryEnum(back, 'status', DELIVERY_STATES);
-    const offset = readQueryInteger(back, 'offset', { min: 0, max: DELIVERY_LIST_LIMITS.maxOffset, fallback: 0 });
+    const back = new URLSearchParams([...form].filter(([name]) => name === 'status' || name === 'offset'));
+    const { status: state, offset } = parseQuery(back.toString(), WebhooksPageQuery);
     seeOther(ctx, `${logHref(state, offset, 'resent')}#deliveries`);
   };
 }

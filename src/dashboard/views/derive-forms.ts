@@ -63,7 +63,7 @@ export function deriveForms(
         : html`<label for="remix-lyrics">New lyrics <span class="muted">(optional, one line per line)</span></label>
     <textarea id="remix-lyrics" name="lyrics" rows="3" maxlength="3000">${values.lyrics ?? ''}</textarea>`
     }
-    <label for="remix-seed">Seed <span class="muted">(optional: compose the section anew)</span></label>
+    <label for="remix-seed">Seed <span class="muted">(optional; with nothing else changed, a new one is drawn and the section composed anew)</span></label>
     <input id="remix-seed" name="seed" type="number" min="0" max="2147483647" step="1" value="${values.seed ?? ''}">
     <button type="submit" class="button small">Redo section</button>
   </form>

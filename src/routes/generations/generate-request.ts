@@ -82,14 +82,13 @@ function generateBody(styles: readonly string[]) {
           "http(s) URL that receives this task's generation.completed or generation.failed webhook (signed, retried; see the README). Developer and Enterprise plans only (403 on Starter). " +
           'A URL that is or resolves to a loopback, private, link-local or metadata address is a 400 unsafe_url.',
       }),
-    sample_rate: choice(LIMITS.sampleRates, 'Hz').nullish().meta({
-      default: 44100,
+    sample_rate: choice(LIMITS.sampleRates, 'Hz', 44100).nullish().meta({
       description:
         'Hz, of the WAV and the FLAC (the engine renders at 44.1 kHz; 48 kHz is resampled). MP3 stays at 44.1 kHz; Opus is always 48 kHz.',
     }),
-    bit_depth: choice(LIMITS.bitDepths, 'bits')
+    bit_depth: choice(LIMITS.bitDepths, 'bits', 16)
       .nullish()
-      .meta({ default: 16, description: 'Bits per sample of the WAV and the FLAC.' }),
+      .meta({ description: 'Bits per sample of the WAV and the FLAC.' }),
     bitrate: choice(LIMITS.mp3Bitrates, 'kbps').nullish().meta({
       description: 'A constant MP3 bitrate in kbps. Omitted or null: LAME VBR -V2 (about 190 kbps on music).',
     }),

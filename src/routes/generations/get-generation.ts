@@ -1,7 +1,7 @@
-import { readQuery, readQueryInteger } from '../../http/query.ts';
+import { parseQuery } from '../../http/query.ts';
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
 import { findOwnGeneration } from './find-generation.ts';
-import { MAX_WAIT_SECONDS, waitForChange } from './wait-for-change.ts';
+import { WaitQuery, waitForChange } from './wait-for-change.ts';
 
 /**
  * GET /v1/generation/:id (and /v1/generations/:id). Unknown and other accounts' ids answer the same 404.
@@ -11,11 +11,7 @@ export function getGenerationHandler(services: Services): RouteHandler {
   return async function getGeneration(ctx) {
     const { account } = authed(ctx);
     const id = ctx.params.id ?? '';
-    const wait = readQueryInteger(readQuery(ctx.querystring, ['wait']), 'wait', {
-      min: 0,
-      max: MAX_WAIT_SECONDS,
-      fallback: 0,
-    });
+    const { wait } = parseQuery(ctx.querystring, WaitQuery);
     await waitForChange(services, ctx, await findOwnGeneration(services, account.id, id), wait);
     const [presented] = await services.generations.presentAll([await findOwnGeneration(services, account.id, id)]);
     ctx.body = presented;

@@ -1,25 +1,47 @@
-import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
+import { z } from 'zod';
+import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
+import { refuse } from '../../http/schema.ts';
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
 import type { GenerationStatus } from '../../store/types.ts';
-import { ValidationError } from '../../http/errors.ts';
 import { EXPANDABLE, type Expandable } from '../../generations/present.ts';
 
-export const STATUSES: readonly GenerationStatus[] = ['pending', 'processing', 'completed', 'failed'];
+export const STATUSES = ['pending', 'processing', 'completed', 'failed'] as const satisfies readonly GenerationStatus[];
 export const LIST_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1_000_000_000 } as const;
+
+/** `expand=trace,lyrics_timing`: the heavy metadata fields a list item carries only when asked. */
+const expand = z
+  .string()
+  .optional()
+  .meta({ examples: ['trace,lyrics_timing'] })
+  .transform((raw, ctx): Expandable[] => {
+    if (raw === undefined) return [];
+    const fields = raw.split(',');
+    const wrong = fields.find((field) => !(EXPANDABLE as readonly string[]).includes(field));
+    if (wrong === undefined) return fields as Expandable[];
+    refuse(
+      ctx,
+      'invalid_value',
+      () => `"expand" takes a comma-separated list of ${EXPANDABLE.join(', ')}; "${wrong}" is not one.`,
+    );
+    return z.NEVER;
+  })
+  .meta({
+    description:
+      'Items leave out `metadata.trace` and `metadata.lyrics_timing` (the bulk of a sung track) unless named here, comma-separated.',
+  });
+
+export const ListGenerationsQuery = z.object({
+  limit: queryInteger({ min: 1, max: LIST_LIMITS.maxLimit, fallback: LIST_LIMITS.defaultLimit }),
+  offset: queryInteger({ min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 }),
+  status: queryEnum(STATUSES),
+  expand,
+});
 
 /** GET /v1/generations: the caller's generations, newest first. */
 export function listGenerationsHandler(services: Services): RouteHandler {
   return async function listGenerations(ctx) {
     const { account } = authed(ctx);
-    const query = readQuery(ctx.querystring, ['limit', 'offset', 'status', 'expand']);
-    const limit = readQueryInteger(query, 'limit', {
-      min: 1,
-      max: LIST_LIMITS.maxLimit,
-      fallback: LIST_LIMITS.defaultLimit,
-    });
-    const offset = readQueryInteger(query, 'offset', { min: 0, max: LIST_LIMITS.maxOffset, fallback: 0 });
-    const status = readQueryEnum(query, 'status', STATUSES);
-    const expand = readExpand(query.get('expand'));
+    const { limit, offset, status, expand } = parseQuery(ctx.querystring, ListGenerationsQuery);
     const leaveOut = EXPANDABLE.filter((field) => !expand.includes(field));
 
     const { items, total } = await services.generations.list(account.id, { status, limit, offset });
@@ -32,20 +54,4 @@ export function listGenerationsHandler(services: Services): RouteHandler {
       has_more: offset + items.length < total,
     };
   };
-}
-
-/** `expand=trace,lyrics_timing`: the heavy metadata fields a list item carries only when asked. */
-function readExpand(raw: string | undefined): Expandable[] {
-  if (raw === undefined) return [];
-  const fields = raw.split(',');
-  for (const field of fields) {
-    if (!(EXPANDABLE as readonly string[]).includes(field)) {
-      throw new ValidationError(
-        'expand',
-        `"expand" takes a comma-separated list of ${EXPANDABLE.join(', ')}; "${field}" is not one.`,
-        'invalid_value',
-      );
-    }
-  }
-  return fields as Expandable[];
 }

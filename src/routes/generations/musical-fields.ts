@@ -27,39 +27,42 @@ const WINS = 'Wins over the prompt; a prompt that says otherwise is reported in 
 
 /** A list of distinct names, lower-cased, each one the engine knows. */
 function names(known: (value: string) => boolean, roles: string, example: string[]) {
-  return z
-    .array(z.string(), {
-      error: (issue) =>
-        issue.code === 'invalid_type'
-          ? `"${fieldName(issue.path ?? [])}" must be an array of strings, such as ["piano", "cello"].`
-          : undefined,
-    })
-    .transform((given, ctx) => {
-      if (given.length > MAX_NAMES) {
-        refuse(ctx, 'out_of_range', (f) => `"${f}" lists ${given.length} names; the limit is ${MAX_NAMES}.`);
-        return z.NEVER;
-      }
-      const list: string[] = [];
-      for (const raw of given) {
-        const name = raw.trim().toLowerCase().replace(/\s+/g, ' ');
-        if (name === '' || name.length > MAX_NAME_CHARS) {
-          refuse(ctx, 'out_of_range', (f) => `Each name in "${f}" must be 1–${MAX_NAME_CHARS} characters long.`);
+  return (
+    z
+      .array(z.string(), {
+        error: (issue) =>
+          issue.code === 'invalid_type'
+            ? `"${fieldName(issue.path ?? [])}" must be an array of strings, such as ["piano", "cello"].`
+            : undefined,
+      })
+      // Before the transform: zod leaves a pipe's examples out of the input's JSON Schema.
+      .meta({ maxItems: MAX_NAMES, items: { type: 'string', maxLength: MAX_NAME_CHARS }, examples: [example] })
+      .transform((given, ctx) => {
+        if (given.length > MAX_NAMES) {
+          refuse(ctx, 'out_of_range', (f) => `"${f}" lists ${given.length} names; the limit is ${MAX_NAMES}.`);
           return z.NEVER;
         }
-        if (!known(name)) {
-          refuse(
-            ctx,
-            'unknown_instrument',
-            (f) =>
-              `"${raw}" in "${f}" is not an instrument the engine plays${roles}. Try a common name such as "piano", "acoustic guitar" or "strings".`,
-          );
-          return z.NEVER;
+        const list: string[] = [];
+        for (const raw of given) {
+          const name = raw.trim().toLowerCase().replace(/\s+/g, ' ');
+          if (name === '' || name.length > MAX_NAME_CHARS) {
+            refuse(ctx, 'out_of_range', (f) => `Each name in "${f}" must be 1–${MAX_NAME_CHARS} characters long.`);
+            return z.NEVER;
+          }
+          if (!known(name)) {
+            refuse(
+              ctx,
+              'unknown_instrument',
+              (f) =>
+                `"${raw}" in "${f}" is not an instrument the engine plays${roles}. Try a common name such as "piano", "acoustic guitar" or "strings".`,
+            );
+            return z.NEVER;
+          }
+          if (!list.includes(name)) list.push(name);
         }
-        if (!list.includes(name)) list.push(name);
-      }
-      return list;
-    })
-    .meta({ maxItems: MAX_NAMES, items: { type: 'string', maxLength: MAX_NAME_CHARS }, examples: [example] });
+        return list;
+      })
+  );
 }
 
 export const musicalShape = {
@@ -69,6 +72,7 @@ export const musicalShape = {
       description: `Beats a minute of the pulse a listener taps: quarter notes in 3/4, 4/4, 5/4 and 7/8, dotted quarters in 6/8 and 12/8 (metadata.bpm counts the same way). ${WINS}`,
     }),
   key: text({ maxChars: 40 })
+    .meta({ examples: ['F# minor', 'Bb major', 'D dorian'] })
     .transform((given, ctx) => {
       if (parseKeyName(given)) return given.replace(/\s+/g, ' ');
       refuse(
@@ -81,7 +85,6 @@ export const musicalShape = {
     })
     .nullish()
     .meta({
-      examples: ['F# minor', 'Bb major', 'D dorian'],
       description: `A tonic (A–G with # or b) and a mode: ${KEY_MODES.join(', ')}. ${WINS}`,
     }),
   time_signature: text({ maxChars: 10 })

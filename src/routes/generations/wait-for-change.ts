@@ -2,11 +2,20 @@
  * The long poll of GET /v1/generation/:id?wait=N: the answer waits until the task's status changes, N seconds
  * pass, the client leaves or the server shuts down, whichever is first. One request, so one unit of the rate limit.
  */
+import { z } from 'zod';
+import { queryInteger } from '../../http/query.ts';
 import type { AppContext, Services } from '../../http/types.ts';
 import type { Generation } from '../../store/types.ts';
 import { isTerminal } from '../../generations/present.ts';
 
 export const MAX_WAIT_SECONDS = 60;
+
+/** `?wait=N`, the query of GET /v1/generation/:id (and the dashboard's status poll). */
+export const WaitQuery = z.object({
+  wait: queryInteger({ min: 0, max: MAX_WAIT_SECONDS, fallback: 0 }).meta({
+    description: `Seconds (0–${MAX_WAIT_SECONDS}) to hold the answer until the status changes; a finished task answers at once.`,
+  }),
+});
 
 export function waitForChange(
   services: Services,

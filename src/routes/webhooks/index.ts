@@ -5,7 +5,8 @@
 import type { Router } from '@koa/router';
 import { ServiceUnavailableError } from '../../http/errors.ts';
 import { readJsonObject } from '../../http/json-body.ts';
-import { readQuery, readQueryEnum, readQueryInteger } from '../../http/query.ts';
+import { z } from 'zod';
+import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
 import { authed, type AppContext, type AppState, type RouteHandler, type Services } from '../../http/types.ts';
 import { WebhookNotFoundError } from '../../webhooks/errors.ts';
 import type { WebhookService } from '../../webhooks/service.ts';
@@ -13,8 +14,24 @@ import type { DeliveryState } from '../../webhooks/types.ts';
 import { parseEndpointRequest } from './endpoint-request.ts';
 import { presentDelivery, presentEndpoint, presentSecret } from './present.ts';
 
-export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed', 'cancelled'];
+export const DELIVERY_STATES = [
+  'pending',
+  'delivered',
+  'failed',
+  'cancelled',
+] as const satisfies readonly DeliveryState[];
 export const DELIVERY_LIST_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1_000_000 } as const;
+
+export const DeliveriesQuery = z.object({
+  limit: queryInteger({
+    min: 1,
+    max: DELIVERY_LIST_LIMITS.maxLimit,
+    fallback: DELIVERY_LIST_LIMITS.defaultLimit,
+  }),
+  offset: queryInteger({ min: 0, max: DELIVERY_LIST_LIMITS.maxOffset, fallback: 0 }),
+  status: queryEnum(DELIVERY_STATES),
+  endpoint_id: z.string().optional(),
+});
 
 const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -97,19 +114,13 @@ function handler(
 
 async function listDeliveries(webhooks: WebhookService, ctx: AppContext) {
   const { account } = authed(ctx);
-  const query = readQuery(ctx.querystring, ['limit', 'offset', 'status', 'endpoint_id']);
-  const limit = readQueryInteger(query, 'limit', {
-    min: 1,
-    max: DELIVERY_LIST_LIMITS.maxLimit,
-    fallback: DELIVERY_LIST_LIMITS.defaultLimit,
-  });
-  const offset = readQueryInteger(query, 'offset', { min: 0, max: DELIVERY_LIST_LIMITS.maxOffset, fallback: 0 });
-  const state = readQueryEnum(query, 'status', DELIVERY_STATES);
+  const query = parseQuery(ctx.querystring, DeliveriesQuery);
+  const { limit, offset } = query;
   const { items, total } = await webhooks.listDeliveries(account, {
     limit,
     offset,
-    state,
-    endpointId: query.get('endpoint_id'),
+    state: query.status,
+    endpointId: query.endpoint_id,
   });
   return {
     object: 'list',

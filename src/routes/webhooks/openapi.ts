@@ -4,7 +4,8 @@
  */
 import { MAX_ENDPOINTS } from '../../webhooks/service.ts';
 import { EVENT_TYPES } from '../../webhooks/types.ts';
-import { DELIVERY_LIST_LIMITS, DELIVERY_STATES } from './index.ts';
+import { queryParameters } from '../../http/query.ts';
+import { DELIVERY_STATES, DeliveriesQuery } from './index.ts';
 
 /** The document's own helpers, handed in so both parts build responses the same way. */
 export interface DocHelpers {
@@ -98,25 +99,7 @@ export function webhookPaths({ ref, response, ok, json, commonErrors }: DocHelpe
         summary: 'The delivery log, newest first',
         description:
           'One delivery per event and receiver, with every attempt (time, status code, latency, error). Settled deliveries are kept 14 days.',
-        parameters: [
-          {
-            name: 'limit',
-            in: 'query',
-            schema: {
-              type: 'integer',
-              minimum: 1,
-              maximum: DELIVERY_LIST_LIMITS.maxLimit,
-              default: DELIVERY_LIST_LIMITS.defaultLimit,
-            },
-          },
-          {
-            name: 'offset',
-            in: 'query',
-            schema: { type: 'integer', minimum: 0, maximum: DELIVERY_LIST_LIMITS.maxOffset, default: 0 },
-          },
-          { name: 'status', in: 'query', schema: { type: 'string', enum: DELIVERY_STATES } },
-          { name: 'endpoint_id', in: 'query', schema: { type: 'string' } },
-        ],
+        parameters: queryParameters(DeliveriesQuery),
         responses: {
           '200': ok('One page of deliveries.', ref('WebhookDeliveryList')),
           '400': response('BadRequest'),

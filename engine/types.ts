@@ -670,6 +670,7 @@ export const BASS_STYLES = [
   'pedal',
   'ostinato',
   'locked',
+  'boogie',
 ] as const;
 export type BassStyle = (typeof BASS_STYLES)[number];
 export const CHORD_STYLES = [

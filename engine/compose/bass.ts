@@ -151,6 +151,24 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
     return notes;
   },
   locked: (input) => lockedLine(input),
+  // The blues' boogie: up the chord's root, third, fifth and sixth and back down from its seventh, a tone a beat
+  // (two swung eighths each when lively), the figure blues bassists and pianists' left hands play under a shuffle.
+  boogie: ({ ctx, slot, anchor, drive, velocity }) => {
+    const third = anchor + (slot.chord.intervals.find((i) => i === 3 || i === 4) ?? 4);
+    const up = [anchor, third, anchor + 7, anchor + 9];
+    const down = [anchor + 10, anchor + 9, anchor + 7, third];
+    const every = drive >= 0.5 ? 0.5 : 1;
+    const onsets = pulses(slot.beat, end(slot), every);
+    const pitches = onsets.map((beat) => {
+      // Up in one bar, down in the next, whatever the chord's length.
+      const bar = Math.floor(beat / ctx.beatsPerBar + EPSILON);
+      const figure = bar % 2 === 0 ? up : down;
+      return at(figure, Math.floor(beat - bar * ctx.beatsPerBar + EPSILON) % 4);
+    });
+    return legato(onsets, pitches, end(slot), velocity, 0.85).map((note, i) =>
+      every === 0.5 && i % 2 === 1 ? { ...note, velocity: note.velocity * 0.8 } : note,
+    );
+  },
   acid: (input) => acidLine(input),
   pedal: ({ slot, anchor, velocity, ctx }) =>
     legato(pulses(slot.beat, end(slot), ctx.beatsPerBar * 2), [anchor], end(slot), velocity * 0.9, 0.98),

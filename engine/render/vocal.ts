@@ -107,9 +107,11 @@ function duckUnder(voice: Float32Array, span: Span, depth: number, channels: rea
     if (level > peak) peak = level;
   }
   const scale = (2 * depth) / peak;
-  for (let i = span.from; i < span.to; i++) {
-    const g = 1 - Math.min(depth, (env[i - span.from] ?? 0) * scale);
-    for (const channel of channels) channel[i] = (channel[i] ?? 0) * g;
+  const gains = new Float64Array(env.length);
+  for (let i = 0; i < env.length; i++) gains[i] = 1 - Math.min(depth, (env[i] ?? 0) * scale);
+  // Channel by channel (not every channel per sample): one tight loop each.
+  for (const channel of channels) {
+    for (let i = span.from; i < span.to; i++) channel[i] = (channel[i] ?? 0) * (gains[i - span.from] ?? 0);
   }
 }
 

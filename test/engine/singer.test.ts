@@ -220,6 +220,29 @@ test('/s/ is hiss above 4 kHz and /sh/ is lower, 2.5–5 kHz', (t) => {
   t.true(shMid > sMid);
 });
 
+test('/f/ and /th/ are weak, diffuse hiss: at least 10 dB under /s/ and /sh/, their 1–8 kHz octaves within 10 dB of each other per Hz', (t) => {
+  const level = (onset: string) => {
+    const { audio, events } = syllable(onset);
+    const middle = middleOf(audio, events.find((e) => e.phone === onset)!);
+    return { db: 20 * Math.log10(rms(middle)), mid: bandShare(middle, RATE, 2500, 5000), middle };
+  };
+  const s = level('S');
+  const sh = level('SH');
+  for (const weak of ['F', 'TH']) {
+    const { db, middle } = level(weak);
+    // Diffuse: energy per Hz in the octaves 1–2, 2–4 and 4–8 kHz (the /s/ below is 20 dB apart there).
+    const density = [1000, 2000, 4000].map((f) => bandShare(middle, RATE, f, 2 * f) / f);
+    const spread = 10 * Math.log10(Math.max(...density) / Math.min(...density));
+    const sSpread =
+      10 * Math.log10(bandShare(s.middle, RATE, 4000, 8000) / 4000 / (bandShare(s.middle, RATE, 1000, 2000) / 1000));
+    t.log(
+      `/${weak.toLowerCase()}/ ${db.toFixed(1)} dB (/s/ ${s.db.toFixed(1)}, /sh/ ${sh.db.toFixed(1)}); octaves 1–8 kHz within ${spread.toFixed(1)} dB per Hz (/s/: ${sSpread.toFixed(1)} dB)`,
+    );
+    t.true(db < s.db - 10 && db < sh.db - 10);
+    t.true(spread < 10);
+  }
+});
+
 /** Level per ms (10 ms RMS) of the signal after a 2nd-order RBJ filter: 'low' below `hz`, 'high' above it. */
 function levelPerMs(audio: Float32Array, type: 'low' | 'high', hz: number): Float64Array {
   const w = (2 * Math.PI * hz) / RATE;

@@ -117,6 +117,28 @@ test('reggae: the guitar skanks on beats 2 and 4 and the organ bubbles off the b
   }
 });
 
+test('blues: the ride shuffles on triplets and the bass boogies up to the sixth and the seventh', (t) => {
+  for (const seed of SEEDS) {
+    const score = scoreOf('blues shuffle, 96 bpm', seed);
+    t.is(score.spec.genre, 'blues');
+    const drums = part(score, 'drums');
+    const ride = onsets(score, drums, DRUM_MIDI.ride);
+    t.true(ride.length > 0);
+    t.true(
+      ride.filter((b) => Math.abs(frac(b) - 2 / 3) < 0.01).length >= ride.length * 0.4,
+      `seed ${seed}: the ride does not shuffle`,
+    );
+    const bass = part(score, 'bass');
+    const intervals = new Set(
+      bass.notes.map((n) => {
+        const chord = score.chords.findLast((c) => c.beat <= n.beat + 1e-6) ?? score.chords[0]!;
+        return (((n.midi - chord.root) % 12) + 12) % 12;
+      }),
+    );
+    t.true(intervals.has(9) && intervals.has(10), `seed ${seed}: no boogie sixth and seventh in the bass`);
+  }
+});
+
 test('no strummed steel-string guitar in styles that do not ask for one', (t) => {
   const prompts = [
     'boom bap hip hop beat, 90 bpm',

@@ -38,6 +38,9 @@ function kWeighting(sampleRate: number): [Biquad, Biquad] {
 /** Sum of K-weighted squares of one channel per 100 ms segment. */
 function segmentEnergies(channel: Float32Array, sampleRate: number, segment: number): Float64Array {
   const [s, h] = kWeighting(sampleRate);
+  // Coefficients in locals: read from the objects inside the loop they cost a third of the time.
+  const { b0: sb0, b1: sb1, b2: sb2, a1: sa1, a2: sa2 } = s;
+  const { b0: hb0, b1: hb1, b2: hb2, a1: ha1, a2: ha2 } = h;
   const out = new Float64Array(Math.floor(channel.length / segment));
   let x1 = 0,
     x2 = 0,
@@ -50,10 +53,10 @@ function segmentEnergies(channel: Float32Array, sampleRate: number, segment: num
     const end = (seg + 1) * segment;
     for (let i = seg * segment; i < end; i++) {
       const x = channel[i] ?? 0;
-      const y = s.b0 * x + s.b1 * x1 + s.b2 * x2 - s.a1 * y1 - s.a2 * y2;
+      const y = sb0 * x + sb1 * x1 + sb2 * x2 - sa1 * y1 - sa2 * y2;
       x2 = x1;
       x1 = x;
-      const z = h.b0 * y + h.b1 * y1 + h.b2 * y2 - h.a1 * z1 - h.a2 * z2;
+      const z = hb0 * y + hb1 * y1 + hb2 * y2 - ha1 * z1 - ha2 * z2;
       y2 = y1;
       y1 = y;
       z2 = z1;

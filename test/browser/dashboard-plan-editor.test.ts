@@ -9,10 +9,8 @@ test('More rows adds five plan rows keeping the typed ones, and Enter in a field
   const [server, browser] = await Promise.all([startRealServer(t), openBrowser(t)]);
   const page = await newPage(browser, t);
   const base = server.url;
-  await page.goto(`${base}/signup`);
-  await page.getByLabel('Email').fill('planner@example.com');
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
+  // The first start's local account (Developer): composition plans are a full-access feature (src/plans.ts).
+  await page.goto(server.firstSignInUrl ?? `${base}/signin`);
   await page.waitForURL(`${base}/`);
 
   await page.goto(`${base}/playground`);

@@ -71,7 +71,7 @@ export class DashboardClient {
 
 /**
  * Signs up on the dashboard (a new account is Starter) and moves the account to `plan`, as an operator would
- * (`tunesmith accounts plan`): for tests of what Starter does not include (src/plans.ts).
+ * (`tunesmith accounts set-plan`): for tests of what Starter does not include (src/plans.ts).
  */
 export async function signUpOnPlan(
   browser: DashboardClient,

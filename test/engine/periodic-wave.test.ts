@@ -5,7 +5,7 @@
  * triangle at the fat oscillators' phases, and the custom bass partials).
  */
 import test from 'ava';
-import { webAudio } from '../../engine/render/globals.ts';
+import { setupWebAudioGlobals, webAudio } from '../../engine/render/globals.ts';
 import { lastPartial, trimPeriodicWaves } from '../../engine/render/tone-render.ts';
 
 const SIZE = 2048;
@@ -72,3 +72,25 @@ for (const [name, partials] of Object.entries(shapes)) {
     });
   }
 }
+
+test('a fat oscillator builds no full-band periodic wave it does not play, and keeps its default of three voices', async (t) => {
+  const Tone = await setupWebAudioGlobals();
+  const raw = new webAudio.OfflineAudioContext(1, 128, 48000);
+  const lengths: number[] = [];
+  const create = raw.createPeriodicWave;
+  raw.createPeriodicWave = function (this: typeof raw, real, imag, constraints) {
+    lengths.push(lastPartial(real as Float32Array, imag as Float32Array));
+    return create.call(this, real, imag, constraints);
+  };
+  const context = new Tone.OfflineContext(raw as unknown as OfflineAudioContext);
+  // The first Tone oscillators of this process: Tone's wave cache (per process) cannot hide a wave being built.
+  const named = new Tone.OmniOscillator({ context, type: 'fatsquare17', count: 2 });
+  const unnamed = new Tone.OmniOscillator({ context, type: 'fatsawtooth9' });
+  t.is(named.count, 2);
+  t.is(unnamed.count, 3);
+  t.true(lengths.length > 0);
+  t.true(
+    lengths.every((last) => last <= 17),
+    `waves built: ${lengths}`,
+  );
+});

@@ -85,21 +85,26 @@ test('a client that goes away mid-download is one debug line: its request line, 
   t.false(lines.some((line) => line.level >= LEVELS.warn));
 });
 
+/** The store with one method that throws `message`: a fault inside a handler. */
+const failing =
+  (method: string, message: string) =>
+  <S extends object>(store: S): S =>
+    new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === method)
+          return () => {
+            throw new Error(message);
+          };
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+
 test('a fault is logged once, at error level, with its stack, under the request id', async (t) => {
   const { logger, lines } = captureLogger('info');
   const app = await startApp(t, {
     logger,
-    wrapStore: (store) =>
-      new Proxy(store, {
-        get(target, prop, receiver) {
-          if (prop === 'listGenerations')
-            return () => {
-              throw new Error('ENOENT: no such file /secret/path');
-            };
-          const value = Reflect.get(target, prop, receiver);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      }),
+    wrapStore: failing('listGenerations', 'ENOENT: no such file /secret/path'),
   });
   const { key } = await app.account();
   const reqId = (await app.call(key, '/v1/generations')).headers.get('x-request-id');
@@ -113,17 +118,7 @@ test('a fault in a POST whose body was read is logged with its stack under the r
   const { logger, lines } = captureLogger('info');
   const app = await startApp(t, {
     logger,
-    wrapStore: (store) =>
-      new Proxy(store, {
-        get(target, prop, receiver) {
-          if (prop === 'createGeneration')
-            return () => {
-              throw new Error('the store broke while saving');
-            };
-          const value = Reflect.get(target, prop, receiver);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      }),
+    wrapStore: failing('createGeneration', 'the store broke while saving'),
   });
   const { key } = await app.account();
   const res = await app.call(key, '/v1/generate', { json: { prompt: 'lofi', duration: 30 } });

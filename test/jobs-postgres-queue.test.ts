@@ -128,6 +128,16 @@ test('a job queued in a transaction that rolls back does not exist; one that com
   );
 });
 
+/** Takes every waiting job, one by one, and gives the prompts of their tasks in the order they came. */
+async function promptsInTakenOrder(queue: PgBoss, store: FileRepository): Promise<string[]> {
+  const order: string[] = [];
+  for (;;) {
+    const [job] = await queue.fetch<RenderJob>(RENDER_QUEUE);
+    if (!job) return order;
+    order.push((await store.getGeneration(job.data.account_id, job.data.id))?.prompt ?? job.data.id);
+  }
+}
+
 test("accounts take turns: one account's queued burst does not hold up another's single task", async (t) => {
   const { store, boss, client } = await setup(t);
   const queue = await boss();
@@ -136,12 +146,7 @@ test("accounts take turns: one account's queued burst does not hold up another's
   for (const prompt of ['busy 1', 'busy 2', 'busy 3'])
     await enqueueIn(client, queue, await create(store, busy.id, prompt));
   await enqueueIn(client, queue, await create(store, quiet.id, 'quiet 1'));
-  const order: string[] = [];
-  for (;;) {
-    const [job] = await queue.fetch<RenderJob>(RENDER_QUEUE);
-    if (!job) break;
-    order.push((await store.getGeneration(job.data.account_id, job.data.id))!.prompt);
-  }
+  const order = await promptsInTakenOrder(queue, store);
   t.deepEqual(order, ['busy 1', 'quiet 1', 'busy 2', 'busy 3']);
 });
 
@@ -154,12 +159,7 @@ test('a better plan rank goes first: every waiting job of rank 1 before any of r
     await enqueueIn(client, queue, await create(store, starter.id, prompt), 'COMMIT', 3);
   for (const prompt of ['enterprise 1', 'enterprise 2'])
     await enqueueIn(client, queue, await create(store, enterprise.id, prompt), 'COMMIT', 1);
-  const order: string[] = [];
-  for (;;) {
-    const [job] = await queue.fetch<RenderJob>(RENDER_QUEUE);
-    if (!job) break;
-    order.push((await store.getGeneration(job.data.account_id, job.data.id))!.prompt);
-  }
+  const order = await promptsInTakenOrder(queue, store);
   t.deepEqual(order, ['enterprise 1', 'enterprise 2', 'starter 1', 'starter 2']);
 });
 

@@ -247,8 +247,14 @@ test("one account never sees or touches another account's keys and generations",
   const otherKeyId = (await app.store.listKeys(other.id))[0]!.id;
 
   const browser = new DashboardClient(app.url);
-  await browser.signUp('jo@example.com');
+  const signedUp = await browser.signUp('jo@example.com');
+  t.is(signedUp.status, 303, signedUp.text);
   const pages = await Promise.all(['/', '/keys', '/generations', '/playground'].map((p) => browser.get(p)));
+  // Signed in throughout: a page sent back to sign in would hide the other account's data for the wrong reason.
+  t.deepEqual(
+    pages.map((page) => page.status),
+    [200, 200, 200, 200],
+  );
   for (const page of pages) {
     t.false(page.text.includes('private tune'));
     t.false(page.text.includes(made.id));

@@ -155,8 +155,16 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
   // (two swung eighths each when lively), the figure blues bassists and pianists' left hands play under a shuffle.
   boogie: ({ ctx, slot, anchor, drive, velocity }) => {
     const third = anchor + (slot.chord.intervals.find((i) => i === 3 || i === 4) ?? 4);
-    const up = [anchor, third, anchor + 7, anchor + 9];
-    const down = [anchor + 10, anchor + 9, anchor + 7, third];
+    const fifth = anchor + (slot.chord.intervals.find((i) => i === 6 || i === 7 || i === 8) ?? 7);
+    // The sixth and seventh of the key's own scale (major sixth and flat seventh in the blues' mixolydian and
+    // dorian): in another mode the figure bends to it rather than play outside the key.
+    const tones = chordScale(ctx.scale, slot.chord.pitchClasses);
+    const inKey = (midi: number): number =>
+      [midi, midi - 1, midi + 1].find((candidate) => tones.includes(mod(candidate, 12))) ?? midi;
+    const sixth = inKey(anchor + 9);
+    const seventh = inKey(anchor + 10);
+    const up = [anchor, third, fifth, sixth];
+    const down = [seventh, sixth, fifth, third];
     const every = drive >= 0.5 ? 0.5 : 1;
     const onsets = pulses(slot.beat, end(slot), every);
     const pitches = onsets.map((beat) => {

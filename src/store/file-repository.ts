@@ -42,6 +42,7 @@ import type { WebhookDelivery, WebhookEvent } from './webhook-types.ts';
 import {
   DataDirLockLostError,
   IdempotencyConflictError,
+  NothingToReplayError,
   NotFoundError,
   type Account,
   type ApiKey,
@@ -365,6 +366,7 @@ export class FileRepository implements Repository {
         return { generations: this.#batchOf(made), replayed: true };
       }
     }
+    if (options.replayOnly) throw new NothingToReplayError();
     const month = quotaMonth(now);
     const index = this.#accountIndex(first.account_id);
     assertQuotaRoom(index.usage(month), inputs.length, options, now);

@@ -141,6 +141,11 @@ export interface CreateGenerationOptions {
   monthlyQuota: number | null;
   /** When given, the same key and body hash within 24 h return the first generation instead of a new one. */
   idempotency?: { key: string; bodyHash: string } | undefined;
+  /**
+   * Only replay: the earlier answer under `idempotency` if there is one, else NothingToReplayError and nothing is
+   * made (an account at its bound of unfinished tasks still has its retries answered).
+   */
+  replayOnly?: boolean;
   now?: Date;
 }
 
@@ -170,6 +175,14 @@ export class IdempotencyConflictError extends Error {
   override name = 'IdempotencyConflictError' as const;
   constructor() {
     super('This Idempotency-Key was already used with a different request body. Use a new key for a new request.');
+  }
+}
+
+/** Thrown by a create with `replayOnly` when no earlier answer is kept under its Idempotency-Key. */
+export class NothingToReplayError extends Error {
+  override name = 'NothingToReplayError' as const;
+  constructor() {
+    super('No earlier request was made with this Idempotency-Key.');
   }
 }
 

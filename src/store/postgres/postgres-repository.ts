@@ -12,6 +12,7 @@ import { StoreClosedError } from '../errors.ts';
 import type { Repository, SettingName, Settings, Transaction } from '../repository.ts';
 import {
   IdempotencyConflictError,
+  NothingToReplayError,
   NotFoundError,
   type Account,
   type ApiKey,
@@ -257,6 +258,7 @@ export class PostgresRepository implements Repository {
           return { generations: batch.rows.map(toGeneration), replayed: true };
         }
       }
+      if (options.replayOnly) throw new NothingToReplayError();
       const month = quotaMonth(now);
       if (options.monthlyQuota !== null) {
         const { rows } = await db.query(

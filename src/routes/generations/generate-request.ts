@@ -5,10 +5,10 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_LYRICS_CHARS, MP3_BITRATES, type StyleInfo } from '../../../engine/index.ts';
-import { ValidationError } from '../../http/errors.ts';
+import { ValidationError } from '../../domain/errors.ts';
 import { boolean, choice, httpUrl, number, text } from '../../http/fields.ts';
 import { parseWith, refuse, strictBody } from '../../http/schema.ts';
-import type { NewGeneration } from '../../store/types.ts';
+import type { NewGeneration } from '../../domain/model.ts';
 import { musicalFieldsOf, musicalShape } from './musical-fields.ts';
 import { planLength } from './plan-sections.ts';
 import { sections } from './plan-schema.ts';
@@ -79,7 +79,7 @@ function generateBody(styles: readonly string[]) {
       .nullish()
       .meta({
         description:
-          "http(s) URL that receives this task's generation.completed or generation.failed webhook (signed, retried; see the README). Developer and Enterprise plans only (403 on Starter). " +
+          "http(s) URL that receives this task's generation.completed or generation.failed webhook (signed, retried; see docs/webhooks.md). Developer and Enterprise plans only (403 on Starter). " +
           'A URL that is or resolves to a loopback, private, link-local or metadata address is a 400 unsafe_url.',
       }),
     sample_rate: choice(LIMITS.sampleRates, 'Hz', 44100).nullish().meta({

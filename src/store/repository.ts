@@ -4,16 +4,8 @@
  * do. Callers never see a path, a lowdb object or a shared mutable record.
  */
 import type { Credential, Session } from './credentials.ts';
-import type {
-  Account,
-  ApiKey,
-  CreateGenerationOptions,
-  Generation,
-  ListOptions,
-  NewGeneration,
-  PlanName,
-} from './types.ts';
-import type { CustomStyleRecord } from './style-types.ts';
+import type { Account, ApiKey, Generation, GenerationStatus, NewGeneration, PlanName } from '../domain/model.ts';
+import type { CustomStyleRecord } from '../domain/custom-styles.ts';
 import type {
   AccountSecret,
   DeliveryState,
@@ -21,7 +13,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEvent,
-} from './webhook-types.ts';
+} from '../domain/webhooks/types.ts';
 
 /** The fields of a generation that change after its creation. */
 export type GenerationPatch = Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>;
@@ -198,4 +190,20 @@ export interface Settings {
   /** The value last put, or undefined when there is none. A stored value that cannot be read is a DamagedSettingError. */
   get(name: SettingName): Promise<unknown>;
   put(name: SettingName, value: unknown): Promise<void>;
+}
+
+export interface CreateGenerationOptions {
+  /** Monthly generations allowed for the account (null = unlimited). Checked and reserved atomically. */
+  monthlyQuota: number | null;
+  /** When given, the same key and body hash within 24 h return the first generation instead of a new one. */
+  idempotency?: { key: string; bodyHash: string } | undefined;
+  now?: Date;
+}
+
+export interface ListOptions {
+  status?: GenerationStatus | undefined;
+  /** Only generations whose prompt contains this text, regardless of case. */
+  search?: string | undefined;
+  limit: number;
+  offset: number;
 }

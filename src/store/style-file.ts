@@ -5,7 +5,7 @@
 import { AtomicJsonFile, type CoalescingWriter } from './atomic-file.ts';
 import type { StyleRecords } from './repository.ts';
 import { recordOfArrays } from './shape.ts';
-import { StyleNameTakenError, type CustomStyleRecord } from './style-types.ts';
+import { StyleNameTakenError, type CustomStyleRecord } from '../domain/custom-styles.ts';
 
 export const STYLE_FILE = 'styles.json';
 

@@ -5,14 +5,10 @@
 import type { ExecutionContext, TestFn } from 'ava';
 import { EmailTakenError } from '../../src/store/credentials.ts';
 import type { Repository } from '../../src/store/repository.ts';
-import {
-  IdempotencyConflictError,
-  NotFoundError,
-  QuotaExceededError,
-  type NewGeneration,
-} from '../../src/store/types.ts';
-import { StyleNameTakenError, type CustomStyleRecord } from '../../src/store/style-types.ts';
-import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../src/store/webhook-types.ts';
+import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../../src/domain/errors.ts';
+import type { NewGeneration } from '../../src/domain/model.ts';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../src/domain/webhooks/types.ts';
+import { StyleNameTakenError, type CustomStyleRecord } from '../../src/domain/custom-styles.ts';
 import { makeCustomStyle } from '../../engine/index.ts';
 
 /** Makes a fresh, empty repository for a test (the test's context lets a factory register its own teardowns). */

@@ -5,10 +5,10 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_LYRICS_CHARS, MP3_BITRATES, type StyleInfo } from '../../../engine/index.ts';
-import { ValidationError } from '../../http/errors.ts';
+import { ValidationError } from '../../domain/errors.ts';
 import { boolean, choice, httpUrl, number, text } from '../../http/fields.ts';
 import { parseWith, refuse, strictBody } from '../../http/schema.ts';
-import type { NewGeneration } from '../../store/types.ts';
+import type { NewGeneration } from '../../domain/model.ts';
 import { musicalFieldsOf, musicalShape } from './musical-fields.ts';
 import { planLength } from './plan-sections.ts';
 import { sections } from './plan-schema.ts';

@@ -11,7 +11,7 @@ import { DamagedFileError } from '../errors.ts';
 import { isDeleted, loadGenerationFiles } from '../generation-files.ts';
 import type { FileRepository } from '../file-repository.ts';
 import type { SettingName } from '../repository.ts';
-import type { WebhookDelivery, WebhookEvent } from '../webhook-types.ts';
+import type { WebhookDelivery, WebhookEvent } from '../../domain/webhooks/types.ts';
 import { DatabaseNotEmptyError, describeConnectionError } from './errors.ts';
 import { migrate } from './migrations.ts';
 import { json, oneRow, type Queryable } from './rows.ts';

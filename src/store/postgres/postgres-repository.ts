@@ -6,21 +6,19 @@
  */
 import pg from 'pg';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../../ids.ts';
-import { isPlanName, quotaMonth } from '../../plans.ts';
+import { isPlanName, quotaMonth } from '../../domain/plans.ts';
 import { assertQuotaRoom, batchLead, createOne } from '../batch-rules.ts';
 import { StoreClosedError } from '../errors.ts';
-import type { Repository, SettingName, Settings, Transaction } from '../repository.ts';
-import {
-  IdempotencyConflictError,
-  NotFoundError,
-  type Account,
-  type ApiKey,
-  type CreateGenerationOptions,
-  type Generation,
-  type ListOptions,
-  type NewGeneration,
-  type PlanName,
-} from '../types.ts';
+import type {
+  Repository,
+  SettingName,
+  Settings,
+  Transaction,
+  CreateGenerationOptions,
+  ListOptions,
+} from '../repository.ts';
+import { IdempotencyConflictError, NotFoundError } from '../../domain/errors.ts';
+import type { Account, ApiKey, Generation, NewGeneration, PlanName } from '../../domain/model.ts';
 import { PostgresCredentials } from './credentials.ts';
 import { GenerationWatch } from './generation-watch.ts';
 import { describeConnectionError } from './errors.ts';

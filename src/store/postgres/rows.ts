@@ -4,7 +4,7 @@
  */
 import type { QueryResultRow } from 'pg';
 import type { Credential } from '../credentials.ts';
-import type { Account, ApiKey, Generation, PlanName } from '../types.ts';
+import type { Account, ApiKey, Generation, PlanName } from '../../domain/model.ts';
 import type {
   AccountSecret,
   DeliveryAttempt,
@@ -12,7 +12,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEvent,
-} from '../webhook-types.ts';
+} from '../../domain/webhooks/types.ts';
 
 /** What a query on a pool, a client or a transaction's client offers: all this module's code needs. */
 export interface Queryable {

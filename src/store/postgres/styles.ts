@@ -1,6 +1,6 @@
 /** Each account's own styles (POST /v1/styles) in PostgreSQL: one row each, keyed by account and name. */
 import type { StyleRecords } from '../repository.ts';
-import { StyleNameTakenError, type CustomStyleRecord } from '../style-types.ts';
+import { StyleNameTakenError, type CustomStyleRecord } from '../../domain/custom-styles.ts';
 import { json, type Queryable } from './rows.ts';
 
 const toStyle = (r: Record<string, unknown>): CustomStyleRecord => ({

@@ -1,13 +1,13 @@
 /**
- * What an account's plan lets a request ask for (src/plans.ts): the audio quality, the API calls beyond the basic
+ * What an account's plan lets a request ask for (src/domain/plans.ts): the audio quality, the API calls beyond the basic
  * ones, webhooks. A request asking for more is refused with a 403 naming the plans that include it, never quietly
  * given less. A derived task is judged by what its own request asks, not by what its source was made with, so a
  * track made before a downgrade can still be extended by a plan that allows extending.
  */
-import { PlanForbiddenError } from './http/errors.ts';
-import { PLAN_LABELS } from './http/plan-label.ts';
+import { PlanForbiddenError } from './errors.ts';
+import { PLAN_LABELS } from './plan-label.ts';
 import { QUALITY, limitsFor, plansIncluding, type PlanLimits } from './plans.ts';
-import type { Account, EncodingSettings } from './store/types.ts';
+import type { Account, EncodingSettings } from './model.ts';
 
 /** The parts of a request the plan judges; absent means not asked for. */
 export interface PlanAsk {

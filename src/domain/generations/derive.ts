@@ -5,9 +5,9 @@
  * the new render lands on the source's bar grid; the render job then splices it into the source's stored PCM, so
  * everything outside the changed region is the source's, sample for sample (engine/render/splice.ts).
  */
-import { EngineError, planDuration, type PlanKind, type PlanReport, type PlanSection } from '../../engine/index.ts';
-import { GenerationStateError, ValidationError } from '../http/errors.ts';
-import type { Generation, GenerationSource } from '../store/types.ts';
+import { EngineError, planDuration, type PlanKind, type PlanReport, type PlanSection } from '../../../engine/index.ts';
+import { GenerationStateError, ValidationError } from '../errors.ts';
+import type { Generation, GenerationSource } from '../model.ts';
 import type { GenerationInput } from './generations.ts';
 
 export type SectionChanges = Pick<PlanSection, 'energy' | 'instruments' | 'lyrics'>;

@@ -5,17 +5,17 @@
  */
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../engine/index.ts';
-import { GenerationStateError, RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
-import { newBatchId } from '../ids.ts';
-import type { DownloadSigner } from '../http/signing.ts';
-import type { JobQueue } from '../jobs/types.ts';
+import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../../engine/index.ts';
+import { GenerationStateError, RateLimitedError, ServiceUnavailableError } from '../errors.ts';
+import { newBatchId } from '../../ids.ts';
+import type { DownloadSigner } from '../download-links.ts';
+import type { JobQueue } from '../../jobs/types.ts';
 import { limitsFor } from '../plans.ts';
-import type { BlobInfo, BlobRange, BlobStore } from '../store/blob-store.ts';
-import type { Logger } from '../log.ts';
-import type { Repository } from '../store/repository.ts';
-import { BlobNotFoundError } from '../store/errors.ts';
-import { storedFiles, type Account, type Generation, type ListOptions, type NewGeneration } from '../store/types.ts';
+import type { BlobInfo, BlobRange, BlobStore } from '../../store/blob-store.ts';
+import type { Logger } from '../../log.ts';
+import type { Repository, ListOptions } from '../../store/repository.ts';
+import { BlobNotFoundError } from '../../store/errors.ts';
+import { storedFiles, type Account, type Generation, type NewGeneration } from '../model.ts';
 import { checkPlan, type PlanAsk } from '../plan-gate.ts';
 import { assertDerivable, derivedInput, type Derivation } from './derive.ts';
 import { DOWNLOADS, STEM_CONTENT_TYPE, isLaterFormat, type DownloadKind } from './files.ts';

@@ -45,6 +45,8 @@ export {
   InvalidLyricsError,
 } from './errors.ts';
 export { checkRequest, planDuration } from './track.ts';
+/** The API's track lengths (30–180 s); the engine itself renders 1–600 s so tests can make short clips. */
+export { TRACK_SECONDS } from './interpret/plan.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
 export { makeCustomStyle, InvalidStyleError, STYLE_ROLES, type StyleChanges } from './custom-style.ts';

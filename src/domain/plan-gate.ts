@@ -18,15 +18,25 @@ export interface PlanAsk {
   callbackUrl?: boolean | undefined;
 }
 
+/** The 403 for a feature the account's plan lacks, naming the plans whose limits `includes` accepts. */
+function refusal(
+  account: Account,
+  param: string | undefined,
+  feature: string,
+  includes: (plan: PlanLimits) => boolean,
+): PlanForbiddenError {
+  return new PlanForbiddenError(
+    param,
+    PLAN_LABELS[account.plan],
+    feature,
+    plansIncluding(includes).map((name) => PLAN_LABELS[name]),
+  );
+}
+
 export function checkPlan(account: Account, ask: PlanAsk): void {
   const limits = limitsFor(account);
   const refuse = (param: string | undefined, feature: string, includes: (plan: PlanLimits) => boolean): never => {
-    throw new PlanForbiddenError(
-      param,
-      PLAN_LABELS[account.plan],
-      feature,
-      plansIncluding(includes).map((name) => PLAN_LABELS[name]),
-    );
+    throw refusal(account, param, feature, includes);
   };
   if (ask.fullAccess && limits.api_access !== 'full')
     refuse(ask.fullAccess.param, ask.fullAccess.feature, (plan) => plan.api_access === 'full');
@@ -53,11 +63,5 @@ export function checkPlan(account: Account, ask: PlanAsk): void {
 
 /** Throws unless the account's plan includes webhooks (the /v1/webhooks endpoints). */
 export function checkWebhooksPlan(account: Account): void {
-  if (!limitsFor(account).webhooks)
-    throw new PlanForbiddenError(
-      undefined,
-      PLAN_LABELS[account.plan],
-      'Webhooks',
-      plansIncluding((plan) => plan.webhooks).map((name) => PLAN_LABELS[name]),
-    );
+  if (!limitsFor(account).webhooks) throw refusal(account, undefined, 'Webhooks', (plan) => plan.webhooks);
 }

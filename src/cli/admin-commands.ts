@@ -3,9 +3,10 @@
  * no server owns the data dir, and the server runs them for the CLI (over the admin channel) when one
  * does, so both paths share one implementation and never race each other's writes.
  */
-import { isPlanName, limitsFor } from '../plans.ts';
+import { isPlanName, limitsFor } from '../domain/plans.ts';
 import type { Repository } from '../store/repository.ts';
-import { NotFoundError, type PlanName } from '../store/types.ts';
+import { NotFoundError } from '../domain/errors.ts';
+import type { PlanName } from '../domain/model.ts';
 
 /** What admin commands act on: the records (sign-in data included), and where the dashboard is reached. */
 export interface AdminContext {

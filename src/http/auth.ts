@@ -1,4 +1,4 @@
-import { AuthenticationError, RateLimitedError } from './errors.ts';
+import { AuthenticationError, RateLimitedError } from '../domain/errors.ts';
 import { setRateLimitHeaders } from './rate-limit-headers.ts';
 import { TokenBucketLimiter } from './token-bucket.ts';
 import type { AppContext, AppMiddleware, Services } from './types.ts';

@@ -4,12 +4,12 @@ import type { FileEncoder, GenerationRequest, StyleInfo } from '../../engine/ind
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { JobQueue } from '../jobs/types.ts';
-import type { Generations } from '../generations/generations.ts';
+import type { Generations } from '../domain/generations/generations.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { Repository } from '../store/repository.ts';
-import type { Account, ApiKey } from '../store/types.ts';
-import type { WebhookService } from '../webhooks/service.ts';
-import type { DownloadSigner } from './signing.ts';
+import type { Account, ApiKey } from '../domain/model.ts';
+import type { WebhookService } from '../domain/webhooks/service.ts';
+import type { DownloadSigner } from '../domain/download-links.ts';
 import type { RequestLimiter } from './token-bucket.ts';
 
 /** Everything the HTTP layer needs, handed in by whoever builds the app (server.ts, tests, the bench). */

@@ -1,6 +1,6 @@
 /** API keys: create a named key (shown once), list them, revoke one after a confirmation. */
 import type { AppContext } from '../../http/types.ts';
-import type { ApiKey } from '../../store/types.ts';
+import type { ApiKey } from '../../domain/model.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';

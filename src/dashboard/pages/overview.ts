@@ -1,7 +1,7 @@
 /** The account at a glance: plan, this month's use against the quota, the rate limit, and the plans. */
-import { PLAN_LABELS } from '../../http/plan-label.ts';
+import { PLAN_LABELS } from '../../domain/plan-label.ts';
 import type { AppContext } from '../../http/types.ts';
-import { PLAN_NAMES, PLANS, limitsFor, quotaMonth, quotaResetsAt } from '../../plans.ts';
+import { PLAN_NAMES, PLANS, limitsFor, quotaMonth, quotaResetsAt } from '../../domain/plans.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { EMAIL_MAX_CHARS } from '../../email.ts';
 import { html } from '../html.ts';

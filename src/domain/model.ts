@@ -1,4 +1,4 @@
-import type { MusicalFields, PlanSection } from '../../engine/index.ts';
+import type { CustomStyle, MusicalFields, PlanSection } from '../../engine/index.ts';
 
 /**
  * The domain's model: accounts, their keys, and generations. The store keeps them behind src/store/repository.ts
@@ -106,6 +106,8 @@ export interface Generation {
   batch?: { id: string; index: number; size: number };
   /** Made from another generation (POST …/extend or …/remix): which, how, and for a remix the section redone (absent: made from a prompt). */
   source?: GenerationSource;
+  /** The account's own style `style` names, as it was when the task was made (absent: a built-in style or none). */
+  custom_style?: CustomStyle;
 }
 
 export interface GenerationSource {
@@ -134,6 +136,7 @@ export type NewGeneration = Pick<
   | 'plan'
   | 'batch'
   | 'source'
+  | 'custom_style'
 >;
 
 /** A password as kept: its scrypt hash, never the password. */

@@ -34,6 +34,7 @@ export const requestOf = (generation: Generation): GenerationRequest => ({
   ...(generation.loop === true ? { loop: true } : {}),
   ...(generation.music ? { music: generation.music } : {}),
   ...(generation.plan ? { plan: generation.plan } : {}),
+  ...(generation.custom_style ? { style: generation.custom_style.base, customStyle: generation.custom_style } : {}),
 });
 
 export const CANCELLED = 'The generation was cancelled.';

@@ -36,6 +36,7 @@ import {
 import { acquireLock, readLiveLock, type DataDirLock, type LockOwner } from './lock.ts';
 import type { GenerationPatch, Repository, Transaction, CreateGenerationOptions, ListOptions } from './repository.ts';
 import { SettingsFile } from './settings-file.ts';
+import { STYLE_FILE, StyleFile } from './style-file.ts';
 import { recordOfArrays, type Problem } from './shape.ts';
 import { RETAIN_MS, WEBHOOK_FILE, WebhookFile } from './webhook-file.ts';
 import type { WebhookDelivery, WebhookEvent } from '../domain/webhooks/types.ts';
@@ -106,6 +107,7 @@ export class FileRepository implements Repository {
   // Set by load(), before openStore() hands the repository out. Plain fields, not getters: tests wrap it in a Proxy.
   credentials!: CredentialStore;
   webhooks!: WebhookFile;
+  styles!: StyleFile;
 
   readonly #accounts = new Map<string, Account>();
   readonly #keys = new Map<string, ApiKey>();
@@ -174,6 +176,7 @@ export class FileRepository implements Repository {
     }
     this.credentials = new CredentialStore(this.dataDir, this.#writer);
     this.webhooks = await WebhookFile.open(join(this.dataDir, WEBHOOK_FILE), this.#writer);
+    this.styles = await StyleFile.open(join(this.dataDir, STYLE_FILE), this.#writer);
     const now = this.#clock().getTime();
     const recentIdempotency: { accountId: string; record: PendingIdempotency }[] = [];
     let adopted = false;
@@ -387,6 +390,7 @@ export class FileRepository implements Repository {
         ...(input.plan ? { plan: input.plan } : {}),
         ...(input.batch ? { batch: input.batch } : {}),
         ...(input.source ? { source: input.source } : {}),
+        ...(input.custom_style ? { custom_style: input.custom_style } : {}),
       }),
     );
     for (const generation of generations) {

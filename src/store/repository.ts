@@ -5,6 +5,7 @@
  */
 import type { Credential, Session } from './credentials.ts';
 import type { Account, ApiKey, Generation, GenerationStatus, NewGeneration, PlanName } from '../domain/model.ts';
+import type { CustomStyleRecord } from '../domain/custom-styles.ts';
 import type {
   AccountSecret,
   DeliveryState,
@@ -78,6 +79,7 @@ export interface Repository {
 
   readonly credentials: CredentialRecords;
   readonly webhooks: WebhookRecords;
+  readonly styles: StyleRecords;
   readonly settings: Settings;
 
   /** True while the store can be read and written (the file store: it still holds its data dir). */
@@ -168,6 +170,17 @@ export interface WebhookRecords {
   ): Promise<WebhookDelivery>;
   /** Drops settled deliveries older than the retention, and events left without deliveries. */
   prune(now: Date): Promise<void>;
+}
+
+/** Each account's own styles (POST /v1/styles). */
+export interface StyleRecords {
+  /** The account's styles, by name. */
+  list(accountId: string): Promise<CustomStyleRecord[]>;
+  get(accountId: string, name: string): Promise<CustomStyleRecord | undefined>;
+  /** StyleNameTakenError when the account has a style of that name. */
+  add(style: CustomStyleRecord): Promise<void>;
+  /** False when the account had no style of that name. */
+  delete(accountId: string, name: string): Promise<boolean>;
 }
 
 /** The names of the small documents the service keeps beside its records. */

@@ -135,6 +135,8 @@ export function derivedInput(
     music: { ...source.music, bpm: played.bpm, key: played.key, timeSignature: played.meter },
     plan,
     source: from,
+    // The source's own style as it played it, even should the account have changed or deleted it since.
+    ...(source.custom_style ? { custom_style: source.custom_style } : {}),
   };
   // A redo is the source's length whatever its plan measures (the splice keeps the source's frames); its plan is
   // still measured, which refuses lyrics its section cannot hold.

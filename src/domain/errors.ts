@@ -169,3 +169,11 @@ export class NotFoundError extends Error {
     super(`No ${what} with id ${id}.`);
   }
 }
+
+/** A sign-up for an email that already has an account (or is being signed up right now). */
+export class EmailTakenError extends Error {
+  override name = 'EmailTakenError' as const;
+  constructor() {
+    super('An account with this email already exists. Sign in instead.');
+  }
+}

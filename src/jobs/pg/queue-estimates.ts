@@ -8,7 +8,7 @@
  * One query for a page of tasks (the window over the waiting jobs is computed once), plus the speed, which is
  * cached for SPEED_TTL_MS because it moves slowly.
  */
-import type { Generation } from '../../store/types.ts';
+import type { Generation } from '../../domain/model.ts';
 import type { Queryable } from '../../store/postgres/index.ts';
 import { DEFAULT_SPEED, timeLeft } from '../render-speed.ts';
 import type { LiveState } from '../types.ts';

@@ -10,13 +10,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job, PgBoss } from 'pg-boss';
 import { RenderAbortedError, WorkerCrashedError, type RenderedTrack } from '../../../engine/index.ts';
-import { allKeys, trackFiles } from '../../generations/files.ts';
-import type { GenerationLifecycle } from '../../generations/lifecycle.ts';
-import { isTerminal } from '../../generations/present.ts';
+import { allKeys, trackFiles } from '../../domain/generations/files.ts';
+import type { GenerationLifecycle } from '../../domain/generations/lifecycle.ts';
+import { isTerminal } from '../../domain/generations/present.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { BlobStore } from '../../store/blob-store.ts';
 import type { GenerationPatch, Repository } from '../../store/repository.ts';
-import type { Generation } from '../../store/types.ts';
+import type { Generation } from '../../domain/model.ts';
 import type { RenderPoolLike } from '../job-queue.ts';
 import {
   INTERRUPTED_TOO_OFTEN,

@@ -3,8 +3,8 @@
  * restart): each is one transaction with the webhook event it causes, and the delivery worker is woken once
  * both are committed.
  */
-import type { GenerationPatch, Repository } from '../store/repository.ts';
-import type { Generation } from '../store/types.ts';
+import type { GenerationPatch, Repository } from '../../store/repository.ts';
+import type { Generation } from '../model.ts';
 import { recordTransitionEvent } from './webhook-events.ts';
 
 export interface LifecycleOptions {

@@ -1,9 +1,9 @@
 /**
  * What each plan allows. The figures and features live here and nowhere else (the one place an operator edits
- * to change the plans; README "Plans"); an account's own rpm/monthly (Enterprise's custom figures) override its
+ * to change the plans; docs/plans.md); an account's own rpm/monthly (Enterprise's custom figures) override its
  * plan's defaults.
  */
-import type { Account, PlanName } from './store/types.ts';
+import type { Account, PlanName } from './model.ts';
 
 /**
  * `standard`: 44.1 kHz, 16-bit, MP3 up to 192 kbps, no stems. `high`: also 48 kHz, 24-bit, MP3 up to 320 kbps

@@ -151,6 +151,14 @@ export class IdempotencyConflictError extends Error {
   }
 }
 
+/** Thrown by a create with `replayOnly` when no earlier answer is kept under its Idempotency-Key. */
+export class NothingToReplayError extends Error {
+  override name = 'NothingToReplayError' as const;
+  constructor() {
+    super('No earlier request was made with this Idempotency-Key.');
+  }
+}
+
 /** Thrown when a record to change does not exist. */
 export class NotFoundError extends Error {
   override name = 'NotFoundError' as const;

@@ -18,6 +18,7 @@ import { buildRouter } from './routes/index.ts';
 import { createDashboard } from './dashboard/index.ts';
 import { ACCOUNT_WINDOW_MS, TokenBucketLimiter } from './http/token-bucket.ts';
 import { Generations } from './domain/generations/generations.ts';
+import { Accounts } from './domain/accounts.ts';
 
 export type { AppDeps } from './http/types.ts';
 
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     signer,
     generations,
     styles: new CustomStyles(rest.repository, () => rest.engine.listStyles(), now),
+    accounts: new Accounts({ repository: deps.repository, now }),
     accountLimiter: accountLimiter ?? new TokenBucketLimiter({ windowMs: ACCOUNT_WINDOW_MS }),
   };
   const router = buildRouter(services);

@@ -5,6 +5,7 @@
  */
 import { isPlanName, limitsFor } from '../domain/plans.ts';
 import type { Repository } from '../store/repository.ts';
+import { Accounts } from '../domain/accounts.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import type { PlanName } from '../domain/model.ts';
 
@@ -144,15 +145,12 @@ async function setPlan(
   if (custom && request.plan !== 'enterprise') {
     throw new AdminCommandError('--rpm and --monthly are Enterprise figures; use them with the enterprise plan.');
   }
-  // Leaving a plan drops its custom figures; on Enterprise, figures not given keep their current value.
-  const keep = request.plan === 'enterprise';
-  const current = await store.getAccount(request.accountId);
-  if (!current) throw new AdminCommandError(`No account with id ${request.accountId}.`);
-  const account = await store.updateAccount(request.accountId, {
-    plan: request.plan,
-    rpm: request.rpm ?? (keep ? current.rpm : null),
-    monthly: request.monthly ?? (keep ? current.monthly : null),
-  });
+  // An unknown account is a NotFoundError, which runAdminCommand turns into this command's refusal.
+  const account = await new Accounts({ repository: store, now: () => new Date() }).setPlan(
+    request.accountId,
+    request.plan,
+    request,
+  );
   const limits = limitsFor(account);
   return { account_id: account.id, plan: account.plan, rpm: limits.rpm, monthly: limits.monthly };
 }

@@ -151,6 +151,14 @@ export class IdempotencyConflictError extends Error {
   }
 }
 
+/** Thrown by a create with `replayOnly` when no earlier answer is kept under its Idempotency-Key. */
+export class NothingToReplayError extends Error {
+  override name = 'NothingToReplayError' as const;
+  constructor() {
+    super('No earlier request was made with this Idempotency-Key.');
+  }
+}
+
 /** Thrown when a record to change does not exist. */
 export class NotFoundError extends Error {
   override name = 'NotFoundError' as const;
@@ -159,5 +167,13 @@ export class NotFoundError extends Error {
     readonly id: string,
   ) {
     super(`No ${what} with id ${id}.`);
+  }
+}
+
+/** A sign-up for an email that already has an account (or is being signed up right now). */
+export class EmailTakenError extends Error {
+  override name = 'EmailTakenError' as const;
+  constructor() {
+    super('An account with this email already exists. Sign in instead.');
   }
 }

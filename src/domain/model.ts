@@ -138,3 +138,14 @@ export type NewGeneration = Pick<
   | 'source'
   | 'custom_style'
 >;
+
+/** A password as kept: its scrypt hash, never the password. */
+export interface PasswordHash {
+  algorithm: 'scrypt';
+  /** scrypt cost parameters, kept per hash so they can be raised without breaking old ones. */
+  N: number;
+  r: number;
+  p: number;
+  salt: string;
+  hash: string;
+}

@@ -3,7 +3,7 @@
  * (test/store-contract.test.ts runs it on the data dir's files). Each test gets a fresh, empty repository.
  */
 import type { ExecutionContext, TestFn } from 'ava';
-import { EmailTakenError } from '../../src/store/credentials.ts';
+import { EmailTakenError } from '../../src/domain/errors.ts';
 import type { Repository } from '../../src/store/repository.ts';
 import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../../src/domain/errors.ts';
 import type { NewGeneration } from '../../src/domain/model.ts';

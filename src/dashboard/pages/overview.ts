@@ -22,7 +22,7 @@ export function showOverview(
   credentialsForm: { email: string; errors: FieldErrors } = { email: '', errors: {} },
 ) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    const needsCredentials = !(await deps.credentials.forAccount(viewer.account.id));
+    const needsCredentials = !(await deps.services.accounts.hasPassword(viewer.account.id));
     const hasErrors = Object.keys(credentialsForm.errors).length > 0;
     const { account } = viewer;
     const now = deps.services.now();

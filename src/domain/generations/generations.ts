@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../../engine/index.ts';
-import { GenerationStateError, RateLimitedError, ServiceUnavailableError } from '../errors.ts';
+import { GenerationStateError, NothingToReplayError, RateLimitedError, ServiceUnavailableError } from '../errors.ts';
 import { newBatchId } from '../../ids.ts';
 import type { DownloadSigner } from '../download-links.ts';
 import type { JobQueue } from '../../jobs/types.ts';
@@ -104,10 +104,10 @@ export class Generations {
     ask: PlanAsk | undefined,
   ): Promise<{ generation: Generation; replayed: boolean }> {
     await this.#check(account, request, ask);
-    return this.#admit(account, 1, async () => {
+    return this.#admit(account, 1, options, async (replayOnly) => {
       const result = await this.#o.repository.createGeneration(
         { account_id: account.id, ...request, request_id: options.requestId ?? null },
-        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, replayOnly, now: this.#o.now() },
       );
       if (!result.replayed) this.#o.jobs.enqueue(result.generation, limitsFor(account).priority);
       return result;
@@ -129,7 +129,7 @@ export class Generations {
         fullAccess: { param: 'variations', feature: 'Variations (several tracks from one request)' },
       });
     const id = newBatchId();
-    const result = await this.#admit(account, requests.length, () =>
+    const result = await this.#admit(account, requests.length, options, (replayOnly) =>
       this.#o.repository.createGenerations(
         requests.map((request, index) => ({
           account_id: account.id,
@@ -137,7 +137,12 @@ export class Generations {
           request_id: options.requestId ?? null,
           batch: { id, index, size: requests.length },
         })),
-        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+        {
+          monthlyQuota: limitsFor(account).monthly,
+          idempotency: options.idempotency,
+          replayOnly,
+          now: this.#o.now(),
+        },
       ),
     );
     if (!result.replayed)
@@ -183,13 +188,26 @@ export class Generations {
    * tasks, else a 429 with when to retry. One account's admissions run one after another in this process, so a
    * burst of parallel requests cannot all count the same room.
    */
-  async #admit<T>(account: Account, count: number, make: () => Promise<T>): Promise<T> {
+  async #admit<T>(
+    account: Account,
+    count: number,
+    options: CreateOptions,
+    make: (replayOnly: boolean) => Promise<T>,
+  ): Promise<T> {
     const max = this.#o.maxUnfinishedPerAccount;
-    if (max === undefined) return make();
+    if (max === undefined) return make(false);
     const previous = this.#admitting.get(account.id) ?? Promise.resolve();
     const admitted = previous.then(async () => {
       const unfinished = await this.#unfinished(account.id);
       if (unfinished.length + count > max) {
+        // A retry of a request already admitted gets its first answer: the task it made is among those counted.
+        if (options.idempotency) {
+          try {
+            return await make(true);
+          } catch (error) {
+            if (!(error instanceof NothingToReplayError)) throw error;
+          }
+        }
         const retryAfter = await this.#firstFinishIn(unfinished);
         throw new RateLimitedError(
           retryAfter,
@@ -197,7 +215,7 @@ export class Generations {
           `This account has ${unfinished.length} ${unfinished.length === 1 ? 'task' : 'tasks'} waiting or rendering; at most ${max} at once, so ${count === 1 ? 'one more' : `${count} more`} cannot be queued now. Retry in ${retryAfter} s, when one has finished.`,
         );
       }
-      return make();
+      return make(false);
     });
     const settled = admitted.then(
       () => undefined,

@@ -80,7 +80,7 @@ export class DownloadLinkError extends Error {
 export class ResourceNotFoundError extends Error {
   override name = 'ResourceNotFoundError' as const;
   constructor(
-    readonly code: 'generation_not_found' | 'file_not_found',
+    readonly code: 'generation_not_found' | 'file_not_found' | 'style_not_found',
     message: string,
     readonly param?: string,
   ) {

@@ -20,6 +20,7 @@ import {
   ValidationError,
 } from '../domain/errors.ts';
 import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../domain/webhooks/errors.ts';
+import { StyleNameTakenError } from '../domain/custom-styles.ts';
 import {
   BodyTooLargeError,
   CsrfError,
@@ -211,6 +212,13 @@ const RULES: Rule[] = [
     code: e.code,
     message: e.message,
     param: 'id',
+  })),
+  rule(StyleNameTakenError, (e) => ({
+    status: 409,
+    type: 'conflict_error',
+    code: 'style_exists',
+    message: e.message,
+    param: 'name',
   })),
   rule(IdempotencyConflictError, (e) => ({
     status: 409,

@@ -290,7 +290,9 @@ export class Generations {
   async #check(account: Account, request: GenerationInput, ask: PlanAsk | undefined): Promise<void> {
     // A track that would be silent, or lyrics that cannot be sung (too many lines), are refused now, before any
     // quota is spent, not a charged silence or a failed task later.
-    this.#o.checkRequest(request);
+    // A custom style is checked as the render will play it (src/jobs/render-task.ts requestOf).
+    const custom = request.custom_style;
+    this.#o.checkRequest(custom ? { ...request, style: custom.base, customStyle: custom } : request);
     if (ask) checkPlan(account, ask);
     if (request.callback_url !== null) {
       // Refused where nothing would send it (the same 503 as /v1/webhooks), and checked by the webhooks' own rules.

@@ -13,6 +13,7 @@ import { integratedLoudness } from './master/index.ts';
 import type { MixBuses } from './mix.ts';
 import { sing } from './singer/index.ts';
 import { delaySendOf, type StemSet } from './stems.ts';
+import { free } from './free.ts';
 
 /** Loudness of the voice over the accompaniment where it sings (LU): audible, not on top of the band. */
 const VOICE_OVER_BAND_LU = 1.5;
@@ -79,6 +80,15 @@ function addDouble(
 }
 
 /** The frames where the voice sings, joined end to end (for loudness over the sung parts only). */
+/** The loudness of a stereo signal where the voice sings. */
+function sungLoudness(left: Float32Array, right: Float32Array, spans: readonly (readonly [number, number])[]): number {
+  const l = sungFrames(left, spans);
+  const r = sungFrames(right, spans);
+  const loudness = integratedLoudness(l, r, SAMPLE_RATE);
+  free(l, r);
+  return loudness;
+}
+
 function sungFrames(channel: Float32Array, spans: readonly (readonly [number, number])[]): Float32Array {
   const total = spans.reduce((sum, [a, b]) => sum + (b - a), 0);
   const out = new Float32Array(total);
@@ -149,6 +159,8 @@ export function mixVocal(
   const doubleGain = dbToGain(DOUBLE_DB);
   addDouble(left, dry, leadSpan, doubleGain, 0.019, 0.0025, 0.31, 0);
   addDouble(right, dry, leadSpan, doubleGain, 0.024, 0.0022, 0.27, 1.7);
+  // Full-length copies each: freed as soon as they are read, not at the next garbage collection (free.ts).
+  free(dry);
   const backingSpan = vocal.backing.length > 0 ? spanOf(vocal.backing, frames) : null;
   if (backingSpan) {
     const backing = sing(vocal.backing, { ...options, random: createRandom(score.spec.seed, 'voice/backing') });
@@ -156,10 +168,12 @@ export function mixVocal(
     const gain = dbToGain(BACKING_DB) * 1.3;
     for (let i = backingSpan.from; i < backingSpan.to; i++) left[i] = (left[i] ?? 0) + (backing[i] ?? 0) * gain;
     addDouble(right, backing, backingSpan, gain, 0.012, 0.002, 0.23, 0.6);
+    free(backing);
   }
 
   const accompaniment = stems?.entries().flatMap(([, stem]) => [stem.left, stem.right]) ?? [];
   duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB), [buses.left, buses.right, ...accompaniment]);
+  free(lead);
 
   // Level: the voice sits VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
   const spans = vocal.lines
@@ -167,8 +181,8 @@ export function mixVocal(
       (line) => [Math.round(line.start * SAMPLE_RATE), Math.min(frames, Math.round(line.end * SAMPLE_RATE))] as const,
     )
     .filter(([a, b]) => b > a);
-  const band = integratedLoudness(sungFrames(buses.left, spans), sungFrames(buses.right, spans), SAMPLE_RATE);
-  const voice = integratedLoudness(sungFrames(left, spans), sungFrames(right, spans), SAMPLE_RATE);
+  const band = sungLoudness(buses.left, buses.right, spans);
+  const voice = sungLoudness(left, right, spans);
   const gain = Number.isFinite(band) && Number.isFinite(voice) ? dbToGain(band + VOICE_OVER_BAND_LU - voice) : 1;
   const { effects } = score.spec;
   const reverbSend = REVERB_SEND * effects.reverb;
@@ -199,5 +213,6 @@ export function mixVocal(
       if (stemDelay) stemDelay[i] = mono * delaySend;
     }
   }
+  if (!taps) free(left, right);
   return taps;
 }

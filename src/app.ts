@@ -41,6 +41,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     jobs: deps.jobs,
     checkRequest: (request) => deps.engine.checkRequest(request),
     maxUnfinishedPerAccount: deps.config.maxTasksPerAccount,
+    storageBudgetPerAccount: deps.config.diskBudgetBytes,
     checkCallbackUrl: webhooks && ((url, param) => webhooks.checkUrl(url, param)),
     signer,
     now,

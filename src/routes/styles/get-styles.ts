@@ -1,4 +1,5 @@
-import type { RouteHandler, Services } from '../../http/types.ts';
+import type { RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 
 /** GET /v1/styles: the preset names accepted by the `style` field, each with one line of description. */
 export function getStylesHandler(services: Services): RouteHandler {

@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Logger } from './log.ts';
 import type { JobQueue } from './jobs/types.ts';
 import type { Accounts } from './domain/accounts.ts';
+import type { CustomStyles } from './domain/custom-styles.ts';
 import type { Generations } from './domain/generations/generations.ts';
 import type { BlobStore } from './store/blob-store.ts';
 import type { Repository } from './store/repository.ts';
@@ -46,6 +47,8 @@ export interface Services extends Omit<AppDeps, 'now' | 'signer' | 'logger' | 'a
   signer: DownloadSigner;
   /** The generation lifecycle's door for handlers: create, find, cancel, delete, present, files. */
   generations: Generations;
+  /** The accounts' own styles: made, listed, deleted, and found for a generate request. */
+  styles: CustomStyles;
   /** Accounts, their keys, sign-up and plans. */
   accounts: Accounts;
   /** Requests per minute per account: one bucket for the API and the dashboard's playground. */

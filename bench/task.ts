@@ -1,6 +1,6 @@
 /**
  * What a client waits for, through real servers with one render thread each (issue 27): POST /v1/generate to
- * completed (long-polled as the README says), and POST to the first byte of the MP3, for 30, 60 and 180 s tracks;
+ * completed (long-polled as docs/api.md says), and POST to the first byte of the MP3, for 30, 60 and 180 s tracks;
  * beside the bare render of the same request in this process (interpret, compose, render: no encoding at all).
  * Each tree named gets its own server; rounds alternate the trees' order so machine load hits them alike. Beside
  * the wall times, the CPU seconds the server process spent (all its threads, read from /proc) and the bare render's

@@ -1,6 +1,6 @@
 /**
  * What each plan allows. The figures and features live here and nowhere else (the one place an operator edits
- * to change the plans; README "Plans"); an account's own rpm/monthly (Enterprise's custom figures) override its
+ * to change the plans; docs/plans.md); an account's own rpm/monthly (Enterprise's custom figures) override its
  * plan's defaults.
  */
 import type { Account, PlanName } from './store/types.ts';

@@ -4,59 +4,23 @@
  * encodes and stores the file, concurrent fetches share that one encode, later fetches (and byte ranges) are
  * served from storage; the FLAC decodes to exactly the WAV's PCM and the MP3 and Opus to the track's length.
  */
-import test, { type ExecutionContext } from 'ava';
-import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import test from 'ava';
+import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decode, probe } from './helpers/analysis/decode.ts';
-import type { Json } from './helpers/json.ts';
-import { awaitCompleted } from './helpers/long-poll.ts';
-import { startServerProcess, tempDataDir, type ServerProcess } from './helpers/process.ts';
+import type { ServerProcess } from './helpers/process.ts';
+import { sharedRender, type SharedRender } from './helpers/shared-render.ts';
 
 const SECONDS = 30;
 
-const teardowns: (() => unknown)[] = [];
-const fileScope = { teardown: (fn: () => unknown) => void teardowns.push(fn) } as unknown as ExecutionContext;
-
-interface Rendered {
-  generation: Json;
-  server: ServerProcess;
-  dataDir: string;
-  dir: string;
-}
-
-let shared: Promise<Rendered> | null = null;
-function render(): Promise<Rendered> {
-  shared ??= (async () => {
-    const dataDir = await tempDataDir(fileScope);
-    const server = await startServerProcess(fileScope, dataDir);
-    const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
-    const auth = { authorization: `Bearer ${key}` };
-    const created = await fetch(`${server.url}/v1/generate`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        prompt: 'a calm piano piece',
-        duration: SECONDS,
-        seed: 4,
-        sample_rate: 48000,
-        bit_depth: 24,
-      }),
-    });
-    if (created.status !== 202) throw new Error(await created.text());
-    const { id } = (await created.json()) as { id: string };
-    const generation = await awaitCompleted(server.url, auth, id, 170_000);
-    const dir = await mkdtemp(join(tmpdir(), 'tunesmith-encode-on-fetch-'));
-    return { generation, server, dataDir, dir };
-  })();
-  return shared;
-}
-
-test.after.always(async () => {
-  const done = await shared?.catch(() => null);
-  if (done) await rm(done.dir, { recursive: true, force: true });
-  for (const teardown of teardowns.reverse()) await teardown();
+const render = sharedRender({
+  prompt: 'a calm piano piece',
+  duration: SECONDS,
+  seed: 4,
+  sample_rate: 48000,
+  bit_depth: 24,
 });
+type Rendered = SharedRender;
 
 /** Where the data dir keeps a generation's file of this extension. */
 const stored = (rendered: Rendered, ext: string): string =>

@@ -4,58 +4,24 @@
  * with ffmpeg to the track's length, channels and rate; and the track's tempo, key, meter, sections and
  * loudness are top-level fields.
  */
-import test, { type ExecutionContext } from 'ava';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import test from 'ava';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decode, probe } from './helpers/analysis/decode.ts';
-import { startServerProcess, tempDataDir } from './helpers/process.ts';
+import { sharedRender } from './helpers/shared-render.ts';
 import { parseLrc, parseVtt } from './helpers/timed-text.ts';
-import type { Json } from './helpers/json.ts';
-import { awaitCompleted } from './helpers/long-poll.ts';
 
 const SECONDS = 30;
 const LYRICS =
   '[Verse]\nMorning light upon the window\nCoffee steaming in my hand\n\n[Chorus]\nSing it out and sing it loud\nDancing in the summer crowd';
 
-type Generation = Json;
-
-/** The server and its data dir live for the whole file, not for the test that happens to start them. */
-const teardowns: (() => unknown)[] = [];
-const fileScope = { teardown: (fn: () => unknown) => void teardowns.push(fn) } as unknown as ExecutionContext;
-
-let shared: Promise<{ generation: Generation; dir: string }> | null = null;
 /** One server, one render, shared by every test in this file. */
-function render(): Promise<{ generation: Generation; dir: string }> {
-  shared ??= (async () => {
-    const dataDir = await tempDataDir(fileScope);
-    const server = await startServerProcess(fileScope, dataDir);
-    const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(server.output())?.[1] ?? '';
-    const auth = { authorization: `Bearer ${key}` };
-    const created = await fetch(`${server.url}/v1/generate`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        prompt: 'a happy acoustic folk song',
-        duration: SECONDS,
-        seed: 9,
-        lyrics: LYRICS,
-        bitrate: 192,
-      }),
-    });
-    if (created.status !== 202) throw new Error(await created.text());
-    const { id } = (await created.json()) as { id: string };
-    const generation = await awaitCompleted(server.url, auth, id, 170_000);
-    const dir = await mkdtemp(join(tmpdir(), 'tunesmith-api-formats-'));
-    return { generation, dir };
-  })();
-  return shared;
-}
-
-test.after.always(async () => {
-  const done = await shared?.catch(() => null);
-  if (done) await rm(done.dir, { recursive: true, force: true });
-  for (const teardown of teardowns.reverse()) await teardown();
+const render = sharedRender({
+  prompt: 'a happy acoustic folk song',
+  duration: SECONDS,
+  seed: 9,
+  lyrics: LYRICS,
+  bitrate: 192,
 });
 
 const EXPECTED = {

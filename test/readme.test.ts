@@ -1,23 +1,55 @@
-/** The README against the code: the style count, the error codes and the CLI commands cannot drift apart. */
+/**
+ * The documentation against the code: the style count, the error codes, the CLI commands and the languages cannot
+ * drift apart, and every link between the README and the pages under docs/ leads somewhere.
+ */
 import test from 'ava';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listStyles } from '../engine/index.ts';
 import { loadLanguages } from '../engine/lexicon/index.ts';
 import { COMMANDS } from '../src/cli.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const readme = await readFile(join(root, 'README.md'), 'utf8');
+const docs = [
+  'README.md',
+  ...(await readdir(join(root, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
+];
+const texts = new Map(await Promise.all(docs.map(async (f) => [f, await readFile(join(root, f), 'utf8')] as const)));
+const doc = (file: string): string => {
+  const text = texts.get(file);
+  if (text === undefined) throw new Error(`no ${file}`);
+  return text;
+};
 
-/** The part of the README from a heading to the next heading of the same or a higher level. */
-function section(heading: string): string {
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start === -1) throw new Error(`README has no "${heading}"`);
+/** The part of a page from a heading to the next heading of the same or a higher level. */
+function section(file: string, heading: string): string {
+  const text = doc(file);
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`${file} has no "${heading}"`);
   const level = heading.split(' ')[0]!;
-  const rest = readme.slice(start + heading.length + 2);
+  const rest = text.slice(start + heading.length + 2);
   const end = rest.search(new RegExp(`\\n#{1,${level.length}} `));
   return end === -1 ? rest : rest.slice(0, end);
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading: string): string =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\- _]/gu, '')
+    .replaceAll(' ', '-');
+
+/** The anchors of a page's headings (not of lines in code blocks that start with #). */
+function anchors(text: string): Set<string> {
+  const found = new Set<string>();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6} (.+)$/.exec(line);
+    if (heading) found.add(slug(heading[1]!));
+  }
+  return found;
 }
 
 async function sources(dir: string): Promise<string> {
@@ -29,7 +61,7 @@ async function sources(dir: string): Promise<string> {
 /** Codes of the README's error table (its third column). */
 const documentedCodes = (): Set<string> =>
   new Set(
-    section('### Errors')
+    section('docs/api.md', '## Errors')
       .split('\n')
       .filter((line) => /^\| \d{3} \|/.test(line))
       .flatMap((line) => [...(line.split('|')[3] ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!)),
@@ -57,18 +89,18 @@ async function codesInCode(): Promise<Set<string>> {
   return codes;
 }
 
-test("the README's style count is the number of presets", (t) => {
-  const count = Number(/presets\/\*\.json` \((\d+) today/.exec(readme)?.[1]);
-  t.is(count, listStyles().length);
+test('the style count in the docs and on the front page is the number of presets', (t) => {
+  t.is(Number(/presets\/\*\.json` \((\d+) today/.exec(doc('docs/engine.md'))?.[1]), listStyles().length);
+  t.is(Number(/in (\d+) styles/.exec(doc('README.md'))?.[1]), listStyles().length);
 });
 
-test('every error code the API sends is in the README error table', async (t) => {
+test('every error code the API sends is in the error table of docs/api.md', async (t) => {
   const documented = documentedCodes();
   const missing = [...(await codesInCode())].filter((code) => !documented.has(code));
   t.deepEqual(missing, []);
 });
 
-test('every code in the README error table exists in the code', async (t) => {
+test('every code in the error table of docs/api.md exists in the code', async (t) => {
   const all = await sources('src');
   const stale = [...documentedCodes()].filter(
     (code) => !all.includes(`'${code}'`) && !all.includes(`_${code.split('_').at(-1)}\``),
@@ -76,8 +108,8 @@ test('every code in the README error table exists in the code', async (t) => {
   t.deepEqual(stale, []);
 });
 
-test('every CLI command and each of its options is in the README command table', (t) => {
-  const table = section('## Command line');
+test('every CLI command and each of its options is in the command table of docs/operations.md', (t) => {
+  const table = section('docs/operations.md', '## Command line');
   for (const [name, command] of Object.entries(COMMANDS)) {
     t.true(table.includes(`\`${name}`) || table.includes(`/ \`${name.split(' ').at(-1)}`), `command ${name}`);
     const usage = command.help.split('\n\n')[0]!;
@@ -85,12 +117,37 @@ test('every CLI command and each of its options is in the README command table',
   }
 });
 
-test('the README names every language the engine reads', (t) => {
-  const engine = section('## The engine');
+test('the languages page names every language the engine reads', (t) => {
+  const engine = doc('docs/languages.md');
   for (const language of loadLanguages(new URL('../engine/lexicon/', import.meta.url)))
     t.true(engine.includes(language.name), language.name);
 });
 
-test("the README's generation table documents metadata.warnings", (t) => {
-  t.regex(readme, /\| `metadata` \|[^\n]*`warnings`/);
+test("the API page's generation table documents metadata.warnings", (t) => {
+  t.regex(section('docs/api.md', '## The generation object'), /\| `metadata` \|[^\n]*`warnings`/);
+});
+
+test('every relative link of the README and the docs leads to a file that exists, and to a heading it has', async (t) => {
+  for (const [file, text] of texts) {
+    const prose = text.replace(/```[\s\S]*?```/g, '');
+    for (const [, target] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue;
+      const [path, anchor] = target!.split('#') as [string, string | undefined];
+      const linked = path === '' ? file : join(dirname(file), path);
+      await t.notThrowsAsync(access(join(root, linked)), `${file} links to ${target}, which does not exist`);
+      if (anchor !== undefined && linked.endsWith('.md'))
+        t.true(anchors(texts.get(linked) ?? '').has(anchor), `${file} links to ${target}: no such heading`);
+    }
+  }
+});
+
+test('the front page stays a front page: short, with its sample, the two commands and the library snippet', async (t) => {
+  const front = doc('README.md');
+  t.true(front.split('\n').length < 120, `README.md has ${front.split('\n').length} lines`);
+  t.true(front.includes('npm install && npm start'));
+  const sample = /\]\((docs\/media\/[^)]+\.(?:mp3|opus))\)/.exec(front)?.[1];
+  t.truthy(sample);
+  const bytes = await readFile(join(root, sample!));
+  t.true(bytes.length < 300_000, `${sample} is ${bytes.length} bytes`);
+  t.regex(front, /from 'tunesmith\/engine'/);
 });

@@ -35,7 +35,7 @@ async function firstDelivered(t: ExecutionContext) {
   return { app, key, created, received: received! };
 }
 
-test('a registered endpoint receives a signed generation.completed that verifies with the README recipe', async (t) => {
+test('a registered endpoint receives a signed generation.completed that verifies with the recipe of docs/webhooks.md', async (t) => {
   const app = await startWebhookApp(t);
   const receiver = await startReceiver(t);
   const { key } = await app.account();

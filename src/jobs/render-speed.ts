@@ -26,7 +26,7 @@ export interface RenderWork {
 /**
  * How many plain renders of the same length a task costs. Measured on the loaded 2-core machine, 60 s lofi, two
  * rounds alternating (renderTrack plain, with stems, and 48 kHz 24-bit against 44.1 kHz 16-bit with MP3 and FLAC): plain
- * WAV 21.9 s; with stems 44.6 s (2.04×; the README's bench:stems has 2.5–3.4× at 60 s, 1.4× at 180 s); 48 kHz
+ * WAV 21.9 s; with stems 44.6 s (2.04×; docs/engine.md's bench:stems has 2.5–3.4× at 60 s, 1.4× at 180 s); 48 kHz
  * 24-bit 1.04× the same request at 44.1 kHz 16-bit (the master's resampling; 24 bits cost nothing measurable).
  * The speed model learns its per-second cost from renders divided by this factor.
  */

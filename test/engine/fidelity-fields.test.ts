@@ -2,7 +2,7 @@
  * The musical fields are heard (issue 16, item 1): explicit bpm and key over a sample of styles × 2 seeds,
  * and each meter's tempo, measured by the independent analysers the prompt-fidelity tests use (bpm-tools,
  * aubiotrack, the chroma key finder), never by the engine's own numbers. `npm run bench:fidelity` runs every
- * style; its figures are in the README.
+ * style; its figures are in docs/engine.md.
  */
 import test from 'ava';
 import { createTrackRenderer, type TrackRenderer } from '../helpers/analysis/renders.ts';

@@ -1,5 +1,5 @@
 /**
- * Waiting for a generation the way the README tells clients to: GET /v1/generation/:id?wait=N, which answers
+ * Waiting for a generation the way docs/api.md tells clients to: GET /v1/generation/:id?wait=N, which answers
  * as soon as the status changes. One request per change (or per N seconds), so a test that waits minutes for a
  * render spends a handful of its account's 60 requests a minute, however loaded the machine is.
  */

@@ -84,7 +84,7 @@ export async function startReceiver(t: ExecutionContext, answer: Answer = () => 
   return receiver;
 }
 
-/** The README's verification recipe, copied as a receiver would copy it. */
+/** The verification recipe of docs/webhooks.md, copied as a receiver would copy it. */
 export function verifyWebhook(
   secret: string,
   headers: Record<string, string | string[] | undefined>,

@@ -246,7 +246,7 @@ export function guide(base: string): Html {
   <h2>Verify a webhook</h2>
   <p class="small">Each request carries <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code> (<a href="https://www.standardwebhooks.com">Standard Webhooks</a>). Check the signature before trusting the body, and deduplicate on <code>webhook-id</code>: an event can arrive more than once.</p>
   <div class="copy-row code-block"><pre id="verify-snippet">${VERIFY_SNIPPET}</pre><button type="button" class="button small secondary" data-copy="verify-snippet">Copy</button></div>
-  <p class="muted small">The full recipe, the payload and the retry schedule are in the README's “Webhooks” section.</p>
+  <p class="muted small">The full recipe, the payload and the retry schedule are in the documentation's Webhooks page (docs/webhooks.md).</p>
 </section>
 <section class="card" id="callback-url">
   <h2>Per request: <code>callback_url</code></h2>

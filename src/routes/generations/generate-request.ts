@@ -79,7 +79,7 @@ function generateBody(styles: readonly string[]) {
       .nullish()
       .meta({
         description:
-          "http(s) URL that receives this task's generation.completed or generation.failed webhook (signed, retried; see the README). Developer and Enterprise plans only (403 on Starter). " +
+          "http(s) URL that receives this task's generation.completed or generation.failed webhook (signed, retried; see docs/webhooks.md). Developer and Enterprise plans only (403 on Starter). " +
           'A URL that is or resolves to a loopback, private, link-local or metadata address is a 400 unsafe_url.',
       }),
     sample_rate: choice(LIMITS.sampleRates, 'Hz', 44100).nullish().meta({

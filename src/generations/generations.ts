@@ -99,7 +99,12 @@ export class Generations {
     return this.#admit(account, 1, async () => {
       const result = await this.#o.repository.createGeneration(
         { account_id: account.id, ...request, request_id: options.requestId ?? null },
-        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+        {
+          monthlyQuota: limitsFor(account).monthly,
+          idempotency: options.idempotency,
+          now: this.#o.now(),
+          rank: limitsFor(account).priority,
+        },
       );
       if (!result.replayed) this.#o.jobs.enqueue(result.generation, limitsFor(account).priority);
       return result;
@@ -129,7 +134,12 @@ export class Generations {
           request_id: options.requestId ?? null,
           batch: { id, index, size: requests.length },
         })),
-        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, now: this.#o.now() },
+        {
+          monthlyQuota: limitsFor(account).monthly,
+          idempotency: options.idempotency,
+          now: this.#o.now(),
+          rank: limitsFor(account).priority,
+        },
       ),
     );
     if (!result.replayed)

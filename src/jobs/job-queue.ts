@@ -10,7 +10,7 @@ import type { GenerationPatch, Repository } from '../store/repository.ts';
 import type { Generation } from '../store/types.ts';
 import { limitsFor } from '../plans.ts';
 import { FairQueue } from './fair-queue.ts';
-import { DEFAULT_SPEED, RenderSpeed, timeLeft, workFactor, type SpeedModel } from './render-speed.ts';
+import { DEFAULT_SPEED, RenderSpeed, renderEstimate, timeLeft, workFactor, type SpeedModel } from './render-speed.ts';
 import { liveOneByOne, type JobQueue, type LiveState } from './types.ts';
 import {
   CANCELLED,
@@ -319,7 +319,7 @@ class RenderQueue implements JobQueueHandle {
 
   /** Expected wall seconds of a task's render: its length, stems and audio options. */
   #estimateOf(generation: Generation): number {
-    return this.#speed.estimate(generation.duration, workFactor(generation));
+    return renderEstimate(this.#speed, generation);
   }
 
   /** Seconds left for a running render (see timeLeft). */

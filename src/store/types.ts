@@ -142,6 +142,8 @@ export interface CreateGenerationOptions {
   /** When given, the same key and body hash within 24 h return the first generation instead of a new one. */
   idempotency?: { key: string; bodyHash: string } | undefined;
   now?: Date;
+  /** The account's plan rank (src/plans.ts), for a queue that is told of the task in the same transaction. */
+  rank?: number | undefined;
 }
 
 export interface ListOptions {

@@ -28,6 +28,7 @@ export type {
   PlanKindAlias,
   PlanSection,
   PlanReport,
+  CustomStyle,
 } from './types.ts';
 export { OUTPUT_FORMATS, PLAN_KINDS, PLAN_KIND_ALIASES, planKindOf } from './types.ts';
 export { MP3_BITRATES } from './encode/mp3.ts';
@@ -44,8 +45,11 @@ export {
   InvalidLyricsError,
 } from './errors.ts';
 export { checkRequest, planDuration } from './track.ts';
+/** The API's track lengths (30–180 s); the engine itself renders 1–600 s so tests can make short clips. */
+export { TRACK_SECONDS } from './interpret/plan.ts';
 export { MAX_LYRICS_CHARS } from './lyrics/index.ts';
 export { listStyles, getPreset } from './presets.ts';
+export { makeCustomStyle, InvalidStyleError, STYLE_ROLES, type StyleChanges } from './custom-style.ts';
 export { interpret } from './interpret/index.ts';
 export {
   parseKeyName,

@@ -37,6 +37,24 @@ export interface GenerationRequest {
    * sections give no length: those share what `duration` leaves, in whole bars.
    */
   plan?: PlanSection[];
+  /**
+   * A custom style (engine/custom-style.ts): its preset is played in place of presets/<base>.json, and its tonic
+   * and meter are preferred where the prompt and the musical fields name none. `style` is then not read.
+   */
+  customStyle?: CustomStyle;
+}
+
+/** A built-in style with some of its choices changed, made by makeCustomStyle. */
+export interface CustomStyle {
+  name: string;
+  /** The built-in style it was made from: the genre the engine plays, with `preset` in place of its file. */
+  base: string;
+  preset: Preset;
+  /** The key the style prefers (its `key`): played unless the prompt or the `key` field names a tonic or a mode. */
+  tonic?: PitchClass;
+  mode?: Mode;
+  /** The meter the style prefers, unless the prompt or the `time_signature` field names one. */
+  meter?: { beatsPerBar: number; beatUnit: number };
 }
 
 /** The section kinds a plan may name (the API's words, as responses spell them in `sections`, `plan` and lyrics). */
@@ -187,6 +205,8 @@ export interface SongSpec {
   seed: number;
   /** The preset/genre name (a key of presets/). */
   genre: string;
+  /** A custom style's preset, played in place of presets/<genre>.json (absent: the file's). */
+  preset?: Preset;
   /** A second genre mixed in when the prompt names two ("jazzy house"): its weight 0–1. */
   blend: { genre: string; weight: number } | null;
   bpm: number;

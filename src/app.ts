@@ -11,12 +11,13 @@ import { rateLimit } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
 import { logAppErrors, logRequests } from './http/request-log.ts';
 import { silentLogger } from './log.ts';
-import { DownloadSigner } from './http/signing.ts';
+import { DownloadSigner } from './domain/download-links.ts';
 import type { AppDeps, AppMiddleware, AppState, Services } from './http/types.ts';
 import { buildRouter } from './routes/index.ts';
 import { createDashboard } from './dashboard/index.ts';
 import { ACCOUNT_WINDOW_MS, TokenBucketLimiter } from './http/token-bucket.ts';
-import { Generations } from './generations/generations.ts';
+import { Generations } from './domain/generations/generations.ts';
+import { Accounts } from './domain/accounts.ts';
 
 export type { AppDeps } from './http/types.ts';
 
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     now,
     signer,
     generations,
+    accounts: new Accounts({ repository: deps.repository, now }),
     accountLimiter: accountLimiter ?? new TokenBucketLimiter({ windowMs: ACCOUNT_WINDOW_MS }),
   };
   const router = buildRouter(services);

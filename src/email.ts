@@ -7,3 +7,6 @@ export const EMAIL_MAX_CHARS = 254;
 
 export const isEmailAddress = (text: string): boolean =>
   text.length <= EMAIL_MAX_CHARS && /^[^\s@]+@[^\s@]+$/.test(text);
+
+/** Emails are compared and kept without surrounding spaces and in lower case. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 description of the v1 API, served at GET /v1/openapi.json. Written by hand beside
  * the handlers; test/api-openapi.test.ts checks that every routed path is described here.
  */
-import { DOWNLOADS, DOWNLOAD_KINDS, FILE_EXTENSIONS } from './generations/files.ts';
+import { DOWNLOADS, DOWNLOAD_KINDS, FILE_EXTENSIONS } from './domain/generations/files.ts';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
 import { LIMITS } from './routes/generations/generate-request.ts';
 import { planResponseSchemas } from './routes/generations/plan-openapi.ts';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkRequest, createFileEncoder, createRenderPool, listStyles, type RenderPool } from '../engine/index.ts';
 import { createApp } from './app.ts';
-import { DownloadSigner } from './http/signing.ts';
+import { DownloadSigner } from './domain/download-links.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
@@ -18,8 +18,8 @@ import { createLogger, type Logger } from './log.ts';
 import type { OpenFile } from './store/atomic-file.ts';
 import { StorageFullError, isStorageFull, type Repository } from './store/index.ts';
 import { openBackend } from './backend.ts';
-import { GenerationLifecycle } from './generations/lifecycle.ts';
-import { openWebhooks } from './webhooks/index.ts';
+import { GenerationLifecycle } from './domain/generations/lifecycle.ts';
+import { openWebhooks } from './domain/webhooks/index.ts';
 
 export interface ServerHandle {
   /** Where the server listens, e.g. http://127.0.0.1:3000 (the real port when PORT=0). */

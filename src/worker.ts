@@ -6,7 +6,7 @@
 import { createRenderPool } from '../engine/index.ts';
 import { openBackend } from './backend.ts';
 import { ConfigError, type Config } from './config.ts';
-import { GenerationLifecycle } from './generations/lifecycle.ts';
+import { GenerationLifecycle } from './domain/generations/lifecycle.ts';
 import { openSharedQueue } from './jobs/pg/index.ts';
 import type { Logger } from './log.ts';
 

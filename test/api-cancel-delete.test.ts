@@ -3,7 +3,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { errorOf, startApp, type TestApp } from './helpers/app.ts';
-import { storedFiles } from '../src/store/types.ts';
+import { storedFiles } from '../src/domain/model.ts';
 
 async function create(app: TestApp, key: string): Promise<string> {
   const res = await app.call(key, '/v1/generate', { json: { prompt: 'lofi beat' } });

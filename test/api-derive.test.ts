@@ -392,7 +392,7 @@ test("after a downgrade, deriving is judged by the call asked for, not by the so
     ['remix', { section: 1, energy: 0.9 }, 'Remixing sections of tracks'],
   ] as const) {
     const error = await errorOf(await app.call(key, `/v1/generation/${source}/${operation}`, { json: body }));
-    // Starter has basic API access (src/plans.ts): the call is what it lacks, and the message says only that.
+    // Starter has basic API access (src/domain/plans.ts): the call is what it lacks, and the message says only that.
     t.is(error.message, `${feature} are not available on the Starter plan. Upgrade to Developer or Enterprise.`);
   }
 });

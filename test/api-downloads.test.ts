@@ -1,7 +1,7 @@
 /** Signed download links: no API key, audio types, a filename from the title, ranges, and nothing else served. */
 import test from 'ava';
 import wavefile from 'wavefile';
-import { DownloadSigner } from '../src/http/signing.ts';
+import { DownloadSigner } from '../src/domain/download-links.ts';
 import { errorOf, rawRequest, sineWav, startApp } from './helpers/app.ts';
 
 async function completed(t: import('ava').ExecutionContext, title = 'Rainy Night Lo-Fi', options = {}) {

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { FairQueue } from '../src/jobs/fair-queue.ts';
-import { PLANS } from '../src/plans.ts';
+import { PLANS } from '../src/domain/plans.ts';
 import { errorOf, startApp } from './helpers/app.ts';
 
 const base = { prompt: 'a calm piano piece', duration: 30, instrumental: true };

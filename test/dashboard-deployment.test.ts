@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { checkRequest, listStyles } from '../engine/index.ts';
 import { createApp } from '../src/app.ts';
-import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
+import { GenerationLifecycle } from '../src/domain/generations/lifecycle.ts';
 import type { CredentialRecords } from '../src/store/repository.ts';
 import { openStore, type FileRepository } from '../src/store/index.ts';
 import { FakeJobQueue, ManualClock } from './helpers/app.ts';

@@ -3,8 +3,8 @@
  * endpoints, the signing secret, the delivery log with resend, isolation between accounts and CSRF.
  */
 import test, { type ExecutionContext } from 'ava';
-import type { Account } from '../src/store/types.ts';
-import type { Resolver } from '../src/webhooks/url-safety.ts';
+import type { Account } from '../src/domain/model.ts';
+import type { Resolver } from '../src/domain/webhooks/url-safety.ts';
 import { DashboardClient } from './helpers/dashboard.ts';
 import { startReceiver, startWebhookApp, until, type WebhookApp, type WebhookAppOptions } from './helpers/webhooks.ts';
 

@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataDirLockLostError, openStore, type NewGeneration } from '../src/store/index.ts';
+import { DataDirLockLostError, openStore } from '../src/store/index.ts';
+import type { NewGeneration } from '../src/domain/model.ts';
 import { eventually, startServerProcess, tempDataDir } from './helpers/process.ts';
 
 async function tempDir(t: { teardown(fn: () => Promise<void>): void }): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * The generations module (src/generations/) over a real file store in a temp dir and a queue that only
+ * The generations module (src/domain/generations/) over a real file store in a temp dir and a queue that only
  * records: creation with its plan rules, quota and idempotency; cancel and delete rules; the files of a
  * completed task; and the webhook event each transition causes, committed with it.
  */
@@ -8,11 +8,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkRequest } from '../engine/index.ts';
-import { Generations, type GenerationInput } from '../src/generations/generations.ts';
-import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
-import { GenerationStateError, PlanForbiddenError, ServiceUnavailableError } from '../src/http/errors.ts';
-import { DownloadSigner } from '../src/http/signing.ts';
-import { openStore, QuotaExceededError, type Account, type FileRepository, type PlanName } from '../src/store/index.ts';
+import { Generations, type GenerationInput } from '../src/domain/generations/generations.ts';
+import { GenerationLifecycle } from '../src/domain/generations/lifecycle.ts';
+import {
+  GenerationStateError,
+  PlanForbiddenError,
+  ServiceUnavailableError,
+  QuotaExceededError,
+} from '../src/domain/errors.ts';
+import { DownloadSigner } from '../src/domain/download-links.ts';
+import { openStore, type FileRepository } from '../src/store/index.ts';
+import type { Account, PlanName } from '../src/domain/model.ts';
 import { FakeJobQueue, ManualClock } from './helpers/app.ts';
 
 const input = (overrides: Partial<GenerationInput> = {}): GenerationInput => ({

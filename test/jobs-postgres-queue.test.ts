@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { GenerationRequest, RenderedTrack } from '../engine/index.ts';
-import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
+import { GenerationLifecycle } from '../src/domain/generations/lifecycle.ts';
 import {
   enqueueRender,
   openRenderQueue,
@@ -21,7 +21,8 @@ import {
 } from '../src/jobs/pg/render-queue.ts';
 import { startRenderWorker } from '../src/jobs/pg/render-worker.ts';
 import { completedPatch } from '../src/jobs/render-task.ts';
-import { openStore, type FileRepository, type Generation } from '../src/store/index.ts';
+import { openStore, type FileRepository } from '../src/store/index.ts';
+import type { Generation } from '../src/domain/model.ts';
 import { openPostgresRepository } from '../src/store/postgres/index.ts';
 import { freshDatabase } from './helpers/postgres.ts';
 

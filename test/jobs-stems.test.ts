@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { checkRequest, type GenerationRequest, type RenderedTrack } from '../engine/index.ts';
-import { Generations } from '../src/generations/generations.ts';
-import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
-import { DownloadSigner } from '../src/http/signing.ts';
+import { Generations } from '../src/domain/generations/generations.ts';
+import { GenerationLifecycle } from '../src/domain/generations/lifecycle.ts';
+import { DownloadSigner } from '../src/domain/download-links.ts';
 import { createJobQueue } from '../src/jobs/index.ts';
 import { openStore } from '../src/store/index.ts';
 

@@ -11,8 +11,9 @@ import {
 } from '../engine/index.ts';
 import { createJobQueue, type JobQueueHandle } from '../src/jobs/index.ts';
 import { RATE_48K_FACTOR, STEMS_FACTOR, workFactor } from '../src/jobs/render-speed.ts';
-import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
-import { openStore, type FileRepository as Store, type Generation } from '../src/store/index.ts';
+import { GenerationLifecycle } from '../src/domain/generations/lifecycle.ts';
+import { openStore, type FileRepository as Store } from '../src/store/index.ts';
+import type { Generation } from '../src/domain/model.ts';
 import type { OpenFile } from '../src/store/atomic-file.ts';
 import { fillingDisk } from './helpers/full-disk.ts';
 import { captureLogger, LEVELS } from './helpers/log.ts';

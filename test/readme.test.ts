@@ -69,7 +69,8 @@ const documentedCodes = (): Set<string> =>
 
 /** Codes the API's errors carry: literal `code:`s of the error table and the code unions and arguments of the error classes. */
 async function codesInCode(): Promise<Set<string>> {
-  const http = await sources('src/http');
+  // The error classes and their table: the domain's errors (src/domain) and the edge's (src/http).
+  const http = (await sources('src/http')) + (await sources('src/domain'));
   const all = await sources('src');
   const codes = new Set<string>();
   for (const m of http.matchAll(/code: '([a-z_]+)'|\[\d{3}, '([a-z_]+)'/g)) codes.add((m[1] ?? m[2])!);

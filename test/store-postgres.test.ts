@@ -1,7 +1,8 @@
 /** What the PostgreSQL repository promises beyond the contract: several nodes on one database, migrations, the enqueue hook. */
 import test from 'ava';
 import { MIGRATIONS, migrate, openPostgresRepository, type PostgresRepository } from '../src/store/postgres/index.ts';
-import { QuotaExceededError, type Generation, type NewGeneration } from '../src/store/types.ts';
+import { QuotaExceededError } from '../src/domain/errors.ts';
+import type { Generation, NewGeneration } from '../src/domain/model.ts';
 import { freshDatabase } from './helpers/postgres.ts';
 
 const request = (accountId: string, seed = 1): NewGeneration => ({

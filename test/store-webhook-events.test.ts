@@ -6,8 +6,9 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type FileRepository, type Generation } from '../src/store/index.ts';
-import type { WebhookDelivery, WebhookEvent } from '../src/store/webhook-types.ts';
+import { openStore, type FileRepository } from '../src/store/index.ts';
+import type { Generation } from '../src/domain/model.ts';
+import type { WebhookDelivery, WebhookEvent } from '../src/domain/webhooks/types.ts';
 
 async function tempDir(t: ExecutionContext): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'tunesmith-events-'));

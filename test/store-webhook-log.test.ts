@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoalescingWriter, type OpenFile } from '../src/store/atomic-file.ts';
 import { WebhookFile } from '../src/store/webhook-file.ts';
-import type { WebhookDelivery } from '../src/store/webhook-types.ts';
+import type { WebhookDelivery } from '../src/domain/webhooks/types.ts';
 
 const AT = '2026-01-01T00:00:00.000Z';
 

@@ -3,16 +3,9 @@ import { mkdtemp, readdir, readFile, rm, symlink, writeFile, mkdir } from 'node:
 import { existsSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  DataDirLockedError,
-  IdempotencyConflictError,
-  NotFoundError,
-  QuotaExceededError,
-  UnsafePathError,
-  openStore,
-  type NewGeneration,
-  type FileRepository as Store,
-} from '../src/store/index.ts';
+import { DataDirLockedError, UnsafePathError, openStore, type FileRepository as Store } from '../src/store/index.ts';
+import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../src/domain/errors.ts';
+import type { NewGeneration } from '../src/domain/model.ts';
 
 async function tempDir(t: { teardown(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'tunesmith-store-'));

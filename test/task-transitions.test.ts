@@ -8,9 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TASK_TRANSITIONS, TransitionNotAllowedError, transitionOf } from '../src/domain/task-transitions.ts';
-import { GenerationLifecycle } from '../src/generations/lifecycle.ts';
-import { openStore, type FileRepository, type Generation, type GenerationStatus } from '../src/store/index.ts';
-import { EVENT_TYPES } from '../src/store/webhook-types.ts';
+import { GenerationLifecycle } from '../src/domain/generations/lifecycle.ts';
+import type { Generation, GenerationStatus } from '../src/domain/model.ts';
+import { openStore, type FileRepository } from '../src/store/index.ts';
+import { EVENT_TYPES } from '../src/domain/webhooks/types.ts';
 
 const STATUSES: readonly GenerationStatus[] = ['pending', 'processing', 'completed', 'failed'];
 

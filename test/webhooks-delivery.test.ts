@@ -2,8 +2,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { recordTransitionEvent } from '../src/generations/webhook-events.ts';
-import type { Generation } from '../src/store/types.ts';
+import { recordTransitionEvent } from '../src/domain/generations/webhook-events.ts';
+import type { Generation } from '../src/domain/model.ts';
 import { PostgresRepository } from '../src/store/postgres/index.ts';
 import { startReceiver, startWebhookApp, until, verifyWebhook, type WebhookApp } from './helpers/webhooks.ts';
 import type { Json } from './helpers/json.ts';

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { sendAttempt, type AttemptResult } from '../src/webhooks/sender.ts';
+import { sendAttempt, type AttemptResult } from '../src/domain/webhooks/sender.ts';
 import { runScript } from './helpers/process.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));

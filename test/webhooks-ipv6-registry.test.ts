@@ -4,7 +4,7 @@
  * calls it globally reachable. Blocks that embed an IPv4 address are judged by that address (a separate test).
  */
 import test from 'ava';
-import { forbiddenAddressReason } from '../src/webhooks/address-policy.ts';
+import { forbiddenAddressReason } from '../src/domain/webhooks/address-policy.ts';
 
 interface Block {
   prefix: string;

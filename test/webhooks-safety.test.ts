@@ -1,7 +1,7 @@
 /** Request forgery from our side: forbidden targets are refused at registration (400 with the reason) and at send time. */
 import test from 'ava';
-import { forbiddenAddressReason } from '../src/webhooks/address-policy.ts';
-import { checkWebhookUrl, type Resolver } from '../src/webhooks/url-safety.ts';
+import { forbiddenAddressReason } from '../src/domain/webhooks/address-policy.ts';
+import { checkWebhookUrl, type Resolver } from '../src/domain/webhooks/url-safety.ts';
 import { errorOf } from './helpers/app.ts';
 import { startReceiver, startWebhookApp, until } from './helpers/webhooks.ts';
 

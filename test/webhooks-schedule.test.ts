@@ -1,6 +1,6 @@
 /** The production retry schedule: at least 24 h of retries even when every jittered wait comes out short. */
 import test from 'ava';
-import { RETRY_JITTER, RETRY_SCHEDULE_MS, retryDelay } from '../src/webhooks/schedule.ts';
+import { RETRY_JITTER, RETRY_SCHEDULE_MS, retryDelay } from '../src/domain/webhooks/schedule.ts';
 
 test('the retries span at least 24 hours at the shortest jitter', (t) => {
   let total = 0;

@@ -46,7 +46,7 @@ export interface Blend {
 }
 
 export function compose(spec: SongSpec): Score {
-  const preset = getPreset(spec.genre);
+  const preset = spec.preset ?? getPreset(spec.genre);
   let blend: Blend | undefined;
   if (spec.blend && spec.blend.weight > 0) {
     try {

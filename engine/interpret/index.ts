@@ -103,6 +103,14 @@ function resolveGenre(ctx: Context): { preset: Preset; blendPreset: Preset | nul
   for (const c of ofKind(match.content, 'genre')) {
     if (c.negated) trace.push({ source: `not ${c.phrase}`, effect: `genre ${c.entry.genre} ruled out` });
   }
+  const custom = request.customStyle;
+  if (custom) {
+    trace.push({
+      source: 'style',
+      effect: `genre = ${custom.base} (the custom style ${custom.name}, made from ${custom.base})`,
+    });
+    return { preset: custom.preset, blendPreset: null, blend: null };
+  }
   if (request.style) {
     const preset = getPreset(request.style);
     trace.push({ source: 'style', effect: `genre = ${preset.name} (style preset)` });
@@ -159,11 +167,13 @@ function danceUnits(range: { min: number; max: number }, preset: Preset): Preset
 
 function resolveTime(ctx: Context, preset: Preset, arousal: number): Pick<SongSpec, 'bpm' | 'meter' | 'swing'> {
   const { explicit, trace } = ctx;
-  const meter = explicit.meter ?? { ...preset.meter };
+  const custom = ctx.request.customStyle;
+  const meter = explicit.meter ?? (custom?.meter ? { ...custom.meter } : { ...preset.meter });
   const meterSource = explicitSource(explicit, 'meter');
+  const meterWhy = meterSource ? 'explicit' : custom?.meter ? `the style ${custom.name}` : 'genre';
   trace.push({
     source: meterSource ?? preset.name,
-    effect: `meter = ${meter.beatsPerBar}/${meter.beatUnit} (${meterSource ? 'explicit' : 'genre'})`,
+    effect: `meter = ${meter.beatsPerBar}/${meter.beatUnit} (${meterWhy})`,
   });
   const named = meterName(meter);
   if (named !== meterName(preset.meter) && !(METERS as readonly string[]).includes(named)) {
@@ -243,17 +253,28 @@ function resolveKey(ctx: Context, preset: Preset, blendPreset: Preset | null, va
   const seededTonic = createRandom(ctx.request.seed, `interpret/key/${preset.name}`).pick(
     TONICS_BY_GENRE[preset.name] ?? ALL_TONICS,
   );
-  const tonic = explicit.tonic ?? seededTonic;
+  // A style's key is one preference: a prompt naming either half of a key plays its own.
+  const preferred = explicit.mode ? undefined : ctx.request.customStyle?.tonic;
+  const tonic = explicit.tonic ?? preferred ?? seededTonic;
   let mode: Mode;
+  const custom = ctx.request.customStyle;
   if (explicit.mode) {
     mode = explicit.mode;
+  } else if (custom?.mode && !explicit.tonic) {
+    mode = custom.mode;
+    trace.push({ source: 'style', effect: `mode = ${mode} (the key of the style ${custom.name})` });
   } else {
     const modes = blendPreset ? [...preset.modes, ...blendPreset.modes] : preset.modes;
     const chosen = modeFromValence(valence, modes, ctx.hints.mode() ?? null);
     mode = chosen.mode;
     trace.push({ source: 'valence', effect: `mode = ${mode} (${chosen.why})` });
   }
-  const why = `${explicit.tonic ? 'explicit tonic' : `tonic chosen by seed for ${preset.name}`}${explicit.mode ? ', explicit mode' : ''}`;
+  const tonicWhy = explicit.tonic
+    ? 'explicit tonic'
+    : preferred
+      ? `the key of the style ${ctx.request.customStyle?.name}`
+      : `tonic chosen by seed for ${preset.name}`;
+  const why = `${tonicWhy}${explicit.mode ? ', explicit mode' : ''}`;
   trace.push({ source: explicitSource(explicit, 'key', 'mode') ?? 'seed', effect: `key = ${tonic} ${mode} (${why})` });
   return { tonic, mode };
 }
@@ -333,7 +354,9 @@ function resolveArrangement(
 
   // A genre stated outright, not a setting that only suggests one ("a jazz bar").
   const genreNamed =
-    ctx.request.style !== null || ofKind(match.content, 'genre').some((c) => !c.negated && c.entry.setting !== true);
+    ctx.request.style !== null ||
+    ctx.request.customStyle !== undefined ||
+    ofKind(match.content, 'genre').some((c) => !c.negated && c.entry.setting !== true);
   const wishes = sceneWishes(ctx, preset, genreNamed);
   const promptWords: InstrumentWord[] = ofKind(match.content, 'instrument').map((c) => ({
     phrase: c.phrase,
@@ -583,6 +606,7 @@ function interpretTrack(request: GenerationRequest, lexicon: Lexicon): SongSpec 
     duration: planned?.duration ?? request.duration,
     seed: request.seed,
     genre: preset.name,
+    ...(request.customStyle ? { preset: request.customStyle.preset } : {}),
     blend,
     ...time,
     key,

@@ -1,6 +1,6 @@
 /** `tunesmith accounts set-plan` and `accounts signin-link`. */
 import { loadConfig } from '../config.ts';
-import { PLAN_NAMES, isPlanName } from '../plans.ts';
+import { PLAN_NAMES, isPlanName } from '../domain/plans.ts';
 import type { AccountRow, SignInLink } from './admin-commands.ts';
 import { runOnDataDir } from './data-dir-access.ts';
 import { UsageError, parse, positional, positiveInteger, printHelp, type Command } from './usage.ts';

@@ -3,9 +3,11 @@
  * no server owns the data dir, and the server runs them for the CLI (over the admin channel) when one
  * does, so both paths share one implementation and never race each other's writes.
  */
-import { isPlanName, limitsFor } from '../plans.ts';
+import { isPlanName, limitsFor } from '../domain/plans.ts';
 import type { Repository } from '../store/repository.ts';
-import { NotFoundError, type PlanName } from '../store/types.ts';
+import { Accounts } from '../domain/accounts.ts';
+import { NotFoundError } from '../domain/errors.ts';
+import type { PlanName } from '../domain/model.ts';
 
 /** What admin commands act on: the records (sign-in data included), and where the dashboard is reached. */
 export interface AdminContext {
@@ -143,15 +145,12 @@ async function setPlan(
   if (custom && request.plan !== 'enterprise') {
     throw new AdminCommandError('--rpm and --monthly are Enterprise figures; use them with the enterprise plan.');
   }
-  // Leaving a plan drops its custom figures; on Enterprise, figures not given keep their current value.
-  const keep = request.plan === 'enterprise';
-  const current = await store.getAccount(request.accountId);
-  if (!current) throw new AdminCommandError(`No account with id ${request.accountId}.`);
-  const account = await store.updateAccount(request.accountId, {
-    plan: request.plan,
-    rpm: request.rpm ?? (keep ? current.rpm : null),
-    monthly: request.monthly ?? (keep ? current.monthly : null),
-  });
+  // An unknown account is a NotFoundError, which runAdminCommand turns into this command's refusal.
+  const account = await new Accounts({ repository: store, now: () => new Date() }).setPlan(
+    request.accountId,
+    request.plan,
+    request,
+  );
   const limits = limitsFor(account);
   return { account_id: account.id, plan: account.plan, rpm: limits.rpm, monthly: limits.monthly };
 }

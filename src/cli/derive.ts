@@ -8,13 +8,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import wavefile from 'wavefile';
 import { renderTrack, EngineError, type MusicalFields, type RenderedTrack } from '../../engine/index.ts';
-import { assertDerivable, derivedInput, type Derivation } from '../generations/derive.ts';
-import type { GenerationInput } from '../generations/generations.ts';
-import { GenerationStateError, ValidationError } from '../http/errors.ts';
+import { assertDerivable, derivedInput, type Derivation } from '../domain/generations/derive.ts';
+import type { GenerationInput } from '../domain/generations/generations.ts';
+import { GenerationStateError, ValidationError } from '../domain/errors.ts';
 import { requestOf } from '../jobs/render-task.ts';
 import { LIMITS } from '../routes/generations/generate-request.ts';
 import { parseExtend, parseRemix, type Operation } from '../routes/generations/derive-generation.ts';
-import type { Generation } from '../store/types.ts';
+import type { Generation } from '../domain/model.ts';
 import { readPlanOption } from './plan-option.ts';
 import { UsageError, parse, positional, printHelp, text, type Command, type Io } from './usage.ts';
 

@@ -1,7 +1,7 @@
 /** `tunesmith keys create|list|revoke`. */
 import { loadConfig } from '../config.ts';
 import { isEmailAddress } from '../email.ts';
-import { PLAN_NAMES, isPlanName } from '../plans.ts';
+import { PLAN_NAMES, isPlanName } from '../domain/plans.ts';
 import type { CreatedKey, KeyRow } from './admin-commands.ts';
 import { holdsNothing, runOnDataDir } from './data-dir-access.ts';
 import { UsageError, parse, positional, printHelp, text, type Command } from './usage.ts';

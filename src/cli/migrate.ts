@@ -49,6 +49,7 @@ function summary(dataDir: string, c: CopyCounts): string {
     `Copied from ${dataDir}:`,
     `  ${c.accounts} account(s), ${c.keys} API key(s), ${c.credentials} dashboard sign-in(s), ${c.sessions} dashboard session(s)`,
     `  ${c.generations} generation(s) (${c.deleted_generations} of them deleted, kept so their quota stays spent)`,
+    `  ${c.custom_styles} custom style(s)`,
     `  ${c.webhook_endpoints} webhook endpoint(s), ${c.webhook_secrets} signing secret(s), ${c.webhook_events} event(s), ${c.webhook_deliveries} deliveries`,
     `  ${c.settings} setting(s), ${c.signing_key ? 'the download-signing key' : 'no download-signing key (the server never started)'}`,
     'The audio stays in the data dir; people signed in to the dashboard stay signed in.',

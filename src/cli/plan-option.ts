@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PlanSection } from '../../engine/index.ts';
-import { ValidationError } from '../http/errors.ts';
+import { ValidationError } from '../domain/errors.ts';
 import { parseWith } from '../http/schema.ts';
 import { sections as planSchema } from '../routes/generations/plan-schema.ts';
 import { z } from 'zod';

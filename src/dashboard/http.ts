@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { BodyTooLargeError, CsrfError, MalformedBodyError } from '../http/errors.ts';
 import type { AppContext } from '../http/types.ts';
-import type { Account } from '../store/types.ts';
+import type { Account } from '../domain/model.ts';
 import type { DashboardDeps } from './deps.ts';
 import { csrfToken, readSessionCookie, signSessionCookie, validCsrf } from './tokens.ts';
 

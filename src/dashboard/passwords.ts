@@ -5,7 +5,7 @@
  */
 import { randomBytes, scrypt as scryptCallback } from 'node:crypto';
 import { safeEqual } from '../ids.ts';
-import type { PasswordHash } from '../store/credentials.ts';
+import type { PasswordHash } from '../domain/model.ts';
 
 // N = 2^15 with r = 8 needs 32 MiB per hash; ~60 ms on this class of machine.
 const PARAMS = { N: 32_768, r: 8, p: 1 } as const;

@@ -6,8 +6,8 @@
  * A new task is saved `processing` (waiting for a render thread). `pending` is a task handed back to its queue:
  * its render crashed and will be retried, a shutdown interrupted it, or a restart found it mid-render.
  */
-import type { Generation, GenerationStatus } from '../store/types.ts';
-import type { EventType } from '../store/webhook-types.ts';
+import type { Generation, GenerationStatus } from './model.ts';
+import type { EventType } from './webhooks/types.ts';
 
 export type TaskChange = 'start' | 'complete' | 'fail' | 'requeue' | 'unsave';
 

@@ -1,4 +1,4 @@
-import { AuthenticationError, RateLimitedError } from './errors.ts';
+import { AuthenticationError, RateLimitedError } from '../domain/errors.ts';
 import { setRateLimitHeaders } from './rate-limit-headers.ts';
 import { TokenBucketLimiter } from './token-bucket.ts';
 import type { AppContext, AppMiddleware, Services } from './types.ts';
@@ -27,13 +27,7 @@ export function authenticate(services: Services): AppMiddleware {
   return async function authenticateRequest(ctx, next) {
     try {
       const secret = presentedSecret(ctx);
-      const key = await services.repository.findKey(secret);
-      if (!key) throw new AuthenticationError('invalid_api_key');
-      if (key.revoked_at !== null) throw new AuthenticationError('revoked_api_key');
-      const account = await services.repository.getAccount(key.account_id);
-      if (!account) throw new AuthenticationError('invalid_api_key');
-      // Last use is a convenience: a failure to note it must not fail the request.
-      services.repository.touchKey(key.id, services.now()).catch(() => undefined);
+      const { account, key } = await services.accounts.authenticate(secret);
       ctx.state.apiKey = key;
       ctx.state.account = account;
     } catch (err) {

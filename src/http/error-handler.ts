@@ -3,27 +3,31 @@
  * thrown value into `{"error": {type, code, message, param?}}`, never leaking a stack or a path on 5xx.
  */
 import type { LyricsTooLongError, UnknownStyleError } from '../../engine/index.ts';
-import { StoreClosedError, isStorageFull } from '../store/errors.ts';
+import { StoreClosedError, isStorageFull, DataDirLockLostError } from '../store/errors.ts';
 import { databaseUnavailable } from '../store/postgres/errors.ts';
-import { DataDirLockLostError, IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../store/types.ts';
-import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../webhooks/errors.ts';
 import {
+  IdempotencyConflictError,
+  NotFoundError,
+  QuotaExceededError,
   AuthenticationError,
-  BodyTooLargeError,
-  CsrfError,
   DownloadLinkError,
   GenerationStateError,
+  PlanForbiddenError,
+  RateLimitedError,
+  ResourceNotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../domain/errors.ts';
+import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../domain/webhooks/errors.ts';
+import {
+  BodyTooLargeError,
+  CsrfError,
   MalformedBodyError,
   MethodNotAllowedError,
   MissingHostError,
-  PlanForbiddenError,
   RangeNotSatisfiableError,
-  RateLimitedError,
-  ResourceNotFoundError,
   RouteNotFoundError,
-  ServiceUnavailableError,
   SessionRequiredError,
-  ValidationError,
 } from './errors.ts';
 import type { AppMiddleware } from './types.ts';
 

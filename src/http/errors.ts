@@ -1,19 +1,7 @@
 /**
- * Errors raised while handling a request. Like the store's and the engine's errors they carry no
- * status code: src/http/error-handler.ts maps every class to a status in one table.
+ * Errors of the HTTP protocol itself (bodies, hosts, routes, ranges, dashboard sessions). The domain's errors are in
+ * src/domain/errors.ts; src/http/error-handler.ts maps both to statuses in one table.
  */
-
-/** A request field, query parameter, header or body is unusable. `param` names the part at fault. */
-export class ValidationError extends Error {
-  override name = 'ValidationError' as const;
-  constructor(
-    readonly param: string | undefined,
-    message: string,
-    readonly code: string = 'invalid_value',
-  ) {
-    super(message);
-  }
-}
 
 /** The request body could not be read as the JSON object we accept (not JSON, not UTF-8, empty, too deep). */
 export class MalformedBodyError extends Error {
@@ -31,55 +19,6 @@ export class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError' as const;
   constructor(readonly limitBytes: number) {
     super(`The request body is larger than ${limitBytes} bytes. Send a smaller body.`);
-  }
-}
-
-export type AuthenticationProblem = 'missing_api_key' | 'malformed_api_key' | 'invalid_api_key' | 'revoked_api_key';
-
-/** No usable API key came with the request. */
-export class AuthenticationError extends Error {
-  override name = 'AuthenticationError' as const;
-  constructor(readonly code: AuthenticationProblem) {
-    super(AUTHENTICATION_MESSAGES[code]);
-  }
-}
-
-const AUTHENTICATION_MESSAGES: Record<AuthenticationProblem, string> = {
-  missing_api_key: 'No API key was sent. Send it as "Authorization: Bearer <key>".',
-  malformed_api_key: 'The Authorization header is not of the form "Bearer <key>". Send "Authorization: Bearer <key>".',
-  invalid_api_key: 'The API key is not valid. Check it, or create a new one with "tunesmith keys create".',
-  revoked_api_key: 'The API key has been revoked. Create a new one with "tunesmith keys create".',
-};
-
-/** The account's plan does not include a feature the request asked for. */
-export class PlanForbiddenError extends Error {
-  override name = 'PlanForbiddenError' as const;
-  constructor(
-    readonly param: string | undefined,
-    readonly planLabel: string,
-    feature: string,
-    /** The labels of the plans that include it. */
-    includedIn: readonly string[],
-  ) {
-    const alternative = param === undefined ? '' : `, or leave out "${param}"`;
-    const upgrade =
-      includedIn.length === 0
-        ? `No plan on this server includes them${alternative === '' ? '' : `: leave out "${param}"`}.`
-        : `Upgrade to ${includedIn.length > 1 ? `${includedIn.slice(0, -1).join(', ')} or ${includedIn.at(-1)}` : includedIn[0]}${alternative}.`;
-    super(`${feature} are not available on the ${planLabel} plan. ${upgrade}`);
-  }
-}
-
-/** Too many requests: from one account (its rate limit) or from one address (repeated failed authentications). */
-export class RateLimitedError extends Error {
-  override name = 'RateLimitedError' as const;
-  constructor(
-    /** Whole seconds until a retry can succeed. */
-    readonly retryAfter: number,
-    readonly code: 'rate_limit_exceeded' | 'too_many_failed_authentications' | 'too_many_tasks',
-    message: string,
-  ) {
-    super(message);
   }
 }
 
@@ -113,78 +52,12 @@ export class MethodNotAllowedError extends Error {
   }
 }
 
-/** A signed download link whose signature does not match or whose time is up. */
-export class DownloadLinkError extends Error {
-  override name = 'DownloadLinkError' as const;
-  constructor(readonly code: 'invalid_signature' | 'link_expired') {
-    super(
-      code === 'link_expired'
-        ? 'This download link has expired. Fetch the generation again for fresh download_urls.'
-        : 'This download link is not valid. Use the download_urls of the generation exactly as given.',
-    );
-  }
-}
-
-/** A requested resource (generation, file) does not exist or is not the caller's. */
-export class ResourceNotFoundError extends Error {
-  override name = 'ResourceNotFoundError' as const;
-  constructor(
-    readonly code: 'generation_not_found' | 'file_not_found',
-    message: string,
-    readonly param?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Cancel asked of a finished generation, or delete of one still waiting or rendering. */
-export type GenerationStateCode =
-  | 'generation_finished'
-  | 'generation_not_finished'
-  | 'source_not_completed'
-  | 'source_is_loop'
-  | 'source_without_plan';
-
-export class GenerationStateError extends Error {
-  override name = 'GenerationStateError' as const;
-  /** `operation`: for the source codes, what was asked of the source (extend or remix). */
-  constructor(
-    readonly code: GenerationStateCode,
-    status: string,
-    operation = 'extend',
-  ) {
-    super(stateMessage(code, status, operation));
-  }
-}
-
-function stateMessage(code: GenerationStateCode, status: string, operation: string): string {
-  switch (code) {
-    case 'generation_finished':
-      return `This generation is already ${status}: there is nothing to cancel. DELETE /v1/generation/{id} removes it.`;
-    case 'generation_not_finished':
-      return `This generation is still ${status}. Cancel it first with POST /v1/generation/{id}/cancel, then delete it.`;
-    case 'source_not_completed':
-      return status === 'failed'
-        ? `This generation failed, so it has no track to ${operation}. Make a new one with POST /v1/generate.`
-        : `This generation is still ${status}; ${operation} it once it is completed.`;
-    case 'source_is_loop':
-      return `This generation is a seamless loop, which has no sections or ending to ${operation}. Make a track without "loop" to ${operation} it.`;
-    case 'source_without_plan':
-      return `This generation was made before extend and remix existed and does not report the plan it played, so it cannot be spliced. Render it again with POST /v1/generate (the same prompt and seed) to ${operation} it.`;
-  }
-}
-
 /** A Range header asks for bytes outside the file. */
 export class RangeNotSatisfiableError extends Error {
   override name = 'RangeNotSatisfiableError' as const;
   constructor(readonly size: number) {
     super(`The requested range is outside the file (${size} bytes). Ask for a range within it, or no range.`);
   }
-}
-
-/** A part the service depends on (store, render pool) is down. */
-export class ServiceUnavailableError extends Error {
-  override name = 'ServiceUnavailableError' as const;
 }
 
 /** A dashboard request that needs a signed-in session came without a live one. */

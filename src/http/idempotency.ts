@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../domain/errors.ts';
 import type { AppContext } from './types.ts';
 
 const KEY = /^[\x20-\x7e]{1,255}$/;

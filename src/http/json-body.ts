@@ -3,7 +3,8 @@
  * what it does not do: refuse invalid UTF-8 instead of replacing it, refuse deep nesting before
  * parsing, and refuse an oversized body from its Content-Length before reading a byte.
  */
-import { BodyTooLargeError, MalformedBodyError, ValidationError } from './errors.ts';
+import { BodyTooLargeError, MalformedBodyError } from './errors.ts';
+import { ValidationError } from '../domain/errors.ts';
 import type { AppContext } from './types.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;

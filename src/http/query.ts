@@ -4,7 +4,7 @@
  * schema gives the route's OpenAPI parameters (queryParameters).
  */
 import { z } from 'zod';
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../domain/errors.ts';
 import { parseWith, refuse } from './schema.ts';
 
 type QueryShape = Record<string, z.ZodType<unknown, string | undefined>>;

@@ -1,6 +1,6 @@
-import { limitsFor } from '../plans.ts';
-import type { Account } from '../store/types.ts';
-import { RateLimitedError } from './errors.ts';
+import { limitsFor } from '../domain/plans.ts';
+import type { Account } from '../domain/model.ts';
+import { RateLimitedError } from '../domain/errors.ts';
 import { setRateLimitHeaders } from './rate-limit-headers.ts';
 import type { TakeResult } from './token-bucket.ts';
 import { authed, type AppMiddleware, type Services } from './types.ts';

@@ -8,7 +8,7 @@
  * "sections[2].energy"), so one schema serves a field wherever it sits.
  */
 import { z } from 'zod';
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../domain/errors.ts';
 
 /** What a custom check carries: the error code, and the sentence given the field's name. */
 interface Problem {

@@ -4,12 +4,13 @@ import type { FileEncoder, GenerationRequest, StyleInfo } from '../../engine/ind
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { JobQueue } from '../jobs/types.ts';
-import type { Generations } from '../generations/generations.ts';
+import type { Accounts } from '../domain/accounts.ts';
+import type { Generations } from '../domain/generations/generations.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { Repository } from '../store/repository.ts';
-import type { Account, ApiKey } from '../store/types.ts';
-import type { WebhookService } from '../webhooks/service.ts';
-import type { DownloadSigner } from './signing.ts';
+import type { Account, ApiKey } from '../domain/model.ts';
+import type { WebhookService } from '../domain/webhooks/service.ts';
+import type { DownloadSigner } from '../domain/download-links.ts';
 import type { RequestLimiter } from './token-bucket.ts';
 
 /** Everything the HTTP layer needs, handed in by whoever builds the app (server.ts, tests, the bench). */
@@ -43,6 +44,8 @@ export interface Services extends Omit<AppDeps, 'now' | 'signer' | 'logger' | 'a
   signer: DownloadSigner;
   /** The generation lifecycle's door for handlers: create, find, cancel, delete, present, files. */
   generations: Generations;
+  /** Accounts, their keys, sign-up and plans. */
+  accounts: Accounts;
   /** Requests per minute per account: one bucket for the API and the dashboard's playground. */
   accountLimiter: RequestLimiter;
 }

@@ -1,6 +1,6 @@
 /**
  * Waiting tasks, served by plan rank, then round-robin between accounts: every task of a better rank (a lower
- * number: Enterprise before Developer before Starter by default, src/plans.ts) starts before any of a worse one,
+ * number: Enterprise before Developer before Starter by default, src/domain/plans.ts) starts before any of a worse one,
  * and within a rank the next task comes from the account with work that was served least recently, so one
  * account's burst cannot starve another's single task. Within an account, first in, first out (a retried task
  * goes back to the front of its account's line).

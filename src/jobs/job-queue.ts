@@ -4,11 +4,11 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { silentLogger, type Logger } from '../log.ts';
-import type { GenerationLifecycle } from '../generations/lifecycle.ts';
+import type { GenerationLifecycle } from '../domain/generations/lifecycle.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { GenerationPatch, Repository } from '../store/repository.ts';
-import type { Generation } from '../store/types.ts';
-import { limitsFor } from '../plans.ts';
+import type { Generation } from '../domain/model.ts';
+import { limitsFor } from '../domain/plans.ts';
 import { FairQueue } from './fair-queue.ts';
 import { DEFAULT_SPEED, RenderSpeed, renderEstimate, timeLeft, workFactor, type SpeedModel } from './render-speed.ts';
 import { liveOneByOne, type JobQueue, type LiveState } from './types.ts';

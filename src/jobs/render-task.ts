@@ -6,7 +6,7 @@
 import { RequestError, type GenerationRequest, type RenderedTrack } from '../../engine/index.ts';
 import type { GenerationPatch } from '../store/repository.ts';
 import { isStorageFull } from '../store/errors.ts';
-import type { Generation, GenerationFiles } from '../store/types.ts';
+import type { Generation, GenerationFiles } from '../domain/model.ts';
 import type { Logger } from '../log.ts';
 import { outputOf } from './output-options.ts';
 import { SourceUnavailableError } from './splice-source.ts';
@@ -34,6 +34,7 @@ export const requestOf = (generation: Generation): GenerationRequest => ({
   ...(generation.loop === true ? { loop: true } : {}),
   ...(generation.music ? { music: generation.music } : {}),
   ...(generation.plan ? { plan: generation.plan } : {}),
+  ...(generation.custom_style ? { style: generation.custom_style.base, customStyle: generation.custom_style } : {}),
 });
 
 export const CANCELLED = 'The generation was cancelled.';

@@ -9,13 +9,13 @@
  * nothing, so a task completes once and causes one event. In process the guards always hold.
  */
 import { WorkerCrashedError, type RenderedTrack, type RenderPool } from '../../engine/index.ts';
-import { allKeys, trackFiles } from '../generations/files.ts';
-import type { GenerationLifecycle } from '../generations/lifecycle.ts';
-import { isTerminal } from '../generations/present.ts';
+import { allKeys, trackFiles } from '../domain/generations/files.ts';
+import type { GenerationLifecycle } from '../domain/generations/lifecycle.ts';
+import { isTerminal } from '../domain/generations/present.ts';
 import type { Logger } from '../log.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { Repository } from '../store/repository.ts';
-import type { Generation } from '../store/types.ts';
+import type { Generation } from '../domain/model.ts';
 import {
   CANCELLED,
   completedPatch,

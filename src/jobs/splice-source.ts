@@ -3,11 +3,11 @@
  * blob store, because the pool transfers the bytes to its thread (a retried render needs them again).
  */
 import type { SpliceSource, SungSource } from '../../engine/index.ts';
-import { playedOf } from '../generations/derive.ts';
+import { playedOf } from '../domain/generations/derive.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { BlobNotFoundError } from '../store/errors.ts';
 import type { Repository } from '../store/repository.ts';
-import type { Generation } from '../store/types.ts';
+import type { Generation } from '../domain/model.ts';
 
 /** The source is gone (deleted between the request and the render) or lost its audio: the task cannot be made. */
 export class SourceUnavailableError extends Error {

@@ -1,4 +1,4 @@
-import type { Generation } from '../store/types.ts';
+import type { Generation } from '../domain/model.ts';
 
 /** What the HTTP layer sees of the render queue. The implementation schedules fairly between accounts. */
 export interface LiveState {
@@ -13,7 +13,7 @@ export interface LiveState {
 export interface JobQueue {
   /**
    * Queue a task the store has just accepted (status processing). `rank` is its account's plan priority (lower
-   * starts first; src/plans.ts); absent, the account keeps the rank it had, or the default.
+   * starts first; src/domain/plans.ts); absent, the account keeps the rank it had, or the default.
    */
   enqueue(generation: Generation, rank?: number): void;
   /** The live view of a task that is not terminal; undefined when the queue does not hold it. */

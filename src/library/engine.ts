@@ -10,7 +10,7 @@ import {
   type GenerationRequest,
   type OutputOptions,
 } from '../../engine/index.ts';
-import { ValidationError } from '../http/errors.ts';
+import { ValidationError } from '../domain/errors.ts';
 import { parseGenerateRequest } from '../routes/generations/generate-request.ts';
 import type * as Library from '../../lib/engine.d.ts';
 

@@ -2,8 +2,10 @@
  * What every Repository decides alike when tasks are created, whatever keeps them: one account per batch, the
  * quota taking the whole batch or none of it, and a single create being a batch of one.
  */
-import { quotaResetsAt } from '../plans.ts';
-import { QuotaExceededError, type CreateGenerationOptions, type Generation, type NewGeneration } from './types.ts';
+import { quotaResetsAt } from '../domain/plans.ts';
+import { QuotaExceededError } from '../domain/errors.ts';
+import type { CreateGenerationOptions } from './repository.ts';
+import type { Generation, NewGeneration } from '../domain/model.ts';
 
 /** The batch's account (its first task): a batch is one or more tasks of one account. */
 export function batchLead(inputs: readonly NewGeneration[]): NewGeneration {

@@ -8,19 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashSecret } from '../ids.ts';
+import { EmailTakenError } from '../domain/errors.ts';
+import { normalizeEmail } from '../email.ts';
+import type { PasswordHash } from '../domain/model.ts';
 import { parseDataFile, type CoalescingWriter } from './atomic-file.ts';
 import type { CredentialRecords } from './repository.ts';
 import { recordOfArrays } from './shape.ts';
-
-export interface PasswordHash {
-  algorithm: 'scrypt';
-  /** scrypt cost parameters, kept per hash so they can be raised without breaking old ones. */
-  N: number;
-  r: number;
-  p: number;
-  salt: string;
-  hash: string;
-}
 
 export interface Credential {
   account_id: string;
@@ -55,15 +48,6 @@ export interface Session {
   expires_at: Date;
 }
 
-/** A sign-up for an email that already has an account (or is being signed up right now). */
-export class EmailTakenError extends Error {
-  override name = 'EmailTakenError' as const;
-  constructor() {
-    super('An account with this email already exists. Sign in instead.');
-  }
-}
-
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 const FILE = 'dashboard.json';
 
 export class CredentialStore implements CredentialRecords {

@@ -59,3 +59,29 @@ export class DamagedSettingError extends Error {
     super(`${where} is damaged.`);
   }
 }
+
+/** Thrown at open when another live server owns the data dir. */
+export class DataDirLockedError extends Error {
+  override name = 'DataDirLockedError' as const;
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data dir ${dataDir} is in use by another Tunesmith server (pid ${pid}). Stop it, or set TUNESMITH_DATA_DIR to another directory.`,
+    );
+  }
+}
+
+/**
+ * This server no longer holds its data dir: the lock file was replaced by another process (most often a
+ * second server started after server.lock was deleted by hand). Its writes would overwrite the other's.
+ */
+export class DataDirLockLostError extends Error {
+  override name = 'DataDirLockLostError' as const;
+  constructor(readonly dataDir: string) {
+    super(
+      `This server no longer holds the lock on its data dir ${dataDir} (server.lock was replaced by another process): it refuses every change. Stop the other server or this one, then restart one.`,
+    );
+  }
+}

@@ -15,12 +15,12 @@ import { access, constants, mkdir, open as openFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../ids.ts';
-import { isPlanName, quotaMonth } from '../plans.ts';
+import { isPlanName, quotaMonth } from '../domain/plans.ts';
 import { assertQuotaRoom, batchLead, createOne } from './batch-rules.ts';
 import { AtomicJsonFile, CoalescingWriter, sweepTempFiles, type OpenFile } from './atomic-file.ts';
 import { CredentialStore } from './credentials.ts';
 import { DiskState } from './disk-state.ts';
-import { StoreClosedError } from './errors.ts';
+import { StoreClosedError, DataDirLockLostError } from './errors.ts';
 import { FileBlobStore } from './file-blob-store.ts';
 import { FileTransaction, embedEvents, type StagedWrites } from './file-transaction.ts';
 import { AccountGenerations, newestFirst } from './generation-index.ts';
@@ -34,23 +34,14 @@ import {
   type StoredGeneration,
 } from './generation-files.ts';
 import { acquireLock, readLiveLock, type DataDirLock, type LockOwner } from './lock.ts';
-import type { GenerationPatch, Repository, Transaction } from './repository.ts';
+import type { GenerationPatch, Repository, Transaction, CreateGenerationOptions, ListOptions } from './repository.ts';
 import { SettingsFile } from './settings-file.ts';
+import { STYLE_FILE, StyleFile } from './style-file.ts';
 import { recordOfArrays, type Problem } from './shape.ts';
 import { RETAIN_MS, WEBHOOK_FILE, WebhookFile } from './webhook-file.ts';
-import type { WebhookDelivery, WebhookEvent } from './webhook-types.ts';
-import {
-  DataDirLockLostError,
-  IdempotencyConflictError,
-  NotFoundError,
-  type Account,
-  type ApiKey,
-  type CreateGenerationOptions,
-  type Generation,
-  type ListOptions,
-  type NewGeneration,
-  type PlanName,
-} from './types.ts';
+import type { WebhookDelivery, WebhookEvent } from '../domain/webhooks/types.ts';
+import { IdempotencyConflictError, NotFoundError } from '../domain/errors.ts';
+import type { Account, ApiKey, Generation, NewGeneration, PlanName } from '../domain/model.ts';
 
 export interface OpenStoreOptions {
   dataDir: string;
@@ -116,6 +107,7 @@ export class FileRepository implements Repository {
   // Set by load(), before openStore() hands the repository out. Plain fields, not getters: tests wrap it in a Proxy.
   credentials!: CredentialStore;
   webhooks!: WebhookFile;
+  styles!: StyleFile;
 
   readonly #accounts = new Map<string, Account>();
   readonly #keys = new Map<string, ApiKey>();
@@ -184,6 +176,7 @@ export class FileRepository implements Repository {
     }
     this.credentials = new CredentialStore(this.dataDir, this.#writer);
     this.webhooks = await WebhookFile.open(join(this.dataDir, WEBHOOK_FILE), this.#writer);
+    this.styles = await StyleFile.open(join(this.dataDir, STYLE_FILE), this.#writer);
     const now = this.#clock().getTime();
     const recentIdempotency: { accountId: string; record: PendingIdempotency }[] = [];
     let adopted = false;
@@ -397,6 +390,7 @@ export class FileRepository implements Repository {
         ...(input.plan ? { plan: input.plan } : {}),
         ...(input.batch ? { batch: input.batch } : {}),
         ...(input.source ? { source: input.source } : {}),
+        ...(input.custom_style ? { custom_style: input.custom_style } : {}),
       }),
     );
     for (const generation of generations) {

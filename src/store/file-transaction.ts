@@ -4,9 +4,10 @@
  * function returns (transactions run one at a time, so nothing else sees them half done).
  */
 import type { StoredEvent } from './generation-files.ts';
-import { NotFoundError, type Account, type Generation } from './types.ts';
+import { NotFoundError } from '../domain/errors.ts';
+import type { Account, Generation } from '../domain/model.ts';
 import type { GenerationPatch, Transaction } from './repository.ts';
-import type { EventType, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './webhook-types.ts';
+import type { EventType, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../domain/webhooks/types.ts';
 
 export interface StagedWrites {
   generations: Map<string, GenerationPatch>;

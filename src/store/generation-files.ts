@@ -9,8 +9,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:f
 import { join } from 'node:path';
 import { TEMP_SUFFIX } from './atomic-file.ts';
 import { isRecord, stringFields, type Problem } from './shape.ts';
-import type { Generation, GenerationStatus } from './types.ts';
-import type { WebhookEvent } from './webhook-types.ts';
+import type { Generation, GenerationStatus } from '../domain/model.ts';
+import type { WebhookEvent } from '../domain/webhooks/types.ts';
 
 export interface IdempotencyRecord {
   key: string;

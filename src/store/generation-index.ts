@@ -3,7 +3,7 @@
  * with status counts and per-month usage kept up to date, so listing a page and checking a quota
  * never scan the whole history.
  */
-import type { Generation, GenerationStatus } from './types.ts';
+import type { Generation, GenerationStatus } from '../domain/model.ts';
 
 /** Newest first; equal timestamps by ascending id, so the order is total and stable. */
 export function newestFirst(a: Generation, b: Generation): number {

@@ -1,5 +1,5 @@
 /** Who watches which generation in this process (Repository.watchGeneration), and handing each a copy of a change. */
-import type { Generation } from './types.ts';
+import type { Generation } from '../domain/model.ts';
 
 export type GenerationListener = (generation: Generation | undefined) => void;
 

@@ -1,4 +1,3 @@
-export * from './types.ts';
 export type {
   Repository,
   Transaction,
@@ -12,6 +11,8 @@ export type {
 export type { BlobStore, BlobInfo, BlobRange } from './blob-store.ts';
 export {
   BlobNotFoundError,
+  DataDirLockedError,
+  DataDirLockLostError,
   DamagedFileError,
   DamagedSettingError,
   StorageFullError,

@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DataDirLockLostError, DataDirLockedError } from './types.ts';
+import { DataDirLockLostError, DataDirLockedError } from './errors.ts';
 
 export const LOCK_FILE = 'server.lock';
 

@@ -4,15 +4,8 @@
  * do. Callers never see a path, a lowdb object or a shared mutable record.
  */
 import type { Credential, Session } from './credentials.ts';
-import type {
-  Account,
-  ApiKey,
-  CreateGenerationOptions,
-  Generation,
-  ListOptions,
-  NewGeneration,
-  PlanName,
-} from './types.ts';
+import type { Account, ApiKey, Generation, GenerationStatus, NewGeneration, PlanName } from '../domain/model.ts';
+import type { CustomStyleRecord } from '../domain/custom-styles.ts';
 import type {
   AccountSecret,
   DeliveryState,
@@ -20,7 +13,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEvent,
-} from './webhook-types.ts';
+} from '../domain/webhooks/types.ts';
 
 /** The fields of a generation that change after its creation. */
 export type GenerationPatch = Partial<Omit<Generation, 'id' | 'account_id' | 'created_at' | 'quota_month'>>;
@@ -86,6 +79,7 @@ export interface Repository {
 
   readonly credentials: CredentialRecords;
   readonly webhooks: WebhookRecords;
+  readonly styles: StyleRecords;
   readonly settings: Settings;
 
   /** True while the store can be read and written (the file store: it still holds its data dir). */
@@ -178,6 +172,17 @@ export interface WebhookRecords {
   prune(now: Date): Promise<void>;
 }
 
+/** Each account's own styles (POST /v1/styles). */
+export interface StyleRecords {
+  /** The account's styles, by name. */
+  list(accountId: string): Promise<CustomStyleRecord[]>;
+  get(accountId: string, name: string): Promise<CustomStyleRecord | undefined>;
+  /** StyleNameTakenError when the account has a style of that name. */
+  add(style: CustomStyleRecord): Promise<void>;
+  /** False when the account had no style of that name. */
+  delete(accountId: string, name: string): Promise<boolean>;
+}
+
 /** The names of the small documents the service keeps beside its records. */
 export type SettingName = 'render-speed' | 'rate-limits' | 'last-public-url';
 
@@ -185,4 +190,22 @@ export interface Settings {
   /** The value last put, or undefined when there is none. A stored value that cannot be read is a DamagedSettingError. */
   get(name: SettingName): Promise<unknown>;
   put(name: SettingName, value: unknown): Promise<void>;
+}
+
+export interface CreateGenerationOptions {
+  /** Monthly generations allowed for the account (null = unlimited). Checked and reserved atomically. */
+  monthlyQuota: number | null;
+  /** When given, the same key and body hash within 24 h return the first generation instead of a new one. */
+  idempotency?: { key: string; bodyHash: string } | undefined;
+  now?: Date;
+  /** The account's plan rank (src/domain/plans.ts), for a queue that is told of the task in the same transaction. */
+  rank?: number | undefined;
+}
+
+export interface ListOptions {
+  status?: GenerationStatus | undefined;
+  /** Only generations whose prompt contains this text, regardless of case. */
+  search?: string | undefined;
+  limit: number;
+  offset: number;
 }

@@ -5,8 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newGenerationId } from '../ids.ts';
-import { quotaMonth } from '../plans.ts';
-import type { Generation } from './types.ts';
+import { quotaMonth } from '../domain/plans.ts';
+import type { Generation } from '../domain/model.ts';
 
 export interface SeedOptions {
   /** Timestamps step back one second per generation from here. */

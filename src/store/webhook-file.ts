@@ -16,7 +16,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEvent,
-} from './webhook-types.ts';
+} from '../domain/webhooks/types.ts';
 
 export const WEBHOOK_FILE = 'webhooks.json';
 

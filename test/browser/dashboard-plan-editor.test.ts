@@ -9,7 +9,7 @@ test('More rows adds five plan rows keeping the typed ones, and Enter in a field
   const [server, browser] = await Promise.all([startRealServer(t), openBrowser(t)]);
   const page = await newPage(browser, t);
   const base = server.url;
-  // The first start's local account (Developer): composition plans are a full-access feature (src/plans.ts).
+  // The first start's local account (Developer): composition plans are a full-access feature (src/domain/plans.ts).
   await page.goto(server.firstSignInUrl ?? `${base}/signin`);
   await page.waitForURL(`${base}/`);
 

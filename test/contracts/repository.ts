@@ -3,15 +3,13 @@
  * (test/store-contract.test.ts runs it on the data dir's files). Each test gets a fresh, empty repository.
  */
 import type { ExecutionContext, TestFn } from 'ava';
-import { EmailTakenError } from '../../src/store/credentials.ts';
+import { EmailTakenError } from '../../src/domain/errors.ts';
 import type { Repository } from '../../src/store/repository.ts';
-import {
-  IdempotencyConflictError,
-  NotFoundError,
-  QuotaExceededError,
-  type NewGeneration,
-} from '../../src/store/types.ts';
-import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../src/store/webhook-types.ts';
+import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../../src/domain/errors.ts';
+import type { NewGeneration } from '../../src/domain/model.ts';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../src/domain/webhooks/types.ts';
+import { StyleNameTakenError, type CustomStyleRecord } from '../../src/domain/custom-styles.ts';
+import { makeCustomStyle } from '../../engine/index.ts';
 
 /** Makes a fresh, empty repository for a test (the test's context lets a factory register its own teardowns). */
 export type RepositoryFactory = (t: ExecutionContext) => Promise<{ repository: Repository; close(): Promise<void> }>;
@@ -26,6 +24,15 @@ const request = (accountId: string, overrides: Partial<NewGeneration> = {}): New
   lyrics: null,
   callback_url: null,
   ...overrides,
+});
+
+const style = (accountId: string, name: string): CustomStyleRecord => ({
+  account_id: accountId,
+  name,
+  base: 'lofi',
+  description: 'Lo-fi on a flute',
+  changes: { instruments: { lead: 'flute' }, bpm: { min: 60, max: 70 } },
+  created_at: '2026-03-15T12:00:00.000Z',
 });
 
 const endpoint = (accountId: string, id = 'we_1'): WebhookEndpoint => ({
@@ -419,4 +426,39 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
       );
     },
   );
+
+  test(
+    title("an account's styles are added, listed by name, read and deleted, and no other account sees them"),
+    async (t) => {
+      const { repository, account } = await setup(t);
+      const other = await repository.createAccount({ plan: 'enterprise' });
+      await repository.styles.add(style(account.id, 'night-flute'));
+      await repository.styles.add(style(account.id, 'dawn-flute'));
+      await repository.styles.add(style(other.id, 'night-flute'));
+      t.deepEqual(
+        (await repository.styles.list(account.id)).map((s) => s.name),
+        ['dawn-flute', 'night-flute'],
+      );
+      t.deepEqual(await repository.styles.get(account.id, 'night-flute'), style(account.id, 'night-flute'));
+      await t.throwsAsync(repository.styles.add(style(account.id, 'night-flute')), { instanceOf: StyleNameTakenError });
+      t.true(await repository.styles.delete(account.id, 'night-flute'));
+      t.false(await repository.styles.delete(account.id, 'night-flute'));
+      t.is(await repository.styles.get(account.id, 'night-flute'), undefined);
+      t.deepEqual(await repository.styles.get(other.id, 'night-flute'), style(other.id, 'night-flute'));
+      t.deepEqual(await repository.styles.list('acct_nobody'), []);
+    },
+  );
+
+  test(title('a generation keeps the custom style it was made with'), async (t) => {
+    const { repository, account } = await setup(t);
+    const custom = makeCustomStyle('night-flute', 'lofi', { instruments: { lead: 'flute' }, key: 'F# minor' });
+    const { generation } = await repository.createGeneration(
+      request(account.id, { style: 'night-flute', custom_style: custom }),
+      { monthlyQuota: 10 },
+    );
+    t.deepEqual(generation.custom_style, custom);
+    t.deepEqual((await repository.getGeneration(account.id, generation.id))?.custom_style, custom);
+    const plain = await repository.createGeneration(request(account.id), { monthlyQuota: 10 });
+    t.false('custom_style' in plain.generation);
+  });
 }

@@ -18,11 +18,11 @@ import { checkRequest, listStyles, type StyleInfo } from '../../engine/index.ts'
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.ts';
-import { DownloadSigner } from '../../src/http/signing.ts';
+import { DownloadSigner } from '../../src/domain/download-links.ts';
 import type { AppState } from '../../src/http/types.ts';
 import { liveOneByOne, type JobQueue, type LiveState } from '../../src/jobs/types.ts';
 import type { Logger } from '../../src/log.ts';
-import { GenerationLifecycle } from '../../src/generations/lifecycle.ts';
+import { GenerationLifecycle } from '../../src/domain/generations/lifecycle.ts';
 import type { OpenFile } from '../../src/store/atomic-file.ts';
 import type { BlobStore } from '../../src/store/blob-store.ts';
 import { mkdirSync, realpathSync } from 'node:fs';
@@ -33,8 +33,8 @@ import { openStore } from '../../src/store/index.ts';
 import { openPostgresRepository } from '../../src/store/postgres/index.ts';
 import { freshDatabase } from './postgres.ts';
 import type { Repository } from '../../src/store/repository.ts';
-import type { Account, Generation, PlanName } from '../../src/store/types.ts';
-import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/webhooks/index.ts';
+import type { Account, Generation, PlanName } from '../../src/domain/model.ts';
+import { openWebhooks, type Webhooks, type WebhooksOptions } from '../../src/domain/webhooks/index.ts';
 import type { Json } from './json.ts';
 
 /** A clock tests move by hand. */

@@ -2,7 +2,7 @@
  * A browser stand-in for dashboard tests over fetch: keeps cookies, follows nothing by itself, and reads
  * the CSRF token from the last page it got.
  */
-import type { PlanName } from '../../src/store/types.ts';
+import type { PlanName } from '../../src/domain/model.ts';
 export interface Page {
   status: number;
   headers: Headers;
@@ -75,7 +75,7 @@ export class DashboardClient {
 
 /**
  * Signs up on the dashboard (a new account is Starter) and moves the account to `plan`, as an operator would
- * (`tunesmith accounts set-plan`): for tests of what Starter does not include (src/plans.ts).
+ * (`tunesmith accounts set-plan`): for tests of what Starter does not include (src/domain/plans.ts).
  */
 export async function signUpOnPlan(
   browser: DashboardClient,

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { ExecutionContext } from 'ava';
 import { RenderFailedError, type RenderedTrack } from '../../engine/index.ts';
 import { createJobQueue, type JobQueueHandle, type RenderPoolLike } from '../../src/jobs/index.ts';
-import type { Webhooks } from '../../src/webhooks/index.ts';
+import type { Webhooks } from '../../src/domain/webhooks/index.ts';
 import { ManualClock, sineWav, startApp, type TestApp, type TestWebhooksOptions } from './app.ts';
 import { eventually } from './process.ts';
 import type { Json } from './json.ts';

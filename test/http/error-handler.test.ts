@@ -1,7 +1,6 @@
 import test from 'ava';
 import { describeError, errorBody } from '../../src/http/error-handler.ts';
-import { ValidationError } from '../../src/http/errors.ts';
-import { QuotaExceededError } from '../../src/store/types.ts';
+import { ValidationError, QuotaExceededError } from '../../src/domain/errors.ts';
 
 test('thrown non-errors and plain errors become a bare 500', (t) => {
   for (const thrown of [

@@ -3,6 +3,7 @@
  * any sample rate from the filter's analog parameters, as libebur128 does), 400 ms blocks with 75% overlap,
  * an absolute gate at −70 LUFS and a relative gate 10 LU below the ungated mean.
  */
+import { flushed } from '../filters.ts';
 
 interface Biquad {
   b0: number;
@@ -53,10 +54,10 @@ function segmentEnergies(channel: Float32Array, sampleRate: number, segment: num
     const end = (seg + 1) * segment;
     for (let i = seg * segment; i < end; i++) {
       const x = channel[i] ?? 0;
-      const y = sb0 * x + sb1 * x1 + sb2 * x2 - sa1 * y1 - sa2 * y2;
+      const y = flushed(sb0 * x + sb1 * x1 + sb2 * x2 - sa1 * y1 - sa2 * y2);
       x2 = x1;
       x1 = x;
-      const z = hb0 * y + hb1 * y1 + hb2 * y2 - ha1 * z1 - ha2 * z2;
+      const z = flushed(hb0 * y + hb1 * y1 + hb2 * y2 - ha1 * z1 - ha2 * z2);
       y2 = y1;
       y1 = y;
       z2 = z1;

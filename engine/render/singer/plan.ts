@@ -48,12 +48,15 @@ export interface VoicePlan {
   notes: PitchNote[];
 }
 
+/** Seconds of a consonant's three stretches (a stretch it does not have is 0). */
+type ConsonantSeconds = readonly [closure: number, release: number, aspiration: number];
+
 /**
  * Seconds of each onset consonant: closure, release (burst, frication, murmur) and, for voiceless stops, the
  * aspiration after the burst (voice onset time 40–70 ms in English /p t k/; the formants already glide to the
  * vowel in it, which is much of how a listener tells /p/ from /t/ from /k/).
  */
-const ONSET_SECONDS: Record<ConsonantSpec['cls'], [closure: number, release: number, aspiration: number]> = {
+const ONSET_SECONDS: Record<ConsonantSpec['cls'], ConsonantSeconds> = {
   plosive: [0.035, 0.012, 0.045],
   affricate: [0.03, 0.06, 0],
   fricative: [0, 0.09, 0],
@@ -63,7 +66,7 @@ const ONSET_SECONDS: Record<ConsonantSpec['cls'], [closure: number, release: num
   glide: [0, 0.055, 0],
 };
 /** Codas are held a little longer: the stop closure before its release, the nasal hum, the final hiss. */
-const CODA_SECONDS: Record<ConsonantSpec['cls'], [closure: number, release: number, aspiration: number]> = {
+const CODA_SECONDS: Record<ConsonantSpec['cls'], ConsonantSeconds> = {
   plosive: [0.045, 0.015, 0.03],
   affricate: [0.035, 0.07, 0],
   fricative: [0, 0.1, 0],

@@ -2,7 +2,9 @@
 import { EMAIL_MAX_CHARS, isEmailAddress } from '../../email.ts';
 import { html } from '../html.ts';
 import type { AppContext } from '../../http/types.ts';
-import { EmailTakenError, normalizeEmail } from '../../store/credentials.ts';
+import type { Account } from '../../domain/model.ts';
+import { EmailTakenError } from '../../domain/errors.ts';
+import { normalizeEmail } from '../../email.ts';
 import type { DashboardDeps } from '../deps.ts';
 import {
   endSession,
@@ -104,33 +106,14 @@ export function signUp(deps: DashboardDeps) {
 
     const passwordHash = await hashUnlessBusy(password);
     if (!passwordHash) return again(429, { '': new PasswordChecksBusyError().message });
-    let release: () => void;
+    let account: Account;
     try {
-      release = await deps.credentials.claimEmail(email);
+      account = await deps.services.accounts.signUp(email, passwordHash);
     } catch (error) {
       if (error instanceof EmailTakenError) return again(409, { email: error.message });
       throw error;
     }
-    try {
-      const account = await deps.services.repository.createAccount({ email, plan: 'starter' });
-      try {
-        await deps.credentials.addCredential({
-          account_id: account.id,
-          email,
-          password: passwordHash,
-          created_at: account.created_at,
-        });
-      } catch (error) {
-        // Without its credential nobody could ever sign in to the account, and it would hold the email.
-        await deps.services.repository.deleteAccount(account.id).catch(() => undefined);
-        // A sign-up on another node that shares the records took the email between the claim and now.
-        if (error instanceof EmailTakenError) return again(409, { email: error.message });
-        throw error;
-      }
-      await startSession(ctx, deps, account.id);
-    } finally {
-      release();
-    }
+    await startSession(ctx, deps, account.id);
     seeOther(ctx, '/');
   };
 }
@@ -163,36 +146,22 @@ export function credentialProblems(email: string, password: string): FieldErrors
 export function setCredentials(deps: DashboardDeps) {
   return async (ctx: AppContext, viewer: Viewer) => {
     const form = await readCheckedForm(ctx, deps, viewer);
-    if (await deps.credentials.forAccount(viewer.account.id)) return seeOther(ctx, '/');
+    if (await deps.services.accounts.hasPassword(viewer.account.id)) return seeOther(ctx, '/');
     const email = normalizeEmail(form.get('email') ?? '');
     const password = form.get('password') ?? '';
     const errors = credentialProblems(email, password);
     const passwordHash = Object.keys(errors).length === 0 ? await hashUnlessBusy(password) : undefined;
     if (Object.keys(errors).length === 0 && !passwordHash) errors.password = new PasswordChecksBusyError().message;
-    let release: (() => void) | undefined;
     if (passwordHash) {
       try {
-        release = await deps.credentials.claimEmail(email);
+        await deps.services.accounts.setPassword(viewer.account.id, email, passwordHash);
+        return seeOther(ctx, '/?signin=saved');
       } catch (error) {
         if (!(error instanceof EmailTakenError)) throw error;
         errors.email = error.message;
       }
     }
-    if (!release || !passwordHash)
-      return showOverview(deps, { email: email.slice(0, EMAIL_MAX_CHARS), errors })(ctx, viewer);
-    try {
-      await deps.credentials.addCredential({
-        account_id: viewer.account.id,
-        email,
-        password: passwordHash,
-        created_at: deps.services.now().toISOString(),
-      });
-      // The account shows who it is by its email from now on (the first-start one was only "local").
-      await deps.services.repository.updateAccount(viewer.account.id, { email });
-    } finally {
-      release();
-    }
-    seeOther(ctx, '/?signin=saved');
+    return showOverview(deps, { email: email.slice(0, EMAIL_MAX_CHARS), errors })(ctx, viewer);
   };
 }
 
@@ -203,7 +172,7 @@ export function signInWithLink(deps: DashboardDeps) {
     const accountId = /^[A-Za-z0-9_-]{16,64}$/.test(token)
       ? await deps.credentials.redeemSignInToken(token, deps.services.now())
       : undefined;
-    if (!accountId || !(await deps.services.repository.getAccount(accountId))) {
+    if (!accountId || !(await deps.services.accounts.get(accountId))) {
       return sendHtml(
         ctx,
         authForm('signin', preSessionCsrf(ctx, deps), '', {

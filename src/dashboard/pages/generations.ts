@@ -1,16 +1,16 @@
 /** The account's generations, newest first, with the API's status filter and pagination; live progress; waveforms. */
 import { describeError } from '../../http/error-handler.ts';
-import { ResourceNotFoundError } from '../../http/errors.ts';
+import { ResourceNotFoundError } from '../../domain/errors.ts';
 import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import { deriveGenerationFor } from '../../routes/generations/derive-generation.ts';
-import { playedOf } from '../../generations/derive.ts';
+import { playedOf } from '../../domain/generations/derive.ts';
 import { z } from 'zod';
 import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
 import { STATUSES, LIST_LIMITS } from '../../routes/generations/list-generations.ts';
-import type { GenerationObject } from '../../generations/present.ts';
+import type { GenerationObject } from '../../domain/generations/present.ts';
 import { WaitQuery, waitForChange } from '../../routes/generations/wait-for-change.ts';
-import type { Generation, GenerationStatus } from '../../store/types.ts';
+import type { Generation, GenerationStatus } from '../../domain/model.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';

@@ -1,6 +1,6 @@
 /** API keys: create a named key (shown once), list them, revoke one after a confirmation. */
 import type { AppContext } from '../../http/types.ts';
-import type { ApiKey } from '../../store/types.ts';
+import type { ApiKey } from '../../domain/model.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';
@@ -19,7 +19,7 @@ interface KeysView {
 }
 
 async function keysPage(deps: DashboardDeps, viewer: Viewer, view: KeysView): Promise<Html> {
-  const keys = (await deps.services.repository.listKeys(viewer.account.id)).sort((a, b) =>
+  const keys = (await deps.services.accounts.keys(viewer.account.id)).sort((a, b) =>
     a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0,
   );
   const errors = view.errors ?? {};
@@ -108,7 +108,7 @@ export function createKey(deps: DashboardDeps) {
         await keysPage(deps, viewer, { name: name.slice(0, NAME_CHARS), errors: { name: problem } }),
         400,
       );
-    const created = await deps.services.repository.createKey(viewer.account.id, name);
+    const created = await deps.services.accounts.createKey(viewer.account.id, name);
     // Answered directly (not redirected): the key exists in this response only and is never stored.
     sendHtml(ctx, await keysPage(deps, viewer, { created }), 201);
   };
@@ -117,10 +117,9 @@ export function createKey(deps: DashboardDeps) {
 export function revokeKey(deps: DashboardDeps) {
   return async (ctx: AppContext & { params: Record<string, string> }, viewer: Viewer) => {
     await readCheckedForm(ctx, deps, viewer);
-    const key = (await deps.services.repository.listKeys(viewer.account.id)).find((k) => k.id === ctx.params.id);
     // Another account's key id is answered like an unknown one.
-    if (!key) return sendHtml(ctx, await keysPage(deps, viewer, { errors: {} }), 404);
-    await deps.services.repository.revokeKey(key.id);
+    if (!(await deps.services.accounts.revokeKey(viewer.account.id, ctx.params.id ?? '')))
+      return sendHtml(ctx, await keysPage(deps, viewer, { errors: {} }), 404);
     seeOther(ctx, '/keys?revoked=1');
   };
 }

@@ -1,7 +1,7 @@
 /** The account at a glance: plan, this month's use against the quota, the rate limit, and the plans. */
-import { PLAN_LABELS } from '../../http/plan-label.ts';
+import { PLAN_LABELS } from '../../domain/plan-label.ts';
 import type { AppContext } from '../../http/types.ts';
-import { PLAN_NAMES, PLANS, limitsFor, quotaMonth, quotaResetsAt } from '../../plans.ts';
+import { PLAN_NAMES, PLANS, limitsFor, quotaMonth, quotaResetsAt } from '../../domain/plans.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { EMAIL_MAX_CHARS } from '../../email.ts';
 import { html } from '../html.ts';
@@ -22,7 +22,7 @@ export function showOverview(
   credentialsForm: { email: string; errors: FieldErrors } = { email: '', errors: {} },
 ) {
   return async (ctx: AppContext, viewer: Viewer) => {
-    const needsCredentials = !(await deps.credentials.forAccount(viewer.account.id));
+    const needsCredentials = !(await deps.services.accounts.hasPassword(viewer.account.id));
     const hasErrors = Object.keys(credentialsForm.errors).length > 0;
     const { account } = viewer;
     const now = deps.services.now();

@@ -4,15 +4,15 @@
  * the API refuses. Starter accounts see what the plan would give them; their forms are refused (403).
  */
 import { describeError } from '../../http/error-handler.ts';
-import { PLAN_LABELS } from '../../http/plan-label.ts';
+import { PLAN_LABELS } from '../../domain/plan-label.ts';
 import { z } from 'zod';
 import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
-import { limitsFor } from '../../plans.ts';
+import { limitsFor } from '../../domain/plans.ts';
 import { parseEndpointRequest } from '../../routes/webhooks/endpoint-request.ts';
 import { DELIVERY_LIST_LIMITS, DELIVERY_STATES, webhooksOf } from '../../routes/webhooks/index.ts';
-import { MAX_ENDPOINTS, type WebhookService } from '../../webhooks/service.ts';
-import { EVENT_TYPES, type DeliveryState, type EventType } from '../../webhooks/types.ts';
+import { MAX_ENDPOINTS, type WebhookService } from '../../domain/webhooks/service.ts';
+import { EVENT_TYPES, type DeliveryState, type EventType } from '../../domain/webhooks/types.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, siteOrigin, type Viewer } from '../http.ts';

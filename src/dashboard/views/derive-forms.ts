@@ -3,7 +3,7 @@
  * "Extend" (seconds of new material) and "Redo a section" (one row of its plan, with what to change). They post to
  * the dashboard's own routes, which call the API's derive path, so the rules and the sentences are the API's.
  */
-import type { GenerationObject } from '../../generations/present.ts';
+import type { GenerationObject } from '../../domain/generations/present.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField } from './forms.ts';
 

@@ -2,8 +2,8 @@
  * One generation as the dashboard shows it, built from the same object GET /v1/generation/:id returns:
  * a player, waveform, facts and downloads when completed; a live progress bar while in progress.
  */
-import { DOWNLOAD_KINDS, type DownloadKind } from '../../generations/files.ts';
-import type { GenerationObject } from '../../generations/present.ts';
+import { DOWNLOAD_KINDS, type DownloadKind } from '../../domain/generations/files.ts';
+import type { GenerationObject } from '../../domain/generations/present.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField } from './forms.ts';
 import { karaokeLyrics, plainLyrics, timedLines, vocalsText } from './lyrics.ts';

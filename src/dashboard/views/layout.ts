@@ -1,6 +1,6 @@
 import { html, type Html } from '../html.ts';
 import type { Viewer } from '../http.ts';
-import { PLAN_LABELS } from '../../http/plan-label.ts';
+import { PLAN_LABELS } from '../../domain/plan-label.ts';
 
 export type Section = 'overview' | 'keys' | 'generations' | 'playground' | 'webhooks' | 'docs';
 

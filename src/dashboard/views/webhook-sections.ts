@@ -4,14 +4,14 @@
  * GET /v1/webhooks agree on every field.
  */
 import { presentDelivery, presentEndpoint } from '../../routes/webhooks/present.ts';
-import type { DeliveryView, SecretView } from '../../webhooks/service.ts';
+import type { DeliveryView, SecretView } from '../../domain/webhooks/service.ts';
 import {
   DEFAULT_EVENTS,
   EVENT_TYPES,
   type DeliveryState,
   type EventType,
   type WebhookEndpoint,
-} from '../../webhooks/types.ts';
+} from '../../domain/webhooks/types.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from './forms.ts';
 import { formatDate } from './generation-card.ts';

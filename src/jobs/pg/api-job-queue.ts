@@ -6,10 +6,10 @@
  * finishes, finds its task no longer processing, and drops its result.
  */
 import type { PgBoss } from 'pg-boss';
-import type { GenerationLifecycle } from '../../generations/lifecycle.ts';
-import { isTerminal } from '../../generations/present.ts';
+import type { GenerationLifecycle } from '../../domain/generations/lifecycle.ts';
+import { isTerminal } from '../../domain/generations/present.ts';
 import type { Repository } from '../../store/repository.ts';
-import type { Generation } from '../../store/types.ts';
+import type { Generation } from '../../domain/model.ts';
 import { CANCELLED, failedPatch } from '../render-task.ts';
 import type { Queryable } from '../../store/postgres/index.ts';
 import type { JobQueue, LiveState } from '../types.ts';

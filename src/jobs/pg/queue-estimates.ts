@@ -10,7 +10,7 @@
  * plus the speed, cached for SPEED_TTL_MS because it moves slowly.
  */
 import type { PgBoss } from 'pg-boss';
-import type { Generation } from '../../store/types.ts';
+import type { Generation } from '../../domain/model.ts';
 import type { Queryable } from '../../store/postgres/index.ts';
 import { DEFAULT_SPEED, learnedPerAudioSecond, renderEstimate, timeLeft, type SpeedModel } from '../render-speed.ts';
 import type { LiveState } from '../types.ts';

@@ -10,7 +10,7 @@
  */
 import pg from 'pg';
 import { PgBoss, type Db } from 'pg-boss';
-import { PLANS, isPlanName } from '../../plans.ts';
+import { PLANS, isPlanName } from '../../domain/plans.ts';
 
 export const RENDER_QUEUE = 'render';
 
@@ -91,7 +91,7 @@ export const asBossDb = (client: SqlClient): Db => ({
 
 /**
  * Queues a generation's render on `client`, inside the caller's transaction: the job exists exactly when the
- * generation does. Order: the account's plan rank first (src/plans.ts: every job of a better rank before any of
+ * generation does. Order: the account's plan rank first (src/domain/plans.ts: every job of a better rank before any of
  * a worse one, as the in-process FairQueue does), then fairness between accounts: minus the number of the
  * account's jobs already waiting, so every account's first waiting job goes before anyone's second (the
  * round-robin of the FairQueue, decided at enqueue), with no cap on how many of one account's tasks run when
@@ -123,7 +123,7 @@ export async function enqueueRender(
   });
 }
 
-/** The render rank of an account's tasks: its plan's priority (src/plans.ts), read in the caller's transaction. */
+/** The render rank of an account's tasks: its plan's priority (src/domain/plans.ts), read in the caller's transaction. */
 export async function rankOf(client: SqlClient, accountId: string): Promise<number> {
   const { rows } = await client.query('SELECT plan FROM accounts WHERE id = $1', [accountId]);
   return planRank(rows[0]?.plan);

@@ -7,11 +7,11 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job, PgBoss } from 'pg-boss';
-import type { GenerationLifecycle } from '../../generations/lifecycle.ts';
+import type { GenerationLifecycle } from '../../domain/generations/lifecycle.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { BlobStore } from '../../store/blob-store.ts';
 import type { Repository } from '../../store/repository.ts';
-import type { Generation } from '../../store/types.ts';
+import type { Generation } from '../../domain/model.ts';
 import { taskIds } from '../render-task.ts';
 import { runTask, type RenderPoolLike, type TaskRunner } from '../run-task.ts';
 import { RENDER_QUEUE, type RenderJob } from './render-queue.ts';

@@ -1,6 +1,6 @@
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
-import { PLAN_LABELS } from '../../http/plan-label.ts';
-import { limitsFor, quotaMonth, quotaResetsAt } from '../../plans.ts';
+import { PLAN_LABELS } from '../../domain/plan-label.ts';
+import { limitsFor, quotaMonth, quotaResetsAt } from '../../domain/plans.ts';
 
 /** GET /v1/account: the plan, its limits and this calendar month's (UTC) quota use. */
 export function getAccountHandler(services: Services): RouteHandler {

@@ -1,6 +1,6 @@
-import { FILE_EXTENSIONS, STEMS_ZIP, kindOfExtension, roleOfStemFile } from '../../generations/files.ts';
+import { FILE_EXTENSIONS, STEMS_ZIP, kindOfExtension, roleOfStemFile } from '../../domain/generations/files.ts';
 import { attachment, slugify } from '../../http/content-disposition.ts';
-import { ResourceNotFoundError } from '../../http/errors.ts';
+import { ResourceNotFoundError } from '../../domain/errors.ts';
 import { sendFile } from '../../http/send-file.ts';
 import type { AppContext, RouteHandler, Services } from '../../http/types.ts';
 import { zipStream } from '../../http/zip-stream.ts';
@@ -56,7 +56,7 @@ export function getFileHandler(services: Services): RouteHandler {
 }
 
 /**
- * A format's first download waits for its encode (src/generations/generations.ts), seconds on a busy machine: the
+ * A format's first download waits for its encode (src/domain/generations/generations.ts), seconds on a busy machine: the
  * waiting is ours, not a stalled client, so the connection's idle limit (createHttpServer) is lifted meanwhile.
  */
 async function waiting<T>(ctx: AppContext, work: Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
-import { ResourceNotFoundError } from '../../http/errors.ts';
+import { ResourceNotFoundError } from '../../domain/errors.ts';
 import type { Services } from '../../http/types.ts';
-import type { Generation } from '../../store/types.ts';
+import type { Generation } from '../../domain/model.ts';
 
 /** The account's generation with this id. Unknown and other accounts' ids are the same 404. */
 export async function findOwnGeneration(services: Services, accountId: string, id: string): Promise<Generation> {

@@ -4,11 +4,11 @@
  */
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { MAX_LYRICS_CHARS, MP3_BITRATES, type StyleInfo } from '../../../engine/index.ts';
-import { ValidationError } from '../../http/errors.ts';
+import { MAX_LYRICS_CHARS, MP3_BITRATES, TRACK_SECONDS, type StyleInfo } from '../../../engine/index.ts';
+import { ValidationError } from '../../domain/errors.ts';
 import { boolean, choice, httpUrl, number, text } from '../../http/fields.ts';
 import { parseWith, refuse, strictBody } from '../../http/schema.ts';
-import type { NewGeneration } from '../../store/types.ts';
+import type { NewGeneration } from '../../domain/model.ts';
 import { musicalFieldsOf, musicalShape } from './musical-fields.ts';
 import { planLength } from './plan-sections.ts';
 import { sections } from './plan-schema.ts';
@@ -18,8 +18,9 @@ export const LIMITS = {
   promptChars: 2000,
   lyricsChars: MAX_LYRICS_CHARS,
   callbackUrlChars: 2048,
-  minDuration: 30,
-  maxDuration: 180,
+  // The engine's plans fit their bars within these same limits, so they are its constant.
+  minDuration: TRACK_SECONDS.min,
+  maxDuration: TRACK_SECONDS.max,
   defaultDuration: 60,
   maxSeed: 2_147_483_647,
   sampleRates: [44100, 48000],

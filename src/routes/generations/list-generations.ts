@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
 import { refuse } from '../../http/schema.ts';
 import { authed, type RouteHandler, type Services } from '../../http/types.ts';
-import type { GenerationStatus } from '../../store/types.ts';
-import { EXPANDABLE, type Expandable } from '../../generations/present.ts';
+import type { GenerationStatus } from '../../domain/model.ts';
+import { EXPANDABLE, type Expandable } from '../../domain/generations/present.ts';
 
 export const STATUSES = ['pending', 'processing', 'completed', 'failed'] as const satisfies readonly GenerationStatus[];
 export const LIST_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1_000_000_000 } as const;

@@ -15,7 +15,7 @@ import {
   roleWord,
   type MusicalFields,
 } from '../../../engine/index.ts';
-import { ValidationError } from '../../http/errors.ts';
+import { ValidationError } from '../../domain/errors.ts';
 import { number, text } from '../../http/fields.ts';
 import { fieldName, refuse } from '../../http/schema.ts';
 

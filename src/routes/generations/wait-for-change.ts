@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { queryInteger } from '../../http/query.ts';
 import type { AppContext, Services } from '../../http/types.ts';
-import type { Generation } from '../../store/types.ts';
-import { isTerminal } from '../../generations/present.ts';
+import type { Generation } from '../../domain/model.ts';
+import { isTerminal } from '../../domain/generations/present.ts';
 
 export const MAX_WAIT_SECONDS = 60;
 

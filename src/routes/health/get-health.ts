@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '../../http/errors.ts';
+import { ServiceUnavailableError } from '../../domain/errors.ts';
 import type { RouteHandler, Services } from '../../http/types.ts';
 
 /** GET /healthz (no key): 200 while the store is up (the file store: open on a usable data dir) and the render pool is up. */

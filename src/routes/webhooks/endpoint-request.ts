@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { httpUrl, text } from '../../http/fields.ts';
 import { parseWith, refuse, strictBody } from '../../http/schema.ts';
-import type { NewEndpoint } from '../../webhooks/service.ts';
-import { EVENT_TYPES, type EventType } from '../../webhooks/types.ts';
+import type { NewEndpoint } from '../../domain/webhooks/service.ts';
+import { EVENT_TYPES, type EventType } from '../../domain/webhooks/types.ts';
 
 export const ENDPOINT_LIMITS = { urlChars: 2048, descriptionChars: 200 } as const;
 

@@ -3,14 +3,14 @@
  * only (403 on Starter). The work is done by WebhookService; these handlers only read and present.
  */
 import type { Router } from '@koa/router';
-import { ServiceUnavailableError } from '../../http/errors.ts';
+import { ServiceUnavailableError } from '../../domain/errors.ts';
 import { readJsonObject } from '../../http/json-body.ts';
 import { z } from 'zod';
 import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
 import { authed, type AppContext, type AppState, type RouteHandler, type Services } from '../../http/types.ts';
-import { WebhookNotFoundError } from '../../webhooks/errors.ts';
-import type { WebhookService } from '../../webhooks/service.ts';
-import type { DeliveryState } from '../../webhooks/types.ts';
+import { WebhookNotFoundError } from '../../domain/webhooks/errors.ts';
+import type { WebhookService } from '../../domain/webhooks/service.ts';
+import type { DeliveryState } from '../../domain/webhooks/types.ts';
 import { parseEndpointRequest } from './endpoint-request.ts';
 import { presentDelivery, presentEndpoint, presentSecret } from './present.ts';
 

@@ -2,8 +2,8 @@
  * The /v1/webhooks part of the OpenAPI document (src/openapi.ts spreads it in), with the webhook
  * payload itself described under `webhooks` as OpenAPI 3.1 allows.
  */
-import { MAX_ENDPOINTS } from '../../webhooks/service.ts';
-import { EVENT_TYPES } from '../../webhooks/types.ts';
+import { MAX_ENDPOINTS } from '../../domain/webhooks/service.ts';
+import { EVENT_TYPES } from '../../domain/webhooks/types.ts';
 import { queryParameters } from '../../http/query.ts';
 import { DELIVERY_STATES, DeliveriesQuery } from './index.ts';
 

@@ -11,10 +11,11 @@ import { DamagedFileError } from '../errors.ts';
 import { isDeleted, loadGenerationFiles } from '../generation-files.ts';
 import type { FileRepository } from '../file-repository.ts';
 import type { SettingName } from '../repository.ts';
-import type { WebhookDelivery, WebhookEvent } from '../webhook-types.ts';
+import type { WebhookDelivery, WebhookEvent } from '../../domain/webhooks/types.ts';
 import { DatabaseNotEmptyError, describeConnectionError } from './errors.ts';
 import { migrate } from './migrations.ts';
 import { json, oneRow, type Queryable } from './rows.ts';
+import { PostgresStyles } from './styles.ts';
 import { insertDelivery, insertEndpoint, secretValues } from './webhooks.ts';
 import pg from 'pg';
 
@@ -27,6 +28,7 @@ export interface CopyCounts {
   generations: number;
   /** Of `generations`: deleted ones, kept only so their month's quota stays spent. */
   deleted_generations: number;
+  custom_styles: number;
   webhook_endpoints: number;
   webhook_secrets: number;
   webhook_events: number;
@@ -44,6 +46,7 @@ const RECORD_TABLES = [
   'credentials',
   'sessions',
   'sign_in_links',
+  'custom_styles',
   'webhook_endpoints',
   'webhook_secrets',
   'webhook_events',
@@ -101,6 +104,7 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
     sessions: 0,
     generations: 0,
     deleted_generations: 0,
+    custom_styles: 0,
     webhook_endpoints: 0,
     webhook_secrets: 0,
     webhook_events: 0,
@@ -164,8 +168,8 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
     } else {
       await db.query(
         `INSERT INTO generations (id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, started_at, completed_at, attempts, title,
-           quota_month, request_id, stems, loop, metadata, files, encoding, error, music, idempotency_key, idempotency_body_hash, plan, batch, source)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)`,
+           quota_month, request_id, stems, loop, metadata, files, encoding, error, music, idempotency_key, idempotency_body_hash, plan, batch, source, custom_style)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)`,
         [
           g.id,
           g.account_id,
@@ -196,6 +200,7 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
           json(g.plan),
           json(g.batch),
           json(g.source),
+          json(g.custom_style),
         ],
       );
       for (const event of g.webhook_events ?? []) eventIds.add(event.id);
@@ -205,6 +210,10 @@ async function copy(store: FileRepository, db: Queryable): Promise<CopyCounts> {
 
   const deliveries: WebhookDelivery[] = [];
   for (const a of accounts) {
+    for (const style of await store.styles.list(a.id)) {
+      await new PostgresStyles(db).add(style);
+      counts.custom_styles++;
+    }
     for (const endpoint of await store.webhooks.listEndpoints(a.id)) {
       await insertEndpoint(db, endpoint);
       counts.webhook_endpoints++;

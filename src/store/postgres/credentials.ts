@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../../ids.ts';
-import { EmailTakenError, normalizeEmail, type Credential, type Session } from '../credentials.ts';
+import { EmailTakenError } from '../../domain/errors.ts';
+import { normalizeEmail } from '../../email.ts';
+import type { Credential, Session } from '../credentials.ts';
 import type { CredentialRecords } from '../repository.ts';
 import { isUniqueViolation, toCredential, type Queryable } from './rows.ts';
 

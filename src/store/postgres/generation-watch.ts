@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { GenerationWatchers, type GenerationListener } from '../generation-watchers.ts';
-import type { Generation } from '../types.ts';
+import type { Generation } from '../../domain/model.ts';
 import type { Queryable } from './rows.ts';
 
 export const CHANNEL = 'tunesmith_generation';

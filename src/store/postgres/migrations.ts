@@ -251,6 +251,24 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'custom styles',
+    sql: `
+      -- An account's own styles (POST /v1/styles): a built-in style and what it changes, as given.
+      CREATE TABLE custom_styles (
+        account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        base text NOT NULL,
+        description text NOT NULL,
+        changes jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (account_id, name)
+      );
+      -- The custom style a task plays, as it was when the task was made (the engine's CustomStyle).
+      ALTER TABLE generations ADD COLUMN custom_style jsonb;
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, one transaction each, under the advisory lock. Returns the versions applied. */

@@ -6,27 +6,26 @@
  */
 import pg from 'pg';
 import { hashSecret, newAccountId, newApiKey, newGenerationId, newKeyId, safeEqual } from '../../ids.ts';
-import { isPlanName, quotaMonth } from '../../plans.ts';
+import { isPlanName, quotaMonth } from '../../domain/plans.ts';
 import { assertQuotaRoom, batchLead, createOne } from '../batch-rules.ts';
 import { StoreClosedError } from '../errors.ts';
-import type { Repository, SettingName, Settings, Transaction } from '../repository.ts';
-import {
-  IdempotencyConflictError,
-  NotFoundError,
-  type Account,
-  type ApiKey,
-  type CreateGenerationOptions,
-  type Generation,
-  type ListOptions,
-  type NewGeneration,
-  type PlanName,
-} from '../types.ts';
+import type {
+  Repository,
+  SettingName,
+  Settings,
+  Transaction,
+  CreateGenerationOptions,
+  ListOptions,
+} from '../repository.ts';
+import { IdempotencyConflictError, NotFoundError } from '../../domain/errors.ts';
+import type { Account, ApiKey, Generation, NewGeneration, PlanName } from '../../domain/model.ts';
 import { PostgresCredentials } from './credentials.ts';
 import { GenerationWatch } from './generation-watch.ts';
 import { describeConnectionError } from './errors.ts';
 import { migrate } from './migrations.ts';
 import { GENERATION_COLUMNS, json, oneRow, toAccount, toGeneration, toKey, type Queryable } from './rows.ts';
 import { PostgresTransaction } from './transaction.ts';
+import { PostgresStyles } from './styles.ts';
 import { PostgresWebhooks } from './webhooks.ts';
 
 /**
@@ -77,6 +76,7 @@ export class PostgresRepository implements Repository {
   readonly pool: pg.Pool;
   readonly credentials: PostgresCredentials;
   readonly webhooks: PostgresWebhooks;
+  readonly styles: PostgresStyles;
   readonly settings: Settings;
   readonly watch: GenerationWatch;
   /** The pool, refusing with StoreClosedError once closed (a request in flight at shutdown gets a 503, not a pool error). */
@@ -107,6 +107,7 @@ export class PostgresRepository implements Repository {
     this.#enqueue = options.enqueue;
     this.credentials = new PostgresCredentials(this.#db);
     this.webhooks = new PostgresWebhooks(this.#db);
+    this.styles = new PostgresStyles(this.#db);
     this.settings = new PostgresSettings(this.#db);
     this.watch = new GenerationWatch({ connectionString: options.url }, (id) => this.#readGeneration(id), options.warn);
   }
@@ -269,8 +270,8 @@ export class PostgresRepository implements Repository {
       for (const [index, input] of inputs.entries()) {
         const keyed = index === 0 ? idem : undefined;
         const { rows } = await db.query(
-          `INSERT INTO generations (id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, quota_month, request_id, stems, loop, encoding, music, plan, batch, source, idempotency_key, idempotency_body_hash)
-           VALUES ($1, $2, 'processing', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+          `INSERT INTO generations (id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, quota_month, request_id, stems, loop, encoding, music, plan, batch, source, idempotency_key, idempotency_body_hash, custom_style)
+           VALUES ($1, $2, 'processing', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
            RETURNING ${GENERATION_COLUMNS}`,
           [
             newGenerationId(),
@@ -294,6 +295,7 @@ export class PostgresRepository implements Repository {
             json(input.source),
             keyed?.key ?? null,
             keyed?.bodyHash ?? null,
+            json(input.custom_style),
           ],
         );
         generations.push(toGeneration(rows[0]));

@@ -4,7 +4,7 @@
  */
 import type { QueryResultRow } from 'pg';
 import type { Credential } from '../credentials.ts';
-import type { Account, ApiKey, Generation, PlanName } from '../types.ts';
+import type { Account, ApiKey, Generation, PlanName } from '../../domain/model.ts';
 import type {
   AccountSecret,
   DeliveryAttempt,
@@ -12,7 +12,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEvent,
-} from '../webhook-types.ts';
+} from '../../domain/webhooks/types.ts';
 
 /** What a query on a pool, a client or a transaction's client offers: all this module's code needs. */
 export interface Queryable {
@@ -57,7 +57,7 @@ export const toKey = (r: Row): ApiKey => ({
 });
 
 export const GENERATION_COLUMNS =
-  'id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, started_at, completed_at, attempts, title, quota_month, request_id, stems, loop, metadata, files, encoding, error, music, plan, batch, source';
+  'id, account_id, status, prompt, duration, style, instrumental, seed, lyrics, callback_url, created_at, started_at, completed_at, attempts, title, quota_month, request_id, stems, loop, metadata, files, encoding, error, music, plan, batch, source, custom_style';
 
 /** The optional fields appear only when set, as in the records the file store keeps. */
 export const toGeneration = (r: Row): Generation => ({
@@ -88,6 +88,7 @@ export const toGeneration = (r: Row): Generation => ({
   ...(r.plan ? { plan: r.plan } : {}),
   ...(r.batch ? { batch: r.batch } : {}),
   ...(r.source ? { source: r.source } : {}),
+  ...(r.custom_style ? { custom_style: r.custom_style } : {}),
 });
 
 /** Generation fields a patch may set -> how each is sent as a parameter. */
@@ -115,6 +116,7 @@ export const GENERATION_PATCHABLE: Readonly<Record<string, (value: unknown) => u
   plan: json,
   batch: json,
   source: json,
+  custom_style: json,
 };
 
 export const toCredential = (r: Row): Credential => ({

@@ -4,8 +4,9 @@
  * other. Each changed generation is announced with pg_notify, which PostgreSQL delivers only on commit.
  */
 import type { GenerationPatch, Transaction } from '../repository.ts';
-import { NotFoundError, type Account, type Generation } from '../types.ts';
-import type { EventType, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../webhook-types.ts';
+import { NotFoundError } from '../../domain/errors.ts';
+import type { Account, Generation } from '../../domain/model.ts';
+import type { EventType, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../domain/webhooks/types.ts';
 import {
   GENERATION_COLUMNS,
   GENERATION_PATCHABLE,

@@ -4,7 +4,7 @@
  */
 import type { DeliveryQuery, WebhookRecords } from '../repository.ts';
 import { RETAIN_MS } from '../webhook-file.ts';
-import type { AccountSecret, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../webhook-types.ts';
+import type { AccountSecret, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../domain/webhooks/types.ts';
 import {
   DELIVERY_PATCHABLE,
   ENDPOINT_PATCHABLE,

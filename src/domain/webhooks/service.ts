@@ -1,12 +1,12 @@
 /**
  * The account-facing side of webhooks (endpoints, the signing secret, the delivery log, resend), serving the
  * /v1/webhooks routes and the dashboard's webhooks page alike. The events themselves are recorded by the
- * generation lifecycle (src/generations/webhook-events.ts), with the transitions that cause them.
+ * generation lifecycle (src/domain/generations/webhook-events.ts), with the transitions that cause them.
  */
 import { randomBytes } from 'node:crypto';
 import { checkWebhooksPlan } from '../plan-gate.ts';
-import type { DeliveryQuery, Repository } from '../store/repository.ts';
-import type { Account } from '../store/types.ts';
+import type { DeliveryQuery, Repository } from '../../store/repository.ts';
+import type { Account } from '../model.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { WebhookLimitError, WebhookNotFoundError } from './errors.ts';
 import { newWebhookSecret } from './signature.ts';

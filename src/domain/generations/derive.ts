@@ -5,9 +5,9 @@
  * the new render lands on the source's bar grid; the render job then splices it into the source's stored PCM, so
  * everything outside the changed region is the source's, sample for sample (engine/render/splice.ts).
  */
-import { EngineError, planDuration, type PlanKind, type PlanReport, type PlanSection } from '../../engine/index.ts';
-import { GenerationStateError, ValidationError } from '../http/errors.ts';
-import type { Generation, GenerationSource } from '../store/types.ts';
+import { EngineError, planDuration, type PlanKind, type PlanReport, type PlanSection } from '../../../engine/index.ts';
+import { GenerationStateError, ValidationError } from '../errors.ts';
+import type { Generation, GenerationSource } from '../model.ts';
 import type { GenerationInput } from './generations.ts';
 
 export type SectionChanges = Pick<PlanSection, 'energy' | 'instruments' | 'lyrics'>;
@@ -135,6 +135,8 @@ export function derivedInput(
     music: { ...source.music, bpm: played.bpm, key: played.key, timeSignature: played.meter },
     plan,
     source: from,
+    // The source's own style as it played it, even should the account have changed or deleted it since.
+    ...(source.custom_style ? { custom_style: source.custom_style } : {}),
   };
   // A redo is the source's length whatever its plan measures (the splice keeps the source's frames); its plan is
   // still measured, which refuses lyrics its section cannot hold.

@@ -4,11 +4,11 @@
  * The account id is in the path because a generation is looked up within its account.
  */
 import { createHmac } from 'node:crypto';
-import { DOWNLOADS, STEMS_ZIP, stemFile, type DownloadKind } from '../generations/files.ts';
+import { DOWNLOADS, STEMS_ZIP, stemFile, type DownloadKind } from './generations/files.ts';
 import { safeEqual } from '../ids.ts';
 import { DownloadLinkError } from './errors.ts';
 
-export type { FileExtension } from '../generations/files.ts';
+export type { FileExtension } from './generations/files.ts';
 
 export interface DownloadLinks {
   /** One link per file the generation has: wav and midi always, the other formats when they were made. */

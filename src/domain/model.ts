@@ -1,8 +1,8 @@
-import type { MusicalFields, PlanSection } from '../../engine/index.ts';
+import type { CustomStyle, MusicalFields, PlanSection } from '../../engine/index.ts';
 
 /**
- * The records the service keeps. The interfaces over them are in repository.ts (records) and blob-store.ts
- * (audio bytes); the files implementation lives beside them, and nothing outside src/store/ knows the layout on disk.
+ * The domain's model: accounts, their keys, and generations. The store keeps them behind src/store/repository.ts
+ * (records) and src/store/blob-store.ts (audio bytes); nothing outside src/store/ knows how.
  */
 
 export type PlanName = 'starter' | 'developer' | 'enterprise';
@@ -106,6 +106,8 @@ export interface Generation {
   batch?: { id: string; index: number; size: number };
   /** Made from another generation (POST …/extend or …/remix): which, how, and for a remix the section redone (absent: made from a prompt). */
   source?: GenerationSource;
+  /** The account's own style `style` names, as it was when the task was made (absent: a built-in style or none). */
+  custom_style?: CustomStyle;
 }
 
 export interface GenerationSource {
@@ -134,80 +136,16 @@ export type NewGeneration = Pick<
   | 'plan'
   | 'batch'
   | 'source'
+  | 'custom_style'
 >;
 
-export interface CreateGenerationOptions {
-  /** Monthly generations allowed for the account (null = unlimited). Checked and reserved atomically. */
-  monthlyQuota: number | null;
-  /** When given, the same key and body hash within 24 h return the first generation instead of a new one. */
-  idempotency?: { key: string; bodyHash: string } | undefined;
-  now?: Date;
-  /** The account's plan rank (src/plans.ts), for a queue that is told of the task in the same transaction. */
-  rank?: number | undefined;
-}
-
-export interface ListOptions {
-  status?: GenerationStatus | undefined;
-  /** Only generations whose prompt contains this text, regardless of case. */
-  search?: string | undefined;
-  limit: number;
-  offset: number;
-}
-
-/** Thrown by createGeneration when the month's quota is spent. */
-export class QuotaExceededError extends Error {
-  override name = 'QuotaExceededError' as const;
-  constructor(
-    readonly limit: number,
-    readonly resetsAt: Date,
-  ) {
-    super(
-      `The monthly quota of ${limit} generations is used up; it resets on ${resetsAt.toISOString().slice(0, 10)} at ${resetsAt.toISOString().slice(11, 16)} UTC.`,
-    );
-  }
-}
-
-/** Thrown when an Idempotency-Key is reused with a different body. */
-export class IdempotencyConflictError extends Error {
-  override name = 'IdempotencyConflictError' as const;
-  constructor() {
-    super('This Idempotency-Key was already used with a different request body. Use a new key for a new request.');
-  }
-}
-
-/** Thrown when a record to change does not exist. */
-export class NotFoundError extends Error {
-  override name = 'NotFoundError' as const;
-  constructor(
-    readonly what: string,
-    readonly id: string,
-  ) {
-    super(`No ${what} with id ${id}.`);
-  }
-}
-
-/** Thrown at open when another live server owns the data dir. */
-export class DataDirLockedError extends Error {
-  override name = 'DataDirLockedError' as const;
-  constructor(
-    readonly dataDir: string,
-    readonly pid: number,
-  ) {
-    super(
-      `The data dir ${dataDir} is in use by another Tunesmith server (pid ${pid}). Stop it, or set TUNESMITH_DATA_DIR to another directory.`,
-    );
-  }
-}
-
-/**
- * This server no longer holds its data dir: the lock file was replaced by another process (most often a
- * second server started after server.lock was deleted by hand). Its writes would overwrite the other's.
- */
-export class DataDirLockLostError extends Error {
-  override name = 'DataDirLockLostError' as const;
-  constructor(readonly dataDir: string) {
-    super(
-      `This server no longer holds the lock on its data dir ${dataDir} (server.lock was replaced by another process): it refuses every change. Stop the other server or this one, then restart one.`,
-    );
-  }
+/** A password as kept: its scrypt hash, never the password. */
+export interface PasswordHash {
+  algorithm: 'scrypt';
+  /** scrypt cost parameters, kept per hash so they can be raised without breaking old ones. */
+  N: number;
+  r: number;
+  p: number;
+  salt: string;
+  hash: string;
 }

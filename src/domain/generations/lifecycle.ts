@@ -3,9 +3,9 @@
  * restart): each is one transaction with the webhook event it causes, and the delivery worker is woken once
  * both are committed. Which changes are allowed, and what each causes, is the table in domain/task-transitions.ts.
  */
-import type { GenerationPatch, Repository } from '../store/repository.ts';
-import type { Generation } from '../store/types.ts';
-import { TransitionNotAllowedError, transitionOf } from '../domain/task-transitions.ts';
+import type { GenerationPatch, Repository } from '../../store/repository.ts';
+import type { Generation } from '../model.ts';
+import { TransitionNotAllowedError, transitionOf } from '../task-transitions.ts';
 import { recordTransitionEvent } from './webhook-events.ts';
 
 export interface LifecycleOptions {

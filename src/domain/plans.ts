@@ -3,7 +3,7 @@
  * to change the plans; docs/plans.md); an account's own rpm/monthly (Enterprise's custom figures) override its
  * plan's defaults.
  */
-import type { Account, PlanName } from './store/types.ts';
+import type { Account, PlanName } from './model.ts';
 
 /**
  * `standard`: 44.1 kHz, 16-bit, MP3 up to 192 kbps, no stems. `high`: also 48 kHz, 24-bit, MP3 up to 320 kbps

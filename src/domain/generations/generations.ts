@@ -5,17 +5,17 @@
  */
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../engine/index.ts';
-import { GenerationStateError, RateLimitedError, ServiceUnavailableError } from '../http/errors.ts';
-import { newBatchId } from '../ids.ts';
-import type { DownloadSigner } from '../http/signing.ts';
-import type { JobQueue } from '../jobs/types.ts';
+import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../../engine/index.ts';
+import { GenerationStateError, RateLimitedError, ServiceUnavailableError } from '../errors.ts';
+import { newBatchId } from '../../ids.ts';
+import type { DownloadSigner } from '../download-links.ts';
+import type { JobQueue } from '../../jobs/types.ts';
 import { limitsFor } from '../plans.ts';
-import type { BlobInfo, BlobRange, BlobStore } from '../store/blob-store.ts';
-import type { Logger } from '../log.ts';
-import type { Repository } from '../store/repository.ts';
-import { BlobNotFoundError } from '../store/errors.ts';
-import { storedFiles, type Account, type Generation, type ListOptions, type NewGeneration } from '../store/types.ts';
+import type { BlobInfo, BlobRange, BlobStore } from '../../store/blob-store.ts';
+import type { Logger } from '../../log.ts';
+import type { Repository, ListOptions } from '../../store/repository.ts';
+import { BlobNotFoundError } from '../../store/errors.ts';
+import { storedFiles, type Account, type Generation, type NewGeneration } from '../model.ts';
 import { checkPlan, type PlanAsk } from '../plan-gate.ts';
 import { assertDerivable, derivedInput, type Derivation } from './derive.ts';
 import { DOWNLOADS, STEM_CONTENT_TYPE, isLaterFormat, type DownloadKind } from './files.ts';
@@ -92,8 +92,16 @@ export class Generations {
     account: Account,
     request: GenerationInput,
     options: CreateOptions = {},
-    /** What the plan judges; by default everything the request holds (a derived task passes its own ask). */
-    ask: PlanAsk = askOf(request),
+  ): Promise<{ generation: Generation; replayed: boolean }> {
+    return this.#create(account, request, options, askOf(request));
+  }
+
+  /** `ask`: what the plan judges, or undefined when the caller judged it already (derive, before its source). */
+  async #create(
+    account: Account,
+    request: GenerationInput,
+    options: CreateOptions,
+    ask: PlanAsk | undefined,
   ): Promise<{ generation: Generation; replayed: boolean }> {
     await this.#check(account, request, ask);
     return this.#admit(account, 1, async () => {
@@ -176,8 +184,8 @@ export class Generations {
     // The source's callback_url is inherited, not asked for: only what the new request asks for is judged by the
     // plan, so an account whose plan has lost webhooks since derives without it rather than being refused.
     const inherited = limitsFor(account).webhooks ? input : { ...input, callback_url: null };
-    // The source's quality and stems are inherited too: the plan judges the call itself.
-    return this.create(account, inherited, options, ask);
+    // The source's quality and stems are inherited too: the plan judged the call itself, above, and only that.
+    return this.#create(account, inherited, options, undefined);
   }
 
   /**
@@ -228,11 +236,11 @@ export class Generations {
     return times.length === 0 ? 30 : Math.min(3600, Math.max(1, Math.ceil(Math.min(...times))));
   }
 
-  async #check(account: Account, request: GenerationInput, ask: PlanAsk): Promise<void> {
+  async #check(account: Account, request: GenerationInput, ask: PlanAsk | undefined): Promise<void> {
     // A track that would be silent, or lyrics that cannot be sung (too many lines), are refused now, before any
     // quota is spent, not a charged silence or a failed task later.
     this.#o.checkRequest(request);
-    checkPlan(account, ask);
+    if (ask) checkPlan(account, ask);
     if (request.callback_url !== null) {
       // Refused where nothing would send it (the same 503 as /v1/webhooks), and checked by the webhooks' own rules.
       if (!this.#o.checkCallbackUrl) throw new ServiceUnavailableError('Webhooks are not running on this server.');

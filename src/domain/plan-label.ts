@@ -1,4 +1,4 @@
-import type { PlanName } from '../store/types.ts';
+import type { PlanName } from './model.ts';
 
 /** How a plan is named to people (in messages and GET /v1/account). */
 export const PLAN_LABELS: Readonly<Record<PlanName, string>> = {

@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { GenerationObject } from '../generations/present.ts';
-import type { Repository } from '../store/repository.ts';
-import type { Generation } from '../store/types.ts';
+import type { Repository } from '../../store/repository.ts';
+import type { Generation } from '../model.ts';
 import { UnsafeUrlError } from './errors.ts';
 import { retryDelay } from './schedule.ts';
 import { sendAttempt, type AttemptResult } from './sender.ts';

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { limitsFor } from '../plans.ts';
-import type { Transaction } from '../store/repository.ts';
-import type { Generation } from '../store/types.ts';
-import { DEFAULT_EVENTS, type EventType, type WebhookDelivery } from '../store/webhook-types.ts';
+import type { Transaction } from '../../store/repository.ts';
+import type { Generation } from '../model.ts';
+import { DEFAULT_EVENTS, type EventType, type WebhookDelivery } from '../webhooks/types.ts';
 import { EVENT_OF_STATUS, transitionStamp } from '../webhooks/transition.ts';
 
 const randomId = (prefix: string): string => prefix + randomBytes(16).toString('base64url');

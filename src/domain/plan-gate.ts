@@ -1,13 +1,13 @@
 /**
- * What an account's plan lets a request ask for (src/plans.ts): the audio quality, the API calls beyond the basic
+ * What an account's plan lets a request ask for (src/domain/plans.ts): the audio quality, the API calls beyond the basic
  * ones, webhooks. A request asking for more is refused with a 403 naming the plans that include it, never quietly
  * given less. A derived task is judged by what its own request asks, not by what its source was made with, so a
  * track made before a downgrade can still be extended by a plan that allows extending.
  */
-import { PlanForbiddenError } from './http/errors.ts';
-import { PLAN_LABELS } from './http/plan-label.ts';
+import { PlanForbiddenError } from './errors.ts';
+import { PLAN_LABELS } from './plan-label.ts';
 import { QUALITY, limitsFor, plansIncluding, type PlanLimits } from './plans.ts';
-import type { Account, EncodingSettings } from './store/types.ts';
+import type { Account, EncodingSettings } from './model.ts';
 
 /** The parts of a request the plan judges; absent means not asked for. */
 export interface PlanAsk {
@@ -18,15 +18,25 @@ export interface PlanAsk {
   callbackUrl?: boolean | undefined;
 }
 
+/** The 403 for a feature the account's plan lacks, naming the plans whose limits `includes` accepts. */
+function refusal(
+  account: Account,
+  param: string | undefined,
+  feature: string,
+  includes: (plan: PlanLimits) => boolean,
+): PlanForbiddenError {
+  return new PlanForbiddenError(
+    param,
+    PLAN_LABELS[account.plan],
+    feature,
+    plansIncluding(includes).map((name) => PLAN_LABELS[name]),
+  );
+}
+
 export function checkPlan(account: Account, ask: PlanAsk): void {
   const limits = limitsFor(account);
   const refuse = (param: string | undefined, feature: string, includes: (plan: PlanLimits) => boolean): never => {
-    throw new PlanForbiddenError(
-      param,
-      PLAN_LABELS[account.plan],
-      feature,
-      plansIncluding(includes).map((name) => PLAN_LABELS[name]),
-    );
+    throw refusal(account, param, feature, includes);
   };
   if (ask.fullAccess && limits.api_access !== 'full')
     refuse(ask.fullAccess.param, ask.fullAccess.feature, (plan) => plan.api_access === 'full');
@@ -53,11 +63,5 @@ export function checkPlan(account: Account, ask: PlanAsk): void {
 
 /** Throws unless the account's plan includes webhooks (the /v1/webhooks endpoints). */
 export function checkWebhooksPlan(account: Account): void {
-  if (!limitsFor(account).webhooks)
-    throw new PlanForbiddenError(
-      undefined,
-      PLAN_LABELS[account.plan],
-      'Webhooks',
-      plansIncluding((plan) => plan.webhooks).map((name) => PLAN_LABELS[name]),
-    );
+  if (!limitsFor(account).webhooks) throw refusal(account, undefined, 'Webhooks', (plan) => plan.webhooks);
 }

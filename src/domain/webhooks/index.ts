@@ -4,9 +4,9 @@
  * worker is woken after each (`wake`) and starts sending once the download links can be signed (their public
  * URL is known after listening).
  */
-import type { DownloadSigner } from '../http/signing.ts';
+import type { DownloadSigner } from '../download-links.ts';
 import { presentGeneration } from '../generations/present.ts';
-import type { Repository } from '../store/repository.ts';
+import type { Repository } from '../../store/repository.ts';
 import { DeliveryWorker } from './delivery-worker.ts';
 import { RETRY_JITTER, RETRY_SCHEDULE_MS } from './schedule.ts';
 import { WebhookService } from './service.ts';

@@ -3,9 +3,9 @@
  * (estimated_time, metadata, lyrics, download_urls, error) are left out in the others.
  */
 import { availableKinds } from './files.ts';
-import type { LiveState } from '../jobs/types.ts';
-import type { DownloadLinks, DownloadSigner } from '../http/signing.ts';
-import type { Generation, GenerationSource, GenerationStatus } from '../store/types.ts';
+import type { LiveState } from '../../jobs/types.ts';
+import type { DownloadLinks, DownloadSigner } from '../download-links.ts';
+import type { Generation, GenerationSource, GenerationStatus } from '../model.ts';
 
 export interface GenerationObject {
   id: string;

@@ -3,7 +3,7 @@
  * instead of carrying a copy of the task: the outbox stays small, and the body is presented from the
  * task's record at send time, when the stamp shows the record is in the state the event announces.
  */
-import type { Generation, GenerationStatus } from '../store/types.ts';
+import type { Generation, GenerationStatus } from '../model.ts';
 import type { EventType, WebhookEvent } from './types.ts';
 
 export const EVENT_OF_STATUS: Partial<Record<GenerationStatus, EventType>> = {

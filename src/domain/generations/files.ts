@@ -4,8 +4,8 @@
  * own (the path the data dir has always kept it at); stems are blobs too, one per role, beside the mix. Read by the
  * job queue (what to store), the signer (what to link), the file route (what to serve, as what) and delete.
  */
-import { LATER_FORMATS, type LaterFormat, type OutputFormat, type RenderedTrack } from '../../engine/index.ts';
-import type { Generation, GenerationFiles } from '../store/types.ts';
+import { LATER_FORMATS, type LaterFormat, type OutputFormat, type RenderedTrack } from '../../../engine/index.ts';
+import type { Generation, GenerationFiles } from '../model.ts';
 
 export const DOWNLOADS = {
   wav: { ext: 'wav', contentType: 'audio/wav' },

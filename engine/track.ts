@@ -19,7 +19,8 @@ import type {
 import { PLAN_KIND_ALIASES } from './types.ts';
 import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, checkSound, compose } from './compose/index.ts';
-import { renderScore } from './render/index.ts';
+import { renderScore, SAMPLE_RATE } from './render/index.ts';
+import { free } from './render/free.ts';
 import { encodeMidi, encodeOutputs, encodeWav, type EncodedOutputs } from './encode/index.ts';
 import { resampleStereo } from './encode/resample.ts';
 import { integratedLoudness, truePeakDb } from './render/master/index.ts';
@@ -105,21 +106,22 @@ function spliced(
   const sampleRate = Number((wav.fmt as { sampleRate: number }).sampleRate);
   const channels = wav.getSamples(false, Int32Array) as unknown as [Int32Array, Int32Array];
   const pcm = pcmToFloat(channels, bits);
+  free(...channels);
   const [left, right] = resampleStereo(audio.left, audio.right, audio.sampleRate, sampleRate);
-  if (source.kind === 'extend') {
-    return {
-      ...splice(pcm, { left, right }, extendRegion(source.sections, sampleRate, left.length), sampleRate),
-      sampleRate,
-    };
-  }
   // A redo keeps the source's length. A plan holds whole bars, so a source whose ending ran a fraction of a bar
   // longer renders a little shorter: the new render is cut or padded to the source's frames.
   const frames = pcm.left.length;
-  const rendered = { left: fitted(left, frames), right: fitted(right, frames) };
-  return {
-    ...splice(pcm, rendered, remixRegion(source.sections, source.section, sampleRate, frames), sampleRate),
-    sampleRate,
-  };
+  const rendered =
+    source.kind === 'extend' ? { left, right } : { left: fitted(left, frames), right: fitted(right, frames) };
+  const region =
+    source.kind === 'extend'
+      ? extendRegion(source.sections, sampleRate, left.length)
+      : remixRegion(source.sections, source.section, sampleRate, frames);
+  const out = { ...splice(pcm, rendered, region, sampleRate), sampleRate };
+  // The copies made on the way go now (the caller's render is its own to free).
+  for (const copy of new Set([pcm.left, pcm.right, left, right, rendered.left, rendered.right]))
+    if (copy !== audio.left && copy !== audio.right && copy !== out.left && copy !== out.right) free(copy);
+  return out;
 }
 
 /** `samples` cut or padded with silence to `frames`. */
@@ -203,11 +205,15 @@ export async function renderTrack(
   const started = performance.now();
   const spec = interpret(request);
   const score = compose(spec);
+  // Each stem is encoded as soon as it is mastered: one stem's floats at a time, not every one's (issue 29).
+  const stems: TrackStem[] = [];
   const rendered = await renderScore(score, {
     onProgress: (fraction) => options.onProgress?.(fraction * ENCODE_PROGRESS),
     stems: request.stems === true,
+    onStem: (stem) => stems.push({ role: stem.role, wav: encodeWav(stem.left, stem.right, SAMPLE_RATE) }),
   });
   const audio = options.splice ? { ...rendered, ...spliced(rendered, options.splice) } : rendered;
+  if (audio.left !== rendered.left) free(rendered.left, rendered.right);
   const loudness = {
     integrated: round1(integratedLoudness(audio.left, audio.right, audio.sampleRate)),
     true_peak: round1(truePeakDb(audio.left, audio.right)),
@@ -227,6 +233,8 @@ export async function renderTrack(
     (done) => options.onProgress?.(ENCODE_PROGRESS + done * (1 - ENCODE_PROGRESS)),
   );
   const encodeMs = Math.round(performance.now() - encodeStarted);
+  const audioSeconds = audio.left.length / audio.sampleRate;
+  free(audio.left, audio.right);
   const midi = encodeMidi(score);
   if (spec.loop === true) metadata.loop = loopInfo(request, score);
   options.onProgress?.(1);
@@ -237,15 +245,11 @@ export async function renderTrack(
     title: spec.title,
     metadata,
     seed: spec.seed,
-    audioSeconds: audio.left.length / audio.sampleRate,
+    audioSeconds,
     renderMs: Math.round(performance.now() - started),
     encodeMs,
   };
-  if (audio.stems)
-    track.stems = audio.stems.map((stem) => ({
-      role: stem.role,
-      wav: encodeWav(stem.left, stem.right, audio.sampleRate),
-    }));
+  if (request.stems === true) track.stems = stems;
   return track;
 }
 

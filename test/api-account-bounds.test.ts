@@ -40,3 +40,26 @@ test('TUNESMITH_MAX_TASKS_PER_ACCOUNT defaults to four per render thread, at lea
   t.is(loadConfig({ TUNESMITH_WORKERS: '1', TUNESMITH_MAX_TASKS_PER_ACCOUNT: '2' }).maxTasksPerAccount, 2);
   t.throws(() => loadConfig({ TUNESMITH_MAX_TASKS_PER_ACCOUNT: '0' }), { message: /TUNESMITH_MAX_TASKS_PER_ACCOUNT/ });
 });
+
+test('an idempotent retry while the account is at its bound replays the first answer instead of a 429', async (t) => {
+  const app = await startApp(t, { maxTasksPerAccount: 1 });
+  const { account, key } = await app.account('enterprise', { monthly: 1000, rpm: 1000 });
+  const post = (idempotencyKey: string, json: Record<string, unknown> = { prompt: 'lofi', duration: 30 }) =>
+    app.call(key, '/v1/generate', { json, headers: { 'Idempotency-Key': idempotencyKey } });
+  const first = await post('retry-1');
+  t.is(first.status, 202);
+  const made = (await first.json()) as { id: string };
+  // The client lost the answer and retries: the task it made is what fills the bound.
+  const retry = await post('retry-1');
+  t.is(retry.status, 202);
+  t.is(((await retry.json()) as { id: string }).id, made.id);
+  // A new request (another key) is still refused, and a changed body under the same key is still a conflict.
+  t.is((await post('retry-2')).status, 429);
+  t.is((await post('retry-1', { prompt: 'rock', duration: 30 })).status, 409);
+  t.is((await app.store.listGenerations(account.id, { limit: 10, offset: 0 })).total, 1);
+  // A batch's retry is replayed the same way.
+  await app.jobs.complete(made.id);
+  const batch = await post('batch-1', { prompt: 'lofi', duration: 30, variations: 1 });
+  t.is(batch.status, 202);
+  t.is((await post('batch-1', { prompt: 'lofi', duration: 30, variations: 1 })).status, 202);
+});

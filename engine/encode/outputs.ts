@@ -10,6 +10,7 @@ import { encodeMp3 } from './mp3.ts';
 import { encodeOpus, OPUS_RATE } from './opus.ts';
 import { resampleStereo } from './resample.ts';
 import { encodeWav, to16, to24 } from './wav.ts';
+import { free } from '../render/free.ts';
 
 /** The files beyond the WAV and the MIDI. */
 export interface EncodedOutputs {
@@ -63,7 +64,12 @@ export async function encodeOutputs(
   });
   const outputs: EncodedOutputs = {};
   if (formats.has('flac'))
-    outputs.flac = await timed('flac', () => encodeFlac(integerChannels(left, right, bitDepth), rate, bitDepth));
+    outputs.flac = await timed('flac', async () => {
+      const channels = integerChannels(left, right, bitDepth);
+      const flac = await encodeFlac(channels, rate, bitDepth);
+      free(...channels);
+      return flac;
+    });
   if (formats.has('mp3'))
     outputs.mp3 = await timed('mp3', () => encodeMp3(input.left, input.right, input.sampleRate, options.mp3Bitrate));
   // Opus codes at 48 kHz: a 48 kHz WAV's samples are reused rather than resampled a second time.
@@ -76,6 +82,8 @@ export async function encodeOutputs(
     if (formats.has('lrc')) outputs.lrc = Buffer.from(lyricsLrc(input.lyrics, input.title, duration), 'utf8');
     if (formats.has('vtt')) outputs.vtt = Buffer.from(lyricsVtt(input.lyrics), 'utf8');
   }
+  // A resampled copy is ours: it goes now, not at the next garbage collection.
+  if (left !== input.left) free(left, right);
   return { wav, outputs, timings };
 }
 

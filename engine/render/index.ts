@@ -22,7 +22,8 @@ import { addReturns, busChain, type BusDynamics, type SendBuses } from './bus.ts
 import { mixVocal, type VocalTaps } from './vocal.ts';
 import { integratedLoudness, masterInPlace, masterStemInPlace, type MasterRecord } from './master/index.ts';
 import { StemSet } from './stems.ts';
-import { foldTail, tailFrames, withWrap, withoutWrap, wrapFrames } from './seamless.ts';
+import { foldTail, tailFrames, withWrap, wrapFrames } from './seamless.ts';
+import { free } from './free.ts';
 
 export { setupWebAudioGlobals } from './globals.ts';
 export { SAMPLE_RATE } from './constants.ts';
@@ -50,6 +51,12 @@ export interface RenderOptions {
   voiceTaps?: boolean;
   /** Also render each role's stem (stems.ts). The mix is the same with or without. */
   stems?: boolean;
+  /**
+   * With stems: each stem is handed here as soon as it is mastered, instead of all being kept in
+   * RenderedAudio.stems, and its samples are released once this returns (copy what must be kept). One render
+   * then holds one finished stem at a time rather than every one.
+   */
+  onStem?(stem: RenderedStem): void;
 }
 
 /** The loudness the mix is brought to before the compressor, so its threshold means the same for every song. */
@@ -106,18 +113,35 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   report(PHASES.effects);
 
   masterInPlace(mix.left, mix.right, SAMPLE_RATE, record?.master);
-  const { left, right } = unwrap(mix, shape);
+  const unwrapped = unwrap(mix, shape);
+  // The mix's own copy: the wrapped signal it was cut from goes now.
+  const left = shape ? unwrapped.left.slice() : unwrapped.left;
+  const right = shape ? unwrapped.right.slice() : unwrapped.right;
+  if (shape) free(mix.left, mix.right);
   const audio: RenderedAudio = { left, right, sampleRate: SAMPLE_RATE };
   if (taps) audio.taps = taps;
-  if (stems && record)
-    audio.stems = await renderStems(score, stems, space, shape, record, (done) =>
+  if (stems && record) {
+    const kept: RenderedStem[] = [];
+    const onStem = options.onStem ?? ((stem: RenderedStem) => kept.push(copied(stem)));
+    await renderStems(score, stems, space, shape, record, onStem, (done) =>
       options.onProgress?.(share + (1 - share) * done),
     );
+    free(record.compressor, record.master.gains);
+    if (!options.onStem) audio.stems = kept;
+  }
   options.onProgress?.(1);
   return audio;
 }
 
-/** The returns, the loop's tail carried round (with its wrap) and the bus chain: a signal from its buses to the master's input. */
+/** A stem's own copy, to keep after its samples are released. */
+function copied(stem: RenderedStem): RenderedStem {
+  return { role: stem.role, left: stem.left.slice(), right: stem.right.slice() };
+}
+
+/**
+ * The returns, the loop's tail carried round (with its wrap) and the bus chain: a signal from its buses to the
+ * master's input. Consumes the signal and the reverb: what it does not return is released.
+ */
 function toMaster(
   score: Score,
   signal: SendBuses,
@@ -127,26 +151,39 @@ function toMaster(
   dynamics: BusDynamics,
 ): { left: Float32Array; right: Float32Array } {
   addReturns(score, signal, reverb, REVERB_RATE);
+  free(...(reverb ?? []), signal.delay);
   let { left, right } = signal;
   if (shape) {
-    left = withWrap(foldTail(left, shape.period), shape.wrap);
-    right = withWrap(foldTail(right, shape.period), shape.wrap);
+    left = wrapped(left, shape);
+    right = wrapped(right, shape);
   }
   busChain(score, left, right, { inputGain, dynamics, period: shape?.period ?? null });
   return { left, right };
 }
 
+/** A loop's channel folded and wrapped (seamless.ts); the channel and the fold are released once read. */
+function wrapped(channel: Float32Array, shape: LoopShape): Float32Array {
+  const folded = foldTail(channel, shape.period);
+  free(channel);
+  const out = withWrap(folded, shape.wrap);
+  free(folded);
+  return out;
+}
+
+/** The loop itself without its wrap: views of the signal, no copy. */
 function unwrap(
   signal: { left: Float32Array; right: Float32Array },
   shape: LoopShape | null,
 ): { left: Float32Array; right: Float32Array } {
   if (!shape) return signal;
-  return { left: withoutWrap(signal.left, shape.wrap), right: withoutWrap(signal.right, shape.wrap) };
+  const end = signal.left.length - shape.wrap;
+  return { left: signal.left.subarray(shape.wrap, end), right: signal.right.subarray(shape.wrap, end) };
 }
 
 /**
  * Each stem through its own reverb and delay and the mix's bus and master, with the mix's compressor and limiter
- * gains (never its own): the stems then add up to the mastered mix. One stem at a time, each dropped when done.
+ * gains (never its own): the stems then add up to the mastered mix. One stem at a time, each handed to `onStem`
+ * and released when done.
  */
 async function renderStems(
   score: Score,
@@ -154,16 +191,18 @@ async function renderStems(
   space: ReverbSpace,
   shape: LoopShape | null,
   record: MixRecord,
-  onStem: (done: number) => void,
-): Promise<RenderedStem[]> {
-  const out: RenderedStem[] = [];
+  onStem: (stem: RenderedStem) => void,
+  onProgress: (done: number) => void,
+): Promise<void> {
   const count = stems.entries().length;
+  let done = 0;
   for (const [role, stem] of stems.drain()) {
     const reverb = await renderReverb(stem.reverb, createRandom(score.spec.seed, 'reverb'), space);
+    free(stem.reverb);
     const signal = toMaster(score, stem, reverb, shape, record.inputGain, { kind: 'follow', gains: record.compressor });
     masterStemInPlace(signal.left, signal.right, record.master);
-    out.push({ role, ...unwrap(signal, shape) });
-    onStem(out.length / count);
+    onStem({ role, ...unwrap(signal, shape) });
+    free(signal.left, signal.right);
+    onProgress(++done / count);
   }
-  return out;
 }

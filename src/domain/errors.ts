@@ -80,7 +80,7 @@ export class DownloadLinkError extends Error {
 export class ResourceNotFoundError extends Error {
   override name = 'ResourceNotFoundError' as const;
   constructor(
-    readonly code: 'generation_not_found' | 'file_not_found',
+    readonly code: 'generation_not_found' | 'file_not_found' | 'style_not_found',
     message: string,
     readonly param?: string,
   ) {
@@ -143,11 +143,32 @@ export class QuotaExceededError extends Error {
   }
 }
 
+/** A new task would take an account past its storage budget (TUNESMITH_DISK_BUDGET_GB). */
+export class StorageBudgetError extends Error {
+  override name = 'StorageBudgetError' as const;
+  constructor(
+    readonly budget: number,
+    readonly used: number,
+    readonly needed: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Thrown when an Idempotency-Key is reused with a different body. */
 export class IdempotencyConflictError extends Error {
   override name = 'IdempotencyConflictError' as const;
   constructor() {
     super('This Idempotency-Key was already used with a different request body. Use a new key for a new request.');
+  }
+}
+
+/** Thrown by a create with `replayOnly` when no earlier answer is kept under its Idempotency-Key. */
+export class NothingToReplayError extends Error {
+  override name = 'NothingToReplayError' as const;
+  constructor() {
+    super('No earlier request was made with this Idempotency-Key.');
   }
 }
 

@@ -40,7 +40,7 @@ import { STYLE_FILE, StyleFile } from './style-file.ts';
 import { recordOfArrays, type Problem } from './shape.ts';
 import { RETAIN_MS, WEBHOOK_FILE, WebhookFile } from './webhook-file.ts';
 import type { WebhookDelivery, WebhookEvent } from '../domain/webhooks/types.ts';
-import { IdempotencyConflictError, NotFoundError } from '../domain/errors.ts';
+import { IdempotencyConflictError, NothingToReplayError, NotFoundError } from '../domain/errors.ts';
 import type { Account, ApiKey, Generation, NewGeneration, PlanName } from '../domain/model.ts';
 
 export interface OpenStoreOptions {
@@ -358,6 +358,7 @@ export class FileRepository implements Repository {
         return { generations: this.#batchOf(made), replayed: true };
       }
     }
+    if (options.replayOnly) throw new NothingToReplayError();
     const month = quotaMonth(now);
     const index = this.#accountIndex(first.account_id);
     assertQuotaRoom(index.usage(month), inputs.length, options, now);

@@ -197,6 +197,11 @@ export interface CreateGenerationOptions {
   monthlyQuota: number | null;
   /** When given, the same key and body hash within 24 h return the first generation instead of a new one. */
   idempotency?: { key: string; bodyHash: string } | undefined;
+  /**
+   * Only replay: the earlier answer under `idempotency` if there is one, else NothingToReplayError and nothing is
+   * made (an account at its bound of unfinished tasks still has its retries answered).
+   */
+  replayOnly?: boolean;
   now?: Date;
   /** The account's plan rank (src/domain/plans.ts), for a queue that is told of the task in the same transaction. */
   rank?: number | undefined;

@@ -5,6 +5,7 @@
  */
 import { integratedLoudness } from './loudness.ts';
 import { limitTruePeak } from './limiter.ts';
+import { free } from '../free.ts';
 
 export const TARGET_LUFS = -14;
 /** The limiter aims below −1 dBTP so that a different analyser's interpolation still reads ≤ −1. */
@@ -99,10 +100,15 @@ export function masterInPlace(
     const slope = (current.loudness - previous.loudness) / (current.gainDb - previous.gainDb);
     next = current.gainDb + (TARGET_LUFS - current.loudness) / (Number.isFinite(slope) && slope > 0.05 ? slope : 1);
     previous = { gainDb: current.gainDb, loudness: current.loudness };
-    if (Math.abs(current.loudness - TARGET_LUFS) < Math.abs(best.loudness - TARGET_LUFS)) best = current;
+    // The other try's copies go now rather than at the next garbage collection (three full-length arrays each).
+    const better = Math.abs(current.loudness - TARGET_LUFS) < Math.abs(best.loudness - TARGET_LUFS);
+    const dropped = better ? best : current;
+    free(dropped.l, dropped.r, dropped.gains);
+    if (better) best = current;
   }
   left.set(best.l);
   right.set(best.r);
+  free(best.l, best.r);
   fadeEnds(left, fade);
   fadeEnds(right, fade);
   if (record) record.gains = best.gains;

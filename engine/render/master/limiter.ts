@@ -5,6 +5,7 @@
  * the gain that peak needs, so peaks are caught while the gain moves smoothly (no clicks, no distortion spikes).
  */
 import { truePeakEnvelope } from './true-peak.ts';
+import { free } from '../free.ts';
 
 /**
  * Applies `gain` to the stereo signal in place and limits its true peak to `ceiling` (linear). `gains`, when
@@ -29,6 +30,7 @@ export function limitTruePeak(
     if ((need[i] ?? 0) < 1) any = true;
   }
   if (!any) {
+    free(need);
     gains?.fill(gain);
     if (gain !== 1)
       for (let i = 0; i < n; i++) {
@@ -67,4 +69,5 @@ export function limitTruePeak(
     left[i] = (left[i] ?? 0) * g;
     right[i] = (right[i] ?? 0) * g;
   }
+  free(need);
 }

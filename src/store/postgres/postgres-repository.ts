@@ -17,7 +17,7 @@ import type {
   CreateGenerationOptions,
   ListOptions,
 } from '../repository.ts';
-import { IdempotencyConflictError, NotFoundError } from '../../domain/errors.ts';
+import { IdempotencyConflictError, NothingToReplayError, NotFoundError } from '../../domain/errors.ts';
 import type { Account, ApiKey, Generation, NewGeneration, PlanName } from '../../domain/model.ts';
 import { PostgresCredentials } from './credentials.ts';
 import { GenerationWatch } from './generation-watch.ts';
@@ -258,6 +258,7 @@ export class PostgresRepository implements Repository {
           return { generations: batch.rows.map(toGeneration), replayed: true };
         }
       }
+      if (options.replayOnly) throw new NothingToReplayError();
       const month = quotaMonth(now);
       if (options.monthlyQuota !== null) {
         const { rows } = await db.query(

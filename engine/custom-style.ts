@@ -97,6 +97,11 @@ export function makeCustomStyle(name: string, base: string, changes: StyleChange
   const style: CustomStyle = { name, base, preset };
   if (changes.description !== undefined) preset.description = changes.description;
   if (changes.groove !== undefined) {
+    if (!presetNames().includes(changes.groove))
+      throw new InvalidStyleError(
+        'groove',
+        `"${changes.groove}" is not a built-in style: take the groove of one of ${presetNames().join(', ')}.`,
+      );
     const groove = getPreset(changes.groove);
     if (meterName(groove.meter) !== meterName(basePreset.meter))
       throw new InvalidStyleError(

@@ -121,6 +121,7 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
       'vocal',
       'levels',
       'playing',
+      'tone',
     ],
     'the preset',
     fail,
@@ -218,6 +219,17 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
     for (const [role, style] of Object.entries(playing)) {
       expectOneOf(role, ['pad', 'arp'] as const, 'playing role', fail);
       expectOneOf(style, CHORD_STYLES, `playing.${role}`, fail);
+    }
+  }
+  if (p.tone !== undefined) {
+    const tone = expectObject(p.tone, 'tone', fail);
+    for (const [role, value] of Object.entries(tone)) {
+      expectOneOf(role, ROLES, 'tone role', fail);
+      const treatment = expectObject(value, `tone.${role}`, fail);
+      expectKeys(treatment, ['lowpass', 'bits', 'rate'], `tone.${role}`, fail);
+      if (treatment.lowpass !== undefined) expectNumber(treatment.lowpass, `tone.${role}.lowpass`, 200, 20000, fail);
+      if (treatment.bits !== undefined) expectNumber(treatment.bits, `tone.${role}.bits`, 4, 16, fail);
+      if (treatment.rate !== undefined) expectNumber(treatment.rate, `tone.${role}.rate`, 4000, 48000, fail);
     }
   }
   return raw as Preset;

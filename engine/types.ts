@@ -320,6 +320,15 @@ export interface Part {
   gainDb: number;
   /** -1 (left) … 1 (right). */
   pan: number;
+  /** The style's treatment of this part before the mix (boom bap's filtered, crushed sample loop). */
+  tone?: PartTone;
+}
+
+/** A sampler's character: the part resampled at `rate` Hz and `bits` deep, then low-passed at `lowpass` Hz. */
+export interface PartTone {
+  lowpass?: number;
+  bits?: number;
+  rate?: number;
 }
 
 export interface ChordEvent {
@@ -760,4 +769,6 @@ export interface Preset {
    * horn stabs). Absent: the pad sustains the voicings and the arp arpeggiates them.
    */
   playing?: Partial<Record<'pad' | 'arp', ChordStyle>>;
+  /** A role's treatment before the mix (render/tone.ts): boom bap's chopped loop low-passed and crushed. */
+  tone?: Partial<Record<Role, PartTone>>;
 }

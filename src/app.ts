@@ -2,6 +2,7 @@
  * Builds the Koa app from its dependencies. No listening, no process concerns (server.ts owns those),
  * no module state: two apps in one process share nothing.
  */
+import { CustomStyles } from './domain/custom-styles.ts';
 import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import { authenticate } from './http/auth.ts';
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     jobs: deps.jobs,
     checkRequest: (request) => deps.engine.checkRequest(request),
     maxUnfinishedPerAccount: deps.config.maxTasksPerAccount,
+    storageBudgetPerAccount: deps.config.diskBudgetBytes,
     checkCallbackUrl: webhooks && ((url, param) => webhooks.checkUrl(url, param)),
     signer,
     now,
@@ -51,6 +53,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     now,
     signer,
     generations,
+    styles: new CustomStyles(rest.repository, () => rest.engine.listStyles(), now),
     accounts: new Accounts({ repository: deps.repository, now }),
     accountLimiter: accountLimiter ?? new TokenBucketLimiter({ windowMs: ACCOUNT_WINDOW_MS }),
   };

@@ -43,6 +43,14 @@ function errorResponse(description: string, extraHeaders: Record<string, object>
   };
 }
 
+const styleName = {
+  name: 'name',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'The name of one of your styles.',
+};
+
 export function openApiDocument(options: { serverUrl: string; styles: readonly string[] }) {
   return {
     openapi: '3.1.0',
@@ -122,11 +130,47 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
         get: {
           operationId: 'listStyles',
           tags: ['catalog'],
-          summary: 'The styles accepted by the style field',
+          summary: 'The styles accepted by the style field: the built-in ones, then your own',
           responses: {
-            '200': ok('Every style preset with a one-line description.', ref('StyleList')),
+            '200': ok(
+              'Every built-in style with a one-line description, then each of your own with what it changes.',
+              ref('StyleList'),
+            ),
             ...COMMON_ERRORS,
           },
+        },
+        post: {
+          operationId: 'createStyle',
+          tags: ['catalog'],
+          summary: 'Make a style of your own from an existing one (Enterprise: custom_styles)',
+          description:
+            'A built-in style (or one of yours) with what you change: tempo range, key or modes, meter, an instrument per role, ' +
+            "another style's groove, swing, reverb, whether it sings. Checked as the built-in styles are; only your account sees it or can use it " +
+            'as "style" in POST /v1/generate. A task keeps the style as it was when it was made. At most 50 per account.',
+          requestBody: { required: true, content: json(ref('StyleRequest')) },
+          responses: {
+            '201': ok('The new style.', ref('Style')),
+            '400': response('BadRequest'),
+            '403': response('Forbidden'),
+            '409': errorResponse('style_exists: you have a style of that name, or a built-in one has it.'),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/v1/styles/{name}': {
+        get: {
+          operationId: 'getStyle',
+          tags: ['catalog'],
+          summary: 'One of your styles, with what it changes',
+          parameters: [styleName],
+          responses: { '200': ok('The style.', ref('Style')), '404': response('NotFound'), ...COMMON_ERRORS },
+        },
+        delete: {
+          operationId: 'deleteStyle',
+          tags: ['catalog'],
+          summary: 'Delete one of your styles (tasks made with it keep it)',
+          parameters: [styleName],
+          responses: { '204': { description: 'Deleted.' }, '404': response('NotFound'), ...COMMON_ERRORS },
         },
       },
       '/v1/account': {
@@ -511,8 +555,18 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
         },
         Style: {
           type: 'object',
-          required: ['object', 'name', 'description'],
-          properties: { object: { const: 'style' }, name: { type: 'string' }, description: { type: 'string' } },
+          required: ['object', 'name', 'description', 'custom'],
+          description:
+            'A style; one of yours also has its base, what it changes (the fields of StyleRequest) and created_at.',
+          properties: {
+            object: { const: 'style' },
+            name: { type: 'string' },
+            description: { type: 'string' },
+            custom: { type: 'boolean', description: 'true for a style of yours (POST /v1/styles).' },
+            base: { type: 'string', description: 'The built-in style it was made from.' },
+            created_at: { type: 'string', format: 'date-time' },
+          },
+          additionalProperties: true,
         },
         StyleList: {
           type: 'object',
@@ -545,7 +599,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             features: {
               type: 'object',
               description: "What the account's plan includes; asking for more is a 403 naming the plans that do.",
-              required: ['quality', 'api_access', 'priority', 'webhooks'],
+              required: ['quality', 'api_access', 'priority', 'webhooks', 'custom_styles'],
               properties: {
                 quality: {
                   enum: ['standard', 'high'],
@@ -559,6 +613,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                 },
                 priority: { type: 'integer', description: "The plan's rank in the render queue: lower starts first." },
                 webhooks: { type: 'boolean' },
+                custom_styles: { type: 'boolean', description: 'Styles of its own: POST /v1/styles.' },
               },
             },
           },

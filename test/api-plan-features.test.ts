@@ -87,9 +87,14 @@ test("GET /v1/account shows the plan's features", async (t) => {
       api_access: PLANS[plan].api_access,
       priority: PLANS[plan].priority,
       webhooks: PLANS[plan].webhooks,
+      custom_styles: PLANS[plan].custom_styles,
     });
   }
   t.deepEqual([PLANS.starter.quality, PLANS.developer.quality, PLANS.enterprise.quality], ['standard', 'high', 'high']);
+  t.deepEqual(
+    [PLANS.starter.custom_styles, PLANS.developer.custom_styles, PLANS.enterprise.custom_styles],
+    [false, false, true],
+  );
 });
 
 test('the queue starts every task of a better rank first, and is fair between accounts of one rank', (t) => {

@@ -35,7 +35,7 @@ test('GET /v1/styles lists every style the engine publishes with its description
   const app = await startApp(t, { styles });
   const { key } = await app.account();
   const body = await (await app.call(key, '/v1/styles')).json();
-  t.deepEqual(body, { object: 'list', data: styles.map((s) => ({ object: 'style', ...s })) });
+  t.deepEqual(body, { object: 'list', data: styles.map((s) => ({ object: 'style', ...s, custom: false })) });
 });
 
 test('GET /v1/styles from the real presets includes lofi with a one-line description', async (t) => {

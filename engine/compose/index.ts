@@ -271,7 +271,15 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       role === 'lead' && sungSpans.length > 0
         ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b))
         : notes;
-    parts.push({ role, instrument, notes: kept, gainDb: preset.levels?.[role] ?? 0, pan: PAN[role] });
+    const tone = preset.tone?.[role];
+    parts.push({
+      role,
+      instrument,
+      notes: kept,
+      gainDb: preset.levels?.[role] ?? 0,
+      pan: PAN[role],
+      ...(tone ? { tone: { ...tone } } : {}),
+    });
   }
   if (vocal) {
     const notes = vocal.notes.map(({ time, duration, midi, velocity, beat }) => ({

@@ -27,6 +27,7 @@ import { isTexture, renderTexture, type Texture } from './textures.ts';
 import { stagePlace } from './stage.ts';
 import { GroupRouter, groupRank, type Stereo } from './groups.ts';
 import { delaySendOf, type StemBuses, type StemSet } from './stems.ts';
+import { addTreated, toneBuses, treatPart } from './tone.ts';
 
 export interface MixBuses {
   left: Float32Array;
@@ -272,7 +273,9 @@ function placeNotes(
   stem: StemBuses | null,
 ): void {
   const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
-  const target = mixTarget(buses);
+  // A treated part is mixed alone, treated, then added to the mix and its stem (tone.ts).
+  const treated = part.tone ? toneBuses(buses.left.length) : null;
+  const target = treated ?? mixTarget(buses);
   part.notes.forEach((note, index) => {
     const pan =
       part.role === 'drums'
@@ -283,8 +286,13 @@ function placeNotes(
       gain = velocityGain(note.velocity) * one.gain,
       at = placement(part, score, pan);
     addNote(target, one, start, gain, at, note.glide);
-    if (stem) addNote(stemTarget(stem, at), one, start, gain, at, note.glide);
+    if (stem && !treated) addNote(stemTarget(stem, at), one, start, gain, at, note.glide);
   });
+  if (!treated || !part.tone) return;
+  treatPart(treated, part.tone);
+  addTreated(treated, mixTarget(buses));
+  const sendsDelay = ROLE_DELAY[part.role] * score.spec.effects.delay !== 0;
+  if (stem) addTreated(treated, { ...stem, delay: sendsDelay ? delaySendOf(stem) : null });
 }
 
 /** A synthesized patch's notes: prerendered roots (prerender.ts), replayed at each note's pitch. */

@@ -80,7 +80,7 @@ export class DownloadLinkError extends Error {
 export class ResourceNotFoundError extends Error {
   override name = 'ResourceNotFoundError' as const;
   constructor(
-    readonly code: 'generation_not_found' | 'file_not_found',
+    readonly code: 'generation_not_found' | 'file_not_found' | 'style_not_found',
     message: string,
     readonly param?: string,
   ) {
@@ -140,6 +140,19 @@ export class QuotaExceededError extends Error {
     super(
       `The monthly quota of ${limit} generations is used up; it resets on ${resetsAt.toISOString().slice(0, 10)} at ${resetsAt.toISOString().slice(11, 16)} UTC.`,
     );
+  }
+}
+
+/** A new task would take an account past its storage budget (TUNESMITH_DISK_BUDGET_GB). */
+export class StorageBudgetError extends Error {
+  override name = 'StorageBudgetError' as const;
+  constructor(
+    readonly budget: number,
+    readonly used: number,
+    readonly needed: number,
+    message: string,
+  ) {
+    super(message);
   }
 }
 

@@ -61,6 +61,11 @@ export function checkPlan(account: Account, ask: PlanAsk): void {
   if (ask.callbackUrl && !limits.webhooks) refuse('callback_url', 'Webhooks (callback_url)', (plan) => plan.webhooks);
 }
 
+/** Throws unless the account's plan includes styles of its own (POST /v1/styles, and generating with them). */
+export function checkCustomStylesPlan(account: Account, param?: string): void {
+  if (!limitsFor(account).custom_styles) throw refusal(account, param, 'Custom styles', (plan) => plan.custom_styles);
+}
+
 /** Throws unless the account's plan includes webhooks (the /v1/webhooks endpoints). */
 export function checkWebhooksPlan(account: Account): void {
   if (!limitsFor(account).webhooks) throw refusal(account, undefined, 'Webhooks', (plan) => plan.webhooks);

@@ -27,14 +27,40 @@ export interface PlanLimits {
   api_access: ApiAccess;
   /** Which waiting tasks start first: a lower number before a higher one, fair between accounts of one rank. */
   priority: number;
+  /** Whether the account may make styles of its own (POST /v1/styles) and generate with them. */
+  custom_styles: boolean;
 }
 
 export const PLAN_NAMES: readonly PlanName[] = ['starter', 'developer', 'enterprise'];
 
 export const PLANS: Readonly<Record<PlanName, Readonly<PlanLimits>>> = {
-  starter: { monthly: 10, rpm: 10, webhooks: false, quality: 'standard', api_access: 'basic', priority: 3 },
-  developer: { monthly: 500, rpm: 60, webhooks: true, quality: 'high', api_access: 'full', priority: 2 },
-  enterprise: { monthly: null, rpm: 600, webhooks: true, quality: 'high', api_access: 'full', priority: 1 },
+  starter: {
+    monthly: 10,
+    rpm: 10,
+    webhooks: false,
+    quality: 'standard',
+    api_access: 'basic',
+    priority: 3,
+    custom_styles: false,
+  },
+  developer: {
+    monthly: 500,
+    rpm: 60,
+    webhooks: true,
+    quality: 'high',
+    api_access: 'full',
+    priority: 2,
+    custom_styles: false,
+  },
+  enterprise: {
+    monthly: null,
+    rpm: 600,
+    webhooks: true,
+    quality: 'high',
+    api_access: 'full',
+    priority: 1,
+    custom_styles: true,
+  },
 };
 
 /** The audio each quality allows. */
@@ -62,6 +88,7 @@ export function limitsFor(account: Pick<Account, 'plan' | 'rpm' | 'monthly'>): P
     quality: plan.quality,
     api_access: plan.api_access,
     priority: plan.priority,
+    custom_styles: plan.custom_styles,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { CustomStyles } from '../domain/custom-styles.ts';
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { ParameterizedContext, Middleware } from 'koa';
 import type { FileEncoder, GenerationRequest, StyleInfo } from '../../engine/index.ts';
@@ -44,6 +45,8 @@ export interface Services extends Omit<AppDeps, 'now' | 'signer' | 'logger' | 'a
   signer: DownloadSigner;
   /** The generation lifecycle's door for handlers: create, find, cancel, delete, present, files. */
   generations: Generations;
+  /** The accounts' own styles: made, listed, deleted, and found for a generate request. */
+  styles: CustomStyles;
   /** Accounts, their keys, sign-up and plans. */
   accounts: Accounts;
   /** Requests per minute per account: one bucket for the API and the dashboard's playground. */

@@ -5,7 +5,7 @@ import { getFileHandler } from './files/get-file.ts';
 import { mountGenerationRoutes } from './generations/index.ts';
 import { getHealthHandler } from './health/get-health.ts';
 import { getOpenApiHandler } from './openapi/get-openapi.ts';
-import { getStylesHandler } from './styles/get-styles.ts';
+import { mountStyleRoutes } from './styles/index.ts';
 import { mountWebhookRoutes } from './webhooks/index.ts';
 
 /** Every route of the service. /v1 paths are authenticated and rate limited before they get here (app.ts). */
@@ -13,7 +13,7 @@ export function buildRouter(services: Services): Router<AppState> {
   const router = new Router<AppState>({ strict: true, sensitive: true });
   mountGenerationRoutes(router, services);
   mountWebhookRoutes(router, services);
-  router.get('/v1/styles', getStylesHandler(services));
+  mountStyleRoutes(router, services);
   router.get('/v1/account', getAccountHandler(services));
   router.get('/v1/openapi.json', getOpenApiHandler(services));
   router.get('/healthz', getHealthHandler(services));

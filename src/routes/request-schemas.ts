@@ -7,6 +7,7 @@ import { ExtendRequest, RemixRequest } from './generations/derive-generation.ts'
 import { generateRequestSchema } from './generations/generate-request.ts';
 import { planSection } from './generations/plan-schema.ts';
 import { EndpointRequest } from './webhooks/endpoint-request.ts';
+import { StyleRequest } from './styles/style-request.ts';
 import { ListGenerationsQuery } from './generations/list-generations.ts';
 import { WaitQuery } from './generations/wait-for-change.ts';
 import { DeliveriesQuery } from './webhooks/index.ts';
@@ -19,6 +20,7 @@ export function requestSchemas(styles: readonly string[]): Record<string, z.ZodT
     RemixRequest,
     WebhookEndpointRequest: EndpointRequest,
     PlanSectionRequest: planSection,
+    StyleRequest,
   };
 }
 
@@ -42,4 +44,5 @@ export const REQUEST_BODIES: { method: 'post'; path: string; schema: string }[] 
     { method: 'post' as const, path: `${path}/remix`, schema: 'RemixRequest' },
   ]),
   { method: 'post', path: '/v1/webhooks', schema: 'WebhookEndpointRequest' },
+  { method: 'post', path: '/v1/styles', schema: 'StyleRequest' },
 ];

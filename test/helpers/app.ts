@@ -249,6 +249,8 @@ export interface StartOptions {
   databaseUrl?: string;
   /** TUNESMITH_MAX_TASKS_PER_ACCOUNT. @default no bound (the fake queue finishes nothing by itself) */
   maxTasksPerAccount?: number;
+  /** TUNESMITH_DISK_BUDGET_GB, in bytes. @default no budget */
+  diskBudgetBytes?: number;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -301,6 +303,7 @@ export async function startApp(
     downloadTtlSeconds: options.downloadTtlSeconds ?? 24 * 3600,
     signingSecret: SIGNING_SECRET,
     ...(options.maxTasksPerAccount !== undefined ? { maxTasksPerAccount: options.maxTasksPerAccount } : {}),
+    ...(options.diskBudgetBytes !== undefined ? { diskBudgetBytes: options.diskBudgetBytes } : {}),
   };
   const signer = new DownloadSigner({ secret: SIGNING_SECRET, publicUrl: url, ttlSeconds: config.downloadTtlSeconds });
   const app = createApp({

@@ -106,6 +106,7 @@ ${
       }</li>
       <li>${plan.webhooks ? 'Webhook callbacks' : html`<span class="muted">No webhooks</span>`}</li>
       <li>${priorityLabel(plan.priority)}</li>
+      <li>${plan.custom_styles ? 'Custom styles: your own, made from the built-in ones' : html`<span class="muted">No custom styles</span>`}</li>
       ${name === 'enterprise' ? html`<li>Custom limits per account</li>` : ''}
     </ul>
   </section>`;

@@ -32,6 +32,7 @@ export function getAccountHandler(services: Services): RouteHandler {
         api_access: limits.api_access,
         priority: limits.priority,
         webhooks: limits.webhooks,
+        custom_styles: limits.custom_styles,
       },
     };
   };

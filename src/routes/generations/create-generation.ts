@@ -25,7 +25,10 @@ export async function createGenerationFor(
   input: CreateGenerationInput,
 ): Promise<Created> {
   const { body, ...options } = input;
-  const { request, variations } = parseGenerateRequest(body, services.engine.listStyles());
+  const parsed = parseGenerateRequest(body, await services.styles.names(account));
+  const { variations } = parsed;
+  const customStyle = await services.styles.forRequest(account, parsed.request.style);
+  const request = customStyle ? { ...parsed.request, custom_style: customStyle } : parsed.request;
   if (variations === undefined) return services.generations.create(account, request, options);
   const requests = Array.from({ length: variations }, (_, i) => variationOf(request, i));
   const batch = await services.generations.createBatch(account, requests, options);

@@ -45,7 +45,8 @@ function style(names: readonly string[]) {
     .nullish()
     .meta({
       enum: [...names, null],
-      description: 'A name from GET /v1/styles (case-insensitive). Omit or null to infer it from the prompt.',
+      description:
+        'A name from GET /v1/styles (case-insensitive): a built-in style, or one of your own (POST /v1/styles). Omit or null to infer it from the prompt.',
     });
 }
 

@@ -1,0 +1,110 @@
+/**
+ * The everyday styles' defining traits heard in the audio itself (issue 28), not read from the score: each part's
+ * stem is measured with tools that are not the engine (aubio's onsets, sox's filters and levels). Three 30-second
+ * renders, one per style, shared by the tests.
+ */
+import test from 'ava';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { GenerationRequest, Role } from '../../engine/index.ts';
+import { onsets } from '../helpers/analysis/onsets.ts';
+import { parseSoxStats } from '../helpers/analysis/loudness.ts';
+import { run } from '../helpers/analysis/exec.ts';
+import { monoMix, readWav } from '../helpers/analysis/wav.ts';
+import { createTrackRenderer, type TrackRenderer } from '../helpers/analysis/renders.ts';
+
+const SECONDS = 30;
+const request = (prompt: string): GenerationRequest => ({
+  prompt,
+  duration: SECONDS,
+  style: null,
+  instrumental: true,
+  seed: 1,
+  stems: true,
+});
+
+const TRACKS = {
+  'boom bap': request('boom bap hip hop beat, 90 bpm'),
+  reggae: request('roots reggae song, 76 bpm'),
+  trap: request('dark trap beat with 808s, 140 bpm'),
+} satisfies Record<string, GenerationRequest>;
+
+let renderer: TrackRenderer;
+test.before(async () => {
+  renderer = await createTrackRenderer({ prefix: 'tunesmith-style-audio-' });
+});
+test.after.always(async () => {
+  await renderer?.close();
+});
+
+/** A role's stem of a track, written beside its WAV, and the track's tempo. */
+async function stem(name: keyof typeof TRACKS, role: Role): Promise<{ path: string; bpm: number }> {
+  const file = await renderer.render(name, TRACKS[name]);
+  const found = file.track.stems?.find((s) => s.role === role);
+  if (!found) throw new Error(`${name} has no ${role} stem`);
+  const path = join(dirname(file.path), `${name.replace(/\W+/g, '_')}-${role}.wav`);
+  await writeFile(path, found.wav);
+  return { path, bpm: file.track.metadata.bpm };
+}
+
+/** RMS level (dB) of a stem, both channels mixed, after sox `effects` (a filter). */
+async function levelDb(path: string, ...effects: string[]): Promise<number> {
+  const { stderr } = await run('sox', [path, '-n', 'remix', '1,2', ...effects, 'stats']);
+  return parseSoxStats(stderr).rmsDb;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+test("boom bap: the sample loop is heard low-passed: its stem's band above 4 kHz sits more than 60 dB under its whole", async (t) => {
+  const { path } = await stem('boom bap', 'chords');
+  const whole = await levelDb(path);
+  const high = await levelDb(path, 'sinc', '4000');
+  t.log(`chords ${whole.toFixed(1)} dB, above 4 kHz ${high.toFixed(1)} dB`);
+  // The same loop unfiltered measures 50 dB (seed 1), filtered 70.
+  t.true(whole - high > 60, `${(whole - high).toFixed(1)} dB`);
+});
+
+test('reggae: the skank is heard on beats 2 and 4: an onset there in most bars, and the stem 20 dB louder there than on 1 and 3', async (t) => {
+  const { path, bpm } = await stem('reggae', 'chords');
+  const beat = 60 / bpm;
+  // The last bars hold the closing chord on the downbeat.
+  const bars = Math.floor(SECONDS / (4 * beat)) - 2;
+  const times = await onsets(path);
+  const near = (at: number) => times.some((time) => Math.abs(time - at) < 0.08);
+  let struck = 0;
+  for (let bar = 1; bar < bars; bar++) if (near((4 * bar + 1) * beat) && near((4 * bar + 3) * beat)) struck++;
+  t.log(`onsets on both 2 and 4 in ${struck} of ${bars - 1} bars`);
+  t.true(struck >= 0.8 * (bars - 1));
+
+  // Level in the 100 ms after each beat (the delay's echoes arrive later than that).
+  const audio = await readWav(path);
+  const mono = monoMix(audio);
+  const window = Math.round(0.1 * audio.sampleRate);
+  const levelAt = (seconds: number): number => {
+    const start = Math.round(seconds * audio.sampleRate);
+    let sum = 0;
+    for (let i = start; i < start + window; i++) sum += (mono[i] ?? 0) ** 2;
+    return 10 * Math.log10(sum / window + 1e-12);
+  };
+  const onBeats: number[] = [];
+  const offBeats: number[] = [];
+  for (let b = 4; b < bars * 4; b++) (b % 2 === 1 ? offBeats : onBeats).push(levelAt(b * beat));
+  const difference = median(offBeats) - median(onBeats);
+  t.log(`2 and 4 are ${difference.toFixed(1)} dB louder than 1 and 3`);
+  t.true(difference > 20);
+});
+
+test("trap: the hat rolls are heard: the drum stem's onsets come 32nds or sixteenth triplets apart, as no straight groove does", async (t) => {
+  const { path, bpm } = await stem('trap', 'drums');
+  const times = await onsets(path);
+  const beat = 60 / bpm;
+  const gaps = times.slice(1).map((time, i) => time - (times[i] ?? 0));
+  const within = (gap: number, step: number) => Math.abs(gap - step) < 0.1 * step;
+  const thirtySeconds = gaps.filter((gap) => within(gap, beat / 8)).length;
+  const triplets = gaps.filter((gap) => within(gap, beat / 6)).length;
+  t.log(`${thirtySeconds} gaps of a 32nd, ${triplets} of a sixteenth triplet, of ${gaps.length}`);
+  t.true(thirtySeconds + triplets >= 12);
+});

@@ -1,0 +1,78 @@
+/**
+ * A style's treatment of a part before the mix (render/tone.ts, Preset.tone): boom bap's sample loop comes out of
+ * a sampler low-passed and crushed. Checked on signals whose answer is known, and on the boom bap score.
+ */
+import test from 'ava';
+import { compose, interpret } from '../../engine/index.ts';
+import { SAMPLE_RATE } from '../../engine/render/constants.ts';
+import { toneBuses, treatPart } from '../../engine/render/tone.ts';
+import { validatePreset } from '../../engine/presets.ts';
+import { readFileSync } from 'node:fs';
+
+const FRAMES = SAMPLE_RATE;
+
+function sine(frequency: number, amplitude = 0.5): Float32Array {
+  return Float32Array.from(
+    { length: FRAMES },
+    (_, i) => amplitude * Math.sin((2 * Math.PI * frequency * i) / SAMPLE_RATE),
+  );
+}
+
+/** RMS of the second half (past the filters' settling). */
+function rms(data: Float32Array): number {
+  let sum = 0;
+  for (let i = FRAMES / 2; i < FRAMES; i++) sum += (data[i] ?? 0) ** 2;
+  return Math.sqrt(sum / (FRAMES / 2));
+}
+
+test('the low-pass takes a tone two octaves over its cutoff down by more than 40 dB, in the dry signal and the sends', (t) => {
+  const buses = toneBuses(FRAMES);
+  buses.left.set(sine(8000));
+  buses.right.set(sine(8000));
+  buses.reverb.set(sine(8000));
+  buses.delay.set(sine(8000));
+  const before = rms(buses.left);
+  treatPart(buses, { lowpass: 2000 });
+  for (const channel of [buses.left, buses.right, buses.reverb, buses.delay])
+    t.true(20 * Math.log10(rms(channel) / before) < -40);
+});
+
+test('the low-pass leaves a tone two octaves under its cutoff within 0.5 dB', (t) => {
+  const buses = toneBuses(FRAMES);
+  buses.left.set(sine(500));
+  const before = rms(buses.left);
+  treatPart(buses, { lowpass: 2000 });
+  t.true(Math.abs(20 * Math.log10(rms(buses.left) / before)) < 0.5);
+});
+
+test('crushing to 4 bits leaves at most 16 levels, relative to the part peak, held for a whole sample of the lower rate', (t) => {
+  const buses = toneBuses(FRAMES);
+  buses.left.set(sine(110, 0.05));
+  treatPart(buses, { bits: 4, rate: 11025 });
+  const levels = new Set(buses.left);
+  t.true(levels.size <= 17, `${levels.size} levels`);
+  // A 0.05 peak still uses the whole range: the crush is relative to the part, not to full scale.
+  t.true(levels.size >= 15, `${levels.size} levels`);
+  for (let i = 0; i + 4 <= 400; i += 4) t.is(new Set(buses.left.subarray(i, i + 4)).size, 1);
+});
+
+test('a preset may treat a role, within bounds; the boom bap loop carries its treatment into the score', (t) => {
+  const raw = JSON.parse(readFileSync(new URL('../../presets/hiphop.json', import.meta.url), 'utf8'));
+  t.throws(() => validatePreset({ ...raw, tone: { chords: { lowpass: 50 } } }, 'hiphop.json', 'hiphop'), {
+    message: /tone.chords.lowpass/,
+  });
+  t.throws(() => validatePreset({ ...raw, tone: { chords: { drive: 2 } } }, 'hiphop.json', 'hiphop'), {
+    message: /unknown field "drive"/,
+  });
+  const score = compose(
+    interpret({ prompt: 'boom bap hip hop beat, 90 bpm', duration: 30, style: null, instrumental: true, seed: 1 }),
+  );
+  const chords = score.parts.find((part) => part.role === 'chords');
+  t.truthy(chords?.tone?.lowpass);
+  t.true((chords?.tone?.lowpass ?? Infinity) < 4000);
+  // Styles without a treatment give their parts none.
+  const pop = compose(
+    interpret({ prompt: 'upbeat pop song, 116 bpm', duration: 30, style: null, instrumental: true, seed: 1 }),
+  );
+  t.true(pop.parts.every((part) => part.tone === undefined));
+});

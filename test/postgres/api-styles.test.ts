@@ -1,0 +1,3 @@
+/** test/api-styles.test.ts on PostgreSQL. */
+import './use-postgres.ts';
+import '../api-styles.test.ts';

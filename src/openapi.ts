@@ -4,11 +4,11 @@
  */
 import { DOWNLOADS, DOWNLOAD_KINDS, FILE_EXTENSIONS } from './domain/generations/files.ts';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
-import { LIMITS } from './routes/generations/generate-request.ts';
+import { LIMITS } from './requests/generate-request.ts';
 import { planResponseSchemas } from './routes/generations/plan-openapi.ts';
-import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION } from './routes/generations/derive-generation.ts';
+import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION } from './requests/derive-generation.ts';
 import { ListGenerationsQuery } from './routes/generations/list-generations.ts';
-import { WaitQuery } from './routes/generations/wait-for-change.ts';
+import { WaitQuery } from './requests/wait-for-change.ts';
 import { queryParameters } from './http/query.ts';
 import { requestComponents } from './http/schema.ts';
 import { requestSchemas } from './routes/request-schemas.ts';

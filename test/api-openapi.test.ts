@@ -2,7 +2,7 @@
 import test from 'ava';
 import type { Router } from '@koa/router';
 import type { AppState } from '../src/http/types.ts';
-import { generateRequestSchema } from '../src/routes/generations/generate-request.ts';
+import { generateRequestSchema } from '../src/requests/generate-request.ts';
 import { listStyles } from '../engine/index.ts';
 import { requestComponents } from '../src/http/schema.ts';
 import { queryParameters } from '../src/http/query.ts';

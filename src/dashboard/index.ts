@@ -6,8 +6,9 @@
 import { Router } from '@koa/router';
 import { describeError } from '../http/error-handler.ts';
 import { MethodNotAllowedError, SessionRequiredError } from '../http/errors.ts';
-import { TokenBucketLimiter } from '../http/token-bucket.ts';
-import type { AppContext, AppMiddleware, AppState, Services } from '../http/types.ts';
+import { TokenBucketLimiter } from '../domain/token-bucket.ts';
+import type { AppContext, AppMiddleware, AppState } from '../http/types.ts';
+import type { Services } from '../services.ts';
 import { serveAsset } from './assets.ts';
 import type { DashboardDeps } from './deps.ts';
 import { html } from './html.ts';

@@ -5,8 +5,8 @@
 import { describeError } from '../../http/error-handler.ts';
 import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import type { AppContext } from '../../http/types.ts';
-import { createGenerationFor } from '../../routes/generations/create-generation.ts';
-import { LIMITS } from '../../routes/generations/generate-request.ts';
+import { createGenerationFor } from '../../requests/create-generation.ts';
+import { LIMITS } from '../../requests/generate-request.ts';
 import { MAX_BPM, METERS, MIN_BPM } from '../../../engine/index.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';

@@ -371,7 +371,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             duration: {
               type: 'number',
               description:
-                "The track's length in seconds. A completed loop's is its real length in whole bars (metadata.loop.seconds), not the seconds asked.",
+                "The track's length in seconds. A loop's is its real length in whole bars (metadata.loop.seconds once completed), not the seconds asked, from creation on.",
             },
             style: { type: ['string', 'null'] },
             instrumental: { type: 'boolean' },

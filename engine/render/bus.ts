@@ -8,7 +8,7 @@
  */
 import type { Score } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
-import { flushed, SineLfo } from './filters.ts';
+import { FLUSH_MASK, flushed, SineLfo } from './filters.ts';
 
 /** The lo-fi treatment's low-pass (above it the "tape" has nothing). */
 const LOFI_CUTOFF = 7000;
@@ -45,12 +45,16 @@ export function filterInPlace(data: Float32Array, c: BiquadCoefficients): void {
     y2 = 0;
   for (let i = 0; i < data.length; i++) {
     const x = data[i] ?? 0;
-    const y = flushed(b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2);
+    const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
     x2 = x1;
     x1 = x;
     y2 = y1;
     y1 = y;
     data[i] = y;
+    if ((i & FLUSH_MASK) === FLUSH_MASK) {
+      y1 = flushed(y1);
+      y2 = flushed(y2);
+    }
   }
 }
 

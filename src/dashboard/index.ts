@@ -25,6 +25,7 @@ import {
   waveform,
 } from './pages/generations.ts';
 import { createKey, revokeKey, showKeys } from './pages/keys.ts';
+import { deleteStyle, makeStyle, showStyles } from './pages/styles.ts';
 import { showOverview } from './pages/overview.ts';
 import { generateFromPlayground, showPlayground } from './pages/playground.ts';
 import {
@@ -94,6 +95,9 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   router.post('/generations/:id/remix', signedIn(deriveFromTrack(deps, 'remix')));
   router.get('/playground', signedIn(showPlayground(deps)));
   router.post('/playground', signedIn(generateFromPlayground(deps)));
+  router.get('/styles', signedIn(showStyles(deps)));
+  router.post('/styles', signedIn(makeStyle(deps)));
+  router.post('/styles/:name/delete', signedIn(deleteStyle(deps)));
   router.get('/webhooks', signedIn(showWebhooks(deps)));
   router.post('/webhooks/endpoints', signedIn(addEndpoint(deps)));
   router.post('/webhooks/endpoints/:id/delete', signedIn(deleteEndpoint(deps)));

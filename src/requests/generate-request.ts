@@ -75,7 +75,7 @@ function generateBody(styles: readonly string[]) {
     loop: boolean().nullish().meta({
       default: false,
       description:
-        "A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds, and the completed generation's duration is that real length.",
+        "A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds, and the generation's duration is that real length from creation on.",
     }),
     callback_url: httpUrl(LIMITS.callbackUrlChars)
       .nullish()

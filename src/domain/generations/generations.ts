@@ -119,7 +119,13 @@ export class Generations {
     return this.#admit(account, [request], options, async (replayOnly) => {
       const result = await this.#o.repository.createGeneration(
         { account_id: account.id, ...request, request_id: options.requestId ?? null },
-        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, replayOnly, now: this.#o.now() },
+        {
+          monthlyQuota: limitsFor(account).monthly,
+          idempotency: options.idempotency,
+          replayOnly,
+          now: this.#o.now(),
+          rank: limitsFor(account).priority,
+        },
       );
       if (!result.replayed) this.#o.jobs.enqueue(result.generation, limitsFor(account).priority);
       return result;
@@ -154,6 +160,7 @@ export class Generations {
           idempotency: options.idempotency,
           replayOnly,
           now: this.#o.now(),
+          rank: limitsFor(account).priority,
         },
       ),
     );

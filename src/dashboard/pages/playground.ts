@@ -2,7 +2,6 @@
  * The playground: a form that creates a generation through the same function as POST /v1/generate
  * (same validation, quota and rate limit), then shows its progress and plays it when done.
  */
-import { describeError } from '../../http/error-handler.ts';
 import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import type { AppContext } from '../../http/types.ts';
 import { createGenerationFor } from '../../requests/create-generation.ts';
@@ -264,7 +263,7 @@ export function generateFromPlayground(deps: DashboardDeps) {
       seeOther(ctx, `/playground?id=${encodeURIComponent(generation.id)}`);
     } catch (error) {
       // The API's one error table decides what is the caller's fault; those become sentences on the form.
-      const described = describeError(error);
+      const described = deps.describeError(error);
       if (described.status >= 500) throw error;
       // A plan's errors name sections[i].field: they show above the rows.
       const param = described.param?.startsWith('sections') ? 'sections' : described.param;

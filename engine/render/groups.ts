@@ -16,6 +16,7 @@ import { SAMPLE_RATE } from './constants.ts';
 import { applyGains, biquad, compress } from './bus.ts';
 import { FLUSH_MASK, flushed, peaking as peakingCoefficients } from './filters.ts';
 import type { StemSet } from './stems.ts';
+import { free } from './free.ts';
 
 export type MixGroup = 'drums' | 'bass' | 'harmony' | 'lead';
 
@@ -300,6 +301,9 @@ export class GroupRouter {
     this.flush();
     this.current = null;
     this.target.dry = { left: this.target.left, right: this.target.right };
+    // The scratch submix is not needed past the last group: two full-length channels freed now (free.ts).
+    if (this.submix) free(this.submix.left, this.submix.right);
+    this.submix = null;
   }
 
   private flush(): void {
@@ -310,6 +314,7 @@ export class GroupRouter {
     const gains = members.length > 0 ? new Float32Array(submix.left.length) : null;
     const { makeUp: gain, compressed } = processGroup(group, submix, this.hasBass, gains);
     for (const member of members) followGroup(group, member, this.hasBass, compressed ? gains : null, gain);
+    free(gains);
     const { left, right } = this.target;
     // Summed and emptied for the next group in one pass.
     const { left: submixLeft, right: submixRight } = submix;

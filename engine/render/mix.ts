@@ -28,6 +28,7 @@ import { stagePlace } from './stage.ts';
 import { GroupRouter, groupRank, type Stereo } from './groups.ts';
 import { delaySendOf, type StemBuses, type StemSet } from './stems.ts';
 import { addTreated, toneBuses, treatPart } from './tone.ts';
+import { free } from './free.ts';
 
 export interface MixBuses {
   left: Float32Array;
@@ -274,7 +275,8 @@ function placeNotes(
 ): void {
   const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
   // A treated part is mixed alone, treated, then added to the mix and its stem (tone.ts).
-  const treated = part.tone ? toneBuses(buses.left.length) : null;
+  const sendsDelay = ROLE_DELAY[part.role] * score.spec.effects.delay !== 0;
+  const treated = part.tone ? toneBuses(buses.left.length, sendsDelay) : null;
   const target = treated ?? mixTarget(buses);
   part.notes.forEach((note, index) => {
     const pan =
@@ -291,8 +293,9 @@ function placeNotes(
   if (!treated || !part.tone) return;
   treatPart(treated, part.tone);
   addTreated(treated, mixTarget(buses));
-  const sendsDelay = ROLE_DELAY[part.role] * score.spec.effects.delay !== 0;
   if (stem) addTreated(treated, { ...stem, delay: sendsDelay ? delaySendOf(stem) : null });
+  // Four full-length scratch buses per treated part: freed now, not at the next garbage collection (free.ts).
+  free(treated.left, treated.right, treated.reverb, treated.delay);
 }
 
 /** A synthesized patch's notes: prerendered roots (prerender.ts), replayed at each note's pitch. */

@@ -13,6 +13,7 @@ import { integratedLoudness } from './master/index.ts';
 import type { MixBuses } from './mix.ts';
 import { sing } from './singer/index.ts';
 import { delaySendOf, type StemSet } from './stems.ts';
+import { free } from './free.ts';
 
 /** Loudness of the voice over the accompaniment where it sings (LU): audible, not on top of the band. */
 const VOICE_OVER_BAND_LU = 1.5;
@@ -133,6 +134,8 @@ export function mixVocal(
   const doubleGain = dbToGain(DOUBLE_DB);
   addDouble(left, lead, leadSpan, doubleGain, 0.019, 0.0025, 0.31, 0);
   addDouble(right, lead, leadSpan, doubleGain, 0.024, 0.0022, 0.27, 1.7);
+  // Full-length working copies: freed as soon as they are read, not at the next garbage collection (free.ts).
+  free(lead);
   const backingSpan = vocal.backing.length > 0 ? spanOf(vocal.backing, frames) : null;
   if (backingSpan) {
     const backing = sing(vocal.backing, { ...options, random: createRandom(score.spec.seed, 'voice/backing') });
@@ -140,6 +143,7 @@ export function mixVocal(
     const gain = dbToGain(BACKING_DB) * 1.3;
     for (let i = backingSpan.from; i < backingSpan.to; i++) left[i] = (left[i] ?? 0) + (backing[i] ?? 0) * gain;
     addDouble(right, backing, backingSpan, gain, 0.012, 0.002, 0.23, 0.6);
+    free(backing);
   }
 
   // Level: the voice sits VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
@@ -186,5 +190,6 @@ export function mixVocal(
       if (stemDelay) stemDelay[i] = mono * delaySend;
     }
   }
+  if (!taps) free(left, right);
   return taps;
 }

@@ -44,9 +44,10 @@ function style(names: readonly string[]) {
     })
     .nullish()
     .meta({
-      enum: [...names, null],
+      // Not an enum: an account's own styles (POST /v1/styles) are names too, and differ from account to account.
+      examples: [...names],
       description:
-        'A name from GET /v1/styles (case-insensitive): a built-in style, or one of your own (POST /v1/styles). Omit or null to infer it from the prompt.',
+        'A name from GET /v1/styles (case-insensitive): a built-in style (the examples), or one of your own (POST /v1/styles). Omit or null to infer it from the prompt.',
     });
 }
 
@@ -75,7 +76,7 @@ function generateBody(styles: readonly string[]) {
     loop: boolean().nullish().meta({
       default: false,
       description:
-        "A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds, and the completed generation's duration is that real length.",
+        "A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds, and the generation's duration is that real length from creation on.",
     }),
     callback_url: httpUrl(LIMITS.callbackUrlChars)
       .nullish()

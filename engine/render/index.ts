@@ -93,7 +93,7 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
 
   const stems = options.stems === true ? new StemSet(frames) : null;
   const buses = await mixScore(score, frames, (done, total) => report((PHASES.instruments * done) / total), stems);
-  const taps = mixVocal(score, buses, options.voiceTaps === true, stems);
+  const taps = await mixVocal(score, buses, options.voiceTaps === true, stems);
   report(PHASES.singer);
   const space = reverbSpaceOf(score.spec);
   const reverb = await renderReverb(buses.reverb, createRandom(score.spec.seed, 'reverb'), space);

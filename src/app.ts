@@ -13,14 +13,15 @@ import { requestId } from './http/request-id.ts';
 import { logAppErrors, logRequests } from './http/request-log.ts';
 import { silentLogger } from './log.ts';
 import { DownloadSigner } from './domain/download-links.ts';
-import type { AppDeps, AppMiddleware, AppState, Services } from './http/types.ts';
+import type { AppDeps, Services } from './services.ts';
+import type { AppMiddleware, AppState } from './http/types.ts';
 import { buildRouter } from './routes/index.ts';
 import { createDashboard } from './dashboard/index.ts';
-import { ACCOUNT_WINDOW_MS, TokenBucketLimiter } from './http/token-bucket.ts';
+import { ACCOUNT_WINDOW_MS, TokenBucketLimiter } from './domain/token-bucket.ts';
 import { Generations } from './domain/generations/generations.ts';
 import { Accounts } from './domain/accounts.ts';
 
-export type { AppDeps } from './http/types.ts';
+export type { AppDeps } from './services.ts';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const { signer: givenSigner, logger = silentLogger(), accountLimiter, ...rest } = deps;
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     jobs: deps.jobs,
     checkRequest: (request) => deps.engine.checkRequest(request),
     maxUnfinishedPerAccount: deps.config.maxTasksPerAccount,
+    storageBudgetPerAccount: deps.config.diskBudgetBytes,
     checkCallbackUrl: webhooks && ((url, param) => webhooks.checkUrl(url, param)),
     signer,
     now,

@@ -6,9 +6,9 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from './config.ts';
-import { openPersistentLimiter } from './http/rate-limit-file.ts';
-import { PostgresLimiter } from './http/rate-limit-postgres.ts';
-import { ACCOUNT_WINDOW_MS, type RequestLimiter } from './http/token-bucket.ts';
+import { openPersistentLimiter } from './store/rate-limit-file.ts';
+import { PostgresLimiter } from './store/postgres/rate-limit.ts';
+import { ACCOUNT_WINDOW_MS, type RequestLimiter } from './domain/token-bucket.ts';
 import type { Logger } from './log.ts';
 import { loadSharedSigningSecret, loadSigningSecret } from './secrets.ts';
 import type { OpenFile } from './store/atomic-file.ts';

@@ -32,6 +32,12 @@ export interface Config {
    * @default four per render thread, at least 8
    */
   maxTasksPerAccount?: number;
+  /**
+   * TUNESMITH_DISK_BUDGET_GB: storage one account's tracks may take, in gigabytes (10^9 bytes), reckoned from each
+   * track's length, rate, depth and stems (src/domain/generations/storage-budget.ts); a task past it is a 402
+   * storage_budget_exceeded until the account deletes tracks. 0: no budget. @default 50
+   */
+  diskBudgetBytes?: number | undefined;
   /** Lifetime of signed download URLs in seconds (24 h). */
   downloadTtlSeconds: number;
   /** Secret for signing download URLs: generated once and kept in the data dir. */
@@ -82,6 +88,18 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   }
   return value;
 }
+
+/** TUNESMITH_DISK_BUDGET_GB in bytes; undefined when 0 (no budget). */
+function diskBudget(env: Env): number | undefined {
+  const gigabytes = integer(env, 'TUNESMITH_DISK_BUDGET_GB', DEFAULT_DISK_BUDGET_GB, 0, 1_000_000);
+  return gigabytes === 0 ? undefined : gigabytes * 1e9;
+}
+
+/**
+ * Far above what anyone keeps by hand (3,000 one-minute tracks with every format), far below what one key could
+ * make in a month of 180 s tracks with stems at 48 kHz 24-bit (about 130 GB).
+ */
+const DEFAULT_DISK_BUDGET_GB = 50;
 
 function flag(env: Env, name: string): boolean {
   const raw = read(env, name);
@@ -205,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl(env, defaultPublicUrl(bindHost, port)),
     workers: threads,
     maxTasksPerAccount: integer(env, 'TUNESMITH_MAX_TASKS_PER_ACCOUNT', Math.max(8, 4 * threads), 1, 100_000),
+    diskBudgetBytes: diskBudget(env),
     jobLeaseSeconds: integer(env, 'TUNESMITH_JOB_LEASE_SECONDS', 60, 10, 3600),
     webhookPollSeconds: integer(env, 'TUNESMITH_WEBHOOK_POLL_SECONDS', 15, 1, 86_400),
     downloadTtlSeconds: integer(env, 'TUNESMITH_DOWNLOAD_TTL', 86_400, 60, 30 * 86_400),

@@ -4,11 +4,11 @@
  */
 import { DOWNLOADS, DOWNLOAD_KINDS, FILE_EXTENSIONS } from './domain/generations/files.ts';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './http/json-body.ts';
-import { LIMITS } from './routes/generations/generate-request.ts';
+import { LIMITS } from './requests/generate-request.ts';
 import { planResponseSchemas } from './routes/generations/plan-openapi.ts';
-import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION } from './routes/generations/derive-generation.ts';
+import { EXTEND_DESCRIPTION, REMIX_DESCRIPTION } from './requests/derive-generation.ts';
 import { ListGenerationsQuery } from './routes/generations/list-generations.ts';
-import { WaitQuery } from './routes/generations/wait-for-change.ts';
+import { WaitQuery } from './requests/wait-for-change.ts';
 import { queryParameters } from './http/query.ts';
 import { requestComponents } from './http/schema.ts';
 import { requestSchemas } from './routes/request-schemas.ts';
@@ -371,7 +371,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             duration: {
               type: 'number',
               description:
-                "The track's length in seconds. A completed loop's is its real length in whole bars (metadata.loop.seconds), not the seconds asked.",
+                "The track's length in seconds. A loop's is its real length in whole bars (metadata.loop.seconds once completed), not the seconds asked, from creation on.",
             },
             style: { type: ['string', 'null'] },
             instrumental: { type: 'boolean' },
@@ -447,8 +447,27 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             metadata: {
               type: 'object',
               description:
-                'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, sections, vocals, trace, warnings) and, when sung, lyrics_timing.',
+                'When completed: what the engine understood and used (genre, bpm, key, mode, meter, instruments, vocals, trace, warnings) and, when sung, lyrics_timing. ' +
+                'Its sections, plan and loudness are deprecated aliases of the top-level fields of the same names (read those).',
               properties: {
+                sections: {
+                  type: 'array',
+                  deprecated: true,
+                  description:
+                    'Deprecated: the same as the generation\'s top-level "sections", kept for clients that read it here.',
+                },
+                plan: {
+                  type: 'array',
+                  deprecated: true,
+                  description:
+                    'Deprecated: the same as the generation\'s top-level "plan", kept for clients that read it here.',
+                },
+                loudness: {
+                  type: ['object', 'null'],
+                  deprecated: true,
+                  description:
+                    'Deprecated: the same as the generation\'s top-level "loudness", kept for clients that read it here.',
+                },
                 warnings: {
                   type: 'array',
                   items: { type: 'string' },

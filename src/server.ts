@@ -72,9 +72,9 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     logger,
     open: options.open,
     enqueue: config.databaseUrl
-      ? (db, generation) => {
+      ? (db, generation, rank) => {
           if (!queue) throw new Error('a render was queued before the shared job queue was open');
-          return queue.enqueue(db, generation);
+          return queue.enqueue(db, generation, rank);
         }
       : undefined,
   });
@@ -110,7 +110,7 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const lifecycle = new GenerationLifecycle({ repository: store, onEvent: webhooks.wake });
     const jobs =
       queue && backend.database
-        ? new SharedJobQueue({ repository: store, lifecycle, db: backend.database })
+        ? new SharedJobQueue({ repository: store, lifecycle, db: backend.database, boss: queue.boss })
         : await createJobQueue({ repository: store, blobs, lifecycle, pool: localPool(pool), logger });
     cleanup.push(() => jobs.close());
     const renderWorker =

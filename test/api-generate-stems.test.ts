@@ -35,6 +35,18 @@ test("a completed loop's duration is its real length in whole bars, not the seco
   t.is(done.duration, 30.545);
 });
 
+test("a loop's duration is its whole bars' length from creation, as the engine will play it", async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const res = await app.call(key, '/v1/generate', {
+    json: { prompt: 'a lofi loop at 55 bpm', duration: 30, loop: true, seed: 1 },
+  });
+  const created = (await res.json()) as { id: string; duration: number };
+  // 55 bpm in 4/4: a bar is 240/55 s, and 7 bars (30.545 s) are nearest to 30.
+  t.is(created.duration, 30.545);
+  t.is(((await (await app.call(key, `/v1/generation/${created.id}`)).json()) as { duration: number }).duration, 30.545);
+});
+
 test('false or absent leaves the task as an ordinary one', async (t) => {
   const app = await startApp(t);
   const { key } = await app.account();
@@ -67,9 +79,11 @@ test('a loop with stems completes through a real server: whole bars reported, ev
   });
   const created = await fetch(`${server.url}/v1/generate`, { method: 'POST', headers, body });
   t.is(created.status, 202, await created.clone().text());
-  const { id } = (await created.json()) as { id: string };
+  const { id, duration: announced } = (await created.json()) as { id: string; duration: number };
   const done = await awaitCompleted(server.url, headers, id, 120_000);
   t.true(Number.isInteger(done.metadata.loop.bars));
+  // Known from creation: the 202 already gave the length the render played.
+  t.is(announced, done.metadata.loop.seconds);
   t.is(done.metadata.loop.requested_seconds, 30);
   // The generation's duration is the loop's real length, not the 30 s asked.
   t.is(done.duration, done.metadata.loop.seconds);

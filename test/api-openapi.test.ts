@@ -2,7 +2,7 @@
 import test from 'ava';
 import type { Router } from '@koa/router';
 import type { AppState } from '../src/http/types.ts';
-import { generateRequestSchema } from '../src/routes/generations/generate-request.ts';
+import { generateRequestSchema } from '../src/requests/generate-request.ts';
 import { listStyles } from '../engine/index.ts';
 import { requestComponents } from '../src/http/schema.ts';
 import { queryParameters } from '../src/http/query.ts';
@@ -155,4 +155,16 @@ test('the Generation schema documents bpm, key, time_signature, sections, loudne
     'text/plain; charset=utf-8',
     'text/vtt; charset=utf-8',
   ]);
+});
+
+test("the Generation schema marks metadata's sections, plan and loudness as deprecated aliases of the top-level fields", async (t) => {
+  const app = await startApp(t);
+  const { key } = await app.account();
+  const doc = await (await app.call(key, '/v1/openapi.json')).json();
+  const generation = doc.components.schemas.Generation.properties;
+  for (const field of ['sections', 'plan', 'loudness']) {
+    t.truthy(generation[field], field);
+    t.true(generation.metadata.properties[field]?.deprecated, `metadata.${field}`);
+    t.regex(generation.metadata.properties[field].description, new RegExp(`top-level "${field}"`));
+  }
 });

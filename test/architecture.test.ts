@@ -53,3 +53,87 @@ test('only the render pool, the encode thread and the worker bootstrap they star
     .sort();
   t.deepEqual(importers, ['engine/encode-thread.ts', 'engine/pool.ts', 'engine/worker-bootstrap.js']);
 });
+
+/** The src/ files under `folder` with their imports resolved to paths from the repository root. */
+async function resolvedImports(folder: string): Promise<{ path: string; targets: string[] }[]> {
+  return (await sources(folder)).map((file) => ({
+    path: file.path,
+    targets: file.imports
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => relative(root, join(root, file.path, '..', specifier))),
+  }));
+}
+
+/** Every import from `folder` into one of `forbidden` (folders or files of src/), less the ones `allowed` names. */
+async function crossings(folder: string, forbidden: string[], allowed: string[] = []): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of await resolvedImports(folder))
+    for (const target of file.targets)
+      if (forbidden.some((f) => target === f || target.startsWith(`${f}/`)) && !allowed.includes(target))
+        found.push(`${file.path} imports ${target}`);
+  return found;
+}
+
+test('src/domain/ knows neither the framework nor the edges: it uses the repository, blob store and queue it is given', async (t) => {
+  t.deepEqual(
+    await crossings(
+      'src/domain',
+      [
+        'src/http',
+        'src/routes',
+        'src/requests',
+        'src/dashboard',
+        'src/cli',
+        'src/app.ts',
+        'src/services.ts',
+        'src/store',
+        'src/jobs',
+      ],
+      // The interfaces (and their errors) it is handed, never an implementation.
+      ['src/store/repository.ts', 'src/store/blob-store.ts', 'src/store/errors.ts', 'src/jobs/types.ts'],
+    ),
+    [],
+  );
+  for (const file of await sources('src/domain'))
+    for (const specifier of file.imports) t.false(/^(koa|@koa\/)/.test(specifier), `${file.path} imports ${specifier}`);
+});
+
+test('src/http/ knows Koa and the domain, nothing of the store, the routes, the dashboard or the app services', async (t) => {
+  t.deepEqual(
+    await crossings(
+      'src/http',
+      [
+        'src/store',
+        'src/routes',
+        'src/requests',
+        'src/dashboard',
+        'src/cli',
+        'src/jobs',
+        'src/services.ts',
+        'src/app.ts',
+      ],
+      // The one table of statuses names the store's availability errors (closed, lock lost, disk or database gone).
+      ['src/store/errors.ts', 'src/store/postgres/errors.ts'],
+    ),
+    [],
+  );
+});
+
+test('the dashboard takes nothing from routes/: what it shares with the API is in src/requests/ and src/domain/', async (t) => {
+  t.deepEqual(await crossings('src/dashboard', ['src/routes']), []);
+});
+
+test("the store implements the domain's records and knows no edge", async (t) => {
+  t.deepEqual(
+    await crossings('src/store', [
+      'src/http',
+      'src/routes',
+      'src/requests',
+      'src/dashboard',
+      'src/cli',
+      'src/services.ts',
+      'src/app.ts',
+    ]),
+    [],
+  );
+});

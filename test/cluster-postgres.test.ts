@@ -68,6 +68,24 @@ function logLines(node: ServerProcess, message: string): Json[] {
     .filter((entry) => entry.msg === message);
 }
 
+/** Resolves once `nodes` have logged `count` lines with this message between them (or after `timeoutMs`, to let the assertion say what is missing). */
+function untilLogged(nodes: ServerProcess[], message: string, count: number, timeoutMs: number): Promise<void> {
+  const enough = () => nodes.reduce((sum, node) => sum + logLines(node, message).length, 0) >= count;
+  if (enough()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      for (const node of nodes) node.child.stdout?.off('data', check);
+      resolve();
+    };
+    const check = () => {
+      if (enough()) done();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    for (const node of nodes) node.child.stdout?.on('data', check);
+  });
+}
+
 /** Long-polls every task, each through one of the two API nodes in turn, until all have completed. */
 async function completed(cluster: Cluster, ids: string[], timeoutMs: number): Promise<Json[]> {
   const headers = { Authorization: `Bearer ${cluster.key}` };
@@ -95,6 +113,8 @@ test.serial(
       ids,
     );
 
+    // A worker logs a completion just after its commit, which a long poll may hear of first.
+    await untilLogged(cluster.workers, 'task completed', ids.length, 30_000);
     const renders = cluster.workers.map((worker) =>
       logLines(worker, 'task completed').map((line) => line.gen_id as string),
     );

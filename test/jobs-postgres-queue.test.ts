@@ -93,7 +93,7 @@ async function enqueueIn(
   rank = 0,
 ): Promise<void> {
   await client.query('BEGIN');
-  await enqueueRender(boss, client, generation, undefined, rank);
+  await enqueueRender(boss, client, generation, rank);
   await client.query(outcome);
 }
 

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,4 +87,37 @@ test('a request the API would refuse is a ValidationError naming the field, befo
   await t.throwsAsync(renderTrack({ prompt: 'lofi', callback_url: 'https://example.com' }), {
     instanceOf: ValidationError,
   });
+});
+
+/** The README's library snippet: from its "// waltz.mjs" line to the console.log that ends it. */
+async function readmeSnippet(): Promise<string> {
+  const readme = await readFile(join(repo, 'README.md'), 'utf8');
+  const snippet = /^\/\/ waltz\.mjs[\s\S]*?^console\.log\(.*\);$/m.exec(readme)?.[0];
+  if (snippet === undefined) throw new Error('README.md has no waltz.mjs snippet');
+  return snippet;
+}
+
+test("the tarball npm pack makes holds the whole library: extracted outside the checkout, the README's .mjs snippet renders with plain Node", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tunesmith-pack-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const packed = await run('npm', ['pack', '--pack-destination', dir, '--silent'], repo);
+  t.is(packed.code, 0, packed.out);
+  const tarball = join(dir, packed.out.trim().split('\n').at(-1)!);
+  // npm would fetch the dependencies from the registry, which this test may not reach: it extracts the tarball where
+  // npm install puts a package, and gives it the checkout's dependencies, so only what the tarball holds is tested.
+  const consumer = join(dir, 'consumer');
+  await mkdir(join(consumer, 'node_modules'), { recursive: true });
+  await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const extracted = await run('tar', ['-xzf', tarball, '-C', join(consumer, 'node_modules')], dir);
+  t.is(extracted.code, 0, extracted.out);
+  await rename(join(consumer, 'node_modules', 'package'), join(consumer, 'node_modules', 'tunesmith'));
+  await symlink(join(repo, 'node_modules'), join(consumer, 'node_modules', 'tunesmith', 'node_modules'), 'dir');
+
+  await writeFile(join(consumer, 'waltz.mjs'), await readmeSnippet());
+  const rendered = await run(process.execPath, ['waltz.mjs'], consumer);
+  t.is(rendered.code, 0, rendered.out);
+  t.regex(rendered.out, /^.+ \d+(\.\d+)? [A-G][#b]? .+$/m, 'it prints the title, bpm and key');
+  const mp3 = await readFile(join(consumer, 'waltz.mp3'));
+  t.true(mp3.length > 100_000, `waltz.mp3 is ${mp3.length} bytes`);
+  t.true(mp3.subarray(0, 3).toString() === 'ID3' || (mp3[0] === 0xff && (mp3[1]! & 0xe0) === 0xe0), 'an MP3');
 });

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { openPersistentLimiter } from '../src/http/rate-limit-file.ts';
+import { openPersistentLimiter } from '../src/store/rate-limit-file.ts';
 import { openStore } from '../src/store/index.ts';
 /** Where the file store keeps the rate-limits setting. */
 const RATE_LIMITS_FILE = 'rate-limits.json';

@@ -139,7 +139,7 @@ export interface CompressorOptions {
  * powers per frame, which dominated the bus's cost, drop sixteen-fold.
  *
  * `gains`, when given, receives the gain applied to each frame, so other signals (stems) can be given exactly the
- * same treatment with applyGains.
+ * same treatment with applyGains. The same array as `left` and `right` compresses a mono signal.
  */
 export function compress(
   left: Float32Array,
@@ -155,6 +155,7 @@ export function compress(
   const kneeStart = 10 ** ((thresholdDb - kneeDb / 2) / 20);
   let reduction = 0;
   let gain = 1;
+  const stereo = right !== left;
   for (let start = 0; start < left.length; start += block) {
     const end = Math.min(left.length, start + block);
     let peak = 0;
@@ -180,7 +181,7 @@ export function compress(
     for (let i = start; i < end; i++) {
       gain += step;
       left[i] = (left[i] ?? 0) * gain;
-      right[i] = (right[i] ?? 0) * gain;
+      if (stereo) right[i] = (right[i] ?? 0) * gain;
       if (gains) gains[i] = gain;
     }
     gain = nextGain;

@@ -274,7 +274,8 @@ function placeNotes(
 ): void {
   const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
   // A treated part is mixed alone, treated, then added to the mix and its stem (tone.ts).
-  const treated = part.tone ? toneBuses(buses.left.length) : null;
+  const sendsDelay = ROLE_DELAY[part.role] * score.spec.effects.delay !== 0;
+  const treated = part.tone ? toneBuses(buses.left.length, sendsDelay) : null;
   const target = treated ?? mixTarget(buses);
   part.notes.forEach((note, index) => {
     const pan =
@@ -291,7 +292,6 @@ function placeNotes(
   if (!treated || !part.tone) return;
   treatPart(treated, part.tone);
   addTreated(treated, mixTarget(buses));
-  const sendsDelay = ROLE_DELAY[part.role] * score.spec.effects.delay !== 0;
   if (stem) addTreated(treated, { ...stem, delay: sendsDelay ? delaySendOf(stem) : null });
 }
 

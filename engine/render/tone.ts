@@ -9,21 +9,22 @@
 import type { PartTone } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { biquad, filterInPlace } from './bus.ts';
+import { filterStereo } from './groups.ts';
 
-/** The part's own signal while it is treated: stereo dry plus mono sends. */
+/** The part's own signal while it is treated: stereo dry plus mono sends (the delay's only if the part sends to it). */
 export interface ToneBuses {
   left: Float32Array;
   right: Float32Array;
   reverb: Float32Array;
-  delay: Float32Array;
+  delay: Float32Array | null;
 }
 
-export function toneBuses(frames: number): ToneBuses {
+export function toneBuses(frames: number, delay: boolean): ToneBuses {
   return {
     left: new Float32Array(frames),
     right: new Float32Array(frames),
     reverb: new Float32Array(frames),
-    delay: new Float32Array(frames),
+    delay: delay ? new Float32Array(frames) : null,
   };
 }
 
@@ -39,6 +40,7 @@ function crush(left: Float32Array, right: Float32Array, tone: PartTone): void {
   for (let i = 0; i < left.length; i++) peak = Math.max(peak, Math.abs(left[i] ?? 0), Math.abs(right[i] ?? 0));
   if (!(peak > 0)) return;
   const step = tone.bits !== undefined ? peak / 2 ** (tone.bits - 1) : 0;
+  const perStep = step > 0 ? 1 / step : 0;
   const hold = tone.rate !== undefined ? SAMPLE_RATE / tone.rate : 1;
   let next = 0;
   let heldLeft = 0,
@@ -48,8 +50,8 @@ function crush(left: Float32Array, right: Float32Array, tone: PartTone): void {
       heldLeft = left[i] ?? 0;
       heldRight = right[i] ?? 0;
       if (step > 0) {
-        heldLeft = Math.round(heldLeft / step) * step;
-        heldRight = Math.round(heldRight / step) * step;
+        heldLeft = Math.round(heldLeft * perStep) * step;
+        heldRight = Math.round(heldRight * perStep) * step;
       }
       next += hold;
     }
@@ -62,10 +64,9 @@ function crush(left: Float32Array, right: Float32Array, tone: PartTone): void {
 export function treatPart(buses: ToneBuses, tone: PartTone): void {
   if (tone.bits !== undefined || tone.rate !== undefined) crush(buses.left, buses.right, tone);
   if (tone.lowpass === undefined) return;
-  for (const q of BUTTERWORTH_STAGES) {
-    const c = biquad('lowpass', tone.lowpass, q);
-    for (const channel of [buses.left, buses.right, buses.reverb, buses.delay]) filterInPlace(channel, c);
-  }
+  const filters = BUTTERWORTH_STAGES.map((q) => biquad('lowpass', tone.lowpass ?? 0, q));
+  filterStereo(buses, filters);
+  for (const send of [buses.reverb, buses.delay]) if (send) for (const c of filters) filterInPlace(send, c);
 }
 
 /** Adds the treated part into a target's dry buses and sends (the delay only when the target has one). */
@@ -79,5 +80,6 @@ export function addTreated(
     right[i] = (right[i] ?? 0) + (buses.right[i] ?? 0);
     reverb[i] = (reverb[i] ?? 0) + (buses.reverb[i] ?? 0);
   }
-  if (delay) for (let i = 0; i < delay.length; i++) delay[i] = (delay[i] ?? 0) + (buses.delay[i] ?? 0);
+  const sent = buses.delay;
+  if (delay && sent) for (let i = 0; i < delay.length; i++) delay[i] = (delay[i] ?? 0) + (sent[i] ?? 0);
 }

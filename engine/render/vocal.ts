@@ -9,7 +9,7 @@ import { createRandom } from '../random.ts';
 import { at } from '../checked.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { biquad, compress, filterInPlace } from './bus.ts';
-import { peaking, rmsOf, SineLfo } from './filters.ts';
+import { peaking, SineLfo } from './filters.ts';
 import { integratedLoudness } from './master/index.ts';
 import type { MixBuses } from './mix.ts';
 import { sing } from './singer/index.ts';
@@ -90,18 +90,6 @@ function addDouble(
   }
 }
 
-/** The frames where the voice sings, joined end to end (for loudness over the sung parts only). */
-function sungFrames(channel: Float32Array, spans: readonly (readonly [number, number])[]): Float32Array {
-  const total = spans.reduce((sum, [a, b]) => sum + (b - a), 0);
-  const out = new Float32Array(total);
-  let at = 0;
-  for (const [a, b] of spans) {
-    out.set(channel.subarray(a, b), at);
-    at += b - a;
-  }
-  return out;
-}
-
 /**
  * Ducks the accompaniment under the voice: a smoothed level of the voice (fast attack, slow release), scaled so
  * half its peak is full depth, turns the band down by up to `depth` (0–1) inside the span.
@@ -119,12 +107,22 @@ function duckUnder(voice: Float32Array, span: Span, depth: number, channels: rea
     if (level > peak) peak = level;
   }
   const scale = (2 * depth) / peak;
-  const gains = new Float64Array(env.length);
-  for (let i = 0; i < env.length; i++) gains[i] = 1 - Math.min(depth, (env[i] ?? 0) * scale);
-  // Channel by channel (not every channel per sample): one tight loop each.
+  // Channel by channel (not every channel per sample): one tight loop each, the gain worked out as it goes.
   for (const channel of channels) {
-    for (let i = span.from; i < span.to; i++) channel[i] = (channel[i] ?? 0) * (gains[i - span.from] ?? 0);
+    for (let i = span.from; i < span.to; i++)
+      channel[i] = (channel[i] ?? 0) * (1 - Math.min(depth, (env[i - span.from] ?? 0) * scale));
   }
+}
+
+/** RMS of `channel` over the frames of `spans` ([from, to) each; a frame in two spans counts twice). */
+function rmsOver(channel: Float32Array, spans: readonly (readonly [number, number])[]): number {
+  let sum = 0;
+  let count = 0;
+  for (const [from, to] of spans) {
+    for (let i = from; i < to; i++) sum += (channel[i] ?? 0) ** 2;
+    count += Math.max(0, to - from);
+  }
+  return count > 0 ? Math.sqrt(sum / count) : 0;
 }
 
 /**
@@ -165,30 +163,26 @@ export async function mixVocal(
   const frames = buses.left.length;
   const options = { gender: vocal.gender, sampleRate: SAMPLE_RATE, frames } as const;
   const lead = sing(vocal.notes, { ...options, random: createRandom(score.spec.seed, 'voice/lead') });
-  const tapLead = keepTaps ? lead.slice() : lead;
-
+  const tapLead = keepTaps ? lead.slice() : null;
   const leadSpan = spanOf(vocal.notes, frames);
-  // The compressor is stereo-linked: fed the same signal twice, it leaves the voice in both channels.
-  const left = lead.slice();
-  // Outside its span the voice is silent, so the filter only needs to run inside it.
-  const leadBand = left.subarray(leadSpan.from, leadSpan.to);
-  filterInPlace(leadBand, biquad('highpass', 100, 0.7));
+  // The band ducks under the voice as sung (before its chain), so it is ducked first and the lead then becomes the
+  // dry voice in place.
+  const accompaniment = stems?.entries().flatMap(([, stem]) => [stem.left, stem.right]) ?? [];
+  duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB), [buses.left, buses.right, ...accompaniment]);
+
+  // Outside its span the voice is silent, so the filter and compressor only need to run inside it.
+  const dry = lead.subarray(leadSpan.from, leadSpan.to);
+  filterInPlace(dry, biquad('highpass', 100, 0.7));
   for (const { frequency, q, gainDb } of LEAD_EQ) {
     const [b0 = 1, b1 = 0, b2 = 0, a1 = 0, a2 = 0] = peaking(frequency, q, gainDb, SAMPLE_RATE);
-    filterInPlace(leadBand, { b0, b1, b2, a1, a2 });
+    filterInPlace(dry, { b0, b1, b2, a1, a2 });
   }
-  const right = left.slice();
-  compress(left.subarray(leadSpan.from, leadSpan.to), right.subarray(leadSpan.from, leadSpan.to), {
-    thresholdDb: -20,
-    ratio: 3,
-    kneeDb: 6,
-    attack: 0.008,
-    release: 0.15,
-  });
-  const dry = right.slice();
+  compress(dry, dry, { thresholdDb: -20, ratio: 3, kneeDb: 6, attack: 0.008, release: 0.15 });
+  const left = lead.slice();
+  const right = lead.slice();
   const doubleGain = dbToGain(DOUBLE_DB);
-  addDouble(left, dry, leadSpan, doubleGain, 0.019, 0.0025, 0.31, 0);
-  addDouble(right, dry, leadSpan, doubleGain, 0.024, 0.0022, 0.27, 1.7);
+  addDouble(left, lead, leadSpan, doubleGain, 0.019, 0.0025, 0.31, 0);
+  addDouble(right, lead, leadSpan, doubleGain, 0.024, 0.0022, 0.27, 1.7);
   const backingSpan = vocal.backing.length > 0 ? spanOf(vocal.backing, frames) : null;
   let tapBacking = new Float32Array(0);
   if (backingSpan) {
@@ -200,15 +194,12 @@ export async function mixVocal(
       (n) =>
         [Math.round(n.time * SAMPLE_RATE), Math.min(frames, Math.round((n.time + n.duration) * SAMPLE_RATE))] as const,
     );
-    const choirLevel = rmsOf(sungFrames(backing, chords));
-    const leadLevel = rmsOf(sungFrames(dry, chords));
+    const choirLevel = rmsOver(backing, chords);
+    const leadLevel = rmsOver(lead, chords);
     const gain = choirLevel > 0 ? (dbToGain(BACKING_DB) * leadLevel) / choirLevel : 0;
     for (let i = backingSpan.from; i < backingSpan.to; i++) left[i] = (left[i] ?? 0) + (backing[i] ?? 0) * gain;
     addDouble(right, backing, backingSpan, gain, 0.012, 0.002, 0.23, 0.6);
   }
-
-  const accompaniment = stems?.entries().flatMap(([, stem]) => [stem.left, stem.right]) ?? [];
-  duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB), [buses.left, buses.right, ...accompaniment]);
 
   // Level: the voice sits VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
   const spans = vocal.lines
@@ -216,15 +207,15 @@ export async function mixVocal(
       (line) => [Math.round(line.start * SAMPLE_RATE), Math.min(frames, Math.round(line.end * SAMPLE_RATE))] as const,
     )
     .filter(([a, b]) => b > a);
-  const band = integratedLoudness(sungFrames(buses.left, spans), sungFrames(buses.right, spans), SAMPLE_RATE);
-  const voice = integratedLoudness(sungFrames(left, spans), sungFrames(right, spans), SAMPLE_RATE);
+  const band = integratedLoudness(buses.left, buses.right, SAMPLE_RATE, spans);
+  const voice = integratedLoudness(left, right, SAMPLE_RATE, spans);
   const gain = Number.isFinite(band) && Number.isFinite(voice) ? dbToGain(band + VOICE_OVER_BAND_LU - voice) : 1;
   const { effects } = score.spec;
   const reverbSend = REVERB_SEND * effects.reverb;
   const delaySend = DELAY_SEND * effects.delay;
   const taps: VocalTaps | null = keepTaps
     ? {
-        lead: tapLead,
+        lead: tapLead ?? lead,
         backing: tapBacking,
         vocal: { left, right },
         accompaniment: { left: buses.left.slice(), right: buses.right.slice() },
@@ -240,8 +231,10 @@ export async function mixVocal(
   for (let i = from; i < to; i++) {
     const l = (left[i] ?? 0) * gain,
       r = (right[i] ?? 0) * gain;
-    left[i] = l;
-    right[i] = r;
+    if (taps) {
+      left[i] = l;
+      right[i] = r;
+    }
     busLeft[i] = (busLeft[i] ?? 0) + l;
     busRight[i] = (busRight[i] ?? 0) + r;
     const mono = (l + r) * 0.5;

@@ -12,8 +12,8 @@ import { assertDerivable, derivedInput, type Derivation } from '../domain/genera
 import type { GenerationInput } from '../domain/generations/generations.ts';
 import { GenerationStateError, ValidationError } from '../domain/errors.ts';
 import { requestOf } from '../jobs/render-task.ts';
-import { LIMITS } from '../routes/generations/generate-request.ts';
-import { parseExtend, parseRemix, type Operation } from '../routes/generations/derive-generation.ts';
+import { LIMITS } from '../requests/generate-request.ts';
+import { parseExtend, parseRemix, type Operation } from '../requests/derive-generation.ts';
 import type { Generation } from '../domain/model.ts';
 import { readPlanOption } from './plan-option.ts';
 import { UsageError, parse, positional, printHelp, text, type Command, type Io } from './usage.ts';

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { PlanSection } from '../../engine/index.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { parseWith } from '../http/schema.ts';
-import { sections as planSchema } from '../routes/generations/plan-schema.ts';
+import { sections as planSchema } from '../requests/plan-schema.ts';
 import { z } from 'zod';
 import { UsageError } from './usage.ts';
 

@@ -1,8 +1,8 @@
-import type { Services } from '../http/types.ts';
+import type { Services } from '../services.ts';
 import type { CredentialRecords } from '../store/repository.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import type { DashboardKeys } from './tokens.ts';
-import type { TokenBucketLimiter } from '../http/token-bucket.ts';
+import type { TokenBucketLimiter } from '../domain/token-bucket.ts';
 import type { WaveformCache } from './waveform.ts';
 
 /** What the dashboard's handlers share: the app's services plus the dashboard's own state. */

@@ -6,8 +6,9 @@
 import { Router } from '@koa/router';
 import { describeError } from '../http/error-handler.ts';
 import { MethodNotAllowedError, SessionRequiredError } from '../http/errors.ts';
-import { TokenBucketLimiter } from '../http/token-bucket.ts';
-import type { AppContext, AppMiddleware, AppState, Services } from '../http/types.ts';
+import { TokenBucketLimiter } from '../domain/token-bucket.ts';
+import type { AppContext, AppMiddleware, AppState } from '../http/types.ts';
+import type { Services } from '../services.ts';
 import { serveAsset } from './assets.ts';
 import type { DashboardDeps } from './deps.ts';
 import { html } from './html.ts';
@@ -24,6 +25,7 @@ import {
   waveform,
 } from './pages/generations.ts';
 import { createKey, revokeKey, showKeys } from './pages/keys.ts';
+import { deleteStyle, makeStyle, showStyles } from './pages/styles.ts';
 import { showOverview } from './pages/overview.ts';
 import { generateFromPlayground, showPlayground } from './pages/playground.ts';
 import {
@@ -90,6 +92,9 @@ export function createDashboard(services: Services, options: DashboardOptions): 
   router.post('/generations/:id/remix', signedIn(deriveFromTrack(deps, 'remix')));
   router.get('/playground', signedIn(showPlayground(deps)));
   router.post('/playground', signedIn(generateFromPlayground(deps)));
+  router.get('/styles', signedIn(showStyles(deps)));
+  router.post('/styles', signedIn(makeStyle(deps)));
+  router.post('/styles/:name/delete', signedIn(deleteStyle(deps)));
   router.get('/webhooks', signedIn(showWebhooks(deps)));
   router.post('/webhooks/endpoints', signedIn(addEndpoint(deps)));
   router.post('/webhooks/endpoints/:id/delete', signedIn(deleteEndpoint(deps)));

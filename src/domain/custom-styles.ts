@@ -99,7 +99,10 @@ export class CustomStyles {
       account_id: account.id,
       name: input.name,
       base: own ? own.base : input.from,
-      description: input.description ?? own?.description ?? `${input.from}, changed`,
+      description:
+        input.description ??
+        own?.description ??
+        `${this.builtIn().find((style) => style.name === input.from)?.description ?? input.from} (changed)`,
       changes: own ? mergeChanges(own.changes, input.changes) : input.changes,
       created_at: this.now().toISOString(),
     };

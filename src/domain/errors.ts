@@ -143,6 +143,19 @@ export class QuotaExceededError extends Error {
   }
 }
 
+/** A new task would take an account past its storage budget (TUNESMITH_DISK_BUDGET_GB). */
+export class StorageBudgetError extends Error {
+  override name = 'StorageBudgetError' as const;
+  constructor(
+    readonly budget: number,
+    readonly used: number,
+    readonly needed: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Thrown when an Idempotency-Key is reused with a different body. */
 export class IdempotencyConflictError extends Error {
   override name = 'IdempotencyConflictError' as const;

@@ -1,7 +1,8 @@
 import { AuthenticationError, RateLimitedError } from '../domain/errors.ts';
 import { setRateLimitHeaders } from './rate-limit-headers.ts';
-import { TokenBucketLimiter } from './token-bucket.ts';
-import type { AppContext, AppMiddleware, Services } from './types.ts';
+import { TokenBucketLimiter } from '../domain/token-bucket.ts';
+import type { AppContext, AppMiddleware } from './types.ts';
+import type { Accounts } from '../domain/accounts.ts';
 
 /** Failed authentications one address may make per minute before it is refused outright. */
 export const AUTH_FAILURES_PER_MINUTE = 20;
@@ -22,7 +23,7 @@ function presentedSecret(ctx: AppContext): string {
  * them, which slows guessing and log noise; a good key from the same address (people behind one NAT) still
  * works, because a sha256 lookup costs next to nothing and locking out a valid key helps no one.
  */
-export function authenticate(services: Services): AppMiddleware {
+export function authenticate(services: { accounts: Pick<Accounts, 'authenticate'>; now: () => Date }): AppMiddleware {
   const failures = new TokenBucketLimiter({ windowMs: 60_000 });
   return async function authenticateRequest(ctx, next) {
     try {

@@ -16,6 +16,7 @@ import {
   RateLimitedError,
   ResourceNotFoundError,
   ServiceUnavailableError,
+  StorageBudgetError,
   ValidationError,
 } from '../domain/errors.ts';
 import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../domain/webhooks/errors.ts';
@@ -158,6 +159,13 @@ const RULES: Rule[] = [
     param: e.param,
   })),
   rule(DownloadLinkError, (e) => ({ status: 403, type: 'permission_error', code: e.code, message: e.message })),
+  rule(StorageBudgetError, (e) => ({
+    status: 402,
+    type: 'quota_error',
+    code: 'storage_budget_exceeded',
+    message: e.message,
+    details: { budget_bytes: e.budget, used_bytes: e.used, needed_bytes: e.needed },
+  })),
   rule(QuotaExceededError, (e) => ({
     status: 402,
     type: 'quota_error',

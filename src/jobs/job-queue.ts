@@ -3,34 +3,26 @@
  * pool has threads, and with every state change persisted so a restart can resume the work.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { WorkerCrashedError, type RenderPool, type RenderedTrack } from '../../engine/index.ts';
 import { silentLogger, type Logger } from '../log.ts';
-import { allKeys, trackFiles } from '../domain/generations/files.ts';
 import type { GenerationLifecycle } from '../domain/generations/lifecycle.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { GenerationPatch, Repository } from '../store/repository.ts';
 import type { Generation } from '../domain/model.ts';
 import { limitsFor } from '../domain/plans.ts';
 import { FairQueue } from './fair-queue.ts';
-import { DEFAULT_SPEED, RenderSpeed, timeLeft, workFactor, type SpeedModel } from './render-speed.ts';
+import { DEFAULT_SPEED, RenderSpeed, renderEstimate, timeLeft, workFactor, type SpeedModel } from './render-speed.ts';
 import { liveOneByOne, type JobQueue, type LiveState } from './types.ts';
-import { spliceSourceOf } from './splice-source.ts';
 import {
   CANCELLED,
   logFailure,
   INTERRUPTED_TOO_OFTEN,
-  completedPatch,
-  completionFailure,
-  crashedTooOften,
   failedPatch,
-  renderFailure,
-  requestOf,
-  startPatch,
   taskIds as ids,
   type TaskFailure,
 } from './render-task.ts';
+import { runTask, type RenderPoolLike, type TaskRunner } from './run-task.ts';
 
-export type RenderPoolLike = Pick<RenderPool, 'size' | 'render' | 'healthy'>;
+export type { RenderPoolLike } from './run-task.ts';
 
 export interface JobQueueOptions {
   repository: Repository;
@@ -65,8 +57,6 @@ interface Running {
   progress: number;
   expectedSeconds: number;
   controller: AbortController;
-  /** Set when close() aborts the render: the start is given back, it was not the task's fault. */
-  interruptedByClose: boolean;
   /** Set when the task's owner cancels it. */
   cancelled: boolean;
   done: Promise<void>;
@@ -100,7 +90,6 @@ export async function createJobQueue(options: JobQueueOptions): Promise<JobQueue
 
 class RenderQueue implements JobQueueHandle {
   readonly #repository: Repository;
-  readonly #blobs: BlobStore;
   readonly #lifecycle: GenerationLifecycle;
   readonly #pool: RenderPoolLike;
   readonly #clock: () => number;
@@ -108,6 +97,7 @@ class RenderQueue implements JobQueueHandle {
   readonly #maxAttempts: number;
   readonly #logger: Logger;
   readonly #speed: RenderSpeed;
+  readonly #runner: TaskRunner;
   /** Each account's plan rank, as its latest task was queued with (or read at recovery). */
   readonly #ranks = new Map<string, number>();
   readonly #waiting = new FairQueue<Generation>((account) => this.#ranks.get(account) ?? DEFAULT_RANK);
@@ -117,13 +107,21 @@ class RenderQueue implements JobQueueHandle {
 
   constructor(options: JobQueueOptions, learned: number | undefined) {
     this.#repository = options.repository;
-    this.#blobs = options.blobs;
     this.#lifecycle = options.lifecycle;
     this.#pool = options.pool;
     this.#clock = options.clock ?? Date.now;
     this.#graceMs = options.graceMs ?? 30_000;
     this.#maxAttempts = options.maxAttempts ?? 3;
     this.#logger = options.logger ?? silentLogger();
+    this.#runner = {
+      repository: options.repository,
+      blobs: options.blobs,
+      lifecycle: options.lifecycle,
+      pool: options.pool,
+      maxAttempts: this.#maxAttempts,
+      logger: this.#logger,
+      clock: this.#clock,
+    };
     const prior = options.speedPrior ?? DEFAULT_SPEED;
     this.#speed = new RenderSpeed(
       learned === undefined ? prior : { ...prior, perAudioSecond: learned },
@@ -238,7 +236,6 @@ class RenderQueue implements JobQueueHandle {
     grace.abort();
     if (timedOut) {
       for (const running of this.#running.values()) {
-        running.interruptedByClose = true;
         running.controller.abort();
       }
       await finished;
@@ -272,7 +269,6 @@ class RenderQueue implements JobQueueHandle {
       progress: 0,
       expectedSeconds: this.#estimateOf(generation),
       controller: new AbortController(),
-      interruptedByClose: false,
       cancelled: false,
       done: Promise.resolve(),
     };
@@ -286,36 +282,21 @@ class RenderQueue implements JobQueueHandle {
   }
 
   async #render(running: Running): Promise<void> {
-    const started = await this.#transition(running.generation, startPatch(running.generation, new Date(this.#clock())));
-    running.generation = started;
-    this.#logger.info({ ...ids(started), attempt: started.attempts }, 'task started');
-    let track: RenderedTrack;
-    try {
-      const splice = await spliceSourceOf(started, this.#repository, this.#blobs);
-      track = await this.#pool.render(requestOf(started), {
-        ...(splice ? { splice } : {}),
-        signal: running.controller.signal,
-        onProgress: (fraction) => {
-          running.progress = Math.min(1, Math.max(running.progress, fraction));
-        },
-      });
-    } catch (error) {
-      await this.#renderFailed(running, error);
+    const outcome = await runTask(this.#runner, running.generation, {
+      signal: running.controller.signal,
+      stopReason: () => (running.cancelled ? 'cancelled' : 'handed-back'),
+      giveBackStart: true,
+      progress: () => (fraction) => {
+        running.progress = Math.min(1, Math.max(running.progress, fraction));
+      },
+    });
+    if (outcome.kind === 'retry') {
+      if (outcome.generation && this.#closing === null) this.#waiting.pushFront(outcome.generation);
       return;
     }
-    const renderSeconds = (this.#clock() - running.startedAt) / 1000;
+    if (outcome.kind !== 'completed') return;
     // Stems and hi-res audio cost more than a plain render: the model learns the plain speed from them.
-    this.#speed.record(renderSeconds, track.audioSeconds, workFactor(started));
-    try {
-      await this.#complete(started, track);
-    } catch (error) {
-      await this.#completionFailed(started, error);
-      return;
-    }
-    this.#logger.info(
-      { ...ids(started), render_ms: Math.round(renderSeconds * 1000), audio_seconds: track.audioSeconds },
-      'task completed',
-    );
+    this.#speed.record(outcome.renderSeconds, outcome.track.audioSeconds, workFactor(outcome.generation));
     // Only a better estimate for the next start: not worth failing anything over.
     await this.#repository.settings
       .put('render-speed', {
@@ -325,58 +306,9 @@ class RenderQueue implements JobQueueHandle {
       .catch((error: unknown) => this.#logger.warn({ err: error }, 'could not save the render speed'));
   }
 
-  async #complete(generation: Generation, track: RenderedTrack): Promise<void> {
-    const { files, puts } = trackFiles(generation, track);
-    try {
-      await Promise.all(puts.map(({ key, bytes, contentType }) => this.#blobs.put(key, bytes, { contentType })));
-      await this.#transition(generation, completedPatch(track, files, new Date(this.#clock())));
-    } catch (error) {
-      // Whatever part was stored goes; the stems' keys are known only here (their roles are the track's).
-      await Promise.all(puts.map(({ key }) => this.#blobs.delete(key).catch(() => undefined)));
-      throw error;
-    }
-  }
-
-  async #renderFailed(running: Running, error: unknown): Promise<void> {
-    const generation = running.generation;
-    if (running.interruptedByClose) {
-      await this.#transition(generation, { status: 'pending', attempts: Math.max(0, generation.attempts - 1) });
-      this.#logger.info(ids(generation), 'task sent back to pending by the shutdown');
-      return;
-    }
-    if (running.cancelled) {
-      await this.#fail(generation, { code: 'cancelled', message: CANCELLED });
-      return;
-    }
-    if (error instanceof WorkerCrashedError) {
-      if (generation.attempts < this.#maxAttempts) {
-        this.#logger.warn(
-          { ...ids(generation), attempt: generation.attempts, err: error },
-          'render worker crashed; the task will be retried',
-        );
-        const pending = await this.#transition(generation, { status: 'pending' });
-        if (this.#closing === null) this.#waiting.pushFront(pending);
-        return;
-      }
-      await this.#fail(generation, crashedTooOften(generation));
-      return;
-    }
-    await this.#fail(generation, renderFailure(generation, error));
-  }
-
-  /**
-   * A failure after the render (writing its audio, saving the record as completed): the task still ends,
-   * failed, with its quota unit back and no half-written audio left behind. A full disk says so; anything
-   * else is ours to find in the log under the request id.
-   */
-  async #completionFailed(generation: Generation, error: unknown): Promise<void> {
-    await Promise.all(allKeys(generation).map((key) => this.#blobs.delete(key).catch(() => undefined)));
-    await this.#fail(generation, completionFailure(generation, error), { files: null, title: null, metadata: null });
-  }
-
-  /** A failure's `internal` (what was thrown, when the message is not it) is logged in full, with its stack. */
-  async #fail(generation: Generation, failure: TaskFailure, patch: GenerationPatch = {}): Promise<void> {
-    await this.#transition(generation, failedPatch(failure, new Date(this.#clock()), patch));
+  /** Ends a task that is not rendering failed (a cancel, a restart's task interrupted too often). */
+  async #fail(generation: Generation, failure: TaskFailure): Promise<void> {
+    await this.#transition(generation, failedPatch(failure, new Date(this.#clock())));
     logFailure(this.#logger, generation, failure);
   }
 
@@ -387,7 +319,7 @@ class RenderQueue implements JobQueueHandle {
 
   /** Expected wall seconds of a task's render: its length, stems and audio options. */
   #estimateOf(generation: Generation): number {
-    return this.#speed.estimate(generation.duration, workFactor(generation));
+    return renderEstimate(this.#speed, generation);
   }
 
   /** Seconds left for a running render (see timeLeft). */

@@ -38,6 +38,36 @@ export function workFactor(task: RenderWork): number {
 export const STEMS_FACTOR = 2;
 export const RATE_48K_FACTOR = 1.05;
 
+/** A task as an estimate sees it: its length and what makes it cost more. */
+export interface EstimatedWork extends RenderWork {
+  duration: number;
+}
+
+/** Expected wall seconds of a task's render at this speed, on one thread: the one estimate both queues use. */
+export function renderEstimate(model: SpeedModel, task: EstimatedWork): number {
+  return (model.overheadSeconds + task.duration * model.perAudioSecond) * workFactor(task);
+}
+
+/**
+ * The per-second cost one render shows: its wall time as a plain render's (divided by its workFactor) less the
+ * fixed cost, per second of audio; a render faster than the overhead alone still says it is small, never negative.
+ */
+function perSecondSample(overheadSeconds: number, wallSeconds: number, audioSeconds: number, factor: number): number {
+  return Math.max(0.001, (wallSeconds / factor - overheadSeconds) / audioSeconds);
+}
+
+/** The mean per-second cost of finished renders (wall seconds from start to completion); undefined for none. */
+export function learnedPerAudioSecond(
+  renders: readonly (EstimatedWork & { wall_seconds: number })[],
+): number | undefined {
+  const samples = renders
+    .filter((render) => render.wall_seconds > 0 && render.duration > 0)
+    .map((render) =>
+      perSecondSample(DEFAULT_SPEED.overheadSeconds, render.wall_seconds, render.duration, workFactor(render)),
+    );
+  return samples.length === 0 ? undefined : samples.reduce((sum, sample) => sum + sample, 0) / samples.length;
+}
+
 /**
  * Seconds left for a running render expected to take `expectedSeconds`, `elapsedSeconds` in, `progress` (0–1) done.
  * Progress is not linear in time (the engine's stages differ in cost), so extrapolating it swings wildly; the
@@ -70,10 +100,8 @@ export class RenderSpeed {
 
   /** A render of `audioSeconds` that took `wallSeconds`, `factor` times the work of a plain one (workFactor). */
   record(wallSeconds: number, audioSeconds: number, factor = 1): void {
-    wallSeconds /= factor;
     if (!(wallSeconds > 0) || !(audioSeconds > 0)) return;
-    // A render faster than the overhead alone still says the per-second cost is small, never negative.
-    const sample = Math.max(0.001, (wallSeconds - this.overheadSeconds) / audioSeconds);
+    const sample = perSecondSample(this.overheadSeconds, wallSeconds, audioSeconds, factor);
     this.#perAudioSecond = this.#learned
       ? this.#perAudioSecond + this.weight * (sample - this.#perAudioSecond)
       : sample;

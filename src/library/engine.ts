@@ -11,7 +11,7 @@ import {
   type OutputOptions,
 } from '../../engine/index.ts';
 import { ValidationError } from '../domain/errors.ts';
-import { parseGenerateRequest } from '../routes/generations/generate-request.ts';
+import { parseGenerateRequest } from '../requests/generate-request.ts';
 import type * as Library from '../../lib/engine.d.ts';
 
 export { EngineError, ValidationError };

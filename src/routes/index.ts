@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
-import type { AppState, Services } from '../http/types.ts';
+import type { AppState } from '../http/types.ts';
+import type { Services } from '../services.ts';
 import { getAccountHandler } from './account/get-account.ts';
 import { getFileHandler } from './files/get-file.ts';
 import { mountGenerationRoutes } from './generations/index.ts';

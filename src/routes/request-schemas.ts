@@ -3,13 +3,13 @@
  * document is generated from these (src/openapi.ts), and test/api-openapi.test.ts checks each route against it.
  */
 import type { z } from 'zod';
-import { ExtendRequest, RemixRequest } from './generations/derive-generation.ts';
-import { generateRequestSchema } from './generations/generate-request.ts';
-import { planSection } from './generations/plan-schema.ts';
-import { EndpointRequest } from './webhooks/endpoint-request.ts';
+import { ExtendRequest, RemixRequest } from '../requests/derive-generation.ts';
+import { generateRequestSchema } from '../requests/generate-request.ts';
+import { planSection } from '../requests/plan-schema.ts';
+import { EndpointRequest } from '../requests/endpoint-request.ts';
 import { StyleRequest } from './styles/style-request.ts';
 import { ListGenerationsQuery } from './generations/list-generations.ts';
-import { WaitQuery } from './generations/wait-for-change.ts';
+import { WaitQuery } from '../requests/wait-for-change.ts';
 import { DeliveriesQuery } from './webhooks/index.ts';
 
 /** `styles`: the names the engine publishes, which `style` takes. */

@@ -203,6 +203,8 @@ export interface CreateGenerationOptions {
    */
   replayOnly?: boolean;
   now?: Date;
+  /** The account's plan rank (src/domain/plans.ts), for a queue that is told of the task in the same transaction. */
+  rank?: number | undefined;
 }
 
 export interface ListOptions {

@@ -23,7 +23,10 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** `env` adds settings, e.g. TUNESMITH_WEBHOOK_ALLOW_PRIVATE for a receiver on this machine. */
-export async function startRealServer(t: ExecutionContext, env: Record<string, string> = {}): Promise<ServerHandle> {
+export async function startRealServer(
+  t: ExecutionContext,
+  env: Record<string, string> = {},
+): Promise<ServerHandle & { dataDir: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-browser-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const server = await startServer(
@@ -31,7 +34,7 @@ export async function startRealServer(t: ExecutionContext, env: Record<string, s
     { logger: silentLogger(), print: () => undefined },
   );
   t.teardown(() => server.close());
-  return server;
+  return Object.assign(server, { dataDir });
 }
 
 export async function openBrowser(t: ExecutionContext): Promise<Browser> {

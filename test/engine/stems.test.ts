@@ -20,13 +20,15 @@ const request = (style: string, prompt: string, extra: Partial<GenerationRequest
   ...extra,
 });
 
-/** Several styles: drums and bass through their compressors, keys split from pads, lo-fi wow, rooms and halls, a singer, a loop. */
+/** Several styles: drums and bass through their compressors, keys split from pads, lo-fi wow, rooms and halls, a sampler's treatment, a singer, a loop. */
 const TRACKS: Record<string, GenerationRequest> = {
   lofi: request('lofi', 'rainy night study beats'),
   rock: request('rock', 'driving rock with guitars'),
   orchestral: request('orchestral', 'heroic orchestral theme'),
   house: request('house', 'deep house groove'),
   jazz: request('jazz', 'late night jazz trio'),
+  // Its loop, stabs, kit and bass are each treated alone before the mix (render/tone.ts).
+  'boom bap': request('hiphop', 'boom bap hip hop beat'),
   'sung folk': request('folk', 'a happy folk song about summer with a female singer', {
     instrumental: false,
     duration: 16,

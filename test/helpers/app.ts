@@ -26,8 +26,8 @@ import { GenerationLifecycle } from '../../src/domain/generations/lifecycle.ts';
 import type { OpenFile } from '../../src/store/atomic-file.ts';
 import type { BlobStore } from '../../src/store/blob-store.ts';
 import { mkdirSync, realpathSync } from 'node:fs';
-import { PostgresLimiter } from '../../src/http/rate-limit-postgres.ts';
-import { ACCOUNT_WINDOW_MS, type RequestLimiter } from '../../src/http/token-bucket.ts';
+import { PostgresLimiter } from '../../src/store/postgres/rate-limit.ts';
+import { ACCOUNT_WINDOW_MS, type RequestLimiter } from '../../src/domain/token-bucket.ts';
 import { FileBlobStore } from '../../src/store/file-blob-store.ts';
 import { openStore } from '../../src/store/index.ts';
 import { openPostgresRepository } from '../../src/store/postgres/index.ts';
@@ -249,6 +249,8 @@ export interface StartOptions {
   databaseUrl?: string;
   /** TUNESMITH_MAX_TASKS_PER_ACCOUNT. @default no bound (the fake queue finishes nothing by itself) */
   maxTasksPerAccount?: number;
+  /** TUNESMITH_DISK_BUDGET_GB, in bytes. @default no budget */
+  diskBudgetBytes?: number;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -301,6 +303,7 @@ export async function startApp(
     downloadTtlSeconds: options.downloadTtlSeconds ?? 24 * 3600,
     signingSecret: SIGNING_SECRET,
     ...(options.maxTasksPerAccount !== undefined ? { maxTasksPerAccount: options.maxTasksPerAccount } : {}),
+    ...(options.diskBudgetBytes !== undefined ? { diskBudgetBytes: options.diskBudgetBytes } : {}),
   };
   const signer = new DownloadSigner({ secret: SIGNING_SECRET, publicUrl: url, ttlSeconds: config.downloadTtlSeconds });
   const app = createApp({

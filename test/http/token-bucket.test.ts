@@ -1,5 +1,5 @@
 import test from 'ava';
-import { TokenBucketLimiter } from '../../src/http/token-bucket.ts';
+import { TokenBucketLimiter } from '../../src/domain/token-bucket.ts';
 
 test('a fresh bucket allows `capacity` requests at once and then refuses', (t) => {
   const limiter = new TokenBucketLimiter({ windowMs: 60_000 });

@@ -136,3 +136,27 @@ test("a running task shows the progress its worker recorded, and a superseded at
   await progress.record(id, 1, 0.2);
   t.is((await get()).progress, 0.4);
 });
+
+test('estimated_time counts stems as twice the work and 48 kHz as 1.05 times, as the in-process queue does', async (t) => {
+  const { node, headers } = await apiOnlyNode(t);
+  const ids: string[] = [];
+  for (const extra of [{}, { stems: true }, { sample_rate: 48000 }]) {
+    const res = await fetch(`${node.url}/v1/generate`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ prompt: 'a calm piano piece', duration: 60, ...extra }),
+    });
+    t.is(res.status, 202, await res.clone().text());
+    ids.push(((await res.json()) as Live).id);
+  }
+  const live = await Promise.all(
+    ids.map(async (id) => (await (await fetch(`${node.url}/v1/generation/${id}`, { headers })).json()) as Live),
+  );
+  // Nothing rendered yet on this database: the default speed, 1.5 s + 0.05 s per audio second, so 4.5 s for a plain
+  // minute; each task waits for the ones ahead on the one thread the estimate assumes.
+  const plain = 1.5 + 60 * 0.05;
+  t.deepEqual(
+    live.map((g) => g.estimated_time),
+    [plain, plain + 2 * plain, plain + 2 * plain + 1.05 * plain].map((seconds) => Math.round(seconds * 10) / 10),
+  );
+});

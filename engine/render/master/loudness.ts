@@ -36,44 +36,76 @@ function kWeighting(sampleRate: number): [Biquad, Biquad] {
   return [shelf, highPass];
 }
 
-/** Sum of K-weighted squares of one channel per 100 ms segment. */
-function segmentEnergies(channel: Float32Array, sampleRate: number, segment: number): Float64Array {
+/** Frame ranges [from, to) of a signal, measured as if joined end to end. */
+export type Spans = readonly (readonly [number, number])[];
+
+/** Sum of K-weighted squares of one channel per 100 ms segment, over `spans` joined end to end. */
+function segmentEnergies(channel: Float32Array, sampleRate: number, segment: number, spans: Spans): Float64Array {
   const [s, h] = kWeighting(sampleRate);
   // Coefficients in locals: read from the objects inside the loop they cost a third of the time.
   const { b0: sb0, b1: sb1, b2: sb2, a1: sa1, a2: sa2 } = s;
   const { b0: hb0, b1: hb1, b2: hb2, a1: ha1, a2: ha2 } = h;
-  const out = new Float64Array(Math.floor(channel.length / segment));
+  const total = spans.reduce((sum, [from, to]) => sum + Math.max(0, to - from), 0);
+  const out = new Float64Array(Math.floor(total / segment));
   let x1 = 0,
     x2 = 0,
     y1 = 0,
     y2 = 0,
     z1 = 0,
     z2 = 0;
+  // Where reading goes on: the span and the frame in it.
+  let span = 0;
+  let at = spans[0]?.[0] ?? 0;
   for (let seg = 0; seg < out.length; seg++) {
     let sum = 0;
-    const end = (seg + 1) * segment;
-    for (let i = seg * segment; i < end; i++) {
-      const x = channel[i] ?? 0;
-      const y = flushed(sb0 * x + sb1 * x1 + sb2 * x2 - sa1 * y1 - sa2 * y2);
-      x2 = x1;
-      x1 = x;
-      const z = flushed(hb0 * y + hb1 * y1 + hb2 * y2 - ha1 * z1 - ha2 * z2);
-      y2 = y1;
-      y1 = y;
-      z2 = z1;
-      z1 = z;
-      sum += z * z;
+    let missing = segment;
+    while (missing > 0) {
+      const spanEnd = spans[span]?.[1] ?? 0;
+      if (at >= spanEnd) {
+        span++;
+        at = spans[span]?.[0] ?? 0;
+        continue;
+      }
+      const end = Math.min(spanEnd, at + missing);
+      for (let i = at; i < end; i++) {
+        const x = channel[i] ?? 0;
+        const y = sb0 * x + sb1 * x1 + sb2 * x2 - sa1 * y1 - sa2 * y2;
+        x2 = x1;
+        x1 = x;
+        const z = hb0 * y + hb1 * y1 + hb2 * y2 - ha1 * z1 - ha2 * z2;
+        y2 = y1;
+        y1 = y;
+        z2 = z1;
+        z1 = z;
+        sum += z * z;
+      }
+      missing -= end - at;
+      at = end;
     }
     out[seg] = sum;
+    // A rest decays the filters' states towards subnormal numbers (slow to compute): end the decay at 1e-30,
+    // once a segment (cheaper than per sample; within one segment the decay goes subnormal for a few samples at most).
+    y1 = flushed(y1);
+    y2 = flushed(y2);
+    z1 = flushed(z1);
+    z2 = flushed(z2);
   }
   return out;
 }
 
-/** Integrated loudness in LUFS of a stereo signal; −Infinity for silence or signals shorter than one block. */
-export function integratedLoudness(left: Float32Array, right: Float32Array, sampleRate: number): number {
+/**
+ * Integrated loudness in LUFS of a stereo signal, or of its `spans` joined end to end (measured without copying
+ * them out); −Infinity for silence or signals shorter than one block.
+ */
+export function integratedLoudness(
+  left: Float32Array,
+  right: Float32Array,
+  sampleRate: number,
+  spans: Spans = [[0, left.length]],
+): number {
   const segment = Math.round(sampleRate * 0.1);
-  const l = segmentEnergies(left, sampleRate, segment);
-  const r = segmentEnergies(right, sampleRate, segment);
+  const l = segmentEnergies(left, sampleRate, segment, spans);
+  const r = segmentEnergies(right, sampleRate, segment, spans);
   const blocks: number[] = [];
   for (let i = 0; i + 4 <= l.length; i++) {
     const energy =

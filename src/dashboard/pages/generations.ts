@@ -2,14 +2,14 @@
 import { describeError } from '../../http/error-handler.ts';
 import { ResourceNotFoundError } from '../../domain/errors.ts';
 import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
-import { deriveGenerationFor } from '../../routes/generations/derive-generation.ts';
+import { deriveGenerationFor } from '../../requests/derive-generation.ts';
 import { playedOf } from '../../domain/generations/derive.ts';
 import { z } from 'zod';
 import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
 import type { AppContext } from '../../http/types.ts';
-import { STATUSES, LIST_LIMITS } from '../../routes/generations/list-generations.ts';
+import { STATUSES, LIST_LIMITS } from '../../requests/list-limits.ts';
 import type { GenerationObject } from '../../domain/generations/present.ts';
-import { WaitQuery, waitForChange } from '../../routes/generations/wait-for-change.ts';
+import { WaitQuery, waitForChange } from '../../requests/wait-for-change.ts';
 import type { Generation, GenerationStatus } from '../../domain/model.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html } from '../html.ts';

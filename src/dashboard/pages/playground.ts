@@ -5,8 +5,8 @@
 import { describeError } from '../../http/error-handler.ts';
 import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import type { AppContext } from '../../http/types.ts';
-import { createGenerationFor } from '../../routes/generations/create-generation.ts';
-import { LIMITS } from '../../routes/generations/generate-request.ts';
+import { createGenerationFor } from '../../requests/create-generation.ts';
+import { LIMITS } from '../../requests/generate-request.ts';
 import { MAX_BPM, METERS, MIN_BPM } from '../../../engine/index.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
@@ -52,15 +52,16 @@ const EXAMPLES = [
 ];
 const LYRICS_EXAMPLE = '[Verse]\nCity lights are fading slow\n[Chorus]\nStay with me tonight';
 
-function playgroundPage(
+async function playgroundPage(
   deps: DashboardDeps,
   viewer: Viewer,
   values: Values,
   errors: FieldErrors,
   current: Html | null,
   plan: PlanEditorOptions = {},
-): Html {
-  const styles = deps.services.engine.listStyles();
+): Promise<Html> {
+  // The built-in styles, then the account's own (POST /v1/styles, the Styles page).
+  const styles = await deps.services.styles.names(viewer.account);
   return page(
     viewer,
     'playground',
@@ -205,16 +206,26 @@ export function showPlayground(deps: DashboardDeps) {
           // The rows stay the user's: the plan played (or asked, while it renders) fills them only when asked for.
           ...(editPlan ? planValues(trackPlan) : {}),
         }
-      : {};
+      : // "Use" on the Styles page: the playground with that style chosen.
+        typeof ctx.query.style === 'string'
+        ? { style: ctx.query.style }
+        : {};
     sendHtml(
       ctx,
-      playgroundPage(deps, viewer, values, {}, presented ? generationCard(presented, { csrf: viewer.csrf }) : null, {
-        open: editPlan,
-        trackPlanHref:
-          generation && trackPlan?.length && !editPlan
-            ? `/playground?id=${encodeURIComponent(generation.id)}&plan=edit#plan-editor`
-            : undefined,
-      }),
+      await playgroundPage(
+        deps,
+        viewer,
+        values,
+        {},
+        presented ? generationCard(presented, { csrf: viewer.csrf }) : null,
+        {
+          open: editPlan,
+          trackPlanHref:
+            generation && trackPlan?.length && !editPlan
+              ? `/playground?id=${encodeURIComponent(generation.id)}&plan=edit#plan-editor`
+              : undefined,
+        },
+      ),
     );
   };
 }
@@ -226,12 +237,12 @@ export function generateFromPlayground(deps: DashboardDeps) {
     for (const field of [...FIELDS, ...PLAN_FIELDS]) values[field] = form.get(field) ?? '';
     // "More rows": the same form again with more plan rows, nothing generated.
     if (form.get(MORE_ROWS_FIELD) !== null) {
-      sendHtml(ctx, playgroundPage(deps, viewer, values, {}, null, { more: true }));
+      sendHtml(ctx, await playgroundPage(deps, viewer, values, {}, null, { more: true }));
       return;
     }
     // "Clear": the same form with every plan row empty, the editor still open.
     if (form.get(CLEAR_PLAN_FIELD) !== null) {
-      sendHtml(ctx, playgroundPage(deps, viewer, withoutRows(values), {}, null, { open: true }));
+      sendHtml(ctx, await playgroundPage(deps, viewer, withoutRows(values), {}, null, { open: true }));
       return;
     }
     try {
@@ -248,7 +259,7 @@ export function generateFromPlayground(deps: DashboardDeps) {
       // A plan's errors name sections[i].field: they show above the rows.
       const param = described.param?.startsWith('sections') ? 'sections' : described.param;
       const field = param && ([...FIELDS, 'sections', 'variations'] as readonly string[]).includes(param) ? param : '';
-      sendHtml(ctx, playgroundPage(deps, viewer, values, { [field]: described.message }, null), described.status);
+      sendHtml(ctx, await playgroundPage(deps, viewer, values, { [field]: described.message }, null), described.status);
     }
   };
 }

@@ -2,7 +2,7 @@
  * The playground's audio options, the API's sample_rate, bit_depth and bitrate as three selects. Their values are
  * the API's own (empty = the default), so the form's body goes through the same validation as POST /v1/generate.
  */
-import { LIMITS } from '../../routes/generations/generate-request.ts';
+import { LIMITS } from '../../requests/generate-request.ts';
 import { html, type Html } from '../html.ts';
 import { describedBy, fieldError, type FieldErrors } from './forms.ts';
 

@@ -2,13 +2,14 @@ import { html, type Html } from '../html.ts';
 import type { Viewer } from '../http.ts';
 import { PLAN_LABELS } from '../../domain/plan-label.ts';
 
-export type Section = 'overview' | 'keys' | 'generations' | 'playground' | 'webhooks' | 'docs';
+export type Section = 'overview' | 'keys' | 'generations' | 'playground' | 'styles' | 'webhooks' | 'docs';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'overview', href: '/', label: 'Overview' },
   { section: 'keys', href: '/keys', label: 'API keys' },
   { section: 'generations', href: '/generations', label: 'Generations' },
   { section: 'playground', href: '/playground', label: 'Playground' },
+  { section: 'styles', href: '/styles', label: 'Styles' },
   { section: 'webhooks', href: '/webhooks', label: 'Webhooks' },
   { section: 'docs', href: '/docs', label: 'Docs' },
 ];

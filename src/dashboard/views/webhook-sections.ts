@@ -3,7 +3,7 @@
  * delivery log and the short guide. Records are shown through the API's presenters, so the page and
  * GET /v1/webhooks agree on every field.
  */
-import { presentDelivery, presentEndpoint } from '../../routes/webhooks/present.ts';
+import { presentDelivery, presentEndpoint } from '../../domain/webhooks/present.ts';
 import type { DeliveryView, SecretView } from '../../domain/webhooks/service.ts';
 import {
   DEFAULT_EVENTS,

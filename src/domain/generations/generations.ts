@@ -6,7 +6,13 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FileEncoder, GenerationRequest, LaterFormat, OutputOptions } from '../../../engine/index.ts';
-import { GenerationStateError, NothingToReplayError, RateLimitedError, ServiceUnavailableError } from '../errors.ts';
+import {
+  GenerationStateError,
+  NothingToReplayError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  StorageBudgetError,
+} from '../errors.ts';
 import { newBatchId } from '../../ids.ts';
 import type { DownloadSigner } from '../download-links.ts';
 import type { JobQueue } from '../../jobs/types.ts';
@@ -19,6 +25,7 @@ import { storedFiles, type Account, type Generation, type NewGeneration } from '
 import { checkPlan, type PlanAsk } from '../plan-gate.ts';
 import { assertDerivable, derivedInput, type Derivation } from './derive.ts';
 import { DOWNLOADS, STEM_CONTENT_TYPE, isLaterFormat, type DownloadKind } from './files.ts';
+import { formatBytes, storageBytesOf } from './storage-budget.ts';
 import { isTerminal, presentGeneration, type Expandable, type GenerationObject } from './present.ts';
 
 /** A validated request for a new task: its fields less the account (from the key) and the request id. */
@@ -47,6 +54,11 @@ export interface GenerationsOptions {
    * one finishes. Absent: no bound (tests whose fake queue never finishes a task).
    */
   maxUnfinishedPerAccount?: number | undefined;
+  /**
+   * TUNESMITH_DISK_BUDGET_GB, in bytes: the storage an account's tracks may take (storage-budget.ts); a task that
+   * would take it past is a 402 storage_budget_exceeded until tracks are deleted. Absent: no budget.
+   */
+  storageBudgetPerAccount?: number | undefined;
   /** Checks a callback_url by the webhooks' rules; absent where nothing would send webhooks. */
   checkCallbackUrl?: ((url: string, param: string) => Promise<void>) | undefined;
   signer: DownloadSigner;
@@ -104,10 +116,16 @@ export class Generations {
     ask: PlanAsk | undefined,
   ): Promise<{ generation: Generation; replayed: boolean }> {
     await this.#check(account, request, ask);
-    return this.#admit(account, 1, options, async (replayOnly) => {
+    return this.#admit(account, [request], options, async (replayOnly) => {
       const result = await this.#o.repository.createGeneration(
         { account_id: account.id, ...request, request_id: options.requestId ?? null },
-        { monthlyQuota: limitsFor(account).monthly, idempotency: options.idempotency, replayOnly, now: this.#o.now() },
+        {
+          monthlyQuota: limitsFor(account).monthly,
+          idempotency: options.idempotency,
+          replayOnly,
+          now: this.#o.now(),
+          rank: limitsFor(account).priority,
+        },
       );
       if (!result.replayed) this.#o.jobs.enqueue(result.generation, limitsFor(account).priority);
       return result;
@@ -129,7 +147,7 @@ export class Generations {
         fullAccess: { param: 'variations', feature: 'Variations (several tracks from one request)' },
       });
     const id = newBatchId();
-    const result = await this.#admit(account, requests.length, options, (replayOnly) =>
+    const result = await this.#admit(account, requests, options, (replayOnly) =>
       this.#o.repository.createGenerations(
         requests.map((request, index) => ({
           account_id: account.id,
@@ -142,6 +160,7 @@ export class Generations {
           idempotency: options.idempotency,
           replayOnly,
           now: this.#o.now(),
+          rank: limitsFor(account).priority,
         },
       ),
     );
@@ -184,38 +203,33 @@ export class Generations {
   }
 
   /**
-   * Runs `make` (which saves `count` new tasks) only while the account has room under its bound of unfinished
-   * tasks, else a 429 with when to retry. One account's admissions run one after another in this process, so a
-   * burst of parallel requests cannot all count the same room.
+   * Runs `make` (which saves the tasks of `requests`) only while the account has room under its bound of
+   * unfinished tasks (else a 429 with when to retry) and its storage budget (else a 402). A retry of a request
+   * already admitted is answered as the first time instead. One account's admissions run one after another in
+   * this process, so a burst of parallel requests cannot all count the same room.
    */
   async #admit<T>(
     account: Account,
-    count: number,
+    requests: readonly GenerationInput[],
     options: CreateOptions,
     make: (replayOnly: boolean) => Promise<T>,
   ): Promise<T> {
-    const max = this.#o.maxUnfinishedPerAccount;
-    if (max === undefined) return make(false);
+    if (this.#o.maxUnfinishedPerAccount === undefined && this.#o.storageBudgetPerAccount === undefined)
+      return make(false);
     const previous = this.#admitting.get(account.id) ?? Promise.resolve();
     const admitted = previous.then(async () => {
-      const unfinished = await this.#unfinished(account.id);
-      if (unfinished.length + count > max) {
-        // A retry of a request already admitted gets its first answer: the task it made is among those counted.
-        if (options.idempotency) {
-          try {
-            return await make(true);
-          } catch (error) {
-            if (!(error instanceof NothingToReplayError)) throw error;
-          }
+      const refusal =
+        (await this.#overBound(account.id, requests.length)) ?? (await this.#overBudget(account.id, requests));
+      if (!refusal) return make(false);
+      // The tasks a retried request made are among those counted: it gets its first answer, not a refusal.
+      if (options.idempotency) {
+        try {
+          return await make(true);
+        } catch (error) {
+          if (!(error instanceof NothingToReplayError)) throw error;
         }
-        const retryAfter = await this.#firstFinishIn(unfinished);
-        throw new RateLimitedError(
-          retryAfter,
-          'too_many_tasks',
-          `This account has ${unfinished.length} ${unfinished.length === 1 ? 'task' : 'tasks'} waiting or rendering; at most ${max} at once, so ${count === 1 ? 'one more' : `${count} more`} cannot be queued now. Retry in ${retryAfter} s, when one has finished.`,
-        );
       }
-      return make(false);
+      throw refusal;
     });
     const settled = admitted.then(
       () => undefined,
@@ -226,6 +240,42 @@ export class Generations {
       if (this.#admitting.get(account.id) === settled) this.#admitting.delete(account.id);
     });
     return admitted;
+  }
+
+  /** The 429 for `count` more tasks past the account's bound of unfinished ones, or null while there is room. */
+  async #overBound(accountId: string, count: number): Promise<RateLimitedError | null> {
+    const max = this.#o.maxUnfinishedPerAccount;
+    if (max === undefined) return null;
+    const unfinished = await this.#unfinished(accountId);
+    if (unfinished.length + count <= max) return null;
+    const retryAfter = await this.#firstFinishIn(unfinished);
+    return new RateLimitedError(
+      retryAfter,
+      'too_many_tasks',
+      `This account has ${unfinished.length} ${unfinished.length === 1 ? 'task' : 'tasks'} waiting or rendering; at most ${max} at once, so ${count === 1 ? 'one more' : `${count} more`} cannot be queued now. Retry in ${retryAfter} s, when one has finished.`,
+    );
+  }
+
+  /** The 402 for tasks that would take the account past its storage budget, or null while they fit. */
+  async #overBudget(accountId: string, requests: readonly GenerationInput[]): Promise<StorageBudgetError | null> {
+    const budget = this.#o.storageBudgetPerAccount;
+    if (budget === undefined) return null;
+    const needed = requests.reduce((sum, request) => sum + storageBytesOf(request), 0);
+    let used = 0;
+    // Every track the account keeps, finished or not; a failed one keeps no files.
+    for (let offset = 0; ; offset += 1000) {
+      const page = await this.#o.repository.listGenerations(accountId, { limit: 1000, offset });
+      for (const generation of page.items) if (generation.status !== 'failed') used += storageBytesOf(generation);
+      if (page.items.length < 1000) break;
+    }
+    if (used + needed <= budget) return null;
+    const tracks = requests.length === 1 ? 'this track needs' : `these ${requests.length} tracks need`;
+    return new StorageBudgetError(
+      budget,
+      used,
+      needed,
+      `This account's tracks take ${formatBytes(used)} of its ${formatBytes(budget)} storage budget and ${tracks} up to ${formatBytes(needed)} more. Delete tracks you no longer need (DELETE /v1/generations/{id}) to make room.`,
+    );
   }
 
   async #unfinished(accountId: string): Promise<Generation[]> {

@@ -1,10 +1,11 @@
 /**
  * A generation's changes of state after its creation, whoever makes them (the render queue, a cancel, a
  * restart): each is one transaction with the webhook event it causes, and the delivery worker is woken once
- * both are committed.
+ * both are committed. Which changes are allowed, and what each causes, is the table in domain/task-transitions.ts.
  */
 import type { GenerationPatch, Repository } from '../../store/repository.ts';
 import type { Generation } from '../model.ts';
+import { TransitionNotAllowedError, transitionOf } from '../task-transitions.ts';
 import { recordTransitionEvent } from './webhook-events.ts';
 
 export interface LifecycleOptions {
@@ -25,7 +26,7 @@ export class GenerationLifecycle {
     this.#onEvent = options.onEvent ?? (() => undefined);
   }
 
-  /** Saves the change with the event it causes; a change to status failed gives the quota unit back. */
+  /** Saves the change with the event the transition table gives it; refuses one the table does not allow. */
   async transition(id: string, patch: GenerationPatch): Promise<Generation> {
     const updated = await this.#apply(id, null, patch);
     // Unconditional, so only a store that broke its contract gives nothing back.
@@ -55,12 +56,14 @@ export class GenerationLifecycle {
     let evented = false;
     try {
       return await this.#repository.transaction(async (tx) => {
-        if (expected) {
-          const current = await tx.getGeneration(id);
-          if (!current || !expected(current)) return undefined;
-        }
+        const current = await tx.getGeneration(id);
+        if (expected && (!current || !expected(current))) return undefined;
+        const transition = current && patch.status !== undefined ? transitionOf(current.status, patch.status) : null;
+        if (current && patch.status !== undefined && !transition)
+          throw new TransitionNotAllowedError(current, patch.status);
+        // An unknown id (no current) is the repository's NotFoundError.
         const updated = await tx.updateGeneration(id, patch);
-        evented = patch.status !== undefined && (await recordTransitionEvent(tx, updated, this.#now()));
+        evented = !!transition?.event && (await recordTransitionEvent(tx, updated, this.#now(), transition.event));
         return updated;
       });
     } finally {

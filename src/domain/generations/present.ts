@@ -2,6 +2,7 @@
  * The generation object as clients see it. Fields that only make sense in some states
  * (estimated_time, metadata, lyrics, download_urls, error) are left out in the others.
  */
+import { interpret } from '../../../engine/index.ts';
 import { availableKinds } from './files.ts';
 import type { LiveState } from '../../jobs/types.ts';
 import type { DownloadLinks, DownloadSigner } from '../download-links.ts';
@@ -69,7 +70,7 @@ export function presentGeneration(
     object: 'generation',
     status: g.status,
     prompt: g.prompt,
-    duration: g.duration,
+    duration: g.loop === true && g.status !== 'completed' ? (loopSeconds(g) ?? g.duration) : g.duration,
     style: g.style,
     instrumental: g.instrumental,
     seed: g.seed,
@@ -108,6 +109,31 @@ export function presentGeneration(
     );
   if (g.status === 'failed' && g.error) object.error = g.error;
   return object;
+}
+
+/**
+ * A loop's length before it is rendered: the whole bars nearest the seconds asked, at the tempo the engine will
+ * choose. Interpretation is pure (the request and its seed decide it), so this is the length the render plays, known
+ * from creation; undefined should it not be worked out (then the seconds asked stand until the render reports).
+ */
+function loopSeconds(g: Generation): number | undefined {
+  try {
+    const custom = g.custom_style;
+    const spec = interpret({
+      prompt: g.prompt,
+      duration: g.duration,
+      style: custom ? custom.base : g.style,
+      instrumental: g.instrumental,
+      seed: g.seed,
+      lyrics: g.lyrics,
+      loop: true,
+      ...(g.music ? { music: g.music } : {}),
+      ...(custom ? { customStyle: custom } : {}),
+    });
+    return Math.round(spec.duration * 1000) / 1000;
+  } catch {
+    return undefined;
+  }
 }
 
 /** bpm, key, time signature, sections and loudness from the stored metadata (loudness is null on older records). */

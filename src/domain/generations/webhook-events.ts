@@ -8,14 +8,21 @@ import { randomBytes } from 'node:crypto';
 import { limitsFor } from '../plans.ts';
 import type { Transaction } from '../../store/repository.ts';
 import type { Generation } from '../model.ts';
-import { DEFAULT_EVENTS, type WebhookDelivery } from '../webhooks/types.ts';
+import { DEFAULT_EVENTS, type EventType, type WebhookDelivery } from '../webhooks/types.ts';
 import { EVENT_OF_STATUS, transitionStamp } from '../webhooks/transition.ts';
 
 const randomId = (prefix: string): string => prefix + randomBytes(16).toString('base64url');
 
-/** Records the event of `generation`'s new state in `tx`; true when there is one for the delivery worker to send. */
-export async function recordTransitionEvent(tx: Transaction, generation: Generation, now: Date): Promise<boolean> {
-  const type = EVENT_OF_STATUS[generation.status];
+/**
+ * Records the event of `generation`'s new state in `tx` (`type`: the transition table's, by default its status's);
+ * true when there is one for the delivery worker to send.
+ */
+export async function recordTransitionEvent(
+  tx: Transaction,
+  generation: Generation,
+  now: Date,
+  type: EventType | undefined = EVENT_OF_STATUS[generation.status],
+): Promise<boolean> {
   const account = type && (await tx.getAccount(generation.account_id));
   if (!type || !account || !limitsFor(account).webhooks) return false;
   const transitionAt = transitionStamp(type, generation);

@@ -1,10 +1,11 @@
 /**
  * The JobQueue an API node holds in PostgreSQL mode. The render job was queued in the transaction that created
  * the generation (the repository's `enqueue` hook), and workers anywhere take it from there, so this node has
- * nothing to queue; what it reports live (queue_position, estimated_time) it reads from the queue's tables,
- * a page of tasks at a time (QueueEstimates), so `live` alone knows nothing. A cancel is a guarded transition: a render already running elsewhere
+ * nothing to queue; what it reports live (queue_position, estimated_time) it reads from the queue (pg-boss's
+ * findJobs) and the generations, a page of tasks at a time (QueueEstimates), so `live` alone knows nothing. A cancel is a guarded transition: a render already running elsewhere
  * finishes, finds its task no longer processing, and drops its result.
  */
+import type { PgBoss } from 'pg-boss';
 import type { GenerationLifecycle } from '../../domain/generations/lifecycle.ts';
 import { isTerminal } from '../../domain/generations/present.ts';
 import type { Repository } from '../../store/repository.ts';
@@ -21,10 +22,16 @@ export class SharedJobQueue implements JobQueue {
   readonly #estimates: QueueEstimates;
   #closed = false;
 
-  /** `db`: where the queue's tables are (the repository's pool). */
-  constructor(options: { repository: Repository; lifecycle: GenerationLifecycle; db: Queryable; now?: () => Date }) {
+  /** `db`: the repository's pool; `boss`: the queue the render jobs wait in. */
+  constructor(options: {
+    repository: Repository;
+    lifecycle: GenerationLifecycle;
+    db: Queryable;
+    boss: PgBoss;
+    now?: () => Date;
+  }) {
     this.#repository = options.repository;
-    this.#estimates = new QueueEstimates(options.db);
+    this.#estimates = new QueueEstimates(options.db, options.boss);
     this.#lifecycle = options.lifecycle;
     this.#now = options.now ?? (() => new Date());
   }

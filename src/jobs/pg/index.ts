@@ -31,8 +31,9 @@ export async function openSharedQueue(config: Config & { databaseUrl: string }, 
   });
   return {
     boss,
-    enqueue: async (db, generation) =>
-      enqueueRender(boss, db, generation, undefined, await rankOf(db, generation.account_id)),
+    // The rank comes with the create (Generations passes the plan's); a create without one reads the account's plan.
+    enqueue: async (db, generation, rank) =>
+      enqueueRender(boss, db, generation, rank ?? (await rankOf(db, generation.account_id))),
     async requeueOrphans() {
       const queued = await requeueOrphans(boss, config.databaseUrl);
       if (queued > 0) logger.info({ tasks: queued }, 'queued unfinished tasks that had no job');

@@ -1,137 +1,131 @@
 /**
- * queue_position and estimated_time in PostgreSQL mode, read from the real queue: pg-boss hands out the render
- * queue's waiting jobs ('created', 'retry') by priority DESC, then created_on, so a task's position is its rank in
- * that order; the jobs 'active' are the render threads at work somewhere. The estimate uses the in-process
- * queue's speed model (a fixed cost per track plus a cost per audio second), its per-second cost learned from the
- * generations completed most recently on any node, and spreads the work ahead over the threads at work.
+ * queue_position and estimated_time in PostgreSQL mode. The waiting jobs come from pg-boss's own findJobs, in the
+ * order its workers take them (priority first, then the oldest); the tasks at work are the processing generations
+ * whose job is not waiting. The estimate is the in-process queue's
+ * (renderEstimate: a fixed cost per track plus a cost per audio second, times the stems and rate factors), its
+ * per-second cost learned from the generations completed most recently on any node, and spreads the work ahead
+ * over the threads at work.
  *
- * One query for a page of tasks (the window over the waiting jobs is computed once), plus the speed, which is
- * cached for SPEED_TTL_MS because it moves slowly.
+ * Per page of tasks: one listing of the waiting jobs, one read of the tasks at work and of those waiting ahead,
+ * plus the speed, cached for SPEED_TTL_MS because it moves slowly.
  */
+import type { PgBoss } from 'pg-boss';
 import type { Generation } from '../../domain/model.ts';
 import type { Queryable } from '../../store/postgres/index.ts';
-import { DEFAULT_SPEED, timeLeft } from '../render-speed.ts';
+import { DEFAULT_SPEED, learnedPerAudioSecond, renderEstimate, timeLeft, type SpeedModel } from '../render-speed.ts';
 import type { LiveState } from '../types.ts';
-import { RENDER_QUEUE } from './render-queue.ts';
+import { MAX_LISTED, RENDER_QUEUE, type RenderJob } from './render-queue.ts';
 import { RenderProgress } from './render-progress.ts';
 
 /** How many of the latest completed renders the per-second cost is the mean of. */
 const SPEED_SAMPLE = 20;
 const SPEED_TTL_MS = 5_000;
 
-interface QueueRow {
-  gid: string;
-  state: string;
-  position: number | null;
-  ahead_tracks: number | null;
-  ahead_audio: number | null;
-  elapsed: number | null;
-  duration: number;
-  active_count: number;
-  active_remaining_json: { duration: number; elapsed: number }[] | null;
-}
+/** What an estimate needs of a task (see renderEstimate). */
+type Work = Pick<Generation, 'id' | 'duration' | 'stems' | 'encoding'>;
 
 export class QueueEstimates {
   readonly #db: Queryable;
-  readonly #schema: string;
+  readonly #boss: PgBoss;
   readonly #clock: () => number;
   readonly #progress: RenderProgress;
-  #speed: { perAudioSecond: number; at: number } | undefined;
+  #speed: { model: SpeedModel; at: number } | undefined;
 
-  constructor(db: Queryable, options: { schema?: string; clock?: () => number } = {}) {
+  constructor(db: Queryable, boss: PgBoss, options: { clock?: () => number } = {}) {
     this.#db = db;
+    this.#boss = boss;
     this.#progress = new RenderProgress(db);
-    this.#schema = options.schema ?? 'pgboss';
     this.#clock = options.clock ?? Date.now;
-  }
-
-  /** Expected wall seconds to render a track of this many seconds, on one thread. */
-  estimate(audioSeconds: number, perAudioSecond: number): number {
-    return DEFAULT_SPEED.overheadSeconds + audioSeconds * perAudioSecond;
   }
 
   /** The live state of each of `generations` that has a job waiting or running; the others are left out. */
   async live(generations: readonly Generation[]): Promise<Map<string, LiveState>> {
     const states = new Map<string, LiveState>();
     const open = generations.filter((g) => g.status === 'pending' || g.status === 'processing');
-    const ids = open.map((g) => g.id);
-    if (ids.length === 0) return states;
-    const [perSecond, rows, progress] = await Promise.all([
-      this.#perAudioSecond(),
-      this.#queueRows(ids),
+    if (open.length === 0) return states;
+    const [model, waitingIds] = await Promise.all([this.#model(), this.#waitingInOrder()]);
+    const position = new Map(waitingIds.map((id, index) => [id, index]));
+    const lastAhead = Math.max(-1, ...open.map((g) => position.get(g.id) ?? -1));
+    const [active, waiting, progress] = await Promise.all([
+      this.#atWork(waitingIds),
+      this.#work(waitingIds.slice(0, lastAhead + 1)),
       this.#progress.of(open.filter((g) => g.status === 'processing').map((g) => g.id)),
     ]);
-    const active = rows[0]?.active_remaining_json ?? [];
+    const estimate = (task: Work) => renderEstimate(model, task);
     // A running render's time left, as the in-process queue reckons it (timeLeft). The other renders at work are
     // counted without their progress.
-    const remaining = (duration: number, elapsed: number, done = 0) =>
-      timeLeft(this.estimate(duration, perSecond), elapsed, done);
-    const activeLeft = active.reduce((sum, job) => sum + remaining(job.duration, job.elapsed), 0);
-    const threads = Math.max(1, rows[0]?.active_count ?? 0);
-    for (const row of rows) {
-      if (row.state === 'active') {
-        const done = progress.get(row.gid) ?? 0;
-        states.set(row.gid, {
-          queue_position: 0,
-          progress: done,
-          estimated_time: remaining(row.duration, row.elapsed ?? 0, done),
-        });
-        continue;
-      }
-      const aheadWork = (row.ahead_tracks ?? 0) * DEFAULT_SPEED.overheadSeconds + (row.ahead_audio ?? 0) * perSecond;
-      states.set(row.gid, {
-        queue_position: row.position ?? 1,
+    const activeLeft = active.reduce((sum, task) => sum + timeLeft(estimate(task), task.elapsed, 0), 0);
+    const threads = Math.max(1, active.length);
+    // Work ahead of each waiting position: the sum of the estimates of the jobs before it.
+    const ahead: number[] = [0];
+    for (const id of waitingIds.slice(0, lastAhead)) {
+      const task = waiting.get(id);
+      ahead.push((ahead.at(-1) ?? 0) + (task ? estimate(task) : 0));
+    }
+    const asked = new Set(open.map((g) => g.id));
+    for (const task of active) {
+      if (!asked.has(task.id)) continue;
+      const done = progress.get(task.id) ?? 0;
+      states.set(task.id, {
+        queue_position: 0,
+        progress: done,
+        estimated_time: timeLeft(estimate(task), task.elapsed, done),
+      });
+    }
+    for (const generation of open) {
+      const at = position.get(generation.id);
+      if (at === undefined) continue;
+      states.set(generation.id, {
+        queue_position: at + 1,
         progress: 0,
-        estimated_time: (activeLeft + aheadWork) / threads + this.estimate(row.duration, perSecond),
+        estimated_time: (activeLeft + (ahead[at] ?? 0)) / threads + estimate(generation),
       });
     }
     return states;
   }
 
-  async #queueRows(ids: string[]): Promise<QueueRow[]> {
-    const s = this.#schema;
-    const { rows } = await this.#db.query(
-      `WITH waiting AS (
-         SELECT j.data->>'id' AS gid, g.duration,
-                row_number() OVER w AS position,
-                count(*) OVER w - 1 AS ahead_tracks,
-                coalesce(sum(g.duration) OVER w, 0) - g.duration AS ahead_audio
-           FROM ${s}.job j JOIN generations g ON g.id = j.data->>'id'
-          WHERE j.name = $1 AND j.state IN ('created', 'retry')
-         WINDOW w AS (ORDER BY j.priority DESC, j.created_on ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-       ), active AS (
-         SELECT j.data->>'id' AS gid, g.duration, extract(epoch FROM now() - j.started_on)::float8 AS elapsed
-           FROM ${s}.job j JOIN generations g ON g.id = j.data->>'id'
-          WHERE j.name = $1 AND j.state = 'active'
-       ), summary AS (
-         SELECT count(*)::int AS active_count,
-                json_agg(json_build_object('duration', duration, 'elapsed', elapsed)) AS active_remaining_json
-           FROM active
-       )
-       SELECT mine.*, summary.* FROM (
-         SELECT gid, 'waiting' AS state, position::int, ahead_tracks::int, ahead_audio::float8, NULL::float8 AS elapsed, duration FROM waiting WHERE gid = ANY($2)
-         UNION ALL
-         SELECT gid, 'active', NULL, NULL, NULL, elapsed, duration FROM active WHERE gid = ANY($2)
-       ) mine CROSS JOIN summary`,
-      [RENDER_QUEUE, ids],
-    );
-    // CROSS JOIN with no row of ours gives nothing; the summary then does not matter either.
-    return rows as QueueRow[];
+  /** The ids of the render jobs not yet taken, in the order pg-boss hands them out (priority DESC, then created_on). */
+  async #waitingInOrder(): Promise<string[]> {
+    const jobs = await this.#boss.findJobs<RenderJob>(RENDER_QUEUE, { queued: true, limit: MAX_LISTED });
+    // findJobs lists by created_on, id; a stable sort by priority keeps that order within a priority.
+    return jobs.sort((a, b) => b.priority - a.priority).map((job) => job.data.id);
   }
 
-  async #perAudioSecond(): Promise<number> {
-    const now = this.#clock();
-    if (this.#speed && now - this.#speed.at < SPEED_TTL_MS) return this.#speed.perAudioSecond;
+  /**
+   * The tasks at work: processing and their job not waiting (a new task's job is made in its own transaction, so
+   * one without a waiting job has been taken), with the seconds since their start.
+   */
+  async #atWork(waitingIds: readonly string[]): Promise<(Work & { elapsed: number })[]> {
     const { rows } = await this.#db.query(
-      `SELECT avg(greatest(0.001, (extract(epoch FROM completed_at - started_at) - $1) / duration))::float8 AS per_second
-         FROM (SELECT started_at, completed_at, duration FROM generations
-                WHERE status = 'completed' AND started_at IS NOT NULL AND completed_at IS NOT NULL AND duration > 0
-                ORDER BY completed_at DESC LIMIT $2) latest`,
-      [DEFAULT_SPEED.overheadSeconds, SPEED_SAMPLE],
+      `SELECT id, duration, stems, encoding, coalesce(greatest(0, extract(epoch FROM now() - started_at)), 0)::float8 AS elapsed
+         FROM generations
+        WHERE status = 'processing' AND deleted_at IS NULL AND NOT (id = ANY($1))`,
+      [waitingIds],
     );
-    const learned = rows[0]?.per_second;
-    const perAudioSecond = typeof learned === 'number' && learned > 0 ? learned : DEFAULT_SPEED.perAudioSecond;
-    this.#speed = { perAudioSecond, at: now };
-    return perAudioSecond;
+    return rows as (Work & { elapsed: number })[];
+  }
+
+  async #work(ids: readonly string[]): Promise<Map<string, Work>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await this.#db.query('SELECT id, duration, stems, encoding FROM generations WHERE id = ANY($1)', [
+      ids,
+    ]);
+    return new Map((rows as Work[]).map((row) => [row.id, row]));
+  }
+
+  async #model(): Promise<SpeedModel> {
+    const now = this.#clock();
+    if (this.#speed && now - this.#speed.at < SPEED_TTL_MS) return this.#speed.model;
+    const { rows } = await this.#db.query(
+      `SELECT extract(epoch FROM completed_at - started_at)::float8 AS wall_seconds, duration, stems, encoding
+         FROM generations
+        WHERE status = 'completed' AND started_at IS NOT NULL AND completed_at IS NOT NULL AND duration > 0
+        ORDER BY completed_at DESC LIMIT $1`,
+      [SPEED_SAMPLE],
+    );
+    const learned = learnedPerAudioSecond(rows as (Work & { wall_seconds: number })[]);
+    const model = { ...DEFAULT_SPEED, perAudioSecond: learned ?? DEFAULT_SPEED.perAudioSecond };
+    this.#speed = { model, at: now };
+    return model;
   }
 }

@@ -101,18 +101,22 @@ export async function enqueueRender(
   boss: PgBoss,
   client: SqlClient,
   generation: RenderJob,
-  schema = 'pgboss',
-  /** The account's plan rank (rankOf); lower starts first. */
+  /** The account's plan rank (src/plans.ts); lower starts first. */
   rank = 0,
 ): Promise<void> {
-  const { rows } = await client.query(
-    `SELECT count(*)::int AS waiting FROM ${schema}.job WHERE name = $1 AND group_id = $2 AND state IN ('created', 'retry')`,
-    [RENDER_QUEUE, generation.account_id],
-  );
-  const waiting = Number(rows[0]?.waiting ?? 0);
+  const db = asBossDb(client);
+  // The account's jobs not yet taken ('created' or 'retry'), in this transaction's view.
+  const waiting = (
+    await boss.findJobs<RenderJob>(RENDER_QUEUE, {
+      data: { account_id: generation.account_id },
+      queued: true,
+      limit: MAX_LISTED,
+      db,
+    })
+  ).length;
   const job: RenderJob = { id: generation.id, account_id: generation.account_id };
   await boss.send(RENDER_QUEUE, job, {
-    db: asBossDb(client),
+    db,
     // pg-boss takes the highest priority first; ranks are small, and no account has a million jobs waiting.
     priority: -rank * RANK_STEP - waiting,
     group: { id: generation.account_id },
@@ -130,6 +134,9 @@ const planRank = (plan: unknown): number => (isPlanName(plan) ? PLANS[plan].prio
 /** How far apart two plan ranks are in pg-boss's priority: more than any account's count of waiting jobs. */
 const RANK_STEP = 1_000_000;
 
+/** The most jobs pg-boss's findJobs lists at once. */
+export const MAX_LISTED = 100_000;
+
 /** Held while one node looks for tasks without a job, so two starting nodes do not both queue them. */
 const REQUEUE_LOCK = 0x7475_6e65;
 
@@ -138,7 +145,7 @@ const REQUEUE_LOCK = 0x7475_6e65;
  * from a data dir, and any whose job ended without ending the task. Runs at each node's start, once at a time.
  * Returns how many it queued.
  */
-export async function requeueOrphans(boss: PgBoss, databaseUrl: string, schema = 'pgboss'): Promise<number> {
+export async function requeueOrphans(boss: PgBoss, databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tunesmith-queue' });
   await client.connect();
   try {
@@ -151,14 +158,17 @@ export async function requeueOrphans(boss: PgBoss, databaseUrl: string, schema =
     const { rows } = await client.query(
       `SELECT g.id, g.account_id, a.plan FROM generations g LEFT JOIN accounts a ON a.id = g.account_id
        WHERE g.status IN ('pending', 'processing') AND g.deleted_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM ${schema}.job j WHERE j.name = $1 AND j.data->>'id' = g.id AND j.state IN ('created', 'retry', 'active'))
        ORDER BY g.created_at, g.id`,
-      [RENDER_QUEUE],
     );
-    for (const row of rows)
-      await enqueueRender(boss, client, { id: row.id, account_id: row.account_id }, schema, planRank(row.plan));
+    let queued = 0;
+    for (const row of rows) {
+      const jobs = await boss.findJobs<RenderJob>(RENDER_QUEUE, { data: { id: row.id }, db: asBossDb(client) });
+      if (jobs.some((job) => job.state === 'created' || job.state === 'retry' || job.state === 'active')) continue;
+      await enqueueRender(boss, client, { id: row.id, account_id: row.account_id }, planRank(row.plan));
+      queued++;
+    }
     await client.query('COMMIT');
-    return rows.length;
+    return queued;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;

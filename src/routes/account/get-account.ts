@@ -1,4 +1,5 @@
-import { authed, type RouteHandler, type Services } from '../../http/types.ts';
+import { authed, type RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import { PLAN_LABELS } from '../../domain/plan-label.ts';
 import { limitsFor, quotaMonth, quotaResetsAt } from '../../domain/plans.ts';
 

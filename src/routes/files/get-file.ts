@@ -2,7 +2,8 @@ import { FILE_EXTENSIONS, STEMS_ZIP, kindOfExtension, roleOfStemFile } from '../
 import { attachment, slugify } from '../../http/content-disposition.ts';
 import { ResourceNotFoundError } from '../../domain/errors.ts';
 import { sendFile } from '../../http/send-file.ts';
-import type { AppContext, RouteHandler, Services } from '../../http/types.ts';
+import type { AppContext, RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import { zipStream } from '../../http/zip-stream.ts';
 import { BlobNotFoundError } from '../../store/errors.ts';
 

@@ -1,4 +1,5 @@
-import { authed, type RouteHandler, type Services } from '../../http/types.ts';
+import { authed, type RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import { findOwnGeneration } from './find-generation.ts';
 
 /** POST /v1/generation/:id/cancel: a waiting or rendering task ends failed with code "cancelled". */

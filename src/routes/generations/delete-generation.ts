@@ -1,4 +1,5 @@
-import { authed, type RouteHandler, type Services } from '../../http/types.ts';
+import { authed, type RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import { findOwnGeneration } from './find-generation.ts';
 
 /** DELETE /v1/generation/:id: a finished generation and its audio are removed (its quota unit stays spent). */

@@ -1,5 +1,5 @@
 import { ResourceNotFoundError } from '../../domain/errors.ts';
-import type { Services } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import type { Generation } from '../../domain/model.ts';
 
 /** The account's generation with this id. Unknown and other accounts' ids are the same 404. */

@@ -1,7 +1,8 @@
 import { parseQuery } from '../../http/query.ts';
-import { authed, type RouteHandler, type Services } from '../../http/types.ts';
+import { authed, type RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import { findOwnGeneration } from './find-generation.ts';
-import { WaitQuery, waitForChange } from './wait-for-change.ts';
+import { WaitQuery, waitForChange } from '../../requests/wait-for-change.ts';
 
 /**
  * GET /v1/generation/:id (and /v1/generations/:id). Unknown and other accounts' ids answer the same 404.

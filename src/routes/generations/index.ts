@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
-import type { AppState, Services } from '../../http/types.ts';
+import type { AppState } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import { cancelGenerationHandler } from './cancel-generation.ts';
 import { deleteGenerationHandler } from './delete-generation.ts';
 import { getGenerationHandler } from './get-generation.ts';

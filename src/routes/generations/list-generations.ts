@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
 import { refuse } from '../../http/schema.ts';
-import { authed, type RouteHandler, type Services } from '../../http/types.ts';
-import type { GenerationStatus } from '../../domain/model.ts';
+import { authed, type RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import { EXPANDABLE, type Expandable } from '../../domain/generations/present.ts';
-
-export const STATUSES = ['pending', 'processing', 'completed', 'failed'] as const satisfies readonly GenerationStatus[];
-export const LIST_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1_000_000_000 } as const;
+import { LIST_LIMITS, STATUSES } from '../../requests/list-limits.ts';
 
 /** `expand=trace,lyrics_timing`: the heavy metadata fields a list item carries only when asked. */
 const expand = z

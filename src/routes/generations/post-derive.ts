@@ -1,7 +1,8 @@
 import { bodyHash, readIdempotencyKey } from '../../http/idempotency.ts';
 import { readJsonObject } from '../../http/json-body.ts';
-import { authed, type RouteHandler, type Services } from '../../http/types.ts';
-import { deriveGenerationFor, type Operation } from './derive-generation.ts';
+import { authed, type RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
+import { deriveGenerationFor, type Operation } from '../../requests/derive-generation.ts';
 
 /**
  * POST /v1/generation/:id/extend and …/remix: a new task made from a completed generation, answered like

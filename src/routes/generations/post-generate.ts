@@ -1,7 +1,8 @@
 import { bodyHash, readIdempotencyKey } from '../../http/idempotency.ts';
 import { readJsonObject } from '../../http/json-body.ts';
-import { authed, type RouteHandler, type Services } from '../../http/types.ts';
-import { createGenerationFor } from './create-generation.ts';
+import { authed, type RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
+import { createGenerationFor } from '../../requests/create-generation.ts';
 
 /** POST /v1/generate: validate, reserve quota and persist (one atomic store call), queue, answer 202. */
 export function postGenerateHandler(services: Services): RouteHandler {

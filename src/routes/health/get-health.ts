@@ -1,5 +1,6 @@
 import { ServiceUnavailableError } from '../../domain/errors.ts';
-import type { RouteHandler, Services } from '../../http/types.ts';
+import type { RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 
 /** GET /healthz (no key): 200 while the store is up (the file store: open on a usable data dir) and the render pool is up. */
 export function getHealthHandler(services: Services): RouteHandler {

@@ -1,5 +1,6 @@
 import { openApiDocument } from '../../openapi.ts';
-import type { RouteHandler, Services } from '../../http/types.ts';
+import type { RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 
 /** GET /v1/openapi.json: the OpenAPI 3.1 description of this API, with this server's URL. */
 export function getOpenApiHandler(services: Services): RouteHandler {

@@ -6,7 +6,8 @@
 import type { Router } from '@koa/router';
 import type { CustomStyleRecord } from '../../domain/custom-styles.ts';
 import { readJsonObject } from '../../http/json-body.ts';
-import { authed, type AppContext, type AppState, type Services } from '../../http/types.ts';
+import { authed, type AppContext, type AppState } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import { parseStyleRequest } from './style-request.ts';
 
 export const presentCustomStyle = (style: CustomStyleRecord) => ({

@@ -3,24 +3,17 @@
  * only (403 on Starter). The work is done by WebhookService; these handlers only read and present.
  */
 import type { Router } from '@koa/router';
-import { ServiceUnavailableError } from '../../domain/errors.ts';
 import { readJsonObject } from '../../http/json-body.ts';
 import { z } from 'zod';
 import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
-import { authed, type AppContext, type AppState, type RouteHandler, type Services } from '../../http/types.ts';
+import { authed, type AppContext, type AppState, type RouteHandler } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import { WebhookNotFoundError } from '../../domain/webhooks/errors.ts';
 import type { WebhookService } from '../../domain/webhooks/service.ts';
-import type { DeliveryState } from '../../domain/webhooks/types.ts';
-import { parseEndpointRequest } from './endpoint-request.ts';
-import { presentDelivery, presentEndpoint, presentSecret } from './present.ts';
-
-export const DELIVERY_STATES = [
-  'pending',
-  'delivered',
-  'failed',
-  'cancelled',
-] as const satisfies readonly DeliveryState[];
-export const DELIVERY_LIST_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1_000_000 } as const;
+import { parseEndpointRequest } from '../../requests/endpoint-request.ts';
+import { presentDelivery, presentEndpoint, presentSecret } from '../../domain/webhooks/present.ts';
+import { DELIVERY_LIST_LIMITS, DELIVERY_STATES } from '../../requests/list-limits.ts';
+import { webhooksOf } from '../../requests/webhooks-of.ts';
 
 export const DeliveriesQuery = z.object({
   limit: queryInteger({
@@ -90,12 +83,6 @@ export function mountWebhookRoutes(router: Router<AppState>, services: Services)
       presentEndpoint(await webhooks.enableEndpoint(authed(ctx).account, idParam(ctx, 'webhook_endpoint'))),
     ),
   );
-}
-
-/** The webhooks service; a 503 when the app was built without it (an API-only test app, the bench). */
-export function webhooksOf(services: Services): WebhookService {
-  if (!services.webhooks) throw new ServiceUnavailableError('Webhooks are not running on this server.');
-  return services.webhooks;
 }
 
 /** A handler over the service: 503 when the app was built without webhooks, 403 on Starter, the returned value as the body. */

@@ -5,7 +5,8 @@
 import { MAX_ENDPOINTS } from '../../domain/webhooks/service.ts';
 import { EVENT_TYPES } from '../../domain/webhooks/types.ts';
 import { queryParameters } from '../../http/query.ts';
-import { DELIVERY_STATES, DeliveriesQuery } from './index.ts';
+import { DELIVERY_STATES } from '../../requests/list-limits.ts';
+import { DeliveriesQuery } from './index.ts';
 
 /** The document's own helpers, handed in so both parts build responses the same way. */
 export interface DocHelpers {

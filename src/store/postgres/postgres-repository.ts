@@ -33,7 +33,7 @@ import { PostgresWebhooks } from './webhooks.ts';
  * job queue enqueues the render here, so the task and its job exist together or not at all. Not called when an
  * idempotent request replays an earlier generation.
  */
-export type EnqueueInTransaction = (db: Queryable, generation: Generation) => Promise<void>;
+export type EnqueueInTransaction = (db: Queryable, generation: Generation, rank: number | undefined) => Promise<void>;
 
 export interface OpenPostgresOptions {
   /** postgres://user:password@host:port/database */
@@ -301,7 +301,7 @@ export class PostgresRepository implements Repository {
         );
         generations.push(toGeneration(rows[0]));
       }
-      if (this.#enqueue) for (const generation of generations) await this.#enqueue(db, generation);
+      if (this.#enqueue) for (const generation of generations) await this.#enqueue(db, generation, options.rank);
       return { generations, replayed: false };
     });
   }

@@ -1,9 +1,9 @@
 /** The body of POST /v1/webhooks (the dashboard's form uses the same schema). */
 import { z } from 'zod';
-import { httpUrl, text } from '../../http/fields.ts';
-import { parseWith, refuse, strictBody } from '../../http/schema.ts';
-import type { NewEndpoint } from '../../domain/webhooks/service.ts';
-import { EVENT_TYPES, type EventType } from '../../domain/webhooks/types.ts';
+import { httpUrl, text } from '../http/fields.ts';
+import { parseWith, refuse, strictBody } from '../http/schema.ts';
+import type { NewEndpoint } from '../domain/webhooks/service.ts';
+import { EVENT_TYPES, type EventType } from '../domain/webhooks/types.ts';
 
 export const ENDPOINT_LIMITS = { urlChars: 2048, descriptionChars: 200 } as const;
 

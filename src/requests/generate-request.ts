@@ -4,11 +4,11 @@
  */
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { MAX_LYRICS_CHARS, MP3_BITRATES, TRACK_SECONDS, type StyleInfo } from '../../../engine/index.ts';
-import { ValidationError } from '../../domain/errors.ts';
-import { boolean, choice, httpUrl, number, text } from '../../http/fields.ts';
-import { parseWith, refuse, strictBody } from '../../http/schema.ts';
-import type { NewGeneration } from '../../domain/model.ts';
+import { MAX_LYRICS_CHARS, MP3_BITRATES, TRACK_SECONDS, type StyleInfo } from '../../engine/index.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { boolean, choice, httpUrl, number, text } from '../http/fields.ts';
+import { parseWith, refuse, strictBody } from '../http/schema.ts';
+import type { NewGeneration } from '../domain/model.ts';
 import { musicalFieldsOf, musicalShape } from './musical-fields.ts';
 import { planLength } from './plan-sections.ts';
 import { sections } from './plan-schema.ts';
@@ -75,7 +75,7 @@ function generateBody(styles: readonly string[]) {
     loop: boolean().nullish().meta({
       default: false,
       description:
-        "A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds, and the completed generation's duration is that real length.",
+        "A seamless loop: the duration moves to the nearest whole bar, there is no intro or ending, and what rings past the end is carried round onto the start. metadata.loop reports the bars and seconds, and the generation's duration is that real length from creation on.",
     }),
     callback_url: httpUrl(LIMITS.callbackUrlChars)
       .nullish()

@@ -12,9 +12,9 @@ import {
   planKindOf,
   roleWord,
   type PlanSection,
-} from '../../../engine/index.ts';
-import { checkCharacters, countChars } from '../../http/fields.ts';
-import { fieldName, refuse } from '../../http/schema.ts';
+} from '../../engine/index.ts';
+import { checkCharacters, countChars } from '../http/fields.ts';
+import { fieldName, refuse } from '../http/schema.ts';
 
 export const MAX_SECTIONS = 30;
 /** Longest plan section: a whole 180 s track at the slowest tempo is under 40 bars of 4/4, 120 allows 1/1 meters. */

@@ -2,9 +2,9 @@
  * Creating a generation from a request body, whoever asks: POST /v1/generate and the dashboard's playground
  * both come through here, so both get the same validation; the generations module does the rest.
  */
-import type { Services } from '../../http/types.ts';
-import type { CreateOptions, GenerationInput } from '../../domain/generations/generations.ts';
-import type { Account, Generation } from '../../domain/model.ts';
+import type { Services } from '../services.ts';
+import type { CreateOptions, GenerationInput } from '../domain/generations/generations.ts';
+import type { Account, Generation } from '../domain/model.ts';
 import { LIMITS, parseGenerateRequest } from './generate-request.ts';
 import { variationSeed } from './variations.ts';
 import { planLength } from './plan-sections.ts';

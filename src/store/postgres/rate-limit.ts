@@ -3,8 +3,8 @@
  * token-bucket.ts, one row per account, refilled and spent in a single INSERT … ON CONFLICT DO UPDATE, so two
  * nodes taking from one bucket at once serialise on its row and never both spend its last token.
  */
-import { oneRow, type Queryable } from '../store/postgres/index.ts';
-import { describeBucket, type RequestLimiter, type TakeResult } from './token-bucket.ts';
+import { oneRow, type Queryable } from './index.ts';
+import { describeBucket, type RequestLimiter, type TakeResult } from '../../domain/token-bucket.ts';
 
 // $2 capacity, $3 now (epoch ms), $4 window (ms). In ON CONFLICT's SET every b.* is the row as it was.
 const REFILLED = 'least($2::float8, b.tokens + greatest(0, $3::float8 - b.at_ms) * $2::float8 / $4::float8)';

@@ -1,6 +1,6 @@
 /** Webhook records as the API shows them. */
-import type { DeliveryView, SecretView } from '../../domain/webhooks/service.ts';
-import type { WebhookEndpoint } from '../../domain/webhooks/types.ts';
+import type { DeliveryView, SecretView } from './service.ts';
+import type { WebhookEndpoint } from './types.ts';
 
 export function presentEndpoint(endpoint: WebhookEndpoint) {
   return {

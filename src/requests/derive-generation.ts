@@ -3,14 +3,14 @@
  * dashboard's buttons, come through here, so all get the same validation; the generations module does the rest.
  */
 import { randomInt } from 'node:crypto';
-import type { Derivation } from '../../domain/generations/derive.ts';
-import type { CreateOptions } from '../../domain/generations/generations.ts';
-import { ValidationError } from '../../domain/errors.ts';
-import type { Services } from '../../http/types.ts';
-import { number } from '../../http/fields.ts';
-import { parseWith, strictBody } from '../../http/schema.ts';
-import type { Account, Generation } from '../../domain/model.ts';
-import { findOwnGeneration } from './find-generation.ts';
+import type { Derivation } from '../domain/generations/derive.ts';
+import type { CreateOptions } from '../domain/generations/generations.ts';
+import { ValidationError } from '../domain/errors.ts';
+import type { Services } from '../services.ts';
+import { number } from '../http/fields.ts';
+import { parseWith, strictBody } from '../http/schema.ts';
+import type { Account, Generation } from '../domain/model.ts';
+import { findOwnGeneration } from '../routes/generations/find-generation.ts';
 import { LIMITS } from './generate-request.ts';
 import { MAX_SECTIONS, changesOf, sectionChanges, sections } from './plan-schema.ts';
 

@@ -2,8 +2,8 @@
  * A composition plan's length: it depends on the tempo, so the engine measures it (planDuration); the plan's
  * sections themselves are checked by their schema (plan-schema.ts).
  */
-import { planDuration, EngineError, type GenerationRequest } from '../../../engine/index.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { planDuration, EngineError, type GenerationRequest } from '../../engine/index.ts';
+import { ValidationError } from '../domain/errors.ts';
 
 /**
  * The duration a plan gives, measured by the engine at the track's tempo; a 400 when it is outside the API's

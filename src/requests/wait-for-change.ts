@@ -3,10 +3,11 @@
  * pass, the client leaves or the server shuts down, whichever is first. One request, so one unit of the rate limit.
  */
 import { z } from 'zod';
-import { queryInteger } from '../../http/query.ts';
-import type { AppContext, Services } from '../../http/types.ts';
-import type { Generation } from '../../domain/model.ts';
-import { isTerminal } from '../../domain/generations/present.ts';
+import { queryInteger } from '../http/query.ts';
+import type { AppContext } from '../http/types.ts';
+import type { Services } from '../services.ts';
+import type { Generation } from '../domain/model.ts';
+import { isTerminal } from '../domain/generations/present.ts';
 
 export const MAX_WAIT_SECONDS = 60;
 

@@ -14,10 +14,10 @@ import {
   parseMeter,
   roleWord,
   type MusicalFields,
-} from '../../../engine/index.ts';
-import { ValidationError } from '../../domain/errors.ts';
-import { number, text } from '../../http/fields.ts';
-import { fieldName, refuse } from '../../http/schema.ts';
+} from '../../engine/index.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { number, text } from '../http/fields.ts';
+import { fieldName, refuse } from '../http/schema.ts';
 
 /** Enough for a full band; more names than roles could never all play. */
 const MAX_NAMES = 8;

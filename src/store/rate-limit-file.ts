@@ -3,9 +3,9 @@
  * minute. Only buckets not yet full are written, at most once a second (a request never waits for the disk),
  * and once more at shutdown. A crash loses at most that second; a damaged file only costs the limits' state.
  */
-import { DamagedSettingError } from '../store/errors.ts';
-import type { Settings } from '../store/repository.ts';
-import { TokenBucketLimiter, type Bucket } from './token-bucket.ts';
+import { DamagedSettingError } from './errors.ts';
+import type { Settings } from './repository.ts';
+import { TokenBucketLimiter, type Bucket } from '../domain/token-bucket.ts';
 const WRITE_EVERY_MS = 1_000;
 
 export interface PersistentLimiter {

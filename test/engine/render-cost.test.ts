@@ -1,0 +1,58 @@
+/**
+ * The cheaper paths of the render give exactly what the plain ones gave: loudness measured over spans in place
+ * equals the loudness of the spans copied out end to end, and the compressor given one array twice (a mono voice)
+ * equals either channel of it given two copies.
+ */
+import test from 'ava';
+import { compress } from '../../engine/render/bus.ts';
+import { integratedLoudness } from '../../engine/render/master/index.ts';
+import { SAMPLE_RATE } from '../../engine/render/constants.ts';
+
+/** Seeded noise whose level swells and fades every few seconds (a small LCG, not the engine's generator). */
+function swelling(length: number, seed: number): Float32Array {
+  const out = new Float32Array(length);
+  let state = seed;
+  for (let i = 0; i < length; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    out[i] = (state / 2 ** 31 - 1) * (0.05 + 0.45 * Math.sin(i / 40000) ** 2);
+  }
+  return out;
+}
+
+function joined(channel: Float32Array, spans: readonly (readonly [number, number])[]): Float32Array {
+  const out = new Float32Array(spans.reduce((sum, [a, b]) => sum + (b - a), 0));
+  let at = 0;
+  for (const [a, b] of spans) {
+    out.set(channel.subarray(a, b), at);
+    at += b - a;
+  }
+  return out;
+}
+
+test('loudness over spans is exactly the loudness of the spans joined end to end', (t) => {
+  const left = swelling(20 * SAMPLE_RATE, 1),
+    right = swelling(20 * SAMPLE_RATE, 2);
+  // Spans shorter and longer than a 100 ms segment, not on segment boundaries.
+  const spans = [
+    [1234, 3000],
+    [5000, 200_000],
+    [200_100, 200_200],
+    [300_001, 700_777],
+    [800_000, 882_000],
+  ] as const;
+  const inPlace = integratedLoudness(left, right, SAMPLE_RATE, spans);
+  t.true(Number.isFinite(inPlace));
+  t.is(inPlace, integratedLoudness(joined(left, spans), joined(right, spans), SAMPLE_RATE));
+  t.is(integratedLoudness(left, right, SAMPLE_RATE, [[0, left.length]]), integratedLoudness(left, right, SAMPLE_RATE));
+});
+
+test('the compressor given one array twice compresses it as it would two identical channels', (t) => {
+  const options = { thresholdDb: -20, ratio: 3, kneeDb: 6, attack: 0.008, release: 0.15 };
+  const mono = swelling(5 * SAMPLE_RATE, 3);
+  const left = mono.slice(),
+    right = mono.slice();
+  compress(left, right, options);
+  compress(mono, mono, options);
+  t.deepEqual(mono, left);
+  t.deepEqual(right, left);
+});

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkRequest, createFileEncoder, createRenderPool, listStyles, type RenderPool } from '../engine/index.ts';
 import { createApp } from './app.ts';
+import { Accounts } from './domain/accounts.ts';
 import { DownloadSigner } from './domain/download-links.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
@@ -219,8 +220,11 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
  */
 async function provisionFirstStart(store: Repository): Promise<{ key: string; signInToken: string } | null> {
   if ((await store.listAccounts()).length > 0) return null;
-  const account = await store.createAccount({ plan: 'developer', name: 'local' });
-  const { key } = await store.createKey(account.id, 'first start');
+  const { account, key } = await new Accounts({ repository: store, now: () => new Date() }).open(
+    'developer',
+    { name: 'local' },
+    'first start',
+  );
   const signInToken = await store.credentials.issueSignInToken(account.id, new Date(), SIGN_IN_LINK_TTL_MS);
   return { key, signInToken };
 }

@@ -48,3 +48,11 @@ test('leaving Enterprise drops its custom figures; a change on Enterprise keeps 
   t.like(await accounts.setPlan(account.id, 'developer'), { plan: 'developer', rpm: null, monthly: null });
   await t.throwsAsync(accounts.setPlan('acct_unknown', 'starter'), { instanceOf: NotFoundError });
 });
+
+test('an account opened on a plan comes with its first key, which authenticates it', async (t) => {
+  const { accounts } = await setup(t);
+  const { account, key, record } = await accounts.open('enterprise', { name: 'ops' }, 'first');
+  t.like(account, { plan: 'enterprise', name: 'ops', email: null });
+  t.is(record.name, 'first');
+  t.is((await accounts.authenticate(key)).account.id, account.id);
+});

@@ -127,7 +127,7 @@ test('"More rows" shows the form again with five more plan rows, keeping what wa
 test('Clear shows the form again with every plan row empty and the editor open, keeping the rest, and generates nothing', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('uma@example.com');
+  await signUpOnPlan(browser, app.store, 'uma@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', {
     prompt: 'a song',

@@ -152,3 +152,10 @@ test('the front page stays a front page: short, with its sample, the two command
   t.true(bytes.length < 300_000, `${sample} is ${bytes.length} bytes`);
   t.regex(front, /from 'tunesmith\/engine'/);
 });
+
+test('the table of contents, docs/README.md, links every page under docs/', (t) => {
+  const contents = doc('docs/README.md');
+  for (const file of texts.keys())
+    if (file.startsWith('docs/') && file !== 'docs/README.md')
+      t.true(contents.includes(`](${file.slice('docs/'.length)})`), `${file} is not in docs/README.md`);
+});

@@ -8,7 +8,7 @@
  */
 import type { Score } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
-import { flushed, SineLfo } from './filters.ts';
+import { FLUSH_MASK, flushed, SineLfo } from './filters.ts';
 
 /** The lo-fi treatment's low-pass (above it the "tape" has nothing). */
 const LOFI_CUTOFF = 7000;
@@ -45,19 +45,24 @@ export function filterInPlace(data: Float32Array, c: BiquadCoefficients): void {
     y2 = 0;
   for (let i = 0; i < data.length; i++) {
     const x = data[i] ?? 0;
-    const y = flushed(b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2);
+    const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
     x2 = x1;
     x1 = x;
     y2 = y1;
     y1 = y;
     data[i] = y;
+    if ((i & FLUSH_MASK) === FLUSH_MASK) {
+      y1 = flushed(y1);
+      y2 = flushed(y2);
+    }
   }
 }
 
 /** Adds the quarter-rate reverb return, linearly upsampled and low-passed (removing the upsampling images). */
 function addReverb(left: Float32Array, right: Float32Array, wet: [Float32Array, Float32Array], rate: number): void {
   const step = rate / SAMPLE_RATE;
-  const smooth = biquad('lowpass', REVERB_RETURN_CUTOFF, 0.7);
+  // Coefficients in locals: read from the object inside the loop they cost a third of the time.
+  const { b0, b1, b2, a1, a2 } = biquad('lowpass', REVERB_RETURN_CUTOFF, 0.7);
   for (const [target, source] of [
     [left, wet[0]],
     [right, wet[1]],
@@ -71,7 +76,7 @@ function addReverb(left: Float32Array, right: Float32Array, wet: [Float32Array, 
       const i0 = position | 0;
       const a = source[i0] ?? 0;
       const x = a + ((source[i0 + 1] ?? 0) - a) * (position - i0);
-      const y = smooth.b0 * x + smooth.b1 * x1 + smooth.b2 * x2 - smooth.a1 * y1 - smooth.a2 * y2;
+      const y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
       x2 = x1;
       x1 = x;
       y2 = y1;

@@ -14,8 +14,9 @@ import type { Role, Score } from '../types.ts';
 import { at } from '../checked.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { applyGains, biquad, compress } from './bus.ts';
-import { flushed, peaking as peakingCoefficients } from './filters.ts';
+import { FLUSH_MASK, flushed, peaking as peakingCoefficients } from './filters.ts';
 import type { StemSet } from './stems.ts';
+import { free } from './free.ts';
 
 export type MixGroup = 'drums' | 'bass' | 'harmony' | 'lead';
 
@@ -109,10 +110,10 @@ function cascadeStereo(left: Float32Array, right: Float32Array, first: Coefficie
   for (let i = 0; i < left.length; i++) {
     const lx = left[i] ?? 0,
       rx = right[i] ?? 0;
-    const ly = flushed(p0 * lx + p1 * lx1 + p2 * lx2 - pa1 * ly1 - pa2 * ly2);
-    const ry = flushed(p0 * rx + p1 * rx1 + p2 * rx2 - pa1 * ry1 - pa2 * ry2);
-    const lz = flushed(q0 * ly + q1 * ly1 + q2 * ly2 - qa1 * lz1 - qa2 * lz2);
-    const rz = flushed(q0 * ry + q1 * ry1 + q2 * ry2 - qa1 * rz1 - qa2 * rz2);
+    const ly = p0 * lx + p1 * lx1 + p2 * lx2 - pa1 * ly1 - pa2 * ly2;
+    const ry = p0 * rx + p1 * rx1 + p2 * rx2 - pa1 * ry1 - pa2 * ry2;
+    const lz = q0 * ly + q1 * ly1 + q2 * ly2 - qa1 * lz1 - qa2 * lz2;
+    const rz = q0 * ry + q1 * ry1 + q2 * ry2 - qa1 * rz1 - qa2 * rz2;
     lx2 = lx1;
     lx1 = lx;
     ly2 = ly1;
@@ -127,6 +128,16 @@ function cascadeStereo(left: Float32Array, right: Float32Array, first: Coefficie
     rz1 = rz;
     left[i] = lz;
     right[i] = rz;
+    if ((i & FLUSH_MASK) === FLUSH_MASK) {
+      ly1 = flushed(ly1);
+      ly2 = flushed(ly2);
+      lz1 = flushed(lz1);
+      lz2 = flushed(lz2);
+      ry1 = flushed(ry1);
+      ry2 = flushed(ry2);
+      rz1 = flushed(rz1);
+      rz2 = flushed(rz2);
+    }
   }
 }
 
@@ -144,8 +155,8 @@ function biquadStereo(left: Float32Array, right: Float32Array, c: Coefficients):
   for (let i = 0; i < left.length; i++) {
     const lx = left[i] ?? 0,
       rx = right[i] ?? 0;
-    const ly = flushed(b0 * lx + b1 * lx1 + b2 * lx2 - a1 * ly1 - a2 * ly2);
-    const ry = flushed(b0 * rx + b1 * rx1 + b2 * rx2 - a1 * ry1 - a2 * ry2);
+    const ly = b0 * lx + b1 * lx1 + b2 * lx2 - a1 * ly1 - a2 * ly2;
+    const ry = b0 * rx + b1 * rx1 + b2 * rx2 - a1 * ry1 - a2 * ry2;
     lx2 = lx1;
     lx1 = lx;
     ly2 = ly1;
@@ -156,6 +167,12 @@ function biquadStereo(left: Float32Array, right: Float32Array, c: Coefficients):
     ry1 = ry;
     left[i] = ly;
     right[i] = ry;
+    if ((i & FLUSH_MASK) === FLUSH_MASK) {
+      ly1 = flushed(ly1);
+      ly2 = flushed(ly2);
+      ry1 = flushed(ry1);
+      ry2 = flushed(ry2);
+    }
   }
 }
 
@@ -284,6 +301,9 @@ export class GroupRouter {
     this.flush();
     this.current = null;
     this.target.dry = { left: this.target.left, right: this.target.right };
+    // The scratch submix is not needed past the last group: two full-length channels freed now (free.ts).
+    if (this.submix) free(this.submix.left, this.submix.right);
+    this.submix = null;
   }
 
   private flush(): void {
@@ -294,6 +314,7 @@ export class GroupRouter {
     const gains = members.length > 0 ? new Float32Array(submix.left.length) : null;
     const { makeUp: gain, compressed } = processGroup(group, submix, this.hasBass, gains);
     for (const member of members) followGroup(group, member, this.hasBass, compressed ? gains : null, gain);
+    free(gains);
     const { left, right } = this.target;
     // Summed and emptied for the next group in one pass.
     const { left: submixLeft, right: submixRight } = submix;

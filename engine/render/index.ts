@@ -17,11 +17,11 @@ import { createRandom } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { setupWebAudioGlobals } from './globals.ts';
 import { mixScore } from './mix.ts';
-import { renderReverb, reverbSpaceOf, REVERB_RATE, type ReverbSpace } from './reverb.ts';
+import { renderReverb, reverbInput, reverbOf, reverbSpaceOf, REVERB_RATE, type ReverbSpace } from './reverb.ts';
 import { addReturns, busChain, type BusDynamics, type SendBuses } from './bus.ts';
 import { mixVocal, type VocalTaps } from './vocal.ts';
 import { integratedLoudness, masterInPlace, masterStemInPlace, type MasterRecord } from './master/index.ts';
-import { StemSet } from './stems.ts';
+import { StemSet, type StemBuses } from './stems.ts';
 import { foldTail, tailFrames, withWrap, wrapFrames } from './seamless.ts';
 import { free } from './free.ts';
 
@@ -93,6 +93,8 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
 
   const stems = options.stems === true ? new StemSet(frames) : null;
   const buses = await mixScore(score, frames, (done, total) => report((PHASES.instruments * done) / total), stems);
+  // The stems made so far are finished but for the ducking under the voice: their reverb sends wait decimated.
+  for (const [, stem] of stems?.entries() ?? []) readyReverb(stem);
   const taps = await mixVocal(score, buses, options.voiceTaps === true, stems);
   report(PHASES.singer);
   const space = reverbSpaceOf(score.spec);
@@ -131,6 +133,13 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   }
   options.onProgress?.(1);
   return audio;
+}
+
+/** A finished stem's reverb send, decimated as the reverb takes it and the full-rate send freed. */
+function readyReverb(stem: StemBuses): void {
+  if (stem.reverbInput !== undefined) return;
+  stem.reverbInput = reverbInput(stem.reverb);
+  free(stem.reverb);
 }
 
 /** A stem's own copy, to keep after its samples are released. */
@@ -197,8 +206,8 @@ async function renderStems(
   const count = stems.entries().length;
   let done = 0;
   for (const [role, stem] of stems.drain()) {
-    const reverb = await renderReverb(stem.reverb, createRandom(score.spec.seed, 'reverb'), space);
-    free(stem.reverb);
+    readyReverb(stem);
+    const reverb = await reverbOf(stem.reverbInput ?? null, createRandom(score.spec.seed, 'reverb'), space);
     const signal = toMaster(score, stem, reverb, shape, record.inputGain, { kind: 'follow', gains: record.compressor });
     masterStemInPlace(signal.left, signal.right, record.master);
     onStem({ role, ...unwrap(signal, shape) });

@@ -28,6 +28,7 @@ import { stagePlace } from './stage.ts';
 import { GroupRouter, groupRank, type Stereo } from './groups.ts';
 import { delaySendOf, type StemBuses, type StemSet } from './stems.ts';
 import { addTreated, toneBuses, treatPart } from './tone.ts';
+import { free } from './free.ts';
 
 export interface MixBuses {
   left: Float32Array;
@@ -293,6 +294,8 @@ function placeNotes(
   treatPart(treated, part.tone);
   addTreated(treated, mixTarget(buses));
   if (stem) addTreated(treated, { ...stem, delay: sendsDelay ? delaySendOf(stem) : null });
+  // Four full-length scratch buses per treated part: freed now, not at the next garbage collection (free.ts).
+  free(treated.left, treated.right, treated.reverb, treated.delay);
 }
 
 /** A synthesized patch's notes: prerendered roots (prerender.ts), replayed at each note's pitch. */

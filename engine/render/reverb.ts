@@ -10,6 +10,7 @@ import { webAudio } from './globals.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { highPassInPlace, lowPassInPlace } from './filters.ts';
 import { copyChannel } from './tone-render.ts';
+import { free } from './free.ts';
 
 export const REVERB_RATE = SAMPLE_RATE / 4;
 
@@ -218,18 +219,30 @@ export async function renderReverb(
   random: Random,
   space: ReverbSpace,
 ): Promise<[Float32Array, Float32Array] | null> {
-  let any = false;
-  for (let i = 0; i < send.length; i += 64)
-    if (send[i] !== 0) {
-      any = true;
-      break;
-    }
-  if (!any) return null;
-  const input = decimate(send);
+  return reverbOf(reverbInput(send), random, space);
+}
+
+/**
+ * A finished send as the reverb takes it: decimated to REVERB_RATE (a quarter of its memory), or null when
+ * silent. renderReverb is reverbOf(reverbInput(send)); a send kept waiting for its reverb is kept like this.
+ */
+export function reverbInput(send: Float32Array): Float32Array | null {
+  for (let i = 0; i < send.length; i += 64) if (send[i] !== 0) return decimate(send);
+  return null;
+}
+
+/** The reverb's wet signal at REVERB_RATE of a send made ready by reverbInput (null: silent); the input is freed. */
+export async function reverbOf(
+  input: Float32Array | null,
+  random: Random,
+  space: ReverbSpace,
+): Promise<[Float32Array, Float32Array] | null> {
+  if (!input) return null;
   const context = new webAudio.OfflineAudioContext(2, input.length, REVERB_RATE);
   const source = context.createBufferSource();
   const inputBuffer = context.createBuffer(1, input.length, REVERB_RATE);
   inputBuffer.copyToChannel(input as Float32Array<ArrayBuffer>, 0);
+  free(input);
   source.buffer = inputBuffer;
   const [left, right] = spaceImpulse(space, random, REVERB_RATE);
   const impulse = context.createBuffer(2, left.length, REVERB_RATE);

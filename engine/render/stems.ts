@@ -16,6 +16,11 @@ export interface StemBuses {
   reverb: Float32Array;
   /** Made on the first write: most roles send nothing to the delay. */
   delay: Float32Array | null;
+  /**
+   * Set once the stem is finished and waits for its reverb: the reverb send decimated (reverb.ts reverbInput, a
+   * quarter of the memory; null when silent), `reverb` then freed.
+   */
+  reverbInput?: Float32Array | null;
 }
 
 /** Stems in the order they are listed and written. */

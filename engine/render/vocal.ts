@@ -16,6 +16,7 @@ import { sing } from './singer/index.ts';
 import { SAMPLED_INSTRUMENTS } from './sampled/catalogue.ts';
 import { playSampled } from './sampled/notes.ts';
 import { delaySendOf, type StemSet } from './stems.ts';
+import { free } from './free.ts';
 
 /** Loudness of the voice over the accompaniment where it sings (LU): audible, not on top of the band. */
 const VOICE_OVER_BAND_LU = 1.5;
@@ -183,6 +184,8 @@ export async function mixVocal(
   const doubleGain = dbToGain(DOUBLE_DB);
   addDouble(left, lead, leadSpan, doubleGain, 0.019, 0.0025, 0.31, 0);
   addDouble(right, lead, leadSpan, doubleGain, 0.024, 0.0022, 0.27, 1.7);
+  // Full-length working copies: freed as soon as they are read, not at the next garbage collection (free.ts).
+  free(lead);
   const backingSpan = vocal.backing.length > 0 ? spanOf(vocal.backing, frames) : null;
   let tapBacking = new Float32Array(0);
   if (backingSpan) {
@@ -199,6 +202,7 @@ export async function mixVocal(
     const gain = choirLevel > 0 ? (dbToGain(BACKING_DB) * leadLevel) / choirLevel : 0;
     for (let i = backingSpan.from; i < backingSpan.to; i++) left[i] = (left[i] ?? 0) + (backing[i] ?? 0) * gain;
     addDouble(right, backing, backingSpan, gain, 0.012, 0.002, 0.23, 0.6);
+    free(backing);
   }
 
   // Level: the voice sits VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
@@ -248,5 +252,6 @@ export async function mixVocal(
       if (stemDelay) stemDelay[i] = mono * delaySend;
     }
   }
+  if (!taps) free(left, right);
   return taps;
 }

@@ -90,18 +90,17 @@ async function createKey(
   store: Repository,
   request: Extract<AdminRequest, { command: 'keys.create' }>,
 ): Promise<CreatedKey> {
-  let account = request.account === undefined ? undefined : await store.getAccount(request.account);
-  if (request.account !== undefined && !account) throw new AdminCommandError(`No account with id ${request.account}.`);
-  if (!account) {
-    if (!isPlanName(request.plan))
-      throw new AdminCommandError('A new key needs --plan starter, developer or enterprise (or --account ACCOUNT_ID).');
-    account = await store.createAccount({
-      plan: request.plan,
-      email: request.email ?? null,
-      name: request.name ?? null,
-    });
+  const accounts = new Accounts({ repository: store, now: () => new Date() });
+  const name = request.name ?? null;
+  if (request.account !== undefined) {
+    const account = await accounts.get(request.account);
+    if (!account) throw new AdminCommandError(`No account with id ${request.account}.`);
+    const { key, record } = await accounts.createKey(account.id, name);
+    return { key, key_id: record.id, account_id: account.id, plan: account.plan };
   }
-  const { key, record } = await store.createKey(account.id, request.name ?? null);
+  if (!isPlanName(request.plan))
+    throw new AdminCommandError('A new key needs --plan starter, developer or enterprise (or --account ACCOUNT_ID).');
+  const { account, key, record } = await accounts.open(request.plan, { email: request.email ?? null, name }, name);
   return { key, key_id: record.id, account_id: account.id, plan: account.plan };
 }
 

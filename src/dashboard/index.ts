@@ -4,7 +4,7 @@
  * (statuses still from the one error table) and sends signed-out visitors to the sign-in page.
  */
 import { Router } from '@koa/router';
-import { describeError } from '../http/error-handler.ts';
+import { describeError, type ErrorResponse, type StorageClassifier } from '../http/error-handler.ts';
 import { MethodNotAllowedError, SessionRequiredError } from '../http/errors.ts';
 import { TokenBucketLimiter } from '../domain/token-bucket.ts';
 import type { AppContext, AppMiddleware, AppState } from '../http/types.ts';
@@ -44,6 +44,8 @@ import { WaveformCache } from './waveform.ts';
 export interface DashboardOptions {
   /** The service's signing secret; the cookie and CSRF keys are derived from it. */
   signingSecret: string;
+  /** The store's classifier of the errors that mean it cannot take changes now (503s, as in the API). */
+  storageProblem?: StorageClassifier;
 }
 
 /** A page's handler; routes with :params get the router's context, which carries them. */
@@ -57,6 +59,7 @@ export function createDashboard(services: Services, options: DashboardOptions): 
     throttle: new SignInThrottle(),
     signUps: new TokenBucketLimiter({ windowMs: 3600_000 }),
     waveforms: new WaveformCache(),
+    describeError: (error) => describeError(error, options.storageProblem),
   };
   /** Pages redirect a signed-out visitor to sign in; data endpoints answer 401. */
   const signedIn = (handler: Handler) => async (ctx: AppContext & { params: Record<string, string> }) => {
@@ -120,7 +123,7 @@ export function createDashboard(services: Services, options: DashboardOptions): 
     } catch (error) {
       // Data endpoints keep the API's JSON error shape; pages get a page.
       if (/\.(json|svg)$/.test(ctx.path)) throw error;
-      errorPage(ctx, error);
+      errorPage(ctx, deps.describeError(error), error);
     }
   };
 }
@@ -147,8 +150,7 @@ async function pageOrNotFound(ctx: AppContext, next: () => Promise<unknown>): Pr
 }
 
 /** A dashboard error as a page: the status and sentence from the one error table, nothing internal on 5xx. */
-function errorPage(ctx: AppContext, error: unknown): void {
-  const described = describeError(error);
+function errorPage(ctx: AppContext, described: ErrorResponse, error: unknown): void {
   if (described.status >= 500) ctx.app.emit('error', error, ctx);
   sendHtml(
     ctx,

@@ -90,6 +90,19 @@ export class Accounts {
     return this.#repository.listKeys(accountId);
   }
 
+  /**
+   * A new account on `plan` with its first key (the key itself is in this answer only): the first start's local
+   * account, and `tunesmith keys create --plan`.
+   */
+  async open(
+    plan: PlanName,
+    who: { email?: string | null; name?: string | null },
+    keyName: string | null,
+  ): Promise<{ account: Account; key: string; record: ApiKey }> {
+    const account = await this.#repository.createAccount({ plan, email: who.email ?? null, name: who.name ?? null });
+    return { account, ...(await this.#repository.createKey(account.id, keyName)) };
+  }
+
   /** A new key for the account: the key itself is in this answer only, and never stored. */
   createKey(accountId: string, name: string | null): Promise<{ key: string; record: ApiKey }> {
     return this.#repository.createKey(accountId, name);

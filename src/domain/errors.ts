@@ -190,3 +190,10 @@ export class EmailTakenError extends Error {
     super('An account with this email already exists. Sign in instead.');
   }
 }
+
+/**
+ * Why the records cannot take a change right now, whatever the request: the server is shutting down, another
+ * server took its data dir over, or the storage is full or unreachable. The store says which
+ * (src/store/errors.ts storageProblem); the HTTP edge answers each with a 503.
+ */
+export type StorageProblem = 'shutting_down' | 'lock_lost' | 'full' | 'unreachable';

@@ -3,8 +3,6 @@
  * thrown value into `{"error": {type, code, message, param?}}`, never leaking a stack or a path on 5xx.
  */
 import type { LyricsTooLongError, UnknownStyleError } from '../../engine/index.ts';
-import { StoreClosedError, isStorageFull, DataDirLockLostError } from '../store/errors.ts';
-import { databaseUnavailable } from '../store/postgres/errors.ts';
 import {
   IdempotencyConflictError,
   NotFoundError,
@@ -17,6 +15,7 @@ import {
   ResourceNotFoundError,
   ServiceUnavailableError,
   StorageBudgetError,
+  type StorageProblem,
   ValidationError,
 } from '../domain/errors.ts';
 import { UnsafeUrlError, WebhookLimitError, WebhookNotFoundError } from '../domain/webhooks/errors.ts';
@@ -242,40 +241,48 @@ const RULES: Rule[] = [
     message: e.message,
     headers: { 'Retry-After': String(e.retryAfter) },
   })),
-  rule(StoreClosedError, () => ({
-    status: 503,
-    type: 'service_unavailable_error',
-    code: 'shutting_down',
-    message: 'The server is shutting down. Retry in a few seconds.',
-    headers: { 'Retry-After': '5' },
-  })),
-  // Another server took the data dir over: this one must change nothing, and its operator must pick one.
-  rule(DataDirLockLostError, () => ({
-    status: 503,
-    type: 'service_unavailable_error',
-    code: 'service_unavailable',
-    message:
-      'This server no longer accepts changes: another Tunesmith server took over its data. Its operator must stop one of them.',
-  })),
   rule(ServiceUnavailableError, (e) => ({
     status: 503,
     type: 'service_unavailable_error',
     code: 'service_unavailable',
     message: e.message,
   })),
+];
+
+/** Tells which StorageProblem an error is, if any: the store's classifier, handed in by createApp. */
+export type StorageClassifier = (error: unknown) => StorageProblem | undefined;
+
+const STORAGE: Record<StorageProblem, ErrorResponse> = {
+  shutting_down: {
+    status: 503,
+    type: 'service_unavailable_error',
+    code: 'shutting_down',
+    message: 'The server is shutting down. Retry in a few seconds.',
+    headers: { 'Retry-After': '5' },
+  },
+  // Another server took the data dir over: this one must change nothing, and its operator must pick one.
+  lock_lost: {
+    status: 503,
+    type: 'service_unavailable_error',
+    code: 'service_unavailable',
+    message:
+      'This server no longer accepts changes: another Tunesmith server took over its data. Its operator must stop one of them.',
+  },
   // The data dir's disk is full, or the PostgreSQL database is full or cannot be reached: nothing is wrong with
   // the request, and it goes through once space is freed or the database is back (no restart of ours needed).
-  {
-    matches: (e) => isStorageFull(e) || databaseUnavailable(e) !== undefined,
-    map: (e) => ({
-      status: 503,
-      type: 'service_unavailable_error',
-      code: 'storage_unavailable',
-      message: `The server cannot save anything right now: its storage is ${databaseUnavailable(e) === 'unreachable' ? 'unreachable' : 'full'}. Retry later.`,
-      headers: { 'Retry-After': '60' },
-    }),
-  },
-];
+  full: storageUnavailable('full'),
+  unreachable: storageUnavailable('unreachable'),
+};
+
+function storageUnavailable(state: 'full' | 'unreachable'): ErrorResponse {
+  return {
+    status: 503,
+    type: 'service_unavailable_error',
+    code: 'storage_unavailable',
+    message: `The server cannot save anything right now: its storage is ${state}. Retry later.`,
+    headers: { 'Retry-After': '60' },
+  };
+}
 
 const INTERNAL: ErrorResponse = {
   status: 500,
@@ -293,9 +300,12 @@ const EXPOSED_TYPES: Record<number, ErrorType> = {
   429: 'rate_limit_error',
 };
 
-export function describeError(err: unknown): ErrorResponse {
+/** `storageProblem`: the store's classifier; without it, the store's errors are internal errors. */
+export function describeError(err: unknown, storageProblem: StorageClassifier = () => undefined): ErrorResponse {
   if (err instanceof Error) {
     for (const { matches, map } of RULES) if (matches(err)) return map(err);
+    const problem = storageProblem(err);
+    if (problem) return STORAGE[problem];
     const status = (err as { status?: unknown }).status;
     if ((err as { expose?: unknown }).expose === true && typeof status === 'number' && status >= 400 && status < 500) {
       return {
@@ -315,12 +325,12 @@ export function errorBody(described: ErrorResponse) {
 }
 
 /** First in the chain (after the request id), so it sees everything thrown below it. */
-export function errorHandler(): AppMiddleware {
+export function errorHandler(storageProblem?: StorageClassifier): AppMiddleware {
   return async function handleErrors(ctx, next) {
     try {
       await next();
     } catch (err) {
-      const described = describeError(err);
+      const described = describeError(err, storageProblem);
       // 5xx are ours to fix: log them through Koa's 'error' event (one listener, in server.ts or Koa's default).
       if (described.status >= 500) ctx.app.emit('error', err, ctx);
       if (ctx.headerSent) return;

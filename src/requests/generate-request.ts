@@ -44,9 +44,10 @@ function style(names: readonly string[]) {
     })
     .nullish()
     .meta({
-      enum: [...names, null],
+      // Not an enum: an account's own styles (POST /v1/styles) are names too, and differ from account to account.
+      examples: [...names],
       description:
-        'A name from GET /v1/styles (case-insensitive): a built-in style, or one of your own (POST /v1/styles). Omit or null to infer it from the prompt.',
+        'A name from GET /v1/styles (case-insensitive): a built-in style (the examples), or one of your own (POST /v1/styles). Omit or null to infer it from the prompt.',
     });
 }
 

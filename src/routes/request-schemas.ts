@@ -7,7 +7,7 @@ import { ExtendRequest, RemixRequest } from '../requests/derive-generation.ts';
 import { generateRequestSchema } from '../requests/generate-request.ts';
 import { planSection } from '../requests/plan-schema.ts';
 import { EndpointRequest } from '../requests/endpoint-request.ts';
-import { StyleRequest } from './styles/style-request.ts';
+import { StyleRequest } from '../requests/style-request.ts';
 import { ListGenerationsQuery } from './generations/list-generations.ts';
 import { WaitQuery } from '../requests/wait-for-change.ts';
 import { DeliveriesQuery } from './webhooks/index.ts';

@@ -1,4 +1,6 @@
-/** Store errors beyond the ones the Store contract declares in types.ts. */
+/** The store's errors, and which of them (and of the disk's and the database's) mean the records cannot be changed now. */
+import type { StorageProblem } from '../domain/errors.ts';
+import { databaseUnavailable } from './postgres/errors.ts';
 
 /** A relative path would leave the data dir (.., absolute, NUL, or through a symlink). */
 export class UnsafePathError extends Error {
@@ -84,4 +86,12 @@ export class DataDirLockLostError extends Error {
       `This server no longer holds the lock on its data dir ${dataDir} (server.lock was replaced by another process): it refuses every change. Stop the other server or this one, then restart one.`,
     );
   }
+}
+
+/** Which StorageProblem `error` is, if it is one: the store's own errors, a full disk, a database full or gone. */
+export function storageProblem(error: unknown): StorageProblem | undefined {
+  if (error instanceof StoreClosedError) return 'shutting_down';
+  if (error instanceof DataDirLockLostError) return 'lock_lost';
+  if (isStorageFull(error)) return 'full';
+  return databaseUnavailable(error);
 }

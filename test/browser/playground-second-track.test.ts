@@ -29,10 +29,9 @@ test('a finished track leaves the plan rows alone, so a second track of another 
   const [server, browser] = await Promise.all([startRealServer(t), openBrowser(t)]);
   const page = await newPage(browser, t);
   const base = server.url;
-  await page.goto(`${base}/signup`);
-  await page.getByLabel('Email').fill('second@example.com');
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
+  // The first start's local account: a Developer, whose plan includes composition plans (a Starter's playground
+  // shows no plan editor, test/dashboard-plan-marks.test.ts).
+  await page.goto(server.firstSignInUrl!);
   await page.waitForURL(`${base}/`);
 
   await page.goto(`${base}/playground`);

@@ -1,11 +1,12 @@
 /**
  * The cheaper paths of the render give exactly what the plain ones gave: loudness measured over spans in place
- * equals the loudness of the spans copied out end to end, and the compressor given one array twice (a mono voice)
- * equals either channel of it given two copies.
+ * equals the loudness of the spans copied out end to end, the compressor given one array twice (a mono voice)
+ * equals either channel of it given two copies, and the true peak read without an envelope equals the envelope's.
  */
 import test from 'ava';
 import { compress } from '../../engine/render/bus.ts';
-import { integratedLoudness } from '../../engine/render/master/index.ts';
+import { integratedLoudness, truePeakDb } from '../../engine/render/master/index.ts';
+import { truePeakEnvelope } from '../../engine/render/master/true-peak.ts';
 import { SAMPLE_RATE } from '../../engine/render/constants.ts';
 
 /** Seeded noise whose level swells and fades every few seconds (a small LCG, not the engine's generator). */
@@ -55,4 +56,13 @@ test('the compressor given one array twice compresses it as it would two identic
   compress(mono, mono, options);
   t.deepEqual(mono, left);
   t.deepEqual(right, left);
+});
+
+test('the true peak is the largest value of the true-peak envelope, to the last bit', (t) => {
+  const left = swelling(5 * SAMPLE_RATE, 4),
+    right = swelling(5 * SAMPLE_RATE, 5);
+  let samplePeak = 0;
+  for (let k = 0; k < left.length; k++) samplePeak = Math.max(samplePeak, Math.abs(left[k]!), Math.abs(right[k]!));
+  const envelope = truePeakEnvelope(left, right, samplePeak);
+  t.is(truePeakDb(left, right), 20 * Math.log10(envelope.reduce((max, value) => Math.max(max, value), 0)));
 });

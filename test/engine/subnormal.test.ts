@@ -1,11 +1,12 @@
 /**
  * Recursive filters fed silence after sound decay towards zero; left alone they pass through the subnormal
- * numbers, which the CPU handles tens of times slower than normal ones. The mix's filters flush their output to
- * exact zero first (filters.ts flushed), so a track's rests cost no more than its notes.
+ * numbers (thousands of samples of them after each sound), which the CPU handles tens of times slower than normal
+ * ones. The mix's filters flush their states to exact zero every FLUSH_MASK + 1 frames (filters.ts), so a rest
+ * leaves a few dozen subnormal samples at most and a track's rests cost no more than its notes.
  */
 import test from 'ava';
 import { biquad, filterInPlace } from '../../engine/render/bus.ts';
-import { flushed } from '../../engine/render/filters.ts';
+import { FLUSH_MASK, flushed } from '../../engine/render/filters.ts';
 import { processGroup, type MixGroup } from '../../engine/render/groups.ts';
 import { SAMPLE_RATE } from '../../engine/render/constants.ts';
 
@@ -39,7 +40,7 @@ test('flushed makes values below 1e-30 exactly zero and keeps the rest', (t) => 
 test('a biquad fed silence after sound ends in zeros, not subnormals', (t) => {
   const signal = burstThenSilence(1, 3);
   filterInPlace(signal, biquad('highpass', 100, 0.7));
-  t.is(subnormals(signal), 0);
+  t.true(subnormals(signal) <= FLUSH_MASK + 1);
   t.is(signal[signal.length - 1], 0);
 });
 
@@ -48,7 +49,7 @@ for (const group of ['bass', 'harmony', 'lead'] satisfies MixGroup[]) {
     const left = burstThenSilence(2, 3),
       right = burstThenSilence(3, 3);
     processGroup(group, { left, right }, true);
-    t.is(subnormals(left) + subnormals(right), 0);
+    t.true(subnormals(left) + subnormals(right) <= 2 * (FLUSH_MASK + 1));
     t.is(left[left.length - 1], 0);
   });
 }

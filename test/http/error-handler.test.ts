@@ -1,6 +1,7 @@
 import test from 'ava';
 import { describeError, errorBody } from '../../src/http/error-handler.ts';
 import { ValidationError, QuotaExceededError } from '../../src/domain/errors.ts';
+import { StoreClosedError, storageProblem } from '../../src/store/errors.ts';
 
 test('thrown non-errors and plain errors become a bare 500', (t) => {
   for (const thrown of [
@@ -35,4 +36,13 @@ test('the body has type, code, message, and param only when one is at fault', (t
     error: { type: 'invalid_request_error', code: 'missing_field', message: 'm', param: 'prompt' },
   });
   t.false('param' in errorBody(describeError(new QuotaExceededError(10, new Date(0)))).error);
+});
+
+test("the store's availability errors are 503s through the store's classifier, the edge naming no store class", (t) => {
+  const closed = new StoreClosedError();
+  t.is(describeError(closed).status, 500);
+  t.like(describeError(closed, storageProblem), { status: 503, code: 'shutting_down' });
+  const full = Object.assign(new Error('write failed'), { code: 'ENOSPC' });
+  t.like(describeError(full, storageProblem), { status: 503, code: 'storage_unavailable' });
+  t.regex(describeError(full, storageProblem).message, /storage is full/);
 });

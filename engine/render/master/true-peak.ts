@@ -44,6 +44,19 @@ export function intervalPeak(channel: Float32Array, k: number): number {
 }
 
 /**
+ * The larger channel's peak between frames k and k + 1: interpolated where either sample reaches `threshold`,
+ * otherwise the larger sample magnitude.
+ */
+function stereoIntervalPeak(left: Float32Array, right: Float32Array, k: number, threshold: number): number {
+  const k1 = k + 1 < left.length ? k + 1 : k;
+  const l = Math.max(Math.abs(left[k] ?? 0), Math.abs(left[k1] ?? 0));
+  const r = Math.max(Math.abs(right[k] ?? 0), Math.abs(right[k1] ?? 0));
+  const peakL = l >= threshold ? intervalPeak(left, k) : l;
+  const peakR = r >= threshold ? intervalPeak(right, k) : r;
+  return Math.max(peakL, peakR);
+}
+
+/**
  * Per-interval true-peak magnitude of a stereo signal scaled by `gain`, exact wherever it could come near
  * `level` (sample peaks above INTERPOLATE_ABOVE × level), otherwise the larger sample magnitude.
  */
@@ -51,24 +64,19 @@ export function truePeakEnvelope(left: Float32Array, right: Float32Array, level:
   const n = left.length;
   const out = new Float32Array(n);
   const threshold = (level * INTERPOLATE_ABOVE) / gain;
-  for (let k = 0; k < n; k++) {
-    const k1 = k + 1 < n ? k + 1 : k;
-    const l = Math.max(Math.abs(left[k] ?? 0), Math.abs(left[k1] ?? 0));
-    const r = Math.max(Math.abs(right[k] ?? 0), Math.abs(right[k1] ?? 0));
-    const peakL = l >= threshold ? intervalPeak(left, k) : l;
-    const peakR = r >= threshold ? intervalPeak(right, k) : r;
-    out[k] = Math.max(peakL, peakR) * gain;
-  }
+  for (let k = 0; k < n; k++) out[k] = stereoIntervalPeak(left, right, k, threshold) * gain;
   return out;
 }
 
-/** The true peak of a stereo signal in dBTP. */
+/** The true peak of a stereo signal in dBTP: the largest value truePeakEnvelope would hold, without holding it. */
 export function truePeakDb(left: Float32Array, right: Float32Array): number {
   let samplePeak = 0;
   for (let k = 0; k < left.length; k++)
     samplePeak = Math.max(samplePeak, Math.abs(left[k] ?? 0), Math.abs(right[k] ?? 0));
-  const envelope = truePeakEnvelope(left, right, samplePeak);
+  const threshold = samplePeak * INTERPOLATE_ABOVE;
   let peak = 0;
-  for (let k = 0; k < envelope.length; k++) peak = Math.max(peak, envelope[k] ?? 0);
+  // Rounded to a float32 as the envelope stores it, so the figure is the same to the last bit.
+  for (let k = 0; k < left.length; k++)
+    peak = Math.max(peak, Math.fround(stereoIntervalPeak(left, right, k, threshold)));
   return 20 * Math.log10(peak);
 }

@@ -1,5 +1,4 @@
 /** The account's generations, newest first, with the API's status filter and pagination; live progress; waveforms. */
-import { describeError } from '../../http/error-handler.ts';
 import { ResourceNotFoundError } from '../../domain/errors.ts';
 import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import { deriveGenerationFor } from '../../requests/derive-generation.ts';
@@ -143,7 +142,7 @@ export function deriveFromTrack(deps: DashboardDeps, operation: 'extend' | 'remi
       seeOther(ctx, `/generations/${encodeURIComponent(generation.id)}`);
     } catch (error) {
       // The API's one error table decides what is the caller's fault; those become sentences on the form.
-      const described = describeError(error);
+      const described = deps.describeError(error);
       if (described.status >= 500) throw error;
       sendTrackPage(
         ctx,

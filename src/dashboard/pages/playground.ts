@@ -2,7 +2,6 @@
  * The playground: a form that creates a generation through the same function as POST /v1/generate
  * (same validation, quota and rate limit), then shows its progress and plays it when done.
  */
-import { describeError } from '../../http/error-handler.ts';
 import { refuseWhenSpent, takeAccountRequest } from '../../http/rate-limit.ts';
 import type { AppContext } from '../../http/types.ts';
 import { createGenerationFor } from '../../requests/create-generation.ts';
@@ -26,6 +25,8 @@ import {
 import { csrfField, describedBy, fieldError, formError, type FieldErrors } from '../views/forms.ts';
 import { generationCard } from '../views/generation-card.ts';
 import { page } from '../views/layout.ts';
+import { FULL_ACCESS, disabledIf, lockedNote, planMarks, type PlanMarks } from '../views/plan-marks.ts';
+import { QUALITY } from '../../domain/plans.ts';
 import { present } from './generations.ts';
 
 const FIELDS = [
@@ -62,6 +63,9 @@ async function playgroundPage(
 ): Promise<Html> {
   // The built-in styles, then the account's own (POST /v1/styles, the Styles page).
   const styles = await deps.services.styles.names(viewer.account);
+  const builtIn = new Set(deps.services.engine.listStyles().map((s) => s.name));
+  const marks = planMarks(viewer.account);
+  const customPlans = marks.includedIn((p) => p.custom_styles);
   return page(
     viewer,
     'playground',
@@ -88,7 +92,11 @@ ${current ? html`<section class="result">${current}</section>` : ''}
         <label for="style">Style</label>
         <select id="style" name="style"${describedBy(errors, 'style')}>
           <option value="">Infer from the prompt</option>
-          ${styles.map((s) => html`<option value="${s.name}"${values.style === s.name ? html` selected` : ''}>${s.name}</option>`)}
+          ${styles.map((s) => {
+            // An own style the plan no longer includes is shown, not offered.
+            const locked = !builtIn.has(s.name) && !marks.customStyles;
+            return html`<option value="${s.name}"${values.style === s.name && !locked ? html` selected` : ''}${disabledIf(locked)}>${s.name}${locked ? ` (${customPlans})` : ''}</option>`;
+          })}
         </select>
         ${fieldError(errors, 'style')}
       </div>
@@ -98,15 +106,15 @@ ${current ? html`<section class="result">${current}</section>` : ''}
         ${fieldError(errors, 'seed')}
       </div>
     </div>
-    ${musicalRow(values, errors)}
-    <div class="row">${variationsField(values, errors)}</div>
-    ${planEditor(values, errors, plan)}
+    ${musicalRow(values, errors, marks)}
+    <div class="row">${variationsField(values, errors, marks.fullAccess ? undefined : marks.includedIn(FULL_ACCESS))}</div>
+    ${marks.fullAccess ? planEditor(values, errors, plan) : lockedNote('Composition plans', marks.includedIn(FULL_ACCESS))}
     <label class="check"><input type="checkbox" id="instrumental" name="instrumental" value="on" data-hides="lyrics-field"${values.instrumental === 'on' ? html` checked` : ''}> Instrumental (no vocals)</label>
     ${fieldError(errors, 'instrumental')}
     ${lyricsField(values, errors)}
     <label class="check"><input type="checkbox" id="loop" name="loop" value="on"${values.loop === 'on' ? html` checked` : ''}> Seamless loop (whole bars, no intro or ending)</label>
-    <label class="check"><input type="checkbox" id="stems" name="stems" value="on"${values.stems === 'on' ? html` checked` : ''}> Stems too (one WAV per part; takes longer)</label>
-    ${audioOptions(values, errors)}
+    <label class="check"><input type="checkbox" id="stems" name="stems" value="on"${values.stems === 'on' && marks.stems ? html` checked` : ''}${disabledIf(!marks.stems)}> Stems too (one WAV per part; takes longer)${marks.stems ? '' : html` <span class="muted small">(${marks.includedIn((p) => QUALITY[p.quality].stems)} only)</span>`}</label>
+    ${audioOptions(values, errors, marks)}
     <div class="form-actions"><button type="submit" class="button">Generate</button> <span class="muted small">Uses one generation of this month's quota.</span></div>
   </form>
 </section>
@@ -115,21 +123,22 @@ ${current ? html`<section class="result">${current}</section>` : ''}
 }
 
 /** Tempo, key and meter: optional, each winning over what the prompt says. */
-function musicalRow(values: Values, errors: FieldErrors): Html {
-  return html`<div class="row">
+function musicalRow(values: Values, errors: FieldErrors, marks: PlanMarks): Html {
+  const locked = disabledIf(!marks.fullAccess);
+  return html`${marks.fullAccess ? '' : lockedNote('BPM, key and time signature', marks.includedIn(FULL_ACCESS))}<div class="row">
       <div class="field">
         <label for="bpm">BPM <span class="muted">(optional)</span></label>
-        <input id="bpm" name="bpm" type="number" min="${MIN_BPM}" max="${MAX_BPM}" step="1" placeholder="from the prompt" value="${values.bpm ?? ''}"${describedBy(errors, 'bpm')}>
+        <input id="bpm" name="bpm" type="number" min="${MIN_BPM}" max="${MAX_BPM}" step="1" placeholder="from the prompt" value="${values.bpm ?? ''}"${describedBy(errors, 'bpm')}${locked}>
         ${fieldError(errors, 'bpm')}
       </div>
       <div class="field">
         <label for="key">Key <span class="muted">(optional)</span></label>
-        <input id="key" name="key" maxlength="40" placeholder="e.g. F# minor, D dorian" value="${values.key ?? ''}"${describedBy(errors, 'key')}>
+        <input id="key" name="key" maxlength="40" placeholder="e.g. F# minor, D dorian" value="${values.key ?? ''}"${describedBy(errors, 'key')}${locked}>
         ${fieldError(errors, 'key')}
       </div>
       <div class="field">
         <label for="time_signature">Time signature</label>
-        <select id="time_signature" name="time_signature"${describedBy(errors, 'time_signature')}>
+        <select id="time_signature" name="time_signature"${describedBy(errors, 'time_signature')}${locked}>
           <option value="">From the style or prompt</option>
           ${METERS.map((m) => html`<option value="${m}"${values.time_signature === m ? html` selected` : ''}>${m}</option>`)}
         </select>
@@ -254,7 +263,7 @@ export function generateFromPlayground(deps: DashboardDeps) {
       seeOther(ctx, `/playground?id=${encodeURIComponent(generation.id)}`);
     } catch (error) {
       // The API's one error table decides what is the caller's fault; those become sentences on the form.
-      const described = describeError(error);
+      const described = deps.describeError(error);
       if (described.status >= 500) throw error;
       // A plan's errors name sections[i].field: they show above the rows.
       const param = described.param?.startsWith('sections') ? 'sections' : described.param;

@@ -9,7 +9,7 @@ import { PLAN_LABELS } from '../../domain/plan-label.ts';
 import { limitsFor, plansIncluding } from '../../domain/plans.ts';
 import { describeError } from '../../http/error-handler.ts';
 import type { AppContext } from '../../http/types.ts';
-import { parseStyleRequest } from '../../routes/styles/style-request.ts';
+import { parseStyleRequest } from '../../requests/style-request.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { readCheckedForm, seeOther, sendHtml, type Viewer } from '../http.ts';

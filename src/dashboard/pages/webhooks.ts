@@ -3,7 +3,6 @@
  * through the same WebhookService and request reader as /v1/webhooks, so the page refuses exactly what
  * the API refuses. Starter accounts see what the plan would give them; their forms are refused (403).
  */
-import { describeError } from '../../http/error-handler.ts';
 import { PLAN_LABELS } from '../../domain/plan-label.ts';
 import { z } from 'zod';
 import { parseQuery, queryEnum, queryInteger } from '../../http/query.ts';
@@ -150,7 +149,7 @@ export function addEndpoint(deps: DashboardDeps) {
       if (values.description !== '') body.description = values.description;
       await webhooks.createEndpoint(viewer.account, parseEndpointRequest(body));
     } catch (error) {
-      const described = describeError(error);
+      const described = deps.describeError(error);
       if (described.status !== 400) throw error;
       const field =
         described.param && (FORM_FIELDS as readonly string[]).includes(described.param) ? described.param : '';

@@ -2,6 +2,7 @@
  * The playground's audio options, the API's sample_rate, bit_depth and bitrate as three selects. Their values are
  * the API's own (empty = the default), so the form's body goes through the same validation as POST /v1/generate.
  */
+import { QUALITY, type PlanLimits, type Quality } from '../../domain/plans.ts';
 import { LIMITS } from '../../requests/generate-request.ts';
 import { html, type Html } from '../html.ts';
 import { describedBy, fieldError, type FieldErrors } from './forms.ts';
@@ -35,7 +36,25 @@ const CHOICES: Record<(typeof AUDIO_FIELDS)[number], { label: string; options: C
   },
 };
 
-export function audioOptions(values: AudioValues, errors: FieldErrors): Html {
+/** Whether a choice is above what the plan's quality allows, and which plans include it. */
+export interface AudioLimits {
+  maxSampleRate: number;
+  maxBitDepth: number;
+  maxMp3Bitrate: number;
+  includedIn(includes: (plan: PlanLimits) => boolean): string;
+}
+
+function lockedBy(field: (typeof AUDIO_FIELDS)[number], value: number, limits: AudioLimits): string | undefined {
+  const [max, of] =
+    field === 'sample_rate'
+      ? [limits.maxSampleRate, (q: (typeof QUALITY)[Quality]) => q.maxSampleRate]
+      : field === 'bit_depth'
+        ? [limits.maxBitDepth, (q: (typeof QUALITY)[Quality]) => q.maxBitDepth]
+        : [limits.maxMp3Bitrate, (q: (typeof QUALITY)[Quality]) => q.maxMp3Bitrate];
+  return value > max ? limits.includedIn((plan) => of(QUALITY[plan.quality]) >= value) : undefined;
+}
+
+export function audioOptions(values: AudioValues, errors: FieldErrors, limits?: AudioLimits): Html {
   const open = AUDIO_FIELDS.some((field) => (values[field] ?? '') !== '' || errors[field]);
   return html`<details class="audio-options"${open ? html` open` : ''}>
     <summary>Audio options</summary>
@@ -44,7 +63,11 @@ export function audioOptions(values: AudioValues, errors: FieldErrors): Html {
         (field) => html`<div class="field">
         <label for="${field}">${CHOICES[field].label}</label>
         <select id="${field}" name="${field}"${describedBy(errors, field)}>
-          ${CHOICES[field].options.map((choice) => html`<option value="${choice.value}"${(values[field] ?? '') === choice.value ? html` selected` : ''}>${choice.label}</option>`)}
+          ${CHOICES[field].options.map((choice) => {
+            // A choice above the plan's quality is shown with the plans that include it, and cannot be picked.
+            const locked = limits && choice.value !== '' ? lockedBy(field, Number(choice.value), limits) : undefined;
+            return html`<option value="${choice.value}"${(values[field] ?? '') === choice.value && !locked ? html` selected` : ''}${locked ? html` disabled` : ''}>${choice.label}${locked ? ` (${locked} only)` : ''}</option>`;
+          })}
         </select>
         ${fieldError(errors, field)}
       </div>`,

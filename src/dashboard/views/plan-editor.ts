@@ -149,10 +149,12 @@ export function planEditor(values: Values, errors: FieldErrors, options: PlanEdi
 }
 
 /** How many tracks one request makes: the same request with different seeds. */
-export function variationsField(values: Values, errors: FieldErrors): Html {
+/** `lockedFor`: the plans that include variations, when the account's does not (the select is then disabled). */
+export function variationsField(values: Values, errors: FieldErrors, lockedFor?: string): Html {
+  const locked = lockedFor !== undefined;
   return html`<div class="field">
-        <label for="variations">Variations <span class="muted">(each one counts)</span></label>
-        <select id="variations" name="variations"${describedBy(errors, 'variations')}>
+        <label for="variations">Variations <span class="muted">(${locked ? `${lockedFor} only` : 'each one counts'})</span></label>
+        <select id="variations" name="variations"${describedBy(errors, 'variations')}${locked ? html` disabled` : ''}>
           ${['1', '2', '3', '4'].map((n) => html`<option value="${n}"${(values.variations || '1') === n ? html` selected` : ''}>${n}</option>`)}
         </select>
         ${fieldError(errors, 'variations')}

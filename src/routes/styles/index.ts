@@ -8,7 +8,7 @@ import type { CustomStyleRecord } from '../../domain/custom-styles.ts';
 import { readJsonObject } from '../../http/json-body.ts';
 import { authed, type AppContext, type AppState } from '../../http/types.ts';
 import type { Services } from '../../services.ts';
-import { parseStyleRequest } from './style-request.ts';
+import { parseStyleRequest } from '../../requests/style-request.ts';
 
 export const presentCustomStyle = (style: CustomStyleRecord) => ({
   object: 'style',

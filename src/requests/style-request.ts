@@ -4,10 +4,10 @@
  * engine's (makeCustomStyle, through src/domain/custom-styles.ts).
  */
 import { z } from 'zod';
-import { KEY_MODES, METERS, MAX_BPM, MIN_BPM, STYLE_ROLES, type StyleChanges } from '../../../engine/index.ts';
-import type { NewStyle } from '../../domain/custom-styles.ts';
-import { boolean, number, text } from '../../http/fields.ts';
-import { parseWith, refuse, strictBody } from '../../http/schema.ts';
+import { KEY_MODES, METERS, MAX_BPM, MIN_BPM, STYLE_ROLES, type StyleChanges } from '../../engine/index.ts';
+import type { NewStyle } from '../domain/custom-styles.ts';
+import { boolean, number, text } from '../http/fields.ts';
+import { parseWith, refuse, strictBody } from '../http/schema.ts';
 
 export const STYLE_LIMITS = { nameChars: 40, descriptionChars: 200 } as const;
 const NAME = /^[a-z][a-z0-9-]*[a-z0-9]$/;

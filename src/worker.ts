@@ -17,7 +17,12 @@ export interface WorkerHandle {
 
 export async function startWorker(
   config: Config,
-  options: { logger: Logger; print: (text: string) => void },
+  options: {
+    logger: Logger;
+    print: (text: string) => void;
+    /** Render only these accounts' tasks (dedicated workers); other workers then leave them. */
+    accounts?: readonly string[];
+  },
 ): Promise<WorkerHandle> {
   const { logger } = options;
   if (!config.databaseUrl) {
@@ -34,6 +39,11 @@ export async function startWorker(
     for (const step of steps.reverse()) await step().catch(() => undefined);
   };
   try {
+    const accounts = options.accounts ?? [];
+    for (const id of accounts) {
+      if (!(await backend.repository.getAccount(id)))
+        throw new ConfigError('--accounts', `there is no account ${id} in ${backend.where}.`);
+    }
     const queue = await openSharedQueue({ ...config, databaseUrl: config.databaseUrl }, logger);
     steps.push(() => queue.close());
     await queue.requeueOrphans();
@@ -48,10 +58,13 @@ export async function startWorker(
       pool,
       logger,
       ...(backend.database ? { db: backend.database } : {}),
+      ...(accounts.length > 0 ? { accounts } : {}),
     });
     steps.push(() => worker.close());
-    logger.info({ database: backend.where, workers: pool.size }, 'worker started');
-    options.print(`Tunesmith worker taking render jobs from ${backend.where} (${pool.size} render thread(s))`);
+    logger.info({ database: backend.where, workers: pool.size, accounts }, 'worker started');
+    options.print(
+      `Tunesmith worker taking render jobs from ${backend.where} (${pool.size} render thread(s))${accounts.length > 0 ? `, only for ${accounts.join(', ')}` : ''}`,
+    );
   } catch (error) {
     await unwind();
     throw error;

@@ -93,6 +93,7 @@ for (const [args, pattern] of [
   [['keys', 'create'], /--plan/],
   [['keys', 'revoke'], /Missing KEY_ID/],
   [['accounts', 'set-plan', 'acct_1', 'enterprise', '--rpm', 'fast'], /--rpm expects a whole number/],
+  [['worker', '--accounts', ','], /--accounts takes account ids/],
 ] as const) {
   test(`"${args.join(' ')}" is a usage error (exit 2)`, async (t) => {
     const result = await runCli([...args], envFor(await tempDataDir(t)));

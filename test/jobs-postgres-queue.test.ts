@@ -14,6 +14,7 @@ import type { GenerationRequest, RenderedTrack } from '../engine/index.ts';
 import { GenerationLifecycle } from '../src/domain/generations/lifecycle.ts';
 import {
   enqueueRender,
+  openDedicatedQueues,
   openRenderQueue,
   RENDER_QUEUE,
   requeueOrphans,
@@ -244,4 +245,41 @@ test('unfinished tasks without a job (copied in by migrate) are queued at start,
     (await queue.findJobs<RenderJob>(RENDER_QUEUE)).map((job) => job.data.id),
     [waiting.id],
   );
+});
+
+test("a dedicated worker renders only its accounts' tasks, and a shared worker leaves them", async (t) => {
+  const { store, boss, client, lifecycle } = await setup(t);
+  const queue = await boss();
+  const vip = await store.createAccount({ plan: 'enterprise' });
+  const other = await store.createAccount({ plan: 'developer' });
+  // What `tunesmith worker --accounts` does first: from then on the account's tasks go to its own queue.
+  const queues = await openDedicatedQueues(queue, [vip.id]);
+  const tasks: Generation[] = [];
+  for (const prompt of ['vip 1', 'other 1', 'vip 2', 'other 2']) {
+    const generation = await create(store, prompt.startsWith('vip') ? vip.id : other.id, prompt);
+    await enqueueIn(client, queue, generation);
+    tasks.push(generation);
+  }
+  const shared = new CountingPool();
+  const dedicated = new CountingPool();
+  const sharedWorker = await startRenderWorker({
+    boss: queue,
+    repository: store,
+    blobs: store.blobs,
+    lifecycle,
+    pool: shared,
+  });
+  t.teardown(() => sharedWorker.close());
+  const dedicatedWorker = await startRenderWorker({
+    boss: queue,
+    repository: store,
+    blobs: store.blobs,
+    lifecycle,
+    pool: dedicated,
+    queues,
+  });
+  t.teardown(() => dedicatedWorker.close());
+  for (const generation of tasks) await reaches(store, generation, 'completed');
+  t.deepEqual(dedicated.rendered.sort(), ['vip 1', 'vip 2']);
+  t.deepEqual(shared.rendered.sort(), ['other 1', 'other 2']);
 });

@@ -15,7 +15,7 @@ import { at } from '../checked.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { applyGains, biquad, compress } from './bus.ts';
 import { FLUSH_MASK, flushed, peaking as peakingCoefficients } from './filters.ts';
-import type { StemSet } from './stems.ts';
+import type { StemBuses, StemSet } from './stems.ts';
 import { free } from './free.ts';
 
 export type MixGroup = 'drums' | 'bass' | 'harmony' | 'lead';
@@ -273,11 +273,15 @@ export class GroupRouter {
   private submix: Stereo | null = null;
   private readonly hasBass: boolean;
 
-  /** `stems`: each role's stem, given its group's treatment whenever the group is. */
+  /**
+   * `stems`: each role's stem, given its group's treatment whenever the group is; `onFinished` is then given the
+   * group's stems, which no later part writes to (the parts come group by group).
+   */
   constructor(
     private readonly target: Stereo & { dry: Stereo },
     score: Score,
     private readonly stems: StemSet | null = null,
+    private readonly onFinished: (stems: StemBuses[]) => void = () => undefined,
   ) {
     this.hasBass = score.parts.some((part) => part.role === 'bass' && part.notes.length > 0);
   }
@@ -315,6 +319,7 @@ export class GroupRouter {
     const { makeUp: gain, compressed } = processGroup(group, submix, this.hasBass, gains);
     for (const member of members) followGroup(group, member, this.hasBass, compressed ? gains : null, gain);
     free(gains);
+    this.onFinished(members);
     const { left, right } = this.target;
     // Summed and emptied for the next group in one pass.
     const { left: submixLeft, right: submixRight } = submix;

@@ -17,11 +17,11 @@ import { createRandom } from '../random.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { setupWebAudioGlobals } from './globals.ts';
 import { mixScore } from './mix.ts';
-import { renderReverb, reverbInput, reverbOf, reverbSpaceOf, REVERB_RATE, type ReverbSpace } from './reverb.ts';
+import { renderReverb, reverbOf, reverbSpaceOf, REVERB_RATE, type ReverbSpace } from './reverb.ts';
 import { addReturns, busChain, type BusDynamics, type SendBuses } from './bus.ts';
 import { mixVocal, type VocalTaps } from './vocal.ts';
 import { integratedLoudness, masterInPlace, masterStemInPlace, type MasterRecord } from './master/index.ts';
-import { StemSet, type StemBuses } from './stems.ts';
+import { readyReverb, StemSet } from './stems.ts';
 import { foldTail, tailFrames, withWrap, wrapFrames } from './seamless.ts';
 import { free } from './free.ts';
 
@@ -133,13 +133,6 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   }
   options.onProgress?.(1);
   return audio;
-}
-
-/** A finished stem's reverb send, decimated as the reverb takes it and the full-rate send freed. */
-function readyReverb(stem: StemBuses): void {
-  if (stem.reverbInput !== undefined) return;
-  stem.reverbInput = reverbInput(stem.reverb);
-  free(stem.reverb);
 }
 
 /** A stem's own copy, to keep after its samples are released. */

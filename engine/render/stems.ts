@@ -8,6 +8,8 @@
  * The mix itself is made exactly as without stems (stems only add writes), so asking for stems never changes it.
  */
 import type { Role } from '../types.ts';
+import { free } from './free.ts';
+import { reverbInput } from './reverb.ts';
 
 /** A stem's signal while it is mixed: stereo dry plus mono sends, like the mix buses. */
 export interface StemBuses {
@@ -67,6 +69,16 @@ export class StemSet {
       yield entry;
     }
   }
+}
+
+/**
+ * A finished stem's reverb send as the reverb will take it (reverb.ts reverbInput: decimated, a quarter of the
+ * memory), the full-rate send freed. Nothing may write to the stem's sends after.
+ */
+export function readyReverb(stem: StemBuses): void {
+  if (stem.reverbInput !== undefined) return;
+  stem.reverbInput = reverbInput(stem.reverb);
+  free(stem.reverb);
 }
 
 /** The stem's delay send, made on the first write. */

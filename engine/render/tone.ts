@@ -66,7 +66,9 @@ export function treatPart(buses: ToneBuses, tone: PartTone): void {
   if (tone.lowpass === undefined) return;
   const filters = BUTTERWORTH_STAGES.map((q) => biquad('lowpass', tone.lowpass ?? 0, q));
   filterStereo(buses, filters);
-  for (const send of [buses.reverb, buses.delay]) if (send) for (const c of filters) filterInPlace(send, c);
+  // The sends as a pair where there are two: one pass instead of two.
+  if (buses.delay) filterStereo({ left: buses.reverb, right: buses.delay }, filters);
+  else for (const c of filters) filterInPlace(buses.reverb, c);
 }
 
 /** Adds the treated part into a target's dry buses and sends (the delay only when the target has one). */

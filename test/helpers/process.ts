@@ -78,8 +78,9 @@ export function startWorkerProcess(
   t: ExecutionContext,
   dataDir: string,
   env: Record<string, string> = {},
+  args: readonly string[] = [],
 ): Promise<ServerProcess> {
-  return startCliProcess(t, 'worker', dataDir, env, /Tunesmith worker (taking) render jobs/);
+  return startCliProcess(t, 'worker', dataDir, env, /Tunesmith worker (taking) render jobs/, args);
 }
 
 /** A long-running CLI command; `ready` matches its start line, and its first group is the handle's `url`. */
@@ -89,8 +90,9 @@ async function startCliProcess(
   dataDir: string,
   env: Record<string, string>,
   ready: RegExp,
+  args: readonly string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, command], {
+  const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, command, ...args], {
     cwd: repo,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,8 @@ import pg from 'pg';
 import { openRenderQueue, RENDER_QUEUE, type RenderJob } from '../../src/jobs/pg/render-queue.ts';
 import { RenderProgress } from '../../src/jobs/pg/render-progress.ts';
 import { freshDatabase } from '../helpers/postgres.ts';
-import { runCli, startServerProcess, tempDataDir } from '../helpers/process.ts';
+import { awaitCompleted } from '../helpers/long-poll.ts';
+import { runCli, startServerProcess, startWorkerProcess, tempDataDir } from '../helpers/process.ts';
 
 interface Live {
   id: string;
@@ -159,4 +160,36 @@ test('estimated_time counts stems as twice the work and 48 kHz as 1.05 times, as
     live.map((g) => g.estimated_time),
     [plain, plain + 2 * plain, plain + 2 * plain + 1.05 * plain].map((seconds) => Math.round(seconds * 10) / 10),
   );
+});
+
+test("`tunesmith worker --accounts` renders that account's tasks, in its own line, and leaves the others waiting for shared workers", async (t) => {
+  const { databaseUrl, node, headers } = await apiOnlyNode(t);
+  const env = { TUNESMITH_DATABASE_URL: databaseUrl };
+  const made = await runCli(['keys', 'create', '--plan', 'enterprise', '--json'], {
+    ...env,
+    TUNESMITH_DATA_DIR: await tempDataDir(t),
+  });
+  t.is(made.code, 0, made.stderr);
+  const vip = JSON.parse(made.stdout) as { key: string; account_id: string };
+  const vipHeaders = { ...headers, authorization: `Bearer ${vip.key}` };
+  const worker = await startWorkerProcess(t, await tempDataDir(t), env, ['--accounts', vip.account_id]);
+  t.truthy(worker.url, worker.output());
+
+  const post = async (asWho: Record<string, string>) => {
+    const res = await fetch(`${node.url}/v1/generate`, {
+      method: 'POST',
+      headers: asWho,
+      body: JSON.stringify({ prompt: 'a calm piano piece', duration: 30 }),
+    });
+    t.is(res.status, 202, await res.clone().text());
+    return (await res.json()) as Live;
+  };
+  // The other account's task first: a worker taking from the shared queue would start it before the vip's.
+  const other = await post(headers);
+  t.is(other.queue_position, 1);
+  const mine = await post(vipHeaders);
+  t.is(mine.queue_position === 0 || mine.queue_position === 1, true, JSON.stringify(mine));
+  await awaitCompleted(node.url, vipHeaders, mine.id);
+  const waiting = (await (await fetch(`${node.url}/v1/generation/${other.id}`, { headers })).json()) as Live;
+  t.is(waiting.queue_position, 1, JSON.stringify(waiting));
 });

@@ -7,7 +7,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../log.ts';
 import type { EnqueueInTransaction } from '../../store/postgres/index.ts';
-import { enqueueRender, openRenderQueue, rankOf, requeueOrphans } from './render-queue.ts';
+import { enqueueRender, openDedicatedQueues, openRenderQueue, rankOf, requeueOrphans } from './render-queue.ts';
 import { startRenderWorker, type RenderWorker, type RenderWorkerOptions } from './render-worker.ts';
 
 export { SharedJobQueue } from './api-job-queue.ts';
@@ -18,8 +18,11 @@ export interface SharedQueue {
   enqueue: EnqueueInTransaction;
   /** Queues the unfinished tasks that have no job (see requeueOrphans): once the repository's tables exist. */
   requeueOrphans(): Promise<void>;
-  /** Takes jobs onto `pool` until closed. */
-  work(options: Omit<RenderWorkerOptions, 'boss'>): Promise<RenderWorker>;
+  /**
+   * Takes jobs onto `pool` until closed: from the shared queue, or with `accounts` only those accounts' tasks
+   * (their dedicated queues, made here: from now on their new tasks go only to workers started so).
+   */
+  work(options: Omit<RenderWorkerOptions, 'boss' | 'queues'> & { accounts?: readonly string[] }): Promise<RenderWorker>;
   close(): Promise<void>;
 }
 
@@ -38,7 +41,13 @@ export async function openSharedQueue(config: Config & { databaseUrl: string }, 
       const queued = await requeueOrphans(boss, config.databaseUrl);
       if (queued > 0) logger.info({ tasks: queued }, 'queued unfinished tasks that had no job');
     },
-    work: (options) => startRenderWorker({ ...options, boss }),
+    async work({ accounts, ...options }) {
+      const queues =
+        accounts && accounts.length > 0
+          ? await openDedicatedQueues(boss, accounts, { leaseSeconds: config.jobLeaseSeconds })
+          : undefined;
+      return startRenderWorker({ ...options, boss, ...(queues ? { queues } : {}) });
+    },
     // Not graceful: the workers were closed first (their renders finished or were handed back).
     close: () => boss.stop({ graceful: false }),
   };

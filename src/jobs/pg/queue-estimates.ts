@@ -14,7 +14,7 @@ import type { Generation } from '../../domain/model.ts';
 import type { Queryable } from '../../store/postgres/index.ts';
 import { DEFAULT_SPEED, learnedPerAudioSecond, renderEstimate, timeLeft, type SpeedModel } from '../render-speed.ts';
 import type { LiveState } from '../types.ts';
-import { MAX_LISTED, RENDER_QUEUE, type RenderJob } from './render-queue.ts';
+import { MAX_LISTED, queueOf, type RenderJob } from './render-queue.ts';
 import { RenderProgress } from './render-progress.ts';
 
 /** How many of the latest completed renders the per-second cost is the mean of. */
@@ -43,12 +43,21 @@ export class QueueEstimates {
     const states = new Map<string, LiveState>();
     const open = generations.filter((g) => g.status === 'pending' || g.status === 'processing');
     if (open.length === 0) return states;
-    const [model, waitingIds] = await Promise.all([this.#model(), this.#waitingInOrder()]);
-    const position = new Map(waitingIds.map((id, index) => [id, index]));
-    const lastAhead = Math.max(-1, ...open.map((g) => position.get(g.id) ?? -1));
+    const [model, lines] = await Promise.all([this.#model(), this.#waitingLines(open)]);
+    // Each waiting task's line (the shared queue, or its account's dedicated one) and its place in it.
+    const place = new Map<string, { line: string[]; at: number }>();
+    for (const line of lines) {
+      for (const [at, id] of line.entries()) place.set(id, { line, at });
+    }
+    const aheadIds = new Set(
+      open.flatMap((g) => {
+        const found = place.get(g.id);
+        return found ? found.line.slice(0, found.at) : [];
+      }),
+    );
     const [active, waiting, progress] = await Promise.all([
-      this.#atWork(waitingIds),
-      this.#work(waitingIds.slice(0, lastAhead + 1)),
+      this.#atWork(lines.flat()),
+      this.#work([...aheadIds]),
       this.#progress.of(open.filter((g) => g.status === 'processing').map((g) => g.id)),
     ]);
     const estimate = (task: Work) => renderEstimate(model, task);
@@ -56,12 +65,6 @@ export class QueueEstimates {
     // counted without their progress.
     const activeLeft = active.reduce((sum, task) => sum + timeLeft(estimate(task), task.elapsed, 0), 0);
     const threads = Math.max(1, active.length);
-    // Work ahead of each waiting position: the sum of the estimates of the jobs before it.
-    const ahead: number[] = [0];
-    for (const id of waitingIds.slice(0, lastAhead)) {
-      const task = waiting.get(id);
-      ahead.push((ahead.at(-1) ?? 0) + (task ? estimate(task) : 0));
-    }
     const asked = new Set(open.map((g) => g.id));
     for (const task of active) {
       if (!asked.has(task.id)) continue;
@@ -73,20 +76,31 @@ export class QueueEstimates {
       });
     }
     for (const generation of open) {
-      const at = position.get(generation.id);
-      if (at === undefined) continue;
+      const found = place.get(generation.id);
+      if (!found) continue;
+      const ahead = found.line.slice(0, found.at).reduce((sum, id) => {
+        const task = waiting.get(id);
+        return sum + (task ? estimate(task) : 0);
+      }, 0);
       states.set(generation.id, {
-        queue_position: at + 1,
+        queue_position: found.at + 1,
         progress: 0,
-        estimated_time: (activeLeft + (ahead[at] ?? 0)) / threads + estimate(generation),
+        estimated_time: (activeLeft + ahead) / threads + estimate(generation),
       });
     }
     return states;
   }
 
-  /** The ids of the render jobs not yet taken, in the order pg-boss hands them out (priority DESC, then created_on). */
-  async #waitingInOrder(): Promise<string[]> {
-    const jobs = await this.#boss.findJobs<RenderJob>(RENDER_QUEUE, { queued: true, limit: MAX_LISTED });
+  /** The waiting lines these tasks are in (the shared queue, accounts' dedicated ones), each in pg-boss's order. */
+  async #waitingLines(tasks: readonly Generation[]): Promise<string[][]> {
+    const accounts = [...new Set(tasks.map((task) => task.account_id))];
+    const queues = new Set(await Promise.all(accounts.map((account) => queueOf(this.#boss, account))));
+    return Promise.all([...queues].map((queue) => this.#waitingInOrder(queue)));
+  }
+
+  /** The ids of a queue's jobs not yet taken, in the order pg-boss hands them out (priority DESC, then created_on). */
+  async #waitingInOrder(queue: string): Promise<string[]> {
+    const jobs = await this.#boss.findJobs<RenderJob>(queue, { queued: true, limit: MAX_LISTED });
     // findJobs lists by created_on, id; a stable sort by priority keeps that order within a priority.
     return jobs.sort((a, b) => b.priority - a.priority).map((job) => job.data.id);
   }

@@ -50,7 +50,7 @@ export const MIN_LEASE_SECONDS = 10;
  * Its schema is pg-boss's own (`pgboss`), migrated by pg-boss at start, apart from ours.
  */
 export async function openRenderQueue(options: RenderQueueOptions): Promise<PgBoss> {
-  const lease = Math.max(MIN_LEASE_SECONDS, options.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
+  const lease = leaseOf(options);
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
     max: options.poolSize ?? 4,
@@ -64,8 +64,21 @@ export async function openRenderQueue(options: RenderQueueOptions): Promise<PgBo
   });
   boss.on('error', (error: Error) => options.onError?.(error));
   await boss.start();
+  await ensureQueue(boss, RENDER_QUEUE, options);
+  return boss;
+}
+
+const leaseOf = (options: Pick<RenderQueueOptions, 'leaseSeconds'>): number =>
+  Math.max(MIN_LEASE_SECONDS, options.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
+
+/** Makes (or updates) a render queue, idempotently: every node does it at start, the first one wins. */
+async function ensureQueue(
+  boss: PgBoss,
+  name: string,
+  options: Pick<RenderQueueOptions, 'leaseSeconds' | 'maxAttempts'>,
+): Promise<void> {
   const queue = {
-    heartbeatSeconds: lease,
+    heartbeatSeconds: leaseOf(options),
     notify: true,
     // A render is bounded by its heartbeat, not by a wall-clock limit (a long track with stems takes minutes).
     expireInSeconds: 6 * 3600,
@@ -75,13 +88,35 @@ export async function openRenderQueue(options: RenderQueueOptions): Promise<PgBo
     retryDelay: 0,
     deleteAfterSeconds: 24 * 3600,
   };
-  if (await boss.getQueue(RENDER_QUEUE)) await boss.updateQueue(RENDER_QUEUE, queue);
+  if (await boss.getQueue(name)) await boss.updateQueue(name, queue);
   else
-    await boss.createQueue(RENDER_QUEUE, queue).catch(async (error: unknown) => {
+    await boss.createQueue(name, queue).catch(async (error: unknown) => {
       // Two nodes starting at once: the other one made it.
-      if (!(await boss.getQueue(RENDER_QUEUE))) throw error;
+      if (!(await boss.getQueue(name))) throw error;
     });
-  return boss;
+}
+
+/**
+ * The queue of an account with workers of its own (`tunesmith worker --accounts`): its tasks are sent there, and
+ * only those workers take from it. It exists from the first start of such a worker on.
+ */
+export const dedicatedQueue = (accountId: string): string => `${RENDER_QUEUE}.${accountId}`;
+
+/** Makes the dedicated queues of these accounts: from now on their new tasks go only to their own workers. */
+export async function openDedicatedQueues(
+  boss: PgBoss,
+  accountIds: readonly string[],
+  options: Pick<RenderQueueOptions, 'leaseSeconds' | 'maxAttempts'> = {},
+): Promise<string[]> {
+  const names = accountIds.map(dedicatedQueue);
+  for (const name of names) await ensureQueue(boss, name, options);
+  return names;
+}
+
+/** The queue an account's tasks go to: its dedicated one if it has workers of its own, else the shared one. */
+export async function queueOf(boss: PgBoss, accountId: string): Promise<string> {
+  const dedicated = dedicatedQueue(accountId);
+  return (await boss.getQueue(dedicated)) ? dedicated : RENDER_QUEUE;
 }
 
 /** pg-boss's view of one of our connections. */
@@ -105,9 +140,10 @@ export async function enqueueRender(
   rank = 0,
 ): Promise<void> {
   const db = asBossDb(client);
+  const queue = await queueOf(boss, generation.account_id);
   // The account's jobs not yet taken ('created' or 'retry'), in this transaction's view.
   const waiting = (
-    await boss.findJobs<RenderJob>(RENDER_QUEUE, {
+    await boss.findJobs<RenderJob>(queue, {
       data: { account_id: generation.account_id },
       queued: true,
       limit: MAX_LISTED,
@@ -115,7 +151,7 @@ export async function enqueueRender(
     })
   ).length;
   const job: RenderJob = { id: generation.id, account_id: generation.account_id };
-  await boss.send(RENDER_QUEUE, job, {
+  await boss.send(queue, job, {
     db,
     // pg-boss takes the highest priority first; ranks are small, and no account has a million jobs waiting.
     priority: -rank * RANK_STEP - waiting,
@@ -162,7 +198,8 @@ export async function requeueOrphans(boss: PgBoss, databaseUrl: string): Promise
     );
     let queued = 0;
     for (const row of rows) {
-      const jobs = await boss.findJobs<RenderJob>(RENDER_QUEUE, { data: { id: row.id }, db: asBossDb(client) });
+      const queue = await queueOf(boss, row.account_id);
+      const jobs = await boss.findJobs<RenderJob>(queue, { data: { id: row.id }, db: asBossDb(client) });
       if (jobs.some((job) => job.state === 'created' || job.state === 'retry' || job.state === 'active')) continue;
       await enqueueRender(boss, client, { id: row.id, account_id: row.account_id }, planRank(row.plan));
       queued++;

@@ -30,6 +30,8 @@ export interface RenderWorkerOptions {
   maxAttempts?: number;
   logger?: Logger;
   clock?: () => number;
+  /** The queues it takes from: the shared one, or accounts' dedicated ones (openDedicatedQueues). @default [RENDER_QUEUE] */
+  queues?: readonly string[];
   /** How long close() lets running renders finish before their jobs go back to the queue. @default 30000 */
   graceMs?: number;
 }
@@ -46,21 +48,34 @@ class RetryLater extends Error {
 
 export async function startRenderWorker(options: RenderWorkerOptions): Promise<RenderWorker> {
   const runner = new JobRunner(options);
-  const workerId = await options.boss.work<RenderJob>(
-    RENDER_QUEUE,
-    // One job per render thread. New jobs wake the worker through NOTIFY; the polls are the floor should a
-    // notification be missed (a dropped listener connection), and short, as a waiting render is what users notice.
-    { localConcurrency: options.pool.size, batchSize: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2 },
-    async ([job]) => {
-      if (job) await runner.run(job);
-    },
+  const queues = options.queues ?? [RENDER_QUEUE];
+  const workers = await Promise.all(
+    queues.map(async (queue) => ({
+      queue,
+      id: await options.boss.work<RenderJob>(
+        queue,
+        // One job per render thread. New jobs wake the worker through NOTIFY; the polls are the floor should a
+        // notification be missed (a dropped listener connection), and short, as a waiting render is what users notice.
+        {
+          localConcurrency: options.pool.size,
+          batchSize: 1,
+          pollingIntervalSeconds: 0.5,
+          notifyPollingIntervalSeconds: 2,
+        },
+        async ([job]) => {
+          if (job) await runner.run(job);
+        },
+      ),
+    })),
   );
   let closing: Promise<void> | null = null;
   return {
     close() {
       // Past the grace, the queue's stop fails what still runs here, and another worker takes it at once.
       closing ??= Promise.race([
-        options.boss.offWork(RENDER_QUEUE, { id: workerId, wait: true }),
+        Promise.all(workers.map(({ queue, id }) => options.boss.offWork(queue, { id, wait: true }))).then(
+          () => undefined,
+        ),
         delay(options.graceMs ?? 30_000, undefined, { ref: false }),
       ]);
       return closing;

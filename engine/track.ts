@@ -193,7 +193,7 @@ function vocalTrace(spec: SongSpec, vocal: Score['vocal']): TraceEntry[] {
   return [
     {
       source: vocal.lyrics.source === 'given' ? 'lyrics' : 'prompt',
-      effect: `${vocal.lyrics.source === 'given' ? 'the given lyrics are' : 'lyrics written from the prompt are'} sung in ${lines} line${lines === 1 ? '' : 's'} by a ${vocal.gender} voice${vocal.backing.length > 0 ? ', with backing "oohs" in the chorus' : ''}`,
+      effect: `${vocal.lyrics.source === 'given' ? 'the given lyrics are' : 'lyrics written from the prompt are'} sung in ${lines} line${lines === 1 ? '' : 's'} by a ${vocal.gender} voice${vocal.backing.length > 0 ? ', with a backing choir in the chorus' : ''}`,
     },
   ];
 }

@@ -95,7 +95,7 @@ export async function renderScore(score: Score, options: RenderOptions = {}): Pr
   const buses = await mixScore(score, frames, (done, total) => report((PHASES.instruments * done) / total), stems);
   // The stems made so far are finished but for the ducking under the voice: their reverb sends wait decimated.
   for (const [, stem] of stems?.entries() ?? []) readyReverb(stem);
-  const taps = mixVocal(score, buses, options.voiceTaps === true, stems);
+  const taps = await mixVocal(score, buses, options.voiceTaps === true, stems);
   report(PHASES.singer);
   const space = reverbSpaceOf(score.spec);
   const reverb = await renderReverb(buses.reverb, createRandom(score.spec.seed, 'reverb'), space);

@@ -1,17 +1,20 @@
 /**
- * The voice in the mix: the lead line and the backing "oohs" are sung into their own buffers (render/singer/),
- * then the lead gets a high-pass and a compressor, two quiet detuned doubles left and right, and the backing is
- * spread wide. The voice is set to sit just above the accompaniment's loudness where it sings, the
+ * The voice in the mix: the lead line is sung into its own buffer (render/singer/) and the backing harmonies are
+ * played by the sound bank's recorded choir ("aahs": real voices, which the formant singer is not); the lead
+ * gets a high-pass and a compressor, two quiet detuned doubles left and right, and the backing is spread wide. The voice is set to sit just above the accompaniment's loudness where it sings, the
  * accompaniment ducks a little under it, and it feeds the reverb and delay sends like any part.
  */
-import type { Score } from '../types.ts';
+import type { Score, SungNote } from '../types.ts';
 import { createRandom } from '../random.ts';
+import { at } from '../checked.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { biquad, compress, filterInPlace } from './bus.ts';
-import { SineLfo } from './filters.ts';
+import { peaking, SineLfo } from './filters.ts';
 import { integratedLoudness } from './master/index.ts';
 import type { MixBuses } from './mix.ts';
 import { sing } from './singer/index.ts';
+import { SAMPLED_INSTRUMENTS } from './sampled/catalogue.ts';
+import { playSampled } from './sampled/notes.ts';
 import { delaySendOf, type StemSet } from './stems.ts';
 import { free } from './free.ts';
 
@@ -19,17 +22,26 @@ import { free } from './free.ts';
 const VOICE_OVER_BAND_LU = 1.5;
 /** The accompaniment's gain under a full voice (ducking). */
 const DUCK_DB = -2.5;
-/** Doubles and backing relative to the lead. */
+/** Doubles relative to the lead; the backing choir's RMS where it sings against the lead's where the lead sings. */
 const DOUBLE_DB = -11;
-const BACKING_DB = -7;
+const BACKING_DB = -9;
 /** Reverb and delay sends of the voice, multiplied by the spec's effect amounts (as mix.ts does per role). */
 const REVERB_SEND = 0.45;
+/** The voice reaches the reverb this much later than it is heard: its words stay clear of their own echo. */
+const REVERB_PREDELAY = 0.07;
+/** The lead's EQ after its high-pass: less boxiness around 300 Hz, more presence around 4 kHz (peaking filters). */
+const LEAD_EQ = [
+  { frequency: 300, q: 1, gainDb: -2.5 },
+  { frequency: 4000, q: 0.8, gainDb: 2.5 },
+] as const;
 const DELAY_SEND = 0.35;
 
 /** Copies of the voice and the band taken while mixing, for tests and analysis (not the stems of stems.ts). */
 export interface VocalTaps {
   /** The lead voice as sung: dry, mono, before any processing (for pitch and formant analysis). */
   lead: Float32Array;
+  /** The backing choir as played: dry, mono, before its high-pass and level (empty without backing). */
+  backing: Float32Array;
   /** The whole voice as it enters the master bus (lead chain, doubles, backing; no reverb). */
   vocal: { left: Float32Array; right: Float32Array };
   /** Everything else as it enters the master bus (ducked, no reverb). */
@@ -103,16 +115,50 @@ function duckUnder(voice: Float32Array, span: Span, depth: number, channels: rea
   }
 }
 
+/** RMS of `channel` over the frames of `spans` ([from, to) each; a frame in two spans counts twice). */
+function rmsOver(channel: Float32Array, spans: readonly (readonly [number, number])[]): number {
+  let sum = 0;
+  let count = 0;
+  for (const [from, to] of spans) {
+    for (let i = from; i < to; i++) sum += (channel[i] ?? 0) ** 2;
+    count += Math.max(0, to - from);
+  }
+  return count > 0 ? Math.sqrt(sum / count) : 0;
+}
+
+/**
+ * The backing notes played by the bank's choir into a mono buffer of `frames` frames: each note's recorded
+ * sample resampled to its pitch, held, and released with a quadratic fade.
+ */
+async function playChoir(notes: readonly SungNote[], frames: number): Promise<Float32Array> {
+  const out = new Float32Array(frames);
+  const played = await playSampled(SAMPLED_INSTRUMENTS.choir, notes);
+  notes.forEach((note, n) => {
+    const { sample, ratio, holdFrames, releaseFrames, gain } = at(played, n);
+    const start = Math.round(note.time * SAMPLE_RATE);
+    const end = Math.min(holdFrames + releaseFrames, frames - start, Math.floor((sample.length - 2) / ratio));
+    const level = gain * (0.5 + note.velocity);
+    for (let j = 0; j < end; j++) {
+      const position = j * ratio;
+      const i0 = position | 0;
+      const a = sample[i0] ?? 0;
+      const fade = j < holdFrames ? 1 : (1 - (j - holdFrames) / releaseFrames) ** 2;
+      out[start + j] = (out[start + j] ?? 0) + (a + ((sample[i0 + 1] ?? 0) - a) * (position - i0)) * level * fade;
+    }
+  });
+  return out;
+}
+
 /**
  * Sings the score's vocal and mixes it into the buses (and, with `stems`, ducks every stem and makes the voice's
  * own); returns the taps when asked. Does nothing without a vocal.
  */
-export function mixVocal(
+export async function mixVocal(
   score: Score,
   buses: MixBuses,
   keepTaps: boolean,
   stems: StemSet | null = null,
-): VocalTaps | null {
+): Promise<VocalTaps | null> {
   const vocal = score.vocal;
   if (!vocal || vocal.notes.length === 0) return null;
   const frames = buses.left.length;
@@ -128,6 +174,10 @@ export function mixVocal(
   // Outside its span the voice is silent, so the filter and compressor only need to run inside it.
   const dry = lead.subarray(leadSpan.from, leadSpan.to);
   filterInPlace(dry, biquad('highpass', 100, 0.7));
+  for (const { frequency, q, gainDb } of LEAD_EQ) {
+    const [b0 = 1, b1 = 0, b2 = 0, a1 = 0, a2 = 0] = peaking(frequency, q, gainDb, SAMPLE_RATE);
+    filterInPlace(dry, { b0, b1, b2, a1, a2 });
+  }
   compress(dry, dry, { thresholdDb: -20, ratio: 3, kneeDb: 6, attack: 0.008, release: 0.15 });
   const left = lead.slice();
   const right = lead.slice();
@@ -137,10 +187,19 @@ export function mixVocal(
   // Full-length working copies: freed as soon as they are read, not at the next garbage collection (free.ts).
   free(lead);
   const backingSpan = vocal.backing.length > 0 ? spanOf(vocal.backing, frames) : null;
+  let tapBacking = new Float32Array(0);
   if (backingSpan) {
-    const backing = sing(vocal.backing, { ...options, random: createRandom(score.spec.seed, 'voice/backing') });
+    const backing = await playChoir(vocal.backing, frames);
+    if (keepTaps) tapBacking = backing.slice();
     filterInPlace(backing.subarray(backingSpan.from, backingSpan.to), biquad('highpass', 150, 0.7));
-    const gain = dbToGain(BACKING_DB) * 1.3;
+    // Levelled against the lead where the choir sings (the choir's calibration is not the singer's).
+    const chords = vocal.backing.map(
+      (n) =>
+        [Math.round(n.time * SAMPLE_RATE), Math.min(frames, Math.round((n.time + n.duration) * SAMPLE_RATE))] as const,
+    );
+    const choirLevel = rmsOver(backing, chords);
+    const leadLevel = rmsOver(lead, chords);
+    const gain = choirLevel > 0 ? (dbToGain(BACKING_DB) * leadLevel) / choirLevel : 0;
     for (let i = backingSpan.from; i < backingSpan.to; i++) left[i] = (left[i] ?? 0) + (backing[i] ?? 0) * gain;
     addDouble(right, backing, backingSpan, gain, 0.012, 0.002, 0.23, 0.6);
     free(backing);
@@ -161,6 +220,7 @@ export function mixVocal(
   const taps: VocalTaps | null = keepTaps
     ? {
         lead: tapLead ?? lead,
+        backing: tapBacking,
         vocal: { left, right },
         accompaniment: { left: buses.left.slice(), right: buses.right.slice() },
       }
@@ -171,6 +231,7 @@ export function mixVocal(
   const from = Math.min(leadSpan.from, backingSpan?.from ?? Infinity);
   const to = Math.min(frames, Math.max(leadSpan.to, backingSpan?.to ?? 0) + Math.ceil(0.03 * SAMPLE_RATE));
   const { left: busLeft, right: busRight, reverb, delay } = buses;
+  const preDelay = Math.round(REVERB_PREDELAY * SAMPLE_RATE);
   for (let i = from; i < to; i++) {
     const l = (left[i] ?? 0) * gain,
       r = (right[i] ?? 0) * gain;
@@ -181,12 +242,13 @@ export function mixVocal(
     busLeft[i] = (busLeft[i] ?? 0) + l;
     busRight[i] = (busRight[i] ?? 0) + r;
     const mono = (l + r) * 0.5;
-    reverb[i] = (reverb[i] ?? 0) + mono * reverbSend;
+    const late = i + preDelay < frames ? i + preDelay : -1;
+    if (late >= 0) reverb[late] = (reverb[late] ?? 0) + mono * reverbSend;
     delay[i] = (delay[i] ?? 0) + mono * delaySend;
     if (stem) {
       stem.left[i] = l;
       stem.right[i] = r;
-      stem.reverb[i] = mono * reverbSend;
+      if (late >= 0) stem.reverb[late] = mono * reverbSend;
       if (stemDelay) stemDelay[i] = mono * delaySend;
     }
   }

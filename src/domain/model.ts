@@ -50,6 +50,15 @@ export interface GenerationFiles {
   stems?: Record<string, string>;
 }
 
+/**
+ * What a track's storage is reckoned from (domain/generations/storage-budget.ts): its length, audio options,
+ * stems and, once rendered, its sections. A generation is one; so is a request.
+ */
+export type TrackSize = Pick<Generation, 'duration' | 'encoding' | 'stems'> & {
+  files?: Pick<GenerationFiles, 'stems'> | null;
+  metadata?: { sections?: unknown } | null;
+};
+
 /** Every blob key a record lists, stems included: what a delete removes. */
 export function storedFiles(files: GenerationFiles | null): string[] {
   if (!files) return [];

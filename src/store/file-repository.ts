@@ -41,7 +41,7 @@ import { recordOfArrays, type Problem } from './shape.ts';
 import { RETAIN_MS, WEBHOOK_FILE, WebhookFile } from './webhook-file.ts';
 import type { WebhookDelivery, WebhookEvent } from '../domain/webhooks/types.ts';
 import { IdempotencyConflictError, NothingToReplayError, NotFoundError } from '../domain/errors.ts';
-import type { Account, ApiKey, Generation, NewGeneration, PlanName } from '../domain/model.ts';
+import type { Account, ApiKey, Generation, NewGeneration, PlanName, TrackSize } from '../domain/model.ts';
 
 export interface OpenStoreOptions {
   dataDir: string;
@@ -489,6 +489,10 @@ export class FileRepository implements Repository {
 
   async usage(accountId: string, month: string): Promise<number> {
     return this.#byAccount.get(accountId)?.usage(month) ?? 0;
+  }
+
+  async sumTracks(accountId: string, measure: (track: TrackSize) => number): Promise<number> {
+    return this.#byAccount.get(accountId)?.sumKept(measure) ?? 0;
   }
 
   // Health

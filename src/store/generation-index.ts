@@ -3,7 +3,7 @@
  * with status counts and per-month usage kept up to date, so listing a page and checking a quota
  * never scan the whole history.
  */
-import type { Generation, GenerationStatus } from '../domain/model.ts';
+import type { Generation, GenerationStatus, TrackSize } from '../domain/model.ts';
 
 /** Newest first; equal timestamps by ascending id, so the order is total and stable. */
 export function newestFirst(a: Generation, b: Generation): number {
@@ -27,6 +27,13 @@ export class AccountGenerations {
   push(generation: Generation): void {
     this.#items.push(generation);
     this.#count(generation.status, generation.quota_month, +1);
+  }
+
+  /** The sum of `measure` over the generations that keep files (all but the failed), without copying them. */
+  sumKept(measure: (track: TrackSize) => number): number {
+    let sum = 0;
+    for (const generation of this.#items) if (generation.status !== 'failed') sum += measure(generation);
+    return sum;
   }
 
   sortAfterLoad(): void {

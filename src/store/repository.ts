@@ -4,7 +4,15 @@
  * do. Callers never see a path, a lowdb object or a shared mutable record.
  */
 import type { Credential, Session } from './credentials.ts';
-import type { Account, ApiKey, Generation, GenerationStatus, NewGeneration, PlanName } from '../domain/model.ts';
+import type {
+  Account,
+  ApiKey,
+  Generation,
+  GenerationStatus,
+  NewGeneration,
+  PlanName,
+  TrackSize,
+} from '../domain/model.ts';
 import type { CustomStyleRecord } from '../domain/custom-styles.ts';
 import type {
   AccountSecret,
@@ -58,6 +66,11 @@ export interface Repository {
   deleteGeneration(id: string): Promise<void>;
   /** Tasks not yet terminal (processing or pending), oldest first: what a restart must resume. */
   unfinishedGenerations(): Promise<Generation[]>;
+  /**
+   * The sum of `measure` over the account's generations that keep files (every one but the failed), in one pass
+   * over the store rather than page by page: the storage budget asks it on every create.
+   */
+  sumTracks(accountId: string, measure: (track: TrackSize) => number): Promise<number>;
   /** Generations counted against the account's quota for a month ("YYYY-MM"). */
   usage(accountId: string, month: string): Promise<number>;
   /**

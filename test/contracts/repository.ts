@@ -277,6 +277,49 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
     await t.throwsAsync(repository.deleteGeneration(generation.id), { instanceOf: NotFoundError });
   });
 
+  test(
+    title("sumTracks measures every track the account keeps: not failed, deleted or another account's ones"),
+    async (t) => {
+      const { repository, account } = await setup(t);
+      const other = await repository.createAccount({ plan: 'developer', email: 'b@example.com' });
+      const make = async (accountId: string, overrides: Partial<NewGeneration>) =>
+        (await repository.createGeneration(request(accountId, overrides), { monthlyQuota: null })).generation;
+      await make(account.id, { duration: 30 });
+      const rich = await make(account.id, {
+        duration: 60,
+        stems: true,
+        encoding: { sample_rate: 48000, bit_depth: 24, bitrate: null },
+      });
+      const failed = await make(account.id, { duration: 90 });
+      const deleted = await make(account.id, { duration: 120 });
+      await make(other.id, { duration: 150 });
+      await repository.transaction(async (tx) => {
+        await tx.updateGeneration(rich.id, {
+          status: 'completed',
+          files: { wav: 'a.wav', midi: 'a.mid', stems: { drums: 'd.wav', bass: 'b.wav' } },
+          metadata: { sections: [{ kind: 'verse', start: 0, end: 61.5 }] },
+        });
+        await tx.updateGeneration(failed.id, { status: 'failed' });
+        await tx.updateGeneration(deleted.id, { status: 'completed' });
+      });
+      await repository.deleteGeneration(deleted.id);
+
+      t.is(await repository.sumTracks(account.id, (track) => track.duration), 90);
+      const seen: unknown[] = [];
+      await repository.sumTracks(account.id, (track) => {
+        if (track.duration === 60) seen.push(track);
+        return 0;
+      });
+      t.like(seen[0], {
+        stems: true,
+        encoding: { sample_rate: 48000, bit_depth: 24 },
+        files: { stems: { drums: 'd.wav', bass: 'b.wav' } },
+        metadata: { sections: [{ end: 61.5 }] },
+      });
+      t.is(await repository.sumTracks('acct_missing', () => 1), 0);
+    },
+  );
+
   test(title('lists are newest first, filtered by status; unfinished tasks are oldest first'), async (t) => {
     const { repository, account } = await setup(t);
     const at = (minute: number) => ({ monthlyQuota: null, now: new Date(Date.UTC(2026, 2, 15, 12, minute)) });

@@ -13,8 +13,9 @@ import { renderScore, type RenderedAudio } from '../../engine/render/index.ts';
 import { encodeMidi, encodeWav } from '../../engine/encode/index.ts';
 import { aubioPitch } from '../helpers/analysis/pitch.ts';
 import { formantsOf } from '../helpers/analysis/formants.ts';
-import { loudness } from '../helpers/analysis.ts';
-import { median } from '../helpers/analysis.ts';
+import { chromaOf, loudness, median, parseSoxStats } from '../helpers/analysis.ts';
+import { run } from '../helpers/analysis/exec.ts';
+import { bandShare } from '../helpers/analysis/bands.ts';
 
 const SAMPLE_RATE = 44100;
 
@@ -229,6 +230,86 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
     t.true(master.truePeakDbtp <= -1, `true peak ${master.truePeakDbtp} dBTP`);
   });
 }
+
+/** sox's RMS level (dBFS) of a WAV between two times. */
+async function rmsDb(path: string, from: number, to: number): Promise<number> {
+  const { stderr } = await run('sox', [path, '-n', 'trim', String(from), String(to - from), 'stats']);
+  return parseSoxStats(stderr).rmsDb;
+}
+
+test('male folk: the lead is EQ-ed as a lead (presence at 3–6 kHz over the low mids at 200–400 Hz ≥ 3 dB above the dry voice, FFT band energies over the verses)', async (t) => {
+  const { score, audio } = await song(SONGS[0]!.prompt, SONGS[0]!.seed);
+  const verses = score.vocal!.lines.filter((line) => line.section === 'verse');
+  t.true(verses.length > 0);
+  const tilt = (signal: Float32Array) => {
+    const parts = verses.map((line) =>
+      signal.subarray(Math.round(line.start * SAMPLE_RATE), Math.round(line.end * SAMPLE_RATE)),
+    );
+    const joined = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      joined.set(part, at);
+      at += part.length;
+    }
+    return 10 * Math.log10(bandShare(joined, SAMPLE_RATE, 3000, 6000) / bandShare(joined, SAMPLE_RATE, 200, 400));
+  };
+  const dry = tilt(audio.taps!.lead);
+  const mixed = tilt(audio.taps!.vocal.left);
+  t.log(`presence over low mids: dry ${dry.toFixed(1)} dB, as mixed ${mixed.toFixed(1)} dB`);
+  t.true(mixed - dry >= 3);
+});
+
+test('female pop: the backing choir sings in the choruses and is silent in the verses (sox RMS of the backing tap)', async (t) => {
+  const { score, audio, dir } = await song(SONGS[1]!.prompt, SONGS[1]!.seed);
+  const backing = score.vocal!.backing;
+  t.true(backing.length > 0, 'pop has backing in its choruses');
+  const path = await wav(dir, 'backing', audio.taps!.backing);
+  const lines = score.vocal!.lines;
+  const choruses = lines.filter((line) => line.section === 'chorus');
+  const verses = lines.filter(
+    (line) =>
+      line.section === 'verse' && backing.every((n) => n.time > line.end + 1 || n.time + n.duration < line.start - 1),
+  );
+  t.true(choruses.length > 0 && verses.length > 0);
+  for (const line of choruses) {
+    const level = await rmsDb(path, line.start, line.end);
+    t.true(level > -35, `chorus "${line.text}" at ${line.start.toFixed(1)} s: backing RMS ${level} dBFS`);
+  }
+  for (const line of verses) {
+    const level = await rmsDb(path, line.start, line.end);
+    t.true(level < -80, `verse "${line.text}" at ${line.start.toFixed(1)} s: backing RMS ${level} dBFS`);
+  }
+});
+
+test('female pop: the backing choir sings the written chord tones (the two strongest pitch classes of its chroma, chord by chord)', async (t) => {
+  const { score, audio } = await song(SONGS[1]!.prompt, SONGS[1]!.seed);
+  const chords = new Map<number, number[]>();
+  for (const note of score.vocal!.backing) chords.set(note.time, [...(chords.get(note.time) ?? []), note.midi]);
+  let matched = 0;
+  let measured = 0;
+  for (const [time, midis] of chords) {
+    const duration = score.vocal!.backing.find((n) => n.time === time)!.duration;
+    // The held part of the chord: after the choir's attack, before its release.
+    if (duration < 0.6) continue;
+    const from = Math.round((time + 0.25) * SAMPLE_RATE);
+    const chroma = chromaOf(
+      audio.taps!.backing.subarray(from, from + Math.round((duration - 0.3) * SAMPLE_RATE)),
+      SAMPLE_RATE,
+    );
+    const strongest = chroma
+      .map((v, pc) => ({ v, pc }))
+      .sort((a, b) => b.v - a.v)
+      .slice(0, 2)
+      .map(({ pc }) => pc)
+      .sort();
+    const written = [...new Set(midis.map((m) => ((m % 12) + 12) % 12))].sort();
+    measured++;
+    if (written.every((pc) => strongest.includes(pc))) matched++;
+  }
+  t.log(`${matched}/${measured} held chords sung on their written pitch classes`);
+  t.true(measured >= 2);
+  t.true(matched / measured >= 0.8);
+});
 
 test('the sung line is in the MIDI file as its own track', async (t) => {
   const { score } = await song(SONGS[0]!.prompt, SONGS[0]!.seed);

@@ -261,13 +261,8 @@ export class Generations {
     const budget = this.#o.storageBudgetPerAccount;
     if (budget === undefined) return null;
     const needed = requests.reduce((sum, request) => sum + storageBytesOf(request), 0);
-    let used = 0;
     // Every track the account keeps, finished or not; a failed one keeps no files.
-    for (let offset = 0; ; offset += 1000) {
-      const page = await this.#o.repository.listGenerations(accountId, { limit: 1000, offset });
-      for (const generation of page.items) if (generation.status !== 'failed') used += storageBytesOf(generation);
-      if (page.items.length < 1000) break;
-    }
+    const used = await this.#o.repository.sumTracks(accountId, storageBytesOf);
     if (used + needed <= budget) return null;
     const tracks = requests.length === 1 ? 'this track needs' : `these ${requests.length} tracks need`;
     return new StorageBudgetError(

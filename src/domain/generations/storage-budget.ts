@@ -7,23 +7,21 @@
  * that plays; eight, the most, until it is finished) and as much again as its WAV for the MP3, Opus and FLAC made
  * on first fetch (together they measure under that: FLAC about 0.6 of the WAV, MP3 and Opus a few percent).
  */
-import type { Generation } from '../model.ts';
+import type { TrackSize } from '../model.ts';
 
 /** The most stems a track can have (engine/render/stems.ts: one per role). */
 const MAX_STEMS = 8;
 const STEM_BYTES_PER_SECOND = 44_100 * 2 * 2;
 
-type Sized = Pick<Generation, 'duration' | 'encoding' | 'stems'> & Partial<Pick<Generation, 'files' | 'metadata'>>;
-
 /** The seconds a track plays: its sections' end once rendered (a plan or a loop sets it), else the asked duration. */
-function secondsOf(track: Sized): number {
+function secondsOf(track: TrackSize): number {
   const sections = track.metadata?.sections;
   const end = Array.isArray(sections) ? (sections.at(-1) as { end?: unknown } | undefined)?.end : undefined;
   return typeof end === 'number' && end > 0 ? end : track.duration;
 }
 
 /** Bytes of storage a track takes, or will once finished and fetched in every format. */
-export function storageBytesOf(track: Sized): number {
+export function storageBytesOf(track: TrackSize): number {
   const seconds = secondsOf(track);
   const rate = track.encoding?.sample_rate ?? 44_100;
   const bytesPerSample = (track.encoding?.bit_depth ?? 16) / 8;

@@ -618,7 +618,7 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
             features: {
               type: 'object',
               description: "What the account's plan includes; asking for more is a 403 naming the plans that do.",
-              required: ['quality', 'api_access', 'priority', 'webhooks', 'custom_styles'],
+              required: ['quality', 'api_access', 'priority', 'webhooks', 'custom_styles', 'dedicated_workers'],
               properties: {
                 quality: {
                   enum: ['standard', 'high'],
@@ -633,6 +633,10 @@ export function openApiDocument(options: { serverUrl: string; styles: readonly s
                 priority: { type: 'integer', description: "The plan's rank in the render queue: lower starts first." },
                 webhooks: { type: 'boolean' },
                 custom_styles: { type: 'boolean', description: 'Styles of its own: POST /v1/styles.' },
+                dedicated_workers: {
+                  type: 'boolean',
+                  description: 'Render workers of its own, which the operator starts (tunesmith worker --accounts).',
+                },
               },
             },
           },

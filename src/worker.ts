@@ -7,6 +7,8 @@ import { createRenderPool } from '../engine/index.ts';
 import { openBackend } from './backend.ts';
 import { ConfigError, type Config } from './config.ts';
 import { GenerationLifecycle } from './domain/generations/lifecycle.ts';
+import { PLAN_LABELS } from './domain/plan-label.ts';
+import { limitsFor, plansIncluding } from './domain/plans.ts';
 import { openSharedQueue } from './jobs/pg/index.ts';
 import type { Logger } from './log.ts';
 
@@ -41,8 +43,16 @@ export async function startWorker(
   try {
     const accounts = options.accounts ?? [];
     for (const id of accounts) {
-      if (!(await backend.repository.getAccount(id)))
-        throw new ConfigError('--accounts', `there is no account ${id} in ${backend.where}.`);
+      const account = await backend.repository.getAccount(id);
+      if (!account) throw new ConfigError('--accounts', `there is no account ${id} in ${backend.where}.`);
+      if (!limitsFor(account).dedicated_workers) {
+        // Dedicated workers are a plan's feature (src/domain/plans.ts): the operator moves the account first.
+        const including = plansIncluding((plan) => plan.dedicated_workers);
+        throw new ConfigError(
+          '--accounts',
+          `account ${id} is on the ${PLAN_LABELS[account.plan]} plan, which has no dedicated workers (${including.map((name) => PLAN_LABELS[name]).join(', ')} has). Move it first: npm run -s cli -- accounts set-plan ${id} ${including[0] ?? 'enterprise'}.`,
+        );
+      }
     }
     const queue = await openSharedQueue({ ...config, databaseUrl: config.databaseUrl }, logger);
     steps.push(() => queue.close());

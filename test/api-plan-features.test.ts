@@ -88,11 +88,16 @@ test("GET /v1/account shows the plan's features", async (t) => {
       priority: PLANS[plan].priority,
       webhooks: PLANS[plan].webhooks,
       custom_styles: PLANS[plan].custom_styles,
+      dedicated_workers: PLANS[plan].dedicated_workers,
     });
   }
   t.deepEqual([PLANS.starter.quality, PLANS.developer.quality, PLANS.enterprise.quality], ['standard', 'high', 'high']);
   t.deepEqual(
     [PLANS.starter.custom_styles, PLANS.developer.custom_styles, PLANS.enterprise.custom_styles],
+    [false, false, true],
+  );
+  t.deepEqual(
+    [PLANS.starter.dedicated_workers, PLANS.developer.dedicated_workers, PLANS.enterprise.dedicated_workers],
     [false, false, true],
   );
 });

@@ -76,6 +76,15 @@ test('the plan cards name every format a track comes in', async (t) => {
   t.notRegex(overview.text, /WAV and MIDI/);
 });
 
+test('the plan cards say which plan has dedicated render workers', async (t) => {
+  const app = await startApp(t);
+  const browser = new DashboardClient(app.url);
+  await browser.signUp('workers@example.com');
+  const overview = await browser.get('/');
+  t.is(overview.text.match(/Dedicated render workers/g)?.length, 1);
+  t.is(overview.text.match(/Shared render workers/g)?.length, 2);
+});
+
 test('a signed-out visitor is sent to sign in, and data endpoints answer 401', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);

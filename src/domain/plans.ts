@@ -29,6 +29,8 @@ export interface PlanLimits {
   priority: number;
   /** Whether the account may make styles of its own (POST /v1/styles) and generate with them. */
   custom_styles: boolean;
+  /** Whether the operator may give the account workers of its own (`tunesmith worker --accounts`, PostgreSQL). */
+  dedicated_workers: boolean;
 }
 
 export const PLAN_NAMES: readonly PlanName[] = ['starter', 'developer', 'enterprise'];
@@ -42,6 +44,7 @@ export const PLANS: Readonly<Record<PlanName, Readonly<PlanLimits>>> = {
     api_access: 'basic',
     priority: 3,
     custom_styles: false,
+    dedicated_workers: false,
   },
   developer: {
     monthly: 500,
@@ -51,6 +54,7 @@ export const PLANS: Readonly<Record<PlanName, Readonly<PlanLimits>>> = {
     api_access: 'full',
     priority: 2,
     custom_styles: false,
+    dedicated_workers: false,
   },
   enterprise: {
     monthly: null,
@@ -60,6 +64,7 @@ export const PLANS: Readonly<Record<PlanName, Readonly<PlanLimits>>> = {
     api_access: 'full',
     priority: 1,
     custom_styles: true,
+    dedicated_workers: true,
   },
 };
 
@@ -81,15 +86,7 @@ export const isPlanName = (value: unknown): value is PlanName =>
 /** The limits that apply to an account: its plan's figures with its own overrides on top. */
 export function limitsFor(account: Pick<Account, 'plan' | 'rpm' | 'monthly'>): PlanLimits {
   const plan = PLANS[account.plan];
-  return {
-    monthly: account.monthly ?? plan.monthly,
-    rpm: account.rpm ?? plan.rpm,
-    webhooks: plan.webhooks,
-    quality: plan.quality,
-    api_access: plan.api_access,
-    priority: plan.priority,
-    custom_styles: plan.custom_styles,
-  };
+  return { ...plan, monthly: account.monthly ?? plan.monthly, rpm: account.rpm ?? plan.rpm };
 }
 
 /** "YYYY-MM" of a moment, in UTC: the month whose quota a task counts against. */

@@ -193,3 +193,22 @@ test("`tunesmith worker --accounts` renders that account's tasks, in its own lin
   const waiting = (await (await fetch(`${node.url}/v1/generation/${other.id}`, { headers })).json()) as Live;
   t.is(waiting.queue_position, 1, JSON.stringify(waiting));
 });
+
+test('`tunesmith worker --accounts` refuses an account whose plan has no dedicated workers, and says how to move it', async (t) => {
+  const { databaseUrl } = await apiOnlyNode(t);
+  const env = { TUNESMITH_DATABASE_URL: databaseUrl };
+  const made = await runCli(['keys', 'create', '--plan', 'developer', '--json'], {
+    ...env,
+    TUNESMITH_DATA_DIR: await tempDataDir(t),
+  });
+  t.is(made.code, 0, made.stderr);
+  const { account_id } = JSON.parse(made.stdout) as { account_id: string };
+  const worker = await startWorkerProcess(t, await tempDataDir(t), env, ['--accounts', account_id]);
+  t.is(worker.url, '', worker.output());
+  t.not((await worker.exited).code, 0);
+  t.regex(
+    worker.output(),
+    new RegExp(`account ${account_id} is on the Developer plan, which has no dedicated workers`),
+  );
+  t.regex(worker.output(), new RegExp(`accounts set-plan ${account_id} enterprise`));
+});

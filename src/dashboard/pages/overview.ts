@@ -107,6 +107,7 @@ ${
       <li>${plan.webhooks ? 'Webhook callbacks' : html`<span class="muted">No webhooks</span>`}</li>
       <li>${priorityLabel(plan.priority)}</li>
       <li>${plan.custom_styles ? 'Custom styles: your own, made from the built-in ones' : html`<span class="muted">No custom styles</span>`}</li>
+      <li>${plan.dedicated_workers ? 'Dedicated render workers (set up by the operator)' : html`<span class="muted">Shared render workers</span>`}</li>
       ${name === 'enterprise' ? html`<li>Custom limits per account</li>` : ''}
     </ul>
   </section>`;

@@ -34,6 +34,7 @@ export function getAccountHandler(services: Services): RouteHandler {
         priority: limits.priority,
         webhooks: limits.webhooks,
         custom_styles: limits.custom_styles,
+        dedicated_workers: limits.dedicated_workers,
       },
     };
   };

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkRequest, type GenerationRequest } from '../engine/index.ts';
 import { errorOf, startApp } from './helpers/app.ts';
-import { DashboardClient } from './helpers/dashboard.ts';
+import { DashboardClient, signUpOnPlan } from './helpers/dashboard.ts';
 import { runCli, tempDataDir } from './helpers/process.ts';
 
 const EVERY_ROLE = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture', 'vocals'];
@@ -62,7 +62,8 @@ test('POST /v1/generate of a silent track is a 400 silent_track and spends no qu
 test('the playground shows why a silent track is refused, as a 400 page', async (t) => {
   const app = await startApp(t);
   const browser = new DashboardClient(app.url);
-  await browser.signUp('silent@example.com');
+  // A plan with composition plans (Starter's playground leaves the plan rows out).
+  await signUpOnPlan(browser, app.store, 'silent@example.com');
   await browser.get('/playground');
   const res = await browser.post('/playground', {
     prompt: 'a chill lofi beat',

@@ -9,7 +9,17 @@ import { InvalidPresetError, RequestError } from './errors.ts';
 import { instrumentWord, parseKeyName } from './interpret/fields.ts';
 import { getLexicon } from './lexicon/index.ts';
 import { getPreset, presetNames, validatePreset } from './presets.ts';
-import { MODES, PATCHES, ROLES, type CustomStyle, type Mode, type Patch, type Preset, type Role } from './types.ts';
+import {
+  DRUM_KITS,
+  MODES,
+  PATCHES,
+  ROLES,
+  type CustomStyle,
+  type Mode,
+  type Patch,
+  type Preset,
+  type Role,
+} from './types.ts';
 
 /** What a custom style changes in its base; every field optional. Tempos count the pulse, as the API's `bpm`. */
 export interface StyleChanges {
@@ -42,18 +52,7 @@ export class InvalidStyleError extends RequestError {
   }
 }
 
-const KITS: readonly Patch[] = [
-  'acousticKit',
-  'roomKit',
-  'powerKit',
-  'jazzKit',
-  'brushKit',
-  'orchestralPerc',
-  'electronicKit',
-  'lofiKit',
-  'trapKit',
-  'chipKit',
-];
+const KITS: readonly Patch[] = DRUM_KITS;
 const TEXTURES: readonly Patch[] = ['rain', 'vinyl', 'ocean', 'wind'];
 /** The roles a style may set: the voice is the singer's, chosen per track. */
 export const STYLE_ROLES = ROLES.filter((role) => role !== 'vocal');

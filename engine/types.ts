@@ -549,6 +549,20 @@ export interface StyleInfo {
  * Patch names the renderer knows. Interpretation picks from these; the renderer must implement all of them.
  * Drum kits are patches of the "drums" role, textures of the "texture" role.
  */
+/** The patches the drums role plays (and only it). */
+export const DRUM_KITS = [
+  'acousticKit',
+  'roomKit',
+  'powerKit',
+  'jazzKit',
+  'brushKit',
+  'orchestralPerc',
+  'electronicKit',
+  'lofiKit',
+  'trapKit',
+  'chipKit',
+] as const;
+
 export const PATCHES = [
   // keys (sampled: piano … harmonica; rhodes is a sampled tine electric piano)
   'piano',
@@ -640,16 +654,7 @@ export const PATCHES = [
   'reeseBass',
   'synthBass',
   // drum kits (acoustic ones sampled: standard, room, power, jazz, brush, orchestral; electronic ones synthesized)
-  'acousticKit',
-  'roomKit',
-  'powerKit',
-  'jazzKit',
-  'brushKit',
-  'orchestralPerc',
-  'electronicKit',
-  'lofiKit',
-  'trapKit',
-  'chipKit',
+  ...DRUM_KITS,
   // textures
   'rain',
   'vinyl',

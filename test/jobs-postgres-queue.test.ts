@@ -22,6 +22,7 @@ import {
 } from '../src/jobs/pg/render-queue.ts';
 import { startRenderWorker } from '../src/jobs/pg/render-worker.ts';
 import { completedPatch } from '../src/jobs/render-task.ts';
+import { newGeneration } from './helpers/new-generation.ts';
 import { openStore, type FileRepository } from '../src/store/index.ts';
 import type { Generation } from '../src/domain/model.ts';
 import { openPostgresRepository } from '../src/store/postgres/index.ts';
@@ -70,17 +71,7 @@ async function setup(t: ExecutionContext, leaseSeconds = 60) {
 
 async function create(store: FileRepository, accountId: string, prompt: string): Promise<Generation> {
   const { generation } = await store.createGeneration(
-    {
-      account_id: accountId,
-      prompt,
-      duration: 30,
-      style: null,
-      instrumental: true,
-      seed: 1,
-      lyrics: null,
-      callback_url: null,
-      request_id: null,
-    },
+    newGeneration(accountId, { prompt, duration: 30, request_id: null }),
     { monthlyQuota: null },
   );
   return generation;

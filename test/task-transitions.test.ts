@@ -12,6 +12,7 @@ import { GenerationLifecycle } from '../src/domain/generations/lifecycle.ts';
 import type { Generation, GenerationStatus } from '../src/domain/model.ts';
 import { openStore, type FileRepository } from '../src/store/index.ts';
 import { EVENT_TYPES } from '../src/domain/webhooks/types.ts';
+import { newGeneration } from './helpers/new-generation.ts';
 
 const STATUSES: readonly GenerationStatus[] = ['pending', 'processing', 'completed', 'failed'];
 
@@ -35,20 +36,9 @@ async function setup(t: ExecutionContext) {
   });
   /** A new task brought to `status` the way the table allows (a new task is processing). */
   const taskIn = async (status: GenerationStatus): Promise<Generation> => {
-    const { generation } = await store.createGeneration(
-      {
-        account_id: account.id,
-        prompt: 'a calm lofi beat',
-        duration: 30,
-        style: null,
-        instrumental: true,
-        seed: 1,
-        lyrics: null,
-        callback_url: null,
-        request_id: null,
-      },
-      { monthlyQuota: null },
-    );
+    const { generation } = await store.createGeneration(newGeneration(account.id, { duration: 30, request_id: null }), {
+      monthlyQuota: null,
+    });
     return status === 'processing' ? generation : lifecycle.transition(generation.id, { status });
   };
   return { store, lifecycle, account, taskIn };

@@ -10,21 +10,12 @@ import type { NewGeneration } from '../../src/domain/model.ts';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../src/domain/webhooks/types.ts';
 import { StyleNameTakenError, type CustomStyleRecord } from '../../src/domain/custom-styles.ts';
 import { makeCustomStyle } from '../../engine/index.ts';
+import { newGeneration } from '../helpers/new-generation.ts';
 
 /** Makes a fresh, empty repository for a test (the test's context lets a factory register its own teardowns). */
 export type RepositoryFactory = (t: ExecutionContext) => Promise<{ repository: Repository; close(): Promise<void> }>;
 
-const request = (accountId: string, overrides: Partial<NewGeneration> = {}): NewGeneration => ({
-  account_id: accountId,
-  prompt: 'a calm lofi beat',
-  duration: 60,
-  style: null,
-  instrumental: true,
-  seed: 1,
-  lyrics: null,
-  callback_url: null,
-  ...overrides,
-});
+const request = newGeneration;
 
 const style = (accountId: string, name: string): CustomStyleRecord => ({
   account_id: accountId,

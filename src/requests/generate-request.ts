@@ -105,12 +105,24 @@ function generateBody(styles: readonly string[]) {
   });
 }
 
-/** The schema for this server's styles; made again only when they change. */
-let cached: { key: string; schema: ReturnType<typeof generateBody> } | undefined;
+/**
+ * The schema for a set of style names, kept for the sets last used: the built-in styles alone, and each account's
+ * with its own styles (one slot would be rebuilt on every request as accounts with and without own styles alternate).
+ */
+const schemas = new Map<string, ReturnType<typeof generateBody>>();
+const SCHEMAS_KEPT = 64;
 export function generateRequestSchema(styles: readonly string[]): ReturnType<typeof generateBody> {
   const key = styles.join('\n');
-  if (cached?.key !== key) cached = { key, schema: generateBody(styles) };
-  return cached.schema;
+  const kept = schemas.get(key);
+  // Re-inserted on use, so the first key is the least recently used.
+  schemas.delete(key);
+  const schema = kept ?? generateBody(styles);
+  schemas.set(key, schema);
+  if (schemas.size > SCHEMAS_KEPT) {
+    const oldest = schemas.keys().next().value;
+    if (oldest !== undefined) schemas.delete(oldest);
+  }
+  return schema;
 }
 
 export type GenerateBody = z.input<ReturnType<typeof generateBody>>;

@@ -327,6 +327,33 @@ test('stops are a closure, a burst, then the voice: /p t k/ aspirated (VOT 25–
   t.true(centroids.P! < centroids.K! && centroids.K! < centroids.T!, 'burst spectra: /p/ low, /k/ mid, /t/ high');
 });
 
+test('formants move from the consonant into the vowel over its first 40–80 ms, as in speech: LPC F2 10 ms into /bi/ and /wi/ ≥ 300 Hz under, into /da/ and /ga/ ≥ 150 Hz over, the F2 of the vowel at 150 ms; within 5% of it by 80 ms', (t) => {
+  const f2 = (onset: string, nucleus: string) => {
+    const notes = sungLine([
+      { time: 1.2, duration: 0.5, midi: 50, nucleus: 'AA', legato: true },
+      { time: 1.7, duration: 0.5, midi: 50, onset, nucleus },
+    ]);
+    const audio = render(notes, 'male', 2.5);
+    // One 25 ms LPC frame centred `ms` after the vowel's onset.
+    return (ms: number) =>
+      formantsOf(slice(audio, 1.7 + ms / 1000 - 0.015, 1.7 + ms / 1000 + 0.015), RATE, { frame: 0.025 })[1];
+  };
+  for (const [onset, nucleus, direction] of [
+    ['B', 'IY', -1],
+    ['W', 'IY', -1],
+    ['D', 'AA', 1],
+    ['G', 'AA', 1],
+  ] as const) {
+    const at = f2(onset, nucleus);
+    const [start, settled, steady] = [at(10), at(80), at(150)];
+    t.log(
+      `/${onset} ${nucleus}/: F2 ${start.toFixed(0)} Hz at 10 ms, ${settled.toFixed(0)} at 80 ms, ${steady.toFixed(0)} at 150 ms`,
+    );
+    t.true((start - steady) * direction >= (direction < 0 ? 300 : 150), `/${onset} ${nucleus}/ starts at its vowel`);
+    t.true(Math.abs(settled - steady) <= 0.05 * steady, `/${onset} ${nucleus}/ has not reached its vowel by 80 ms`);
+  }
+});
+
 test('a phrase after a rest starts with a soft, audible breath', (t) => {
   for (const gender of ['male', 'female'] as const) {
     const notes = sungLine([{ time: 1, duration: 0.6, midi: SUSTAIN_MIDI[gender], nucleus: 'AA' }]);

@@ -45,11 +45,12 @@ const AIR_GAIN = 0.6;
 /**
  * On a high note the harmonics are far apart, and a formant much narrower than their spacing lifts the one
  * harmonic it happens to sit on rather than shaping a vowel: which vowel is heard then depends on where the
- * harmonics fall (female vowels above F#4 were identified 56% by formant, against 92% lower down). F1 and F2 are
- * kept at least this share of f0 wide (at A4, 264 Hz), as a glottis open for more of each cycle also widens them
- * in real voices; below about 120 Hz (a man's lowest notes) the vowel's own bandwidths are wider and stay.
+ * harmonics fall (female vowels above F#4 were identified 56% by formant, against 92% lower down). From A3 to
+ * E4 (HIGH_NOTES, Hz) F1 and F2 widen to this share of f0, and stay at it above (at A4, 264 Hz), as a glottis
+ * open for more of each cycle also widens them in real voices.
  */
 const HIGH_NOTE_BANDWIDTH = 0.6;
+const HIGH_NOTES = [220, 330] as const;
 const NASAL_ZERO_BANDWIDTH = 120;
 const NASAL_POLE_BANDWIDTH = 100;
 const SINGERS_FORMANT = { frequency: 3000, q: 1.4, gainDb: 6 };
@@ -138,7 +139,8 @@ export function renderVoice(
     // Vowel modification for high notes: F1 is raised to stay above f0, as trained singers do.
     const f1 = Math.max(params[F1] ?? 0, f0 * 1.1);
     // High notes: F1 and F2 at least HIGH_NOTE_BANDWIDTH · f0 wide.
-    const wide = HIGH_NOTE_BANDWIDTH * f0;
+    const [low, high] = HIGH_NOTES;
+    const wide = HIGH_NOTE_BANDWIDTH * f0 * Math.min(1, Math.max(0, (f0 - low) / (high - low)));
     const b1 = Math.max(params[B1] ?? 0, wide);
     const b2 = Math.max(params[B1 + 1] ?? 0, wide);
     if (f1 !== lastF1 || b1 !== lastB1) resonator(f1, b1, sampleRate, k, K_FORMANT);

@@ -19,6 +19,14 @@ import type { Segment } from './plan.ts';
 
 /** Formants glide over this long across a phone boundary; source amplitudes cross-fade faster. */
 const FORMANT_GLIDE = 0.05;
+/**
+ * Next to a consonant, a vowel's formants move from (or towards) the consonant's over this long inside the vowel:
+ * the transitions that tell /b/ from /d/ from /g/ and carry glides and liquids take 40–80 ms in speech. With only
+ * FORMANT_GLIDE centred on the boundary they happened in a stop's closure and burst, where nothing is heard, and
+ * the vowel started on its own formants.
+ */
+const VOWEL_ENTRY = 0.06;
+const VOWEL_EXIT = 0.03;
 const AMPLITUDE_FADE = 0.008;
 /** How much breathier a vowel gets as its velocity falls from 1 to 0 (×1 at full voice, ×3 at none). */
 const SOFT_BREATHINESS = 2;
@@ -64,7 +72,9 @@ export class ParameterTrack {
     const toEnd = s.end - t;
     if (prevJoins) {
       targetAt(prev, prev.end, this.neighbour);
-      this.blend(out, FORMANT_PARAMS, Math.min(FORMANT_GLIDE, length, prev.end - prev.start), fromStart);
+      const entry = s.kind === 'vowel' && prev.kind === 'consonant';
+      const width = entry ? Math.min(2 * VOWEL_ENTRY, length) : Math.min(FORMANT_GLIDE, length, prev.end - prev.start);
+      this.blend(out, FORMANT_PARAMS, width, fromStart);
       this.blend(out, AMPLITUDE_PARAMS, Math.min(AMPLITUDE_FADE, length, prev.end - prev.start), fromStart);
       if (cur[FRIC] === 0 && (this.neighbour[FRIC] ?? 0) > 0) this.takeNoiseShape(out);
     } else {
@@ -73,7 +83,9 @@ export class ParameterTrack {
     }
     if (nextJoins) {
       targetAt(next, next.start, this.neighbour);
-      this.blend(out, FORMANT_PARAMS, Math.min(FORMANT_GLIDE, length, next.end - next.start), toEnd);
+      const exit = s.kind === 'vowel' && next.kind === 'consonant';
+      const width = exit ? Math.min(2 * VOWEL_EXIT, length) : Math.min(FORMANT_GLIDE, length, next.end - next.start);
+      this.blend(out, FORMANT_PARAMS, width, toEnd);
       this.blend(out, AMPLITUDE_PARAMS, Math.min(AMPLITUDE_FADE, length, next.end - next.start), toEnd);
       if (cur[FRIC] === 0 && (this.neighbour[FRIC] ?? 0) > 0) this.takeNoiseShape(out);
     } else {

@@ -136,7 +136,7 @@ export async function enqueueRender(
   boss: PgBoss,
   client: SqlClient,
   generation: RenderJob,
-  /** The account's plan rank (src/plans.ts); lower starts first. */
+  /** The account's plan rank (src/domain/plans.ts); lower starts first. */
   rank = 0,
 ): Promise<void> {
   const db = asBossDb(client);

@@ -378,7 +378,7 @@ export interface Score {
 
 /**
  * Vocals (issue 4). Text side: engine/lyrics/ turns words into syllables of ARPAbet phones.
- * Music side: engine/compose/vocal.ts puts one syllable on each melody note (SungNote).
+ * Music side: engine/compose/vocal/ puts one syllable on each melody note (SungNote).
  * Sound side: engine/render/singer/ sings SungNotes into a mono Float32Array.
  */
 

@@ -132,3 +132,21 @@ test("the store implements the domain's records and knows no edge", async (t) =>
     [],
   );
 });
+
+test('every file path a comment in src/, engine/, scripts/ or bench/ names exists (a moved file leaves no stale pointer)', async (t) => {
+  const missing: string[] = [];
+  for (const folder of ['src', 'engine', 'scripts', 'bench']) {
+    const entries = await readdir(join(root, folder), { recursive: true, withFileTypes: true });
+    for (const entry of entries.filter((e) => e.isFile() && /\.(ts|js)$/.test(e.name))) {
+      const text = await readFile(join(entry.parentPath, entry.name), 'utf8');
+      for (const [named] of text.matchAll(/\b(?:src|engine|test|bench|scripts)\/[\w./-]+\.(?:ts|md|json)\b/g)) {
+        const exists = await readFile(join(root, named)).then(
+          () => true,
+          () => false,
+        );
+        if (!exists) missing.push(`${relative(root, join(entry.parentPath, entry.name))} names ${named}`);
+      }
+    }
+  }
+  t.deepEqual(missing, []);
+});

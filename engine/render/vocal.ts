@@ -1,6 +1,7 @@
 /**
  * The voice in the mix: the lead line is sung into its own buffer (render/singer/) and the backing harmonies are
- * played by the sound bank's recorded choir ("aahs": real voices, which the formant singer is not); the lead
+ * played by the sound bank's recorded voices (its Voice Oohs for "ooh", Choir Aahs otherwise: real voices, which
+ * the formant singer is not); the lead
  * gets a high-pass and a compressor, two quiet detuned doubles left and right, and the backing is spread wide. The voice is set to sit just above the accompaniment's loudness where it sings, the
  * accompaniment ducks a little under it, and it feeds the reverb and delay sends like any part.
  */
@@ -13,7 +14,7 @@ import { peaking, SineLfo } from './filters.ts';
 import { integratedLoudness } from './master/index.ts';
 import type { MixBuses } from './mix.ts';
 import { sing } from './singer/index.ts';
-import { SAMPLED_INSTRUMENTS } from './sampled/catalogue.ts';
+import { SAMPLED_INSTRUMENTS, type SampledInstrument } from './sampled/catalogue.ts';
 import { playSampled } from './sampled/notes.ts';
 import { delaySendOf, type StemSet } from './stems.ts';
 import { free } from './free.ts';
@@ -126,26 +127,60 @@ function rmsOver(channel: Float32Array, spans: readonly (readonly [number, numbe
   return count > 0 ? Math.sqrt(sum / count) : 0;
 }
 
+/** The Voice Oohs' lowest recorded note (C4): lower notes are that recording pitched down, nearly a pure tone. */
+const OOHS_LOWEST = 60;
+/** Level of the octave above that doubles an "ooh" below OOHS_LOWEST (a mixed choir singing it in octaves). */
+const OOHS_OCTAVE_GAIN = 0.5;
+
+/** One recorded voice of a backing note: which preset sings it, at what pitch, how loud against the note. */
+interface ChoirVoice {
+  note: SungNote;
+  instrument: SampledInstrument;
+  level: number;
+}
+
 /**
- * The backing notes played by the bank's choir into a mono buffer of `frames` frames: each note's recorded
+ * The bank's recordings that sing a backing note: "ooh" (UW, UH) by its Voice Oohs, every other vowel by its
+ * Choir Aahs (real voices; the singer's formants are not put on them). The oohs were recorded by high voices: a
+ * note below them, pitched down, keeps only its fundamental and is lost under the band, so it is doubled an
+ * octave up, as a mixed choir sings it.
+ */
+function choirVoices(note: SungNote): ChoirVoice[] {
+  const vowel = note.syllable.nucleus;
+  if (vowel !== 'UW' && vowel !== 'UH') return [{ note, instrument: SAMPLED_INSTRUMENTS.choir, level: 1 }];
+  const instrument = SAMPLED_INSTRUMENTS.voiceOohs;
+  const own = { note, instrument, level: 1 };
+  if (note.midi >= OOHS_LOWEST) return [own];
+  return [own, { note: { ...note, midi: note.midi + 12 }, instrument, level: OOHS_OCTAVE_GAIN }];
+}
+
+/**
+ * The backing notes played by the bank's choir into a mono buffer of `frames` frames: each voice's recorded
  * sample resampled to its pitch, held, and released with a quadratic fade.
  */
 async function playChoir(notes: readonly SungNote[], frames: number): Promise<Float32Array> {
   const out = new Float32Array(frames);
-  const played = await playSampled(SAMPLED_INSTRUMENTS.choir, notes);
-  notes.forEach((note, n) => {
-    const { sample, ratio, holdFrames, releaseFrames, gain } = at(played, n);
-    const start = Math.round(note.time * SAMPLE_RATE);
-    const end = Math.min(holdFrames + releaseFrames, frames - start, Math.floor((sample.length - 2) / ratio));
-    const level = gain * (0.5 + note.velocity);
-    for (let j = 0; j < end; j++) {
-      const position = j * ratio;
-      const i0 = position | 0;
-      const a = sample[i0] ?? 0;
-      const fade = j < holdFrames ? 1 : (1 - (j - holdFrames) / releaseFrames) ** 2;
-      out[start + j] = (out[start + j] ?? 0) + (a + ((sample[i0 + 1] ?? 0) - a) * (position - i0)) * level * fade;
-    }
-  });
+  const voices = notes.flatMap(choirVoices);
+  for (const instrument of new Set(voices.map((voice) => voice.instrument))) {
+    const own = voices.filter((voice) => voice.instrument === instrument);
+    const played = await playSampled(
+      instrument,
+      own.map((voice) => voice.note),
+    );
+    own.forEach(({ note, level: voiceLevel }, n) => {
+      const { sample, ratio, holdFrames, releaseFrames, gain } = at(played, n);
+      const start = Math.round(note.time * SAMPLE_RATE);
+      const end = Math.min(holdFrames + releaseFrames, frames - start, Math.floor((sample.length - 2) / ratio));
+      const level = gain * (0.5 + note.velocity) * voiceLevel;
+      for (let j = 0; j < end; j++) {
+        const position = j * ratio;
+        const i0 = position | 0;
+        const a = sample[i0] ?? 0;
+        const fade = j < holdFrames ? 1 : (1 - (j - holdFrames) / releaseFrames) ** 2;
+        out[start + j] = (out[start + j] ?? 0) + (a + ((sample[i0 + 1] ?? 0) - a) * (position - i0)) * level * fade;
+      }
+    });
+  }
   return out;
 }
 

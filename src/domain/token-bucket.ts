@@ -23,7 +23,7 @@ export interface Bucket {
 
 /**
  * Counts requests per key (an account id) against a per-minute capacity. The in-memory TokenBucketLimiter below
- * is one process's; PostgresLimiter (rate-limit-postgres.ts) is shared by every API node on a database.
+ * is one process's; PostgresLimiter (src/store/postgres/rate-limit.ts) is shared by every API node on a database.
  */
 export interface RequestLimiter {
   /** Consumes one token when one is available. */

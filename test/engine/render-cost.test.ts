@@ -1,12 +1,14 @@
 /**
  * The cheaper paths of the render give exactly what the plain ones gave: loudness measured over spans in place
  * equals the loudness of the spans copied out end to end, the compressor given one array twice (a mono voice)
- * equals either channel of it given two copies, and the true peak read without an envelope equals the envelope's.
+ * equals either channel of it given two copies, the true peak read without an envelope equals the envelope's, and the
+ * limiter's ring buffers give what plain arrays gave.
  */
 import test from 'ava';
 import { compress } from '../../engine/render/bus.ts';
 import { integratedLoudness, truePeakDb } from '../../engine/render/master/index.ts';
 import { truePeakEnvelope } from '../../engine/render/master/true-peak.ts';
+import { limitTruePeak } from '../../engine/render/master/limiter.ts';
 import { SAMPLE_RATE } from '../../engine/render/constants.ts';
 
 /** Seeded noise whose level swells and fades every few seconds (a small LCG, not the engine's generator). */
@@ -65,4 +67,41 @@ test('the true peak is the largest value of the true-peak envelope, to the last 
   for (let k = 0; k < left.length; k++) samplePeak = Math.max(samplePeak, Math.abs(left[k]!), Math.abs(right[k]!));
   const envelope = truePeakEnvelope(left, right, samplePeak);
   t.is(truePeakDb(left, right), 20 * Math.log10(envelope.reduce((max, value) => Math.max(max, value), 0)));
+});
+
+/** The limiter as first written: the envelope's running minimum and moving average over full-length arrays. */
+function plainLimiter(left: Float32Array, right: Float32Array, ceiling: number, gain: number): Float32Array {
+  const n = left.length;
+  const lookahead = Math.max(1, Math.round(0.002 * SAMPLE_RATE));
+  const release = 1 - Math.exp(-1 / (0.08 * SAMPLE_RATE));
+  const need = truePeakEnvelope(left, right, ceiling, gain).map((peak) => (peak > ceiling ? ceiling / peak : 1));
+  const gains = new Float32Array(n);
+  const released = new Float64Array(n);
+  let state = 1;
+  for (let i = 0; i < n; i++) {
+    let minimum = Infinity;
+    for (let k = i; k <= Math.min(n - 1, i + lookahead); k++) minimum = Math.min(minimum, need[k] ?? 0);
+    state = Math.min(minimum, state + (1 - state) * release);
+    released[i] = state;
+  }
+  const window = lookahead + 1;
+  let sum = window;
+  for (let i = 0; i < n; i++) {
+    sum += (released[i] ?? 0) - (i >= window ? (released[i - window] ?? 0) : 1);
+    gains[i] = (sum / window) * gain;
+  }
+  return gains;
+}
+
+test("the limiter's gains are those of its plain full-length form, to the last bit", (t) => {
+  const left = swelling(6 * SAMPLE_RATE, 5),
+    right = swelling(6 * SAMPLE_RATE, 6);
+  const expected = plainLimiter(left, right, 0.5, 1.7);
+  const gains = new Float32Array(left.length);
+  limitTruePeak(left.slice(), right.slice(), 0.5, SAMPLE_RATE, 1.7, gains);
+  t.true(
+    gains.some((g) => g < 1.7 * 0.99),
+    'the limiter worked',
+  );
+  t.deepEqual(gains, expected);
 });

@@ -1,6 +1,6 @@
 /**
  * queue_position and estimated_time on an API-only node in PostgreSQL mode, read from the real pg-boss queue. The
- * "worker" here is pg-boss's own fetch from the test (a job taken is 'active' exactly as a worker's is), so which
+ * "worker" here is pg-boss's own fetch from the test and the start of the task a worker then records, so which
  * jobs are running is decided by the test, not by how fast a render happens to be.
  */
 import test, { type ExecutionContext } from 'ava';
@@ -64,6 +64,14 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
 
   const boss = await openRenderQueue({ databaseUrl, supervise: false, poolSize: 1 });
   t.teardown(() => boss.stop({ graceful: false }));
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  t.teardown(() => db.end());
+  // What a worker does with a job it takes: start its task (render-worker.ts).
+  const take = async () => {
+    const [job] = await boss.fetch<RenderJob>(RENDER_QUEUE);
+    await db.query(`UPDATE generations SET attempts = 1, started_at = now() WHERE id = $1`, [job?.data.id]);
+    return job;
+  };
 
   // Nothing taken yet: all three wait, in the order they were posted.
   const before = await Promise.all(ids.map(get));
@@ -72,7 +80,7 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
     [1, 2, 3],
   );
 
-  const [first] = await boss.fetch<RenderJob>(RENDER_QUEUE);
+  const first = await take();
   t.is(first?.data.id, ids[0]);
   const busy = await Promise.all(ids.map(get));
   t.deepEqual(
@@ -91,7 +99,7 @@ test('waiting tasks get positions 1 and 2 behind a running one (0), with estimat
 
   // The first render done and the second taken: the third is next, and sooner than before.
   await boss.complete(RENDER_QUEUE, first!.id);
-  const [second] = await boss.fetch<RenderJob>(RENDER_QUEUE);
+  const second = await take();
   t.is(second?.data.id, ids[1]);
   const drained = await Promise.all(ids.slice(1).map(get));
   t.deepEqual(

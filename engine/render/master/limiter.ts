@@ -42,28 +42,43 @@ export function limitTruePeak(
 
   // Forward sliding minimum over [i, i + lookahead] with a monotonic deque (a ring: it never holds more than
   // lookahead + 1 indices), release smoothing, then a moving average over the last lookahead + 1 gains (values
-  // before the start count as 1). Rings instead of full-length arrays keep memory flat for long tracks.
+  // before the start count as 1). Rings instead of full-length arrays keep memory flat for long tracks. The
+  // rings' positions wrap by comparison, not by `%`: an integer division per access cost more than the rest.
   const ringSize = lookahead + 2;
   const deque = new Int32Array(ringSize);
+  // head: the oldest index's slot; tail: the slot after the newest; size: how many indices the deque holds.
   let head = 0,
-    tail = 0;
+    tail = 0,
+    size = 0;
   let next = 0;
   let released = 1;
   const window = lookahead + 1;
   const history = new Float64Array(window).fill(1);
+  let slot = 0;
   let sum = window;
   for (let i = 0; i < n; i++) {
     const reach = Math.min(n - 1, i + lookahead);
     for (; next <= reach; next++) {
-      while (tail > head && (need[deque[(tail - 1) % ringSize] ?? 0] ?? 0) >= (need[next] ?? 0)) tail--;
-      deque[tail % ringSize] = next;
-      tail++;
+      const value = need[next] ?? 0;
+      while (size > 0) {
+        const last = tail === 0 ? ringSize - 1 : tail - 1;
+        if ((need[deque[last] ?? 0] ?? 0) < value) break;
+        tail = last;
+        size--;
+      }
+      deque[tail] = next;
+      tail = tail + 1 === ringSize ? 0 : tail + 1;
+      size++;
     }
-    while ((deque[head % ringSize] ?? 0) < i) head++;
-    const minimum = need[deque[head % ringSize] ?? 0] ?? 0;
+    while ((deque[head] ?? 0) < i) {
+      head = head + 1 === ringSize ? 0 : head + 1;
+      size--;
+    }
+    const minimum = need[deque[head] ?? 0] ?? 0;
     released = Math.min(minimum, released + (1 - released) * release);
-    sum += released - (history[i % window] ?? 0);
-    history[i % window] = released;
+    sum += released - (history[slot] ?? 0);
+    history[slot] = released;
+    slot = slot + 1 === window ? 0 : slot + 1;
     const g = (sum / window) * gain;
     if (gains) gains[i] = g;
     left[i] = (left[i] ?? 0) * g;

@@ -160,7 +160,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'rate limits',
     sql: `
       -- One token bucket per key, shared by every API node: refilled and spent in one statement
-      -- (src/http/rate-limit-postgres.ts). Unlogged: a crash of the database only hands out full buckets.
+      -- (src/store/postgres/rate-limit.ts). Unlogged: a crash of the database only hands out full buckets.
       CREATE UNLOGGED TABLE rate_limit_buckets (
         key text PRIMARY KEY,
         tokens double precision NOT NULL,

@@ -12,6 +12,10 @@ import { parseSoxStats } from '../helpers/analysis/loudness.ts';
 import { run } from '../helpers/analysis/exec.ts';
 import { monoMix, readWav } from '../helpers/analysis/wav.ts';
 import { createTrackRenderer, type TrackRenderer } from '../helpers/analysis/renders.ts';
+import { glidesIn } from '../helpers/analysis/glides.ts';
+import { synthDir } from '../helpers/analysis/synth.ts';
+import { compose, interpret } from '../../engine/index.ts';
+import wavefile from 'wavefile';
 
 const SECONDS = 30;
 const request = (prompt: string, instrumental = true): GenerationRequest => ({
@@ -196,4 +200,88 @@ test('blues: the guitar answers the singer: it plays in the bars the voice leave
   // Seed 1 sings two phrases of two bars, each answered by two bars of guitar.
   t.true(answers >= 6, `${answers} half-bars of guitar alone`);
   t.true(overlaps <= 2, `${overlaps} half-bars of guitar under the voice`);
+});
+
+/**
+ * A synthetic 808 line, written as a WAV: notes of `NOTE_SECONDS` (partials as an 808's driven sine) whose
+ * 0.12 s releases overlap the next note, as the mixer plays them. A note given a `from` pitch slides from it in
+ * 90 ms, quickest at first, as the mixer's glide does; the others start on their pitch.
+ */
+const NOTE_SECONDS = 0.45;
+async function bassLine(path: string, notes: { midi: number; from?: number }[]): Promise<string> {
+  const rate = 44100;
+  const partials = [1, 0.35, 0.2, 0.08, 0.04];
+  const hz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
+  const out = new Float32Array(Math.ceil((notes.length * NOTE_SECONDS + 0.5) * rate));
+  const hold = Math.round(NOTE_SECONDS * rate),
+    release = Math.round(0.12 * rate),
+    glide = Math.round(0.09 * rate);
+  notes.forEach(({ midi, from }, n) => {
+    const start = Math.round(n * NOTE_SECONDS * rate);
+    let phase = 0;
+    for (let j = 0; j < hold + release; j++) {
+      const away = from !== undefined && j < glide ? (1 - j / glide) ** 2 : 0;
+      phase += (2 * Math.PI * hz(midi + ((from ?? midi) - midi) * away)) / rate;
+      const tone = partials.reduce((sum, a, k) => sum + a * Math.sin((k + 1) * phase), 0);
+      const envelope = Math.min(1, j / (0.008 * rate)) * (j >= hold ? (1 - (j - hold) / release) ** 2 : 1);
+      out[start + j] = (out[start + j] ?? 0) + 0.3 * tone * envelope;
+    }
+  });
+  const pcm = Int16Array.from(out, (x) => Math.round(x * 32767));
+  const wav = new wavefile.WaveFile();
+  wav.fromScratch(1, rate, '16', pcm);
+  await writeFile(path, wav.toBuffer());
+  return path;
+}
+
+test('the glide check hears an 808 slide and nothing else: none in a struck flat tone or in jumps, each octave and fifth slide', async (t) => {
+  const dir = await synthDir('tunesmith-glides-');
+  try {
+    // Octaves and fifths up and down, at the pitches of a trap 808 (B0-G2) and an octave above.
+    const pitches = [31, 31, 43, 31, 38, 31, 43, 36, 31, 31, 43, 34, 46, 34];
+    for (const lift of [0, 12]) {
+      const line = pitches.map((midi) => midi + lift);
+      const moves = line.filter((midi, i) => i > 0 && Math.abs(midi - (line[i - 1] ?? midi)) >= 7).length;
+      const flat = await glidesIn(
+        await bassLine(
+          dir.path(`flat-${lift}.wav`),
+          line.map(() => ({ midi: 31 + lift })),
+        ),
+      );
+      const jumps = await glidesIn(
+        await bassLine(
+          dir.path(`jumps-${lift}.wav`),
+          line.map((midi) => ({ midi })),
+        ),
+      );
+      const slides = await glidesIn(
+        await bassLine(
+          dir.path(`slides-${lift}.wav`),
+          line.map((midi, i) => ({ midi, from: i > 0 ? line[i - 1] : undefined })),
+        ),
+      );
+      t.log(
+        `+${lift}: ${flat.glides.length} in the flat tone, ${jumps.glides.length} in the jumps, ${slides.glides.length} of ${moves} slides`,
+      );
+      t.is(flat.glides.length, 0);
+      t.is(jumps.glides.length, 0);
+      t.true(slides.glides.length >= moves / 2, `${slides.glides.length} of ${moves}`);
+      // Each slide heard is one that was played: it ends on the note slid to.
+      for (const glide of slides.glides)
+        t.true(line.some((midi, i) => i > 0 && Math.abs(midi - glide.to) < 0.5 && line[i - 1] !== midi));
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+test("trap: the 808's slides are heard in its bass stem, where the score slides it", async (t) => {
+  const { path } = await stem('trap', 'bass');
+  const { glides } = await glidesIn(path);
+  const bass = compose(interpret(TRACKS.trap)).parts.find((part) => part.role === 'bass');
+  const slid = (bass?.notes ?? []).filter((note) => Math.abs(note.glide ?? 0) >= 7).map((note) => note.time);
+  const placed = glides.filter((glide) => slid.some((time) => Math.abs(time - glide.time) < 0.06));
+  t.log(`${glides.length} slides heard (${placed.length} where the score slides), of ${slid.length} scored`);
+  t.true(glides.length >= slid.length / 2, `${glides.length} of ${slid.length}`);
+  t.is(placed.length, glides.length);
 });

@@ -7,15 +7,10 @@
  *
  *   npm run bench:estimates [-- --rounds 2]
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startBenchServer } from './serve.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2' } } });
-const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 /** The queue, in the order posted. */
 const QUEUE: { label: string; body: Record<string, unknown> }[] = [
@@ -29,23 +24,8 @@ const QUEUE: { label: string; body: Record<string, unknown> }[] = [
   { label: '60 s stems loop', body: { duration: 60, stems: true, loop: true } },
 ];
 
-const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-bench-estimates-'));
-const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], {
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let output = '';
-const url = await new Promise<string>((done, fail) => {
-  const onData = (chunk: Buffer) => {
-    output += chunk.toString();
-    const match = /Tunesmith listening on (http:\/\/\S+)/.exec(output);
-    if (match) done(match[1] ?? '');
-  };
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-  child.on('exit', () => fail(new Error(`The server exited:\n${output}`)));
-});
-const auth = { authorization: `Bearer ${/\b(ts_live_[A-Za-z0-9_-]+)/.exec(output)?.[1] ?? ''}` };
+const server = await startBenchServer();
+const { url, auth } = server;
 
 /** Seconds from now until the generation is completed. */
 async function completion(id: string, started: number): Promise<number> {
@@ -85,7 +65,5 @@ try {
   const share = within.filter(Boolean).length;
   console.log(`within ±50% of the real wait: ${share} of ${within.length}`);
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((done) => child.on('exit', done));
-  await rm(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

@@ -8,16 +8,14 @@
  *
  *   npm run bench:task [-- --rounds 2] [-- --trees /work/wt/base,.]   (a tree: a checkout with node_modules)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compose } from '../engine/compose/index.ts';
 import type { GenerationRequest } from '../engine/index.ts';
 import { interpret } from '../engine/interpret/index.ts';
 import { renderScore } from '../engine/render/index.ts';
+import { startBenchServer, type BenchServer } from './serve.ts';
 
 const { values } = parseArgs({
   options: {
@@ -31,36 +29,6 @@ const trees = values.trees.split(',').map((tree) => resolve(tree));
 const durations = values.durations.split(',').map(Number);
 const PROMPT = 'an upbeat pop song about the city at night';
 const SEED = 3;
-
-interface Server {
-  tree: string;
-  url: string;
-  key: string;
-  child: ChildProcess;
-  dataDir: string;
-}
-
-async function startServer(tree: string): Promise<Server> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-bench-task-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(tree, 'src', 'cli.ts'), 'serve'], {
-    cwd: tree,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((done, fail) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Tunesmith listening on (http:\/\/\S+)/.exec(output);
-      if (match) done(match[1] ?? '');
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', () => fail(new Error(`The server in ${tree} exited:\n${output}`)));
-  });
-  const key = /\b(ts_live_[A-Za-z0-9_-]+)/.exec(output)?.[1] ?? '';
-  return { tree, url, key, child, dataDir };
-}
 
 /** CPU milliseconds the process has used so far, all threads (Linux: utime + stime in clock ticks of 10 ms). */
 function cpuMs(pid: number | undefined): number {
@@ -76,8 +44,8 @@ interface Timing {
 }
 
 /** Milliseconds (wall and the server's CPU) from the POST to completed, and to the first byte of the MP3 fetched right after. */
-async function task(server: Server, duration: number): Promise<Timing> {
-  const auth = { authorization: `Bearer ${server.key}` };
+async function task(server: BenchServer, duration: number): Promise<Timing> {
+  const { auth } = server;
   const cpuStarted = cpuMs(server.child.pid);
   const started = performance.now();
   const created = await fetch(`${server.url}/v1/generate`, {
@@ -114,9 +82,9 @@ async function bareRender(duration: number): Promise<{ wall: number; cpu: number
   return { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
 }
 
-const servers: Server[] = [];
+const servers: BenchServer[] = [];
 try {
-  for (const tree of trees) servers.push(await startServer(tree));
+  for (const tree of trees) servers.push(await startBenchServer(tree));
   console.log(`Warming up (one 30 s task per server, one bare render)…`);
   for (const server of servers) await task(server, 30);
   await bareRender(30);
@@ -161,12 +129,7 @@ try {
     }
   }
 } finally {
-  for (const server of servers) {
-    const exited = new Promise((done) => server.child.once('exit', done));
-    server.child.kill('SIGTERM');
-    await exited;
-    await rm(server.dataDir, { recursive: true, force: true }).catch(() => undefined);
-  }
+  for (const server of servers) await server.stop();
 }
 
 function median(values: number[]): number {

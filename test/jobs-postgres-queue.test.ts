@@ -274,3 +274,48 @@ test("a dedicated worker renders only its accounts' tasks, and a shared worker l
   t.deepEqual(dedicated.rendered.sort(), ['vip 1', 'vip 2']);
   t.deepEqual(shared.rendered.sort(), ['other 1', 'other 2']);
 });
+
+test("creates read pg-boss's list of queues once, not once each, for the dedicated-queue routing", async (t) => {
+  const { store, boss, client } = await setup(t);
+  const opened = await boss();
+  let reads = 0;
+  const queue = new Proxy(opened, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (name === 'getQueue' || name === 'getQueues') reads++;
+        return value.apply(target, args);
+      };
+    },
+  });
+  const accounts = await Promise.all([1, 2].map(() => store.createAccount({ plan: 'developer' })));
+  for (let n = 0; n < 6; n++) await enqueueIn(client, queue, await create(store, accounts[n % 2]!.id, `task ${n}`));
+  t.is((await opened.findJobs<RenderJob>(RENDER_QUEUE, { queued: true })).length, 6);
+  t.is(reads, 1);
+});
+
+test('an account given workers of its own on this node sends its next task there at once; its queue deleted on another node, the next one goes to the shared queue instead of failing the create', async (t) => {
+  const { store, boss, client } = await setup(t);
+  const here = await boss();
+  const there = await boss();
+  const vip = await store.createAccount({ plan: 'enterprise' });
+  const before = await create(store, vip.id, 'before');
+  await enqueueIn(client, here, before);
+  const [dedicated] = await openDedicatedQueues(here, [vip.id]);
+  const during = await create(store, vip.id, 'during');
+  await enqueueIn(client, here, during);
+  t.deepEqual(
+    (await here.findJobs<RenderJob>(dedicated!)).map((job) => job.data.id),
+    [during.id],
+  );
+
+  // Given back to the shared workers elsewhere: this node still lists the queue, and its send finds it gone.
+  await there.deleteQueue(dedicated!);
+  const after = await create(store, vip.id, 'after');
+  await enqueueIn(client, here, after);
+  t.deepEqual(
+    (await here.findJobs<RenderJob>(RENDER_QUEUE, { queued: true })).map((job) => job.data.id),
+    [before.id, after.id],
+  );
+});

@@ -176,8 +176,7 @@ function biquadStereo(left: Float32Array, right: Float32Array, c: Coefficients):
   }
 }
 
-/** Filters in series on both channels, two per pass. */
-export function filterStereo(signal: Stereo, filters: readonly Coefficients[]): void {
+function filterStereo(signal: Stereo, filters: readonly Coefficients[]): void {
   for (let k = 0; k < filters.length; k += 2) {
     const first = filters[k];
     const second = filters[k + 1];

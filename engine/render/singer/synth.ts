@@ -42,6 +42,14 @@ const SOURCE: Record<Gender, SourceStyle> = {
 const FRICATION_GAIN = 1;
 /** The cascade has nothing above F5; real voices do. This much of the source's 5–11 kHz band is added back. */
 const AIR_GAIN = 0.6;
+/**
+ * On a high note the harmonics are far apart, and a formant much narrower than their spacing lifts the one
+ * harmonic it happens to sit on rather than shaping a vowel: which vowel is heard then depends on where the
+ * harmonics fall (female vowels above F#4 were identified 56% by formant, against 92% lower down). F1 and F2 are
+ * kept at least this share of f0 wide (at A4, 264 Hz), as a glottis open for more of each cycle also widens them
+ * in real voices; below about 120 Hz (a man's lowest notes) the vowel's own bandwidths are wider and stay.
+ */
+const HIGH_NOTE_BANDWIDTH = 0.6;
 const NASAL_ZERO_BANDWIDTH = 120;
 const NASAL_POLE_BANDWIDTH = 100;
 const SINGERS_FORMANT = { frequency: 3000, q: 1.4, gainDb: 6 };
@@ -114,6 +122,8 @@ export function renderVoice(
   let quietSince = 0;
   const shape = new Float64Array(11); // F1..F5, B1..B5, FNZ last used: coefficients are recomputed only on change
   let lastF1 = -1;
+  let lastB1 = -1;
+  let lastB2 = -1;
   for (let frame = first; frame < last; frame += CONTROL_FRAME) {
     const t = frame * dt;
     const sounding = track.evaluate(t, params);
@@ -127,9 +137,16 @@ export function renderVoice(
     const f0 = 440 * 2 ** ((pitch.midiAt(t) - 69) / 12);
     // Vowel modification for high notes: F1 is raised to stay above f0, as trained singers do.
     const f1 = Math.max(params[F1] ?? 0, f0 * 1.1);
-    if (f1 !== lastF1 || params[B1] !== shape[5]) resonator(f1, params[B1] ?? 0, sampleRate, k, K_FORMANT);
+    // High notes: F1 and F2 at least HIGH_NOTE_BANDWIDTH · f0 wide.
+    const wide = HIGH_NOTE_BANDWIDTH * f0;
+    const b1 = Math.max(params[B1] ?? 0, wide);
+    const b2 = Math.max(params[B1 + 1] ?? 0, wide);
+    if (f1 !== lastF1 || b1 !== lastB1) resonator(f1, b1, sampleRate, k, K_FORMANT);
+    if (params[F1 + 1] !== shape[1] || b2 !== lastB2) resonator(params[F1 + 1] ?? 0, b2, sampleRate, k, K_FORMANT + 3);
     lastF1 = f1;
-    for (let f = 1; f < 5; f++) {
+    lastB1 = b1;
+    lastB2 = b2;
+    for (let f = 2; f < 5; f++) {
       if (params[F1 + f] === shape[f] && params[B1 + f] === shape[5 + f]) continue;
       resonator(params[F1 + f] ?? 0, params[B1 + f] ?? 0, sampleRate, k, K_FORMANT + 3 * f);
     }

@@ -133,10 +133,19 @@ export class QueueEstimates {
           jobs = new WaitingJobs(this.#boss, queue, { clock: this.#clock, ttlMs: LISTING_TTL_MS });
           this.#queues.set(queue, jobs);
         }
-        const line = await jobs.line();
-        const listed = new Set(line);
-        const missing = asked.some((task) => (task.status === 'pending' || !task.started_at) && !listed.has(task.id));
-        return { jobs, line: missing ? await jobs.line({ relist: true }) : line };
+        const read = async () => {
+          const line = await jobs.line();
+          const listed = new Set(line);
+          const missing = asked.some((task) => (task.status === 'pending' || !task.started_at) && !listed.has(task.id));
+          return missing ? jobs.line({ relist: true }) : line;
+        };
+        // A dedicated queue deleted since this node listed the queues (render-queue.ts ROUTES_TTL_MS) has no line.
+        const line = await read().catch((error: unknown) => {
+          if (queue === RENDER_QUEUE) throw error;
+          this.#queues.delete(queue);
+          return [];
+        });
+        return { jobs, line };
       }),
     );
   }

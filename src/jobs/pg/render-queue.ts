@@ -110,13 +110,47 @@ export async function openDedicatedQueues(
 ): Promise<string[]> {
   const names = accountIds.map(dedicatedQueue);
   for (const name of names) await ensureQueue(boss, name, options);
+  routes.delete(boss);
   return names;
+}
+
+/**
+ * How long a node goes by its list of dedicated queues. Another node's first `tunesmith worker --accounts` start
+ * is seen within it (the account's tasks sent meanwhile go to the shared workers, as those queued before it do);
+ * one made on this node, at once. A dedicated queue deleted elsewhere is looked up again by each send to it
+ * (enqueueRender), so only accounts with workers of their own pay a lookup per create.
+ */
+export const ROUTES_TTL_MS = 10_000;
+
+/** Each pg-boss handle's dedicated queues, as listed at `at` (one listing at a time: the promise is shared). */
+const routes = new WeakMap<PgBoss, { dedicated: Promise<Set<string>>; at: number }>();
+
+async function dedicatedQueues(boss: PgBoss, now = Date.now()): Promise<Set<string>> {
+  const known = routes.get(boss);
+  if (known && now - known.at < ROUTES_TTL_MS) return known.dedicated;
+  const entry = { dedicated: listDedicated(boss), at: now };
+  routes.set(boss, entry);
+  entry.dedicated.catch(() => {
+    if (routes.get(boss) === entry) routes.delete(boss);
+  });
+  return entry.dedicated;
+}
+
+async function listDedicated(boss: PgBoss): Promise<Set<string>> {
+  const names = new Set<string>();
+  const limit = 1000;
+  for (let after: string | undefined; ; ) {
+    const page = await boss.getQueues(undefined, { limit, ...(after === undefined ? {} : { after }) });
+    for (const queue of page) if (queue.name.startsWith(`${RENDER_QUEUE}.`)) names.add(queue.name);
+    if (page.length < limit) return names;
+    after = page.at(-1)?.name;
+  }
 }
 
 /** The queue an account's tasks go to: its dedicated one if it has workers of its own, else the shared one. */
 export async function queueOf(boss: PgBoss, accountId: string): Promise<string> {
   const dedicated = dedicatedQueue(accountId);
-  return (await boss.getQueue(dedicated)) ? dedicated : RENDER_QUEUE;
+  return (await dedicatedQueues(boss)).has(dedicated) ? dedicated : RENDER_QUEUE;
 }
 
 /** pg-boss's view of one of our connections. */
@@ -139,8 +173,14 @@ export async function enqueueRender(
   /** The account's plan rank (src/domain/plans.ts); lower starts first. */
   rank = 0,
 ): Promise<void> {
+  let queue = await queueOf(boss, generation.account_id);
+  // A dedicated queue this node listed may have been deleted since (the account given back to the shared workers),
+  // which pg-boss's deferred check would find only at the caller's commit, failing the create: so it is looked up.
+  if (queue !== RENDER_QUEUE && !(await boss.getQueue(queue))) {
+    routes.delete(boss);
+    queue = RENDER_QUEUE;
+  }
   const db = asBossDb(client);
-  const queue = await queueOf(boss, generation.account_id);
   // The account's jobs not yet taken ('created' or 'retry'), in this transaction's view.
   const waiting = (
     await boss.findJobs<RenderJob>(queue, {

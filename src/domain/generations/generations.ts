@@ -262,7 +262,7 @@ export class Generations {
     if (budget === undefined) return null;
     const needed = requests.reduce((sum, request) => sum + storageBytesOf(request), 0);
     // Every track the account keeps, finished or not; a failed one keeps no files.
-    const used = await this.#o.repository.sumTracks(accountId, storageBytesOf);
+    const used = await this.#o.repository.storageUsed(accountId);
     if (used + needed <= budget) return null;
     const tracks = requests.length === 1 ? 'this track needs' : `these ${requests.length} tracks need`;
     return new StorageBudgetError(

@@ -580,9 +580,7 @@ export class FileRepository implements Repository {
   #apply(id: string, patch: GenerationPatch): void {
     const generation = this.#generations.get(id);
     if (!generation) throw new NotFoundError('generation', id);
-    const previous = generation.status;
-    Object.assign(generation, patch);
-    this.#accountIndex(generation.account_id).statusChanged(generation, previous);
+    this.#accountIndex(generation.account_id).update(generation, patch);
     if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
     else this.#unfinished.delete(generation);
   }

@@ -198,7 +198,8 @@ export class Generations {
     // The source's callback_url is inherited, not asked for: only what the new request asks for is judged by the
     // plan, so an account whose plan has lost webhooks since derives without it rather than being refused.
     const inherited = limitsFor(account).webhooks ? input : { ...input, callback_url: null };
-    // The source's quality and stems are inherited too: the plan judged the call itself, above, and only that.
+    // The source's quality is inherited too (its stems are not: derivedInput makes none): the plan judged the call
+    // itself, above, and only that.
     return this.#create(account, inherited, options, undefined);
   }
 

@@ -1,6 +1,6 @@
 /**
  * What admitting a task reads (issue 29 part 8): before each POST that makes tasks, the account's unfinished tasks
- * (its task bound) and the sum of what its tracks take (its storage budget, Repository.sumTracks). Measured on the
+ * (its task bound) and the sum of what its tracks take (its storage budget, Repository.storageUsed). Measured on the
  * file store and on PostgreSQL for an account with HISTORY (100k) finished tracks and for a new one, alternating
  * rounds, medians of BENCH_ROUNDS × 20 calls. The database is BENCH_DATABASE_URL (an empty one), or else a throwaway
  * cluster like the tests'.
@@ -10,7 +10,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { storageBytesOf } from '../src/domain/generations/storage-budget.ts';
 import type { Repository } from '../src/store/index.ts';
 import { openStore } from '../src/store/index.ts';
 import { openPostgresRepository } from '../src/store/postgres/index.ts';
@@ -28,7 +27,7 @@ async function admissionReads(repository: Repository, accountId: string): Promis
     repository.listGenerations(accountId, { ...page, status: 'pending' }),
     repository.listGenerations(accountId, { ...page, status: 'processing' }),
   ]);
-  await repository.sumTracks(accountId, storageBytesOf);
+  await repository.storageUsed(accountId);
 }
 
 async function medianMs(run: () => Promise<void>): Promise<number> {

@@ -126,7 +126,7 @@ export function composeDrums(
       (bar - section.startBar + 1) % 4 === 0 &&
       bars[bar + 1] &&
       pickups.chance(kit.pickups * (0.6 + 0.4 * section.energy))
-        ? pickupFill(beatsPerBar, pickupStep, pickups)
+        ? pickupFill(beatsPerBar, pickupStep, played, pickups)
         : null;
     if (pickup) {
       for (const hit of pickup.hits)
@@ -261,13 +261,19 @@ const PICKUPS: { drum: Drum; level: number }[][] = [
   ],
 ];
 
-/** A pickup over the bar's last beat: one of PICKUPS on its sixteenths (or triplets), with the beat it starts on. */
+/**
+ * A pickup over the bar's last beat: one of PICKUPS on its sixteenths (or triplets), with the beat it starts on.
+ * A programmed kit keeps to the snare (its synthesized toms sound like hand drums).
+ */
 function pickupFill(
   beatsPerBar: number,
   step: number,
+  played: boolean,
   random: Random,
 ): { from: number; hits: { beat: number; drum: Drum; level: number }[] } {
-  const figure = random.pick(PICKUPS);
+  const figure = random.pick(
+    played ? PICKUPS : PICKUPS.filter((f) => !f.some((stroke) => stroke.drum.startsWith('tom'))),
+  );
   const count = Math.round(1 / step);
   const from = beatsPerBar - 1;
   // Triplets play the figure's first, third and last strokes.

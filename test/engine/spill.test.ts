@@ -3,8 +3,12 @@
  * freed when it is written, and nothing is left on disk after a render, finished or failed half-way.
  */
 import test from 'ava';
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { compose, interpret } from '../../engine/index.ts';
+import { renderScore } from '../../engine/render/index.ts';
 import { Spill } from '../../engine/render/spill.ts';
 import { StemSet } from '../../engine/render/stems.ts';
 
@@ -54,3 +58,40 @@ test('a finished stem waits on disk and comes back with the steps asked meanwhil
   // The vocal was made after the step: it has its own samples, not halved.
   t.deepEqual([...drained[1]![1].left], [8, 8, 8, 8]);
 });
+
+/** Files under `dir`'s spill directories. */
+function spilledFiles(dir: string): number {
+  return readdirSync(dir).reduce((sum, sub) => sum + readdirSync(join(dir, sub)).length, 0);
+}
+
+test.serial(
+  'a render with stems keeps its finished stems on disk through the voice, reverb and master, and leaves nothing',
+  async (t) => {
+    // Serial: TMPDIR is the process's, and os.tmpdir() reads it at each call.
+    const dir = await mkdtemp(join(tmpdir(), 'tunesmith-spill-test-'));
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    t.teardown(async () => {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      await rm(dir, { recursive: true, force: true });
+    });
+    const score = compose(
+      interpret({ prompt: 'a folk song about summer', duration: 10, style: 'folk', instrumental: false, seed: 9 }),
+    );
+    const waiting: number[] = [];
+    let stems = 0;
+    await renderScore(score, {
+      stems: true,
+      onStem: () => void stems++,
+      // With stems the mix reports 0-0.5 of the progress: past the voice (0.31) and before the stems' turn (0.5).
+      onProgress: (fraction) => {
+        if (fraction > 0.3 && fraction < 0.5) waiting.push(spilledFiles(dir));
+      },
+    });
+    t.true(stems >= 4);
+    // Each finished stem's two channels (and a delay send for some) were on disk, not in memory.
+    t.true(Math.min(...waiting) >= 2 * stems, `${waiting.join(' ')} files for ${stems} stems`);
+    t.deepEqual(readdirSync(dir), []);
+  },
+);

@@ -26,7 +26,7 @@ import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
 import { stagePlace } from './stage.ts';
 import { GroupRouter, groupRank, type Stereo } from './groups.ts';
-import { delaySendOf, readyReverb, type StemBuses, type StemSet } from './stems.ts';
+import { delaySendOf, type StemBuses, type StemSet } from './stems.ts';
 import { treatNotes } from './tone.ts';
 
 export interface MixBuses {
@@ -434,8 +434,8 @@ export async function mixScore(
   if (score.spec.effects.lofi && !textures.has('vinyl')) parts.push(effectBed('texture', 'vinyl', -2));
   // Group by group, so each group's submix is complete when its EQ and compressor run.
   parts.sort((a, b) => groupRank(a.role) - groupRank(b.role));
-  // A group's stems are finished once it is: their reverb sends wait decimated (stems.ts readyReverb).
-  const groups = new GroupRouter(buses, score, stems, (finished) => finished.forEach(readyReverb));
+  // A group's stems are finished once it is: they wait on disk, their reverb sends decimated (stems.ts finish).
+  const groups = new GroupRouter(buses, score, stems, (finished) => stems?.finish(finished));
   for (const [index, part] of parts.entries()) {
     // The voice is sung and mixed by vocal.ts; its part exists for the MIDI file.
     if (part.role === 'vocal') continue;

@@ -70,7 +70,7 @@ async function startSide(
   return { name, url: api.url, key, completedId, close: async () => void api.server.close() };
 }
 
-async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const given = process.env.BENCH_DATABASE_URL;
   if (given) return { url: given, drop: async () => undefined };
   const server = await postgresServer();

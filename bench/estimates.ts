@@ -2,8 +2,8 @@
  * How true `estimated_time` is on a mixed queue (issue 29 part 8: estimates within ±50% of the real wait). A real
  * server (file store, one render thread) is given a queue of tasks at once, mixing lengths, stems and 48 kHz
  * 24-bit; each task's estimate from its 202 is set against the seconds until it really completed (long-polled).
- * Several rounds on one server: the first starts from what the data dir knows (nothing: the built-in speed), the
- * later ones from the speed it has learned.
+ * Several rounds on one server: the first starts from what the data dir knows (nothing: the unloaded speed scaled by
+ * the machine's load, src/jobs/render-speed.ts loadedSpeed), the later ones from the speed it has learned.
  *
  *   npm run bench:estimates [-- --rounds 2]
  */

@@ -4,9 +4,11 @@
  * own long-lived child process, warmed first; every track is rendered by each tree in turn, the order alternating
  * from track to track so machine load hits the trees alike. Reports CPU seconds (all threads of the child, which
  * move far less with the machine's load than wall seconds) and wall seconds, per track and summed.
- * With --sung the set is sung instead (the prompts of bench:singer --speed, sung and instrumental).
+ * With --sung the set is sung instead (the prompts of bench:singer --speed, sung and instrumental); with --beats it
+ * is issue 28's boom bap and trap prompts, two seeds each (boom bap's sampler treatment, trap's 808 glides); with
+ * --grooves its funk, reggae, blues and pop prompts, as bench:styles words them, with their singers.
  *
- *   npm run bench:render [-- --trees /work/wt/base,.] [-- --rounds 3] [-- --duration 60] [-- --sung]
+ *   npm run bench:render [-- --trees /work/wt/base,.] [-- --rounds 3] [-- --duration 60] [-- --sung | --beats | --grooves]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface, type Interface } from 'node:readline';
@@ -19,6 +21,8 @@ const { values } = parseArgs({
     trees: { type: 'string', default: '.' },
     duration: { type: 'string', default: '60' },
     sung: { type: 'boolean', default: false },
+    beats: { type: 'boolean', default: false },
+    grooves: { type: 'boolean', default: false },
   },
 });
 const rounds = Math.max(1, Number(values.rounds));
@@ -92,8 +96,21 @@ async function render(child: Child, request: Request, seconds: number): Promise<
   }
 }
 
-const label = (request: Request) => `${request.prompt}${request.instrumental ? '' : ' (sung)'}`;
-const set = values.sung ? SUNG : SIX;
+const BEATS: Request[] = ['boom bap hip hop beat, 90 bpm', 'dark trap beat with 808s, 140 bpm'].flatMap((prompt) => [
+  { prompt, instrumental: true, seed: 1 },
+  { prompt, instrumental: true, seed: 2 },
+]);
+
+const GROOVES: Request[] = [
+  'funk groove, 110 bpm',
+  'roots reggae song, 76 bpm',
+  'blues shuffle, 96 bpm',
+  'upbeat pop song, 116 bpm',
+].map((prompt) => ({ prompt, instrumental: false, seed: 1 }));
+
+const label = (request: Request) =>
+  `${request.prompt}${request.instrumental ? '' : ' (sung)'}${values.beats ? ` seed ${request.seed}` : ''}`;
+const set = values.sung ? SUNG : values.beats ? BEATS : values.grooves ? GROOVES : SIX;
 const children = trees.map(startChild);
 // Warm-up: modules, Tone, the sample bank and (sung) the pronouncing dictionary, once per child.
 for (const child of children) {

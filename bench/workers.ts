@@ -9,9 +9,14 @@
  * BENCH_PICKUPS (20) tasks posted one at a time to 2 idle workers, read from the workers' own `task started` log
  * lines (pickup_ms: the render's start minus the generation's created_at, which the enqueue shares).
  * Target: 2 workers >= 1.7x the throughput of 1 on a 2-core machine.
+ *
+ * Each run also reports the CPU seconds its workers used (all threads, from /proc, so Linux only) and how many tasks
+ * each rendered: on a shared machine the wall-clock ratio moves with everyone else's load, the CPU seconds per task
+ * far less. With BENCH_WARM=1 each worker first renders one task of its own (a different prompt, not timed), so the
+ * timed tasks find warm workers (modules, Tone, the sound bank) as a long-lived service's would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +28,7 @@ import type { Json } from '../test/helpers/json.ts';
 const TASKS = Number(process.env.BENCH_TASKS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PICKUPS = Number(process.env.BENCH_PICKUPS ?? 20);
+const WARM = process.env.BENCH_WARM === '1';
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 interface Proc {
@@ -132,17 +138,49 @@ async function allCompleted(run: Run, ids: string[]): Promise<void> {
   }
 }
 
+/** CPU seconds a process has used so far, all its threads (fields 14 and 15 of /proc/PID/stat, in clock ticks). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+interface Throughput {
+  /** Tasks per minute. */
+  rate: number;
+  /** CPU seconds the workers used for the timed tasks, summed. */
+  cpu: number;
+  /** Timed tasks each worker rendered. */
+  perWorker: number[];
+}
+
+const rendered = (worker: Proc) => worker.log().filter((line) => line.msg === 'task started').length;
+
 /** Tasks per minute with `workers` worker processes. */
-async function throughput(workers: number, round: number): Promise<number> {
+async function throughput(workers: number, round: number): Promise<Throughput> {
   const run = await startRun(workers);
   try {
+    if (WARM) {
+      // One task per worker, posted together so that each idle worker takes one.
+      const warmIds = await Promise.all(
+        run.workers.map((_, i) => post(run, `a warm-up song for a worker, number ${i}`, 9000 + i)),
+      );
+      await allCompleted(run, warmIds);
+    }
+    const before = run.workers.map(rendered);
+    const cpuBefore = await Promise.all(run.workers.map((worker) => cpuSeconds(worker.child.pid!)));
     const started = performance.now();
     const ids = await Promise.all(
       Array.from({ length: TASKS }, (_, i) => post(run, `a calm piano piece, take ${i}`, round * 1000 + i)),
     );
     await allCompleted(run, ids);
     const minutes = (performance.now() - started) / 60_000;
-    return TASKS / minutes;
+    const cpuAfter = await Promise.all(run.workers.map((worker) => cpuSeconds(worker.child.pid!)));
+    return {
+      rate: TASKS / minutes,
+      cpu: cpuAfter.reduce((sum, cpu, i) => sum + cpu - cpuBefore[i]!, 0),
+      perWorker: run.workers.map((worker, i) => rendered(worker) - before[i]!),
+    };
   } finally {
     await run.close();
   }
@@ -179,24 +217,30 @@ const median = (values: number[]): number => {
 console.log(
   `bench:workers — ${availableParallelism()} cores, load average ${loadavg()
     .map((l) => l.toFixed(2))
-    .join(' ')} at start; ${TASKS} tasks of 30 s per run, ${ROUNDS} alternating round(s)`,
+    .join(
+      ' ',
+    )} at start; ${TASKS} tasks of 30 s per run, ${ROUNDS} alternating round(s)${WARM ? ', warm workers' : ''}`,
 );
 const ratios: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate which side goes first, so a change in the machine's load hits both alike.
   const order = round % 2 === 0 ? [1, 2] : [2, 1];
-  const result: Record<number, number> = {};
+  const result: Record<number, Throughput> = {};
   for (const workers of order) result[workers] = await throughput(workers, round);
-  ratios.push(result[2]! / result[1]!);
+  const one = result[1]!,
+    two = result[2]!;
+  ratios.push(two.rate / one.rate);
   console.log(
-    `round ${round + 1}: 1 worker ${result[1]!.toFixed(1)} tasks/min, 2 workers ${result[2]!.toFixed(1)} tasks/min, ratio ${(result[2]! / result[1]!).toFixed(2)}x`,
+    `round ${round + 1}: 1 worker ${one.rate.toFixed(1)} tasks/min (${(one.cpu / TASKS).toFixed(2)} CPU s per task), 2 workers ${two.rate.toFixed(1)} tasks/min (${(two.cpu / TASKS).toFixed(2)} CPU s per task, tasks per worker ${two.perWorker.join('+')}), ratio ${(two.rate / one.rate).toFixed(2)}x; load ${loadavg()[0]!.toFixed(1)}`,
   );
 }
 console.log(`throughput ratio 2:1 workers, median of ${ROUNDS}: ${median(ratios).toFixed(2)}x (target >= 1.7x)`);
-const pickups = await pickupLatency();
-console.log(
-  `queue pickup (commit -> render start, idle workers, n=${pickups.length}): p50 ${median(pickups)} ms, p99 ${percentile(pickups, 99)} ms, max ${Math.max(...pickups)} ms`,
-);
+if (PICKUPS > 0) {
+  const pickups = await pickupLatency();
+  console.log(
+    `queue pickup (commit -> render start, idle workers, n=${pickups.length}): p50 ${median(pickups)} ms, p99 ${percentile(pickups, 99)} ms, max ${Math.max(...pickups)} ms`,
+  );
+}
 console.log(
   `load average at end: ${loadavg()
     .map((l) => l.toFixed(2))

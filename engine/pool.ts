@@ -168,7 +168,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         request: job.request,
         ...(splice ? { splice } : {}),
       };
-      slot.worker.postMessage(command, splice ? [splice.wav.buffer as ArrayBuffer] : []);
+      const transfer = splice ? [splice.wav, ...(splice.stems ?? []).map((stem) => stem.wav)] : [];
+      slot.worker.postMessage(command, [...new Set(transfer.map((bytes) => bytes.buffer as ArrayBuffer))]);
     }
   }
 

@@ -122,6 +122,7 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
       'levels',
       'playing',
       'tone',
+      'answer',
     ],
     'the preset',
     fail,
@@ -170,8 +171,9 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
 
   if (p.drums !== null) {
     const drums = expectObject(p.drums, 'drums', fail);
-    expectKeys(drums, ['stepsPerBar', 'main', 'fill', 'half', 'rolls'], 'drums', fail);
+    expectKeys(drums, ['stepsPerBar', 'main', 'fill', 'half', 'rolls', 'pickups'], 'drums', fail);
     if (drums.rolls !== undefined) expectNumber(drums.rolls, 'drums.rolls', 0, 1, fail);
+    if (drums.pickups !== undefined) expectNumber(drums.pickups, 'drums.pickups', 0, 1, fail);
     const steps = expectNumber(drums.stepsPerBar, 'drums.stepsPerBar', 1, 64, fail);
     if (!Number.isInteger(steps)) fail('drums.stepsPerBar must be an integer');
     for (const variant of ['main', 'fill', 'half'] as const)
@@ -183,7 +185,8 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   expectOneOf(p.chords, CHORD_STYLES, 'chords', fail);
 
   const melody = expectObject(p.melody, 'melody', fail);
-  expectKeys(melody, ['low', 'high', 'density'], 'melody', fail);
+  expectKeys(melody, ['low', 'high', 'density', 'blue'], 'melody', fail);
+  if (melody.blue !== undefined && typeof melody.blue !== 'boolean') fail('melody.blue must be true or false');
   const low = expectNumber(melody.low, 'melody.low', 21, 108, fail);
   const high = expectNumber(melody.high, 'melody.high', 21, 108, fail);
   if (high - low < 12) fail(`melody range must span at least an octave, got ${low}–${high}`);
@@ -207,6 +210,7 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   if (typeof effects.lofi !== 'boolean') fail('effects.lofi must be true or false');
   expectNumber(effects.brightness, 'effects.brightness', 200, 20000, fail);
   if (typeof p.vocal !== 'boolean') fail('vocal must be true or false');
+  if (p.answer !== undefined && typeof p.answer !== 'boolean') fail('answer must be true or false');
   if (p.levels !== undefined) {
     const levels = expectObject(p.levels, 'levels', fail);
     for (const [role, db] of Object.entries(levels)) {

@@ -16,7 +16,7 @@ import type {
   TraceEntry,
   TrackMetadata,
 } from './types.ts';
-import { PLAN_KIND_ALIASES } from './types.ts';
+import { PLAN_KIND_ALIASES, ROLES } from './types.ts';
 import { interpret } from './interpret/index.ts';
 import { checkLyricsFit, checkSound, compose } from './compose/index.ts';
 import { renderScore, SAMPLE_RATE } from './render/index.ts';
@@ -29,10 +29,12 @@ import { spliceLyrics, type SungSource } from './render/spliced-lyrics.ts';
 import wavefile from 'wavefile';
 import {
   extendRegion,
+  levelMatch,
   pcmToFloat,
   remixRegion,
   splice,
   type ReportedSection,
+  type SpliceRegion,
   type StereoPcm,
 } from './render/splice.ts';
 
@@ -81,6 +83,11 @@ export type SpliceSource = (
 ) & {
   /** What the source sang (no lines when instrumental): its lyrics outside the changed region. Absent: not known. */
   sung?: SungSource;
+  /**
+   * The source's stems (its 44.1 kHz WAVs), when the request asks for stems: they are spliced as the mix is, so
+   * the derived track's stems still add up to its mix. Absent: the stems are the new render's alone.
+   */
+  stems?: TrackStem[];
 };
 
 /** Seconds of the track the new render replaces: the source's ending onwards, or the redone section. */
@@ -98,8 +105,33 @@ function splicedRegion(source: SpliceSource): { start: number; end: number } {
 function spliced(
   audio: { left: Float32Array; right: Float32Array; sampleRate: number },
   source: SpliceSource,
-): StereoPcm & { sampleRate: number } {
-  const wav = new wavefile.WaveFile(source.wav);
+): StereoPcm & { sampleRate: number; gain: number } {
+  const { pcm, sampleRate } = decodePcm(source.wav);
+  const [left, right] = resampleStereo(audio.left, audio.right, audio.sampleRate, sampleRate);
+  // A redo keeps the source's length. A plan holds whole bars, so a source whose ending ran a fraction of a bar
+  // longer renders a little shorter: the new render is cut or padded to the source's frames.
+  const frames = pcm.left.length;
+  const rendered =
+    source.kind === 'extend' ? { left, right } : { left: fitted(left, frames), right: fitted(right, frames) };
+  const region = regionOf(source, sampleRate, rendered.left.length);
+  const gain = levelMatch(pcm, rendered, region);
+  const out = { ...splice(pcm, rendered, region, sampleRate, gain), sampleRate, gain };
+  // The copies made on the way go now (the caller's render is its own to free).
+  for (const copy of new Set([pcm.left, pcm.right, left, right, rendered.left, rendered.right]))
+    if (copy !== audio.left && copy !== audio.right && copy !== out.left && copy !== out.right) free(copy);
+  return out;
+}
+
+/** The frames of a derived render (of `frames`, at `sampleRate`) that hold new material. */
+function regionOf(source: SpliceSource, sampleRate: number, frames: number): SpliceRegion {
+  return source.kind === 'extend'
+    ? extendRegion(source.sections, sampleRate, frames)
+    : remixRegion(source.sections, source.section, sampleRate, frames);
+}
+
+/** A 16- or 24-bit WAV's samples as the float master that encodes back to them exactly (splice.ts pcmToFloat). */
+function decodePcm(bytes: Uint8Array): { pcm: StereoPcm; sampleRate: number } {
+  const wav = new wavefile.WaveFile(bytes);
   const bits = Number((wav.fmt as { bitsPerSample: number }).bitsPerSample);
   if (bits !== 16 && bits !== 24)
     throw new RangeError(`The source WAV is ${bits}-bit; only 16- and 24-bit sources can be spliced`);
@@ -107,21 +139,35 @@ function spliced(
   const channels = wav.getSamples(false, Int32Array) as unknown as [Int32Array, Int32Array];
   const pcm = pcmToFloat(channels, bits);
   free(...channels);
-  const [left, right] = resampleStereo(audio.left, audio.right, audio.sampleRate, sampleRate);
-  // A redo keeps the source's length. A plan holds whole bars, so a source whose ending ran a fraction of a bar
-  // longer renders a little shorter: the new render is cut or padded to the source's frames.
-  const frames = pcm.left.length;
-  const rendered =
-    source.kind === 'extend' ? { left, right } : { left: fitted(left, frames), right: fitted(right, frames) };
-  const region =
-    source.kind === 'extend'
-      ? extendRegion(source.sections, sampleRate, left.length)
-      : remixRegion(source.sections, source.section, sampleRate, frames);
-  const out = { ...splice(pcm, rendered, region, sampleRate), sampleRate };
-  // The copies made on the way go now (the caller's render is its own to free).
-  for (const copy of new Set([pcm.left, pcm.right, left, right, rendered.left, rendered.right]))
-    if (copy !== audio.left && copy !== audio.right && copy !== out.left && copy !== out.right) free(copy);
-  return out;
+  return { pcm, sampleRate };
+}
+
+/**
+ * The derived track's stems: each role's new stem spliced into the source's stem of that role exactly as the mix
+ * was (the same region, crossfades and level gain), so outside the region they are the source's stems, which add
+ * up to the source's mix there, and inside they add up to the new material as the mix holds it. A role only one
+ * side plays is silence on the other. One stem's samples at a time.
+ */
+function splicedStems(
+  fresh: readonly TrackStem[],
+  source: SpliceSource & { stems: TrackStem[] },
+  renderedFrames: number,
+  gain: number,
+): TrackStem[] {
+  const made = new Map(fresh.map((stem) => [stem.role, stem.wav]));
+  const kept = new Map(source.stems.map((stem) => [stem.role, stem.wav]));
+  const sourceFrames = source.stems[0] ? decodePcm(source.stems[0].wav).pcm.left.length : renderedFrames;
+  const frames = source.kind === 'extend' ? renderedFrames : sourceFrames;
+  const region = regionOf(source, SAMPLE_RATE, frames);
+  const silence = (length: number): StereoPcm => ({ left: new Float32Array(length), right: new Float32Array(length) });
+  return ROLES.filter((role) => made.has(role) || kept.has(role)).map((role) => {
+    const wav = made.get(role);
+    const old = kept.get(role);
+    const rendered = wav ? decodePcm(wav).pcm : silence(renderedFrames);
+    const fittedRendered = { left: fitted(rendered.left, frames), right: fitted(rendered.right, frames) };
+    const out = splice(old ? decodePcm(old).pcm : silence(sourceFrames), fittedRendered, region, SAMPLE_RATE, gain);
+    return { role, wav: encodeWav(out.left, out.right, SAMPLE_RATE) };
+  });
 }
 
 /** `samples` cut or padded with silence to `frames`. */
@@ -212,7 +258,11 @@ export async function renderTrack(
     stems: request.stems === true,
     onStem: (stem) => stems.push({ role: stem.role, wav: encodeWav(stem.left, stem.right, SAMPLE_RATE) }),
   });
-  const audio = options.splice ? { ...rendered, ...spliced(rendered, options.splice) } : rendered;
+  const renderedFrames = rendered.left.length;
+  const splicedAudio = options.splice ? spliced(rendered, options.splice) : undefined;
+  const audio = splicedAudio
+    ? { left: splicedAudio.left, right: splicedAudio.right, sampleRate: splicedAudio.sampleRate }
+    : rendered;
   if (audio.left !== rendered.left) free(rendered.left, rendered.right);
   const loudness = {
     integrated: round1(integratedLoudness(audio.left, audio.right, audio.sampleRate)),
@@ -249,7 +299,12 @@ export async function renderTrack(
     renderMs: Math.round(performance.now() - started),
     encodeMs,
   };
-  if (request.stems === true) track.stems = stems;
+  const sourceStems = options.splice?.stems;
+  if (request.stems === true)
+    track.stems =
+      options.splice && sourceStems && splicedAudio
+        ? splicedStems(stems, { ...options.splice, stems: sourceStems }, renderedFrames, splicedAudio.gain)
+        : stems;
   return track;
 }
 

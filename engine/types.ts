@@ -705,6 +705,7 @@ export const BASS_STYLES = [
   'ostinato',
   'locked',
   'boogie',
+  'dub',
 ] as const;
 export type BassStyle = (typeof BASS_STYLES)[number];
 export const CHORD_STYLES = [
@@ -757,11 +758,19 @@ export interface Preset {
     half: Partial<Record<Drum, string>>;
     /** Trap's hat rolls: the chance (0–1) that a bar's hats roll in 32nds or sixteenth triplets for a beat. */
     rolls?: number;
+    /**
+     * A drummer's pickups (0–1): the chance that the last bar of a 4-bar phrase (one the `fill` bar does not
+     * take) ends in a short fill on snare and toms into the next phrase, whose downbeat then gets a crash.
+     */
+    pickups?: number;
   } | null;
   bass: BassStyle;
   chords: ChordStyle;
-  /** MIDI range of the melody and how busy it is (0–1). */
-  melody: { low: number; high: number; density: number };
+  /**
+   * MIDI range of the melody and how busy it is (0–1). `blue`: its passing notes come from the key's blues scale
+   * (minor third, fourth, flat fifth and seventh over every chord), as a blues guitar's licks do.
+   */
+  melody: { low: number; high: number; density: number; blue?: boolean };
   /** Default patch per role. Roles absent here are not in the arrangement. */
   instruments: Partial<Record<Role, Patch>>;
   effects: { reverb: number; reverbDecay: number; delay: number; lofi: boolean; brightness: number };
@@ -774,6 +783,11 @@ export interface Preset {
    * horn stabs). Absent: the pad sustains the voicings and the arp arpeggiates them.
    */
   playing?: Partial<Record<'pad' | 'arp', ChordStyle>>;
+  /**
+   * Call and response: each sung line is followed by as many bars as it sings, left to the lead instrument's
+   * answer (the blues' guitar fills between the singer's phrases). Absent: lines follow each other.
+   */
+  answer?: boolean;
   /** A role's treatment before the mix (render/tone.ts): boom bap's chopped loop low-passed and crushed. */
   tone?: Partial<Record<Role, PartTone>>;
 }

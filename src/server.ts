@@ -5,6 +5,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createHttpServer } from './http/http-server.ts';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkRequest, createFileEncoder, createRenderPool, listStyles, type RenderPool } from '../engine/index.ts';
 import { createApp } from './app.ts';
@@ -13,7 +14,7 @@ import { DownloadSigner } from './domain/download-links.ts';
 import { serveAdmin } from './cli/admin-channel.ts';
 import { SIGN_IN_LINK_TTL_MS } from './cli/admin-commands.ts';
 import { ConfigError, defaultPublicUrl, type Config } from './config.ts';
-import { createJobQueue } from './jobs/index.ts';
+import { createJobQueue, loadedSpeed } from './jobs/index.ts';
 import { openSharedQueue, SharedJobQueue, type SharedQueue } from './jobs/pg/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { OpenFile } from './store/atomic-file.ts';
@@ -112,7 +113,21 @@ async function start(config: Config, options: StartServerOptions): Promise<Serve
     const jobs =
       queue && backend.database
         ? new SharedJobQueue({ repository: store, lifecycle, db: backend.database, boss: queue.boss })
-        : await createJobQueue({ repository: store, blobs, lifecycle, pool: localPool(pool), logger });
+        : await createJobQueue({
+            repository: store,
+            blobs,
+            lifecycle,
+            pool: localPool(pool),
+            logger,
+            // Until a render is measured, estimates follow how busy the machine is (render-speed.ts loadedSpeed).
+            coldSpeed: (rendering) =>
+              loadedSpeed({
+                load: loadavg()[0] ?? 0,
+                cores: availableParallelism(),
+                workers: config.workers,
+                rendering,
+              }),
+          });
     cleanup.push(() => jobs.close());
     const renderWorker =
       queue && pool

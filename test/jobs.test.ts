@@ -10,7 +10,7 @@ import {
   type RenderedTrack,
 } from '../engine/index.ts';
 import { createJobQueue, type JobQueueHandle } from '../src/jobs/index.ts';
-import { RATE_48K_FACTOR, STEMS_FACTOR, workFactor } from '../src/jobs/render-speed.ts';
+import { DEFAULT_SPEED, RATE_48K_FACTOR, STEMS_FACTOR, workFactor } from '../src/jobs/render-speed.ts';
 import { GenerationLifecycle } from '../src/domain/generations/lifecycle.ts';
 import { openStore, type FileRepository as Store } from '../src/store/index.ts';
 import type { Generation } from '../src/domain/model.ts';
@@ -231,6 +231,44 @@ test('estimates follow the measured render speed', async (t) => {
   jobs.enqueue(next);
   await pool.started(2);
   t.is(jobs.live(next.id)?.estimated_time, Math.round(jobs.estimate(60) * 10) / 10);
+});
+
+test('until a render is measured, estimates come from the cold speed the server gives (the machine load), then from the render', async (t) => {
+  let now = 0;
+  const dataDir = await mkdtemp(join(tmpdir(), 'tunesmith-jobs-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const store = await openStore({ dataDir });
+  t.teardown(() => store.close());
+  const pool = new FakePool(1);
+  const asked: number[] = [];
+  // A busy machine: ten times the built-in speed.
+  const busy = { ...DEFAULT_SPEED, perAudioSecond: 10 * DEFAULT_SPEED.perAudioSecond };
+  const coldSpeed = (rendering: number) => {
+    asked.push(rendering);
+    return busy;
+  };
+  const jobs = await createJobQueue({ ...queueDeps(store), pool, clock: () => now, graceMs: 50, coldSpeed });
+  t.teardown(() => jobs.close());
+  const account = await store.createAccount({ plan: 'developer' });
+  const first = await create(store, account.id, 1, 60);
+  jobs.enqueue(first);
+  await pool.started(1);
+  const second = await create(store, account.id, 2, 60);
+  jobs.enqueue(second);
+  const cold = busy.overheadSeconds + 60 * busy.perAudioSecond;
+  t.is(jobs.live(second.id)?.estimated_time, Math.round(2 * cold * 10) / 10);
+  // It is told how many renders run, which the machine's load already counts.
+  t.is(asked.at(-1), 1);
+  now += 30_000;
+  pool.calls[0]!.resolve(track(pool.calls[0]!.request));
+  await pool.started(2);
+  const third = await create(store, account.id, 3, 60);
+  jobs.enqueue(third);
+  const measured = jobs.estimate(60);
+  t.not(measured, cold);
+  const asks = asked.length;
+  t.true(Math.abs(jobs.live(third.id)!.estimated_time - 2 * measured) <= 0.1);
+  t.is(asked.length, asks, 'a measured speed is not replaced by the cold one');
 });
 
 test('progress from the pool shows in the live state', async (t) => {

@@ -97,7 +97,7 @@ async function readmeSnippet(): Promise<string> {
   return snippet;
 }
 
-test("the tarball npm pack makes holds the whole library: extracted outside the checkout, the README's .mjs snippet renders with plain Node", async (t) => {
+test("the tarball npm pack makes holds the whole library and the server, not the tests: extracted outside the checkout, the README's .mjs snippet renders with plain Node and `tunesmith serve` starts", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'tunesmith-pack-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const packed = await run('npm', ['pack', '--pack-destination', dir, '--silent'], repo);
@@ -108,6 +108,15 @@ test("the tarball npm pack makes holds the whole library: extracted outside the 
   const consumer = join(dir, 'consumer');
   await mkdir(join(consumer, 'node_modules'), { recursive: true });
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const listed = await run('tar', ['-tzf', tarball], dir);
+  const files = listed.out.trim().split('\n');
+  t.deepEqual(
+    files.filter((file) => /^package\/(test|bench|scripts|\.ci)\//.test(file)),
+    [],
+    'what only the checkout needs stays out',
+  );
+  for (const needed of ['bin/tunesmith.js', 'lib/engine.js', 'src/cli.ts', 'engine/index.ts', 'NOTICE', 'LICENSE'])
+    t.true(files.includes(`package/${needed}`), `the tarball holds ${needed}`);
   const extracted = await run('tar', ['-xzf', tarball, '-C', join(consumer, 'node_modules')], dir);
   t.is(extracted.code, 0, extracted.out);
   await rename(join(consumer, 'node_modules', 'package'), join(consumer, 'node_modules', 'tunesmith'));
@@ -120,4 +129,36 @@ test("the tarball npm pack makes holds the whole library: extracted outside the 
   const mp3 = await readFile(join(consumer, 'waltz.mp3'));
   t.true(mp3.length > 100_000, `waltz.mp3 is ${mp3.length} bytes`);
   t.true(mp3.subarray(0, 3).toString() === 'ID3' || (mp3[0] === 0xff && (mp3[1]! & 0xe0) === 0xe0), 'an MP3');
+
+  // The package's bin serves the API (and so the dashboard) from what the tarball holds.
+  const dataDir = join(dir, 'data');
+  const server = spawn(
+    process.execPath,
+    [join(consumer, 'node_modules', 'tunesmith', 'bin', 'tunesmith.js'), 'serve'],
+    {
+      cwd: consumer,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TUNESMITH_DATA_DIR: dataDir, TUNESMITH_WORKERS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  t.teardown(() => {
+    server.kill('SIGKILL');
+    return exited;
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Tunesmith listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    void exited.then(() => resolve(''));
+  });
+  t.truthy(url, output);
+  const page = await fetch(`${url}/`);
+  t.is(page.status, 200);
+  t.regex(await page.text(), /Tunesmith/);
 });

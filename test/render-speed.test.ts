@@ -1,5 +1,5 @@
 import test from 'ava';
-import { DEFAULT_SPEED, RenderSpeed } from '../src/jobs/render-speed.ts';
+import { DEFAULT_SPEED, loadedSpeed, RenderSpeed, UNLOADED_PER_AUDIO_SECOND } from '../src/jobs/render-speed.ts';
 
 test('before any render, a track is estimated at a fixed cost plus a cost per second of audio', (t) => {
   const speed = new RenderSpeed();
@@ -43,4 +43,16 @@ test('before any render, every estimate is within 2× of the measured render tim
     const estimate = speed.estimate(audio);
     t.true(estimate <= 2 * wall && wall <= 2 * estimate, `${audio} s: estimated ${estimate} s, measured ${wall} s`);
   }
+});
+
+test('the cold speed scales the unloaded cost by the threads that want each core once the render threads run', (t) => {
+  const idle = loadedSpeed({ load: 0, cores: 2, workers: 1, rendering: 0 });
+  t.is(idle.perAudioSecond, UNLOADED_PER_AUDIO_SECOND);
+  t.is(idle.overheadSeconds, DEFAULT_SPEED.overheadSeconds);
+  // The loaded machine of bench:estimates: 24 runnable threads on 2 cores, one render thread.
+  t.is(loadedSpeed({ load: 24, cores: 2, workers: 1, rendering: 0 }).perAudioSecond, UNLOADED_PER_AUDIO_SECOND * 12.5);
+  // More render threads than cores slow each other even on an idle machine.
+  t.is(loadedSpeed({ load: 0, cores: 2, workers: 4, rendering: 0 }).perAudioSecond, UNLOADED_PER_AUDIO_SECOND * 2);
+  // The server's own renders are in the load already: not counted twice.
+  t.is(loadedSpeed({ load: 4, cores: 2, workers: 4, rendering: 4 }).perAudioSecond, UNLOADED_PER_AUDIO_SECOND * 2);
 });

@@ -4,6 +4,7 @@ import { MIGRATIONS, migrate, openPostgresRepository, type PostgresRepository } 
 import { QuotaExceededError } from '../src/domain/errors.ts';
 import type { Generation, NewGeneration } from '../src/domain/model.ts';
 import { freshDatabase } from './helpers/postgres.ts';
+import { storageBytesOf } from '../src/domain/generations/storage-budget.ts';
 
 const request = (accountId: string, seed = 1): NewGeneration => ({
   account_id: accountId,
@@ -216,4 +217,31 @@ test('the kept counts behind a page total match a count of the rows after parall
     t.is((await b.listGenerations(account.id, { status, limit: 1, offset: 0 })).total, expected, status);
   }
   t.is((await b.listGenerations(account.id, { limit: 1, offset: 0 })).total, 23);
+});
+
+test('migration 9 counts the storage of the tracks a database already has', async (t) => {
+  const url = await freshDatabase(t);
+  const repository = await open(t, url);
+  const account = await repository.createAccount({ plan: 'developer' });
+  await repository.createGeneration(request(account.id, 1), { monthlyQuota: null });
+  await repository.createGeneration(
+    {
+      ...request(account.id, 2),
+      duration: 60,
+      stems: true,
+      encoding: { sample_rate: 48000, bit_depth: 24, bitrate: null },
+    },
+    { monthlyQuota: null },
+  );
+  const expected =
+    storageBytesOf({ duration: 30 }) +
+    storageBytesOf({ duration: 60, stems: true, encoding: { sample_rate: 48000, bit_depth: 24, bitrate: null } });
+  t.is(await repository.storageUsed(account.id), expected);
+  // The database as it was before migration 9, with its history.
+  await repository.pool.query(`
+    DROP TRIGGER account_storage_keep ON generations; DROP FUNCTION account_storage_keep();
+    DROP FUNCTION generation_storage_of(generations); DROP TABLE account_storage;
+    DROP FUNCTION track_storage_bytes(float8, jsonb, boolean, jsonb, jsonb); DELETE FROM schema_migrations WHERE version = 9`);
+  t.deepEqual(await migrate(repository.pool), [9]);
+  t.is(await repository.storageUsed(account.id), expected);
 });

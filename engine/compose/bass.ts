@@ -165,7 +165,7 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
     const seventh = inKey(anchor + 10);
     const up = [anchor, third, fifth, sixth];
     const down = [seventh, sixth, fifth, third];
-    const every = drive >= 0.5 ? 0.5 : 1;
+    const every = drive >= 0.35 ? 0.5 : 1;
     const onsets = pulses(slot.beat, end(slot), every);
     const pitches = onsets.map((beat) => {
       // Up in one bar, down in the next, whatever the chord's length.
@@ -177,6 +177,7 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
       every === 0.5 && i % 2 === 1 ? { ...note, velocity: note.velocity * 0.8 } : note,
     );
   },
+  dub: (input) => dubLine(input),
   acid: (input) => acidLine(input),
   pedal: ({ slot, anchor, velocity, ctx }) =>
     legato(pulses(slot.beat, end(slot), ctx.beatsPerBar * 2), [anchor], end(slot), velocity * 0.9, 0.98),
@@ -241,6 +242,89 @@ function lockedLine(input: SlotInput): GridNote[] {
     };
     return note;
   });
+}
+
+/** A tone of a reggae riff: the chord's root, third, fifth or octave, or the scale tone above the fifth. */
+type RiffTone = 'root' | 'third' | 'fifth' | 'sixth' | 'octave';
+/** Reggae bass riffs, one bar of 4/4 each: [beat, length in beats, tone]. Space is part of the line. */
+const DUB_RIFFS: [number, number, RiffTone][][] = [
+  [
+    [0, 1.25, 'root'],
+    [1.5, 0.5, 'root'],
+    [2, 0.75, 'fifth'],
+    [2.75, 0.25, 'third'],
+    [3, 0.5, 'octave'],
+    [3.5, 0.5, 'fifth'],
+  ],
+  [
+    [0, 0.75, 'root'],
+    [0.75, 0.25, 'root'],
+    [1.5, 0.5, 'third'],
+    [2.5, 0.5, 'fifth'],
+    [3, 1, 'sixth'],
+  ],
+  // The one dropped, as the drummer does: the riff starts on its "and".
+  [
+    [0.5, 0.5, 'root'],
+    [1, 0.75, 'root'],
+    [2, 0.5, 'fifth'],
+    [2.5, 0.5, 'octave'],
+    [3.5, 0.5, 'fifth'],
+  ],
+  [
+    [0, 1.5, 'root'],
+    [2, 0.5, 'third'],
+    [2.5, 0.5, 'fifth'],
+    [3, 0.5, 'sixth'],
+    [3.5, 0.5, 'fifth'],
+  ],
+];
+
+/**
+ * Reggae's bass: a deep melodic riff in the chord's tones with rests between, the same riffs for every section
+ * of a label (two alternating bars); quiet sections play its root and fifth on 1 and 3. Outside 4/4 the strong
+ * beats carry root and fifth.
+ */
+function dubLine({ ctx, slot, anchor, drive, velocity }: SlotInput): GridNote[] {
+  if (ctx.beatsPerBar !== 4 || drive < 0.3) {
+    return legato(strongOnsets(ctx, slot), [anchor, fifthAbove(slot, anchor)], end(slot), velocity, 0.7);
+  }
+  const section = at(ctx.sections, slot.section);
+  // A riff per section label, chosen from its letters so every chorus plays the same one.
+  const first = [...section.label].reduce((sum, c) => sum + c.charCodeAt(0), 0) % DUB_RIFFS.length;
+  const fifth = fifthAbove(slot, anchor);
+  const tones = chordScale(ctx.scale, slot.chord.pitchClasses);
+  let sixth = fifth + 1;
+  while (!tones.includes(mod(sixth, 12))) sixth++;
+  const pitch: Record<RiffTone, number> = {
+    root: anchor,
+    third: anchor + (slot.chord.intervals.find((i) => i === 3 || i === 4) ?? slot.chord.intervals[1] ?? 4),
+    fifth,
+    sixth,
+    octave: anchor + 12,
+  };
+  const notes: GridNote[] = [];
+  for (let bar = Math.floor(slot.beat / 4 + EPSILON); bar * 4 < end(slot) - EPSILON; bar++) {
+    const barInSection = bar - section.startBar;
+    const riff = at(DUB_RIFFS, (first + (barInSection % 2)) % DUB_RIFFS.length);
+    for (const [within, length, tone] of riff) {
+      const beat = bar * 4 + within;
+      if (beat < slot.beat - EPSILON || beat >= end(slot) - EPSILON) continue;
+      notes.push({
+        beat,
+        beats: Math.min(length * 0.9, end(slot) - beat),
+        midi: pitch[tone],
+        velocity: velocity * (tone === 'root' ? 1 : 0.88),
+      });
+    }
+  }
+  // A chord that changes mid-bar is still heard from its start (a bar's dropped one stays dropped).
+  const midBar = Math.abs(slot.beat / 4 - Math.round(slot.beat / 4)) > EPSILON;
+  if (midBar && (notes.length === 0 || at(notes, 0).beat > slot.beat + EPSILON)) {
+    const until = notes[0]?.beat ?? end(slot);
+    notes.unshift({ beat: slot.beat, beats: Math.min(0.75, until - slot.beat), midi: anchor, velocity });
+  }
+  return notes;
 }
 
 /** The scale tone next to the coming root, on the side of the previous note: walking bass's last beat. */

@@ -107,6 +107,9 @@ export function composeDrums(
   const ghostsFor = ghostPlanner(ctx, kit, random.fork('ghosts'));
   const hands = random.fork('hands');
   const rolls = random.fork('rolls');
+  const pickups = random.fork('pickups');
+  // Triplet pickups where the groove counts a beat in three (the blues' 12-step shuffle).
+  const pickupStep = kit.stepsPerBar % (3 * beatsPerBar) === 0 ? 1 / 3 : 0.25;
   // The drummer's dynamics drift slowly from bar to bar, so no two bars repeat the same velocities.
   let drift = 0;
   bars.forEach((grid, bar) => {
@@ -117,6 +120,30 @@ export function composeDrums(
     );
     const level = 0.72 + 0.32 * section.energy + 0.12 * ctx.spec.arousal;
     drift = clamp(drift * 0.6 + hands.gaussian() * (played ? 0.03 : 0.012), -0.06, 0.06);
+    const pickup =
+      kit.pickups &&
+      grid !== kit.fill &&
+      (bar - section.startBar + 1) % 4 === 0 &&
+      bars[bar + 1] &&
+      pickups.chance(kit.pickups * (0.6 + 0.4 * section.energy))
+        ? pickupFill(beatsPerBar, pickupStep, played, pickups)
+        : null;
+    if (pickup) {
+      for (const hit of pickup.hits)
+        notes.push({
+          beat: bar * beatsPerBar + hit.beat,
+          beats: pickupStep / 2,
+          midi: DRUM_MIDI[hit.drum],
+          velocity: clamp(level * hit.level * (1 + drift), 0.05, 1),
+        });
+      // The phrase the pickup leads into opens on a crash.
+      notes.push({
+        beat: (bar + 1) * beatsPerBar,
+        beats: 1,
+        midi: DRUM_MIDI.crash,
+        velocity: clamp(0.5 + 0.3 * section.energy, 0, 1),
+      });
+    }
     const roll =
       kit.rolls && grid.hat && rolls.chance(kit.rolls * (0.5 + section.energy)) ? hatRoll(beatsPerBar, rolls) : null;
     if (roll) {
@@ -136,6 +163,8 @@ export function composeDrums(
       const lazy = LAID_BACK.has(drum) ? layBack : 0;
       for (const hit of hitsOf(grid, drum, kit.stepsPerBar, beatsPerBar)) {
         if (roll && drum === 'hat' && hit.beat >= roll.from - EPSILON && hit.beat < roll.to - EPSILON) continue;
+        // The pickup takes the drummer's hands: time-keeping and backbeat rest under it, the kick plays on.
+        if (pickup && drum !== 'kick' && hit.beat >= pickup.from - EPSILON) continue;
         const accent = TIME_KEEPERS.has(drum) ? timeAccent(hit.beat) : 1;
         const note: GridNote = {
           beat: bar * beatsPerBar + hit.beat,
@@ -148,6 +177,7 @@ export function composeDrums(
     }
     if (grid === kit.fill) return;
     for (const beat of ghostsFor(section, grid, hands)) {
+      if (pickup && beat >= pickup.from - EPSILON) continue;
       const ghost: GridNote = {
         beat: bar * beatsPerBar + beat,
         beats: stepBeats / 2,
@@ -204,6 +234,54 @@ function hatRoll(
   const beats: number[] = [];
   for (let beat = from; beat < from + length - EPSILON; beat += step) beats.push(beat);
   return { from, to: from + length, step, beats, rising: random.chance(0.5) };
+}
+
+/** A pickup's figures, in steps back from the bar's end: a drum and a level (0–1) per step, rising into the next bar. */
+const PICKUPS: { drum: Drum; level: number }[][] = [
+  // Four (or three) strokes on the snare, crescendo.
+  [
+    { drum: 'snare', level: 0.55 },
+    { drum: 'snare', level: 0.65 },
+    { drum: 'snare', level: 0.75 },
+    { drum: 'snare', level: 0.9 },
+  ],
+  // Down the kit: snare, snare, high tom, low tom.
+  [
+    { drum: 'snare', level: 0.7 },
+    { drum: 'snare', level: 0.6 },
+    { drum: 'tomHigh', level: 0.8 },
+    { drum: 'tomLow', level: 0.9 },
+  ],
+  // Snare, a ghost, snare, then snare and kick together.
+  [
+    { drum: 'snare', level: 0.85 },
+    { drum: 'snare', level: 0.5 },
+    { drum: 'snare', level: 0.9 },
+    { drum: 'kick', level: 0.8 },
+  ],
+];
+
+/**
+ * A pickup over the bar's last beat: one of PICKUPS on its sixteenths (or triplets), with the beat it starts on.
+ * A programmed kit keeps to the snare (its synthesized toms sound like hand drums).
+ */
+function pickupFill(
+  beatsPerBar: number,
+  step: number,
+  played: boolean,
+  random: Random,
+): { from: number; hits: { beat: number; drum: Drum; level: number }[] } {
+  const figure = random.pick(
+    played ? PICKUPS : PICKUPS.filter((f) => !f.some((stroke) => stroke.drum.startsWith('tom'))),
+  );
+  const count = Math.round(1 / step);
+  const from = beatsPerBar - 1;
+  // Triplets play the figure's first, third and last strokes.
+  const strokes = count === 4 ? figure : [at(figure, 0), at(figure, 2), at(figure, 3)];
+  const hits = strokes.map((stroke, k) => ({ beat: from + k * step, ...stroke }));
+  // The third figure's kick sounds with the snare stroke before it.
+  if (figure === PICKUPS[2]) hits.push({ beat: from + (count - 1) * step, drum: 'snare', level: 0.95 });
+  return { from, hits };
 }
 
 /** Time-keepers lean on the beat: full on it, lighter on the off-beat eighth, lightest on the sixteenths between. */

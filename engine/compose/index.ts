@@ -141,16 +141,13 @@ export function checkLyricsFit(spec: SongSpec): void {
   const planned = spec.plan?.some((s) => s.lyrics !== null) === true;
   if (!spec.vocals.enabled || (spec.lyrics === null && !planned)) return;
   const { beatsPerBar, sections, endingBeat } = frameOf(spec);
+  const answered = (spec.preset ?? getPreset(spec.genre)).answer === true;
+  const slots = planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }, answered);
   if (planned) {
-    sectionLyricLines(planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }), sections, spec.duration);
+    sectionLyricLines(slots, sections, spec.duration);
     return;
   }
-  if (spec.lyrics !== null)
-    assignGiven(
-      parseLyrics(spec.lyrics),
-      planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }),
-      spec.duration,
-    );
+  if (spec.lyrics !== null) assignGiven(parseLyrics(spec.lyrics), slots, spec.duration);
 }
 
 /** compose() with the preset given: the testable core. */

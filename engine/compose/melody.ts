@@ -21,6 +21,9 @@ import {
   type PlannedSection,
 } from './model.ts';
 
+/** The blues scale over the tonic: minor pentatonic with its flat fifth. */
+const BLUES_SCALE = [0, 3, 5, 6, 7, 10];
+
 interface LabelMaterial {
   motif: Motif;
   variant: Motif;
@@ -121,14 +124,15 @@ function realize(
   line: LineState,
   ending: PhraseEnding,
 ): GridNote[] {
-  const { low, high } = ctx.preset.melody;
+  const { low, high, blue } = ctx.preset.melody;
   const notes: GridNote[] = [];
   let previous = line.previous ?? material.center;
+  const blues = blue ? BLUES_SCALE.map((interval) => mod(ctx.tonic + interval, 12)) : null;
   motif.notes.forEach((note, i) => {
     const beat = origin + note.at;
     if (beat >= limit - EPSILON) return;
     const chord = chordAt(ctx.chords, beat).chord;
-    const tones = chordScale(ctx.scale, chord.pitchClasses);
+    const tones = blues ?? chordScale(ctx.scale, chord.pitchClasses);
     const landing = isStrongBeat(beat, ctx.beatsPerBar) || note.beats >= 1.5 || i === motif.notes.length - 1;
     const allowed = landing ? chord.pitchClasses : tones;
     const reversed =

@@ -21,7 +21,7 @@ import { renderReverb, reverbOf, reverbSpaceOf, REVERB_RATE, type ReverbSpace } 
 import { addReturns, busChain, type BusDynamics, type SendBuses } from './bus.ts';
 import { mixVocal, type VocalTaps } from './vocal.ts';
 import { integratedLoudness, masterInPlace, masterStemInPlace, type MasterRecord } from './master/index.ts';
-import { readyReverb, StemSet } from './stems.ts';
+import { StemSet } from './stems.ts';
 import { foldTail, tailFrames, withWrap, wrapFrames } from './seamless.ts';
 import { free } from './free.ts';
 
@@ -83,19 +83,34 @@ interface MixRecord {
 export async function renderScore(score: Score, options: RenderOptions = {}): Promise<RenderedAudio> {
   if (!(score.duration > 0) || !Number.isFinite(score.duration))
     throw new RangeError(`Score duration must be a positive number of seconds, got: ${score.duration}`);
-  const share = options.stems === true ? MIX_SHARE_WITH_STEMS : 1;
-  const report = (fraction: number) => options.onProgress?.(Math.min(1, Math.max(0, fraction * share)));
   await setupWebAudioGlobals();
   const period = Math.round(score.duration * SAMPLE_RATE);
   const shape: LoopShape | null = score.spec.loop === true ? { period, wrap: wrapFrames() } : null;
   const frames = shape ? period + tailFrames(score) : period;
-  report(0);
-
   const stems = options.stems === true ? new StemSet(frames) : null;
+  try {
+    return await renderWith(score, options, stems, shape, frames);
+  } finally {
+    // Whatever a failed render left on disk (stems.ts).
+    stems?.close();
+  }
+}
+
+async function renderWith(
+  score: Score,
+  options: RenderOptions,
+  stems: StemSet | null,
+  shape: LoopShape | null,
+  frames: number,
+): Promise<RenderedAudio> {
+  const share = stems ? MIX_SHARE_WITH_STEMS : 1;
+  const report = (fraction: number) => options.onProgress?.(Math.min(1, Math.max(0, fraction * share)));
+  report(0);
   const buses = await mixScore(score, frames, (done, total) => report((PHASES.instruments * done) / total), stems);
-  // The stems made so far are finished but for the ducking under the voice: their reverb sends wait decimated.
-  for (const [, stem] of stems?.entries() ?? []) readyReverb(stem);
+  // The stems made so far are finished but for the ducking under the voice, which is done as they are read back.
+  stems?.finishAll();
   const taps = await mixVocal(score, buses, options.voiceTaps === true, stems);
+  stems?.finishAll();
   report(PHASES.singer);
   const space = reverbSpaceOf(score.spec);
   const reverb = await renderReverb(buses.reverb, createRandom(score.spec.seed, 'reverb'), space);
@@ -196,10 +211,9 @@ async function renderStems(
   onStem: (stem: RenderedStem) => void,
   onProgress: (done: number) => void,
 ): Promise<void> {
-  const count = stems.entries().length;
+  const count = stems.size;
   let done = 0;
   for (const [role, stem] of stems.drain()) {
-    readyReverb(stem);
     const reverb = await reverbOf(stem.reverbInput ?? null, createRandom(score.spec.seed, 'reverb'), space);
     const signal = toMaster(score, stem, reverb, shape, record.inputGain, { kind: 'follow', gains: record.compressor });
     masterStemInPlace(signal.left, signal.right, record.master);

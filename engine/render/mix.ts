@@ -26,9 +26,8 @@ import { KITS } from './drums/kits.ts';
 import { isTexture, renderTexture, type Texture } from './textures.ts';
 import { stagePlace } from './stage.ts';
 import { GroupRouter, groupRank, type Stereo } from './groups.ts';
-import { delaySendOf, readyReverb, type StemBuses, type StemSet } from './stems.ts';
-import { addTreated, toneBuses, treatPart } from './tone.ts';
-import { free } from './free.ts';
+import { delaySendOf, type StemBuses, type StemSet } from './stems.ts';
+import { treatNotes } from './tone.ts';
 
 export interface MixBuses {
   left: Float32Array;
@@ -274,28 +273,21 @@ function placeNotes(
   stem: StemBuses | null,
 ): void {
   const spread = SPREAD_ROLES.has(part.role) ? 0.5 : 0;
-  // A treated part is mixed alone, treated, then added to the mix and its stem (tone.ts).
-  const sendsDelay = ROLE_DELAY[part.role] * score.spec.effects.delay !== 0;
-  const treated = part.tone ? toneBuses(buses.left.length, sendsDelay) : null;
-  const target = treated ?? mixTarget(buses);
+  // A treated part replays treated samples (tone.ts), into the mix and its stem alike.
+  const notes = part.tone ? treatNotes(played, part.tone) : played;
+  const target = mixTarget(buses);
   part.notes.forEach((note, index) => {
     const pan =
       part.role === 'drums'
         ? part.pan + (DRUM_PAN[drumOf(note.midi)] ?? 0)
         : part.pan + spread * ((note.midi % 12) / 11 - 0.5);
-    const one = checked.at(played, index);
+    const one = checked.at(notes, index);
     const start = Math.round(note.time * SAMPLE_RATE),
       gain = velocityGain(note.velocity) * one.gain,
       at = placement(part, score, pan);
     addNote(target, one, start, gain, at, note.glide);
-    if (stem && !treated) addNote(stemTarget(stem, at), one, start, gain, at, note.glide);
+    if (stem) addNote(stemTarget(stem, at), one, start, gain, at, note.glide);
   });
-  if (!treated || !part.tone) return;
-  treatPart(treated, part.tone);
-  addTreated(treated, mixTarget(buses));
-  if (stem) addTreated(treated, { ...stem, delay: sendsDelay ? delaySendOf(stem) : null });
-  // Four full-length scratch buses per treated part: freed now, not at the next garbage collection (free.ts).
-  free(treated.left, treated.right, treated.reverb, treated.delay);
 }
 
 /** A synthesized patch's notes: prerendered roots (prerender.ts), replayed at each note's pitch. */
@@ -442,8 +434,8 @@ export async function mixScore(
   if (score.spec.effects.lofi && !textures.has('vinyl')) parts.push(effectBed('texture', 'vinyl', -2));
   // Group by group, so each group's submix is complete when its EQ and compressor run.
   parts.sort((a, b) => groupRank(a.role) - groupRank(b.role));
-  // A group's stems are finished once it is: their reverb sends wait decimated (stems.ts readyReverb).
-  const groups = new GroupRouter(buses, score, stems, (finished) => finished.forEach(readyReverb));
+  // A group's stems are finished once it is: they wait on disk, their reverb sends decimated (stems.ts finish).
+  const groups = new GroupRouter(buses, score, stems, (finished) => stems?.finish(finished));
   for (const [index, part] of parts.entries()) {
     // The voice is sung and mixed by vocal.ts; its part exists for the MIDI file.
     if (part.role === 'vocal') continue;

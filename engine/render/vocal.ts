@@ -96,7 +96,7 @@ function addDouble(
  * Ducks the accompaniment under the voice: a smoothed level of the voice (fast attack, slow release), scaled so
  * half its peak is full depth, turns the band down by up to `depth` (0–1) inside the span.
  */
-function duckUnder(voice: Float32Array, span: Span, depth: number, channels: readonly Float32Array[]): void {
+function duckUnder(voice: Float32Array, span: Span, depth: number): (channel: Float32Array) => void {
   const attack = 1 - Math.exp(-1 / (0.02 * SAMPLE_RATE));
   const release = 1 - Math.exp(-1 / (0.25 * SAMPLE_RATE));
   const env = new Float32Array(span.to - span.from);
@@ -110,10 +110,10 @@ function duckUnder(voice: Float32Array, span: Span, depth: number, channels: rea
   }
   const scale = (2 * depth) / peak;
   // Channel by channel (not every channel per sample): one tight loop each, the gain worked out as it goes.
-  for (const channel of channels) {
+  return (channel) => {
     for (let i = span.from; i < span.to; i++)
       channel[i] = (channel[i] ?? 0) * (1 - Math.min(depth, (env[i - span.from] ?? 0) * scale));
-  }
+  };
 }
 
 /** RMS of `channel` over the frames of `spans` ([from, to) each; a frame in two spans counts twice). */
@@ -203,8 +203,11 @@ export async function mixVocal(
   const leadSpan = spanOf(vocal.notes, frames);
   // The band ducks under the voice as sung (before its chain), so it is ducked first and the lead then becomes the
   // dry voice in place.
-  const accompaniment = stems?.entries().flatMap(([, stem]) => [stem.left, stem.right]) ?? [];
-  duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB), [buses.left, buses.right, ...accompaniment]);
+  const duck = duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB));
+  duck(buses.left);
+  duck(buses.right);
+  // A finished stem (on disk) is ducked when read back.
+  stems?.eachChannel(duck);
 
   // Outside its span the voice is silent, so the filter and compressor only need to run inside it.
   const dry = lead.subarray(leadSpan.from, leadSpan.to);

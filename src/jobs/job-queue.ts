@@ -38,6 +38,11 @@ export interface JobQueueOptions {
   maxAttempts?: number;
   /** The render-speed model before any render has been measured on this data dir. @default DEFAULT_SPEED */
   speedPrior?: SpeedModel;
+  /**
+   * Asked at each estimate instead of `speedPrior` until a render has been measured, given how many renders run
+   * now: the server passes the machine's load (render-speed.ts loadedSpeed), tests leave it out.
+   */
+  coldSpeed?: (rendering: number) => SpeedModel;
   /** One line per task transition (queued, started, completed, failed), and the render errors in full. */
   logger?: Logger;
 }
@@ -97,6 +102,7 @@ class RenderQueue implements JobQueueHandle {
   readonly #maxAttempts: number;
   readonly #logger: Logger;
   readonly #speed: RenderSpeed;
+  readonly #coldSpeed: ((rendering: number) => SpeedModel) | undefined;
   readonly #runner: TaskRunner;
   /** Each account's plan rank, as its latest task was queued with (or read at recovery). */
   readonly #ranks = new Map<string, number>();
@@ -122,6 +128,7 @@ class RenderQueue implements JobQueueHandle {
       logger: this.#logger,
       clock: this.#clock,
     };
+    this.#coldSpeed = options.coldSpeed;
     const prior = options.speedPrior ?? DEFAULT_SPEED;
     this.#speed = new RenderSpeed(
       learned === undefined ? prior : { ...prior, perAudioSecond: learned },
@@ -319,7 +326,8 @@ class RenderQueue implements JobQueueHandle {
 
   /** Expected wall seconds of a task's render: its length, stems and audio options. */
   #estimateOf(generation: Generation): number {
-    return renderEstimate(this.#speed, generation);
+    const cold = this.#speed.learned ? undefined : this.#coldSpeed?.(this.#running.size);
+    return renderEstimate(cold ?? this.#speed, generation);
   }
 
   /** Seconds left for a running render (see timeLeft). */

@@ -17,6 +17,38 @@ export interface SpeedModel {
  */
 export const DEFAULT_SPEED: SpeedModel = { overheadSeconds: 1.5, perAudioSecond: 0.05 };
 
+/**
+ * A render thread's cost per second of audio when it has a core to itself (a plain render, this engine, the
+ * 2-core machine of bench:estimates). Measured under load and divided by the load then (see loadedSpeed): 30 s
+ * plain renders at a load average of 24–26 took 0.73–0.85 s per second of audio, 0.057–0.067 unloaded; the
+ * speed learned at load 28 in bench:estimates was 0.58, 0.040 unloaded.
+ */
+export const UNLOADED_PER_AUDIO_SECOND = 0.05;
+
+/** How busy the machine is as the server sees it (os.loadavg, os.availableParallelism, its render threads). */
+export interface MachineLoad {
+  /** Runnable threads on the machine, averaged over the last minute (the first of os.loadavg()). */
+  load: number;
+  cores: number;
+  /** This server's render threads. */
+  workers: number;
+  /** Of those, the ones rendering now (already counted in `load`). */
+  rendering: number;
+}
+
+/**
+ * The speed before any render has been measured here (a new data dir): on a busy machine a render thread gets a
+ * share of a core, so the unloaded cost is scaled by how many threads want each core once this server's render
+ * threads all run: the others' load (less this server's own renders in it) plus the render threads, per core, and
+ * never less than 1. On the loaded machine of bench:estimates the built-in speed alone put every first estimate at
+ * a tenth of the real wait.
+ */
+export function loadedSpeed(machine: MachineLoad): SpeedModel {
+  const others = Math.max(0, machine.load - machine.rendering);
+  const contention = Math.max(1, (others + Math.max(1, machine.workers)) / Math.max(1, machine.cores));
+  return { overheadSeconds: DEFAULT_SPEED.overheadSeconds, perAudioSecond: UNLOADED_PER_AUDIO_SECOND * contention };
+}
+
 /** What makes one track cost more than another of its length: the stems and the audio options it asks for. */
 export interface RenderWork {
   stems?: boolean | undefined;
@@ -96,6 +128,11 @@ export class RenderSpeed {
 
   get perAudioSecond(): number {
     return this.#perAudioSecond;
+  }
+
+  /** Whether the per-second cost was measured (a render here, or before a restart), not the prior. */
+  get learned(): boolean {
+    return this.#learned;
   }
 
   /** A render of `audioSeconds` that took `wallSeconds`, `factor` times the work of a plain one (workFactor). */

@@ -41,7 +41,8 @@ import { recordOfArrays, type Problem } from './shape.ts';
 import { RETAIN_MS, WEBHOOK_FILE, WebhookFile } from './webhook-file.ts';
 import type { WebhookDelivery, WebhookEvent } from '../domain/webhooks/types.ts';
 import { IdempotencyConflictError, NothingToReplayError, NotFoundError } from '../domain/errors.ts';
-import type { Account, ApiKey, Generation, NewGeneration, PlanName, TrackSize } from '../domain/model.ts';
+import type { Account, ApiKey, Generation, NewGeneration, PlanName } from '../domain/model.ts';
+import { storageBytesOf } from '../domain/generations/storage-budget.ts';
 
 export interface OpenStoreOptions {
   dataDir: string;
@@ -491,8 +492,8 @@ export class FileRepository implements Repository {
     return this.#byAccount.get(accountId)?.usage(month) ?? 0;
   }
 
-  async sumTracks(accountId: string, measure: (track: TrackSize) => number): Promise<number> {
-    return this.#byAccount.get(accountId)?.sumKept(measure) ?? 0;
+  async storageUsed(accountId: string): Promise<number> {
+    return this.#byAccount.get(accountId)?.sumKept(storageBytesOf) ?? 0;
   }
 
   // Health
@@ -580,9 +581,7 @@ export class FileRepository implements Repository {
   #apply(id: string, patch: GenerationPatch): void {
     const generation = this.#generations.get(id);
     if (!generation) throw new NotFoundError('generation', id);
-    const previous = generation.status;
-    Object.assign(generation, patch);
-    this.#accountIndex(generation.account_id).statusChanged(generation, previous);
+    this.#accountIndex(generation.account_id).update(generation, patch);
     if (generation.status === 'pending' || generation.status === 'processing') this.#unfinished.add(generation);
     else this.#unfinished.delete(generation);
   }

@@ -18,6 +18,11 @@ export class AccountGenerations {
   readonly #statusCounts = counts();
   /** Month -> tasks that count against its quota (every task that has not failed). */
   readonly #usage = new Map<string, number>();
+  /**
+   * The sum of the last measure sumKept was given, kept up to date as generations come, change and go, so the
+   * storage budget read before every POST is not a scan of the whole history (issue 29).
+   */
+  #kept: { measure: (track: TrackSize) => number; sum: number } | null = null;
 
   get size(): number {
     return this.#items.length;
@@ -26,14 +31,20 @@ export class AccountGenerations {
   /** Bulk load: call sortAfterLoad() once afterwards. */
   push(generation: Generation): void {
     this.#items.push(generation);
-    this.#count(generation.status, generation.quota_month, +1);
+    this.#count(generation, +1);
   }
 
-  /** The sum of `measure` over the generations that keep files (all but the failed), without copying them. */
+  /**
+   * The sum of `measure` over the generations that keep files (all but the failed): counted once, then kept as
+   * they come, change and go (a store passes the same measure every time).
+   */
   sumKept(measure: (track: TrackSize) => number): number {
-    let sum = 0;
-    for (const generation of this.#items) if (generation.status !== 'failed') sum += measure(generation);
-    return sum;
+    if (this.#kept?.measure !== measure) {
+      let sum = 0;
+      for (const generation of this.#items) if (generation.status !== 'failed') sum += measure(generation);
+      this.#kept = { measure, sum };
+    }
+    return this.#kept.sum;
   }
 
   sortAfterLoad(): void {
@@ -51,14 +62,14 @@ export class AccountGenerations {
       else high = mid;
     }
     this.#items.splice(low, 0, generation);
-    this.#count(generation.status, generation.quota_month, +1);
+    this.#count(generation, +1);
   }
 
   remove(generation: Generation): void {
     const at = this.#items.indexOf(generation);
     if (at === -1) return;
     this.#items.splice(at, 1);
-    this.#count(generation.status, generation.quota_month, -1);
+    this.#count(generation, -1);
   }
 
   /** A deleted task leaves the pages but not the quota: its month's unit stays spent (unless it failed). */
@@ -67,6 +78,7 @@ export class AccountGenerations {
     if (at === -1) return;
     this.#items.splice(at, 1);
     this.#statusCounts[generation.status] -= 1;
+    this.#keep(generation, -1);
   }
 
   /** At load: a task deleted earlier, which still counts against its month's quota. */
@@ -75,11 +87,11 @@ export class AccountGenerations {
       this.#usage.set(generation.quota_month, (this.#usage.get(generation.quota_month) ?? 0) + 1);
   }
 
-  /** Call after a record's status changed from `previous`. */
-  statusChanged(generation: Generation, previous: GenerationStatus): void {
-    if (previous === generation.status) return;
-    this.#count(previous, generation.quota_month, -1);
-    this.#count(generation.status, generation.quota_month, +1);
+  /** Changes one of the account's generations in place, its counts and kept sum with it. */
+  update(generation: Generation, patch: Partial<Generation>): void {
+    this.#count(generation, -1);
+    Object.assign(generation, patch);
+    this.#count(generation, +1);
   }
 
   usage(month: string): number {
@@ -94,7 +106,9 @@ export class AccountGenerations {
     const items: Generation[] = [];
     let skipped = 0;
     for (const generation of this.#items) {
-      if (items.length >= limit) break;
+      // Past the last of that status no more can come: the waiting tasks of a long history are found without
+      // scanning it all (the task bound lists them before every POST).
+      if (items.length >= limit || skipped + items.length >= total) break;
       if (generation.status !== status) continue;
       if (skipped < offset) skipped++;
       else items.push(generation);
@@ -116,8 +130,14 @@ export class AccountGenerations {
     return { items: matches.slice(offset, offset + limit), total: matches.length };
   }
 
-  #count(status: GenerationStatus, month: string, delta: number): void {
+  #count(generation: Generation, delta: 1 | -1): void {
+    const { status, quota_month: month } = generation;
     this.#statusCounts[status] += delta;
     if (status !== 'failed') this.#usage.set(month, (this.#usage.get(month) ?? 0) + delta);
+    this.#keep(generation, delta);
+  }
+
+  #keep(generation: Generation, delta: 1 | -1): void {
+    if (this.#kept && generation.status !== 'failed') this.#kept.sum += delta * this.#kept.measure(generation);
   }
 }

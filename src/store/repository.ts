@@ -4,15 +4,7 @@
  * do. Callers never see a path, a lowdb object or a shared mutable record.
  */
 import type { Credential, Session } from './credentials.ts';
-import type {
-  Account,
-  ApiKey,
-  Generation,
-  GenerationStatus,
-  NewGeneration,
-  PlanName,
-  TrackSize,
-} from '../domain/model.ts';
+import type { Account, ApiKey, Generation, GenerationStatus, NewGeneration, PlanName } from '../domain/model.ts';
 import type { CustomStyleRecord } from '../domain/custom-styles.ts';
 import type {
   AccountSecret,
@@ -67,10 +59,11 @@ export interface Repository {
   /** Tasks not yet terminal (processing or pending), oldest first: what a restart must resume. */
   unfinishedGenerations(): Promise<Generation[]>;
   /**
-   * The sum of `measure` over the account's generations that keep files (every one but the failed), in one pass
-   * over the store rather than page by page: the storage budget asks it on every create.
+   * Bytes the account's tracks take (every one kept but the failed), as storageBytesOf reckons them
+   * (src/domain/generations/storage-budget.ts): the storage budget asks it before every create, so it is kept as a
+   * running total, not summed over the history.
    */
-  sumTracks(accountId: string, measure: (track: TrackSize) => number): Promise<number>;
+  storageUsed(accountId: string): Promise<number>;
   /** Generations counted against the account's quota for a month ("YYYY-MM"). */
   usage(accountId: string, month: string): Promise<number>;
   /**

@@ -6,7 +6,8 @@ import type { ExecutionContext, TestFn } from 'ava';
 import { EmailTakenError } from '../../src/domain/errors.ts';
 import type { Repository } from '../../src/store/repository.ts';
 import { IdempotencyConflictError, NotFoundError, QuotaExceededError } from '../../src/domain/errors.ts';
-import type { NewGeneration } from '../../src/domain/model.ts';
+import type { NewGeneration, TrackSize } from '../../src/domain/model.ts';
+import { storageBytesOf } from '../../src/domain/generations/storage-budget.ts';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../src/domain/webhooks/types.ts';
 import { StyleNameTakenError, type CustomStyleRecord } from '../../src/domain/custom-styles.ts';
 import { makeCustomStyle } from '../../engine/index.ts';
@@ -269,13 +270,15 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
   });
 
   test(
-    title("sumTracks measures every track the account keeps: not failed, deleted or another account's ones"),
+    title(
+      "storageUsed is what storageBytesOf reckons for every track the account keeps: not failed, deleted or another account's ones",
+    ),
     async (t) => {
       const { repository, account } = await setup(t);
       const other = await repository.createAccount({ plan: 'developer', email: 'b@example.com' });
       const make = async (accountId: string, overrides: Partial<NewGeneration>) =>
         (await repository.createGeneration(request(accountId, overrides), { monthlyQuota: null })).generation;
-      await make(account.id, { duration: 30 });
+      const plain = await make(account.id, { duration: 30 });
       const rich = await make(account.id, {
         duration: 60,
         stems: true,
@@ -284,30 +287,38 @@ export function repositoryContract(test: TestFn, backend: string, factory: Repos
       const failed = await make(account.id, { duration: 90 });
       const deleted = await make(account.id, { duration: 120 });
       await make(other.id, { duration: 150 });
+      const bytes = (...tracks: TrackSize[]) => tracks.reduce((sum, track) => sum + storageBytesOf(track), 0);
+      t.is(await repository.storageUsed(account.id), bytes(plain, rich, failed, deleted));
+      // A running total must follow every change: finished with two stems and its sections' end, failed, deleted.
+      const finished = {
+        files: { wav: 'a.wav', midi: 'a.mid', stems: { drums: 'd.wav', bass: 'b.wav' } },
+        metadata: { sections: [{ kind: 'verse', start: 0, end: 61.5 }] },
+      };
       await repository.transaction(async (tx) => {
-        await tx.updateGeneration(rich.id, {
-          status: 'completed',
-          files: { wav: 'a.wav', midi: 'a.mid', stems: { drums: 'd.wav', bass: 'b.wav' } },
-          metadata: { sections: [{ kind: 'verse', start: 0, end: 61.5 }] },
-        });
+        await tx.updateGeneration(rich.id, { status: 'completed', ...finished });
         await tx.updateGeneration(failed.id, { status: 'failed' });
         await tx.updateGeneration(deleted.id, { status: 'completed' });
       });
       await repository.deleteGeneration(deleted.id);
-
-      t.is(await repository.sumTracks(account.id, (track) => track.duration), 90);
-      const seen: unknown[] = [];
-      await repository.sumTracks(account.id, (track) => {
-        if (track.duration === 60) seen.push(track);
-        return 0;
-      });
-      t.like(seen[0], {
+      const richNow = { ...rich, ...finished } as TrackSize;
+      t.is(await repository.storageUsed(account.id), bytes(plain, richNow));
+      // Odd lengths and options: a store that reckons in SQL must round as storageBytesOf does.
+      const odd = await make(account.id, {
+        duration: 41.29032258064516,
         stems: true,
-        encoding: { sample_rate: 48000, bit_depth: 24 },
-        files: { stems: { drums: 'd.wav', bass: 'b.wav' } },
-        metadata: { sections: [{ end: 61.5 }] },
+        encoding: { sample_rate: 44100, bit_depth: 24, bitrate: null },
       });
-      t.is(await repository.sumTracks('acct_missing', () => 1), 0);
+      await repository.transaction((tx) =>
+        tx.updateGeneration(odd.id, {
+          status: 'completed',
+          files: { wav: 'o.wav', midi: 'o.mid' },
+          metadata: { sections: [{ kind: 'verse', start: 0, end: 'soon' as unknown as number }] },
+        }),
+      );
+      const oddNow = { ...odd, files: { wav: 'o.wav', midi: 'o.mid' }, metadata: { sections: [{ end: 'soon' }] } };
+      t.is(await repository.storageUsed(account.id), bytes(plain, richNow, oddNow as TrackSize));
+      t.is(await repository.storageUsed(other.id), storageBytesOf({ duration: 150 }));
+      t.is(await repository.storageUsed('acct_missing'), 0);
     },
   );
 

@@ -1,14 +1,16 @@
 /**
  * The cheaper paths of the render give exactly what the plain ones gave: loudness measured over spans in place
  * equals the loudness of the spans copied out end to end, the compressor given one array twice (a mono voice)
- * equals either channel of it given two copies, the true peak read without an envelope equals the envelope's, and the
- * limiter's ring buffers give what plain arrays gave.
+ * equals either channel of it given two copies, the true peak read without an envelope equals the envelope's, the
+ * limiter's ring buffers give what plain arrays gave, and a submix filtered and summed in one pass is what filtering,
+ * then summing gave.
  */
 import test from 'ava';
 import { compress } from '../../engine/render/bus.ts';
 import { integratedLoudness, truePeakDb } from '../../engine/render/master/index.ts';
 import { truePeakEnvelope } from '../../engine/render/master/true-peak.ts';
 import { limitTruePeak } from '../../engine/render/master/limiter.ts';
+import { filterStereo, groupChain } from '../../engine/render/groups.ts';
 import { SAMPLE_RATE } from '../../engine/render/constants.ts';
 
 /** Seeded noise whose level swells and fades every few seconds (a small LCG, not the engine's generator). */
@@ -104,4 +106,23 @@ test("the limiter's gains are those of its plain full-length form, to the last b
     'the limiter worked',
   );
   t.deepEqual(gains, expected);
+});
+
+test('a submix filtered and summed in one pass equals it filtered, then summed and cleared, to the last bit', (t) => {
+  // Harmony has three filters (a cascade, then one biquad), lead two (one cascade): both last-pass kinds.
+  for (const group of ['harmony', 'lead'] as const) {
+    const { filters } = groupChain(group, true);
+    const submix = { left: swelling(3 * SAMPLE_RATE, 7), right: swelling(3 * SAMPLE_RATE, 8) };
+    const bus = { left: swelling(3 * SAMPLE_RATE, 9), right: swelling(3 * SAMPLE_RATE, 10) };
+    const expected = { left: bus.left.slice(), right: bus.right.slice() };
+    const filtered = { left: submix.left.slice(), right: submix.right.slice() };
+    filterStereo(filtered, filters);
+    for (let i = 0; i < expected.left.length; i++) {
+      expected.left[i] = (expected.left[i] ?? 0) + (filtered.left[i] ?? 0) * 1;
+      expected.right[i] = (expected.right[i] ?? 0) + (filtered.right[i] ?? 0) * 1;
+    }
+    filterStereo(submix, filters, bus);
+    t.deepEqual(bus, expected, group);
+    t.true(submix.left.every((v) => v === 0) && submix.right.every((v) => v === 0), `${group}: the submix is emptied`);
+  }
 });

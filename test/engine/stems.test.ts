@@ -27,7 +27,7 @@ const TRACKS: Record<string, GenerationRequest> = {
   orchestral: request('orchestral', 'heroic orchestral theme'),
   house: request('house', 'deep house groove'),
   jazz: request('jazz', 'late night jazz trio'),
-  // Its loop, stabs, kit and bass are each treated alone before the mix (render/tone.ts).
+  // Its loop, stabs, kit and bass replay treated samples (render/tone.ts).
   'boom bap': request('hiphop', 'boom bap hip hop beat'),
   'sung folk': request('folk', 'a happy folk song about summer with a female singer', {
     instrumental: false,

@@ -12,13 +12,17 @@ import { parseSoxStats } from '../helpers/analysis/loudness.ts';
 import { run } from '../helpers/analysis/exec.ts';
 import { monoMix, readWav } from '../helpers/analysis/wav.ts';
 import { createTrackRenderer, type TrackRenderer } from '../helpers/analysis/renders.ts';
+import { glidesIn } from '../helpers/analysis/glides.ts';
+import { synthDir } from '../helpers/analysis/synth.ts';
+import { compose, interpret } from '../../engine/index.ts';
+import wavefile from 'wavefile';
 
 const SECONDS = 30;
-const request = (prompt: string): GenerationRequest => ({
+const request = (prompt: string, instrumental = true): GenerationRequest => ({
   prompt,
   duration: SECONDS,
   style: null,
-  instrumental: true,
+  instrumental,
   seed: 1,
   stems: true,
 });
@@ -27,6 +31,7 @@ const TRACKS = {
   'boom bap': request('boom bap hip hop beat, 90 bpm'),
   reggae: request('roots reggae song, 76 bpm'),
   trap: request('dark trap beat with 808s, 140 bpm'),
+  blues: request('blues shuffle, 96 bpm', false),
 } satisfies Record<string, GenerationRequest>;
 
 let renderer: TrackRenderer;
@@ -51,6 +56,30 @@ async function stem(name: keyof typeof TRACKS, role: Role): Promise<{ path: stri
 async function levelDb(path: string, ...effects: string[]): Promise<number> {
   const { stderr } = await run('sox', [path, '-n', 'remix', '1,2', ...effects, 'stats']);
   return parseSoxStats(stderr).rmsDb;
+}
+
+/** RMS level (dB) of `mono` in each window of `seconds`, from the start. */
+function windowLevels(mono: Float32Array, sampleRate: number, seconds: number): number[] {
+  const size = Math.round(seconds * sampleRate);
+  const levels: number[] = [];
+  for (let start = 0; start + size <= mono.length; start += size) {
+    let sum = 0;
+    for (let i = start; i < start + size; i++) sum += (mono[i] ?? 0) ** 2;
+    levels.push(10 * Math.log10(sum / size + 1e-12));
+  }
+  return levels;
+}
+
+/** Runs of at least `length` onsets `gap` seconds apart (±15%), as the time of each run's last onset. */
+function evenRuns(times: readonly number[], gap: number, length: number): number[] {
+  const ends: number[] = [];
+  let run = 1;
+  for (let i = 1; i < times.length; i++) {
+    const step = (times[i] ?? 0) - (times[i - 1] ?? 0);
+    run = Math.abs(step - gap) < 0.15 * gap ? run + 1 : 1;
+    if (run === length) ends.push(times[i] ?? 0);
+  }
+  return ends;
 }
 
 const median = (values: number[]): number => {
@@ -107,4 +136,152 @@ test("trap: the hat rolls are heard: the drum stem's onsets come 32nds or sixtee
   const triplets = gaps.filter((gap) => within(gap, beat / 6)).length;
   t.log(`${thirtySeconds} gaps of a 32nd, ${triplets} of a sixteenth triplet, of ${gaps.length}`);
   t.true(thirtySeconds + triplets >= 12);
+});
+
+test("reggae: the drummer's pickups are heard: runs of four sixteenths on the drum stem, which the one drop's eighth-note hats never play, lead into phrases", async (t) => {
+  const { path, bpm } = await stem('reggae', 'drums');
+  const runs = evenRuns(await onsets(path), 60 / bpm / 4, 4);
+  t.log(`runs of four sixteenths ending at ${runs.map((r) => r.toFixed(2)).join(', ')} s`);
+  // Seed 1 plays one pickup (15.6 s); without pickups the stem has none.
+  t.true(runs.length >= 1);
+});
+
+test('reggae: the bass plays a riff, not a root on 1 and 3: a median of four onsets a bar, most bars with one off the beat', async (t) => {
+  const { path, bpm } = await stem('reggae', 'bass');
+  const beat = 60 / bpm;
+  const times = await onsets(path);
+  const first = times[0] ?? 0;
+  const bars = Math.floor((SECONDS - first) / (4 * beat)) - 2;
+  const perBar: number[] = [];
+  let offBeat = 0;
+  for (let bar = 0; bar < bars; bar++) {
+    const inBar = times.filter(
+      (time) => time >= first + (bar * 4 - 0.1) * beat && time < first + (bar * 4 + 3.9) * beat,
+    );
+    perBar.push(inBar.length);
+    const off = inBar.some((time) => {
+      const beats = (time - first) / beat;
+      return Math.abs(beats - Math.round(beats)) > 0.2;
+    });
+    if (off) offBeat++;
+  }
+  t.log(`onsets a bar ${perBar.join(' ')}; ${offBeat} of ${bars} bars with an off-beat note`);
+  // The root-and-fifth line it replaced played two a bar, both on the beat.
+  t.true(median(perBar) >= 4);
+  t.true(offBeat >= 0.7 * bars);
+});
+
+test('blues: the guitar answers the singer: it plays in the bars the voice leaves free and rests under the sung phrases', async (t) => {
+  const vocal = await stem('blues', 'vocal');
+  const lead = await stem('blues', 'lead');
+  const bar = (4 * 60) / vocal.bpm;
+  const half = bar / 2;
+  const levels = async (path: string) => {
+    const audio = await readWav(path);
+    return windowLevels(monoMix(audio), audio.sampleRate, half);
+  };
+  const voice = await levels(vocal.path);
+  const guitar = await levels(lead.path);
+  const loud = (values: number[]) => {
+    const peak = Math.max(...values);
+    return values.map((value) => value > peak - 25);
+  };
+  const sung = loud(voice);
+  const played = loud(guitar);
+  let answers = 0;
+  let overlaps = 0;
+  sung.forEach((singing, i) => {
+    if (played[i] && !singing) answers++;
+    if (played[i] && singing) overlaps++;
+  });
+  t.log(
+    `half-bars: ${sung.filter(Boolean).length} sung, ${answers} with the guitar alone, ${overlaps} with both (${sung.length} in all)`,
+  );
+  // Seed 1 sings two phrases of two bars, each answered by two bars of guitar.
+  t.true(answers >= 6, `${answers} half-bars of guitar alone`);
+  t.true(overlaps <= 2, `${overlaps} half-bars of guitar under the voice`);
+});
+
+/**
+ * A synthetic 808 line, written as a WAV: notes of `NOTE_SECONDS` (partials as an 808's driven sine) whose
+ * 0.12 s releases overlap the next note, as the mixer plays them. A note given a `from` pitch slides from it in
+ * 90 ms, quickest at first, as the mixer's glide does; the others start on their pitch.
+ */
+const NOTE_SECONDS = 0.45;
+async function bassLine(path: string, notes: { midi: number; from?: number }[]): Promise<string> {
+  const rate = 44100;
+  const partials = [1, 0.35, 0.2, 0.08, 0.04];
+  const hz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
+  const out = new Float32Array(Math.ceil((notes.length * NOTE_SECONDS + 0.5) * rate));
+  const hold = Math.round(NOTE_SECONDS * rate),
+    release = Math.round(0.12 * rate),
+    glide = Math.round(0.09 * rate);
+  notes.forEach(({ midi, from }, n) => {
+    const start = Math.round(n * NOTE_SECONDS * rate);
+    let phase = 0;
+    for (let j = 0; j < hold + release; j++) {
+      const away = from !== undefined && j < glide ? (1 - j / glide) ** 2 : 0;
+      phase += (2 * Math.PI * hz(midi + ((from ?? midi) - midi) * away)) / rate;
+      const tone = partials.reduce((sum, a, k) => sum + a * Math.sin((k + 1) * phase), 0);
+      const envelope = Math.min(1, j / (0.008 * rate)) * (j >= hold ? (1 - (j - hold) / release) ** 2 : 1);
+      out[start + j] = (out[start + j] ?? 0) + 0.3 * tone * envelope;
+    }
+  });
+  const pcm = Int16Array.from(out, (x) => Math.round(x * 32767));
+  const wav = new wavefile.WaveFile();
+  wav.fromScratch(1, rate, '16', pcm);
+  await writeFile(path, wav.toBuffer());
+  return path;
+}
+
+test('the glide check hears an 808 slide and nothing else: none in a struck flat tone or in jumps, each octave and fifth slide', async (t) => {
+  const dir = await synthDir('tunesmith-glides-');
+  try {
+    // Octaves and fifths up and down, at the pitches of a trap 808 (B0-G2) and an octave above.
+    const pitches = [31, 31, 43, 31, 38, 31, 43, 36, 31, 31, 43, 34, 46, 34];
+    for (const lift of [0, 12]) {
+      const line = pitches.map((midi) => midi + lift);
+      const moves = line.filter((midi, i) => i > 0 && Math.abs(midi - (line[i - 1] ?? midi)) >= 7).length;
+      const flat = await glidesIn(
+        await bassLine(
+          dir.path(`flat-${lift}.wav`),
+          line.map(() => ({ midi: 31 + lift })),
+        ),
+      );
+      const jumps = await glidesIn(
+        await bassLine(
+          dir.path(`jumps-${lift}.wav`),
+          line.map((midi) => ({ midi })),
+        ),
+      );
+      const slides = await glidesIn(
+        await bassLine(
+          dir.path(`slides-${lift}.wav`),
+          line.map((midi, i) => ({ midi, from: i > 0 ? line[i - 1] : undefined })),
+        ),
+      );
+      t.log(
+        `+${lift}: ${flat.glides.length} in the flat tone, ${jumps.glides.length} in the jumps, ${slides.glides.length} of ${moves} slides`,
+      );
+      t.is(flat.glides.length, 0);
+      t.is(jumps.glides.length, 0);
+      t.true(slides.glides.length >= moves / 2, `${slides.glides.length} of ${moves}`);
+      // Each slide heard is one that was played: it ends on the note slid to.
+      for (const glide of slides.glides)
+        t.true(line.some((midi, i) => i > 0 && Math.abs(midi - glide.to) < 0.5 && line[i - 1] !== midi));
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+test("trap: the 808's slides are heard in its bass stem, where the score slides it", async (t) => {
+  const { path } = await stem('trap', 'bass');
+  const { glides } = await glidesIn(path);
+  const bass = compose(interpret(TRACKS.trap)).parts.find((part) => part.role === 'bass');
+  const slid = (bass?.notes ?? []).filter((note) => Math.abs(note.glide ?? 0) >= 7).map((note) => note.time);
+  const placed = glides.filter((glide) => slid.some((time) => Math.abs(time - glide.time) < 0.06));
+  t.log(`${glides.length} slides heard (${placed.length} where the score slides), of ${slid.length} scored`);
+  t.true(glides.length >= slid.length / 2, `${glides.length} of ${slid.length}`);
+  t.is(placed.length, glides.length);
 });

@@ -1,11 +1,11 @@
 /**
  * A style's treatment of a part before the mix (render/tone.ts, Preset.tone): boom bap's sample loop comes out of
- * a sampler low-passed and crushed. Checked on signals whose answer is known, and on the boom bap score.
+ * a sampler low-passed and crushed, each stored sample treated once. Checked on signals whose answer is known, and on the boom bap score.
  */
 import test from 'ava';
 import { compose, interpret } from '../../engine/index.ts';
 import { SAMPLE_RATE } from '../../engine/render/constants.ts';
-import { toneBuses, treatPart } from '../../engine/render/tone.ts';
+import { treatNotes, treatSample } from '../../engine/render/tone.ts';
 import { validatePreset } from '../../engine/presets.ts';
 import { readFileSync } from 'node:fs';
 
@@ -25,35 +25,35 @@ function rms(data: Float32Array): number {
   return Math.sqrt(sum / (FRAMES / 2));
 }
 
-test('the low-pass takes a tone two octaves over its cutoff down by more than 40 dB, in the dry signal and the sends', (t) => {
-  const buses = toneBuses(FRAMES, true);
-  buses.left.set(sine(8000));
-  buses.right.set(sine(8000));
-  buses.reverb.set(sine(8000));
-  buses.delay?.set(sine(8000));
-  const before = rms(buses.left);
-  treatPart(buses, { lowpass: 2000 });
-  for (const channel of [buses.left, buses.right, buses.reverb, buses.delay ?? new Float32Array(FRAMES)])
-    t.true(20 * Math.log10(rms(channel) / before) < -40);
+test('the low-pass takes a tone two octaves over its cutoff down by more than 40 dB', (t) => {
+  const tone = sine(8000);
+  t.true(20 * Math.log10(rms(treatSample(tone, { lowpass: 2000 })) / rms(tone)) < -40);
 });
 
-test('the low-pass leaves a tone two octaves under its cutoff within 0.5 dB', (t) => {
-  const buses = toneBuses(FRAMES, true);
-  buses.left.set(sine(500));
-  const before = rms(buses.left);
-  treatPart(buses, { lowpass: 2000 });
-  t.true(Math.abs(20 * Math.log10(rms(buses.left) / before)) < 0.5);
+test('the low-pass leaves a tone two octaves under its cutoff within 0.5 dB, and the sample it was given alone', (t) => {
+  const tone = sine(500);
+  const copy = Float32Array.from(tone);
+  t.true(Math.abs(20 * Math.log10(rms(treatSample(tone, { lowpass: 2000 })) / rms(tone))) < 0.5);
+  // Samples are cached and shared between parts and renders: the treatment works on a copy.
+  t.deepEqual(tone, copy);
 });
 
-test('crushing to 4 bits leaves at most 16 levels, relative to the part peak, held for a whole sample of the lower rate', (t) => {
-  const buses = toneBuses(FRAMES, true);
-  buses.left.set(sine(110, 0.05));
-  treatPart(buses, { bits: 4, rate: 11025 });
-  const levels = new Set(buses.left);
+test('crushing to 4 bits leaves at most 16 levels, relative to the sample peak, held for a whole sample of the lower rate', (t) => {
+  const crushed = treatSample(sine(110, 0.05), { bits: 4, rate: 11025 });
+  const levels = new Set(crushed);
   t.true(levels.size <= 17, `${levels.size} levels`);
-  // A 0.05 peak still uses the whole range: the crush is relative to the part, not to full scale.
+  // A 0.05 peak still uses the whole range: the crush is relative to the sample, not to full scale.
   t.true(levels.size >= 15, `${levels.size} levels`);
-  for (let i = 0; i + 4 <= 400; i += 4) t.is(new Set(buses.left.subarray(i, i + 4)).size, 1);
+  for (let i = 0; i + 4 <= 400; i += 4) t.is(new Set(crushed.subarray(i, i + 4)).size, 1);
+});
+
+test('each distinct sample is treated once, however many notes replay it', (t) => {
+  const a = sine(220),
+    b = sine(330);
+  const notes = treatNotes([{ sample: a }, { sample: b }, { sample: a }], { lowpass: 2000 });
+  t.is(notes[0]?.sample, notes[2]?.sample);
+  t.not(notes[0]?.sample, notes[1]?.sample);
+  t.not(notes[0]?.sample, a);
 });
 
 test('a preset may treat a role, within bounds; the boom bap loop carries its treatment into the score', (t) => {

@@ -80,3 +80,43 @@ test("a Starter key's 10 requests a minute are one limit over two nodes: 20 requ
   t.truthy(last.headers.get('retry-after'));
   t.is(((await last.json()) as { error: { code: string } }).error.code, 'rate_limit_exceeded');
 });
+
+test("one account's task bound and storage budget, set by the operator's environment, are one bound over two nodes", async (t) => {
+  const url = await freshDatabase(t);
+  const repository = await openPostgresRepository({ url });
+  const account = await repository.createAccount({ plan: 'enterprise', name: 'bounds' });
+  const { key } = await repository.createKey(account.id);
+  await repository.close();
+  // No render workers: every task accepted stays waiting, so the bounds are what decides.
+  const env = {
+    TUNESMITH_DATABASE_URL: url,
+    TUNESMITH_WORKERS: '0',
+    TUNESMITH_MAX_TASKS_PER_ACCOUNT: '3',
+    TUNESMITH_DISK_BUDGET_GB: '1',
+  };
+  const nodes = [
+    await startServerProcess(t, await tempDataDir(t), env),
+    await startServerProcess(t, await tempDataDir(t), env),
+  ];
+  for (const node of nodes) t.truthy(node.url, node.output());
+  let turn = 0;
+  const post = (body: Record<string, unknown>) =>
+    fetch(`${nodes[turn++ % 2]!.url}/v1/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'a short piano piece', ...body }),
+    });
+  // The heaviest track counts about 0.36 GB: two fit in 1 GB, a third does not.
+  const heavy = { duration: 180, stems: true, sample_rate: 48000, bit_depth: 24 };
+  t.is((await post(heavy)).status, 202);
+  t.is((await post(heavy)).status, 202);
+  const overBudget = await post(heavy);
+  t.is(overBudget.status, 402);
+  t.is(((await overBudget.json()) as { error: { code: string } }).error.code, 'storage_budget_exceeded');
+  // A plain 30 s track still fits the budget, and is the third task waiting: the bound's last place.
+  t.is((await post({ duration: 30 })).status, 202);
+  const overBound = await post({ duration: 30 });
+  t.is(overBound.status, 429);
+  t.regex(overBound.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+  t.is(((await overBound.json()) as { error: { code: string } }).error.code, 'too_many_tasks');
+});

@@ -116,7 +116,7 @@ interface PlacedLine {
 export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: Random): VocalScore | null {
   const { spec } = ctx;
   if (!spec.vocals.enabled) return null;
-  const slots = planLineSlots(ctx);
+  const slots = planLineSlots(ctx, ctx.preset.answer === true);
   if (slots.length === 0) return null;
   const { lyrics, lines } = chooseLines(ctx, slots, random);
   if (lines.length === 0) return null;

@@ -56,12 +56,17 @@ export function slotBeatsFor(bpm: number): number {
   return beatSeconds >= 0.75 ? 0.25 : beatSeconds < 0.4 ? 1 : 0.5;
 }
 
-/** Every line slot of the form's sung sections, in time order. */
+/**
+ * Every line slot of the form's sung sections, in time order. An `answered` style (the blues' call and response)
+ * leaves as many bars after each line as the line sings, for the lead instrument to answer in.
+ */
 export function planLineSlots(
   ctx: Pick<ComposeContext, 'bpm' | 'beatsPerBar' | 'sections' | 'endingBeat'>,
+  answered = false,
 ): LineSlot[] {
   const bars = lineBars(ctx);
   const beats = bars * ctx.beatsPerBar;
+  const every = answered ? 2 * beats : beats;
   const slotBeats = slotBeatsFor(ctx.bpm);
   const slots: LineSlot[] = [];
   const planned = ctx.sections.some((section) => section.lyrics !== undefined);
@@ -70,9 +75,10 @@ export function planLineSlots(
     if (planned && section.lyrics === undefined) return;
     const kind = sungKind(section.kind) ?? (section.lyrics !== undefined ? 'verse' : null);
     if (!kind) return;
-    const count = Math.floor((section.beats + 1e-6) / beats);
+    // The last line of a section need not be answered inside it.
+    const count = Math.floor((section.beats + every - beats + 1e-6) / every);
     for (let line = 0; line < count; line++) {
-      const beat = section.beat + line * beats;
+      const beat = section.beat + line * every;
       // Nothing is sung over the final held chord.
       if (beat + beats > ctx.endingBeat + 1e-6) break;
       slots.push({

@@ -198,7 +198,8 @@ export class Generations {
     // The source's callback_url is inherited, not asked for: only what the new request asks for is judged by the
     // plan, so an account whose plan has lost webhooks since derives without it rather than being refused.
     const inherited = limitsFor(account).webhooks ? input : { ...input, callback_url: null };
-    // The source's quality and stems are inherited too: the plan judged the call itself, above, and only that.
+    // The source's quality is inherited too (its stems are not: derivedInput makes none): the plan judged the call
+    // itself, above, and only that.
     return this.#create(account, inherited, options, undefined);
   }
 
@@ -262,7 +263,7 @@ export class Generations {
     if (budget === undefined) return null;
     const needed = requests.reduce((sum, request) => sum + storageBytesOf(request), 0);
     // Every track the account keeps, finished or not; a failed one keeps no files.
-    const used = await this.#o.repository.sumTracks(accountId, storageBytesOf);
+    const used = await this.#o.repository.storageUsed(accountId);
     if (used + needed <= budget) return null;
     const tracks = requests.length === 1 ? 'this track needs' : `these ${requests.length} tracks need`;
     return new StorageBudgetError(

@@ -269,6 +269,53 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE generations ADD COLUMN custom_style jsonb;
     `,
   },
+  {
+    version: 9,
+    name: 'storage kept per account',
+    sql: `
+      -- What a track takes in storage, as src/domain/generations/storage-budget.ts storageBytesOf reckons it, the
+      -- same double arithmetic in the same order (a contract test holds the two to the same bytes): twice the WAV
+      -- (the seconds its sections end at, else the duration asked) plus its stems (eight until it has stem files).
+      CREATE FUNCTION track_storage_bytes(duration float8, encoding jsonb, stems boolean, stem_files jsonb, sections jsonb)
+        RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
+        SELECT ceil(2 * (seconds * rate * 2 * bytes) + (stem_count * seconds) * 176400)::bigint
+        FROM (SELECT
+          CASE WHEN jsonb_typeof(sections) = 'array' AND jsonb_typeof(sections->-1->'end') = 'number'
+                AND (sections->-1->>'end')::float8 > 0 THEN (sections->-1->>'end')::float8 ELSE duration END AS seconds,
+          coalesce((encoding->>'sample_rate')::float8, 44100) AS rate,
+          coalesce((encoding->>'bit_depth')::float8, 16) / 8 AS bytes,
+          CASE WHEN stems IS NOT TRUE THEN 0
+               WHEN jsonb_typeof(stem_files) = 'object' THEN (SELECT count(*) FROM jsonb_object_keys(stem_files))
+               ELSE 8 END::float8 AS stem_count) AS track;
+      $$;
+      -- Each account's kept tracks (not failed, not deleted) in bytes, kept by a trigger in the same transaction as
+      -- the change: the storage budget, read before every create, is a lookup instead of a sum over the history.
+      CREATE TABLE account_storage (account_id text PRIMARY KEY, bytes bigint NOT NULL);
+      CREATE FUNCTION generation_storage_of(g generations) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
+        SELECT CASE WHEN g.deleted_at IS NULL AND g.status <> 'failed'
+          THEN track_storage_bytes(g.duration, g.encoding, g.stems, g.files->'stems', g.metadata->'sections') ELSE 0 END;
+      $$;
+      CREATE FUNCTION account_storage_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        was bigint := CASE WHEN TG_OP = 'INSERT' THEN 0 ELSE generation_storage_of(OLD) END;
+        becomes bigint := CASE WHEN TG_OP = 'DELETE' THEN 0 ELSE generation_storage_of(NEW) END;
+      BEGIN
+        IF TG_OP = 'UPDATE' AND OLD.account_id <> NEW.account_id THEN
+          INSERT INTO account_storage AS s VALUES (OLD.account_id, -was) ON CONFLICT (account_id) DO UPDATE SET bytes = s.bytes + EXCLUDED.bytes;
+          was := 0;
+        END IF;
+        IF becomes <> was THEN
+          INSERT INTO account_storage AS s VALUES (CASE WHEN TG_OP = 'DELETE' THEN OLD.account_id ELSE NEW.account_id END, becomes - was)
+            ON CONFLICT (account_id) DO UPDATE SET bytes = s.bytes + EXCLUDED.bytes;
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER account_storage_keep AFTER INSERT OR UPDATE OR DELETE ON generations FOR EACH ROW EXECUTE FUNCTION account_storage_keep();
+      INSERT INTO account_storage (account_id, bytes)
+        SELECT account_id, sum(generation_storage_of(g)) FROM generations g GROUP BY account_id;
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, one transaction each, under the advisory lock. Returns the versions applied. */

@@ -18,7 +18,7 @@ import type {
   ListOptions,
 } from '../repository.ts';
 import { IdempotencyConflictError, NothingToReplayError, NotFoundError } from '../../domain/errors.ts';
-import type { Account, ApiKey, Generation, NewGeneration, PlanName, TrackSize } from '../../domain/model.ts';
+import type { Account, ApiKey, Generation, NewGeneration, PlanName } from '../../domain/model.ts';
 import { PostgresCredentials } from './credentials.ts';
 import { GenerationWatch } from './generation-watch.ts';
 import { describeConnectionError } from './errors.ts';
@@ -375,23 +375,10 @@ export class PostgresRepository implements Repository {
     return oneRow(rows).used;
   }
 
-  async sumTracks(accountId: string, measure: (track: TrackSize) => number): Promise<number> {
-    // Only the columns a size is reckoned from: a history of 100,000 tracks is one query of small rows.
-    const { rows } = await this.#db.query(
-      `SELECT duration, encoding, stems, files->'stems' AS stem_files, metadata->'sections' AS sections
-         FROM generations WHERE account_id = $1 AND deleted_at IS NULL AND status <> 'failed'`,
-      [accountId],
-    );
-    let sum = 0;
-    for (const r of rows)
-      sum += measure({
-        duration: r.duration,
-        ...(r.encoding ? { encoding: r.encoding } : {}),
-        ...(r.stems ? { stems: true } : {}),
-        files: r.stem_files ? { stems: r.stem_files } : null,
-        metadata: r.sections ? { sections: r.sections } : null,
-      });
-    return sum;
+  async storageUsed(accountId: string): Promise<number> {
+    // Kept by a trigger as tracks come, change and go (migration 9): a lookup, whatever the history's length.
+    const { rows } = await this.#db.query('SELECT bytes FROM account_storage WHERE account_id = $1', [accountId]);
+    return Number(rows[0]?.bytes ?? 0);
   }
 
   watchGeneration(id: string, listener: (generation: Generation | undefined) => void): () => void {

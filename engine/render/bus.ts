@@ -59,11 +59,18 @@ export function filterInPlace(data: Float32Array, c: BiquadCoefficients): void {
 }
 
 /**
- * filterInPlace on both channels in one loop, each sample first multiplied by `gain` (and rounded to a float, as
+ * One biquad on both channels in one loop, each sample first multiplied by `gain` (and rounded to a float, as
  * storing it would): one pass instead of four, and the two filters' chains overlap. Each channel gets exactly the
- * arithmetic of a gain pass then filterInPlace.
+ * arithmetic of a gain pass then filterInPlace. With `into`, the output is added to `into` (rounded as storing it
+ * and reading it back would) and the signal left silent: a submix filtered, summed and emptied in one pass.
  */
-function gainAndFilterStereo(left: Float32Array, right: Float32Array, gain: number, c: BiquadCoefficients): void {
+export function biquadStereo(
+  left: Float32Array,
+  right: Float32Array,
+  c: BiquadCoefficients,
+  gain: number,
+  into: { left: Float32Array; right: Float32Array } | null,
+): void {
   const { b0, b1, b2, a1, a2 } = c;
   let lx1 = 0,
     lx2 = 0,
@@ -86,8 +93,15 @@ function gainAndFilterStereo(left: Float32Array, right: Float32Array, gain: numb
     rx1 = rx;
     ry2 = ry1;
     ry1 = ry;
-    left[i] = ly;
-    right[i] = ry;
+    if (into) {
+      into.left[i] = (into.left[i] ?? 0) + Math.fround(ly);
+      into.right[i] = (into.right[i] ?? 0) + Math.fround(ry);
+      left[i] = 0;
+      right[i] = 0;
+    } else {
+      left[i] = ly;
+      right[i] = ry;
+    }
     if ((i & FLUSH_MASK) === FLUSH_MASK) {
       ly1 = flushed(ly1);
       ly2 = flushed(ly2);
@@ -310,7 +324,7 @@ export function busChain(score: Score, left: Float32Array, right: Float32Array, 
       wowInPlace(channel, options.period);
       filterInPlace(channel, highPass);
     }
-  } else gainAndFilterStereo(left, right, options.inputGain, highPass);
+  } else biquadStereo(left, right, highPass, options.inputGain, null);
   // The bus arrives at about −18 LUFS; peaks well above that are tamed here so the final limiter, which must
   // add several dB to reach −14 LUFS, has less to do.
   const { dynamics } = options;
@@ -319,6 +333,6 @@ export function busChain(score: Score, left: Float32Array, right: Float32Array, 
   else applyGains(left, right, dynamics.gains);
   const cutoff = Math.min(effects.brightness, effects.lofi ? LOFI_CUTOFF : Infinity);
   if (cutoff < 19000) {
-    gainAndFilterStereo(left, right, 1, biquad('lowpass', Math.max(200, cutoff), 0.6));
+    biquadStereo(left, right, biquad('lowpass', Math.max(200, cutoff), 0.6), 1, null);
   }
 }

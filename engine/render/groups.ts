@@ -13,7 +13,7 @@
 import type { Role, Score } from '../types.ts';
 import { at } from '../checked.ts';
 import { SAMPLE_RATE } from './constants.ts';
-import { applyGains, biquad, compress } from './bus.ts';
+import { applyGains, biquad, biquadStereo, compress } from './bus.ts';
 import { FLUSH_MASK, flushed, peaking as peakingCoefficients } from './filters.ts';
 import type { StemBuses, StemSet } from './stems.ts';
 import { free } from './free.ts';
@@ -156,48 +156,6 @@ function cascadeStereo(
   }
 }
 
-/** One biquad on both channels in one loop; with `into`, added to `into` and the signal left silent. */
-function biquadStereo(left: Float32Array, right: Float32Array, c: Coefficients, into: Stereo | null): void {
-  const { b0, b1, b2, a1, a2 } = c;
-  let lx1 = 0,
-    lx2 = 0,
-    ly1 = 0,
-    ly2 = 0,
-    rx1 = 0,
-    rx2 = 0,
-    ry1 = 0,
-    ry2 = 0;
-  for (let i = 0; i < left.length; i++) {
-    const lx = left[i] ?? 0,
-      rx = right[i] ?? 0;
-    const ly = b0 * lx + b1 * lx1 + b2 * lx2 - a1 * ly1 - a2 * ly2;
-    const ry = b0 * rx + b1 * rx1 + b2 * rx2 - a1 * ry1 - a2 * ry2;
-    lx2 = lx1;
-    lx1 = lx;
-    ly2 = ly1;
-    ly1 = ly;
-    rx2 = rx1;
-    rx1 = rx;
-    ry2 = ry1;
-    ry1 = ry;
-    if (into) {
-      into.left[i] = (into.left[i] ?? 0) + Math.fround(ly);
-      into.right[i] = (into.right[i] ?? 0) + Math.fround(ry);
-      left[i] = 0;
-      right[i] = 0;
-    } else {
-      left[i] = ly;
-      right[i] = ry;
-    }
-    if ((i & FLUSH_MASK) === FLUSH_MASK) {
-      ly1 = flushed(ly1);
-      ly2 = flushed(ly2);
-      ry1 = flushed(ry1);
-      ry2 = flushed(ry2);
-    }
-  }
-}
-
 /**
  * Filters in series on both channels, two per pass. With `into` (and at least one filter), the last pass adds the
  * filtered signal to `into` and leaves the signal silent: a submix is filtered, summed and emptied in one pass, the
@@ -209,7 +167,7 @@ export function filterStereo(signal: Stereo, filters: readonly Coefficients[], i
     const second = filters[k + 1];
     const last = k + 2 >= filters.length ? into : null;
     if (first && second) cascadeStereo(signal.left, signal.right, first, second, last);
-    else if (first) biquadStereo(signal.left, signal.right, first, last);
+    else if (first) biquadStereo(signal.left, signal.right, first, 1, last);
   }
 }
 

@@ -51,6 +51,8 @@ export const BALLAD_WORDS: ReadonlySet<string> = new Set(['ballad', 'ballads']);
 
 /** The word's patch and the patches that already are that instrument ("guitar": any guitar). */
 const sameAs = (entry: InstrumentEntry): Patch[] => [entry.patch, ...(entry.alike ?? [])];
+/** What "no X" removes: X's own patches and those it refuses (lexicon `refuses`). */
+const refusedBy = (entry: InstrumentEntry): Patch[] => [...sameAs(entry), ...(entry.refuses ?? [])];
 
 /** A style is electronic when synthesizers play at least half of its pitched roles (house, trap, pop; not lofi or jazz). */
 export function isElectronic(preset: Preset): boolean {
@@ -278,7 +280,7 @@ export function arrange(input: ArrangementInput): Arrangement {
 
   for (const word of words.filter((w) => w.negated)) {
     const rhythm = word.entry.generic === true && RHYTHM_ROLES.includes(at(word.entry.roles, 0));
-    const refused = sameAs(word.entry);
+    const refused = refusedBy(word.entry);
     const hit = rhythm ? [at(word.entry.roles, 0)] : [...roles].filter(([, p]) => refused.includes(p)).map(([r]) => r);
     for (const role of hit) excluded.add(role);
     trace.push({
@@ -297,7 +299,7 @@ export function arrange(input: ArrangementInput): Arrangement {
   // a synth pad in an electronic style, else strings for a pad or piano for chords (whichever was not refused).
   if (![...roles.keys()].some((r) => r !== 'drums' && r !== 'texture')) {
     const fallbackRole: Role = excluded.has('pad') ? (excluded.has('chords') ? 'lead' : 'chords') : 'pad';
-    const refused = new Set(words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
+    const refused = new Set(words.filter((w) => w.negated).flatMap((w) => refusedBy(w.entry)));
     const acoustic: Patch =
       fallbackRole === 'pad' || refused.has('piano') ? (refused.has('strings') ? 'piano' : 'strings') : 'piano';
     const patch: Patch = isElectronic(input.preset) ? 'warmPad' : acoustic;
@@ -332,7 +334,7 @@ function standInLead(
   if (input.sung || !own || !excluded.has('lead') || input.excludedRoles.some((r) => r.role === 'lead')) return;
   // With nothing left to accompany it, the harmony fallback below decides what plays.
   if (!roles.has('chords') && !roles.has('pad')) return;
-  const refused = new Set(words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
+  const refused = new Set(words.filter((w) => w.negated).flatMap((w) => refusedBy(w.entry)));
   const playing = new Set(roles.values());
   // A swung style's horn player hands the tune to another horn; others to the strings or woodwinds.
   const candidates = input.preset.swing >= 0.3 ? ['trumpet' as const, ...LEAD_STAND_INS] : LEAD_STAND_INS;
@@ -369,7 +371,7 @@ function acousticRule(
   else return;
 
   const wanted = new Set(asked.map((w) => w.entry.patch));
-  const refused = new Set(words.filter((w) => w.negated).flatMap((w) => sameAs(w.entry)));
+  const refused = new Set(words.filter((w) => w.negated).flatMap((w) => refusedBy(w.entry)));
   for (const [role, patch] of [...roles]) {
     if (!SYNTHS.has(patch) || wanted.has(patch)) continue;
     const own = input.preset.instruments[role];

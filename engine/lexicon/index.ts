@@ -63,6 +63,11 @@ export interface InstrumentEntry extends Hints {
   generic?: boolean;
   /** Patches that already are this instrument: "guitar" is satisfied by the style's distorted guitar, and "no guitars" removes it. */
   alike?: Patch[];
+  /**
+   * Patches a negation removes besides `alike`: "no piano" removes pop's bright piano too, while asking for a piano
+   * still brings the grand in.
+   */
+  refuses?: Patch[];
   /** A group the word names ("string quartet"): the patch of each role when the prompt names no genre, and nothing else plays. */
   ensemble?: Partial<Record<Role, Patch>>;
   /** Why the patch stands in for the word, where the bank lacks the instrument ("lute played by the nylon-string guitar"). */
@@ -247,18 +252,21 @@ export function loadLexicon(presets: readonly Preset[], folder: URL = DEFAULT_FO
     const e = entry as Record<string, unknown>;
     validateHints(
       e,
-      ['patch', 'roles', 'generic', 'alike', 'ensemble', 'note', 'unsung'],
+      ['patch', 'roles', 'generic', 'alike', 'refuses', 'ensemble', 'note', 'unsung'],
       `"${phrase}"`,
       failInstrument,
       genreNames,
     );
     if (!(PATCHES as readonly string[]).includes(e.patch as string))
       failInstrument(`"${phrase}": patch "${String(e.patch)}" is unknown`);
-    if (
-      e.alike !== undefined &&
-      (!Array.isArray(e.alike) || !e.alike.every((p) => (PATCHES as readonly string[]).includes(p as string)))
-    ) {
-      failInstrument(`"${phrase}": alike must be a list of patches`);
+    for (const field of ['alike', 'refuses'] as const) {
+      const list = e[field];
+      if (
+        list !== undefined &&
+        (!Array.isArray(list) || !list.every((p) => (PATCHES as readonly string[]).includes(p as string)))
+      ) {
+        failInstrument(`"${phrase}": ${field} must be a list of patches`);
+      }
     }
     if (e.ensemble !== undefined) {
       const members = isRecord(e.ensemble) ? Object.entries(e.ensemble) : [];

@@ -172,8 +172,18 @@ test.serial(
     const [done] = await completed(cluster, [id], 180_000);
     t.is(done!.status, 'completed');
     t.deepEqual(logLines(victim, 'task completed'), [], 'the killed worker never finished it');
+    // The survivor's log is read from its stdout, which can reach the test after the database says completed.
+    const finished = await eventually(
+      () => {
+        const lines = logLines(survivor, 'task completed');
+        return lines.length > 0 ? lines : undefined;
+      },
+      30_000,
+      "the survivor's completed line",
+      50,
+    );
     t.deepEqual(
-      logLines(survivor, 'task completed').map((line) => line.gen_id),
+      finished.map((line) => line.gen_id),
       [id],
     );
     t.deepEqual(

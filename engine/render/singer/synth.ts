@@ -38,6 +38,11 @@ const SOURCE: Record<Gender, SourceStyle> = {
   male: { openQuotient: 0.55, tilt: 0.6, breathiness: 0.03, jitter: 0.003, shimmer: 0.03 },
   female: { openQuotient: 0.65, tilt: 0.72, breathiness: 0.05, jitter: 0.003, shimmer: 0.03 },
 };
+/**
+ * A louder voice is a brighter one (its glottis closes faster): the source's tilt coefficient rises by this much
+ * as the voicing amplitude falls from full to none, so soft notes and the quiet start of a vowel are darker.
+ */
+const SOFT_TILT = 0.2;
 /** Level of the parallel (frication) branch against the cascade. */
 const FRICATION_GAIN = 1;
 /** The cascade has nothing above F5; real voices do. This much of the source's 5–11 kHz band is added back. */
@@ -71,7 +76,8 @@ const K_AV = 39; // amplitude targets at the end of the block
 const K_ASP = 40;
 const K_FRIC = 41;
 const K_GATE = 42;
-const K_COUNT = 43;
+const K_TILT = 43; // the source's one-pole tilt coefficient
+const K_COUNT = 44;
 
 /** Slots of the synthesizer state carried from block to block. */
 const S_PHASE = 0;
@@ -173,6 +179,7 @@ export function renderVoice(
     k[K_ASP] = (params[ASP] ?? 0) * style.breathiness;
     k[K_FRIC] = (params[FRIC] ?? 0) * FRICATION_GAIN;
     k[K_GATE] = params[GATE] ?? 0;
+    k[K_TILT] = Math.min(0.95, style.tilt + SOFT_TILT * (1 - Math.min(1, params[AV] ?? 0)));
     renderBlock(out, frame, Math.min(frame + CONTROL_FRAME, last), k, state, style, cycle, nasal, noisy);
   }
 }
@@ -229,7 +236,7 @@ function renderBlock(
     bypass = k[K_BYPASS] ?? 0,
     inc = k[K_INC] ?? 0;
   const oq = style.openQuotient;
-  const tiltGain = 1 - style.tilt;
+  const tiltGain = 1 - (k[K_TILT] ?? style.tilt);
   const steps = to - from;
   let seed = (s[S_NOISE_SEED] ?? 0) | 0;
   let soft = s[S_SOFT] ?? 0;

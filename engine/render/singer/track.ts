@@ -30,6 +30,14 @@ const VOWEL_EXIT = 0.03;
 const AMPLITUDE_FADE = 0.008;
 /** How much breathier a vowel gets as its velocity falls from 1 to 0 (×1 at full voice, ×3 at none). */
 const SOFT_BREATHINESS = 2;
+/**
+ * A sung vowel is not held at one level: it swells in over its first VOWEL_SWELL seconds and a long one grows a
+ * little louder towards its middle and eases off before its end (HELD_SWELL: the gain at the top of the arch).
+ */
+const VOWEL_SWELL = 0.07;
+const VOWEL_SWELL_FROM = 0.7;
+const HELD_NOTE = 0.45;
+const HELD_SWELL = 1.25;
 /** Diphthongs hold their first target, then glide to the second over this part of the vowel. */
 const DIPHTHONG_GLIDE = [0.45, 0.85] as const;
 
@@ -123,8 +131,17 @@ function targetAt(s: Segment, t: number, out: Float64Array): void {
     const x = Math.min(1, Math.max(0, (progress - from) / (to - from)));
     for (let p = F1; p < FNZ; p++) out[p] = (s.from[p] ?? 0) + ((s.to[p] ?? 0) - (s.from[p] ?? 0)) * x;
   }
-  const level = 0.25 + 0.75 * s.velocity;
+  let level = 0.25 + 0.75 * s.velocity;
+  if (s.kind === 'vowel') level *= vowelArch(t - s.start, s.end - s.start);
   for (const p of SOURCE_PARAMS) out[p] = (out[p] ?? 0) * level;
   // A soft voice is a breathier one: less pressure, a glottis that does not close as firmly.
   if (s.kind === 'vowel') out[ASP] = (out[ASP] ?? 0) * (1 + SOFT_BREATHINESS * (1 - s.velocity));
+}
+
+/** The level of a vowel `since` seconds into its `length`: a quick swell in, and on held notes an arch. */
+function vowelArch(since: number, length: number): number {
+  const x = Math.min(1, Math.max(0, since / VOWEL_SWELL));
+  let gain = VOWEL_SWELL_FROM + (1 - VOWEL_SWELL_FROM) * x * (2 - x);
+  if (length > HELD_NOTE) gain *= 1 + (HELD_SWELL - 1) * Math.sin(Math.PI * Math.min(1, since / length)) ** 2;
+  return gain;
 }

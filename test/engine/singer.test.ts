@@ -18,6 +18,7 @@ import { sungLine, type SungNoteSpec } from '../helpers/analysis/sung-notes.ts';
 
 const RATE = 44100;
 type Gender = 'female' | 'male';
+type Formants3 = [number, number, number];
 
 let dir = '';
 test.before(async () => {
@@ -398,7 +399,7 @@ test('liquids and glides are formant movements: /r/ lowers F3 under 2 kHz, /l/ k
     const mid = (c.start + c.end) / 2;
     return formantsOf(slice(audio, mid - 0.015, mid + 0.015), RATE, { frame: 0.025, order: 16 });
   };
-  const [r, l, w, y] = ['R', 'L', 'W', 'Y'].map(formantsIn) as [number[], number[], number[], number[]];
+  const [r, l, w, y] = ['R', 'L', 'W', 'Y'].map(formantsIn) as [Formants3, Formants3, Formants3, Formants3];
   t.log(
     `F2/F3: /r/ ${r[1]!.toFixed(0)}/${r[2]!.toFixed(0)}, /l/ ${l[1]!.toFixed(0)}/${l[2]!.toFixed(0)}, /w/ F2 ${w[1]!.toFixed(0)}, /j/ F2 ${y[1]!.toFixed(0)}`,
   );

@@ -29,7 +29,9 @@ const LISTEN = '/work/shared/tools/listen/listen';
 /** One prompt per style, worded as people ask for it. */
 export const STYLE_PROMPTS: Record<string, string> = {
   hiphop: 'boom bap hip hop beat, 90 bpm',
+  'hiphop-song': 'boom bap hip hop song, 90 bpm',
   trap: 'dark trap beat with 808s, 140 bpm',
+  'trap-song': 'trap song with a rapper, 140 bpm',
   funk: 'funk groove, 110 bpm',
   reggae: 'roots reggae song, 76 bpm',
   blues: 'blues shuffle, 96 bpm',

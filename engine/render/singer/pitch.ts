@@ -2,7 +2,7 @@
  * The sung pitch over time, in MIDI units: each note's pitch, a portamento into slurred notes that ends just
  * after the note's onset, a vibrato that fades in on long notes, and the slow wander no voice holds still
  * without ("fine fluctuation", Saitou et al. 2007). Vibrato and wander are sines in cents, symmetric around the
- * note, so the note's mean pitch stays the written one.
+ * note, so the note's mean pitch stays the written one. A spoken note (a rapped line) has no vibrato and falls.
  */
 import type { Random } from '../../random.ts';
 import { GLIDE_AFTER, GLIDE_BEFORE, type PitchNote } from './plan.ts';
@@ -37,7 +37,7 @@ export class PitchContour {
     random: Random,
   ) {
     this.vibrato = notes.map((n) =>
-      n.duration > VIBRATO_MIN_NOTE
+      n.duration > VIBRATO_MIN_NOTE && n.fall === null
         ? { rate: random.range(...VIBRATO_RATE), depth: random.range(...VIBRATO_DEPTH) }
         : null,
     );
@@ -55,6 +55,8 @@ export class PitchContour {
     const note = notes[this.cursor];
     if (!note) return 60; // no notes
     let midi = note.midi;
+    // A spoken syllable falls over its length (from its onset consonants on), as speech does.
+    if (note.fall !== null) midi += note.fall * (1 - Math.min(1, Math.max(0, (t - note.time) / note.duration)));
     if (note.glideFrom !== null && t < note.time + GLIDE_AFTER) {
       const x = Math.max(0, (t - (note.time - GLIDE_BEFORE)) / (GLIDE_BEFORE + GLIDE_AFTER));
       const eased = x * x * (3 - 2 * x);

@@ -123,6 +123,7 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
       'playing',
       'tone',
       'answer',
+      'delivery',
     ],
     'the preset',
     fail,
@@ -211,6 +212,7 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   expectNumber(effects.brightness, 'effects.brightness', 200, 20000, fail);
   if (typeof p.vocal !== 'boolean') fail('vocal must be true or false');
   if (p.answer !== undefined && typeof p.answer !== 'boolean') fail('answer must be true or false');
+  if (p.delivery !== undefined && p.delivery !== 'rapped') fail('delivery must be "rapped"');
   if (p.levels !== undefined) {
     const levels = expectObject(p.levels, 'levels', fail);
     for (const [role, db] of Object.entries(levels)) {

@@ -478,6 +478,11 @@ export interface SungNote extends Note {
   continuation: boolean;
   /** Slur from this note into the next one (portamento, no gap). */
   legato: boolean;
+  /**
+   * Said, not sung (a rapped line): no vibrato, and the pitch falls from `glide` semitones above the note over its
+   * whole length, as a spoken syllable's does. Absent: sung.
+   */
+  spoken?: boolean;
   /** Indexes into VocalScore.lines and that line's words. */
   line: number;
   word: number;
@@ -788,6 +793,8 @@ export interface Preset {
    * answer (the blues' guitar fills between the singer's phrases). Absent: lines follow each other.
    */
   answer?: boolean;
+  /** How the voice delivers the words when the track is sung: "rapped" (compose/vocal/rap.ts). Absent: sung. */
+  delivery?: 'rapped';
   /** A role's treatment before the mix (render/tone.ts): boom bap's chopped loop low-passed and crushed. */
   tone?: Partial<Record<Role, PartTone>>;
 }

@@ -2,7 +2,8 @@
  * Whether the track is sung, and by whom. The singer itself is built later; this only decides.
  * Order: an instrumental request or "no vocals" wins; humming is a wordless voice, not a singer; "a cappella",
  * lyrics or a song-asking word turn vocals on; otherwise a vocal style is sung unless the prompt reads as
- * instrumental ("beat", "soundscape", "tune"). Rap and spoken words are sung, and said so in a warning.
+ * instrumental ("beat", "soundscape", "tune"). Rap is rapped (compose/vocal/rap.ts); spoken words are sung, and
+ * said so in a warning.
  */
 import type { VoiceWords } from '../lexicon/sentences.ts';
 import type { Random } from '../random.ts';
@@ -117,7 +118,6 @@ export interface VocalDecision {
 const LINEUP = 3;
 
 const NOT_AVAILABLE: Partial<Record<string, string>> = {
-  rapped: 'the engine cannot rap',
   spoken: 'the engine cannot speak words over the music',
 };
 
@@ -177,7 +177,8 @@ function describe(voice: VoiceReading, voicesOnly: string | null, trace: TraceEn
   }
   if (voice.delivery && voice.delivery.value !== 'hummed') {
     described.delivery = voice.delivery.value;
-    const sung = voice.delivery.value === 'chanted' ? 'sung' : 'sung instead (not available)';
+    const value = voice.delivery.value;
+    const sung = value === 'chanted' ? 'sung' : value === 'rapped' ? 'rapped' : 'sung instead (not available)';
     trace.push({ source: voice.delivery.phrase, effect: `delivery = ${voice.delivery.value}: ${sung}` });
   }
   if (voice.choir) {

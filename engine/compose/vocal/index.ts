@@ -14,6 +14,7 @@ import { sectionLyricLines } from './section-lyrics.ts';
 import { planLineSlots, syllableRange, type LineSlot } from './lines.ts';
 import { linePitches, melismaPitch } from './pitch.ts';
 import { metricWeight, placeSyllables } from './rhythm.ts';
+import { rapLine, rapSlots, rapSyllableRange, raps, SPEAKING_PITCH } from './rap.ts';
 
 export { planLineSlots } from './lines.ts';
 export { assignGiven } from './assign.ts';
@@ -67,7 +68,12 @@ export interface VocalTiming {
 }
 
 /** The lyric source of the spec: the request's lyrics when given, else written for the form's slots. */
-function chooseLines(ctx: ComposeContext, slots: LineSlot[], random: Random): { lyrics: Lyrics; lines: SungLine[] } {
+function chooseLines(
+  ctx: ComposeContext,
+  slots: LineSlot[],
+  random: Random,
+  range: typeof syllableRange,
+): { lyrics: Lyrics; lines: SungLine[] } {
   const { spec } = ctx;
   if (ctx.sections.some((section) => section.lyrics !== undefined))
     return sectionLyricLines(slots, ctx.sections, spec.duration);
@@ -77,18 +83,14 @@ function chooseLines(ctx: ComposeContext, slots: LineSlot[], random: Random): { 
   }
   const bySection = new Map<number, LineSlot[]>();
   for (const slot of slots) bySection.set(slot.section, [...(bySection.get(slot.section) ?? []), slot]);
-  const groups = [...bySection.values()].map((group) => group.slice(0, MAX_WRITTEN_LINES));
-  // Every chorus has the same lines, so they all hold as many as the shortest.
-  const chorusLines = Math.min(
-    ...groups.filter((g) => at(g, 0).kind === 'chorus').map((g) => g.length),
-    MAX_WRITTEN_LINES,
-  );
-  const sized = groups.map((g) => (at(g, 0).kind === 'chorus' ? g.slice(0, chorusLines) : g));
+  // Every chorus sings the same lines: the writer writes them for the longest, and a shorter chorus (one cut by
+  // the ending, or a 4-bar one) sings the first of them, the hook and its answer.
+  const sized = [...bySection.values()].map((group) => group.slice(0, MAX_WRITTEN_LINES));
   const plan: LyricPlan = {
     sections: sized.map((g) => ({
       kind: at(g, 0).kind,
       lines: g.length,
-      syllables: syllableRange(Math.min(...g.map((s) => s.slots)), at(g, 0).slotBeats),
+      syllables: range(Math.min(...g.map((s) => s.slots)), at(g, 0).slotBeats),
     })),
   };
   const lyrics = writeLyrics(
@@ -111,17 +113,22 @@ interface PlacedLine {
   pitches: number[];
   /** Split the last syllable into a held note and a step (melisma). */
   melisma: boolean;
+  /** A rapped line: each syllable's length in meter beats, its fall in semitones and its velocity factor. */
+  spoken?: { lengths: number[]; falls: number[]; accents: number[] };
 }
 
 export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: Random): VocalScore | null {
   const { spec } = ctx;
   if (!spec.vocals.enabled) return null;
-  const slots = planLineSlots(ctx, ctx.preset.answer === true);
+  const rapped = raps(ctx);
+  const sungSlots = planLineSlots(ctx, ctx.preset.answer === true && !rapped);
+  const slots = rapped ? rapSlots(sungSlots, ctx.beatsPerBar) : sungSlots;
   if (slots.length === 0) return null;
-  const { lyrics, lines } = chooseLines(ctx, slots, random);
+  const secondsPerBeat = 60 / ctx.bpm;
+  const syllables = rapped ? (steps: number) => rapSyllableRange(steps, secondsPerBeat) : syllableRange;
+  const { lyrics, lines } = chooseLines(ctx, slots, random, syllables);
   if (lines.length === 0) return null;
   const range = VOCAL_RANGE[spec.vocals.gender];
-  const secondsPerBeat = 60 / ctx.bpm;
   const placed = new Map<string, PlacedLine>();
   const notes: SungNote[] = [];
   const timings: LyricTiming[] = [];
@@ -135,6 +142,19 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
     // The same words in a section of the same label (every chorus) get the same tune: the hook repeats.
     const key = `${slot.label}/${line.text}`;
     let shape = placed.get(key);
+    const closesSection = lines[lineIndex + 1]?.slot.section !== slot.section;
+    if (!shape && rapped) {
+      const center = SPEAKING_PITCH[spec.vocals.gender] + Math.round(spec.arousal);
+      const rap = rapLine(stresses, grid, { center, closesSection }, random.fork(key));
+      const beats = (steps: number[]) => steps.map((step) => step * slot.slotBeats);
+      shape = {
+        offsets: beats(rap.steps),
+        pitches: rap.pitches,
+        melisma: false,
+        spoken: { lengths: beats(rap.lengths), falls: rap.falls, accents: rap.accents },
+      };
+      placed.set(key, shape);
+    }
     if (!shape) {
       const steps = placeSyllables(stresses, grid) ?? stresses.map((_, k) => k);
       const onsets = steps.map((step) => slot.beat + step * slot.slotBeats);
@@ -143,7 +163,6 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
         range.low + REGISTER[sung.kind] * (range.high - range.low) + spec.valence + spec.arousal,
       );
       const lineRandom = random.fork(key);
-      const closesSection = lines[lineIndex + 1]?.slot.section !== slot.section;
       const pitches = linePitches(ctx, { onsets, accented, center, range, closesSection }, lineRandom);
       const lastSteps = slot.slots - at(steps, steps.length - 1);
       shape = {
@@ -166,7 +185,14 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
       const last = k === syllables.length - 1;
       const accent = syllable.stress === 1 ? 1 : 0.88;
       const base = { velocity: clamp(velocity * accent, 0.1, 1), line: lineIndex, word };
-      if (last && shape.melisma) {
+      const spoken = shape.spoken;
+      if (spoken) {
+        const note = sungNote(timing, beat, beat + at(spoken.lengths, k), pitch, syllable, false, {
+          ...base,
+          velocity: clamp(velocity * at(spoken.accents, k), 0.1, 1),
+        });
+        lineNotes.push({ ...note, spoken: true, glide: at(spoken.falls, k) });
+      } else if (last && shape.melisma) {
         const split = beat + (nextBeat - beat) * 0.6;
         lineNotes.push(sungNote(timing, beat, split, pitch, syllable, false, base));
         lineNotes.push(sungNote(timing, split, nextBeat, melismaPitch(ctx, split, pitch, range), syllable, true, base));

@@ -7,7 +7,8 @@
  *   - a phrase after a rest starts with a scoop from below; a phrase's last note often falls away as it ends;
  *   - vibrato fades in on long notes, its rate and depth wandering a little as a singer's do;
  *   - a slow wander ("fine fluctuation") of a few cents that no voice holds still without.
- * Vibrato and wander are symmetric around the note, so a held note's mean pitch stays the written one.
+ * Vibrato and wander are symmetric around the note, so a held note's mean pitch stays the written one. A spoken
+ * note (a rapped line) has none of these gestures and no vibrato: it falls over its length, as speech does.
  */
 import type { Random } from '../../random.ts';
 import { GLIDE_AFTER, GLIDE_BEFORE, type PitchNote } from './plan.ts';
@@ -52,7 +53,7 @@ export class PitchContour {
   private readonly vibrato: (Vibrato | null)[];
   private readonly drift: { rate: number; phase: number; depth: number }[];
   private readonly scoop: number[];
-  private readonly fall: number[];
+  private readonly phraseFall: number[];
   /** The second-order response's state: pitch, its velocity (semitones/s), and when it was last advanced. */
   private y = Number.NaN;
   private velocity = 0;
@@ -64,7 +65,7 @@ export class PitchContour {
     random: Random,
   ) {
     this.vibrato = notes.map((n) =>
-      n.duration > VIBRATO_MIN_NOTE
+      n.duration > VIBRATO_MIN_NOTE && n.fall === null
         ? {
             rate: random.range(...VIBRATO_RATE),
             depth: random.range(...VIBRATO_DEPTH),
@@ -80,11 +81,11 @@ export class PitchContour {
     // Drawn per note in order, so a note's gestures do not depend on how its neighbours are sung.
     const gestures = random.fork('gestures');
     this.scoop = notes.map(() => gestures.range(...SCOOP));
-    this.fall = notes.map((n, i) => {
+    this.phraseFall = notes.map((n, i) => {
       const depth = gestures.range(...FALL);
       const next = notes[i + 1];
       const ends = !next || next.from - (n.time + n.duration) > REST;
-      return gestures.chance(FALL_CHANCE) && ends && n.duration > 2 * FALL_SECONDS ? depth : 0;
+      return gestures.chance(FALL_CHANCE) && ends && n.fall === null && n.duration > 2 * FALL_SECONDS ? depth : 0;
     });
   }
 
@@ -109,11 +110,15 @@ export class PitchContour {
     }
     if (changed) this.vibratoPhase = 0;
     let midi: number;
-    if (note.glideFrom !== null && t < note.time + GLIDE_AFTER) {
+    if (note.fall !== null) {
+      // A spoken syllable falls over its length (from its onset consonants on), as speech does.
+      midi = note.midi + note.fall * (1 - Math.min(1, Math.max(0, (t - note.time) / note.duration)));
+      if (note.glideFrom !== null && t < note.time + GLIDE_AFTER) midi = this.glide(note, t);
+      this.velocity = 0;
+      this.y = midi;
+    } else if (note.glideFrom !== null && t < note.time + GLIDE_AFTER) {
       // Portamento: the glide itself, followed exactly (the response would only lag it).
-      const x = Math.max(0, (t - (note.time - GLIDE_BEFORE)) / (GLIDE_BEFORE + GLIDE_AFTER));
-      const eased = x * x * (3 - 2 * x);
-      midi = note.glideFrom + (note.midi - note.glideFrom) * eased;
+      midi = this.glide(note, t);
       this.velocity = dt > 0 ? (midi - this.y) / dt : 0;
       this.y = midi;
     } else {
@@ -123,7 +128,7 @@ export class PitchContour {
       this.y += dt * this.velocity;
       midi = this.y;
     }
-    const fall = this.fall[this.cursor] ?? 0;
+    const fall = this.phraseFall[this.cursor] ?? 0;
     const toEnd = note.time + note.duration - t;
     if (fall > 0 && toEnd < FALL_SECONDS) {
       const x = 1 - Math.max(0, toEnd) / FALL_SECONDS;
@@ -141,5 +146,12 @@ export class PitchContour {
       midi += depth * Math.sin(this.vibratoPhase);
     }
     return midi;
+  }
+
+  /** The portamento into a slurred note, eased: from the previous note's pitch to this one's. */
+  private glide(note: PitchNote, t: number): number {
+    const from = note.glideFrom ?? note.midi;
+    const x = Math.max(0, (t - (note.time - GLIDE_BEFORE)) / (GLIDE_BEFORE + GLIDE_AFTER));
+    return from + (note.midi - from) * x * x * (3 - 2 * x);
   }
 }

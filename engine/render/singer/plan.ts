@@ -41,6 +41,8 @@ export interface PitchNote {
   midi: number;
   /** The previous note's MIDI when this note is slurred into (portamento), else null. */
   glideFrom: number | null;
+  /** A spoken note's fall: semitones above its pitch it starts at and falls from over its length; null when sung. */
+  fall: number | null;
 }
 
 export interface VoicePlan {
@@ -223,6 +225,7 @@ export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan
       duration: note.duration,
       midi: note.midi,
       glideFrom: slurred ? prev.midi : null,
+      fall: note.spoken ? (note.glide ?? 0) : null,
     });
   }
   return { segments, notes: pitchNotes };

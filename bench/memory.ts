@@ -4,14 +4,17 @@
  * left afterwards. With `--against DIR` (a checkout of an older commit, its node_modules linked), this tree and
  * that one are measured alternately, round by round, so machine load hits both alike.
  *
- *   npm run bench:memory [-- --against DIR] [--rounds N] [--duration S] [--tracks N]
+ *   npm run bench:memory [-- --against DIR] [--rounds N] [--duration S] [--tracks N] [--malloc]
  *
  * Default: the heaviest single render (a sung 180 s loop with every stem, 48 kHz 24-bit WAV). `--tracks N`:
  * N varied tracks (styles, lengths, stems, rates) in one worker instead, the long-lived worker's peak.
+ * `--malloc`: this tree twice, alternately, with glibc's default malloc settings and with those `tunesmith serve`
+ * and `worker` start with (src/memory-settings.ts: MALLOC_MMAP_THRESHOLD_), instead of against another tree.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
+import { MMAP_THRESHOLD } from '../src/memory-settings.ts';
 
 const { values } = parseArgs({
   options: {
@@ -19,6 +22,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '1' },
     duration: { type: 'string', default: '180' },
     tracks: { type: 'string' },
+    malloc: { type: 'boolean', default: false },
   },
 });
 const here = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -58,11 +62,11 @@ interface Measurement {
   seconds: number;
 }
 
-async function measure(root: string, requests: unknown[]): Promise<Measurement> {
+async function measure(root: string, requests: unknown[], env: NodeJS.ProcessEnv): Promise<Measurement> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', child, '--root', root, '--requests', JSON.stringify(requests)],
-    { maxBuffer: 1 << 20 },
+    { maxBuffer: 1 << 20, env },
   );
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Measurement;
 }
@@ -70,10 +74,20 @@ async function measure(root: string, requests: unknown[]): Promise<Measurement> 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const tracks = values.tracks ? Number(values.tracks) : null;
 const requests = tracks ? varied(tracks) : [heaviest];
-const trees = [
-  { name: 'this tree', root: here },
-  ...(values.against ? [{ name: values.against, root: values.against }] : []),
-];
+const { MALLOC_MMAP_THRESHOLD_: _, ...glibcDefault } = process.env;
+const trees = values.malloc
+  ? [
+      { name: "glibc's default", root: here, env: glibcDefault },
+      {
+        name: `MALLOC_MMAP_THRESHOLD_=${MMAP_THRESHOLD} (serve)`,
+        root: here,
+        env: { ...glibcDefault, MALLOC_MMAP_THRESHOLD_: MMAP_THRESHOLD },
+      },
+    ]
+  : [
+      { name: 'this tree', root: here, env: process.env },
+      ...(values.against ? [{ name: values.against, root: values.against, env: process.env }] : []),
+    ];
 console.log(
   tracks
     ? `long-lived worker: ${tracks} varied tracks in one worker thread`
@@ -82,7 +96,7 @@ console.log(
 for (let round = 0; round < Number(values.rounds); round++) {
   // Alternate which tree goes first, so neither always runs on the quieter half of the round.
   for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
-    const m = await measure(tree.root, requests);
+    const m = await measure(tree.root, requests, tree.env);
     console.log(
       `  round ${round + 1} ${tree.name}: idle ${mib(m.idle)}, peak ${mib(m.peak)} (${mib(m.peak - m.idle)} over idle), after ${mib(m.after)}, ${m.seconds.toFixed(0)} s`,
     );

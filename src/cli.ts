@@ -3,6 +3,8 @@
  * Exit codes: 0 done, 1 the command failed (bad config, data dir in use, unknown id), 2 usage error.
  * What it prints names the command as it was run: `tunesmith` when installed, `npm run cli --` from a checkout.
  */
+// First: `serve` and `worker` replace the process with one that has glibc's malloc settings before the rest loads.
+import './memory-settings.ts';
 import { pathToFileURL } from 'node:url';
 import { accountsSetPlan, accountsSignInLink } from './cli/accounts.ts';
 import { AdminCommandError } from './cli/admin-commands.ts';

@@ -18,6 +18,7 @@ import { sungLine, type SungNoteSpec } from '../helpers/analysis/sung-notes.ts';
 
 const RATE = 44100;
 type Gender = 'female' | 'male';
+type Formants3 = [number, number, number];
 
 let dir = '';
 test.before(async () => {
@@ -368,6 +369,43 @@ test('a phrase after a rest starts with a soft, audible breath', (t) => {
     t.true(level > -40 && level < -18);
     t.true(noisy > 0.3, 'breath noise, not a hum');
   }
+});
+
+test('diphthongs move: LPC F2 of /ai/ rises ≥ 400 Hz from the start of the vowel to its end, /ei/ ≥ 200 Hz, /au/ falls ≥ 200 Hz', (t) => {
+  for (const gender of ['male', 'female'] as const) {
+    for (const [nucleus, direction, move] of [
+      ['AY', 1, 400],
+      ['EY', 1, 200],
+      ['AW', -1, 200],
+    ] as const) {
+      const audio = render(sungLine([{ time: 0.3, duration: 0.8, midi: SUSTAIN_MIDI[gender], nucleus }]), gender, 1.4);
+      const f2At = (from: number) => formantsOf(slice(audio, from, from + 0.1), RATE)[1];
+      const [start, end] = [f2At(0.35), f2At(0.95)];
+      t.log(`${gender} /${nucleus}/: F2 ${start.toFixed(0)} Hz at the start, ${end.toFixed(0)} at the end`);
+      t.true((end - start) * direction >= move, `${gender} ${nucleus} F2 ${start} -> ${end}`);
+    }
+  }
+});
+
+test('liquids and glides are formant movements: /r/ lowers F3 under 2 kHz, /l/ keeps it high, /j/ raises F2 over /w/ by 1 kHz', (t) => {
+  const formantsIn = (onset: string) => {
+    const notes = sungLine([
+      { time: 1.2, duration: 0.5, midi: 50, nucleus: 'AA', legato: true },
+      { time: 1.7, duration: 0.5, midi: 50, onset, nucleus: 'AA' },
+    ]);
+    const audio = render(notes, 'male', 2.5);
+    const c = phonemeTimeline(notes, 'male').find((e) => e.phone === onset)!;
+    // The consonant's own stretch: its middle 30 ms, clear of the glides into and out of it.
+    const mid = (c.start + c.end) / 2;
+    return formantsOf(slice(audio, mid - 0.015, mid + 0.015), RATE, { frame: 0.025, order: 16 });
+  };
+  const [r, l, w, y] = ['R', 'L', 'W', 'Y'].map(formantsIn) as [Formants3, Formants3, Formants3, Formants3];
+  t.log(
+    `F2/F3: /r/ ${r[1]!.toFixed(0)}/${r[2]!.toFixed(0)}, /l/ ${l[1]!.toFixed(0)}/${l[2]!.toFixed(0)}, /w/ F2 ${w[1]!.toFixed(0)}, /j/ F2 ${y[1]!.toFixed(0)}`,
+  );
+  t.true(r[2]! < 2000, '/r/ F3 low');
+  t.true(l[2]! > 2300, '/l/ F3 high');
+  t.true(y[1]! - w[1]! >= 1000, '/j/ F2 over /w/');
 });
 
 test('/m/ and /n/ are low-heavy murmurs with weak highs', (t) => {

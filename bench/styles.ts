@@ -4,6 +4,9 @@
  * second and per beat), our percussive-hit counter, a sox spectrogram, and the listen tool's top tags.
  *
  *   npm run bench:styles [-- --styles funk,reggae --seeds 1,2 --out DIR --no-listen --rapped]
+ *   npm run bench:styles [-- --prompt 'funk=a tight funk jam with slap bass' --prompt 'rock=…']
+ *
+ * --prompt NAME=PROMPT (repeatable) renders those prompts instead of the styles' own (a listener's own wording).
  *
  * With --rapped each track is also tagged with a spoken rap (espeak-ng, 230 words a minute, 3 dB under the
  * track) mixed over it (DIR/NAME-rapped.wav): the taggers hear hip hop in the voice, not in the beat.
@@ -35,6 +38,12 @@ export const STYLE_PROMPTS: Record<string, string> = {
   afrobeat: 'afrobeat groove, 112 bpm',
   disco: 'disco track, 120 bpm',
   pop: 'upbeat pop song, 116 bpm',
+  // The styles changes to shared composing (form, drums) must not spoil.
+  rock: 'rock song with electric guitars, 124 bpm',
+  jazz: 'jazz trio, swing, 140 bpm',
+  orchestral: 'epic orchestral theme',
+  lofi: 'lofi hip hop beat to study to',
+  folk: 'a folk song with acoustic guitar and a male singer',
 };
 
 interface Figures {
@@ -60,9 +69,16 @@ const { values } = parseArgs({
     out: { type: 'string', default: '/tmp/tunesmith-styles' },
     'no-listen': { type: 'boolean', default: false },
     rapped: { type: 'boolean', default: false },
+    prompt: { type: 'string', multiple: true },
   },
 });
-const styles = values.styles ? values.styles.split(',') : Object.keys(STYLE_PROMPTS);
+const own: Record<string, string> = Object.fromEntries(
+  (values.prompt ?? []).map((entry) => {
+    const [name, ...words] = entry.split('=');
+    return [name, words.join('=')];
+  }),
+);
+const styles = values.prompt ? Object.keys(own) : values.styles ? values.styles.split(',') : Object.keys(STYLE_PROMPTS);
 const seeds = values.seeds.split(',').map(Number);
 const out = values.out;
 await mkdir(out, { recursive: true });
@@ -100,7 +116,7 @@ const pool = createRenderPool({ workers: 1 });
 const figures: Figures[] = [];
 try {
   for (const style of styles) {
-    const prompt = STYLE_PROMPTS[style] ?? `${style} track`;
+    const prompt = own[style] ?? STYLE_PROMPTS[style] ?? `${style} track`;
     for (const seed of seeds) {
       const request: GenerationRequest = { prompt, duration: SECONDS, style: null, instrumental: false, seed };
       const track = await pool.render(request);

@@ -33,6 +33,9 @@ const KIND_ROLES: Record<SectionKind, Role[]> = {
   outro: ['drums', 'bass', 'chords', 'pad', 'lead', 'texture'],
 };
 
+/** A song shorter than this many bars brings its drums in from the first bar. */
+export const SHORT_SONG_BARS = 16;
+
 const s = (kind: SectionKind, label: string, bars: number, energy: number, roles?: Role[]): SectionTemplate =>
   roles ? { kind, label, bars, energy, roles } : { kind, label, bars, energy };
 
@@ -263,10 +266,15 @@ export function planForm(
   }
   bars[bars.length - 1] = last(bars) + (totalBars - whole);
 
+  // A short song (a 30 s clip) cannot spend its first bars without a beat: its intro keeps the drums, which play
+  // the quiet groove and fill into the verse (drums.ts), and its outro the full groove.
+  const drummedIntro = form === 'song' && whole < SHORT_SONG_BARS;
   let startBar = 0;
   const sections = templates.map((template, i) => {
     const sectionBars = at(bars, i);
-    const wanted = template.roles ?? KIND_ROLES[template.kind];
+    const kindRoles = KIND_ROLES[template.kind];
+    const wanted =
+      template.roles ?? (drummedIntro && template.kind === 'intro' ? [...kindRoles, 'drums' as const] : kindRoles);
     let roles = new Set(wanted.filter((role) => available.has(role)));
     // A section that would be silent (a solo-piano intro without chords) plays everything there is.
     if (roles.size === 0) roles = new Set(available);
@@ -275,7 +283,8 @@ export function planForm(
       label: template.label,
       startBar,
       bars: sectionBars,
-      energy: template.energy,
+      // A short song's outro keeps the full groove up to its final chord: the held ending is its wind-down.
+      energy: drummedIntro && template.kind === 'outro' ? Math.max(template.energy, 0.6) : template.energy,
       roles,
       beat: startBar * beatsPerBar,
       beats: sectionBars * beatsPerBar,

@@ -15,7 +15,7 @@ import { scaleOf } from '../theory/scales.ts';
 import { composeBass, bassAnchors } from './bass.ts';
 import { composeChords, composePad } from './comping.ts';
 import { composeDrums, drumKitFor, planDrumBars, swingUnitFor } from './drums.ts';
-import { planForm, planFromSections, planKindRoles } from './form.ts';
+import { SHORT_SONG_BARS, planForm, planFromSections, planKindRoles } from './form.ts';
 import { planHarmony } from './harmony.ts';
 import { feelFor, perform, swingDelay } from './humanize.ts';
 import { composeMelody } from './melody.ts';
@@ -110,8 +110,9 @@ function frameOf(spec: SongSpec) {
   const totalBars = spec.loop === true ? Math.round(exactBars) : exactBars;
   const totalBeats = spec.loop === true ? totalBars * beatsPerBar : (spec.duration * spec.bpm) / 60;
   const wholeBars = Math.floor(totalBars + EPSILON);
-  // A seamless loop has no ending: its last bar leads into its first.
-  const endingBars = spec.loop === true ? 0 : wholeBars >= 8 ? 2 : wholeBars >= 1 ? 1 : 0;
+  // A seamless loop has no ending: its last bar leads into its first. A short track (a 30 s clip) holds its final
+  // chord for one bar, not two, so the groove runs on until its last bar.
+  const endingBars = spec.loop === true ? 0 : wholeBars >= SHORT_SONG_BARS ? 2 : wholeBars >= 1 ? 1 : 0;
   const endingBeat = (wholeBars - endingBars) * beatsPerBar;
   const sections = spec.plan
     ? planFromSections(

@@ -83,7 +83,7 @@ export function suitsMood(template: string, valence: number): boolean {
   return true;
 }
 
-const bodyOf = (template: string): string => template.replace(/^[+-]\|/, '');
+export const bodyOf = (template: string): string => template.replace(/^[+-]\|/, '');
 
 const opensOnFiller = (line: Fitted): boolean => line.filler || opensWithFiller(line.text);
 
@@ -157,6 +157,31 @@ function pickCouplet(
   return chosen.lines;
 }
 
+/** Words that open a clause which cannot stand alone ("And if we ever lose our way"). */
+const SUBORDINATE = new Set([
+  'if',
+  'when',
+  'whenever',
+  'because',
+  'though',
+  'although',
+  'while',
+  'until',
+  'till',
+  'unless',
+]);
+
+/** A couplet's half that leans on the other half: sung alone it would be a fragment. */
+function dependent(half: string): boolean {
+  const words = half
+    .toLowerCase()
+    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/[^a-z' ]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w !== '' && !['and', 'oh', 'so', 'but', 'now'].includes(w));
+  return SUBORDINATE.has(words[0] ?? '');
+}
+
 /** One line from an unused couplet (which is then used up), for an odd line out. */
 export function pickSingle(
   range: Range,
@@ -171,6 +196,7 @@ export function pickSingle(
     for (const template of pool.templates) {
       if (!usable(template, song, narrator)) continue;
       for (const half of bodyOf(template).split(' / ')) {
+        if (dependent(half)) continue;
         const line = fitLine(half, range, song.symbols, { proper: song.proper, filler: null }).find(
           (l) => accept(l) && allowed([l], narrator),
         );

@@ -37,8 +37,12 @@ export interface Subject extends Couplets {
 }
 
 export interface General extends Couplets {
-  /** Hook lines for a title the songbook does not hold: #title# is sung in them. */
-  frames: { phrase: string[]; name: string[] };
+  /**
+   * Hook lines for a title the songbook does not hold: #title# is sung in them, most of them ending on a word
+   * the answers rhyme with ("#title# on my mind" / "And I leave the world behind"); echo: the title alone, sung
+   * again ("Oh, city lights, city lights"), for a chorus none of a songbook title's own hooks fits.
+   */
+  frames: { phrase: string[]; name: string[]; answers: string[]; echo: string[] };
   /** Couplets that open a first verse on the place the prompt names (#place#). */
   place: string[];
   /** Couplets that sing what the prompt is about (#topic#) when no subject holds it. */

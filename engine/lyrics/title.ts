@@ -7,6 +7,7 @@
 import type { Random } from '../random.ts';
 import type { Subjects } from '../types.ts';
 import { expand, type Symbols } from './grammar.ts';
+import { rhymeOf } from './measure.ts';
 import { loadSongbook, type Subject, type TitleEntry } from './songbook.ts';
 
 /** Little words a title or a topic may have that carry none of its meaning. */
@@ -42,11 +43,19 @@ export function songTitle(
   const name = nameOf(subjects);
   if (name !== null && subjects?.occasion) return null;
   if (topic !== null) {
-    // "about my dog Biscuit" is titled "Biscuit"; "about the sea" by the sea's own titles; anything else as said.
+    // "about my dog Biscuit" is titled "Biscuit"; "about summer nights" by the subject's title it names; "about
+    // a road trip along the coast" by a title of its subject, whose hook is written to be sung ("Windows down"),
+    // not the prompt's words pasted into a line; "summer love" and a topic no subject holds ("my old bicycle") as said.
     const words = contentWords(topic);
     if (name !== null && subjects?.names.some((n) => words.includes(n.toLowerCase()))) return name;
-    const single = lead !== null && words.length >= 1 && lead.triggers.includes(words.join(' '));
-    if (!single) return null;
+    if (lead === null) return null;
+    const spaced = ` ${words.join(' ')} `;
+    const named = titlesFor(lead, symbols).find((t) => contentWords(t.title).join(' ') === words.join(' '));
+    if (named !== undefined) return named.title;
+    // A short topic is a title as it is ("Summer Love"), unless it opens on a verb ("Missing Grandmother").
+    const short = words.length <= 2 && !/ing$/.test(words[0] ?? '');
+    const single = lead.triggers.includes(words.join(' '));
+    if (!single && (short || !lead.triggers.some((trigger) => spaced.includes(` ${trigger} `)))) return null;
   } else if (name !== null || (subjects?.places.length ?? 0) > 0) {
     return null;
   }
@@ -62,7 +71,53 @@ export interface Hook {
   spare: string[];
   /** Lines that may follow the hook, rhyming with it. */
   answers: string[];
+  /**
+   * For long phrases, where a hook alone is too short to sing: a hook joined to an answer ("Roll the windows down,
+   * driving out of town"), and as lines after it, the hook joined to another answer or two answers joined.
+   */
+  longHooks: string[];
+  longAnswers: string[];
   symbols: Symbols;
+}
+
+/** "Roll the windows down" + "[Oh,] we're driving out of town" -> "Roll the windows down, [oh,] we're driving out of town"; a mood mark stays in front. */
+function joined(first: string, second: string): string {
+  const mark = /^[+-]\|/.exec(first)?.[0] ?? /^[+-]\|/.exec(second)?.[0] ?? '';
+  const body = (t: string) => t.replace(/^[+-]\|/, '');
+  const tail = body(second);
+  const at = tail.search(/[A-Za-z]/);
+  // "I" and "I'm" keep their capital.
+  const keeps = /^I(?:['’][a-z]+)?\b/.test(tail.slice(at));
+  const lowered = at < 0 || keeps ? tail : tail.slice(0, at) + tail.charAt(at).toLowerCase() + tail.slice(at + 1);
+  return `${mark}${body(first).replace(/[,.!?]+$/, '')}, ${lowered}`;
+}
+
+/** The last word of a template (never optional in the songbook), or null when a #symbol# ends it. */
+function lastWord(template: string): string | null {
+  const word = template.trim().split(/\s+/).pop() ?? '';
+  return word.includes('#') ? null : word.toLowerCase().replace(/[^a-z']/g, '');
+}
+
+/** Two templates end on words that rhyme ("down", "crown"), not on the same word. */
+function endsRhyme(a: string, b: string): boolean {
+  const [x, y] = [lastWord(a), lastWord(b)];
+  if (x === null || y === null || x === y) return false;
+  const [p, q] = [rhymeOf(x), rhymeOf(y)];
+  return p.rhyme === q.rhyme && p.onset !== q.onset;
+}
+
+/** The long hook lines and answers of a title's hooks and answers (mixed moods are left out). */
+function withLong(hook: Omit<Hook, 'longHooks' | 'longAnswers'>): Hook {
+  const mixed = (a: string, b: string) =>
+    (a.startsWith('+|') && b.startsWith('-|')) || (a.startsWith('-|') && b.startsWith('+|'));
+  // Only lines that rhyme join: "Pizza on my mind, I leave the whole world behind", never two thoughts that do not.
+  const pairs = (xs: readonly string[], ys: readonly string[]) =>
+    xs.flatMap((x) => ys.filter((y) => y !== x && !mixed(x, y) && endsRhyme(x, y)).map((y) => joined(x, y)));
+  return {
+    ...hook,
+    longHooks: pairs(hook.hooks, hook.answers),
+    longAnswers: [...pairs(hook.hooks, hook.answers), ...pairs(hook.answers, hook.answers)],
+  };
 }
 
 /** The hook lines for a title: the songbook's own when it holds the title, else general frames around it. */
@@ -85,12 +140,12 @@ export function hookFor(
         ...symbols,
         ['title', [inLine?.slice(0, wanted.length) ?? sentenceCase(found.title, about)]],
       ]);
-      return {
+      return withLong({
         hooks: found.entry.hooks,
-        spare: loadSongbook().general.frames.phrase,
+        spare: loadSongbook().general.frames.echo,
         answers: found.entry.answers,
         symbols: spare,
-      };
+      });
     }
   }
   const { frames } = loadSongbook().general;
@@ -102,14 +157,14 @@ export function hookFor(
   const phrase = named
     ? names.filter((n) => words.includes(n.toLowerCase())).join(' and ')
     : topic !== null && words.every((w) => contentWords(topic).includes(w))
-      ? topic.replace(/^(?:a|an|the)\s+/i, '')
+      ? topic
       : sentenceCase(title, about);
-  return {
+  return withLong({
     hooks: named ? frames.name : frames.phrase,
     spare: [],
-    answers: [],
+    answers: frames.answers,
     symbols: new Map([...symbols, ['title', [phrase]]]),
-  };
+  });
 }
 
 /** "Summer Love" -> "summer love", keeping names and places capitalised ("Lisbon Nights" -> "Lisbon nights"). */

@@ -11,8 +11,10 @@ import type { Random } from '../random.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics, Subjects } from '../types.ts';
 import {
   allowed,
+  bodyOf,
   newNarrator,
   pickSingle,
+  suitsMood,
   take,
   writeCouplets,
   type Pool,
@@ -61,7 +63,9 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
     subjects,
   );
   const choruses = input.plan.sections.filter((s) => s.kind === 'chorus' && s.lines > 0);
-  const chorusLines = Math.min(...choruses.map((s) => s.lines));
+  // The chorus is written whole for the longest chorus; a shorter one (a 4-bar chorus, or the last one cut by the
+  // ending) sings its first lines, the hook and its answer.
+  const chorusLines = Math.max(...choruses.map((s) => s.lines));
   const chorus =
     choruses.length === 0
       ? []
@@ -73,6 +77,11 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
           song,
           random.fork('chorus'),
         );
+  const verseRanges = input.plan.sections.filter((s) => s.kind === 'verse' && s.lines > 0).map((s) => s.syllables);
+  const refrainLines =
+    choruses.length === 0 && verseRanges.length > 0
+      ? writeRefrain(chorusRange(verseRanges), hook, material, song, random.fork('refrain'))
+      : null;
   let verses = 0;
   const sections: LyricSection[] = input.plan.sections.map((spec, index) => {
     if (spec.kind === 'chorus') return { kind: 'chorus', lines: chorus.slice(0, spec.lines) };
@@ -98,19 +107,15 @@ export function writeLyrics(input: WriteInput, random: Random): Lyrics {
             narrator,
           )
         : [];
-    // A form with no chorus ends each verse on the hook instead, as a refrain: the title is still sung.
+    // A form with no chorus ends each verse on the refrain instead: the title is still sung. The answer is left
+    // out where the lines before it would not pair up.
+    const room = spec.lines - opening.length;
     const refrain =
-      choruses.length === 0 && spec.kind === 'verse' && spec.lines - opening.length >= 1
-        ? writeRefrain(
-            spec.lines - opening.length,
-            spec.syllables,
-            hook,
-            material,
-            song,
-            random.fork('refrain'),
-            narrator,
-          )
-        : [];
+      refrainLines === null || spec.kind !== 'verse' || room < 1
+        ? []
+        : room % 2 === 0 && room >= 2
+          ? refrainLines
+          : refrainLines.slice(-1);
     const rest = writeSection(
       spec.lines - opening.length - refrain.length,
       spec.syllables,
@@ -242,16 +247,17 @@ function writeChorus(
   random: Random,
 ): LyricLine[] {
   const narrator = newNarrator(count);
-  const hookLine = pickHook(hook, range, song, random, count >= 2);
-  if (hookLine.person !== 'none') narrator.person = hookLine.person;
-  narrator.afterFiller = opensWithFiller(hookLine.text);
-  if (count === 1) return [lyricLine(hookLine, true)];
   const closes = count >= 4;
   const middle = count - 1 - (closes ? 1 : 0);
   const wantedAnswers = middle % 2 === 1 ? 1 : middle === 2 ? 2 : 0;
+  const hookLine = pickHook(hook, range, material, song, random, wantedAnswers);
+  // The hook's own "Oh," does not count against the line after it: "Oh, Biscuit, you're my best friend / And I'll
+  // love you till the end" reads as one thought.
+  if (hookLine.person !== 'none') narrator.person = hookLine.person;
+  if (count === 1) return [lyricLine(hookLine, true)];
   const found = pickAnswers(wantedAnswers, hookLine, hook, range, material, song, random, narrator);
-  // One answer where two were wanted would leave the other line rhyming with nothing: a couplet takes both places.
-  const answers = found.length === wantedAnswers ? found : found.slice(0, wantedAnswers % 2);
+  // The answer follows the hook even when it is the only one: a shorter chorus sings just those two lines.
+  const answers = found;
   const rest = writeSection(middle - answers.length, range, 'chorus', material, song, random, narrator);
   return [
     lyricLine(hookLine, true),
@@ -260,33 +266,28 @@ function writeChorus(
   ];
 }
 
-/** A verse's last lines in a form without a chorus: a line that rhymes with the hook, then the hook. */
-function writeRefrain(
-  room: number,
-  range: Range,
-  hook: Hook,
-  material: Material,
-  song: Song,
-  random: Random,
-  narrator: Narrator,
-): LyricLine[] {
-  const hookLine = pickHook(hook, range, song, random, room >= 2);
-  const answer = room >= 2 ? pickAnswers(1, hookLine, hook, range, material, song, random, narrator) : [];
+/** The refrain of a form without a chorus: a line that rhymes with the hook, then the hook. */
+function writeRefrain(range: Range, hook: Hook, material: Material, song: Song, random: Random): LyricLine[] {
+  const hookLine = pickHook(hook, range, material, song, random, 1);
+  const answer = pickAnswers(1, hookLine, hook, range, material, song, random, newNarrator(2));
   return [...answer.map((line) => lyricLine(line, false)), lyricLine(hookLine, true)];
 }
 
 /**
- * The hook line that fits the chorus best, one its answers rhyme with when the chorus has room for them; when
- * none fits, the shortest, which the singer still sings.
+ * The hook line that fits the chorus best and has lines to rhyme with it: the title's own answers or, failing
+ * them, the song's lines that end on its rhyme ("Windows down" / "Driving out of town"). A hook nothing rhymes
+ * with ("Who's the best dog in the world? Biscuit") is taken only when no other fits. When none fits the range,
+ * the shortest, which the singer still sings.
  */
-function pickHook(hook: Hook, range: Range, song: Song, random: Random, answered: boolean): Fitted {
-  const answers = answered
-    ? hook.answers.flatMap((a) =>
-        fitLine(a, range, hook.symbols, { proper: song.proper, filler: 'oh' })
-          .filter((l) => !l.doubled)
-          .slice(0, 1),
-      )
-    : [];
+function pickHook(
+  hook: Hook,
+  range: Range,
+  material: Material,
+  song: Song,
+  random: Random,
+  wantedAnswers: number,
+): Fitted {
+  const rhymesFor = wantedAnswers > 0 ? answerEnds(hook, range, material, song) : null;
   const fitAll = (templates: readonly string[], extra: number) =>
     templates.flatMap((h) =>
       fitLine(h, range, hook.symbols, { proper: song.proper, filler: 'oh' }).map((line) => ({
@@ -294,10 +295,18 @@ function pickHook(hook: Hook, range: Range, song: Song, random: Random, answered
         cost: line.cost + extra,
       })),
     );
-  const fitted = [...fitAll(hook.hooks, 0), ...fitAll(hook.spare, 2.5)].map((h) => ({
-    ...h,
-    cost: h.cost + (answers.length > 0 && !answers.some((a) => rhymes(h, a)) ? 3 : 0),
-  }));
+  const fitted = [
+    ...fitAll(hook.hooks, 0),
+    ...fitAll(hook.longHooks.filter((h) => suitsMood(h, song.valence)).map(bodyOf), 1),
+    ...fitAll(hook.spare, 2.5),
+  ].map((h) => {
+    if (rhymesFor === null) return h;
+    const ends = [...(rhymesFor.get(h.rhyme) ?? [])].filter(
+      (a) => a.onset !== h.onset && a.end !== h.end && !sameFiller(h, a),
+    );
+    const available = new Set(ends.map((a) => a.end)).size;
+    return { ...h, cost: h.cost + 4 * Math.max(0, wantedAnswers - available) };
+  });
   if (fitted.length > 0) {
     const best = fitted
       .slice()
@@ -319,6 +328,35 @@ function pickHook(hook: Hook, range: Range, song: Song, random: Random, answered
   return chosen;
 }
 
+/** Lines that could answer a hook, by rhyme part: the title's answers and any unsung line of the song's pools that fits. */
+function answerEnds(
+  hook: Hook,
+  range: Range,
+  material: Material,
+  song: Song,
+): Map<string, { end: string; onset: string; text: string }[]> {
+  const out = new Map<string, { end: string; onset: string; text: string }[]>();
+  const add = (line: Fitted) => {
+    if (line.doubled) return;
+    const list = out.get(line.rhyme) ?? [];
+    list.push({ end: line.end, onset: line.onset, text: line.text });
+    out.set(line.rhyme, list);
+  };
+  for (const answer of [...hook.answers, ...hook.longAnswers].filter((a) => suitsMood(a, song.valence)))
+    for (const line of fitLine(bodyOf(answer), range, hook.symbols, { proper: song.proper, filler: 'oh' })) add(line);
+  for (const pool of answerPools(material, range))
+    for (const template of pool.templates) {
+      if (song.used.has(template) || !suitsMood(template, song.valence)) continue;
+      for (const half of bodyOf(template).split(' / '))
+        for (const line of fitLine(half, range, song.symbols, { proper: song.proper, filler: null })) add(line);
+    }
+  return out;
+}
+
+/** The pools an answer to the hook may come from when the title's own answers run out. */
+const answerPools = (material: Material, range: Range): Pool[] =>
+  (['chorus', 'verse', 'later', 'bridge', 'pre'] as const).flatMap((part) => poolsFor(part, material, range));
+
 /** Lines rhyming with the hook: the title's own answers first, then any chorus line that happens to rhyme. */
 function pickAnswers(
   wanted: number,
@@ -332,33 +370,43 @@ function pickAnswers(
 ): Fitted[] {
   if (wanted === 0) return [];
   const chosen: Fitted[] = [];
-  for (const answer of shuffle(hook.answers, random)) {
-    if (chosen.length === wanted) break;
-    // An answer sung twice over says nothing more: only lines that fit as they are, in the section's narrator.
-    const line = fitLine(answer, range, hook.symbols, { proper: song.proper, filler: 'oh' }).find(
-      (l) => !l.doubled && rhymes(hookLine, l) && allowed([l], narrator) && chosen.every((c) => c.end !== l.end),
-    );
-    if (line === undefined) continue;
-    chosen.push(line);
-    take([line], answer, song, narrator);
-  }
-  // An answer written for the title may still be missing: a songbook line that rhymes with the hook stands in.
-  const everything = (['chorus', 'verse', 'later', 'bridge', 'pre'] as const).flatMap((part) =>
-    poolsFor(part, material, range),
+  // The title's own answers first, then the long ones (answers joined) a long phrase needs, then a songbook line
+  // that rhymes with the hook. Failing all of them in the section's narrator and filler rules, a rhyme beats the
+  // rules: any person, a line opening on a filler (though not on the hook's own).
+  const answers = [...shuffle(hook.answers, random), ...shuffle(hook.longAnswers, random)].filter((a) =>
+    suitsMood(a, song.valence),
   );
-  while (chosen.length < wanted) {
-    const line = pickSingle(
-      range,
-      everything,
-      song,
-      random,
-      narrator,
-      (l) => !l.doubled && rhymes(hookLine, l) && chosen.every((c) => c.end !== l.end),
-    );
-    if (line === null) break;
-    chosen.push(line);
+  const everything = answerPools(material, range);
+  const accept = (l: Fitted) =>
+    !l.doubled && rhymes(hookLine, l) && !sameFiller(hookLine, l) && chosen.every((c) => c.end !== l.end);
+  for (const who of [narrator, { ...narrator, person: 'none' as const, fillersLeft: wanted, afterFiller: false }]) {
+    for (const answer of answers) {
+      if (chosen.length === wanted) break;
+      // An answer sung twice over says nothing more: only lines that fit as they are.
+      const line = fitLine(bodyOf(answer), range, hook.symbols, { proper: song.proper, filler: 'oh' }).find(
+        (l) => accept(l) && allowed([l], who),
+      );
+      if (line === undefined) continue;
+      chosen.push(line);
+      take([line], answer, song, who);
+    }
+    while (chosen.length < wanted) {
+      const line = pickSingle(range, everything, song, random, who, accept);
+      if (line === null) break;
+      chosen.push(line);
+    }
   }
   return chosen;
+}
+
+/** Both lines open on the same filler ("Oh, we roll the windows down / Oh, we're driving out of town"). */
+function sameFiller(a: { text: string }, b: { text: string }): boolean {
+  const first = (line: { text: string }) =>
+    line.text
+      .split(' ')[0]
+      ?.toLowerCase()
+      .replace(/[^a-z]/g, '') ?? '';
+  return opensWithFiller(a.text) && first(a) === first(b);
 }
 
 function shuffle<T>(items: readonly T[], random: Random): T[] {

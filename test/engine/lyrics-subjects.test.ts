@@ -1,12 +1,14 @@
 /**
  * The subject table (issue 23): prompts as people write them, each sung about its own subject. Lyrics come from
  * the whole pipeline (interpret, then compose a 60 s track, seed 1). For each row the table keeps the first lines
- * the old writer sang ("before") and today's ("after"); LYRICS_TABLE=write records today's after a deliberate change.
+ * the old writer sang ("before") and today's ("after"); LYRICS_TABLE=write records today's after a deliberate change,
+ * and writes the table into docs/songs.md (between its subject-table markers), which a test keeps in step.
  */
 import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { compose, interpret } from '../../engine/index.ts';
 import type { LyricLine, Lyrics } from '../../engine/types.ts';
+import { findSubjects } from '../../engine/lyrics/songbook.ts';
 import { isRhyme } from './lyrics-rhyme.ts';
 
 interface Row {
@@ -22,9 +24,13 @@ interface FirstLines {
   title: string;
   verse: string | null;
   chorus: string | null;
+  /** The chorus's second line, which answers the hook (recorded from this session on). */
+  answer?: string | null;
 }
 
 const FILE = new URL('./lyrics-subjects.json', import.meta.url);
+const DOCS = new URL('../../docs/songs.md', import.meta.url);
+const MARKS = ['<!-- subject-table:start -->', '<!-- subject-table:end -->'] as const;
 const TABLE = JSON.parse(readFileSync(FILE, 'utf8')) as Row[];
 const songs = TABLE.map((row) => {
   const spec = interpret({ prompt: row.prompt, duration: 60, seed: 1, style: null, instrumental: false, lyrics: null });
@@ -37,11 +43,47 @@ const first = (lyrics: Lyrics, kind: string): string | null =>
   lyrics.sections.find((s) => s.kind === kind)?.lines[0]?.text ?? null;
 const today = songs.map(({ row, title, lyrics }) => ({
   ...row,
-  after: { title, verse: first(lyrics, 'verse'), chorus: first(lyrics, 'chorus') },
+  after: {
+    title,
+    verse: first(lyrics, 'verse'),
+    chorus: first(lyrics, 'chorus'),
+    answer: lyrics.sections.find((s) => s.kind === 'chorus')?.lines[1]?.text ?? null,
+  },
 }));
 
-if (process.env.LYRICS_TABLE === 'write')
+/** The table as docs/songs.md shows it: the prompt, its title, and the first lines of verse and chorus. */
+function docsTable(rows: readonly Row[]): string {
+  const cell = (text: string | null | undefined) => (text ?? '—').replace(/\|/g, '\\|');
+  return [
+    '| Prompt (60 s, seed 1) | Title | Verse opens | Chorus opens (hook / answer) |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((r) =>
+      [
+        '',
+        cell(r.prompt),
+        cell(r.after?.title),
+        cell(r.after?.verse),
+        r.after?.chorus ? `${cell(r.after.chorus)} / ${cell(r.after.answer)}` : '— (refrain)',
+        '',
+      ]
+        .join(' | ')
+        .trim(),
+    ),
+  ].join('\n');
+}
+
+function withDocsTable(docs: string, table: string): string {
+  const [start, end] = MARKS;
+  const from = docs.indexOf(start);
+  const to = docs.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`docs/songs.md has no ${start} ... ${end} markers`);
+  return `${docs.slice(0, from + start.length)}\n${table}\n${docs.slice(to)}`;
+}
+
+if (process.env.LYRICS_TABLE === 'write') {
   writeFileSync(FILE, `[\n${today.map((row) => `  ${JSON.stringify(row)}`).join(',\n')}\n]\n`);
+  writeFileSync(DOCS, withDocsTable(readFileSync(DOCS, 'utf8'), docsTable(today)));
+}
 
 test('the table holds at least 20 prompts over at least 15 subjects, and prompts no subject holds', (t) => {
   t.true(TABLE.length >= 20);
@@ -61,15 +103,20 @@ for (const { row, lyrics } of songs) {
 }
 
 test('no two prompts of different subjects share a verse line', (t) => {
-  const seen = new Map<string, string>();
+  const seen = new Map<string, { prompt: string; subjects: string[] }>();
   for (const { row, lyrics } of songs) {
-    // Prompts no subject holds share the general couplets among themselves, never a subject's.
-    const subject = row.subject ?? 'no subject';
+    // Prompts no subject holds share the general couplets among themselves, never a subject's; a prompt that calls up
+    // two subjects ("a road trip" on "the open road") may sing either's lines.
+    const found = findSubjects(row.prompt).map((s) => s.name);
+    const subjects = row.subject === null ? ['no subject'] : [row.subject, ...found];
     for (const section of lyrics.sections.filter((s) => s.kind === 'verse')) {
       for (const line of section.lines) {
         const other = seen.get(line.text);
-        t.true(other === undefined || other === subject, `"${line.text}" is sung for "${other}" and "${row.prompt}"`);
-        seen.set(line.text, subject);
+        t.true(
+          other === undefined || other.subjects.some((s) => subjects.includes(s)),
+          `"${line.text}" is sung for "${other?.prompt}" and "${row.prompt}"`,
+        );
+        seen.set(line.text, { prompt: row.prompt, subjects });
       }
     }
   }
@@ -110,4 +157,54 @@ test('verse couplets rhyme by the dictionary', (t) => {
 
 test('the first lines recorded in the table are the ones sung today (LYRICS_TABLE=write records them)', (t) => {
   for (const row of today) t.deepEqual(TABLE.find((r) => r.prompt === row.prompt)?.after, row.after, row.prompt);
+});
+
+test('docs/songs.md shows the table as recorded (LYRICS_TABLE=write writes it)', (t) => {
+  const docs = readFileSync(DOCS, 'utf8');
+  t.is(withDocsTable(docs, docsTable(TABLE)), docs);
+});
+
+test('every chorus opens on its hook and the line after it rhymes with it', (t) => {
+  for (const { row, lyrics } of songs) {
+    for (const chorus of lyrics.sections.filter((s) => s.kind === 'chorus' && s.lines.length >= 2)) {
+      const [hook, answer] = chorus.lines as [LyricLine, LyricLine];
+      t.true(isRhyme(hook, answer), `${row.prompt}: "${hook.text}" / "${answer.text}"`);
+    }
+  }
+});
+
+test('no line is sung three times in a row, and the second verse says something new', (t) => {
+  for (const { row, lyrics } of songs) {
+    const sung = lines(lyrics).map((l) => l.text);
+    for (let i = 2; i < sung.length; i++)
+      t.false(sung[i] === sung[i - 1] && sung[i] === sung[i - 2], `${row.prompt}: ${sung[i]} three times`);
+    // A form without a chorus ends every verse on the same refrain (a line and the hook); the rest must differ.
+    const refrain = lyrics.sections.some((s) => s.kind === 'chorus') ? 0 : 2;
+    const verses = lyrics.sections
+      .filter((s) => s.kind === 'verse')
+      .map((s) => s.lines.slice(0, Math.max(0, s.lines.length - refrain)));
+    for (const later of verses.slice(1))
+      for (const line of later)
+        t.false(
+          verses[0]!.some((l) => l.text === line.text),
+          `${row.prompt}: "${line.text}" in two verses`,
+        );
+  }
+});
+
+test("the form's bridges get words at 60, 120 and 180 s, and the lyrics are the same for the same seed", (t) => {
+  for (const [prompt, duration] of [
+    ['a house song about dancing', 60],
+    ['a pop song about the sea', 120],
+    ['a rock song about a road trip', 180],
+    ['a country song about coming home', 180],
+  ] as const) {
+    const request = { prompt, duration, seed: 1, style: null, instrumental: false, lyrics: null };
+    const score = compose(interpret(request));
+    const bridges = score.sections.filter((s) => s.kind === 'bridge' || s.kind === 'breakdown').length;
+    const sung = score.vocal?.lyrics.sections.filter((s) => s.kind === 'bridge' && s.lines.length > 0) ?? [];
+    t.true(bridges > 0, `${prompt} at ${duration} s has no bridge`);
+    t.is(sung.length, bridges, `${prompt} at ${duration} s`);
+    t.deepEqual(compose(interpret(request)).vocal?.lyrics, score.vocal?.lyrics);
+  }
 });

@@ -1,7 +1,8 @@
 /**
  * The cheaper paths of the render give exactly what the plain ones gave: loudness measured over spans in place
  * equals the loudness of the spans copied out end to end, the compressor given one array twice (a mono voice)
- * equals either channel of it given two copies, the true peak read without an envelope equals the envelope's, the
+ * equals either channel of it given two copies, the true-peak envelope is its plain form's and the true peak read
+ * without an envelope equals the envelope's, the
  * limiter's ring buffers give what plain arrays gave, and a submix filtered and summed in one pass is what filtering,
  * then summing gave.
  */
@@ -69,6 +70,45 @@ test('the true peak is the largest value of the true-peak envelope, to the last 
   for (let k = 0; k < left.length; k++) samplePeak = Math.max(samplePeak, Math.abs(left[k]!), Math.abs(right[k]!));
   const envelope = truePeakEnvelope(left, right, samplePeak);
   t.is(truePeakDb(left, right), 20 * Math.log10(envelope.reduce((max, value) => Math.max(max, value), 0)));
+});
+
+/** The true-peak envelope as first written: each phase's kernel summed on its own, every sample read per interval. */
+function plainEnvelope(left: Float32Array, right: Float32Array, level: number, gain: number): Float32Array {
+  const kernels = [1, 2, 3].map((p) => {
+    const kernel = Array.from({ length: 16 }, (_, t) => {
+      const x = t - 8 + 1 - p / 4;
+      return (
+        (Math.sin(Math.PI * x) / (Math.PI * x)) *
+        (0.42 + 0.5 * Math.cos((Math.PI * x) / 8) + 0.08 * Math.cos((2 * Math.PI * x) / 8))
+      );
+    });
+    const sum = kernel.reduce((total, value) => total + value, 0);
+    return kernel.map((value) => value / sum);
+  });
+  const interval = (channel: Float32Array, k: number) => {
+    let peak = Math.abs(channel[k]!);
+    const first = k - 7;
+    if (first < 0 || first + 16 > channel.length) return Math.max(peak, Math.abs(channel[k + 1] ?? 0));
+    for (const kernel of kernels) {
+      let value = 0;
+      for (let t = 0; t < 16; t++) value += kernel[t]! * channel[first + t]!;
+      if (Math.abs(value) > peak) peak = Math.abs(value);
+    }
+    return peak;
+  };
+  const threshold = (level * 0.7) / gain;
+  return left.map((_, k) => {
+    const k1 = k + 1 < left.length ? k + 1 : k;
+    const l = Math.max(Math.abs(left[k]!), Math.abs(left[k1]!));
+    const r = Math.max(Math.abs(right[k]!), Math.abs(right[k1]!));
+    return Math.max(l >= threshold ? interval(left, k) : l, r >= threshold ? interval(right, k) : r) * gain;
+  });
+}
+
+test('the true-peak envelope is that of its plain form, to the last bit', (t) => {
+  const left = swelling(3 * SAMPLE_RATE, 11),
+    right = swelling(3 * SAMPLE_RATE, 12);
+  t.deepEqual(truePeakEnvelope(left, right, 0.4, 1.3), plainEnvelope(left, right, 0.4, 1.3));
 });
 
 /** The limiter as first written: the envelope's running minimum and moving average over full-length arrays. */

@@ -83,13 +83,9 @@ function chooseLines(
   }
   const bySection = new Map<number, LineSlot[]>();
   for (const slot of slots) bySection.set(slot.section, [...(bySection.get(slot.section) ?? []), slot]);
-  const groups = [...bySection.values()].map((group) => group.slice(0, MAX_WRITTEN_LINES));
-  // Every chorus has the same lines, so they all hold as many as the shortest.
-  const chorusLines = Math.min(
-    ...groups.filter((g) => at(g, 0).kind === 'chorus').map((g) => g.length),
-    MAX_WRITTEN_LINES,
-  );
-  const sized = groups.map((g) => (at(g, 0).kind === 'chorus' ? g.slice(0, chorusLines) : g));
+  // Every chorus sings the same lines: the writer writes them for the longest, and a shorter chorus (one cut by
+  // the ending, or a 4-bar one) sings the first of them, the hook and its answer.
+  const sized = [...bySection.values()].map((group) => group.slice(0, MAX_WRITTEN_LINES));
   const plan: LyricPlan = {
     sections: sized.map((g) => ({
       kind: at(g, 0).kind,

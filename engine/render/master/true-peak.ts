@@ -29,18 +29,29 @@ for (let p = 1; p < PHASES; p++) {
   kernels.push(kernel);
 }
 
+/**
+ * The kernels interleaved by tap, taps[3t + p] = kernels[p][t], so one pass over the 16 samples reads each once and
+ * feeds the three phases (each phase still sums its taps in order, t = 0 to 15: the same value to the last bit).
+ */
+const taps = new Float64Array(kernels.length * 2 * HALF_TAPS);
+for (let t = 0; t < 2 * HALF_TAPS; t++)
+  for (const [p, kernel] of kernels.entries()) taps[kernels.length * t + p] = kernel[t] ?? 0;
+
 /** Largest magnitude between sample k and k+1 (including sample k), from the 4× interpolation. */
 export function intervalPeak(channel: Float32Array, k: number): number {
-  let peak = Math.abs(channel[k] ?? 0);
+  const peak = Math.abs(channel[k] ?? 0);
   const first = k - HALF_TAPS + 1;
   if (first < 0 || first + 2 * HALF_TAPS > channel.length) return Math.max(peak, Math.abs(channel[k + 1] ?? 0));
-  for (const kernel of kernels) {
-    let value = 0;
-    for (let t = 0; t < kernel.length; t++) value += (kernel[t] ?? 0) * (channel[first + t] ?? 0);
-    const magnitude = Math.abs(value);
-    if (magnitude > peak) peak = magnitude;
+  let a = 0,
+    b = 0,
+    c = 0;
+  for (let t = 0; t < 2 * HALF_TAPS; t++) {
+    const x = channel[first + t] ?? 0;
+    a += (taps[3 * t] ?? 0) * x;
+    b += (taps[3 * t + 1] ?? 0) * x;
+    c += (taps[3 * t + 2] ?? 0) * x;
   }
-  return peak;
+  return Math.max(peak, Math.abs(a), Math.abs(b), Math.abs(c));
 }
 
 /**
@@ -58,25 +69,49 @@ function stereoIntervalPeak(left: Float32Array, right: Float32Array, k: number, 
 
 /**
  * Per-interval true-peak magnitude of a stereo signal scaled by `gain`, exact wherever it could come near
- * `level` (sample peaks above INTERPOLATE_ABOVE × level), otherwise the larger sample magnitude.
+ * `level` (sample peaks above INTERPOLATE_ABOVE × level), otherwise the larger sample magnitude. The values are
+ * stereoIntervalPeak's, with each sample's magnitude read once rather than once per interval it bounds.
  */
 export function truePeakEnvelope(left: Float32Array, right: Float32Array, level: number, gain = 1): Float32Array {
   const n = left.length;
   const out = new Float32Array(n);
   const threshold = (level * INTERPOLATE_ABOVE) / gain;
-  for (let k = 0; k < n; k++) out[k] = stereoIntervalPeak(left, right, k, threshold) * gain;
+  let l0 = Math.abs(left[0] ?? 0),
+    r0 = Math.abs(right[0] ?? 0);
+  for (let k = 0; k < n; k++) {
+    const l1 = k + 1 < n ? Math.abs(left[k + 1] ?? 0) : l0,
+      r1 = k + 1 < n ? Math.abs(right[k + 1] ?? 0) : r0;
+    const l = Math.max(l0, l1),
+      r = Math.max(r0, r1);
+    const peakL = l >= threshold ? intervalPeak(left, k) : l;
+    const peakR = r >= threshold ? intervalPeak(right, k) : r;
+    out[k] = Math.max(peakL, peakR) * gain;
+    l0 = l1;
+    r0 = r1;
+  }
   return out;
 }
 
-/** The true peak of a stereo signal in dBTP: the largest value truePeakEnvelope would hold, without holding it. */
+/**
+ * The true peak of a stereo signal in dBTP: the largest value truePeakEnvelope would hold, without holding it.
+ * Only the intervals next to a sample at or above INTERPOLATE_ABOVE × the sample peak are measured: any other
+ * interval's value is its larger sample, under that, while the interval starting at the sample peak holds at least
+ * the sample peak. The same figure to the last bit, for a pass that mostly only compares.
+ */
 export function truePeakDb(left: Float32Array, right: Float32Array): number {
+  const n = left.length;
   let samplePeak = 0;
-  for (let k = 0; k < left.length; k++)
-    samplePeak = Math.max(samplePeak, Math.abs(left[k] ?? 0), Math.abs(right[k] ?? 0));
+  for (let k = 0; k < n; k++) samplePeak = Math.max(samplePeak, Math.abs(left[k] ?? 0), Math.abs(right[k] ?? 0));
   const threshold = samplePeak * INTERPOLATE_ABOVE;
   let peak = 0;
-  // Rounded to a float32 as the envelope stores it, so the figure is the same to the last bit.
-  for (let k = 0; k < left.length; k++)
-    peak = Math.max(peak, Math.fround(stereoIntervalPeak(left, right, k, threshold)));
+  // The last interval measured: a loud sample bounds the interval before it and its own.
+  let measured = -1;
+  for (let k = 0; k < n; k++) {
+    if (Math.abs(left[k] ?? 0) < threshold && Math.abs(right[k] ?? 0) < threshold) continue;
+    // Rounded to a float32 as the envelope stores it, so the figure is the same to the last bit.
+    for (let m = Math.max(measured + 1, k - 1); m <= k; m++)
+      peak = Math.max(peak, Math.fround(stereoIntervalPeak(left, right, m, threshold)));
+    measured = k;
+  }
   return 20 * Math.log10(peak);
 }

@@ -4,7 +4,7 @@
  * then averaged over LOOKAHEAD samples. The average of minima that all include a peak's position cannot exceed
  * the gain that peak needs, so peaks are caught while the gain moves smoothly (no clicks, no distortion spikes).
  */
-import { truePeakEnvelope } from './true-peak.ts';
+import { truePeakNeed } from './true-peak.ts';
 import { free } from '../free.ts';
 
 /**
@@ -22,13 +22,9 @@ export function limitTruePeak(
   const n = left.length;
   const lookahead = Math.max(1, Math.round(0.002 * sampleRate));
   const release = 1 - Math.exp(-1 / (0.08 * sampleRate));
-  const need = truePeakEnvelope(left, right, ceiling, gain);
+  const need = truePeakNeed(left, right, ceiling, gain);
   let any = false;
-  for (let i = 0; i < n; i++) {
-    const peak = need[i] ?? 0;
-    need[i] = peak > ceiling ? ceiling / peak : 1;
-    if ((need[i] ?? 0) < 1) any = true;
-  }
+  for (let i = 0; i < n && !any; i++) any = (need[i] ?? 0) < 1;
   if (!any) {
     free(need);
     gains?.fill(gain);

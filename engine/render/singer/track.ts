@@ -35,7 +35,7 @@ const SOFT_BREATHINESS = 2;
  * little louder towards its middle and eases off before its end (HELD_SWELL: the gain at the top of the arch).
  */
 const VOWEL_SWELL = 0.07;
-const VOWEL_SWELL_FROM = 0.7;
+const VOWEL_SWELL_FROM = 0.8;
 const HELD_NOTE = 0.45;
 const HELD_SWELL = 1.25;
 /** Diphthongs hold their first target, then glide to the second over this part of the vowel. */

@@ -8,8 +8,17 @@ import type { OutputOptions } from './types.ts';
 import { encodeFromWav, type LaterFormat } from './encode/from-wav.ts';
 
 export interface FileEncoder {
-  /** `format`'s file from the WAV's bytes (copied to the thread: the caller keeps its array). */
-  encode(wav: Uint8Array, format: LaterFormat, options?: Pick<OutputOptions, 'mp3Bitrate'>): Promise<Uint8Array>;
+  /**
+   * `format`'s file from the WAV's bytes (copied to the thread: the caller keeps its array). `onPiece`: the MP3's
+   * bytes as the thread encodes them, to stream (encodeMp3: the file but for its first frame's tag); no other
+   * format gives pieces.
+   */
+  encode(
+    wav: Uint8Array,
+    format: LaterFormat,
+    options?: Pick<OutputOptions, 'mp3Bitrate'>,
+    onPiece?: (piece: Uint8Array) => void,
+  ): Promise<Uint8Array>;
   /** Rejects the encodes not done and stops the thread. */
   close(): Promise<void>;
 }
@@ -19,13 +28,19 @@ interface EncodeCommand {
   wav: Uint8Array;
   format: LaterFormat;
   options: Pick<OutputOptions, 'mp3Bitrate'>;
+  /** Whether the caller wants the pieces as they come. */
+  pieces: boolean;
 }
 
-type EncodeReply = { jobId: number; bytes: Uint8Array } | { jobId: number; error: string };
+type EncodeReply =
+  | { jobId: number; bytes: Uint8Array }
+  | { jobId: number; piece: Uint8Array }
+  | { jobId: number; error: string };
 
 interface Pending {
   resolve(bytes: Uint8Array): void;
   reject(error: Error): void;
+  onPiece?: ((piece: Uint8Array) => void) | undefined;
 }
 
 const bootstrap = new URL('./worker-bootstrap.js', import.meta.url);
@@ -42,6 +57,10 @@ export function createFileEncoder(): FileEncoder {
     const started = new Worker(bootstrap, { workerData: { entry: entry.href } });
     started.on('message', (reply: EncodeReply) => {
       const job = pending.get(reply.jobId);
+      if ('piece' in reply) {
+        job?.onPiece?.(reply.piece);
+        return;
+      }
       pending.delete(reply.jobId);
       if (pending.size === 0) started.unref();
       if (!job) return;
@@ -62,14 +81,14 @@ export function createFileEncoder(): FileEncoder {
   }
 
   return {
-    encode(wav, format, options = {}) {
+    encode(wav, format, options = {}, onPiece = undefined) {
       if (closed) return Promise.reject(new Error('The encode thread is closed'));
       return new Promise((resolve, reject) => {
         const jobId = nextJobId++;
-        pending.set(jobId, { resolve, reject });
+        pending.set(jobId, { resolve, reject, onPiece });
         const target = thread();
         target.ref();
-        target.postMessage({ jobId, wav, format, options } satisfies EncodeCommand);
+        target.postMessage({ jobId, wav, format, options, pieces: onPiece !== undefined } satisfies EncodeCommand);
       });
     },
     async close() {
@@ -89,12 +108,13 @@ export function serveEncodes(): void {
   if (isMainThread || !port) throw new Error('serveEncodes() is only available inside the encode thread');
   port.on('message', async (command: EncodeCommand) => {
     try {
-      const bytes = await encodeFromWav(command.wav, command.format, command.options);
-      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-      port.postMessage(
-        { jobId: command.jobId, bytes } satisfies EncodeReply,
-        whole ? [bytes.buffer as ArrayBuffer] : [],
-      );
+      const { jobId } = command;
+      // Copied, not transferred: the encoder keeps each piece for the whole file.
+      const onPiece = command.pieces
+        ? (piece: Uint8Array) => port.postMessage({ jobId, piece } satisfies EncodeReply)
+        : undefined;
+      const bytes = await encodeFromWav(command.wav, command.format, command.options, onPiece);
+      port.postMessage({ jobId, bytes } satisfies EncodeReply, transferable(bytes));
     } catch (error) {
       port.postMessage({
         jobId: command.jobId,
@@ -102,4 +122,10 @@ export function serveEncodes(): void {
       } satisfies EncodeReply);
     }
   });
+}
+
+/** The array's buffer, to transfer, when the array is all of it (a view into a larger buffer is copied). */
+function transferable(bytes: Uint8Array): ArrayBuffer[] {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole ? [bytes.buffer as ArrayBuffer] : [];
 }

@@ -124,6 +124,7 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
       'tone',
       'answer',
       'delivery',
+      'ending',
     ],
     'the preset',
     fail,
@@ -213,6 +214,7 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
   if (typeof p.vocal !== 'boolean') fail('vocal must be true or false');
   if (p.answer !== undefined && typeof p.answer !== 'boolean') fail('answer must be true or false');
   if (p.delivery !== undefined && p.delivery !== 'rapped') fail('delivery must be "rapped"');
+  if (p.ending !== undefined && p.ending !== 'stop') fail('ending must be "stop"');
   if (p.levels !== undefined) {
     const levels = expectObject(p.levels, 'levels', fail);
     for (const [role, db] of Object.entries(levels)) {

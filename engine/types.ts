@@ -793,6 +793,11 @@ export interface Preset {
    * answer (the blues' guitar fills between the singer's phrases). Absent: lines follow each other.
    */
   answer?: boolean;
+  /**
+   * How the track ends: "stop", the beat plays on to its last bar and stops on one hit (a kick and the loop's
+   * chord cut short, no crash), the texture (vinyl) running on. Absent: a held final chord with a crash.
+   */
+  ending?: 'stop';
   /** How the voice delivers the words when the track is sung: "rapped" (compose/vocal/rap.ts). Absent: sung. */
   delivery?: 'rapped';
   /** A role's treatment before the mix (render/tone.ts): boom bap's chopped loop low-passed and crushed. */

@@ -215,7 +215,9 @@ export function composeDrums(
     // The last hit: kick and crash on the final chord, left to ring.
     const velocity = clamp(0.55 + 0.25 * ctx.spec.arousal, 0.3, 0.85);
     notes.push({ beat: ctx.endingBeat, beats: beatsPerBar, midi: DRUM_MIDI.kick, velocity });
-    notes.push({ beat: ctx.endingBeat, beats: beatsPerBar, midi: DRUM_MIDI.crash, velocity: velocity * 0.9 });
+    // A beat that stops (boom bap) ends on the kick alone.
+    if (ctx.preset.ending !== 'stop')
+      notes.push({ beat: ctx.endingBeat, beats: beatsPerBar, midi: DRUM_MIDI.crash, velocity: velocity * 0.9 });
   }
   return dedupe(notes);
 }

@@ -23,7 +23,7 @@ import { EPSILON, type ComposeContext, type GridNote } from './model.ts';
 import { bowing, sustainPedal } from './technique.ts';
 import { composeArp, composeTexture } from './texture.ts';
 import { chordVoicings } from './voicing.ts';
-import { assignGiven, composeVocal, planLineSlots, sectionLyricLines } from './vocal/index.ts';
+import { assignGiven, composeVocal, sectionLyricLines, vocalSlots } from './vocal/index.ts';
 import { parseLyrics } from '../lyrics/index.ts';
 
 const ROLE_ORDER: Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture'];
@@ -98,8 +98,11 @@ function instrumentsOf(spec: SongSpec): Partial<Record<Role, string>> {
   return instruments;
 }
 
+/** How long a stopping beat's last hit rings (Preset.ending "stop"). */
+const STOP_SECONDS = 0.35;
+
 /** The time frame of a track: its length in beats, where the final chord starts, and its sections. */
-function frameOf(spec: SongSpec) {
+function frameOf(spec: SongSpec, preset: Pick<Preset, 'ending'>) {
   if (!(spec.duration > 0) || !(spec.bpm > 0) || !(spec.meter.beatsPerBar > 0)) {
     throw new RangeError('compose needs a positive duration, bpm and beatsPerBar');
   }
@@ -111,8 +114,9 @@ function frameOf(spec: SongSpec) {
   const totalBeats = spec.loop === true ? totalBars * beatsPerBar : (spec.duration * spec.bpm) / 60;
   const wholeBars = Math.floor(totalBars + EPSILON);
   // A seamless loop has no ending: its last bar leads into its first. A short track (a 30 s clip) holds its final
-  // chord for one bar, not two, so the groove runs on until its last bar.
-  const endingBars = spec.loop === true ? 0 : wholeBars >= SHORT_SONG_BARS ? 2 : wholeBars >= 1 ? 1 : 0;
+  // chord for one bar, not two, so the groove runs on until its last bar; a beat that stops does so in its last bar.
+  const endingBars =
+    spec.loop === true ? 0 : wholeBars >= SHORT_SONG_BARS && preset.ending !== 'stop' ? 2 : wholeBars >= 1 ? 1 : 0;
   const endingBeat = (wholeBars - endingBars) * beatsPerBar;
   const sections = spec.plan
     ? planFromSections(
@@ -141,9 +145,9 @@ function planRoles(
 export function checkLyricsFit(spec: SongSpec): void {
   const planned = spec.plan?.some((s) => s.lyrics !== null) === true;
   if (!spec.vocals.enabled || (spec.lyrics === null && !planned)) return;
-  const { beatsPerBar, sections, endingBeat } = frameOf(spec);
-  const answered = (spec.preset ?? getPreset(spec.genre)).answer === true;
-  const slots = planLineSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat }, answered);
+  const preset = spec.preset ?? getPreset(spec.genre);
+  const { beatsPerBar, sections, endingBeat } = frameOf(spec, preset);
+  const slots = vocalSlots({ bpm: spec.bpm, beatsPerBar, sections, endingBeat, preset, spec });
   if (planned) {
     sectionLyricLines(slots, sections, spec.duration);
     return;
@@ -153,7 +157,7 @@ export function checkLyricsFit(spec: SongSpec): void {
 
 /** compose() with the preset given: the testable core. */
 export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Score {
-  const { beatsPerBar, roles, totalBeats, endingBeat, sections } = frameOf(spec);
+  const { beatsPerBar, roles, totalBeats, endingBeat, sections } = frameOf(spec, preset);
   const tonic = pitchClassOf(spec.key.tonic);
   const base = {
     spec,
@@ -265,10 +269,16 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       },
       humanizeRandom.fork(role),
     );
-    const kept =
+    const sungKept =
       role === 'lead' && sungSpans.length > 0
         ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b))
         : notes;
+    // A beat that stops is cut after its last hit: the final chord is a stab, the texture (vinyl) runs on.
+    const stopAt = endingBeat * quarterPerBeat - EPSILON;
+    const kept =
+      preset.ending === 'stop' && role !== 'texture'
+        ? sungKept.map((n) => (n.beat >= stopAt ? { ...n, duration: Math.min(n.duration, STOP_SECONDS) } : n))
+        : sungKept;
     const tone = preset.tone?.[role];
     parts.push({
       role,

@@ -75,11 +75,15 @@ function floats(samples: Int32Array, bitDepth: 16 | 24): Float32Array {
   return out;
 }
 
-/** `format`'s file made from the WAV's bytes; `mp3Bitrate` as the request's (absent: VBR -V2). */
+/**
+ * `format`'s file made from the WAV's bytes; `mp3Bitrate` as the request's (absent: VBR -V2). `onPiece`: the MP3's
+ * bytes as they are encoded, to stream (encodeMp3); the other formats are made whole and give none.
+ */
 export async function encodeFromWav(
   wav: Uint8Array,
   format: LaterFormat,
   options: Pick<OutputOptions, 'mp3Bitrate'> = {},
+  onPiece?: (piece: Uint8Array) => void,
 ): Promise<Uint8Array> {
   const pcm = readWav(wav);
   if (format === 'flac') return encodeFlac([pcm.left, pcm.right], pcm.sampleRate, pcm.bitDepth);
@@ -87,5 +91,5 @@ export async function encodeFromWav(
   const right = floats(pcm.right, pcm.bitDepth);
   if (format === 'opus') return encodeOpus(left, right, pcm.sampleRate);
   const [l, r] = resampleStereo(left, right, pcm.sampleRate, MP3_RATE);
-  return encodeMp3(l, r, MP3_RATE, options.mp3Bitrate as Mp3Bitrate | undefined);
+  return encodeMp3(l, r, MP3_RATE, options.mp3Bitrate as Mp3Bitrate | undefined, onPiece);
 }

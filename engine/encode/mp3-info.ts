@@ -56,42 +56,88 @@ function crc16(bytes: Uint8Array, crc = 0): number {
 }
 
 /**
+ * How many frames LAME 3.100 writes for `samples` input samples per channel: one per 1152 samples begun, and one
+ * more for its delay and the decoder's (measured for every rate, VBR and CBR; test/engine/mp3-stream.test.ts).
+ * What lets a streamed file's info frame be written before its audio is encoded.
+ */
+export function lameFrameCount(samples: number): number {
+  return Math.ceil(samples / SAMPLES_PER_FRAME) + 1;
+}
+
+/** What an info frame says: the fields not known while the file is still being encoded are left out. */
+interface InfoFields {
+  /** The first audio frame's header: the info frame takes its sample rate and channel mode. */
+  first: Uint8Array;
+  frames: number;
+  samples: number;
+  vbr: boolean;
+  /** The whole file's bytes and the audio frames' offsets (the seek table), and the audio for its CRC. */
+  whole?: { audio: Uint8Array; offsets: readonly number[] };
+}
+
+function infoFrame({ first, frames, samples, vbr, whole }: InfoFields): Uint8Array {
+  const header = new Uint8Array([0xff, 0xfb, (INFO_BITRATE_INDEX << 4) | ((first[2] ?? 0) & 0x0c), first[3] ?? 0]);
+  const size = frameLength(header, 0);
+  const frame = new Uint8Array(size);
+  frame.set(header, 0);
+  const view = new DataView(frame.buffer);
+
+  let at = 4 + SIDE_INFO;
+  frame.set(Buffer.from(vbr ? 'Xing' : 'Info', 'latin1'), at);
+  const total = whole ? size + whole.audio.length : 0;
+  if (whole) {
+    view.setUint32(at + 4, 0x0f, false); // frames, bytes, seek table and quality present
+    view.setUint32(at + 8, frames, false);
+    view.setUint32(at + 12, total, false);
+    const { offsets } = whole;
+    for (let i = 0; i < 100; i++) {
+      // Seek table: where each percent of the duration starts, in 256ths of the file.
+      const target = checked.at(offsets, Math.min(offsets.length - 1, Math.floor((i / 100) * offsets.length)));
+      frame[at + 16 + i] = Math.min(255, Math.floor((256 * (size + target)) / total));
+    }
+    view.setUint32(at + 116, 0, false); // quality: not recorded
+    at += 120;
+  } else {
+    view.setUint32(at + 4, 0x01, false); // the frame count alone
+    view.setUint32(at + 8, frames, false);
+    at += 12;
+  }
+
+  frame.set(Buffer.from('LAME3.100', 'latin1'), at);
+  frame[at + 9] = vbr ? 4 : 1; // tag revision 0, VBR method: 4 = VBR (mtrh), 1 = CBR
+  const padding = frames * SAMPLES_PER_FRAME - samples - LAME_DELAY;
+  // Encoder delay and padding, 12 bits each: what gapless decoders trim.
+  frame[at + 21] = LAME_DELAY >> 4;
+  frame[at + 22] = ((LAME_DELAY & 0x0f) << 4) | ((padding >> 8) & 0x0f);
+  frame[at + 23] = padding & 0xff;
+  if (whole) {
+    view.setUint32(at + 28, total, false); // music length
+    view.setUint16(at + 32, crc16(whole.audio), false); // music CRC
+  }
+  view.setUint16(at + 34, crc16(frame.subarray(0, at + 34)), false); // tag CRC over the frame so far
+  return frame;
+}
+
+/**
  * `audio`: LAME's frames; `samples`: input samples per channel; `vbr`: false for constant bitrate
  * (the tag is then called "Info"). Returns the file: the info frame followed by the audio frames.
  */
 export function withInfoFrame(audio: Uint8Array, samples: number, vbr: boolean): Uint8Array {
   const frames = mp3Frames(audio);
   if (frames.length === 0) throw new Error('LAME returned no frames');
-  const first = audio.subarray(0, 4);
-  const header = new Uint8Array([0xff, 0xfb, (INFO_BITRATE_INDEX << 4) | ((first[2] ?? 0) & 0x0c), first[3] ?? 0]);
-  const size = frameLength(header, 0);
-  const frame = new Uint8Array(size);
-  frame.set(header, 0);
-  const view = new DataView(frame.buffer);
-  const total = size + audio.length;
+  const offsets = frames.map((frame) => frame.offset);
+  return Buffer.concat([
+    infoFrame({ first: audio.subarray(0, 4), frames: frames.length, samples, vbr, whole: { audio, offsets } }),
+    audio,
+  ]);
+}
 
-  let at = 4 + SIDE_INFO;
-  frame.set(Buffer.from(vbr ? 'Xing' : 'Info', 'latin1'), at);
-  view.setUint32(at + 4, 0x0f, false); // frames, bytes, seek table and quality present
-  view.setUint32(at + 8, frames.length, false);
-  view.setUint32(at + 12, total, false);
-  for (let i = 0; i < 100; i++) {
-    // Seek table: where each percent of the duration starts, in 256ths of the file.
-    const target = checked.at(frames, Math.min(frames.length - 1, Math.floor((i / 100) * frames.length)));
-    frame[at + 16 + i] = Math.min(255, Math.floor((256 * (size + target.offset)) / total));
-  }
-  view.setUint32(at + 116, 0, false); // quality: not recorded
-  at += 120;
-
-  frame.set(Buffer.from('LAME3.100', 'latin1'), at);
-  frame[at + 9] = vbr ? 4 : 1; // tag revision 0, VBR method: 4 = VBR (mtrh), 1 = CBR
-  const padding = frames.length * SAMPLES_PER_FRAME - samples - LAME_DELAY;
-  // Encoder delay and padding, 12 bits each: what gapless decoders trim.
-  frame[at + 21] = LAME_DELAY >> 4;
-  frame[at + 22] = ((LAME_DELAY & 0x0f) << 4) | ((padding >> 8) & 0x0f);
-  frame[at + 23] = padding & 0xff;
-  view.setUint32(at + 28, total, false); // music length
-  view.setUint16(at + 32, crc16(audio), false); // music CRC
-  view.setUint16(at + 34, crc16(frame.subarray(0, at + 34)), false); // tag CRC over the frame so far
-  return Buffer.concat([frame, audio]);
+/**
+ * The info frame of a file whose audio is still being encoded, to stream ahead of it: the same size as the
+ * finished file's, with the frame count (LAME's, from the length) and the delay and padding, so a player knows the
+ * duration and decodes gaplessly; without the byte count, the seek table and the audio's CRC, which only the
+ * finished file has. `first`: the first audio frame (or its header).
+ */
+export function provisionalInfoFrame(first: Uint8Array, samples: number, vbr: boolean): Uint8Array {
+  return infoFrame({ first, frames: lameFrameCount(samples), samples, vbr });
 }

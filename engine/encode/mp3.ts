@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolveModule, requireQuietly } from './wasm.ts';
-import { withInfoFrame } from './mp3-info.ts';
+import { provisionalInfoFrame, withInfoFrame } from './mp3-info.ts';
 
 export const MP3_BITRATES = [96, 128, 160, 192, 256, 320] as const;
 export type Mp3Bitrate = (typeof MP3_BITRATES)[number];
@@ -34,22 +34,36 @@ function encoder(): Promise<Mp3Encoder> {
 const VBR_QUALITY = 2;
 const CHUNK = 1152 * 64;
 
-/** `bitrate`: kbps for constant bitrate; undefined for VBR -V2. */
+/**
+ * `bitrate`: kbps for constant bitrate; undefined for VBR -V2. `onPiece`, when given, gets the file's bytes as they
+ * are encoded, to stream: first an info frame written ahead (provisionalInfoFrame: the returned file's is the same
+ * size and has the seek table too), then LAME's frames as each chunk of input gives them. The pieces are the
+ * returned file but for that first frame's tag.
+ */
 export async function encodeMp3(
   left: Float32Array,
   right: Float32Array,
   sampleRate: number,
   bitrate?: Mp3Bitrate,
+  onPiece?: (piece: Uint8Array) => void,
 ): Promise<Uint8Array> {
   const lame = await encoder();
-  lame.configure(
-    bitrate === undefined ? { sampleRate, channels: 2, vbrQuality: VBR_QUALITY } : { sampleRate, channels: 2, bitrate },
-  );
+  const vbr = bitrate === undefined;
+  lame.configure(vbr ? { sampleRate, channels: 2, vbrQuality: VBR_QUALITY } : { sampleRate, channels: 2, bitrate });
   const parts: Uint8Array[] = [];
+  let headSent = false;
+  const add = (piece: Uint8Array) => {
+    if (piece.length === 0) return;
+    parts.push(piece);
+    if (!onPiece) return;
+    if (!headSent) onPiece(provisionalInfoFrame(piece, left.length, vbr));
+    headSent = true;
+    onPiece(piece);
+  };
   // encode() returns a view of the encoder's own memory, valid until the next call: copy each piece.
   for (let start = 0; start < left.length; start += CHUNK) {
-    parts.push(lame.encode([left.subarray(start, start + CHUNK), right.subarray(start, start + CHUNK)]).slice());
+    add(lame.encode([left.subarray(start, start + CHUNK), right.subarray(start, start + CHUNK)]).slice());
   }
-  parts.push(lame.finalize().slice());
-  return withInfoFrame(Buffer.concat(parts), left.length, bitrate === undefined);
+  add(lame.finalize().slice());
+  return withInfoFrame(Buffer.concat(parts), left.length, vbr);
 }

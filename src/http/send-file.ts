@@ -25,14 +25,29 @@ export async function sendFile(ctx: AppContext, file: SendableFile, options: Sen
   // Opened before any header is set: a file gone meanwhile is an error answer, not half a success.
   const body = size === 0 ? '' : await file.open({ start, end });
   ctx.set('Accept-Ranges', 'bytes');
-  ctx.set('Content-Disposition', options.contentDisposition);
-  ctx.set('Cache-Control', `private, max-age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`);
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.type = options.contentType;
+  setFileHeaders(ctx, options);
   if (range) {
     ctx.status = 206;
     ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
   }
   ctx.body = body;
   if (size > 0) ctx.length = end - start + 1;
+}
+
+/**
+ * Answers with a file still being made (an MP3 streamed as it is first encoded): 200, chunked, no length and no
+ * ranges yet. Should the stream fail midway, Koa's pipeline destroys the response: the client sees a download cut
+ * short, never a shorter file that looks whole.
+ */
+export function sendGrowingFile(ctx: AppContext, body: Readable, options: SendFileOptions): void {
+  setFileHeaders(ctx, options);
+  ctx.body = body;
+  // Koa sets no length on a stream: the answer goes chunked.
+}
+
+function setFileHeaders(ctx: AppContext, options: SendFileOptions): void {
+  ctx.set('Content-Disposition', options.contentDisposition);
+  ctx.set('Cache-Control', `private, max-age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = options.contentType;
 }

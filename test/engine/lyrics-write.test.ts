@@ -154,6 +154,21 @@ test('a two-line chorus is the hook and a line answering it, not the hook twice'
   }
 });
 
+test('a chorus of any length answers its hook on the next line, so a chorus sung short still rhymes', (t) => {
+  for (const lines of [2, 3, 4, 5, 6, 8]) {
+    const plan: LyricPlan = {
+      sections: [
+        { kind: 'verse', lines: 4, syllables: { min: 7, max: 10 } },
+        { kind: 'chorus', lines, syllables: { min: 7, max: 10 } },
+      ],
+    };
+    for (const prompt of PROMPTS) {
+      const [hook, answer] = write(prompt, lines, plan).sections[1]!.lines as [LyricLine, LyricLine];
+      t.true(isRhyme(hook, answer), `${lines} lines, ${prompt}: ${hook.text} / ${answer.text}`);
+    }
+  }
+});
+
 test('a form without a chorus ends its verses on the hook, as a refrain', (t) => {
   const plan: LyricPlan = {
     sections: [1, 2, 3].map(() => ({ kind: 'verse' as const, lines: 4, syllables: { min: 4, max: 6 } })),

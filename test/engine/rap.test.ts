@@ -4,7 +4,8 @@
  * instrumental. Checked on the composed notes and on the singer's pitch contour.
  */
 import test from 'ava';
-import { compose, interpret, type GenerationRequest, type Score, type SungNote } from '../../engine/index.ts';
+import { compose, interpret, type GenerationRequest, type Score } from '../../engine/index.ts';
+import type { SungNote } from '../../engine/types.ts';
 import { planVoice } from '../../engine/render/singer/plan.ts';
 import { PitchContour } from '../../engine/render/singer/pitch.ts';
 import { createRandom } from '../../engine/random.ts';

@@ -56,6 +56,18 @@ test('each distinct sample is treated once, however many notes replay it', (t) =
   t.not(notes[0]?.sample, a);
 });
 
+test('a note cut from a longer sample is treated as the longer one: the treatment is kept across tracks', (t) => {
+  const decaying = Float32Array.from(sine(220), (x, i) => x * Math.exp(-i / 12000));
+  const tone = { lowpass: 2400, rate: 26040, bits: 8 };
+  const long = treatNotes([{ sample: decaying }], tone)[0]?.sample;
+  const short = treatNotes([{ sample: decaying.subarray(0, FRAMES / 4) }], tone)[0]?.sample;
+  t.is(short?.buffer, long?.buffer, 'the later track reuses the treatment');
+  t.deepEqual(short, long?.subarray(0, FRAMES / 4));
+  // And the same as treating that view alone, first: what a fresh worker renders.
+  const alone = treatSample(Float32Array.from(decaying), tone).subarray(0, FRAMES / 4);
+  t.deepEqual(short, alone);
+});
+
 test('a preset may treat a role, within bounds; the boom bap loop carries its treatment into the score', (t) => {
   const raw = JSON.parse(readFileSync(new URL('../../presets/hiphop.json', import.meta.url), 'utf8'));
   t.throws(() => validatePreset({ ...raw, tone: { chords: { lowpass: 50 } } }, 'hiphop.json', 'hiphop'), {

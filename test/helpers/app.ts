@@ -14,7 +14,7 @@ import tonejsMidi from '@tonejs/midi';
 import type { ExecutionContext } from 'ava';
 import type Koa from 'koa';
 import wavefile from 'wavefile';
-import { checkRequest, listStyles, type StyleInfo } from '../../engine/index.ts';
+import { checkRequest, listStyles, type FileEncoder, type StyleInfo } from '../../engine/index.ts';
 import { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.ts';
@@ -91,14 +91,27 @@ export class FakeJobQueue implements JobQueue {
     this.up = false;
   }
 
-  /** Writes a one-second 440 Hz WAV and a one-note MIDI file and marks the task completed (`metadata` adds to what it reports). */
-  async complete(id: string, title = 'Rainy Night Lo-Fi', metadata: Record<string, unknown> = {}): Promise<Generation> {
+  /**
+   * Writes a one-second 440 Hz WAV and a one-note MIDI file and marks the task completed (`metadata` adds to what it
+   * reports; `laterFormats` lists the MP3, Opus and FLAC as made on first download, as the render queue does).
+   */
+  async complete(
+    id: string,
+    title = 'Rainy Night Lo-Fi',
+    metadata: Record<string, unknown> = {},
+    laterFormats = false,
+  ): Promise<Generation> {
     const { blobs, lifecycle } = this.#take(id);
     const generation = this.queued.splice(
       this.queued.findIndex((g) => g.id === id),
       1,
     )[0]!;
-    const files = { wav: `audio/${generation.account_id}/${id}.wav`, midi: `audio/${generation.account_id}/${id}.mid` };
+    const base = `audio/${generation.account_id}/${id}`;
+    const files = {
+      wav: `${base}.wav`,
+      midi: `${base}.mid`,
+      ...(laterFormats ? { mp3: `${base}.mp3`, opus: `${base}.opus`, flac: `${base}.flac` } : {}),
+    };
     await blobs.put(files.wav, sineWav(), { contentType: 'audio/wav' });
     await blobs.put(files.midi, oneNoteMidi(), { contentType: 'audio/midi' });
     const at = this.#clock().toISOString();
@@ -251,6 +264,8 @@ export interface StartOptions {
   maxTasksPerAccount?: number;
   /** TUNESMITH_DISK_BUDGET_GB, in bytes. @default no budget */
   diskBudgetBytes?: number;
+  /** What makes MP3, Opus and FLAC on first download. @default none (a format not stored is not found) */
+  encoder?: Pick<FileEncoder, 'encode'>;
 }
 
 const SIGNING_SECRET = 'test-secret-0123456789abcdef';
@@ -318,6 +333,7 @@ export async function startApp(
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
     ...(accountLimiter ? { accountLimiter } : {}),
+    ...(options.encoder ? { encoder: options.encoder } : {}),
   });
   app.silent = true;
   server.on('request', app.callback());

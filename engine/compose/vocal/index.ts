@@ -117,12 +117,20 @@ interface PlacedLine {
   spoken?: { lengths: number[]; falls: number[]; accents: number[] };
 }
 
+/** The line slots the voice fills: phrases of the sung sections, or bars when it raps. */
+export function vocalSlots(
+  ctx: Pick<ComposeContext, 'bpm' | 'beatsPerBar' | 'sections' | 'endingBeat' | 'preset' | 'spec'>,
+): LineSlot[] {
+  const rapped = raps(ctx);
+  const sung = planLineSlots(ctx, ctx.preset.answer === true && !rapped);
+  return rapped ? rapSlots(sung, ctx.beatsPerBar) : sung;
+}
+
 export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: Random): VocalScore | null {
   const { spec } = ctx;
   if (!spec.vocals.enabled) return null;
   const rapped = raps(ctx);
-  const sungSlots = planLineSlots(ctx, ctx.preset.answer === true && !rapped);
-  const slots = rapped ? rapSlots(sungSlots, ctx.beatsPerBar) : sungSlots;
+  const slots = vocalSlots(ctx);
   if (slots.length === 0) return null;
   const secondsPerBeat = 60 / ctx.bpm;
   const syllables = rapped ? (steps: number) => rapSyllableRange(steps, secondsPerBeat) : syllableRange;

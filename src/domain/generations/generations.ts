@@ -25,6 +25,7 @@ import { storedFiles, type Account, type Generation, type NewGeneration } from '
 import { checkPlan, type PlanAsk } from '../plan-gate.ts';
 import { assertDerivable, derivedInput, type Derivation } from './derive.ts';
 import { DOWNLOADS, STEM_CONTENT_TYPE, isLaterFormat, type DownloadKind } from './files.ts';
+import { GrowingFile } from './growing-file.ts';
 import { formatBytes, storageBytesOf } from './storage-budget.ts';
 import { isTerminal, presentGeneration, type Expandable, type GenerationObject } from './present.ts';
 
@@ -41,6 +42,21 @@ export interface CreateOptions {
 export interface StoredFile extends BlobInfo {
   generation: Generation;
   open(range?: BlobRange): ReturnType<BlobStore['open']>;
+}
+
+/** A file being made for its first download (the MP3), to stream as it is made: no size yet, no ranges. */
+export interface GrowingStoredFile {
+  generation: Generation;
+  contentType: string;
+  growing: true;
+  /** The whole file from its first byte, following the encode. */
+  open(): Readable;
+}
+
+/** A format's first encode under way: done once stored; the MP3's bytes meanwhile, as they come. */
+interface Encode {
+  stored: Promise<void>;
+  growing: GrowingFile | undefined;
 }
 
 export interface GenerationsOptions {
@@ -91,7 +107,7 @@ const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export class Generations {
   readonly #o: GenerationsOptions;
   /** Encodes under way, by blob key: a second download of the same file waits for the first one's encode. */
-  readonly #encoding = new Map<string, Promise<void>>();
+  readonly #encoding = new Map<string, Encode>();
 
   readonly #admitting = new Map<string, Promise<void>>();
 
@@ -357,57 +373,105 @@ export class Generations {
 
   /**
    * A completed generation's file of a kind (a key of download_urls) or one of its stems; undefined when there is
-   * none (not completed, deleted, no such file, gone from storage).
+   * none (not completed, deleted, no such file, gone from storage). A format not stored yet is made first (once,
+   * however many ask meanwhile).
    */
   async file(accountId: string, id: string, which: DownloadKind | { stem: string }): Promise<StoredFile | undefined> {
+    const found = await this.#file(accountId, id, which, false);
+    return found && 'size' in found ? found : undefined;
+  }
+
+  /**
+   * `file`, but an MP3 not stored yet is given as it is encoded (GrowingStoredFile) rather than once stored: a
+   * download from the first byte starts within the encode's first frames (issue 27). Answers once the first piece
+   * is there, so an encode that fails before it is still an error answer.
+   */
+  fileOrGrowing(
+    accountId: string,
+    id: string,
+    which: DownloadKind | { stem: string },
+  ): Promise<StoredFile | GrowingStoredFile | undefined> {
+    return this.#file(accountId, id, which, true);
+  }
+
+  async #file(
+    accountId: string,
+    id: string,
+    which: DownloadKind | { stem: string },
+    growing: boolean,
+  ): Promise<StoredFile | GrowingStoredFile | undefined> {
     const generation = await this.find(accountId, id);
     const files = generation?.status === 'completed' ? generation.files : null;
     if (!generation || !files) return undefined;
     const key = typeof which === 'string' ? files[which] : files.stems?.[which.stem];
     if (typeof key !== 'string') return undefined;
+    const contentType = typeof which === 'string' ? DOWNLOADS[which].contentType : STEM_CONTENT_TYPE;
     let info = await this.#o.blobs.stat(key);
     if (!info && typeof which === 'string' && isLaterFormat(which) && typeof files.wav === 'string') {
-      await this.#encodeOnce(generation, which, key, files.wav);
+      const encode = this.#encodeOnce(generation, which, key, files.wav);
+      const live = growing ? encode.growing : undefined;
+      if (live) {
+        // The WAV gone between the record's read and its opening: there is nothing to make the file from.
+        const started = await live.started().then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof BlobNotFoundError) return false;
+            throw error;
+          },
+        );
+        return started ? { generation, contentType, growing: true, open: () => live.reader() } : undefined;
+      }
+      await encode.stored.catch((error: unknown) => {
+        if (error instanceof BlobNotFoundError) return;
+        throw error;
+      });
       info = await this.#o.blobs.stat(key);
     }
     if (!info) return undefined;
-    const contentType = typeof which === 'string' ? DOWNLOADS[which].contentType : STEM_CONTENT_TYPE;
     return { generation, size: info.size, contentType, open: (range) => this.#o.blobs.open(key, range) };
   }
 
   /**
    * Stores `format` made from the generation's WAV under `key`, once however many ask at the same time; a later
-   * ask finds it stored. A generation deleted meanwhile does not keep the file.
+   * ask finds it stored. The MP3's bytes are kept as they come (`growing`) for the downloads that stream them; a
+   * download that goes away stops nothing. A generation deleted meanwhile does not keep the file.
    */
-  #encodeOnce(generation: Generation, format: DownloadKind & LaterFormat, key: string, wavKey: string): Promise<void> {
+  #encodeOnce(generation: Generation, format: DownloadKind & LaterFormat, key: string, wavKey: string): Encode {
     const encoder = this.#o.encoder;
-    if (!encoder) return Promise.resolve();
-    let running = this.#encoding.get(key);
-    if (!running) {
-      running = (async () => {
-        const started = performance.now();
-        const wav = await buffer(await this.#o.blobs.open(wavKey));
-        const bitrate = generation.encoding?.bitrate;
-        const bytes = await encoder.encode(wav, format, bitrate ? { mp3Bitrate: bitrate as Mp3Bitrate } : {});
-        await this.#o.blobs.put(key, bytes, { contentType: DOWNLOADS[format].contentType });
-        if (!(await this.find(generation.account_id, generation.id))) await this.#o.blobs.delete(key);
-        this.#o.logger?.info(
-          {
-            gen_id: generation.id,
-            format,
-            bytes: bytes.byteLength,
-            encode_ms: Math.round(performance.now() - started),
-          },
-          'file encoded on first download',
-        );
-      })().finally(() => this.#encoding.delete(key));
-      this.#encoding.set(key, running);
-    }
-    return running.catch((error: unknown) => {
-      // The WAV gone between the record's read and its opening: there is nothing to make the file from.
-      if (error instanceof BlobNotFoundError) return;
-      throw error;
-    });
+    if (!encoder) return { stored: Promise.resolve(), growing: undefined };
+    const running = this.#encoding.get(key);
+    if (running) return running;
+    const growing = format === 'mp3' ? new GrowingFile() : undefined;
+    const stored = (async () => {
+      const started = performance.now();
+      const wav = await buffer(await this.#o.blobs.open(wavKey));
+      const bitrate = generation.encoding?.bitrate;
+      const options = bitrate ? { mp3Bitrate: bitrate as Mp3Bitrate } : {};
+      const bytes = await encoder.encode(wav, format, options, growing && ((piece) => growing.append(piece)));
+      growing?.end(bytes);
+      await this.#o.blobs.put(key, bytes, { contentType: DOWNLOADS[format].contentType });
+      if (!(await this.find(generation.account_id, generation.id))) await this.#o.blobs.delete(key);
+      this.#o.logger?.info(
+        {
+          gen_id: generation.id,
+          format,
+          bytes: bytes.byteLength,
+          encode_ms: Math.round(performance.now() - started),
+        },
+        'file encoded on first download',
+      );
+    })();
+    const encode: Encode = { stored, growing };
+    this.#encoding.set(key, encode);
+    stored
+      .catch((error: unknown) => {
+        growing?.fail(error as Error);
+        // The downloads streaming it have had their answers: nobody else may be there to report it.
+        if (growing && !(error instanceof BlobNotFoundError))
+          this.#o.logger?.error({ gen_id: generation.id, format, err: error }, 'file encode on first download failed');
+      })
+      .finally(() => this.#encoding.delete(key));
+    return encode;
   }
 
   /**

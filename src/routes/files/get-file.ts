@@ -1,7 +1,7 @@
 import { FILE_EXTENSIONS, STEMS_ZIP, kindOfExtension, roleOfStemFile } from '../../domain/generations/files.ts';
 import { attachment, slugify } from '../../http/content-disposition.ts';
 import { ResourceNotFoundError } from '../../domain/errors.ts';
-import { sendFile } from '../../http/send-file.ts';
+import { sendFile, sendGrowingFile } from '../../http/send-file.ts';
 import type { AppContext, RouteHandler } from '../../http/types.ts';
 import type { Services } from '../../services.ts';
 import { zipStream } from '../../http/zip-stream.ts';
@@ -42,14 +42,24 @@ export function getFileHandler(services: Services): RouteHandler {
     const kind = kindOfExtension(ext);
     const role = roleOfStemFile(ext);
     const which = kind ?? (role === undefined ? undefined : { stem: role });
+    // A whole-file GET may stream an MP3 while it is first encoded; a byte range (or HEAD) waits for the stored file.
+    const streamable = ctx.method === 'GET' && !ctx.get('Range');
+    const lookup = streamable ? services.generations.fileOrGrowing : services.generations.file;
     const file =
-      which === undefined ? undefined : await waiting(ctx, services.generations.file(accountId, generationId, which));
+      which === undefined
+        ? undefined
+        : await waiting(ctx, lookup.call(services.generations, accountId, generationId, which));
     if (!file) throw notFound();
-    await sendFile(ctx, file, {
+    const headers = {
       contentType: file.contentType,
       contentDisposition: attachment(file.generation.title, file.generation.id, ext),
       maxAgeSeconds,
-    }).catch((error: unknown) => {
+    };
+    if ('growing' in file) {
+      sendGrowingFile(ctx, file.open(), headers);
+      return;
+    }
+    await sendFile(ctx, file, headers).catch((error: unknown) => {
       // A file gone between its lookup and its opening is simply not there.
       throw error instanceof BlobNotFoundError ? notFound() : error;
     });

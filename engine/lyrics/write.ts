@@ -160,10 +160,13 @@ const DRAWS: Record<SongPart, [Source, SongPart, number][]> = {
     ['second', 'later', 2],
     ['general', 'later', 0.2],
   ],
+  // Few subjects have lines of their own to lead into a chorus: their chorus couplets before the general ones, which
+  // would else open the pre-chorus of every song alike ("Oh, here it comes, here it comes").
   pre: [
     ['lead', 'pre', 10],
-    ['general', 'pre', 3],
-    ['lead', 'chorus', 1],
+    ['lead', 'chorus', 4],
+    ['topic', 'chorus', 4],
+    ['general', 'pre', 1],
   ],
   chorus: [
     ['lead', 'chorus', 10],
@@ -249,7 +252,9 @@ function writeChorus(
   const narrator = newNarrator(count);
   const closes = count >= 4;
   const middle = count - 1 - (closes ? 1 : 0);
-  const wantedAnswers = middle % 2 === 1 ? 1 : middle === 2 ? 2 : 0;
+  // The lines after the hook answer it, so even a chorus sung short rhymes: one answer before couplets when an odd
+  // number of lines is left, else two.
+  const wantedAnswers = middle % 2 === 1 ? 1 : middle >= 2 ? 2 : 0;
   const hookLine = pickHook(hook, range, material, song, random, wantedAnswers);
   // The hook's own "Oh," does not count against the line after it: "Oh, Biscuit, you're my best friend / And I'll
   // love you till the end" reads as one thought.

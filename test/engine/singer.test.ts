@@ -408,6 +408,42 @@ test('liquids and glides are formant movements: /r/ lowers F3 under 2 kHz, /l/ k
   t.true(y[1]! - w[1]! >= 1000, '/j/ F2 over /w/');
 });
 
+test('words are parted and syllables are not: "morning | all | day" dips ≥ 30 dB for ≥ 30 ms between words, not inside "morning"', (t) => {
+  // mor-ning (one word), all, day: the syllables of "morning" run together, the words do not.
+  const words = [0, 0, 1, 2];
+  const notes = sungLine([
+    { time: 0.5, duration: 0.4, midi: 50, onset: 'M', nucleus: 'AO', coda: 'R' },
+    { time: 0.9, duration: 0.4, midi: 52, onset: 'N', nucleus: 'IH', coda: 'NG' },
+    { time: 1.3, duration: 0.4, midi: 53, nucleus: 'AO', coda: 'L' },
+    { time: 1.7, duration: 0.6, midi: 52, onset: 'D', nucleus: 'EY' },
+  ]).map((note, i) => ({ ...note, word: words[i]! }));
+  const audio = render(notes, 'male', 2.6);
+  const frame = 0.005;
+  const levels: number[] = [];
+  for (let t0 = 0; t0 + frame <= 2.6; t0 += frame)
+    levels.push(20 * Math.log10(rms(slice(audio, t0, t0 + frame)) + 1e-9));
+  const loudest = Math.max(...levels);
+  // The longest run of frames 30 dB under the loudest between two times.
+  const quietRun = (from: number, to: number) => {
+    let best = 0;
+    let run = 0;
+    for (let i = Math.round(from / frame); i < Math.round(to / frame); i++) {
+      run = levels[i]! < loudest - 30 ? run + 1 : 0;
+      best = Math.max(best, run);
+    }
+    return best * frame;
+  };
+  const inside = quietRun(0.6, 1.1);
+  const beforeAll = quietRun(1.0, 1.35);
+  const beforeDay = quietRun(1.4, 1.75);
+  t.log(
+    `quiet: inside "morning" ${(inside * 1000).toFixed(0)} ms, before "all" ${(beforeAll * 1000).toFixed(0)} ms, before "day" ${(beforeDay * 1000).toFixed(0)} ms (a /d/ closure counts)`,
+  );
+  t.true(inside < 0.015, 'the syllables of one word run together');
+  t.true(beforeAll >= 0.03, 'a vowel-initial word starts after a break');
+  t.true(beforeDay >= 0.03, 'a consonant-initial word starts after a break');
+});
+
 test('/m/ and /n/ are low-heavy murmurs with weak highs', (t) => {
   const db = (share: number) => (10 * Math.log10(share)).toFixed(1);
   for (const nasal of ['M', 'N']) {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compose, interpret, type Score } from '../../engine/index.ts';
 import { renderScore, type RenderedAudio } from '../../engine/render/index.ts';
+import { phonemeTimeline } from '../../engine/render/singer/index.ts';
 import { encodeMidi, encodeWav } from '../../engine/encode/index.ts';
 import { aubioPitch } from '../helpers/analysis/pitch.ts';
 import { formantsOf } from '../helpers/analysis/formants.ts';
@@ -107,12 +108,16 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
     const reference = PETERSON_BARNEY[score.vocal!.gender];
     let identified = 0;
     const confusions: string[] = [];
+    // Where the singer planned each vowel (a word's last vowel ends before the note does: words are parted).
+    const planned = phonemeTimeline(score.vocal!.notes, score.vocal!.gender).filter((e) => e.kind === 'vowel');
     for (const note of score.vocal!.notes) {
       const vowel = note.syllable.nucleus;
       if (note.continuation || !(vowel in reference)) continue;
-      // The vowel's middle: after its onset glide, before the coda consonants.
+      const sung = planned.find((e) => Math.abs(e.start - note.time) < 1e-6);
+      if (!sung) continue;
+      // The vowel's middle: after its onset glide, before its release into the coda.
       const from = note.time + 0.04;
-      const to = note.time + note.duration - Math.min(0.15, note.syllable.coda.length * 0.07) - 0.03;
+      const to = sung.end - 0.03;
       if (to - from < 0.12) continue;
       const [f1, f2] = formantsOf(
         audio.taps!.lead.subarray(Math.round(from * SAMPLE_RATE), Math.round(to * SAMPLE_RATE)),

@@ -208,10 +208,12 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
         lineNotes.push(sungNote(timing, beat, nextBeat, pitch, syllable, false, base));
       }
     });
-    // Notes run into each other inside a line; a slur (portamento) where the next note starts on its vowel.
+    // Syllables of a word run into each other, slurred (portamento) where the next starts on its vowel; the
+    // singer parts words (render/singer/plan.ts).
     lineNotes.forEach((note, k) => {
       const next = lineNotes[k + 1];
-      note.legato = next !== undefined && (next.continuation || next.syllable.onset.length === 0);
+      note.legato =
+        next !== undefined && (next.continuation || (next.syllable.onset.length === 0 && next.word === note.word));
     });
     notes.push(...lineNotes);
     timings.push(

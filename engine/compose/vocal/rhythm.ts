@@ -34,12 +34,20 @@ function stressCost(stress: number, weight: number): number {
   return weight >= 3 ? 1.2 : 0;
 }
 
-/** A note's length in seconds: too short is gabbled, too long drags (the line's last note is exempt). */
-function lengthCost(seconds: number): number {
+const UNSTRESSED_LONGEST = 0.4;
+const STRESSED_LONGEST = 0.6;
+
+/**
+ * A note's length in seconds: too short is gabbled; longer than a syllable of its stress wants drags. An unstressed
+ * syllable's note is at most UNSTRESSED_LONGEST, a stressed one's STRESSED_LONGEST, so a line is set in the long
+ * and short of speech ("I took the EAR-ly TRAIN") and the time it does not need goes to its held last note, rather
+ * than every syllable stretched alike to fill the bars. The line's last note is exempt.
+ */
+function lengthCost(seconds: number, stress: number): number {
   if (seconds < 0.15) return 3;
   if (seconds < 0.2) return 1;
-  if (seconds <= 0.75) return 0;
-  return (seconds - 0.75) * 2;
+  const longest = stress === 0 ? UNSTRESSED_LONGEST : STRESSED_LONGEST;
+  return seconds <= longest ? 0 : (seconds - longest) * 3;
 }
 
 function lastLengthCost(seconds: number): number {
@@ -73,7 +81,7 @@ export function placeSyllables(stresses: readonly number[], grid: RhythmGrid): n
       for (let k = i - 1; k < j; k++) {
         const previous = at(before, k);
         if (previous === Infinity) continue;
-        const total = previous + lengthCost((j - k) * stepSeconds);
+        const total = previous + lengthCost((j - k) * stepSeconds, at(stresses, i - 1));
         if (total < best) {
           best = total;
           arg = k;

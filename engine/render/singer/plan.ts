@@ -94,6 +94,15 @@ const BREATH_GAP = 0.04;
 /** Portamento into a slurred note: starts this long before the note and ends this long after it. */
 export const GLIDE_BEFORE = 0.04;
 export const GLIDE_AFTER = 0.03;
+/**
+ * Words are parted: a note that ends a word (and is not slurred into the next) ends this much early, at most
+ * WORD_GAP_SHARE of it, so its vowel and coda are released and a moment of silence comes before the next word's
+ * consonants, as a singer who is understood sings ("sings | a | morning" rather than "singsamorning"). Syllables
+ * inside a word and the notes of a melisma still run into each other. What it did to recognizer word recall:
+ * docs/songs.md.
+ */
+const WORD_GAP = 0.12;
+const WORD_GAP_SHARE = 0.3;
 /** Segments shorter than this are dropped (a consonant with no room left). */
 const MIN_SEGMENT = 0.004;
 
@@ -130,9 +139,16 @@ function vowelOf(phone: Phone): Phone {
   return isVowel(phone) ? phone : 'AH';
 }
 
+/** The note as sung: shortened by its word gap when it ends a word (WORD_GAP). Spoken (rapped) notes keep their own timing. */
+function parted(note: SungNote, next: SungNote | undefined): SungNote {
+  const endsWord = !next || next.line !== note.line || (next.word !== note.word && !next.continuation);
+  if (!endsWord || note.legato || note.spoken) return note;
+  return { ...note, duration: note.duration - Math.min(WORD_GAP, WORD_GAP_SHARE * note.duration) };
+}
+
 /** Lays out one voice's notes (time order, not overlapping) as phone segments and pitch notes. */
 export function planVoice(notes: readonly SungNote[], gender: Gender): VoicePlan {
-  const sorted = [...notes].sort((a, b) => a.time - b.time);
+  const sorted = [...notes].sort((a, b) => a.time - b.time).map((note, k, all) => parted(note, all[k + 1]));
   // Pass 1: each note's onset consonants and when they start.
   const onsets: PlacedConsonant[][] = [];
   const onsetStart: number[] = [];

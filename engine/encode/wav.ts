@@ -47,15 +47,22 @@ export function encodeWav(
   return out;
 }
 
-/** One float sample as a 16-bit integer: rounded, clipped. */
+/*
+ * Rounding is Math.floor(x + 0.5), which V8 runs about three times faster than Math.round. For a float32 sample
+ * they agree (test/engine/render-cost.test.ts): the scaled sample is an exact product of at most 47 bits, so adding
+ * a half is exact wherever the sum could reach the next integer. Only a double with more bits than a float32
+ * (0.49999999999999994) would round differently, and the samples encoded are float32s.
+ */
+
+/** One float32 sample as a 16-bit integer: rounded (halves up, as Math.round), clipped. */
 export function to16(sample: number): number {
-  const v = Math.round(sample * 32767);
+  const v = Math.floor(sample * 32767 + 0.5);
   return v > 32767 ? 32767 : Math.max(v, -32768);
 }
 
-/** One float sample as a 24-bit integer: rounded, clipped. */
+/** One float32 sample as a 24-bit integer: rounded (halves up, as Math.round), clipped. */
 export function to24(sample: number): number {
-  const v = Math.round(sample * 8388607);
+  const v = Math.floor(sample * 8388607 + 0.5);
   return v > 8388607 ? 8388607 : Math.max(v, -8388608);
 }
 

@@ -13,6 +13,7 @@ import { truePeakEnvelope } from '../../engine/render/master/true-peak.ts';
 import { limitTruePeak } from '../../engine/render/master/limiter.ts';
 import { filterStereo, groupChain } from '../../engine/render/groups.ts';
 import { SAMPLE_RATE } from '../../engine/render/constants.ts';
+import { to16, to24 } from '../../engine/encode/wav.ts';
 
 /** Seeded noise whose level swells and fades every few seconds (a small LCG, not the engine's generator). */
 function swelling(length: number, seed: number): Float32Array {
@@ -165,4 +166,19 @@ test('a submix filtered and summed in one pass equals it filtered, then summed a
     t.deepEqual(bus, expected, group);
     t.true(submix.left.every((v) => v === 0) && submix.right.every((v) => v === 0), `${group}: the submix is emptied`);
   }
+});
+
+test('samples round to 16 and 24 bits as Math.round rounds them, halves and clipping included', (t) => {
+  const plain = (sample: number, scale: number) => Math.min(scale, Math.max(-scale - 1, Math.round(sample * scale)));
+  const samples = [...swelling(200_000, 13)].map((value) => value * 2.5);
+  // Samples that scale to a half exactly (or as near as a float32 gets), either side of zero, and the extremes.
+  for (const scale of [32767, 8388607])
+    for (let k = -40_000; k <= 40_000; k += 7) samples.push(Math.fround((k + 0.5) / scale), Math.fround(k / scale));
+  samples.push(0, -0, 1, -1, 1.5, -1.5, 2 ** -140, -(2 ** -140), Math.fround(0.5 / 32767) * (1 - 2 ** -23));
+  let bad = 0;
+  for (const sample of samples) {
+    if (to16(sample) !== plain(sample, 32767)) bad++;
+    if (to24(sample) !== plain(sample, 8388607)) bad++;
+  }
+  t.is(bad, 0);
 });

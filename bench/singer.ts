@@ -9,6 +9,7 @@
  *
  *   npm run bench:singer [-- --label before --only kitchen,snow --no-listen]
  *   npm run bench:singer -- --quick   (the lead voice alone, sung without the band: recall only, for iterating)
+ *   npm run bench:singer -- --quick --more   (eight more lyrics of bench/singer/more/ after the ten)
  *   npm run bench:singer -- --speed [--rounds 2]
  */
 import { execFile } from 'node:child_process';
@@ -46,6 +47,17 @@ const TRACKS = [
   { name: 'road', prompt: 'a country rock song with a male singer', seed: 18 },
   { name: 'friend', prompt: 'a soft rock song with a male singer', seed: 19 },
   { name: 'clock', prompt: 'a lazy jazz song with a female singer', seed: 20 },
+] as const;
+/** Eight more lyrics (bench/singer/more/), sung with --more: the figures of docs/songs.md "Timing for words". */
+const MORE = [
+  { name: 'more/bakery', prompt: 'a cheerful pop song with a female singer', seed: 31 },
+  { name: 'more/river', prompt: 'a folk song with a male singer', seed: 32 },
+  { name: 'more/bicycle', prompt: 'an indie rock song with a male singer', seed: 33 },
+  { name: 'more/phone', prompt: 'a sad ballad with a female singer', seed: 34 },
+  { name: 'more/market', prompt: 'a reggae song with a male singer', seed: 35 },
+  { name: 'more/winter', prompt: 'a country song with a female singer', seed: 36 },
+  { name: 'more/city', prompt: 'a soul song with a male singer', seed: 37 },
+  { name: 'more/garden2', prompt: 'a gentle folk song with a female singer', seed: 38 },
 ] as const;
 /** Instrumental renders: musicnn should hear no voice in them. */
 const INSTRUMENTAL = ['an upbeat pop song', 'a warm folk song', 'a disco song'];
@@ -112,7 +124,7 @@ async function wav(path: string, left: Float32Array, right: Float32Array = left)
 async function sung(only: Set<string> | null, listen: boolean, quick: boolean, out: string): Promise<void> {
   const rows: Record<string, unknown>[] = [];
   const mixes: string[] = [];
-  for (const track of TRACKS) {
+  for (const track of process.argv.includes('--more') ? [...TRACKS, ...MORE] : TRACKS) {
     if (only && !only.has(track.name)) continue;
     const dir = join(out, track.name);
     await mkdir(dir, { recursive: true });

@@ -49,7 +49,13 @@ export function fitLine(
     if (line.syllables >= range.min && line.syllables <= range.max)
       out.push({ ...line, filler: false, doubled: false, cost });
     // A line half the phrase long is sung twice ("Let it snow, let it snow"): a songwriter's device, kept for when nothing else fits.
-    else if (line.syllables >= 3 && line.syllables * 2 >= range.min && line.syllables * 2 <= range.max) {
+    // Never a line that already repeats itself ("Here it comes, here it comes" four times).
+    else if (
+      line.syllables >= 3 &&
+      line.syllables * 2 >= range.min &&
+      line.syllables * 2 <= range.max &&
+      !repeatsItself(line.text)
+    ) {
       const twice = measureOnce(
         `${line.text.replace(/[,.!?]+$/, '')}, ${withFiller('', line.text, options.proper).trim()}`,
       );
@@ -70,6 +76,16 @@ export function fitLine(
     }
   }
   return out.sort((a, b) => a.cost - b.cost);
+}
+
+/** "Here it comes, here it comes": a line whose comma-separated parts say the same thing twice. */
+function repeatsItself(text: string): boolean {
+  const parts = text
+    .toLowerCase()
+    .split(',')
+    .map((p) => p.replace(/^\s*(?:oh|and)\s+/, '').trim())
+    .filter((p) => p !== '' && p !== 'oh');
+  return new Set(parts).size < parts.length;
 }
 
 /** Unstressed words that open a line without saying anything; a section uses few of them. */
@@ -102,6 +118,13 @@ const JOINING = new Set([
   'than',
   'until',
   'till',
+  // A line that opens on its verb goes on from the line before ("Every gas station and every sign / Is a story").
+  'is',
+  'are',
+  'was',
+  'were',
+  'has',
+  'have',
 ]);
 
 /** Whether the filler can open this line: "oh" before anything but another "oh" ("Oh, and a fire in my chest"), the others before a plain word. */

@@ -6,6 +6,7 @@
 import test from 'ava';
 import { dictionary } from 'cmu-pronouncing-dictionary';
 import { countSyllables, lyricsText, writeLyrics, type LyricPlan } from '../../engine/lyrics/index.ts';
+import { fitLine } from '../../engine/lyrics/fit.ts';
 import { createRandom } from '../../engine/random.ts';
 import type { LyricLine, Lyrics, Subjects } from '../../engine/types.ts';
 import { endRhyme, isRhyme } from './lyrics-rhyme.ts';
@@ -393,4 +394,35 @@ test('without subjects the lyrics are as with empty subjects', (t) => {
     createRandom(4, 'lyrics'),
   );
   t.deepEqual(empty, plain);
+});
+
+test('a line that repeats itself is not sung twice over, and "and" never opens on a verb that goes on from the line before', (t) => {
+  const symbols = new Map<string, string[]>();
+  const fill = { filler: 'and', proper: new Set<string>() };
+  t.deepEqual(
+    fitLine('Here it comes, here it comes', { min: 10, max: 12 }, symbols, fill).map((l) => l.text),
+    [],
+  );
+  t.true(fitLine('Let it snow', { min: 6, max: 8 }, symbols, fill).some((l) => l.doubled));
+  t.deepEqual(
+    fitLine('Is a story that is yours and mine', { min: 10, max: 11 }, symbols, fill).map((l) => l.text),
+    [],
+  );
+  t.deepEqual(
+    fitLine('We sing a story that is yours', { min: 9, max: 9 }, symbols, fill).map((l) => l.text),
+    ['And we sing a story that is yours'],
+  );
+});
+
+test("a pre-chorus sings its song's subject, not the same general lines in every song", (t) => {
+  const plan: LyricPlan = {
+    sections: [
+      { kind: 'verse', lines: 4, syllables: { min: 7, max: 10 } },
+      { kind: 'prechorus', lines: 2, syllables: { min: 7, max: 10 } },
+      { kind: 'chorus', lines: 4, syllables: { min: 7, max: 10 } },
+    ],
+  };
+  const subjects = ['the sea', 'rain', 'my dog', 'christmas', 'a road trip', 'summer', 'the city at night', 'hope'];
+  const pres = subjects.map((s) => write(`a song about ${s}`, 1, plan).sections[1]!.lines[0]!.text);
+  t.true(new Set(pres).size >= subjects.length - 1, pres.join(' | '));
 });

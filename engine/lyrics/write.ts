@@ -160,10 +160,13 @@ const DRAWS: Record<SongPart, [Source, SongPart, number][]> = {
     ['second', 'later', 2],
     ['general', 'later', 0.2],
   ],
+  // Few subjects have lines of their own to lead into a chorus: their chorus couplets before the general ones, which
+  // would else open the pre-chorus of every song alike ("Oh, here it comes, here it comes").
   pre: [
     ['lead', 'pre', 10],
-    ['general', 'pre', 3],
-    ['lead', 'chorus', 1],
+    ['lead', 'chorus', 4],
+    ['topic', 'chorus', 4],
+    ['general', 'pre', 1],
   ],
   chorus: [
     ['lead', 'chorus', 10],

@@ -413,3 +413,16 @@ test('a line that repeats itself is not sung twice over, and "and" never opens o
     ['And we sing a story that is yours'],
   );
 });
+
+test("a pre-chorus sings its song's subject, not the same general lines in every song", (t) => {
+  const plan: LyricPlan = {
+    sections: [
+      { kind: 'verse', lines: 4, syllables: { min: 7, max: 10 } },
+      { kind: 'prechorus', lines: 2, syllables: { min: 7, max: 10 } },
+      { kind: 'chorus', lines: 4, syllables: { min: 7, max: 10 } },
+    ],
+  };
+  const subjects = ['the sea', 'rain', 'my dog', 'christmas', 'a road trip', 'summer', 'the city at night', 'hope'];
+  const pres = subjects.map((s) => write(`a song about ${s}`, 1, plan).sections[1]!.lines[0]!.text);
+  t.true(new Set(pres).size >= subjects.length - 1, pres.join(' | '));
+});

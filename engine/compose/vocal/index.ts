@@ -58,6 +58,12 @@ const REGISTER: Record<LyricSectionKind, number> = {
 const MAX_WRITTEN_LINES = 8;
 /** Vowels a singer carries over two notes: open ones (a melisma on "see" or "you" sounds like a yodel). */
 const OPEN_VOWELS = new Set(['AA', 'AO', 'AE', 'AH', 'EH', 'AY', 'AW', 'OW', 'OY', 'EY']);
+/**
+ * Seconds a line's last note is held at most. A line with time to spare holds its last syllable (rhythm.ts), and
+ * held for four seconds in a slow ballad it was heard as more words: capped at 1.6 s, recognizer recall rose on
+ * slow songs (docs/songs.md).
+ */
+const HELD_LAST = 1.6;
 const OOH: Syllable = { text: 'ooh', onset: [], nucleus: 'UW', coda: [], stress: 0 };
 
 export interface VocalTiming {
@@ -208,6 +214,9 @@ export function composeVocal(ctx: ComposeContext, timing: VocalTiming, random: R
         lineNotes.push(sungNote(timing, beat, nextBeat, pitch, syllable, false, base));
       }
     });
+    // The line's last note is held at most HELD_LAST, then the singer rests and breathes before the next line.
+    const final = lineNotes[lineNotes.length - 1];
+    if (final && final.duration > HELD_LAST) final.duration = HELD_LAST;
     // Syllables of a word run into each other, slurred (portamento) where the next starts on its vowel; the
     // singer parts words (render/singer/plan.ts).
     lineNotes.forEach((note, k) => {

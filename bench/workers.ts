@@ -12,8 +12,9 @@
  *
  * Each run also reports the CPU seconds its workers used (all threads, from /proc, so Linux only) and how many tasks
  * each rendered: on a shared machine the wall-clock ratio moves with everyone else's load, the CPU seconds per task
- * far less. With BENCH_WARM=1 each worker first renders one task of its own (a different prompt, not timed), so the
- * timed tasks find warm workers (modules, Tone, the sound bank) as a long-lived service's would.
+ * far less. With BENCH_WARM=1 each worker first renders two tasks of its own (a sung pop song, then a piano piece of
+ * another seed; not timed), so the timed tasks find warm workers (modules, Tone, the sound bank, the piano's notes in
+ * the note cache) as a long-lived service's would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -161,11 +162,12 @@ async function throughput(workers: number, round: number): Promise<Throughput> {
   const run = await startRun(workers);
   try {
     if (WARM) {
-      // One task per worker, posted together so that each idle worker takes one.
-      const warmIds = await Promise.all(
-        run.workers.map((_, i) => post(run, `a warm-up song for a worker, number ${i}`, 9000 + i)),
-      );
-      await allCompleted(run, warmIds);
+      // One task per worker, posted together so that each idle worker takes one; then one of the timed tasks' kind
+      // (another seed), so each worker's note cache holds the piano a long-lived worker would have played before.
+      for (const prompt of ['a warm-up song for a worker, number', 'a calm piano piece, warm-up']) {
+        const warmIds = await Promise.all(run.workers.map((_, i) => post(run, `${prompt} ${i}`, 9000 + i)));
+        await allCompleted(run, warmIds);
+      }
     }
     const before = run.workers.map(rendered);
     const cpuBefore = await Promise.all(run.workers.map((worker) => cpuSeconds(worker.child.pid!)));

@@ -3,7 +3,7 @@
  * made of it: each expectation one check, with what the engine did instead when it fails.
  */
 import { pulseBpm } from '../../engine/compose/meter.ts';
-import type { Mode, SongSpec } from '../../engine/types.ts';
+import type { Delivery, Mode, SongSpec } from '../../engine/types.ts';
 
 export const POINTS = ['negation', 'only', 'tempo', 'evidence', 'recording', 'voice', 'timbre', 'genres'] as const;
 export type Point = (typeof POINTS)[number];
@@ -23,6 +23,8 @@ export interface DescriptionRow {
   meter?: string;
   vocals?: boolean;
   voice?: 'female' | 'male';
+  /** How the words are delivered ("rapped"), as the spec says. */
+  delivery?: Delivery;
   /** A choir sings or holds the harmony. */
   choir?: boolean;
   child?: boolean;
@@ -88,6 +90,7 @@ export function judge(row: DescriptionRow, spec: SongSpec): Check[] {
   if (row.vocals !== undefined)
     add(`vocals ${row.vocals ? 'on' : 'off'}`, vocals.enabled === row.vocals, vocals.enabled);
   if (row.voice) add(`a ${row.voice} voice`, vocals.enabled && vocals.gender === row.voice, vocals.gender);
+  if (row.delivery) add(`${row.delivery} words`, vocals.enabled && vocals.delivery === row.delivery, vocals.delivery);
   if (row.choir) add('a choir', patches.includes('choir') || vocals.choir === true, list);
   if (row.child) add("a child's voice", vocals.age === 'child', vocals.age);
   const qualities = [row.quality ?? []].flat();

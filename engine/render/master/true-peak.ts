@@ -69,26 +69,14 @@ function stereoIntervalPeak(left: Float32Array, right: Float32Array, k: number, 
 
 /**
  * Per-interval true-peak magnitude of a stereo signal scaled by `gain`, exact wherever it could come near
- * `level` (sample peaks above INTERPOLATE_ABOVE × level), otherwise the larger sample magnitude. The values are
- * stereoIntervalPeak's, with each sample's magnitude read once rather than once per interval it bounds.
+ * `level` (sample peaks above INTERPOLATE_ABOVE × level), otherwise the larger sample magnitude. No render path holds
+ * it any more (the limiter takes truePeakNeed, the meter truePeakDb): it is the reference both are checked against, so
+ * it stays in its plain form.
  */
 export function truePeakEnvelope(left: Float32Array, right: Float32Array, level: number, gain = 1): Float32Array {
-  const n = left.length;
-  const out = new Float32Array(n);
+  const out = new Float32Array(left.length);
   const threshold = (level * INTERPOLATE_ABOVE) / gain;
-  let l0 = Math.abs(left[0] ?? 0),
-    r0 = Math.abs(right[0] ?? 0);
-  for (let k = 0; k < n; k++) {
-    const l1 = k + 1 < n ? Math.abs(left[k + 1] ?? 0) : l0,
-      r1 = k + 1 < n ? Math.abs(right[k + 1] ?? 0) : r0;
-    const l = Math.max(l0, l1),
-      r = Math.max(r0, r1);
-    const peakL = l >= threshold ? intervalPeak(left, k) : l;
-    const peakR = r >= threshold ? intervalPeak(right, k) : r;
-    out[k] = Math.max(peakL, peakR) * gain;
-    l0 = l1;
-    r0 = r1;
-  }
+  for (let k = 0; k < left.length; k++) out[k] = stereoIntervalPeak(left, right, k, threshold) * gain;
   return out;
 }
 

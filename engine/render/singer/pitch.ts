@@ -34,6 +34,9 @@ const DRIFT_DEPTH = [0.05, 0.03] as const;
 const RESPONSE = { omega: 34.8, damping: 0.5 } as const;
 /** A gap longer than this between notes is a rest: the next phrase starts afresh, with a scoop from below. */
 const REST = 0.12;
+/** Whether a rest parts two neighbouring notes (a phrase ends before `after` or starts with it); no note is one. */
+const restBetween = (before: PitchNote | undefined, after: PitchNote | undefined): boolean =>
+  !before || !after || after.from - (before.time + before.duration) > REST;
 /** The scoop into a phrase's first note, semitones below it. */
 const SCOOP = [0.4, 1.0] as const;
 /** A phrase's last note falls this many semitones over its last FALL_SECONDS, on FALL_CHANCE of phrases. */
@@ -83,8 +86,7 @@ export class PitchContour {
     this.scoop = notes.map(() => gestures.range(...SCOOP));
     this.phraseFall = notes.map((n, i) => {
       const depth = gestures.range(...FALL);
-      const next = notes[i + 1];
-      const ends = !next || next.from - (n.time + n.duration) > REST;
+      const ends = restBetween(n, notes[i + 1]);
       return gestures.chance(FALL_CHANCE) && ends && n.fall === null && n.duration > 2 * FALL_SECONDS ? depth : 0;
     });
   }
@@ -102,7 +104,7 @@ export class PitchContour {
     const before = notes[this.cursor - 1];
     const dt = Math.min(t - this.last, 0.01);
     this.last = t;
-    const afterRest = !before || note.from - (before.time + before.duration) > REST;
+    const afterRest = restBetween(before, note);
     if (Number.isNaN(this.y) || t < note.from || (changed && afterRest)) {
       // A phrase starts below its first note and rises into it (the first phrase's breath waits there too).
       this.y = note.midi - (this.scoop[this.cursor] ?? 0);

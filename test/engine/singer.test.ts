@@ -444,6 +444,36 @@ test('words are parted and syllables are not: "morning | all | day" dips ≥ 30 
   t.true(beforeDay >= 0.03, 'a consonant-initial word starts after a break');
 });
 
+/** Energy between lowHz and highHz of a power spectrum (bin k at k · RATE / size Hz), in dB. */
+function bandDb(power: Float64Array, size: number, lowHz: number, highHz: number): number {
+  let sum = 0;
+  for (let k = 0; k < power.length; k++) {
+    const f = (k * RATE) / size;
+    if (f >= lowHz && f < highHz) sum += power[k]!;
+  }
+  return 10 * Math.log10(sum);
+}
+
+test("a man's voice has a singer's formant near 3 kHz and a woman's does not: on a held /a/ his 2.5–3.5 kHz band stands ≥ 10 dB over 3.5–4.5 kHz, within 30 dB of his band under 1.5 kHz and ≥ 6 dB nearer to it than hers", (t) => {
+  const size = 4096;
+  const ring = { male: 0, female: 0 };
+  for (const gender of ['male', 'female'] as const) {
+    const audio = render(
+      sungLine([{ time: 0.1, duration: 1, midi: SUSTAIN_MIDI[gender], nucleus: 'AA' }]),
+      gender,
+      1.3,
+    );
+    const power = powerSpectrum(slice(audio, 0.25, 1.05), size);
+    const ringing = bandDb(power, size, 2500, 3500);
+    ring[gender] = ringing - bandDb(power, size, 50, 1500);
+    const over = ringing - bandDb(power, size, 3500, 4500);
+    t.log(`${gender} /a/: 2.5–3.5 kHz ${ring[gender].toFixed(1)} dB re < 1.5 kHz, ${over.toFixed(1)} dB over 3.5–4.5 kHz`);
+    if (gender === 'male') t.true(over >= 10, 'a peak, not a slope');
+  }
+  t.true(ring.male >= -30);
+  t.true(ring.male - ring.female >= 6);
+});
+
 test('/m/ and /n/ are low-heavy murmurs with weak highs', (t) => {
   const db = (share: number) => (10 * Math.log10(share)).toFixed(1);
   for (const nasal of ['M', 'N']) {

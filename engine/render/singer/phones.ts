@@ -105,8 +105,13 @@ const DIPHTHONGS: Record<string, { from: [string, number][]; to: [string, number
   },
 };
 
+/**
+ * F4, F5 and the bandwidths. A man's F4 and F5 sit close to his F3, near 3 kHz: clustered, they make the singer's
+ * formant (Sundberg 1974), the peak that carries his voice over a band (with the lift of synth.ts). A woman's stay
+ * apart: sopranos and pop singers have none.
+ */
 const UPPER: Record<Gender, { f: [number, number]; b: readonly number[] }> = {
-  male: { f: [3300, 3750], b: [70, 90, 150, 250, 200] },
+  male: { f: [2900, 3400], b: [70, 90, 150, 250, 200] },
   female: { f: [3900, 4500], b: [90, 110, 170, 280, 250] },
 };
 

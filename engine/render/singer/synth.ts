@@ -32,11 +32,17 @@ interface SourceStyle {
   /** Jitter (period) and shimmer (amplitude) standard deviations per cycle. */
   jitter: number;
   shimmer: number;
+  /**
+   * The peaking lift at 3 kHz (dB) on top of the upper formants clustered there (phones.ts): the singer's formant
+   * that carries a man's voice over a band (Sundberg). Sopranos and pop singers have none, and the lift made the
+   * female voice harsh at 3 kHz (a music tagger heard less voice with it: docs/songs.md), so hers is 0.
+   */
+  singersFormantDb: number;
 }
 
 const SOURCE: Record<Gender, SourceStyle> = {
-  male: { openQuotient: 0.55, tilt: 0.6, breathiness: 0.03, jitter: 0.003, shimmer: 0.03 },
-  female: { openQuotient: 0.65, tilt: 0.72, breathiness: 0.05, jitter: 0.003, shimmer: 0.03 },
+  male: { openQuotient: 0.55, tilt: 0.6, breathiness: 0.03, jitter: 0.003, shimmer: 0.03, singersFormantDb: 6 },
+  female: { openQuotient: 0.65, tilt: 0.8, breathiness: 0.05, jitter: 0.003, shimmer: 0.03, singersFormantDb: 0 },
 };
 /**
  * A louder voice is a brighter one (its glottis closes faster): the source's tilt coefficient rises by this much
@@ -58,7 +64,7 @@ const HIGH_NOTE_BANDWIDTH = 0.6;
 const HIGH_NOTES = [220, 330] as const;
 const NASAL_ZERO_BANDWIDTH = 120;
 const NASAL_POLE_BANDWIDTH = 100;
-const SINGERS_FORMANT = { frequency: 3000, q: 1.4, gainDb: 6 };
+const SINGERS_FORMANT = { frequency: 3000, q: 1.4 } as const;
 
 /** Slots of the per-frame coefficient buffer. */
 const K_FORMANT = 0; // F1..F5 x [A, B, C]
@@ -121,7 +127,7 @@ export function renderVoice(
   state[S_NOISE_SEED] = random.fork('noise').int(1, 0x7fffffff);
   resonator(NASAL_POLE, NASAL_POLE_BANDWIDTH, sampleRate, k, K_NASAL_POLE);
   bandPass(8000, 6000, sampleRate, k, K_AIR);
-  k.set(peaking(SINGERS_FORMANT.frequency, SINGERS_FORMANT.q, SINGERS_FORMANT.gainDb, sampleRate), K_EQ);
+  k.set(peaking(SINGERS_FORMANT.frequency, SINGERS_FORMANT.q, style.singersFormantDb, sampleRate), K_EQ);
 
   const dt = 1 / sampleRate;
   const first = Math.max(0, Math.floor(firstSegment.start * sampleRate) - CONTROL_FRAME);

@@ -208,3 +208,25 @@ test("the form's bridges get words at 60, 120 and 180 s, and the lyrics are the 
     t.deepEqual(compose(interpret(request)).vocal?.lyrics, score.vocal?.lyrics);
   }
 });
+
+test('a minute-long song sings its chorus whole (four lines) and, in the song form from 30 bars, a bridge', (t) => {
+  for (const prompt of [
+    'a love song',
+    'a rock anthem',
+    'a disco song',
+    'a k-pop song about first love',
+    'a song about the sea',
+  ]) {
+    const spec = interpret({ prompt, duration: 60, seed: 1, style: null, instrumental: false, lyrics: null });
+    const score = compose(spec);
+    const sections = score.vocal?.lyrics.sections ?? [];
+    const chorus = sections.find((s) => s.kind === 'chorus');
+    t.true((chorus?.lines.length ?? 0) >= 4, `${prompt}: chorus ${chorus?.lines.map((l) => l.text).join(' / ')}`);
+    const bars = Math.floor(score.sections.reduce((sum, s) => sum + s.bars, 0));
+    if (spec.form === 'song' && bars >= 30)
+      t.true(
+        sections.some((s) => s.kind === 'bridge' && s.lines.length > 0),
+        `${prompt}: ${score.sections.map((s) => s.kind).join(' ')}`,
+      );
+  }
+});

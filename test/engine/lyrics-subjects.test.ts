@@ -230,3 +230,27 @@ test('a minute-long song sings its chorus whole (four lines) and, in the song fo
       );
   }
 });
+
+test('no two different lines of a chorus sing the same clause ("the open road, the engine never slowed / and the engine never slowed")', (t) => {
+  const clauses = (text: string) =>
+    text
+      .toLowerCase()
+      .split(',')
+      .map((c) =>
+        c
+          .replace(/[^a-z' ]/g, ' ')
+          .trim()
+          .replace(/^(?:(?:and|oh|so|now|but)\s+)+/, ''),
+      )
+      .filter((c) => c.split(' ').length >= 2);
+  for (const { row, lyrics } of songs)
+    for (const chorus of lyrics.sections.filter((s) => s.kind === 'chorus')) {
+      const texts = [...new Set(chorus.lines.map((l) => l.text))];
+      for (const [i, a] of texts.entries())
+        for (const b of texts.slice(i + 1))
+          t.false(
+            clauses(a).some((c) => clauses(b).includes(c)),
+            `${row.prompt}: "${a}" / "${b}"`,
+          );
+    }
+});

@@ -8,7 +8,7 @@ import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { compose, interpret } from '../../engine/index.ts';
 import type { LyricLine, Lyrics } from '../../engine/types.ts';
-import { findSubjects } from '../../engine/lyrics/songbook.ts';
+import { findSubjects, kindOf, loadSongbook } from '../../engine/lyrics/songbook.ts';
 import { isRhyme } from './lyrics-rhyme.ts';
 
 interface Row {
@@ -102,14 +102,22 @@ for (const { row, lyrics } of songs) {
   });
 }
 
-test('no two prompts of different subjects share a verse line', (t) => {
+/** The kind of thing a prompt no subject holds is about ("pizza" is a food), or null. */
+function kindName(prompt: string): string | null {
+  const found = kindOf(prompt.replace(/^.*?\babout\s+/i, ''));
+  return Object.entries(loadSongbook().general.kinds).find(([, kind]) => kind === found?.kind)?.[0] ?? null;
+}
+
+test('no two prompts of different subjects (or of different kinds, when no subject holds them) share a verse line, nor a chorus line when no subject holds them', (t) => {
   const seen = new Map<string, { prompt: string; subjects: string[] }>();
   for (const { row, lyrics } of songs) {
     // Prompts no subject holds share the general couplets among themselves, never a subject's; a prompt that calls up
-    // two subjects ("a road trip" on "the open road") may sing either's lines.
+    // two subjects ("a road trip" on "the open road") may sing either's lines. A topic of a known kind (a food, a
+    // ride) is sung in its kind's lines and hooks, not in the general ones every such prompt once shared.
     const found = findSubjects(row.prompt).map((s) => s.name);
-    const subjects = row.subject === null ? ['no subject'] : [row.subject, ...found];
-    for (const section of lyrics.sections.filter((s) => s.kind === 'verse')) {
+    const subjects = row.subject === null ? [kindName(row.prompt) ?? 'no subject'] : [row.subject, ...found];
+    const sung = row.subject === null ? ['verse', 'chorus'] : ['verse'];
+    for (const section of lyrics.sections.filter((s) => sung.includes(s.kind))) {
       for (const line of section.lines) {
         const other = seen.get(line.text);
         t.true(

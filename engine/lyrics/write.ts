@@ -383,7 +383,11 @@ function pickAnswers(
   );
   const everything = answerPools(material, range);
   const accept = (l: Fitted) =>
-    !l.doubled && rhymes(hookLine, l) && !sameFiller(hookLine, l) && chosen.every((c) => c.end !== l.end);
+    !l.doubled &&
+    rhymes(hookLine, l) &&
+    !sameFiller(hookLine, l) &&
+    chosen.every((c) => c.end !== l.end) &&
+    [hookLine, ...chosen].every((c) => !sharesClause(c, l));
   for (const who of [narrator, { ...narrator, person: 'none' as const, fillersLeft: wanted, afterFiller: false }]) {
     for (const answer of answers) {
       if (chosen.length === wanted) break;
@@ -402,6 +406,29 @@ function pickAnswers(
     }
   }
   return chosen;
+}
+
+/** A line's clauses (split at commas) without their leading fillers: "Oh, the open road, the engine never slowed". */
+const clauses = (line: { text: string }): string[] =>
+  line.text
+    .toLowerCase()
+    .split(',')
+    .map((c) =>
+      c
+        .replace(/[^a-z' ]/g, ' ')
+        .trim()
+        .replace(/^(?:(?:and|oh|so|now|but)\s+)+/, '')
+        .trim(),
+    )
+    .filter((c) => c.split(' ').length >= 2);
+
+/**
+ * Two lines sing the same clause: a joined answer that repeats the hook's ("Oh, the open road, the engine never
+ * slowed / And the engine never slowed, the sunlight glowed") says the same thing twice.
+ */
+function sharesClause(a: { text: string }, b: { text: string }): boolean {
+  const own = new Set(clauses(a));
+  return clauses(b).some((c) => own.has(c));
 }
 
 /** Both lines open on the same filler ("Oh, we roll the windows down / Oh, we're driving out of town"). */

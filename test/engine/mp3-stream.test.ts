@@ -56,7 +56,8 @@ for (const bitrate of [undefined, 192] as const) {
         streamed.subarray(0, head).equals(Buffer.from(file).subarray(0, head)),
         'the finished VBR file has its seek table',
       );
-    else t.true(streamed.equals(Buffer.from(file)), 'a constant-bitrate file is the streamed bytes, info frame and all');
+    else
+      t.true(streamed.equals(Buffer.from(file)), 'a constant-bitrate file is the streamed bytes, info frame and all');
 
     const dir = await mkdtemp(join(tmpdir(), 'tunesmith-mp3-stream-'));
     t.teardown(() => rm(dir, { recursive: true, force: true }));

@@ -32,6 +32,11 @@ export interface Narrator {
   own: Set<string>;
   /** Out of fresh couplets: one sung in another section may come back, never one of this section's. */
   reuse?: boolean;
+  /**
+   * A line half the phrase long may be sung twice over ("The wind is blowing in, the wind is blowing in"): a
+   * hook's device, which in a verse says nothing more, so only once fresh lines of every part have run out.
+   */
+  doubles?: boolean;
 }
 
 /** Up to half a section's lines may open on "and", "oh", "so" or "now", never two side by side (./couplets.ts allowed). */
@@ -132,11 +137,14 @@ function pickCouplet(
       const [first, second] = bodyOf(template).split(' / ');
       if (first === undefined || second === undefined) continue;
       const fill = { proper: song.proper, filler: narrator.fillersLeft > 0 ? 'oh' : null };
-      const a = fitLine(first, range, song.symbols, fill).slice(0, BEST_VARIANTS);
+      const sung = (l: Fitted) => narrator.doubles === true || !l.doubled;
+      const a = fitLine(first, range, song.symbols, fill).filter(sung).slice(0, BEST_VARIANTS);
       const b = fitLine(second, range, song.symbols, {
         ...fill,
         filler: narrator.fillersLeft > 0 ? 'and' : null,
-      }).slice(0, BEST_VARIANTS);
+      })
+        .filter(sung)
+        .slice(0, BEST_VARIANTS);
       let best: { lines: Fitted[]; cost: number } | null = null;
       for (const x of a) {
         for (const y of b) {
@@ -198,7 +206,7 @@ export function pickSingle(
       for (const half of bodyOf(template).split(' / ')) {
         if (dependent(half)) continue;
         const line = fitLine(half, range, song.symbols, { proper: song.proper, filler: null }).find(
-          (l) => accept(l) && allowed([l], narrator),
+          (l) => (narrator.doubles === true || !l.doubled) && accept(l) && allowed([l], narrator),
         );
         if (line !== undefined) options.push({ line, template, weight: pool.weight * Math.exp(-line.cost / 2) });
       }

@@ -223,13 +223,22 @@ function writeSection(
   );
   lines.push(...writeCouplets(count - lines.length, range, everything, song, random, narrator));
   if (lines.length < count)
-    lines.push(...writeCouplets(count - lines.length, range, everything, song, random, { ...narrator, reuse: true }));
+    lines.push(...writeCouplets(count - lines.length, range, everything, song, random, { ...narrator, doubles: true }));
+  if (lines.length < count)
+    lines.push(
+      ...writeCouplets(count - lines.length, range, everything, song, random, {
+        ...narrator,
+        reuse: true,
+        doubles: true,
+      }),
+    );
   // Last of all the section's narrator and its filler allowance give way: a line in another narrator beats a line left out.
   if (lines.length < count)
     lines.push(
       ...writeCouplets(count - lines.length, range, everything, song, random, {
         ...narrator,
         reuse: true,
+        doubles: true,
         person: 'none',
         fillersLeft: count,
       }),

@@ -262,3 +262,21 @@ test('no two different lines of a chorus sing the same clause ("the open road, t
           );
     }
 });
+
+test('a two-minute song at a moderate tempo sings its choruses whole (four lines, but the last) and a bridge', (t) => {
+  for (const prompt of ['a sad song about a breakup', 'a love song', 'a country song about my truck']) {
+    const score = compose(
+      interpret({ prompt, duration: 120, seed: 1, style: null, instrumental: false, lyrics: null }),
+    );
+    const sections = score.vocal?.lyrics.sections ?? [];
+    const choruses = sections.filter((s) => s.kind === 'chorus');
+    t.true(choruses.length >= 2, prompt);
+    // The last may lose a line to the held final chord of a short outro.
+    for (const chorus of choruses.slice(0, -1))
+      t.true(chorus.lines.length >= 4, `${prompt}: ${chorus.lines.length} lines`);
+    t.true(
+      sections.some((s) => s.kind === 'bridge' && s.lines.length > 0),
+      `${prompt}: ${score.sections.map((s) => s.kind).join(' ')}`,
+    );
+  }
+});

@@ -71,6 +71,20 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
           s('outro', 'O', 4, 0.4),
         ];
       }
+      // About two minutes at a moderate tempo (49-64 bars): two verses, three whole choruses and a bridge. The long
+      // form below, fitted this short, cut its choruses to two lines and kept its pre-choruses.
+      if (budget <= 64) {
+        return [
+          s('intro', 'I', 4, 0.3),
+          s('verse', 'A', 8, 0.5),
+          s('chorus', 'B', 8, 0.9),
+          s('verse', 'A', 8, 0.55),
+          s('chorus', 'B', 8, 0.95),
+          s('bridge', 'C', 8, 0.55),
+          s('chorus', 'B', 8, 1),
+          s('outro', 'O', 4, 0.4),
+        ];
+      }
       return [
         s('intro', 'I', 4, 0.3),
         s('verse', 'A', 16, 0.5),

@@ -262,3 +262,51 @@ test('no two different lines of a chorus sing the same clause ("the open road, t
           );
     }
 });
+
+test('a two-minute song at a moderate tempo sings its choruses whole (four lines, but the last) and a bridge', (t) => {
+  for (const prompt of ['a sad song about a breakup', 'a love song', 'a country song about my truck']) {
+    const score = compose(
+      interpret({ prompt, duration: 120, seed: 1, style: null, instrumental: false, lyrics: null }),
+    );
+    const sections = score.vocal?.lyrics.sections ?? [];
+    const choruses = sections.filter((s) => s.kind === 'chorus');
+    t.true(choruses.length >= 2, prompt);
+    // The last may lose a line to the held final chord of a short outro.
+    for (const chorus of choruses.slice(0, -1))
+      t.true(chorus.lines.length >= 4, `${prompt}: ${chorus.lines.length} lines`);
+    t.true(
+      sections.some((s) => s.kind === 'bridge' && s.lines.length > 0),
+      `${prompt}: ${score.sections.map((s) => s.kind).join(' ')}`,
+    );
+  }
+});
+
+test('a verse or bridge never sings a line the chorus sings (but for its opening "and", "oh" or "but")', (t) => {
+  const bare = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z' ]/g, '')
+      .replace(/^(?:(?:and|oh|but|so|now)\s+)+/, '');
+  const teacher = compose(
+    interpret({
+      prompt: 'a song about my teacher',
+      duration: 120,
+      seed: 2,
+      style: null,
+      instrumental: false,
+      lyrics: null,
+    }),
+  ).vocal?.lyrics;
+  const all = [
+    ...songs.map((s) => ({ prompt: s.row.prompt, lyrics: s.lyrics })),
+    { prompt: 'teacher, 120 s', lyrics: teacher! },
+  ];
+  for (const { prompt, lyrics } of all) {
+    const chorus = new Set(
+      lyrics.sections.filter((s) => s.kind === 'chorus').flatMap((s) => s.lines.map((l) => bare(l.text))),
+    );
+    for (const section of lyrics.sections.filter((s) => s.kind === 'verse' || s.kind === 'bridge'))
+      for (const line of section.lines)
+        if (line.hook !== true) t.false(chorus.has(bare(line.text)), `${prompt}: "${line.text}"`);
+  }
+});

@@ -208,7 +208,7 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
     );
   });
 
-  test(`${name}: the voice is audible but not on top (stem 0–6 LU over the accompaniment where it sings) and the master lands on −14 LUFS, ≤ −1 dBTP`, async (t) => {
+  test(`${name}: the voice is in front, not detached (stem 2–6 LU over the accompaniment where it sings, chart records' range for a solo singer) and the master lands on −14 LUFS, ≤ −1 dBTP`, async (t) => {
     const { score, audio, dir } = await song(prompt, seed);
     const spans = score.vocal!.lines.map(
       (line) => [Math.round(line.start * SAMPLE_RATE), Math.round(line.end * SAMPLE_RATE)] as const,
@@ -230,7 +230,7 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
     t.log(
       `voice ${voice.integratedLufs} LUFS, accompaniment ${band.integratedLufs} LUFS over the sung lines: ${difference.toFixed(1)} LU`,
     );
-    t.true(difference >= 0 && difference <= 6);
+    t.true(difference >= 2 && difference <= 6);
     const master = await loudness(await wav(dir, 'master', audio.left, audio.right));
     t.true(Math.abs(master.integratedLufs + 14) <= 1, `master ${master.integratedLufs} LUFS`);
     t.true(master.truePeakDbtp <= -1, `true peak ${master.truePeakDbtp} dBTP`);

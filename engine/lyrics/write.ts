@@ -11,6 +11,7 @@ import type { Random } from '../random.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics, Subjects } from '../types.ts';
 import {
   allowed,
+  bareLine,
   bodyOf,
   newNarrator,
   pickSingle,
@@ -48,7 +49,13 @@ export interface WriteInput {
 export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   validatePlan(input.plan);
   const material = materialFor(input.prompt, input.valence, input.arousal, input.subjects);
-  const song: Song = { symbols: material.symbols, proper: material.proper, valence: input.valence, used: new Set() };
+  const song: Song = {
+    symbols: material.symbols,
+    proper: material.proper,
+    valence: input.valence,
+    used: new Set(),
+    sung: new Set(),
+  };
   const { subjects } = material;
   const titled =
     input.title ??
@@ -268,6 +275,7 @@ function writeChorus(
   // The hook's own "Oh," does not count against the line after it: "Oh, Biscuit, you're my best friend / And I'll
   // love you till the end" reads as one thought.
   if (hookLine.person !== 'none') narrator.person = hookLine.person;
+  song.sung.add(bareLine(hookLine.text));
   if (count === 1) return [lyricLine(hookLine, true)];
   const found = pickAnswers(wantedAnswers, hookLine, hook, range, material, song, random, narrator);
   // The answer follows the hook even when it is the only one: a shorter chorus sings just those two lines.

@@ -280,3 +280,33 @@ test('a two-minute song at a moderate tempo sings its choruses whole (four lines
     );
   }
 });
+
+test('a verse or bridge never sings a line the chorus sings (but for its opening "and", "oh" or "but")', (t) => {
+  const bare = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z' ]/g, '')
+      .replace(/^(?:(?:and|oh|but|so|now)\s+)+/, '');
+  const teacher = compose(
+    interpret({
+      prompt: 'a song about my teacher',
+      duration: 120,
+      seed: 2,
+      style: null,
+      instrumental: false,
+      lyrics: null,
+    }),
+  ).vocal?.lyrics;
+  const all = [
+    ...songs.map((s) => ({ prompt: s.row.prompt, lyrics: s.lyrics })),
+    { prompt: 'teacher, 120 s', lyrics: teacher! },
+  ];
+  for (const { prompt, lyrics } of all) {
+    const chorus = new Set(
+      lyrics.sections.filter((s) => s.kind === 'chorus').flatMap((s) => s.lines.map((l) => bare(l.text))),
+    );
+    for (const section of lyrics.sections.filter((s) => s.kind === 'verse' || s.kind === 'bridge'))
+      for (const line of section.lines)
+        if (line.hook !== true) t.false(chorus.has(bare(line.text)), `${prompt}: "${line.text}"`);
+  }
+});

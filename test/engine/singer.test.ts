@@ -467,7 +467,9 @@ test("a man's voice has a singer's formant near 3 kHz and a woman's does not: on
     const ringing = bandDb(power, size, 2500, 3500);
     ring[gender] = ringing - bandDb(power, size, 50, 1500);
     const over = ringing - bandDb(power, size, 3500, 4500);
-    t.log(`${gender} /a/: 2.5–3.5 kHz ${ring[gender].toFixed(1)} dB re < 1.5 kHz, ${over.toFixed(1)} dB over 3.5–4.5 kHz`);
+    t.log(
+      `${gender} /a/: 2.5–3.5 kHz ${ring[gender].toFixed(1)} dB re < 1.5 kHz, ${over.toFixed(1)} dB over 3.5–4.5 kHz`,
+    );
     if (gender === 'male') t.true(over >= 10, 'a peak, not a slope');
   }
   t.true(ring.male >= -30);

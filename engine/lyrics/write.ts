@@ -11,6 +11,7 @@ import type { Random } from '../random.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics, Subjects } from '../types.ts';
 import {
   allowed,
+  bareLine,
   bodyOf,
   newNarrator,
   pickSingle,
@@ -48,7 +49,13 @@ export interface WriteInput {
 export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   validatePlan(input.plan);
   const material = materialFor(input.prompt, input.valence, input.arousal, input.subjects);
-  const song: Song = { symbols: material.symbols, proper: material.proper, valence: input.valence, used: new Set() };
+  const song: Song = {
+    symbols: material.symbols,
+    proper: material.proper,
+    valence: input.valence,
+    used: new Set(),
+    sung: new Set(),
+  };
   const { subjects } = material;
   const titled =
     input.title ??
@@ -268,6 +275,7 @@ function writeChorus(
   // The hook's own "Oh," does not count against the line after it: "Oh, Biscuit, you're my best friend / And I'll
   // love you till the end" reads as one thought.
   if (hookLine.person !== 'none') narrator.person = hookLine.person;
+  song.sung.add(bareLine(hookLine.text));
   if (count === 1) return [lyricLine(hookLine, true)];
   const found = pickAnswers(wantedAnswers, hookLine, hook, range, material, song, random, narrator);
   // The answer follows the hook even when it is the only one: a shorter chorus sings just those two lines.
@@ -391,12 +399,13 @@ function pickAnswers(
     suitsMood(a, song.valence),
   );
   const everything = answerPools(material, range);
+  const title = clauses({ text: [...(hook.symbols.get('title') ?? [])].join(' ') })[0] ?? '';
   const accept = (l: Fitted) =>
     !l.doubled &&
     rhymes(hookLine, l) &&
     !sameFiller(hookLine, l) &&
     chosen.every((c) => c.end !== l.end) &&
-    [hookLine, ...chosen].every((c) => !sharesClause(c, l));
+    [hookLine, ...chosen].every((c) => !sharesClause(c, l, title));
   for (const who of [narrator, { ...narrator, person: 'none' as const, fillersLeft: wanted, afterFiller: false }]) {
     for (const answer of answers) {
       if (chosen.length === wanted) break;
@@ -431,13 +440,28 @@ const clauses = (line: { text: string }): string[] =>
     )
     .filter((c) => c.split(' ').length >= 2);
 
+/** The words of `short` appear in `long` in order ("where the leaves are piled" in "where the autumn leaves are piled"). */
+function within(short: readonly string[], long: readonly string[]): boolean {
+  let at = 0;
+  for (const word of long) if (word === short[at]) at++;
+  return at === short.length;
+}
+
 /**
  * Two lines sing the same clause: a joined answer that repeats the hook's ("Oh, the open road, the engine never
- * slowed / And the engine never slowed, the sunlight glowed") says the same thing twice.
+ * slowed / And the engine never slowed, the sunlight glowed") says the same thing twice, as does one that sings it
+ * with an adjective fewer ("Where the autumn leaves are piled / Where the leaves are piled, free as a child"). The
+ * title, echoed after the hook ("Without you, I don't know what's true"), is the chorus's to repeat.
  */
-function sharesClause(a: { text: string }, b: { text: string }): boolean {
-  const own = new Set(clauses(a));
-  return clauses(b).some((c) => own.has(c));
+function sharesClause(a: { text: string }, b: { text: string }, title: string): boolean {
+  const words = (c: string) => c.split(' ').filter((w) => w !== '');
+  return clauses(a).some((x) =>
+    clauses(b).some((y) => {
+      if (x === y) return true;
+      const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+      return words(short).length >= 3 && short !== title && within(words(short), words(long));
+    }),
+  );
 }
 
 /** Both lines open on the same filler ("Oh, we roll the windows down / Oh, we're driving out of town"). */

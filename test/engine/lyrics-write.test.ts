@@ -456,3 +456,16 @@ test('a verse or bridge sings a line twice over ("The wind is blowing in, the wi
       );
     }
 });
+
+test('a line that goes on from the one before ("Will find a way to grow") is not padded with "and"', (t) => {
+  const proper = { has: () => false };
+  const padded = fitLine('Will find a way to grow', { min: 7, max: 7 }, new Map(), { filler: 'and', proper });
+  t.deepEqual(
+    padded.map((l) => l.text),
+    [],
+  );
+  t.deepEqual(
+    fitLine('The lights are on tonight', { min: 7, max: 7 }, new Map(), { filler: 'and', proper }).map((l) => l.text),
+    ['And the lights are on tonight'],
+  );
+});

@@ -234,8 +234,23 @@ export function validatePreset(raw: unknown, file: string, expectedName?: string
     for (const [role, value] of Object.entries(tone)) {
       expectOneOf(role, ROLES, 'tone role', fail);
       const treatment = expectObject(value, `tone.${role}`, fail);
-      expectKeys(treatment, ['lowpass', 'bits', 'rate'], `tone.${role}`, fail);
+      expectKeys(treatment, ['lowpass', 'highpass', 'bits', 'rate', 'pads', 'chop'], `tone.${role}`, fail);
       if (treatment.lowpass !== undefined) expectNumber(treatment.lowpass, `tone.${role}.lowpass`, 200, 20000, fail);
+      if (treatment.highpass !== undefined) expectNumber(treatment.highpass, `tone.${role}.highpass`, 20, 2000, fail);
+      if (treatment.pads !== undefined) {
+        const pads = expectObject(treatment.pads, `tone.${role}.pads`, fail);
+        for (const [drum, db] of Object.entries(pads)) {
+          expectOneOf(drum, DRUMS, `tone.${role}.pads drum`, fail);
+          expectNumber(db, `tone.${role}.pads.${drum}`, -24, 12, fail);
+        }
+      }
+      if (treatment.chop !== undefined) {
+        const chop = expectObject(treatment.chop, `tone.${role}.chop`, fail);
+        for (const [drum, seconds] of Object.entries(chop)) {
+          expectOneOf(drum, DRUMS, `tone.${role}.chop drum`, fail);
+          expectNumber(seconds, `tone.${role}.chop.${drum}`, 0.03, 5, fail);
+        }
+      }
       if (treatment.bits !== undefined) expectNumber(treatment.bits, `tone.${role}.bits`, 4, 16, fail);
       if (treatment.rate !== undefined) expectNumber(treatment.rate, `tone.${role}.rate`, 4000, 48000, fail);
     }

@@ -265,7 +265,12 @@ export async function renderTrack(
     : rendered;
   if (audio.left !== rendered.left) free(rendered.left, rendered.right);
   const loudness = {
-    integrated: round1(integratedLoudness(audio.left, audio.right, audio.sampleRate)),
+    // Mastering measured the rendered master already; a spliced one is measured here.
+    integrated: round1(
+      audio === rendered && rendered.loudness !== undefined
+        ? rendered.loudness
+        : integratedLoudness(audio.left, audio.right, audio.sampleRate),
+    ),
     true_peak: round1(truePeakDb(audio.left, audio.right)),
   };
   const metadata = trackMetadata(spec, score, loudness);

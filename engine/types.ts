@@ -324,11 +324,18 @@ export interface Part {
   tone?: PartTone;
 }
 
-/** A sampler's character: the part resampled at `rate` Hz and `bits` deep, then low-passed at `lowpass` Hz. */
+/**
+ * A sampler's character: the part resampled at `rate` Hz and `bits` deep, then band-limited to `highpass`–`lowpass`
+ * Hz. A kit's drums sit on pads, each with its own level (`pads`, dB) and length (`chop`, seconds), as a
+ * sampler sets each pad's.
+ */
 export interface PartTone {
   lowpass?: number;
+  highpass?: number;
   bits?: number;
   rate?: number;
+  pads?: Partial<Record<Drum, number>>;
+  chop?: Partial<Record<Drum, number>>;
 }
 
 export interface ChordEvent {
@@ -709,6 +716,7 @@ export const BASS_STYLES = [
   'pedal',
   'ostinato',
   'locked',
+  'kicks',
   'boogie',
   'dub',
 ] as const;

@@ -159,5 +159,31 @@ test('an encoder that fails midway cuts the download short, says nothing of why,
   t.is(stored.size, 4);
 });
 
+test("a player's first ask, `Range: bytes=0-`, streams the MP3 being encoded (200, no length); once stored, it is a range again", async (t) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const { app, url } = await trackWith(t, async (_wav, _format, _options, onPiece) => {
+    onPiece?.(Buffer.from('the first frames'));
+    await released;
+    onPiece?.(Buffer.from(' and the rest'));
+    return Buffer.from('the first frames and the rest');
+  });
+  const res = await fetch(url, { headers: { Range: 'bytes=0-' } });
+  t.is(res.status, 200);
+  t.is(res.headers.get('content-length'), null);
+  t.is(res.headers.get('accept-ranges'), null);
+  const reader = res.body!.getReader();
+  t.is(Buffer.from((await reader.read()).value ?? []).toString(), 'the first frames', 'before the encode ends');
+  release();
+  let rest = '';
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += Buffer.from(chunk.value);
+  t.is(rest, ' and the rest');
+  await eventually(() => app.store.blobs.stat(keyOf(url)), 10_000, 'the file stored');
+  const stored = await fetch(url, { headers: { Range: 'bytes=0-' } });
+  t.is(stored.status, 206);
+  t.is(stored.headers.get('content-range'), 'bytes 0-28/29');
+  t.is(await stored.text(), 'the first frames and the rest');
+});
+
 /** The blob key of a download link (/files/<account>/<id>.mp3 -> audio/<account>/<id>.mp3). */
 const keyOf = (url: string): string => new URL(url).pathname.replace(/^\/files\//, 'audio/');

@@ -151,6 +151,14 @@ const GENERATORS: Record<BassStyle, SlotGenerator> = {
     return notes;
   },
   locked: (input) => lockedLine(input),
+  // Boom bap's round bass: the root on every kick, held into the next one, and no octave pops or dead notes
+  // (funk's locked line put most of the bass at 100–300 Hz; this one stays under the chord's root).
+  kicks: (input) => {
+    const onsets = [...new Set([input.slot.beat, ...kickBeats(input)])]
+      .filter((beat) => beat >= input.slot.beat - EPSILON && beat < end(input.slot) - EPSILON)
+      .sort((a, b) => a - b);
+    return legato(onsets, [input.anchor], end(input.slot), input.velocity, 0.85);
+  },
   // The blues' boogie: up the chord's root, third, fifth and sixth and back down from its seventh, a tone a beat
   // (two swung eighths each when lively), the figure blues bassists and pianists' left hands play under a shuffle.
   boogie: ({ ctx, slot, anchor, drive, velocity }) => {

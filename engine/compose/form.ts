@@ -44,8 +44,23 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
   switch (form) {
     case 'song':
       if (budget <= 12) return [s('intro', 'I', 2, 0.3), s('verse', 'A', 8, 0.6), s('outro', 'O', 2, 0.4)];
-      if (budget <= 24)
+      if (budget <= 25)
         return [s('intro', 'I', 4, 0.3), s('verse', 'A', 8, 0.5), s('chorus', 'B', 8, 0.9), s('outro', 'O', 4, 0.4)];
+      // About a minute (26-40 bars): one verse, a whole chorus, a 4-bar bridge and the chorus again, so the chorus
+      // is sung with all its words and the song still turns; with fewer than 30 bars the last chorus is cut to its
+      // hook and answer rather than any chorus losing its second half.
+      if (budget <= 40) {
+        const spare = budget - (budget >= 30 ? 28 : 24);
+        const intro = Math.max(1, Math.min(4, Math.floor(spare / 2)));
+        return [
+          s('intro', 'I', intro, 0.3),
+          s('verse', 'A', 8, 0.5),
+          s('chorus', 'B', 8, 0.9),
+          s('bridge', 'C', 4, 0.55),
+          s('chorus', 'B', budget >= 30 ? 8 : 4, 1),
+          s('outro', 'O', Math.max(1, Math.min(4, spare - intro)), 0.4),
+        ];
+      }
       if (budget <= 48) {
         return [
           s('intro', 'I', 4, 0.3),
@@ -53,6 +68,20 @@ function templatesFor(form: FormKind, budget: number): SectionTemplate[] {
           s('chorus', 'B', 8, 0.9),
           s('verse', 'A', 8, 0.55),
           s('chorus', 'B', 8, 0.95),
+          s('outro', 'O', 4, 0.4),
+        ];
+      }
+      // About two minutes at a moderate tempo (49-64 bars): two verses, three whole choruses and a bridge. The long
+      // form below, fitted this short, cut its choruses to two lines and kept its pre-choruses.
+      if (budget <= 64) {
+        return [
+          s('intro', 'I', 4, 0.3),
+          s('verse', 'A', 8, 0.5),
+          s('chorus', 'B', 8, 0.9),
+          s('verse', 'A', 8, 0.55),
+          s('chorus', 'B', 8, 0.95),
+          s('bridge', 'C', 8, 0.55),
+          s('chorus', 'B', 8, 1),
           s('outro', 'O', 4, 0.4),
         ];
       }

@@ -119,11 +119,15 @@ function infoFrame({ first, frames, samples, vbr, whole }: InfoFields): Uint8Arr
 }
 
 /**
- * `audio`: LAME's frames; `samples`: input samples per channel; `vbr`: false for constant bitrate
- * (the tag is then called "Info"). Returns the file: the info frame followed by the audio frames.
+ * `audio`: LAME's frames (`frames`: their offsets, when known); `samples`: input samples per channel; `vbr`: false
+ * for constant bitrate (the tag is then called "Info"). Returns the file: the info frame followed by the audio frames.
  */
-export function withInfoFrame(audio: Uint8Array, samples: number, vbr: boolean): Uint8Array {
-  const frames = mp3Frames(audio);
+export function withInfoFrame(
+  audio: Uint8Array,
+  samples: number,
+  vbr: boolean,
+  frames: readonly Frame[] = mp3Frames(audio),
+): Uint8Array {
   if (frames.length === 0) throw new Error('LAME returned no frames');
   const offsets = frames.map((frame) => frame.offset);
   return Buffer.concat([

@@ -21,7 +21,24 @@ export interface Song {
   valence: number;
   /** Templates already sung, so verses never repeat each other. */
   used: Set<string>;
+  /**
+   * Lines already sung, as bare words (./couplets.ts bareLine): two templates may share a line ("[And] I think of
+   * you every day" answers a hook and ends a verse couplet), which is sung once.
+   */
+  sung: Set<string>;
 }
+
+/** A line's words without case, punctuation or an opening "and", "oh", "but", "so" or "now". */
+export const bareLine = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z' ]/g, '')
+    .replace(/^(?:(?:and|oh|but|so|now)\s+)+/, '')
+    .trim();
+
+/** Whether a line may be sung here: not sung yet, unless the section is out of fresh lines. */
+const fresh = (line: Fitted, song: Song, narrator: Narrator): boolean =>
+  narrator.reuse === true || !song.sung.has(bareLine(line.text));
 
 /** One section's narrator, how many more of its lines may open with a filler, and the templates it has sung. */
 export interface Narrator {
@@ -32,6 +49,11 @@ export interface Narrator {
   own: Set<string>;
   /** Out of fresh couplets: one sung in another section may come back, never one of this section's. */
   reuse?: boolean;
+  /**
+   * A line half the phrase long may be sung twice over ("The wind is blowing in, the wind is blowing in"): a
+   * hook's device, which in a verse says nothing more, so only once fresh lines of every part have run out.
+   */
+  doubles?: boolean;
 }
 
 /** Up to half a section's lines may open on "and", "oh", "so" or "now", never two side by side (./couplets.ts allowed). */
@@ -111,6 +133,7 @@ export function allowed(lines: readonly Fitted[], narrator: Narrator): boolean {
 
 export function take(lines: readonly Fitted[], template: string, song: Song, narrator: Narrator): void {
   song.used.add(template);
+  for (const line of lines) song.sung.add(bareLine(line.text));
   narrator.own.add(template);
   const person = personOf(lines);
   if (person !== 'none') narrator.person = person;
@@ -132,11 +155,14 @@ function pickCouplet(
       const [first, second] = bodyOf(template).split(' / ');
       if (first === undefined || second === undefined) continue;
       const fill = { proper: song.proper, filler: narrator.fillersLeft > 0 ? 'oh' : null };
-      const a = fitLine(first, range, song.symbols, fill).slice(0, BEST_VARIANTS);
+      const sung = (l: Fitted) => (narrator.doubles === true || !l.doubled) && fresh(l, song, narrator);
+      const a = fitLine(first, range, song.symbols, fill).filter(sung).slice(0, BEST_VARIANTS);
       const b = fitLine(second, range, song.symbols, {
         ...fill,
         filler: narrator.fillersLeft > 0 ? 'and' : null,
-      }).slice(0, BEST_VARIANTS);
+      })
+        .filter(sung)
+        .slice(0, BEST_VARIANTS);
       let best: { lines: Fitted[]; cost: number } | null = null;
       for (const x of a) {
         for (const y of b) {
@@ -198,7 +224,11 @@ export function pickSingle(
       for (const half of bodyOf(template).split(' / ')) {
         if (dependent(half)) continue;
         const line = fitLine(half, range, song.symbols, { proper: song.proper, filler: null }).find(
-          (l) => accept(l) && allowed([l], narrator),
+          (l) =>
+            (narrator.doubles === true || !l.doubled) &&
+            fresh(l, song, narrator) &&
+            accept(l) &&
+            allowed([l], narrator),
         );
         if (line !== undefined) options.push({ line, template, weight: pool.weight * Math.exp(-line.cost / 2) });
       }

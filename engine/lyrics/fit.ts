@@ -125,6 +125,16 @@ const JOINING = new Set([
   'were',
   'has',
   'have',
+  // So does one that opens on a helping verb ("The little seeds we plant below / Will find a way to grow").
+  'will',
+  'would',
+  'can',
+  'could',
+  'shall',
+  'should',
+  'may',
+  'might',
+  'must',
 ]);
 
 /** Whether the filler can open this line: "oh" before anything but another "oh" ("Oh, and a fire in my chest"), the others before a plain word. */

@@ -7,7 +7,7 @@ import type { Random } from '../random.ts';
 import type { Subjects } from '../types.ts';
 import type { Symbols } from './grammar.ts';
 import { readWord } from './script.ts';
-import { findSubjects, loadSongbook, subjectNamed, type Couplets, type Subject } from './songbook.ts';
+import { findSubjects, kindOf, loadSongbook, subjectNamed, type Couplets, type Subject } from './songbook.ts';
 import { nameOf, songTitle } from './title.ts';
 
 export interface Material {
@@ -55,10 +55,14 @@ export function materialFor(prompt: string, valence: number, arousal: number, gi
   if (subjects?.places[0] !== undefined) symbols.set('place', [subjects.places[0]]);
   if (topic !== null) symbols.set('topic', [topic]);
   const proper = new Set([...(subjects?.names ?? []), ...(subjects?.places ?? []).flatMap((p) => p.split(' '))]);
+  // A topic of a known kind ("my old truck", "a lighthouse keeper") is sung in that kind's images, beside the lead
+  // subject's lines unless the lead was named by the same word; else in the general lines about #topic#.
+  const kind = kindOf(topic);
+  const kindSung = kind !== null && !(lead?.triggers.includes(kind.word) ?? false) ? kind.kind : null;
   return {
     lead,
     second,
-    topic: found[0] === undefined && topic !== null ? general.topic : null,
+    topic: kindSung ?? (found[0] === undefined && topic !== null ? general.topic : null),
     symbols,
     proper,
     subjects,

@@ -50,6 +50,20 @@ export interface General extends Couplets {
   symbols: Record<string, string[]>;
   /** Subjects a prompt without one is sung about, by its mood quadrant. */
   moods: Record<'bright' | 'warm' | 'blue' | 'restless', string[]>;
+  /** What a topic no subject holds is (a ride, a food, a person, a place, a game, an animal), by its nouns. */
+  kinds: Record<string, Kind>;
+}
+
+/**
+ * A kind of thing a prompt may be about ("my old bicycle", "pizza", "a lighthouse keeper"): the nouns that name it,
+ * hook lines that sing #title# with answers rhyming with them, and couplets with images of their own (wheels and
+ * miles, a kitchen and a table), so a song about a topic the songbook has no subject for is not sung in the same
+ * general lines as every other.
+ */
+export interface Kind extends Couplets {
+  words: string[];
+  hooks: string[];
+  answers: string[];
 }
 
 export interface Songbook {
@@ -101,4 +115,24 @@ export function findSubjects(prompt: string): Subject[] {
 
 export function subjectNamed(name: string): Subject | undefined {
   return loadSongbook().subjects.find((s) => s.name === name);
+}
+
+/**
+ * The kind of thing a topic is, found by its nouns from the last ("my grandmother's old truck" is a ride), with the
+ * noun that named it; null when none of its words names one.
+ */
+export function kindOf(topic: string | null | undefined): { kind: Kind; word: string } | null {
+  if (!topic) return null;
+  const words = topic
+    .toLowerCase()
+    .replace(/['’]s\b/g, '')
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w !== '')
+    .reverse();
+  const kinds = Object.values(loadSongbook().general.kinds);
+  for (const word of words) {
+    const kind = kinds.find((k) => k.words.includes(word));
+    if (kind !== undefined) return { kind, word };
+  }
+  return null;
 }

@@ -8,7 +8,7 @@ import type { Random } from '../random.ts';
 import type { Subjects } from '../types.ts';
 import { expand, type Symbols } from './grammar.ts';
 import { rhymeOf } from './measure.ts';
-import { loadSongbook, type Subject, type TitleEntry } from './songbook.ts';
+import { kindOf, loadSongbook, type Subject, type TitleEntry } from './songbook.ts';
 
 /** Little words a title or a topic may have that carry none of its meaning. */
 const LITTLE = new Set('a an the my our your his her their for of to and in on at with'.split(' '));
@@ -159,6 +159,16 @@ export function hookFor(
     : topic !== null && words.every((w) => contentWords(topic).includes(w))
       ? topic
       : sentenceCase(title, about);
+  // A topic of a known kind has hooks of its own ("My old truck, take me down the line"), sung without an indefinite
+  // article ("Lighthouse keeper, you showed me the way"); the general frames stay as spares.
+  const kind = named ? null : kindOf(topic);
+  if (kind !== null)
+    return withLong({
+      hooks: kind.kind.hooks,
+      spare: frames.phrase,
+      answers: kind.kind.answers,
+      symbols: new Map([...symbols, ['title', [phrase.replace(/^(?:a|an)\s+/i, '')]]]),
+    });
   return withLong({
     hooks: named ? frames.name : frames.phrase,
     spare: [],

@@ -11,6 +11,7 @@ import type { Random } from '../random.ts';
 import type { LyricLine, LyricSection, LyricSectionKind, Lyrics, Subjects } from '../types.ts';
 import {
   allowed,
+  bareLine,
   bodyOf,
   newNarrator,
   pickSingle,
@@ -48,7 +49,13 @@ export interface WriteInput {
 export function writeLyrics(input: WriteInput, random: Random): Lyrics {
   validatePlan(input.plan);
   const material = materialFor(input.prompt, input.valence, input.arousal, input.subjects);
-  const song: Song = { symbols: material.symbols, proper: material.proper, valence: input.valence, used: new Set() };
+  const song: Song = {
+    symbols: material.symbols,
+    proper: material.proper,
+    valence: input.valence,
+    used: new Set(),
+    sung: new Set(),
+  };
   const { subjects } = material;
   const titled =
     input.title ??
@@ -223,13 +230,22 @@ function writeSection(
   );
   lines.push(...writeCouplets(count - lines.length, range, everything, song, random, narrator));
   if (lines.length < count)
-    lines.push(...writeCouplets(count - lines.length, range, everything, song, random, { ...narrator, reuse: true }));
+    lines.push(...writeCouplets(count - lines.length, range, everything, song, random, { ...narrator, doubles: true }));
+  if (lines.length < count)
+    lines.push(
+      ...writeCouplets(count - lines.length, range, everything, song, random, {
+        ...narrator,
+        reuse: true,
+        doubles: true,
+      }),
+    );
   // Last of all the section's narrator and its filler allowance give way: a line in another narrator beats a line left out.
   if (lines.length < count)
     lines.push(
       ...writeCouplets(count - lines.length, range, everything, song, random, {
         ...narrator,
         reuse: true,
+        doubles: true,
         person: 'none',
         fillersLeft: count,
       }),
@@ -259,6 +275,7 @@ function writeChorus(
   // The hook's own "Oh," does not count against the line after it: "Oh, Biscuit, you're my best friend / And I'll
   // love you till the end" reads as one thought.
   if (hookLine.person !== 'none') narrator.person = hookLine.person;
+  song.sung.add(bareLine(hookLine.text));
   if (count === 1) return [lyricLine(hookLine, true)];
   const found = pickAnswers(wantedAnswers, hookLine, hook, range, material, song, random, narrator);
   // The answer follows the hook even when it is the only one: a shorter chorus sings just those two lines.
@@ -383,7 +400,11 @@ function pickAnswers(
   );
   const everything = answerPools(material, range);
   const accept = (l: Fitted) =>
-    !l.doubled && rhymes(hookLine, l) && !sameFiller(hookLine, l) && chosen.every((c) => c.end !== l.end);
+    !l.doubled &&
+    rhymes(hookLine, l) &&
+    !sameFiller(hookLine, l) &&
+    chosen.every((c) => c.end !== l.end) &&
+    [hookLine, ...chosen].every((c) => !sharesClause(c, l));
   for (const who of [narrator, { ...narrator, person: 'none' as const, fillersLeft: wanted, afterFiller: false }]) {
     for (const answer of answers) {
       if (chosen.length === wanted) break;
@@ -402,6 +423,29 @@ function pickAnswers(
     }
   }
   return chosen;
+}
+
+/** A line's clauses (split at commas) without their leading fillers: "Oh, the open road, the engine never slowed". */
+const clauses = (line: { text: string }): string[] =>
+  line.text
+    .toLowerCase()
+    .split(',')
+    .map((c) =>
+      c
+        .replace(/[^a-z' ]/g, ' ')
+        .trim()
+        .replace(/^(?:(?:and|oh|so|now|but)\s+)+/, '')
+        .trim(),
+    )
+    .filter((c) => c.split(' ').length >= 2);
+
+/**
+ * Two lines sing the same clause: a joined answer that repeats the hook's ("Oh, the open road, the engine never
+ * slowed / And the engine never slowed, the sunlight glowed") says the same thing twice.
+ */
+function sharesClause(a: { text: string }, b: { text: string }): boolean {
+  const own = new Set(clauses(a));
+  return clauses(b).some((c) => own.has(c));
 }
 
 /** Both lines open on the same filler ("Oh, we roll the windows down / Oh, we're driving out of town"). */

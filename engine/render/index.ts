@@ -43,6 +43,11 @@ export interface RenderedAudio {
   taps?: VocalTaps;
   /** Only when RenderOptions.stems is set: one per role that plays, aligned frame for frame with the mix. */
   stems?: RenderedStem[];
+  /**
+   * integratedLoudness(left, right, sampleRate), as mastering measured it (the same value to the bit); absent for a
+   * loop, whose master is measured with its wrap.
+   */
+  loudness?: number;
 }
 
 export interface RenderOptions {
@@ -129,13 +134,14 @@ async function renderWith(
   const mix = toMaster(score, buses, reverb, shape, inputGain, { kind: 'compress', gains: record?.compressor ?? null });
   report(PHASES.effects);
 
-  masterInPlace(mix.left, mix.right, SAMPLE_RATE, record?.master);
+  const mastered = masterInPlace(mix.left, mix.right, SAMPLE_RATE, record?.master);
   const unwrapped = unwrap(mix, shape);
   // The mix's own copy: the wrapped signal it was cut from goes now.
   const left = shape ? unwrapped.left.slice() : unwrapped.left;
   const right = shape ? unwrapped.right.slice() : unwrapped.right;
   if (shape) free(mix.left, mix.right);
   const audio: RenderedAudio = { left, right, sampleRate: SAMPLE_RATE };
+  if (!shape) audio.loudness = mastered.loudness;
   if (taps) audio.taps = taps;
   if (stems && record) {
     const kept: RenderedStem[] = [];

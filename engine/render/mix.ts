@@ -27,7 +27,7 @@ import { isTexture, renderTexture, type Texture } from './textures.ts';
 import { stagePlace } from './stage.ts';
 import { GroupRouter, groupRank, type Stereo } from './groups.ts';
 import { delaySendOf, type StemBuses, type StemSet } from './stems.ts';
-import { treatNotes } from './tone.ts';
+import { padHit, treatNotes } from './tone.ts';
 
 export interface MixBuses {
   left: Float32Array;
@@ -276,12 +276,12 @@ function placeNotes(
   // A treated part replays treated samples (tone.ts), into the mix and its stem alike.
   const notes = part.tone ? treatNotes(played, part.tone) : played;
   const target = mixTarget(buses);
+  const drums = part.role === 'drums';
   part.notes.forEach((note, index) => {
-    const pan =
-      part.role === 'drums'
-        ? part.pan + (DRUM_PAN[drumOf(note.midi)] ?? 0)
-        : part.pan + spread * ((note.midi % 12) / 11 - 0.5);
-    const one = checked.at(notes, index);
+    const pan = drums
+      ? part.pan + (DRUM_PAN[drumOf(note.midi)] ?? 0)
+      : part.pan + spread * ((note.midi % 12) / 11 - 0.5);
+    const one = drums ? padHit(checked.at(notes, index), part.tone, drumOf(note.midi)) : checked.at(notes, index);
     const start = Math.round(note.time * SAMPLE_RATE),
       gain = velocityGain(note.velocity) * one.gain,
       at = placement(part, score, pan);

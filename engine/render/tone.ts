@@ -10,7 +10,7 @@
  * it has treated for as long as it keeps the rendered sample (the sampled bank's note cache, sampled/notes.ts),
  * so a style's later tracks treat only the roots they play for the first time.
  */
-import type { PartTone } from '../types.ts';
+import type { Drum, PartTone } from '../types.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { biquad, filterInPlace } from './bus.ts';
 
@@ -47,13 +47,41 @@ function crush(data: Float32Array, tone: PartTone): void {
   }
 }
 
-/** A treated copy of one sample: crushed, then low-passed. The sample itself (perhaps cached) is left alone. */
+/**
+ * A treated copy of one sample: crushed, then band-limited (a producer filters the lows out of a sample loop so
+ * that the kick and bass own them). The sample itself (perhaps cached) is left alone.
+ */
 export function treatSample(sample: Float32Array, tone: PartTone): Float32Array {
   const out = sample.slice();
   if (tone.bits !== undefined || tone.rate !== undefined) crush(out, tone);
   if (tone.lowpass !== undefined)
     for (const q of BUTTERWORTH_STAGES) filterInPlace(out, biquad('lowpass', tone.lowpass, q));
+  if (tone.highpass !== undefined)
+    for (const q of BUTTERWORTH_STAGES) filterInPlace(out, biquad('highpass', tone.highpass, q));
   return out;
+}
+
+/** The fade that ends a chopped hit, seconds: short enough to cut a room's ring, long enough not to click. */
+const CHOP_FADE_SECONDS = 0.03;
+
+/**
+ * One drum hit through its sampler pad (PartTone.pads in dB, PartTone.chop in seconds): levelled, and chopped
+ * short where the pad says (a tight closed hat instead of one ringing in a room). Unchanged where the tone sets neither.
+ */
+export function padHit<T extends { gain: number; holdFrames: number; releaseFrames: number }>(
+  hit: T,
+  tone: PartTone | undefined,
+  drum: Drum,
+): T {
+  const db = tone?.pads?.[drum];
+  const chop = tone?.chop?.[drum];
+  if (db === undefined && chop === undefined) return hit;
+  const gain = db === undefined ? hit.gain : hit.gain * 10 ** (db / 20);
+  if (chop === undefined) return { ...hit, gain };
+  const fade = Math.round(CHOP_FADE_SECONDS * SAMPLE_RATE);
+  const holdFrames = Math.round(chop * SAMPLE_RATE);
+  if (holdFrames + fade >= hit.holdFrames + hit.releaseFrames) return { ...hit, gain };
+  return { ...hit, gain, holdFrames, releaseFrames: fade };
 }
 
 /**
@@ -70,7 +98,7 @@ function treatedView(sample: Float32Array, tone: PartTone): Float32Array {
     byView = new Map();
     treatedBuffers.set(sample.buffer, byView);
   }
-  const key = `${sample.byteOffset}/${tone.lowpass}/${tone.rate}/${tone.bits}`;
+  const key = `${sample.byteOffset}/${tone.lowpass}/${tone.highpass}/${tone.rate}/${tone.bits}`;
   let treated = byView.get(key);
   if (!treated || treated.length < sample.length) {
     // At least the whole attack the crush measures, where the memory has it.
@@ -83,7 +111,10 @@ function treatedView(sample: Float32Array, tone: PartTone): Float32Array {
 }
 
 /** The notes with their samples treated, each distinct sample once however many notes (and tracks) replay it. */
-export function treatNotes<T extends { sample: Float32Array }>(notes: readonly T[], tone: PartTone): T[] {
+export function treatNotes<T extends { sample: Float32Array }>(notes: readonly T[], tone: PartTone): readonly T[] {
+  const { lowpass, highpass, bits, rate } = tone;
+  // Pads alone leave the samples as they are.
+  if ([lowpass, highpass, bits, rate].every((setting) => setting === undefined)) return notes;
   const treated = new Map<Float32Array, Float32Array>();
   return notes.map((note) => {
     let sample = treated.get(note.sample);

@@ -1,16 +1,16 @@
 /**
  * The voice in the mix: the lead line is sung into its own buffer (render/singer/) and the backing harmonies are
  * played by the sound bank's recorded voices (its Voice Oohs for "ooh", Choir Aahs otherwise: real voices, which
- * the formant singer is not); the lead
- * gets a high-pass and a compressor, two quiet detuned doubles left and right, and the backing is spread wide. The voice is set to sit just above the accompaniment's loudness where it sings, the
- * accompaniment ducks a little under it, and it feeds the reverb and delay sends like any part.
- */
+ * the formant singer is not). The lead gets a high-pass, EQ, a compressor, its own short plate (plate.ts) and two
+ * quiet detuned doubles left and right; the backing is spread wide. The voice is set in front of the
+ * accompaniment by its genre's balance where it sings, the accompaniment ducks a little under it with its presence
+ * band carved for the words, and the voice feeds the song's reverb and delay sends like any part. */
 import type { Score, SungNote } from '../types.ts';
 import { createRandom } from '../random.ts';
 import { at } from '../checked.ts';
 import { SAMPLE_RATE } from './constants.ts';
 import { biquad, compress, filterInPlace } from './bus.ts';
-import { peaking, SineLfo } from './filters.ts';
+import { FLUSH_MASK, flushed, peaking, SineLfo } from './filters.ts';
 import { integratedLoudness } from './master/index.ts';
 import type { MixBuses } from './mix.ts';
 import { sing } from './singer/index.ts';
@@ -18,11 +18,33 @@ import { SAMPLED_INSTRUMENTS, type SampledInstrument } from './sampled/catalogue
 import { playSampled } from './sampled/notes.ts';
 import { delaySendOf, type StemSet } from './stems.ts';
 import { free } from './free.ts';
+import { addPlate } from './plate.ts';
 
-/** Loudness of the voice over the accompaniment where it sings (LU): audible, not on top of the band. */
-const VOICE_OVER_BAND_LU = 1.5;
+/**
+ * Loudness of the voice over the accompaniment where it sings (LU), by genre: in front, not detached from the
+ * band. Measured on chart records (Gerdes & Siedenburg 2023, JASA Express Letters 3, 043201) the lead sits about
+ * 1 dB over its accompaniment on average, highest in country, then rap and pop, level with the band in rock and
+ * under it in metal, and solo singers higher than bands: our songs are a solo singer's.
+ */
+const VOICE_OVER_BAND_LU: Readonly<Record<string, number>> = {
+  country: 4,
+  rock: 2,
+  punk: 1.5,
+  metal: 1,
+  // Rapped: hip hop's balance is its own (compose/vocal/rap.ts), kept where it was tuned.
+  hiphop: 1.5,
+  trap: 1.5,
+};
+const VOICE_OVER_BAND_DEFAULT_LU = 3;
 /** The accompaniment's gain under a full voice (ducking). */
 const DUCK_DB = -2.5;
+/**
+ * The accompaniment's presence band (where a voice's words are heard, 2–4.5 kHz) is cut this much more under a
+ * full voice, as a producer carves room for the lead.
+ */
+const PRESENCE_CUT_DB = -4;
+const PRESENCE_HZ = 3000;
+const PRESENCE_Q = 0.9;
 /** Doubles relative to the lead; the backing choir's RMS where it sings against the lead's where the lead sings. */
 const DOUBLE_DB = -11;
 const BACKING_DB = -9;
@@ -36,6 +58,8 @@ const LEAD_EQ = [
   { frequency: 4000, q: 0.8, gainDb: 2.5 },
 ] as const;
 const DELAY_SEND = 0.35;
+/** The lead's own short plate (plate.ts), beside the song's reverb: a second or so, a little under the voice. */
+const LEAD_PLATE = { decay: 1.4, gain: 0.5 } as const;
 
 /** Copies of the voice and the band taken while mixing, for tests and analysis (not the stems of stems.ts). */
 export interface VocalTaps {
@@ -52,7 +76,7 @@ export interface VocalTaps {
 const dbToGain = (db: number): number => 10 ** (db / 20);
 
 /** Where a sung buffer has sound: from a breath before its first note to a release after its last, in frames. */
-interface Span {
+export interface Span {
   from: number;
   to: number;
 }
@@ -93,10 +117,17 @@ function addDouble(
 }
 
 /**
- * Ducks the accompaniment under the voice: a smoothed level of the voice (fast attack, slow release), scaled so
- * half its peak is full depth, turns the band down by up to `depth` (0–1) inside the span.
+ * Ducks the accompaniment under the voice and carves room for its words: a smoothed level of the voice (fast
+ * attack, slow release), scaled so half its peak is full depth, turns the band down by up to `depth` (0–1) and
+ * takes up to `carve` (0–1) of its presence band (PRESENCE_HZ, a band-pass subtracted: a peaking cut) out,
+ * inside the span. Linear in the channel, so the stems ducked alike still add up to the mix.
  */
-function duckUnder(voice: Float32Array, span: Span, depth: number): (channel: Float32Array) => void {
+export function duckUnder(
+  voice: Float32Array,
+  span: Span,
+  depth: number,
+  carve: number,
+): (channel: Float32Array) => void {
   const attack = 1 - Math.exp(-1 / (0.02 * SAMPLE_RATE));
   const release = 1 - Math.exp(-1 / (0.25 * SAMPLE_RATE));
   const env = new Float32Array(span.to - span.from);
@@ -108,11 +139,33 @@ function duckUnder(voice: Float32Array, span: Span, depth: number): (channel: Fl
     env[i - span.from] = level;
     if (level > peak) peak = level;
   }
-  const scale = (2 * depth) / peak;
+  const scale = 2 / peak;
+  // RBJ band-pass with 0 dB at its centre: x − k·bandpass(x) is a cut of k at the centre, none far from it.
+  const w0 = (2 * Math.PI * PRESENCE_HZ) / SAMPLE_RATE;
+  const alpha = Math.sin(w0) / (2 * PRESENCE_Q);
+  const b0 = alpha / (1 + alpha),
+    a1 = (-2 * Math.cos(w0)) / (1 + alpha),
+    a2 = (1 - alpha) / (1 + alpha);
   // Channel by channel (not every channel per sample): one tight loop each, the gain worked out as it goes.
   return (channel) => {
-    for (let i = span.from; i < span.to; i++)
-      channel[i] = (channel[i] ?? 0) * (1 - Math.min(depth, (env[i - span.from] ?? 0) * scale));
+    let x1 = 0,
+      x2 = 0,
+      y1 = 0,
+      y2 = 0;
+    for (let i = span.from; i < span.to; i++) {
+      const x = channel[i] ?? 0;
+      const band = b0 * (x - x2) - a1 * y1 - a2 * y2;
+      x2 = x1;
+      x1 = x;
+      y2 = y1;
+      y1 = band;
+      if ((i & FLUSH_MASK) === FLUSH_MASK) {
+        y1 = flushed(y1);
+        y2 = flushed(y2);
+      }
+      const amount = Math.min(1, (env[i - span.from] ?? 0) * scale);
+      channel[i] = (x - carve * amount * band) * (1 - depth * amount);
+    }
   };
 }
 
@@ -203,7 +256,7 @@ export async function mixVocal(
   const leadSpan = spanOf(vocal.notes, frames);
   // The band ducks under the voice as sung (before its chain), so it is ducked first and the lead then becomes the
   // dry voice in place.
-  const duck = duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB));
+  const duck = duckUnder(lead, leadSpan, 1 - dbToGain(DUCK_DB), 1 - dbToGain(PRESENCE_CUT_DB));
   duck(buses.left);
   duck(buses.right);
   // A finished stem (on disk) is ducked when read back.
@@ -222,6 +275,7 @@ export async function mixVocal(
   const doubleGain = dbToGain(DOUBLE_DB);
   addDouble(left, lead, leadSpan, doubleGain, 0.019, 0.0025, 0.31, 0);
   addDouble(right, lead, leadSpan, doubleGain, 0.024, 0.0022, 0.27, 1.7);
+  addPlate(lead, left, right, leadSpan.from, leadSpan.to, LEAD_PLATE);
   // Full-length working copies: freed as soon as they are read, not at the next garbage collection (free.ts).
   free(lead);
   const backingSpan = vocal.backing.length > 0 ? spanOf(vocal.backing, frames) : null;
@@ -243,7 +297,7 @@ export async function mixVocal(
     free(backing);
   }
 
-  // Level: the voice sits VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
+  // Level: the voice sits its genre's VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
   const spans = vocal.lines
     .map(
       (line) => [Math.round(line.start * SAMPLE_RATE), Math.min(frames, Math.round(line.end * SAMPLE_RATE))] as const,
@@ -251,7 +305,8 @@ export async function mixVocal(
     .filter(([a, b]) => b > a);
   const band = integratedLoudness(buses.left, buses.right, SAMPLE_RATE, spans);
   const voice = integratedLoudness(left, right, SAMPLE_RATE, spans);
-  const gain = Number.isFinite(band) && Number.isFinite(voice) ? dbToGain(band + VOICE_OVER_BAND_LU - voice) : 1;
+  const over = VOICE_OVER_BAND_LU[score.spec.genre] ?? VOICE_OVER_BAND_DEFAULT_LU;
+  const gain = Number.isFinite(band) && Number.isFinite(voice) ? dbToGain(band + over - voice) : 1;
   const { effects } = score.spec;
   const reverbSend = REVERB_SEND * effects.reverb;
   const delaySend = DELAY_SEND * effects.delay;

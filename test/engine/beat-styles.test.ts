@@ -51,3 +51,18 @@ test('trap claps with its snare in every groove; its melody is a sparse, low pia
   t.true(notes.length > 0 && notes.length / 30 < 1.5, `${notes.length} notes in 30 s`);
   t.true(notes.every((n) => n.midi <= 74));
 });
+
+test("a trap beat is a loop with a hook, not a dance track's build and drop: no build's snare roll, the beat in from the first verse", (t) => {
+  for (const seed of [1, 2]) {
+    const score = scoreOf('dark trap beat with 808s, 140 bpm', seed);
+    const kinds = score.sections.map((section) => section.kind);
+    t.false(kinds.includes('build') || kinds.includes('drop'), kinds.join(' '));
+    // A build's roll was eighths and sixteenths of snare for bars on end; trap's snare falls on the half-time backbeat.
+    const snares = (score.parts.find((p) => p.role === 'drums')?.notes ?? []).filter((n) => n.midi === DRUM_MIDI.snare);
+    const offBackbeat = snares.filter((n) => n.beat % 4 !== 2);
+    t.true(
+      offBackbeat.length <= snares.length / 4,
+      `${offBackbeat.length} of ${snares.length} snares off the backbeat`,
+    );
+  }
+});

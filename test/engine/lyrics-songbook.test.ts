@@ -21,6 +21,7 @@ const sources: { name: string; couplets: Couplets }[] = [
   { name: 'general', couplets: book.general },
   { name: 'general topic', couplets: book.general.topic },
   { name: 'general place', couplets: { verse: book.general.place } },
+  ...Object.entries(book.general.kinds).map(([name, couplets]) => ({ name: `kind ${name}`, couplets })),
   ...book.subjects.map((s) => ({ name: s.name, couplets: s })),
 ];
 const couplets = sources.flatMap(({ name, couplets }) =>
@@ -59,6 +60,7 @@ test('every word of the songbook is in the pronouncing dictionary', (t) => {
     ...couplets.map((c) => body(c.text)),
     ...book.subjects.flatMap((s) => s.titles.flatMap((e) => [e.title, ...e.hooks, ...e.answers].map(body))),
     ...Object.values(book.general.frames).flatMap((list) => list.map(body)),
+    ...Object.values(book.general.kinds).flatMap((kind) => [...kind.hooks, ...kind.answers].map(body)),
   ];
   for (const template of templates) {
     for (const variant of expand(template, SYMBOLS)) {
@@ -109,6 +111,9 @@ test("only openers, adjectives and adverbs are optional, never a line's last wor
     ...Object.values(book.general.frames).flatMap((list) =>
       list.map((text) => ({ where: 'general frames', text: body(text) })),
     ),
+    ...Object.entries(book.general.kinds).flatMap(([name, kind]) =>
+      [...kind.hooks, ...kind.answers].map((text) => ({ where: `kind ${name}`, text: body(text) })),
+    ),
   ];
   for (const { where, text } of templates) {
     for (const line of text.split(' / ')) {
@@ -129,6 +134,21 @@ test('every subject is found by its own trigger words, and no trigger calls up t
       const other = owner.get(`${subject.rank}:${trigger}`);
       t.is(other, undefined, `"${trigger}" calls up ${other} and ${subject.name}`);
       owner.set(`${subject.rank}:${trigger}`, subject.name);
+    }
+  }
+});
+
+test('every kind of topic has hooks that sing #title#, answers that rhyme with every hook, and couplets for every part', (t) => {
+  const kinds = Object.entries(book.general.kinds);
+  t.true(kinds.length >= 6);
+  for (const [name, kind] of kinds) {
+    for (const part of ['verse', 'later', 'chorus', 'bridge', 'short'] as const)
+      t.true((kind[part] ?? []).length >= 3, `${name}.${part}`);
+    for (const hook of kind.hooks) {
+      t.true(hook.includes('#title#'), `${name}: "${hook}"`);
+      for (const sung of expand(hook, SYMBOLS))
+        for (const answer of kind.answers.flatMap((a) => expand(body(a), SYMBOLS)))
+          t.true(isRhyme(sung, answer), `${name}: "${sung}" / "${answer}"`);
     }
   }
 });

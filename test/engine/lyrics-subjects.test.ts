@@ -8,7 +8,7 @@ import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { compose, interpret } from '../../engine/index.ts';
 import type { LyricLine, Lyrics } from '../../engine/types.ts';
-import { findSubjects } from '../../engine/lyrics/songbook.ts';
+import { findSubjects, kindOf, loadSongbook } from '../../engine/lyrics/songbook.ts';
 import { isRhyme } from './lyrics-rhyme.ts';
 
 interface Row {
@@ -102,14 +102,22 @@ for (const { row, lyrics } of songs) {
   });
 }
 
-test('no two prompts of different subjects share a verse line', (t) => {
+/** The kind of thing a prompt no subject holds is about ("pizza" is a food), or null. */
+function kindName(prompt: string): string | null {
+  const found = kindOf(prompt.replace(/^.*?\babout\s+/i, ''));
+  return Object.entries(loadSongbook().general.kinds).find(([, kind]) => kind === found?.kind)?.[0] ?? null;
+}
+
+test('no two prompts of different subjects (or of different kinds, when no subject holds them) share a verse line, nor a chorus line when no subject holds them', (t) => {
   const seen = new Map<string, { prompt: string; subjects: string[] }>();
   for (const { row, lyrics } of songs) {
     // Prompts no subject holds share the general couplets among themselves, never a subject's; a prompt that calls up
-    // two subjects ("a road trip" on "the open road") may sing either's lines.
+    // two subjects ("a road trip" on "the open road") may sing either's lines. A topic of a known kind (a food, a
+    // ride) is sung in its kind's lines and hooks, not in the general ones every such prompt once shared.
     const found = findSubjects(row.prompt).map((s) => s.name);
-    const subjects = row.subject === null ? ['no subject'] : [row.subject, ...found];
-    for (const section of lyrics.sections.filter((s) => s.kind === 'verse')) {
+    const subjects = row.subject === null ? [kindName(row.prompt) ?? 'no subject'] : [row.subject, ...found];
+    const sung = row.subject === null ? ['verse', 'chorus'] : ['verse'];
+    for (const section of lyrics.sections.filter((s) => sung.includes(s.kind))) {
       for (const line of section.lines) {
         const other = seen.get(line.text);
         t.true(
@@ -206,5 +214,99 @@ test("the form's bridges get words at 60, 120 and 180 s, and the lyrics are the 
     t.true(bridges > 0, `${prompt} at ${duration} s has no bridge`);
     t.is(sung.length, bridges, `${prompt} at ${duration} s`);
     t.deepEqual(compose(interpret(request)).vocal?.lyrics, score.vocal?.lyrics);
+  }
+});
+
+test('a minute-long song sings its chorus whole (four lines) and, in the song form from 30 bars, a bridge', (t) => {
+  for (const prompt of [
+    'a love song',
+    'a rock anthem',
+    'a disco song',
+    'a k-pop song about first love',
+    'a song about the sea',
+  ]) {
+    const spec = interpret({ prompt, duration: 60, seed: 1, style: null, instrumental: false, lyrics: null });
+    const score = compose(spec);
+    const sections = score.vocal?.lyrics.sections ?? [];
+    const chorus = sections.find((s) => s.kind === 'chorus');
+    t.true((chorus?.lines.length ?? 0) >= 4, `${prompt}: chorus ${chorus?.lines.map((l) => l.text).join(' / ')}`);
+    const bars = Math.floor(score.sections.reduce((sum, s) => sum + s.bars, 0));
+    if (spec.form === 'song' && bars >= 30)
+      t.true(
+        sections.some((s) => s.kind === 'bridge' && s.lines.length > 0),
+        `${prompt}: ${score.sections.map((s) => s.kind).join(' ')}`,
+      );
+  }
+});
+
+test('no two different lines of a chorus sing the same clause ("the open road, the engine never slowed / and the engine never slowed")', (t) => {
+  const clauses = (text: string) =>
+    text
+      .toLowerCase()
+      .split(',')
+      .map((c) =>
+        c
+          .replace(/[^a-z' ]/g, ' ')
+          .trim()
+          .replace(/^(?:(?:and|oh|so|now|but)\s+)+/, ''),
+      )
+      .filter((c) => c.split(' ').length >= 2);
+  for (const { row, lyrics } of songs)
+    for (const chorus of lyrics.sections.filter((s) => s.kind === 'chorus')) {
+      const texts = [...new Set(chorus.lines.map((l) => l.text))];
+      for (const [i, a] of texts.entries())
+        for (const b of texts.slice(i + 1))
+          t.false(
+            clauses(a).some((c) => clauses(b).includes(c)),
+            `${row.prompt}: "${a}" / "${b}"`,
+          );
+    }
+});
+
+test('a two-minute song at a moderate tempo sings its choruses whole (four lines, but the last) and a bridge', (t) => {
+  for (const prompt of ['a sad song about a breakup', 'a love song', 'a country song about my truck']) {
+    const score = compose(
+      interpret({ prompt, duration: 120, seed: 1, style: null, instrumental: false, lyrics: null }),
+    );
+    const sections = score.vocal?.lyrics.sections ?? [];
+    const choruses = sections.filter((s) => s.kind === 'chorus');
+    t.true(choruses.length >= 2, prompt);
+    // The last may lose a line to the held final chord of a short outro.
+    for (const chorus of choruses.slice(0, -1))
+      t.true(chorus.lines.length >= 4, `${prompt}: ${chorus.lines.length} lines`);
+    t.true(
+      sections.some((s) => s.kind === 'bridge' && s.lines.length > 0),
+      `${prompt}: ${score.sections.map((s) => s.kind).join(' ')}`,
+    );
+  }
+});
+
+test('a verse or bridge never sings a line the chorus sings (but for its opening "and", "oh" or "but")', (t) => {
+  const bare = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z' ]/g, '')
+      .replace(/^(?:(?:and|oh|but|so|now)\s+)+/, '');
+  const teacher = compose(
+    interpret({
+      prompt: 'a song about my teacher',
+      duration: 120,
+      seed: 2,
+      style: null,
+      instrumental: false,
+      lyrics: null,
+    }),
+  ).vocal?.lyrics;
+  const all = [
+    ...songs.map((s) => ({ prompt: s.row.prompt, lyrics: s.lyrics })),
+    { prompt: 'teacher, 120 s', lyrics: teacher! },
+  ];
+  for (const { prompt, lyrics } of all) {
+    const chorus = new Set(
+      lyrics.sections.filter((s) => s.kind === 'chorus').flatMap((s) => s.lines.map((l) => bare(l.text))),
+    );
+    for (const section of lyrics.sections.filter((s) => s.kind === 'verse' || s.kind === 'bridge'))
+      for (const line of section.lines)
+        if (line.hook !== true) t.false(chorus.has(bare(line.text)), `${prompt}: "${line.text}"`);
   }
 });

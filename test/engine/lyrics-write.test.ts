@@ -426,3 +426,46 @@ test("a pre-chorus sings its song's subject, not the same general lines in every
   const pres = subjects.map((s) => write(`a song about ${s}`, 1, plan).sections[1]!.lines[0]!.text);
   t.true(new Set(pres).size >= subjects.length - 1, pres.join(' | '));
 });
+
+test('a verse or bridge sings a line twice over ("The wind is blowing in, the wind is blowing in") only once fresh lines have run out', (t) => {
+  // Long phrases (a slow song's) that many of a subject's lines are too short for.
+  const long: LyricPlan = {
+    sections: [
+      { kind: 'verse', lines: 4, syllables: { min: 9, max: 12 } },
+      { kind: 'chorus', lines: 4, syllables: { min: 9, max: 12 } },
+      { kind: 'verse', lines: 4, syllables: { min: 9, max: 12 } },
+      { kind: 'bridge', lines: 4, syllables: { min: 9, max: 12 } },
+    ],
+  };
+  const twice = (line: LyricLine) => {
+    const parts = line.text
+      .toLowerCase()
+      .split(',')
+      .map((p) => p.replace(/^\s*(?:oh|and)\s+/, '').trim())
+      .filter((p) => p !== '');
+    return parts.length >= 2 && new Set(parts).size < parts.length;
+  };
+  for (const prompt of ['an autumn song', 'a song about rain', 'a song about the sea', 'a winter song'])
+    for (const seed of [1, 2]) {
+      const lyrics = write(prompt, seed, long, 0, -0.5);
+      const sung = lyrics.sections.filter((s) => s.kind !== 'chorus').flatMap((s) => s.lines);
+      t.deepEqual(
+        sung.filter(twice).map((l) => l.text),
+        [],
+        `${prompt}, seed ${seed}`,
+      );
+    }
+});
+
+test('a line that goes on from the one before ("Will find a way to grow") is not padded with "and"', (t) => {
+  const proper = { has: () => false };
+  const padded = fitLine('Will find a way to grow', { min: 7, max: 7 }, new Map(), { filler: 'and', proper });
+  t.deepEqual(
+    padded.map((l) => l.text),
+    [],
+  );
+  t.deepEqual(
+    fitLine('The lights are on tonight', { min: 7, max: 7 }, new Map(), { filler: 'and', proper }).map((l) => l.text),
+    ['And the lights are on tonight'],
+  );
+});

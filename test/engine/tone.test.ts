@@ -5,7 +5,7 @@
 import test from 'ava';
 import { compose, interpret } from '../../engine/index.ts';
 import { SAMPLE_RATE } from '../../engine/render/constants.ts';
-import { treatNotes, treatSample } from '../../engine/render/tone.ts';
+import { padHit, treatNotes, treatSample } from '../../engine/render/tone.ts';
 import { validatePreset } from '../../engine/presets.ts';
 import { readFileSync } from 'node:fs';
 
@@ -36,6 +36,26 @@ test('the low-pass leaves a tone two octaves under its cutoff within 0.5 dB, and
   t.true(Math.abs(20 * Math.log10(rms(treatSample(tone, { lowpass: 2000 })) / rms(tone))) < 0.5);
   // Samples are cached and shared between parts and renders: the treatment works on a copy.
   t.deepEqual(tone, copy);
+});
+
+test('the high-pass takes a tone two octaves under its cutoff down by more than 40 dB and leaves one two octaves over within 0.5 dB', (t) => {
+  const low = sine(60);
+  const high = sine(1000);
+  t.true(20 * Math.log10(rms(treatSample(low, { highpass: 250 })) / rms(low)) < -40);
+  t.true(Math.abs(20 * Math.log10(rms(treatSample(high, { highpass: 250 })) / rms(high))) < 0.5);
+});
+
+test('a pad levels its drum by its dB and chops its hit at its length with a short fade; other drums pass as they are', (t) => {
+  const hit = { gain: 0.5, holdFrames: SAMPLE_RATE, releaseFrames: 100 };
+  const tone = { pads: { kick: 6 }, chop: { hat: 0.1 } };
+  t.is(padHit(hit, tone, 'snare'), hit);
+  t.true(Math.abs(padHit(hit, tone, 'kick').gain / hit.gain - 10 ** (6 / 20)) < 1e-9);
+  const hat = padHit(hit, tone, 'hat');
+  t.is(hat.holdFrames, Math.round(0.1 * SAMPLE_RATE));
+  t.true(hat.holdFrames + hat.releaseFrames < 0.15 * SAMPLE_RATE);
+  // A hit already shorter than its pad's length is left whole.
+  const short = { gain: 1, holdFrames: 100, releaseFrames: 10 };
+  t.deepEqual(padHit(short, tone, 'hat'), short);
 });
 
 test('crushing to 4 bits leaves at most 16 levels, relative to the sample peak, held for a whole sample of the lower rate', (t) => {
@@ -75,6 +95,12 @@ test('a preset may treat a role, within bounds; the boom bap loop carries its tr
   });
   t.throws(() => validatePreset({ ...raw, tone: { chords: { drive: 2 } } }, 'hiphop.json', 'hiphop'), {
     message: /unknown field "drive"/,
+  });
+  t.throws(() => validatePreset({ ...raw, tone: { drums: { pads: { cowbell: 3 } } } }, 'hiphop.json', 'hiphop'), {
+    message: /tone.drums.pads drum/,
+  });
+  t.throws(() => validatePreset({ ...raw, tone: { drums: { chop: { hat: 0 } } } }, 'hiphop.json', 'hiphop'), {
+    message: /tone.drums.chop.hat/,
   });
   const score = compose(
     interpret({ prompt: 'boom bap hip hop beat, 90 bpm', duration: 30, style: null, instrumental: true, seed: 1 }),

@@ -124,7 +124,7 @@ test('stressed syllables fall on beats: at least 75% of stressed syllables of mu
   }
 });
 
-test('the voice stays in its range: male A2–E4, female A3–D5', (t) => {
+test('the voice stays in its range: male A2–E4, female G3–D5', (t) => {
   for (const score of SCORES) {
     const { low, high } = VOCAL_RANGE[score.vocal!.gender];
     for (const note of [...score.vocal!.notes, ...score.vocal!.backing])
@@ -132,6 +132,43 @@ test('the voice stays in its range: male A2–E4, female A3–D5', (t) => {
   }
   t.is(scoreOf('a pop song with a male singer').vocal!.gender, 'male');
   t.is(scoreOf('a pop song with female vocals').vocal!.gender, 'female');
+});
+
+/** Duration-weighted median MIDI of the notes. */
+function weightedMedian(notes: readonly { midi: number; duration: number }[]): number {
+  const sorted = [...notes].sort((a, b) => a.midi - b.midi);
+  const half = sorted.reduce((sum, n) => sum + n.duration, 0) / 2;
+  let running = 0;
+  for (const note of sorted) {
+    running += note.duration;
+    if (running >= half) return note.midi;
+  }
+  return Number.NaN;
+}
+
+test("a female lead sits where a pop singer's does: verses at or below E4, the chorus higher, no octave folds in a line", (t) => {
+  for (const [prompt, seed] of [
+    ['an upbeat pop song with female vocals', 13],
+    ['a warm folk song with a female singer', 11],
+    ['a sad soul song with a female singer', 15],
+  ] as const) {
+    const vocal = scoreOf(prompt, { seed }).vocal!;
+    t.is(vocal.gender, 'female');
+    const bySection = (kind: string) =>
+      vocal.notes.filter((n) => vocal.lines[n.line]?.section === kind && !n.continuation);
+    const verse = weightedMedian(bySection('verse'));
+    const chorus = weightedMedian(bySection('chorus'));
+    t.log(`${prompt}: verse median ${verse}, chorus ${chorus}`);
+    // E4 is 330 Hz: a female singer's verse in chest voice, below her first passaggio.
+    t.true(verse <= 64, `${prompt}: verse median ${verse}`);
+    t.true(chorus >= verse, `${prompt}: chorus ${chorus} under the verse ${verse}`);
+    // A line's neighbouring notes never leap more than a ninth (a note folded an octave at the range's edge would).
+    for (const [k, note] of vocal.notes.entries()) {
+      const next = vocal.notes[k + 1];
+      if (next && next.line === note.line)
+        t.true(Math.abs(next.midi - note.midi) <= 14, `${note.midi} -> ${next.midi}`);
+    }
+  }
 });
 
 test('the chorus repeats: the same chorus line gets the same tune and rhythm every time', (t) => {

@@ -169,6 +169,7 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
     const lead = audio.taps!.lead;
     const hop = 0.001;
     const UNVOICED = new Set(['P', 'T', 'K', 'F', 'S', 'SH', 'TH', 'HH', 'CH']);
+    const vowels = phonemeTimeline(score.vocal!.notes, score.vocal!.gender).filter((e) => e.kind === 'vowel');
     const offsets: number[] = [];
     score.vocal!.notes.forEach((note, i) => {
       const previous = score.vocal!.notes[i - 1];
@@ -181,10 +182,13 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
       if (!measurable) return;
       const level = fundamentalLevel(lead, note.time - 0.2, note.time + 0.4, 440 * 2 ** ((note.midi - 69) / 12));
       const origin = Math.round((note.time - 0.2) / hop);
-      // The vowel's level: the 80th percentile over the note's first 250 ms (on a short note with coda consonants
-      // the vowel may be only half of that); its onset: where the level first reaches half of it.
+      // The vowel's level: the 80th percentile over its first 250 ms, and only over the vowel less its last 30 ms,
+      // where it already turns into its coda (a nasal's murmur is nearly all fundamental, louder in this band than
+      // a short vowel); its onset: where the level first reaches half of it.
+      const vowel = vowels.find((e) => Math.abs(e.start - note.time) < 1e-6);
+      const vowelEnd = vowel ? Math.max(note.time + 0.06, vowel.end - 0.03) : note.time + note.duration;
       const steady = Array.from(
-        { length: Math.max(1, Math.round((Math.min(note.duration, 0.25) - 0.03) / hop)) },
+        { length: Math.max(1, Math.round((Math.min(vowelEnd - note.time, 0.25) - 0.03) / hop)) },
         (_, k) => level[Math.round((note.time + 0.03) / hop) + k - origin] ?? 0,
       ).sort((a, b) => a - b);
       const target = steady[Math.floor(steady.length * 0.8)]! * 0.5;
@@ -208,7 +212,7 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
     );
   });
 
-  test(`${name}: the voice is audible but not on top (stem 0–6 LU over the accompaniment where it sings) and the master lands on −14 LUFS, ≤ −1 dBTP`, async (t) => {
+  test(`${name}: the voice is in front, not detached (stem 2–6 LU over the accompaniment where it sings, chart records' range for a solo singer) and the master lands on −14 LUFS, ≤ −1 dBTP`, async (t) => {
     const { score, audio, dir } = await song(prompt, seed);
     const spans = score.vocal!.lines.map(
       (line) => [Math.round(line.start * SAMPLE_RATE), Math.round(line.end * SAMPLE_RATE)] as const,
@@ -230,7 +234,7 @@ for (const { name, prompt, seed, vowelsIdentified } of SONGS) {
     t.log(
       `voice ${voice.integratedLufs} LUFS, accompaniment ${band.integratedLufs} LUFS over the sung lines: ${difference.toFixed(1)} LU`,
     );
-    t.true(difference >= 0 && difference <= 6);
+    t.true(difference >= 2 && difference <= 6);
     const master = await loudness(await wav(dir, 'master', audio.left, audio.right));
     t.true(Math.abs(master.integratedLufs + 14) <= 1, `master ${master.integratedLufs} LUFS`);
     t.true(master.truePeakDbtp <= -1, `true peak ${master.truePeakDbtp} dBTP`);

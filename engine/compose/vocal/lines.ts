@@ -40,8 +40,9 @@ export interface LineSlot {
   slots: number;
 }
 
-export function sungKind(kind: SectionKind): LyricSectionKind | null {
-  return SUNG_AS[kind] ?? null;
+/** An ambient form's second theme (label B) is its contrast: sung, it is the chorus, so the hook is heard. */
+export function sungKind(kind: SectionKind, label?: string): LyricSectionKind | null {
+  return kind === 'theme' && label === 'B' ? 'chorus' : (SUNG_AS[kind] ?? null);
 }
 
 /** Bars per line: the fewest of 1, 2, 4 that last MIN_LINE_SECONDS. */
@@ -73,7 +74,7 @@ export function planLineSlots(
   ctx.sections.forEach((section: PlannedSection, index) => {
     // With lyrics in the plan, exactly the sections that have words are sung (whatever their kind).
     if (planned && section.lyrics === undefined) return;
-    const kind = sungKind(section.kind) ?? (section.lyrics !== undefined ? 'verse' : null);
+    const kind = sungKind(section.kind, section.label) ?? (section.lyrics !== undefined ? 'verse' : null);
     if (!kind) return;
     // The last line of a section need not be answered inside it.
     const count = Math.floor((section.beats + every - beats + 1e-6) / every);

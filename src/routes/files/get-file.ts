@@ -42,8 +42,10 @@ export function getFileHandler(services: Services): RouteHandler {
     const kind = kindOfExtension(ext);
     const role = roleOfStemFile(ext);
     const which = kind ?? (role === undefined ? undefined : { stem: role });
-    // A whole-file GET may stream an MP3 while it is first encoded; a byte range (or HEAD) waits for the stored file.
-    const streamable = ctx.method === 'GET' && !ctx.get('Range');
+    // A whole-file GET may stream an MP3 while it is first encoded; so may `Range: bytes=0-` (what a browser's player
+    // asks first), answered 200 with the whole stream as RFC 9110 allows. Any other range (or HEAD) waits for the
+    // stored file.
+    const streamable = ctx.method === 'GET' && /^(?:bytes=0-)?$/.test(ctx.get('Range').trim());
     const lookup = streamable ? services.generations.fileOrGrowing : services.generations.file;
     const file =
       which === undefined

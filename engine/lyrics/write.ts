@@ -399,12 +399,13 @@ function pickAnswers(
     suitsMood(a, song.valence),
   );
   const everything = answerPools(material, range);
+  const title = clauses({ text: [...(hook.symbols.get('title') ?? [])].join(' ') })[0] ?? '';
   const accept = (l: Fitted) =>
     !l.doubled &&
     rhymes(hookLine, l) &&
     !sameFiller(hookLine, l) &&
     chosen.every((c) => c.end !== l.end) &&
-    [hookLine, ...chosen].every((c) => !sharesClause(c, l));
+    [hookLine, ...chosen].every((c) => !sharesClause(c, l, title));
   for (const who of [narrator, { ...narrator, person: 'none' as const, fillersLeft: wanted, afterFiller: false }]) {
     for (const answer of answers) {
       if (chosen.length === wanted) break;
@@ -439,13 +440,28 @@ const clauses = (line: { text: string }): string[] =>
     )
     .filter((c) => c.split(' ').length >= 2);
 
+/** The words of `short` appear in `long` in order ("where the leaves are piled" in "where the autumn leaves are piled"). */
+function within(short: readonly string[], long: readonly string[]): boolean {
+  let at = 0;
+  for (const word of long) if (word === short[at]) at++;
+  return at === short.length;
+}
+
 /**
  * Two lines sing the same clause: a joined answer that repeats the hook's ("Oh, the open road, the engine never
- * slowed / And the engine never slowed, the sunlight glowed") says the same thing twice.
+ * slowed / And the engine never slowed, the sunlight glowed") says the same thing twice, as does one that sings it
+ * with an adjective fewer ("Where the autumn leaves are piled / Where the leaves are piled, free as a child"). The
+ * title, echoed after the hook ("Without you, I don't know what's true"), is the chorus's to repeat.
  */
-function sharesClause(a: { text: string }, b: { text: string }): boolean {
-  const own = new Set(clauses(a));
-  return clauses(b).some((c) => own.has(c));
+function sharesClause(a: { text: string }, b: { text: string }, title: string): boolean {
+  const words = (c: string) => c.split(' ').filter((w) => w !== '');
+  return clauses(a).some((x) =>
+    clauses(b).some((y) => {
+      if (x === y) return true;
+      const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+      return words(short).length >= 3 && short !== title && within(words(short), words(long));
+    }),
+  );
 }
 
 /** Both lines open on the same filler ("Oh, we roll the windows down / Oh, we're driving out of town"). */

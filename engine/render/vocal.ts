@@ -1,8 +1,7 @@
 /**
  * The voice in the mix: the lead line is sung into its own buffer (render/singer/) and the backing harmonies are
  * played by the sound bank's recorded voices (its Voice Oohs for "ooh", Choir Aahs otherwise: real voices, which
- * the formant singer is not). The lead gets a high-pass, EQ, a compressor, its own short plate (plate.ts) and two
- * quiet detuned doubles left and right; the backing is spread wide. The voice is set in front of the
+ * the formant singer is not). The lead gets a high-pass, EQ, a compressor and two quiet detuned doubles left and right; the backing is spread wide. The voice is set in front of the
  * accompaniment by its genre's balance where it sings, the accompaniment ducks a little under it with its presence
  * band carved for the words, and the voice feeds the song's reverb and delay sends like any part. */
 import type { Score, SungNote } from '../types.ts';
@@ -18,7 +17,6 @@ import { SAMPLED_INSTRUMENTS, type SampledInstrument } from './sampled/catalogue
 import { playSampled } from './sampled/notes.ts';
 import { delaySendOf, type StemSet } from './stems.ts';
 import { free } from './free.ts';
-import { addPlate } from './plate.ts';
 
 /**
  * Loudness of the voice over the accompaniment where it sings (LU), by genre: in front, not detached from the
@@ -58,8 +56,6 @@ const LEAD_EQ = [
   { frequency: 4000, q: 0.8, gainDb: 2.5 },
 ] as const;
 const DELAY_SEND = 0.35;
-/** The lead's own short plate (plate.ts), beside the song's reverb: a second or so, a little under the voice. */
-const LEAD_PLATE = { decay: 1.4, gain: 0.5 } as const;
 
 /** Copies of the voice and the band taken while mixing, for tests and analysis (not the stems of stems.ts). */
 export interface VocalTaps {
@@ -275,7 +271,6 @@ export async function mixVocal(
   const doubleGain = dbToGain(DOUBLE_DB);
   addDouble(left, lead, leadSpan, doubleGain, 0.019, 0.0025, 0.31, 0);
   addDouble(right, lead, leadSpan, doubleGain, 0.024, 0.0022, 0.27, 1.7);
-  addPlate(lead, left, right, leadSpan.from, leadSpan.to, LEAD_PLATE);
   // Full-length working copies: freed as soon as they are read, not at the next garbage collection (free.ts).
   free(lead);
   const backingSpan = vocal.backing.length > 0 ? spanOf(vocal.backing, frames) : null;

@@ -1,11 +1,9 @@
 /**
- * How the voice is placed against the band, on synthetic signals (cheap: no song rendered): the band's presence
- * carved under the voice (duckUnder) and the lead's own plate (addPlate), measured by the tests' own FFT and
- * energy decay, not by the engine's filters.
+ * How the band makes room for the voice, on synthetic signals (cheap: no song rendered): the duck and the
+ * presence band carved under the voice (duckUnder), measured by the tests' own FFT, not by the engine's filters.
  */
 import test from 'ava';
 import { duckUnder } from '../../engine/render/vocal.ts';
-import { addPlate } from '../../engine/render/plate.ts';
 import { powerSpectrum } from '../helpers/analysis/bands.ts';
 import { createRandom } from '../../engine/random.ts';
 
@@ -49,47 +47,4 @@ test('under a voice, the band ducks a little and its presence band (2–4.5 kHz)
   t.true(low < -1.5 && low > -3.5, 'the band as a whole ducks about 2.5 dB');
   t.true(presence - low < -3 && presence - low > -5.5, 'the presence band about 4 dB more');
   t.true(Math.abs(air - low) < 1, 'far from the presence band only the duck');
-});
-
-test("the lead's plate: a dense stereo tail falling 60 dB in about its decay, bright but without low end (Schroeder decay and FFT of its impulse response)", (t) => {
-  const frames = SAMPLE_RATE * 3;
-  const send = new Float32Array(frames);
-  send[100] = 1;
-  const left = new Float32Array(frames);
-  const right = new Float32Array(frames);
-  addPlate(send, left, right, 0, 200, { decay: 1.2, gain: 1 });
-  t.deepEqual(
-    [...send.subarray(0, 200)].filter((x) => x !== 0),
-    [1],
-    'the send is only read',
-  );
-  // Schroeder backward integration: the time from −5 to −35 dB, doubled, is the T60.
-  const energy = new Float64Array(frames + 1);
-  for (let i = frames - 1; i >= 0; i--) energy[i] = (energy[i + 1] ?? 0) + (left[i] ?? 0) ** 2 + (right[i] ?? 0) ** 2;
-  const db = (i: number) => 10 * Math.log10((energy[i] ?? 0) / (energy[0] ?? 1));
-  let at5 = 0;
-  while (db(at5) > -5) at5++;
-  let at35 = at5;
-  while (db(at35) > -35) at35++;
-  const t60 = ((at35 - at5) / SAMPLE_RATE) * 2;
-  const first = left.findIndex((x) => x !== 0) / SAMPLE_RATE;
-  let dot = 0;
-  let ll = 0;
-  let rr = 0;
-  for (let i = 0; i < frames; i++) {
-    dot += (left[i] ?? 0) * (right[i] ?? 0);
-    ll += (left[i] ?? 0) ** 2;
-    rr += (right[i] ?? 0) ** 2;
-  }
-  const correlation = dot / Math.sqrt(ll * rr);
-  const power = powerSpectrum(left.subarray(0, SAMPLE_RATE), SIZE);
-  const lowDb = bandDb(power, 40, 120);
-  const midDb = bandDb(power, 1000, 3000);
-  t.log(
-    `T60 ${t60.toFixed(2)} s, first echo ${(first * 1000).toFixed(0)} ms after the send, L/R correlation ${correlation.toFixed(2)}, 40–120 Hz ${(lowDb - midDb).toFixed(1)} dB under 1–3 kHz`,
-  );
-  t.true(t60 > 0.9 && t60 < 1.5);
-  t.true(first > 0.02 && first < 0.1, 'a pre-delay: the word before its plate');
-  t.true(Math.abs(correlation) < 0.3, 'wide');
-  t.true(lowDb - midDb < -10, 'no chest boom');
 });

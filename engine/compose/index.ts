@@ -24,6 +24,7 @@ import { bowing, sustainPedal } from './technique.ts';
 import { composeArp, composeTexture } from './texture.ts';
 import { chordVoicings } from './voicing.ts';
 import { assignGiven, composeVocal, sectionLyricLines, vocalSlots } from './vocal/index.ts';
+import { raps, underTheRap } from './vocal/rap.ts';
 import { parseLyrics } from '../lyrics/index.ts';
 
 const ROLE_ORDER: Role[] = ['drums', 'bass', 'chords', 'pad', 'lead', 'arp', 'texture'];
@@ -243,7 +244,9 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
     },
     createRandom(spec.seed, 'vocal'),
   );
-  // Where the voice sings, the lead instrument rests (it keeps the intro, the outro and the gaps between sections).
+  // Where the voice sings, the lead instrument rests (it keeps the intro, the outro and the gaps between sections);
+  // under a rap the beat's melody plays on, softer.
+  const rapped = Boolean(vocal) && raps(ctx);
   const sungSpans = vocal ? vocal.lines.map((line) => [line.start - 0.1, line.end + 0.1] as const) : [];
   const humanizeRandom = createRandom(spec.seed, 'humanize');
   const playedPad = preset.playing?.pad !== undefined;
@@ -270,9 +273,11 @@ export function composeWith(spec: SongSpec, preset: Preset, blend?: Blend): Scor
       humanizeRandom.fork(role),
     );
     const sungKept =
-      role === 'lead' && sungSpans.length > 0
-        ? notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b))
-        : notes;
+      role !== 'lead' || sungSpans.length === 0
+        ? notes
+        : rapped
+          ? underTheRap(notes, sungSpans)
+          : notes.filter((n) => !sungSpans.some(([a, b]) => n.time + n.duration > a && n.time < b));
     // A beat that stops is cut after its last hit: the final chord is a stab, the texture (vinyl) runs on.
     const stopAt = endingBeat * quarterPerBeat - EPSILON;
     const kept =

@@ -148,6 +148,11 @@ test('"funk" plays slap bass and a clean guitar over a sixteenth-note hat', (t) 
   t.is(getPreset('funk').drums!.main.hat!.replace(/\./g, '').length, 16);
 });
 
+test('"a funky groove with slap bass" is funk, not soul; "funky house" stays house', (t) => {
+  t.is(spec('a funky groove with slap bass, 108 bpm').genre, 'funk');
+  t.is(spec('funky house track').genre, 'house');
+});
+
 test('"disco" is four-on-the-floor disco with an octave bass, no longer house', (t) => {
   const s = spec('disco');
   t.is(s.genre, 'disco');

@@ -104,3 +104,17 @@ test('the singer says a spoken note without vibrato, falling from its glide to i
   const end = at(1.59);
   t.true(start > 52.5 && middle > 51 && middle < 52 && end < 50.3, `${start} ${middle} ${end}`);
 });
+
+test("the beat's melody plays on under the rap, softer; a sung melody's lead still rests under the voice", (t) => {
+  const overlapping = (score: Score) => {
+    const lines = linesOf(score.vocal?.notes ?? []).map(
+      (line) => [line[0]?.time ?? 0, Math.max(...line.map((n) => n.time + n.duration))] as const,
+    );
+    const lead = score.parts.find((p) => p.role === 'lead')?.notes ?? [];
+    return lead.filter((n) => lines.some(([a, b]) => n.time + n.duration > a && n.time < b));
+  };
+  const under = overlapping(TRAP);
+  t.true(under.length >= 8, `${under.length} melody notes under the rap`);
+  const sung = scoreOf('a pop song with a female singer, 110 bpm');
+  t.is(overlapping(sung).length, 0);
+});

@@ -191,3 +191,21 @@ function placeRap(
   }
   return onsets;
 }
+
+/** How much softer the beat's melody plays under a rapped line than between lines (velocity). */
+const UNDER_RAP_VELOCITY = 0.75;
+
+/**
+ * The beat's melody under a rap: a producer's loop keeps playing under the verses (a sung melody's lead rests
+ * instead, compose/index.ts), a little softer where the voice is.
+ */
+export function underTheRap<T extends { time: number; duration: number; velocity: number }>(
+  notes: readonly T[],
+  spans: readonly (readonly [number, number])[],
+): T[] {
+  return notes.map((n) =>
+    spans.some(([a, b]) => n.time + n.duration > a && n.time < b)
+      ? { ...n, velocity: n.velocity * UNDER_RAP_VELOCITY }
+      : n,
+  );
+}

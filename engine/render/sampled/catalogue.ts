@@ -23,6 +23,11 @@ export interface SampledInstrument extends BankPreset {
   trimDb: number;
   /** A typical pitch of the instrument, where its level is calibrated. */
   centre: number;
+  /**
+   * Decibels a second a held note falls after its attack, for a plucked string whose bank sample sustains at one
+   * level as a bowed one does (the bank's driven guitars): held flat, a guitar's long notes sound like a fiddle's.
+   */
+  decayDb?: number;
   /** Other ways of playing it, each another preset of the bank ("pizzicato" strings). */
   articulations?: Partial<Record<Articulation, SampledInstrument>>;
 }
@@ -96,8 +101,8 @@ export const SAMPLED_INSTRUMENTS = {
   cleanGuitar: decaying(27, 3.5, 0.2, 57, { articulations: guitarMutes }),
   jazzGuitar: decaying(26, 3, 0.2, 57, { articulations: guitarMutes }),
   mutedGuitar: decaying(28, 0.8, 0.05, 52),
-  overdriveGuitar: sustaining(29, 0.15, 55, { articulations: drivenMutes(29) }),
-  distGuitar: sustaining(30, 0.15, 52, { articulations: drivenMutes(30) }),
+  overdriveGuitar: sustaining(29, 0.15, 55, { decayDb: 6, articulations: drivenMutes(29) }),
+  distGuitar: sustaining(30, 0.15, 52, { decayDb: 3, articulations: drivenMutes(30) }),
   banjo: decaying(105, 2.5, 0.15, 62),
   mandolin: decaying(25, 2, 0.15, 67, { bank: 16 }),
   ukulele: decaying(24, 2, 0.15, 64, { bank: 8 }),

@@ -158,6 +158,18 @@ function planNote(base: SampledInstrument, note: Note): NotePlan {
   return { instrument, root, layer: layerOf(LAYERS, note.velocity), ratio, hold, seconds };
 }
 
+/** A copy of `data` falling `dbPerSecond` from its start: a plucked string's decay while it is held. */
+function decayed(data: Float32Array, dbPerSecond: number): Float32Array {
+  const out = new Float32Array(data.length);
+  const perFrame = 10 ** (-dbPerSecond / 20 / SAMPLE_RATE);
+  let gain = 1;
+  for (let i = 0; i < data.length; i++) {
+    out[i] = (data[i] ?? 0) * gain;
+    gain *= perFrame;
+  }
+  return out;
+}
+
 /** Every note of a part played by a sampled instrument (and its articulations), in the order given. */
 export async function playSampled(base: SampledInstrument, notes: readonly Note[]): Promise<PlayedNote[]> {
   const cache = await renderedNotes();
@@ -181,8 +193,9 @@ export async function playSampled(base: SampledInstrument, notes: readonly Note[
       looping ? Math.min(seconds, loopedLength(LOOP)) : seconds,
     );
     const sample: RootSample = looping ? withLoop(rendered, LOOP) : { data: rendered, loop: null };
+    const data = unrolled(sample, Math.ceil(seconds * SAMPLE_RATE) + 2);
     samples.set(key, {
-      data: unrolled(sample, Math.ceil(seconds * SAMPLE_RATE) + 2),
+      data: plan.instrument.decayDb ? decayed(data, plan.instrument.decayDb) : data,
       gain: calibration(cache, plan.instrument, plan.layer),
     });
   }

@@ -326,10 +326,14 @@ function dubLine({ ctx, slot, anchor, drive, velocity }: SlotInput): GridNote[] 
       });
     }
   }
-  // A chord that changes mid-bar is still heard from its start (a bar's dropped one stays dropped).
+  // A chord that changes mid-bar is still heard from its start, on its root (a bar's dropped one stays dropped):
+  // the riff's tone on that beat may be another, and the voicing stage kept the chords' top note free of
+  // parallels with the root, not with the riff.
   const midBar = Math.abs(slot.beat / 4 - Math.round(slot.beat / 4)) > EPSILON;
-  if (midBar && (notes.length === 0 || at(notes, 0).beat > slot.beat + EPSILON)) {
-    const until = notes[0]?.beat ?? end(slot);
+  const opening = notes[0];
+  if (midBar && opening && opening.beat <= slot.beat + EPSILON) opening.midi = anchor;
+  else if (midBar) {
+    const until = opening?.beat ?? end(slot);
     notes.unshift({ beat: slot.beat, beats: Math.min(0.75, until - slot.beat), midi: anchor, velocity });
   }
   return notes;

@@ -228,28 +228,19 @@ function writeSection(
   const everything = (['later', 'verse', 'chorus', 'bridge', 'pre', 'short'] as const).flatMap((p) =>
     poolsFor(p, material, range),
   );
-  lines.push(...writeCouplets(count - lines.length, range, everything, song, random, narrator));
-  if (lines.length < count)
-    lines.push(...writeCouplets(count - lines.length, range, everything, song, random, { ...narrator, doubles: true }));
-  if (lines.length < count)
-    lines.push(
-      ...writeCouplets(count - lines.length, range, everything, song, random, {
-        ...narrator,
-        reuse: true,
-        doubles: true,
-      }),
-    );
-  // Last of all the section's narrator and its filler allowance give way: a line in another narrator beats a line left out.
-  if (lines.length < count)
-    lines.push(
-      ...writeCouplets(count - lines.length, range, everything, song, random, {
-        ...narrator,
-        reuse: true,
-        doubles: true,
-        person: 'none',
-        fillersLeft: count,
-      }),
-    );
+  // Then, step by step, the narrator gives way: a line sung twice over, then a line sung elsewhere in the song, and
+  // last of all the section's narrator and its filler allowance (a line in another narrator beats a line left out).
+  // Each step is taken from the narrator as the steps before left it.
+  const steps: ((who: Narrator) => Narrator)[] = [
+    (who) => who,
+    (who) => ({ ...who, doubles: true }),
+    (who) => ({ ...who, reuse: true, doubles: true }),
+    (who) => ({ ...who, reuse: true, doubles: true, person: 'none', fillersLeft: count }),
+  ];
+  for (const step of steps) {
+    if (lines.length >= count) break;
+    lines.push(...writeCouplets(count - lines.length, range, everything, song, random, step(narrator)));
+  }
   return lines;
 }
 

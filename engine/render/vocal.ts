@@ -1,9 +1,11 @@
 /**
  * The voice in the mix: the lead line is sung into its own buffer (render/singer/) and the backing harmonies are
  * played by the sound bank's recorded voices (its Voice Oohs for "ooh", Choir Aahs otherwise: real voices, which
- * the formant singer is not). The lead gets a high-pass, EQ, a compressor and two quiet detuned doubles left and right; the backing is spread wide. The voice is set in front of the
- * accompaniment by its genre's balance where it sings, the accompaniment ducks a little under it with its presence
- * band carved for the words, and the voice feeds the song's reverb and delay sends like any part. */
+ * the formant singer is not). The lead gets a high-pass, EQ, a compressor and two quiet detuned doubles left and
+ * right; the backing is spread wide. The voice is set in front of the accompaniment by its genre's balance where
+ * it sings, the accompaniment ducks a little under it with its presence band carved for the words, and the voice
+ * feeds the song's reverb and delay sends like any part.
+ */
 import type { Score, SungNote } from '../types.ts';
 import { createRandom } from '../random.ts';
 import { at } from '../checked.ts';
@@ -292,7 +294,8 @@ export async function mixVocal(
     free(backing);
   }
 
-  // Level: the voice sits its genre's VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the voice sings.
+  // Level: the voice sits its genre's VOICE_OVER_BAND_LU above the (ducked) accompaniment, both measured where the
+  // voice sings.
   const spans = vocal.lines
     .map(
       (line) => [Math.round(line.start * SAMPLE_RATE), Math.min(frames, Math.round(line.end * SAMPLE_RATE))] as const,

@@ -36,9 +36,12 @@ export const bareLine = (text: string): string =>
     .replace(/^(?:(?:and|oh|but|so|now)\s+)+/, '')
     .trim();
 
-/** Whether a line may be sung here: not sung yet, unless the section is out of fresh lines. */
-const fresh = (line: Fitted, song: Song, narrator: Narrator): boolean =>
-  narrator.reuse === true || !song.sung.has(bareLine(line.text));
+/**
+ * Whether a line may be sung here: not a line sung twice over, unless the section is out of lines of every part
+ * (Narrator.doubles); not a line sung already, unless it is out of fresh ones (Narrator.reuse).
+ */
+const singable = (line: Fitted, song: Song, narrator: Narrator): boolean =>
+  (narrator.doubles === true || !line.doubled) && (narrator.reuse === true || !song.sung.has(bareLine(line.text)));
 
 /** One section's narrator, how many more of its lines may open with a filler, and the templates it has sung. */
 export interface Narrator {
@@ -155,7 +158,7 @@ function pickCouplet(
       const [first, second] = bodyOf(template).split(' / ');
       if (first === undefined || second === undefined) continue;
       const fill = { proper: song.proper, filler: narrator.fillersLeft > 0 ? 'oh' : null };
-      const sung = (l: Fitted) => (narrator.doubles === true || !l.doubled) && fresh(l, song, narrator);
+      const sung = (l: Fitted) => singable(l, song, narrator);
       const a = fitLine(first, range, song.symbols, fill).filter(sung).slice(0, BEST_VARIANTS);
       const b = fitLine(second, range, song.symbols, {
         ...fill,
@@ -224,11 +227,7 @@ export function pickSingle(
       for (const half of bodyOf(template).split(' / ')) {
         if (dependent(half)) continue;
         const line = fitLine(half, range, song.symbols, { proper: song.proper, filler: null }).find(
-          (l) =>
-            (narrator.doubles === true || !l.doubled) &&
-            fresh(l, song, narrator) &&
-            accept(l) &&
-            allowed([l], narrator),
+          (l) => singable(l, song, narrator) && accept(l) && allowed([l], narrator),
         );
         if (line !== undefined) options.push({ line, template, weight: pool.weight * Math.exp(-line.cost / 2) });
       }

@@ -17,6 +17,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createRenderPool } from '../engine/pool.ts';
 import type { GenerationRequest } from '../engine/index.ts';
+import { cpuMsOfStat } from './proc-stat.ts';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '30' } },
@@ -39,8 +40,7 @@ function threadCpu(): Map<string, number> {
     try {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(`${name}#${tid}`, (Number(fields[11]) + Number(fields[12])) * 10);
+      out.set(`${name}#${tid}`, cpuMsOfStat(stat));
     } catch {
       // A thread that ended between the listing and the read.
     }

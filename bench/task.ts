@@ -16,6 +16,7 @@ import type { GenerationRequest } from '../engine/index.ts';
 import { interpret } from '../engine/interpret/index.ts';
 import { renderScore } from '../engine/render/index.ts';
 import { startBenchServer, type BenchServer } from './serve.ts';
+import { cpuMsOfStat } from './proc-stat.ts';
 
 const { values } = parseArgs({
   options: {
@@ -32,8 +33,7 @@ const SEED = 3;
 
 /** CPU milliseconds the process has used so far, all threads (Linux: utime + stime in clock ticks of 10 ms). */
 function cpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return cpuMsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
 interface Timing {

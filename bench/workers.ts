@@ -25,6 +25,7 @@ import pg from 'pg';
 import { openPostgresRepository } from '../src/store/postgres/index.ts';
 import { postgresServer } from '../test/helpers/postgres.ts';
 import type { Json } from '../test/helpers/json.ts';
+import { cpuMsOfStat } from './proc-stat.ts';
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -141,9 +142,7 @@ async function allCompleted(run: Run, ids: string[]): Promise<void> {
 
 /** CPU seconds a process has used so far, all its threads (fields 14 and 15 of /proc/PID/stat, in clock ticks). */
 async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return cpuMsOfStat(await readFile(`/proc/${pid}/stat`, 'utf8')) / 1000;
 }
 
 interface Throughput {
